@@ -1,0 +1,79 @@
+"""Prompts: what the table is asked for now, in a shape any front end can render.
+
+An engine puts prompts in its state; the web pages and the button box render them
+generically and answer with the command each prompt names. A prompt never re-implements a
+rule: its options are the legal ones, computed by the engine.
+
+Three kinds, after DESIGN.md:
+
+* :class:`RollPrompt`: "roll 7 SeaFall dice for Red's raid"; answered by a dice read.
+* :class:`ChoicePrompt`: "choose: exhaust SWIFT or draw a damage card".
+* :class:`SpendPrompt`: "spend fortune? (0-2)".
+
+Each prompt names the command that answers it (``command``) and the argument that carries
+the answer (``arg``), so a generic front end can build ``{"type": command, "args": {arg:
+value}}`` without knowing the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal answer to a :class:`ChoicePrompt`: ``value`` is sent back, ``label`` shown."""
+
+    value: str
+    label: str
+
+
+@dataclass(frozen=True)
+class RollPrompt:
+    id: str
+    player: str | None
+    die: str
+    count: int
+    purpose: str
+    command: str = "roll"
+    arg: str = "faces"
+    kind: str = "roll"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class ChoicePrompt:
+    id: str
+    player: str | None
+    question: str
+    options: tuple[Option, ...]
+    command: str
+    arg: str = "choice"
+    kind: str = "choice"
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["options"] = [asdict(o) for o in self.options]
+        return out
+
+
+@dataclass(frozen=True)
+class SpendPrompt:
+    id: str
+    player: str | None
+    token: str
+    minimum: int
+    maximum: int
+    question: str
+    command: str
+    arg: str = "amount"
+    kind: str = "spend"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+Prompt = RollPrompt | ChoicePrompt | SpendPrompt

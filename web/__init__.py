@@ -1,0 +1,1 @@
+"""The application and composition root: Flask app, JSON API, the `tableside` CLI, runtime."""

@@ -1,0 +1,62 @@
+"""The ``tableside`` command line.
+
+Subcommands are grouped per package; each group lives in its own module here and adds its
+parsers through ``register(subparsers)``. A subcommand's handler takes the parsed arguments
+and returns the process exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from importlib import import_module
+
+# Each module registers one group of subcommands (see its docstring).
+_GROUPS = (
+    "web.cli.odds",  # companion: exact dice odds
+    "web.cli.play",  # companion: scripted games
+    "web.cli.sessions",  # companion: the event store (list, export, import)
+    "web.cli.serve",  # web: the server
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tableside",
+        description=(
+            "Tableside: a table assistant for physical board games. It reads dice from a "
+            "camera, takes button presses, keeps the game state and serves a dashboard to "
+            "the players' phones."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=_version())
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in _GROUPS:
+        import_module(name).register(sub)
+    return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"tableside {version('tableside')}"
+    except PackageNotFoundError:
+        return "tableside (not installed)"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
