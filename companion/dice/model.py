@@ -122,12 +122,20 @@ def load_die(path: str | Path) -> Die:
 
 
 def _builtin(name: str) -> Die:
-    text = resources.files("companion.dice").joinpath("data", f"{name}.json").read_text("utf-8")
+    data_dir = resources.files("companion.dice").joinpath("data")
+    text = data_dir.joinpath(f"{name}.json").read_text("utf-8")
     return Die.from_json(json.loads(text))
 
 
 SEAFALL = _builtin("seafall")
 D6 = _builtin("d6")
+
+
+def numeric_die(sides: int) -> Die:
+    """A die numbered 1..``sides``, named ``d<sides>`` (``numeric_die(6) == D6``)."""
+    if not isinstance(sides, int) or isinstance(sides, bool) or sides < 1:
+        raise ValueError(f"a numbered die needs 1 or more sides, not {sides!r}")
+    return Die(f"d{sides}", tuple(Face(str(n), str(n), n) for n in range(1, sides + 1)))
 
 
 def builtin_dice() -> dict[str, Die]:

@@ -1,0 +1,128 @@
+"""The SeaFall engine: setup, the command table, prompts and views.
+
+Implements :class:`companion.engine.Engine`. Commands are listed in ``COMMANDS`` (a table of
+handlers, each ``(state, command) -> events``) and documented in docs/commands.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
+
+from companion.engine import Command, Event
+from companion.errors import IllegalCommand, InvalidCommand
+from companion.games.seafall import endeavor, plunder, turn
+from companion.games.seafall.args import actor_colour
+from companion.games.seafall.codec import dump, load
+from companion.games.seafall.components import GUILDS
+from companion.games.seafall.evolve import evolve as evolve_state
+from companion.games.seafall.setup import initial_state
+from companion.games.seafall.state import SeaFallState
+from companion.prompts import ChoicePrompt, Option, Prompt, RollPrompt, SpendPrompt
+
+Decider = Callable[[SeaFallState, Command], list[Event]]
+
+COMMANDS: dict[str, Decider] = {
+    "activate_advisor": turn.activate_advisor,
+    "hire_guild": turn.hire_guild,
+    "explore": endeavor.explore,
+    "raid": endeavor.raid,
+    "roll": endeavor.roll,
+    "spend_fortune": endeavor.spend_fortune,
+    "assign_damage": endeavor.assign_damage,
+    "return_good": endeavor.return_good,
+    "plunder": plunder.plunder,
+    "record_site": turn.record_site,
+    "end_turn": turn.end_turn,
+}
+
+
+class SeaFall:
+    """SeaFall (Plaid Hat Games): explore and raid endeavors on top of a table state."""
+
+    name: ClassVar[str] = "seafall"
+    commands: ClassVar[tuple[str, ...]] = tuple(COMMANDS)
+
+    def setup(self, options: Mapping[str, Any]) -> Sequence[Event]:
+        state = initial_state(options)
+        return [
+            Event("GameSetUp", {"state": dump(state)}),
+            Event("TurnStarted", {"player": state.turn.player if state.turn else state.seating[0]}),
+        ]
+
+    def decide(self, state: SeaFallState, command: Command) -> Sequence[Event]:
+        if state is None:
+            raise IllegalCommand("the game has not been set up")
+        handler = COMMANDS.get(command.type)
+        if handler is None:
+            raise InvalidCommand(
+                f"unknown SeaFall command {command.type!r}; commands: {', '.join(COMMANDS)}")
+        return handler(state, command)
+
+    def evolve(self, state: SeaFallState | None, event: Event) -> SeaFallState:
+        return evolve_state(state, event)
+
+    def prompts(self, state: SeaFallState) -> Sequence[Prompt]:
+        end = state.endeavor
+        if end is None:
+            if state.turn is not None and state.turn.guild is None:
+                return [ChoicePrompt(
+                    id=f"turn:{state.turn.player}:guild", player=state.turn.player,
+                    question=f"{state.provinces[state.turn.player].player}: hire which guild?",
+                    options=tuple(Option(g, g.title()) for g in GUILDS),
+                    command="hire_guild", arg="guild")]
+            return []
+        who = state.provinces[end.player].player
+        pid = f"endeavor:{end.number}"
+        if end.stage == "roll":
+            left = end.dice - len(end.faces)
+            return [RollPrompt(id=f"{pid}:roll:{len(end.faces)}", player=end.player,
+                               die="seafall", count=left,
+                               purpose=f"{who}'s {end.kind} ({end.dice} dice vs defense "
+                                       f"{end.defense})")]
+        if end.stage == "reroll":
+            kinds = ", ".join(end.reroll_kinds)
+            return [RollPrompt(id=f"{pid}:reroll", player=end.player, die="seafall",
+                               count=len(end.reroll),
+                               purpose=f"re-roll the {len(end.reroll)} dice showing {kinds}")]
+        if end.stage == "fortune":
+            return [SpendPrompt(id=f"{pid}:fortune", player=end.player, token="fortune",
+                                minimum=0, maximum=end.fortune_offered,
+                                question=f"{who}: spend fortune to turn blanks into "
+                                         f"successes? (0-{end.fortune_offered})",
+                                command="spend_fortune")]
+        if end.stage == "damage":
+            opts = endeavor.damage_options(state)
+            return [ChoicePrompt(id=f"{pid}:damage:{end.damage_due}", player=end.player,
+                                 question=f"{who} takes {end.damage_due} damage: take the "
+                                          "next point how?",
+                                 options=tuple(Option(v, label) for v, label in opts),
+                                 command="assign_damage")]
+        if end.stage == "hold":
+            ship = endeavor._overloaded(state)
+            if ship is not None:
+                return [ChoicePrompt(id=f"{pid}:hold:{len(ship.goods)}", player=end.player,
+                                     question=f"{ship.name}'s hold is over: return which good?",
+                                     options=tuple(Option(g, g) for g in sorted(set(ship.goods))),
+                                     command="return_good")]
+            return []
+        if end.stage == "plunder":
+            question, opts = plunder.options(state)
+            return [ChoicePrompt(id=f"{pid}:plunder:{len(question)}:{len(opts)}",
+                                 player=end.player, question=question,
+                                 options=tuple(Option(v, label) for v, label in opts),
+                                 command="plunder")]
+        return []
+
+    def view(self, state: SeaFallState, viewer: str | None) -> Any:
+        data = dump(state)
+        data["viewer"] = actor_colour(state, viewer)
+        data["prompts"] = [p.to_json() for p in self.prompts(state)]
+        data.pop("catalogue", None)
+        return data
+
+    def dump_state(self, state: SeaFallState) -> Any:
+        return dump(state)
+
+    def load_state(self, data: Any) -> SeaFallState:
+        return load(SeaFallState, data)

@@ -1,0 +1,369 @@
+"""Folding events into the state: one small handler per event type.
+
+Handlers work on a copy (``evolve`` clones first) and only record what the event says
+happened; every rule was checked when ``decide`` produced the event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.engine import Event
+from companion.games.seafall.codec import load
+from companion.games.seafall.effects import parse_effects
+from companion.games.seafall.state import (
+    Advisor,
+    Card,
+    DamageCard,
+    Endeavor,
+    PoolLine,
+    SeaFallState,
+    ShipUpgrade,
+    Turn,
+)
+
+Handler = Callable[[SeaFallState, Mapping[str, Any]], None]
+HANDLERS: dict[str, Handler] = {}
+
+
+def handles(name: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        HANDLERS[name] = fn
+        return fn
+
+    return register
+
+
+def evolve(state: SeaFallState | None, event: Event) -> SeaFallState:
+    if event.type == "GameSetUp":
+        return load(SeaFallState, event.payload["state"])
+    if state is None:
+        raise ValueError(f"event {event.type} before GameSetUp")
+    handler = HANDLERS.get(event.type)
+    if handler is None:
+        raise ValueError(f"unknown SeaFall event {event.type!r}")
+    new = state.clone()
+    handler(new, event.payload)
+    return new
+
+
+def _endeavor(state: SeaFallState) -> Endeavor:
+    if state.endeavor is None:
+        raise ValueError("no endeavor in progress")
+    return state.endeavor
+
+
+# -- turn ---------------------------------------------------------------------------------
+
+
+@handles("TurnStarted")
+def _turn_started(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    state.turn = Turn(player=p["player"])
+
+
+@handles("TurnEnded")
+def _turn_ended(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    state.turn = None
+
+
+@handles("AdvisorActivated")
+def _advisor_activated(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    state.provinces[p["player"]].active_advisor = p["advisor"]
+
+
+@handles("AdvisorExhausted")
+def _advisor_exhausted(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    prov = state.provinces[p["player"]]
+    for adv in prov.council:
+        if adv.name == p["advisor"]:
+            adv.exhausted = True
+    if prov.active_advisor == p["advisor"]:
+        prov.active_advisor = None
+
+
+@handles("GuildHired")
+def _guild_hired(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    assert state.turn is not None
+    state.turn.guild = p["guild"]
+
+
+# -- the endeavor -------------------------------------------------------------------------
+
+
+@handles("EndeavorStarted")
+def _endeavor_started(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    state.endeavors = p["number"]
+    if state.turn is not None:
+        state.turn.actions.append(p["kind"])
+    state.endeavor = Endeavor(
+        number=p["number"], kind=p["kind"], player=p["player"], region=p["region"],
+        site=p["site"], target=p["target"], flagship=p["flagship"], support=p["support"],
+        defense=p["defense"], dangerous=p["dangerous"],
+        pool=[PoolLine(line["reason"], line["dice"]) for line in p["pool"]],
+        dice=p["dice"], research=list(p["research"]), fortune_allowed=p["fortune_allowed"],
+        reroll_kinds=list(p["reroll_kinds"]), face_values=dict(p["face_values"]),
+        bonus=p["bonus"], strong_reduces_damage=p["strong_reduces_damage"],
+        support_damage_left=p["support_takes_damage"],
+    )
+
+
+@handles("DiceRolled")
+def _dice_rolled(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    _endeavor(state).faces.extend(p["faces"])
+
+
+@handles("RerollRequired")
+def _reroll_required(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    end = _endeavor(state)
+    end.reroll = list(p["indices"])
+    end.stage = "reroll"
+
+
+@handles("DiceRerolled")
+def _dice_rerolled(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    end = _endeavor(state)
+    for index, face in zip(p["indices"], p["faces"], strict=True):
+        end.faces[index] = face
+    end.reroll = []
+    end.rerolled = True
+
+
+@handles("FortuneOffered")
+def _fortune_offered(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    end = _endeavor(state)
+    end.fortune_offered = p["maximum"]
+    end.stage = "fortune"
+
+
+@handles("FortuneSpent")
+def _fortune_spent(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    end = _endeavor(state)
+    state.provinces[p["player"]].fortune -= p["amount"]
+    end.fortune_spent = p["amount"]
+    end.fortune_offered = 0
+
+
+@handles("SuccessesCounted")
+def _successes_counted(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    end = _endeavor(state)
+    end.rolled_successes = p["rolled"]
+    end.successes = p["successes"]
+    end.damage_due = p["damage"]
+    end.stage = "damage"
+
+
+@handles("UpgradeExhausted")
+def _upgrade_exhausted(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    ship = state.ships[p["ship"]]
+    for up in ship.upgrades:
+        if up.name == p["upgrade"] and not up.exhausted:
+            up.exhausted = True
+            break
+    _damage_point(state, p)
+
+
+@handles("DamageCardDrawn")
+def _damage_card_drawn(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    effects = list(parse_effects(p.get("effects"), f"damage card {p['card']}"))
+    state.ships[p["ship"]].damage.append(DamageCard(p["card"], effects))
+    _damage_point(state, p)
+
+
+def _damage_point(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    end = state.endeavor
+    if end is None or p.get("reason") != "endeavor":
+        return
+    end.damage_due -= 1
+    if p["ship"] != end.flagship:
+        end.support_damage_left -= 1
+
+
+@handles("GoodsReturned")
+def _goods_returned(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    ship = state.ships[p["ship"]]
+    for good in p["goods"]:
+        ship.goods.remove(good)
+        state.supply.goods[good] = state.supply.goods.get(good, 0) + 1
+
+
+@handles("ShipSank")
+def _ship_sank(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    ship = state.ships[p["ship"]]
+    exhausted = state.supply.exhausted_upgrades
+    for up in ship.upgrades:
+        exhausted[up.name] = exhausted.get(up.name, 0) + 1
+    for good in ship.goods:
+        state.supply.goods[good] = state.supply.goods.get(good, 0) + 1
+    ship.upgrades = []
+    ship.goods = []
+    ship.damage = []
+    ship.sunk = True
+    ship.location = None
+    end = state.endeavor
+    if end is None or p.get("reason") != "endeavor":
+        return
+    if end.flagship == ship.id:
+        end.sank = True
+        end.damage_due = 0
+    else:  # a support ship that took a point of damage for the flagship
+        end.damage_due -= 1
+        end.support_damage_left -= 1
+
+
+@handles("HoldOverloaded")
+def _hold_overloaded(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    _endeavor(state).stage = "hold"
+
+
+@handles("GloryChanged")
+def _glory_changed(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    prov = state.provinces[p["player"]]
+    prov.glory = max(0, prov.glory + p["amount"])
+
+
+@handles("EndeavorFailed")
+def _endeavor_failed(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    state.endeavor = None
+
+
+@handles("EndeavorSucceeded")
+def _endeavor_succeeded(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    _endeavor(state).stage = "plunder"
+
+
+@handles("EndeavorEnded")
+def _endeavor_ended(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    end = _endeavor(state)
+    prov = state.provinces[end.player]
+    prov.research = [c for c in prov.research if c.name not in end.research]
+    state.endeavor = None
+
+
+@handles("SiteExplored")
+def _site_explored(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    site = state.sites[p["site"]]
+    site.kind = "explored"
+    site.symbol = None
+
+
+@handles("SiteRecorded")
+def _site_recorded(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    site = state.sites[p["site"]]
+    site.kind = p["kind"]
+    site.colour = p.get("colour")
+    site.value = p.get("value")
+    site.good_present = bool(p.get("good_present", False))
+
+
+# -- plunder ------------------------------------------------------------------------------
+
+
+@handles("PlunderChosen")
+def _plunder_chosen(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    end = _endeavor(state)
+    end.plunder_site = p["site"]
+    end.picks_left = p.get("picks", 0)
+    end.plunder_step = p.get("step")
+
+
+@handles("PlunderSkipped")
+def _plunder_skipped(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    _endeavor(state).plunder_step = None
+
+
+@handles("PlunderStepDone")
+def _plunder_step_done(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    _endeavor(state).plunder_step = None
+
+
+@handles("GoldTaken")
+def _gold_taken(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    state.provinces[p["player"]].gold += p["amount"]
+    if p.get("from_player"):
+        state.provinces[p["from_player"]].gold -= p["amount"]
+
+
+@handles("GoodsSeized")
+def _goods_seized(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    end = _endeavor(state)
+    source = p["source"]
+    for good in p["goods"]:
+        if source == "supply":
+            state.supply.goods[good] -= 1
+        elif source == "site":
+            state.sites[p["site"]].good_present = False
+        else:  # a province's warehouse
+            state.provinces[source].warehouse.remove(good)
+            end.picks_left -= 1
+        end.goods_to_place.append(good)
+
+
+@handles("GoodLoaded")
+def _good_loaded(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    end = _endeavor(state)
+    end.goods_to_place.remove(p["good"])
+    state.ships[p["ship"]].goods.append(p["good"])
+
+
+@handles("GoodLeft")
+def _good_left(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    end = _endeavor(state)
+    end.goods_to_place.remove(p["good"])
+    state.supply.goods[p["good"]] = state.supply.goods.get(p["good"], 0) + 1
+
+
+@handles("UpgradeSeized")
+def _upgrade_seized(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    ship = state.ships[p["ship"]]
+    if p.get("replaced"):
+        ship.upgrades = [u for u in ship.upgrades if u.name != p["replaced"]]
+        name = p["replaced"]
+        state.supply.exhausted_upgrades[name] = state.supply.exhausted_upgrades.get(name, 0) + 1
+    state.supply.upgrades[p["upgrade"]] -= 1
+    ship.upgrades.append(ShipUpgrade(p["upgrade"]))
+
+
+@handles("StructureRaided")
+def _structure_raided(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    site = state.sites[p["site"]]
+    name = p["structure"]
+    site.structure = None
+    site.plunder_value = None
+    state.supply.exhausted_structures[name] = state.supply.exhausted_structures.get(name, 0) + 1
+
+
+@handles("AdvisorSeized")
+def _advisor_seized(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    victim = state.provinces[p["from_player"]]
+    victim.council = [a for a in victim.council if a.name != p["advisor"]]
+    if victim.active_advisor == p["advisor"]:
+        victim.active_advisor = None
+    if p["keep"]:
+        state.provinces[p["player"]].council.append(Advisor(p["advisor"]))
+
+
+@handles("CardSeized")
+def _card_seized(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    victim = state.provinces[p["from_player"]]
+    pile = p["pile"]
+    cards: list[Card] = getattr(victim, pile)
+    card = next(c for c in cards if c.name == p["card"])
+    cards.remove(card)
+    getattr(state.provinces[p["player"]], pile).append(card)
+
+
+@handles("EnmityReturned")
+def _enmity_returned(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    holder = state.provinces[p["holder"]]
+    holder.at_war_with[p["owner"]] -= p["count"]
+    if not holder.at_war_with[p["owner"]]:
+        del holder.at_war_with[p["owner"]]
+    state.provinces[p["owner"]].home_enmity += p["count"]
+
+
+@handles("EnmityPlaced")
+def _enmity_placed(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    site = state.sites[p["site"]]
+    site.enmity[p["player"]] = site.enmity.get(p["player"], 0) + p["count"]
+    state.provinces[p["player"]].home_enmity -= p["count"]

@@ -1,0 +1,371 @@
+"""A new game from setup options: validated, turned into the initial state.
+
+Options are JSON (the first line of a script, or the host's setup form). Everything has a
+default drawn from the rulebook or RULES-FACTS.md, and everything can be set, because a
+legacy campaign changes its components from game to game::
+
+    {
+      "provinces": [{"colour": "red", "player": "Ann", "gold": 8, "fortune": 2, ...}, ...],
+      "islands": [{"id": "isle-a", "name": "...", "garrison": 1, "effects": [...],
+                   "sites": [{"kind": "unexplored", "symbol": "anchor", "defense": 5,
+                              "dangerous": true}, ...]}],
+      "first_player": "red",
+      "prologue": false,
+      "components": {"upgrades": [...], "structures": [...], "advisors": [...]},
+      "supply": {"goods": {"wood": 10, ...}}
+    }
+
+See docs/commands.md for every field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.errors import InvalidCommand
+from companion.games.seafall.components import GOODS, Catalogue, default_catalogue
+from companion.games.seafall.effects import parse_effects
+from companion.games.seafall.state import (
+    ISLAND_SITE_KINDS,
+    Advisor,
+    Card,
+    DamageCard,
+    Province,
+    Region,
+    SeaFallState,
+    Ship,
+    ShipUpgrade,
+    Site,
+    Supply,
+    Turn,
+)
+
+COLOURS = ("blue", "green", "gray", "red", "yellow", "purple")
+GOODS_PER_COLOUR = 10  # RULES-FACTS.md, "Starting component counts"
+ENMITY_TOKENS = 8  # rulebook, "Tokens and Enmity"
+
+# Starting ships (RULES-FACTS.md "Starting ships"): both Explore 2 and Hold 2; one Sail 3 /
+# Raid 2, the other Sail 2 / Raid 3.
+DEFAULT_SHIPS = (
+    {"sail": 3, "raid": 2, "explore": 2, "hold": 2},
+    {"sail": 2, "raid": 3, "explore": 2, "hold": 2},
+)
+# Home province at game 1: garrison 1, defense 5, dangerous (RULES-FACTS.md [1]).
+DEFAULT_PROVINCE = {"garrison": 1, "defense": 5, "dangerous": True}
+# Province site plunder values. The rulebook's Plunder example fixes a field at 2 and puts the
+# warehouse and council room at 3 or less, the vault and treasure room above 3; the treasure
+# room's 5 is from the designer notes (RULES-FACTS.md). Players can correct them.
+DEFAULT_PLUNDER = {"field": 2, "warehouse": 3, "council_room": 3, "vault": 4, "treasure_room": 5}
+DEFAULT_FIELDS = (4, 4)
+BUILDING_SITES = 3
+
+
+def _obj(data: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(data, Mapping):
+        raise InvalidCommand(f"{where} must be a JSON object")
+    return data
+
+
+def _int(data: Mapping[str, Any], key: str, default: int, where: str, minimum: int = 0) -> int:
+    val = data.get(key, default)
+    if not isinstance(val, int) or isinstance(val, bool) or val < minimum:
+        raise InvalidCommand(f"{where}: '{key}' must be a whole number >= {minimum}")
+    return val
+
+
+def _bool(data: Mapping[str, Any], key: str, default: bool, where: str) -> bool:
+    val = data.get(key, default)
+    if not isinstance(val, bool):
+        raise InvalidCommand(f"{where}: '{key}' must be true or false")
+    return val
+
+
+def _str(data: Mapping[str, Any], key: str, default: str | None, where: str) -> str | None:
+    val = data.get(key, default)
+    if val is not None and (not isinstance(val, str) or not val):
+        raise InvalidCommand(f"{where}: '{key}' must be a non-empty string")
+    return val
+
+
+def _goods(raw: Any, where: str) -> list[str]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or any(g not in GOODS for g in raw):
+        raise InvalidCommand(f"{where}: goods are a list of {', '.join(GOODS)}")
+    return list(raw)
+
+
+def _counts(raw: Any, where: str, keep_zero: bool = False) -> dict[str, int]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping) or any(
+        not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in raw.values()
+    ):
+        raise InvalidCommand(f"{where} maps names to whole numbers")
+    return {str(k): int(v) for k, v in raw.items() if v or keep_zero}
+
+
+def _effects(raw: Any, where: str) -> list:
+    try:
+        return list(parse_effects(raw, where))
+    except ValueError as exc:
+        raise InvalidCommand(str(exc)) from None
+
+
+def _cards(raw: Any, where: str) -> list[Card]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise InvalidCommand(f"{where} must be a list")
+    cards = []
+    for item in raw:
+        if isinstance(item, str):
+            item = {"name": item}
+        item = _obj(item, where)
+        name = _str(item, "name", None, where)
+        if name is None:
+            raise InvalidCommand(f"{where}: each card needs a 'name'")
+        cards.append(Card(name, _int(item, "glory", 0, f"{where} {name!r}"),
+                          _effects(item.get("effects"), f"{where} {name!r}")))
+    return cards
+
+
+def _catalogue(options: Mapping[str, Any]) -> Catalogue:
+    extra = options.get("components")
+    if extra is None:
+        return default_catalogue()
+    try:
+        return default_catalogue().merged(_obj(extra, "'components'"))
+    except ValueError as exc:
+        raise InvalidCommand(f"components: {exc}") from None
+
+
+def _ship(raw: Any, colour: str, index: int, home: str, state: SeaFallState) -> Ship:
+    where = f"province {colour} ship {index}"
+    raw = _obj(raw, where)
+    base = DEFAULT_SHIPS[(index - 1) % len(DEFAULT_SHIPS)]
+    ship = Ship(
+        id=f"{colour}-{index}",
+        owner=colour,
+        name=_str(raw, "name", f"{colour.title()} ship {index}", where) or "",
+        sail=_int(raw, "sail", base["sail"], where),
+        raid=_int(raw, "raid", base["raid"], where),
+        explore=_int(raw, "explore", base["explore"], where),
+        hold=_int(raw, "hold", base["hold"], where),
+        location=_str(raw, "location", home, where),
+        goods=_goods(raw.get("goods"), where),
+        sunk=_bool(raw, "sunk", False, where),
+    )
+    if ship.sunk:
+        ship.location = None
+    ups = raw.get("upgrades", [])
+    if not isinstance(ups, list) or len(ups) > 2:
+        raise InvalidCommand(f"{where}: 'upgrades' is a list of at most two upgrade names")
+    for up in ups:
+        name, exhausted = (up, False) if isinstance(up, str) else (
+            _obj(up, where).get("name"), _bool(up, "exhausted", False, where))
+        if name not in state.catalogue.upgrades:
+            raise InvalidCommand(f"{where}: unknown upgrade {name!r}")
+        ship.upgrades.append(ShipUpgrade(str(name), exhausted))
+    damage = raw.get("damage", [])
+    if not isinstance(damage, list) or len(damage) > 2:
+        raise InvalidCommand(f"{where}: 'damage' is a list of at most two damage cards")
+    for card in damage:
+        card = {"name": card} if isinstance(card, str) else _obj(card, where)
+        ship.damage.append(DamageCard(str(card.get("name", "damage")),
+                                      _effects(card.get("effects"), where)))
+    return ship
+
+
+def _province(raw: Any, state: SeaFallState) -> None:
+    raw = _obj(raw, "each province")
+    colour = raw.get("colour")
+    if colour not in COLOURS:
+        raise InvalidCommand(f"a province's 'colour' must be one of {', '.join(COLOURS)}")
+    if colour in state.provinces:
+        raise InvalidCommand(f"province {colour} is listed twice")
+    where = f"province {colour}"
+    prov = Province(
+        colour=colour,
+        player=_str(raw, "player", colour.title(), where) or colour,
+        gold=_int(raw, "gold", 0, where),
+        glory=_int(raw, "glory", 0, where),
+        reputation=_int(raw, "reputation", 0, where),
+        fortune=_int(raw, "fortune", 0, where),
+        home_enmity=_int(raw, "enmity", ENMITY_TOKENS, where),
+        at_war_with=_counts(raw.get("at_war_with"), f"{where}: 'at_war_with'"),
+        research=_cards(raw.get("research"), f"{where} research"),
+        treasures=_cards(raw.get("treasures"), f"{where} treasures"),
+        warehouse=_goods(raw.get("warehouse"), where),
+    )
+    advisors = raw.get("advisors", [])
+    if not isinstance(advisors, list):
+        raise InvalidCommand(f"{where}: 'advisors' is a list of advisor names")
+    for name in advisors:
+        if name not in state.catalogue.advisors:
+            raise InvalidCommand(f"{where}: unknown advisor {name!r}")
+        prov.council.append(Advisor(name))
+    active = _str(raw, "active_advisor", None, where)
+    if active is not None:
+        if active not in state.catalogue.advisors:
+            raise InvalidCommand(f"{where}: unknown advisor {active!r}")
+        if active not in [a.name for a in prov.council]:
+            prov.council.append(Advisor(active))
+        prov.active_advisor = active
+    state.provinces[colour] = prov
+
+    region = Region(
+        id=colour,
+        name=_str(raw, "name", f"{colour.title()} province", where) or colour,
+        kind="province",
+        owner=colour,
+        garrison=_int(raw, "garrison", DEFAULT_PROVINCE["garrison"], where),
+        defense=_int(raw, "defense", DEFAULT_PROVINCE["defense"], where),
+        dangerous=_bool(raw, "dangerous", bool(DEFAULT_PROVINCE["dangerous"]), where),
+        permanent_enmity=_counts(raw.get("permanent_enmity"), f"{where}: 'permanent_enmity'"),
+    )
+    state.regions[colour] = region
+    plunder = dict(DEFAULT_PLUNDER)
+    plunder.update(_counts(raw.get("plunder_values"), f"{where}: 'plunder_values'"))
+    site_enmity = raw.get("site_enmity", {})
+    if not isinstance(site_enmity, Mapping):
+        raise InvalidCommand(f"{where}: 'site_enmity' maps site names to enmity")
+
+    def add(name: str, kind: str, **kw: Any) -> Site:
+        site = Site(id=f"{colour}/{name}", region=colour, kind=kind, **kw)
+        site.enmity = _counts(site_enmity.get(name), f"{where}: site_enmity {name}")
+        state.sites[site.id] = site
+        region.sites.append(site.id)
+        return site
+
+    fields = raw.get("fields", list(DEFAULT_FIELDS))
+    if not isinstance(fields, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in fields
+    ):
+        raise InvalidCommand(f"{where}: 'fields' is a list of field gold values")
+    for i, value in enumerate(fields, 1):
+        add(f"field-{i}", "field", value=value, plunder_value=plunder["field"])
+    structures = raw.get("structures", [])
+    if not isinstance(structures, list) or len(structures) > BUILDING_SITES:
+        raise InvalidCommand(f"{where}: 'structures' lists at most {BUILDING_SITES} structures")
+    for i in range(1, BUILDING_SITES + 1):
+        built = structures[i - 1] if i <= len(structures) else None
+        if built is not None and built not in state.catalogue.structures:
+            raise InvalidCommand(f"{where}: unknown structure {built!r}")
+        add(f"build-{i}", "building_site", structure=built,
+            plunder_value=state.catalogue.structures[built].plunder_value if built else None)
+    for kind in ("warehouse", "council_room", "vault", "treasure_room"):
+        add(kind.replace("_", "-"), kind, plunder_value=plunder[kind])
+
+    ships = raw.get("ships", [{}, {}])
+    if not isinstance(ships, list) or not 1 <= len(ships) <= 2:
+        raise InvalidCommand(f"{where}: 'ships' lists one or two ships")
+    for i, ship_raw in enumerate(ships, 1):
+        ship = _ship(ship_raw, colour, i, colour, state)
+        state.ships[ship.id] = ship
+        prov.ships.append(ship.id)
+
+
+def _island(raw: Any, state: SeaFallState, index: int) -> None:
+    raw = _obj(raw, "each island")
+    rid = _str(raw, "id", f"isle-{index}", "island") or ""
+    if rid in state.regions:
+        raise InvalidCommand(f"region id {rid!r} is used twice")
+    where = f"island {rid}"
+    region = Region(
+        id=rid,
+        name=_str(raw, "name", rid, where) or rid,
+        kind="island",
+        garrison=_int(raw, "garrison", 0, where),
+        effects=_effects(raw.get("effects"), where),
+        permanent_enmity=_counts(raw.get("permanent_enmity"), f"{where}: 'permanent_enmity'"),
+        garrison_enmity=_counts(raw.get("garrison_enmity"), f"{where}: 'garrison_enmity'"),
+    )
+    state.regions[rid] = region
+    sites = raw.get("sites", [])
+    if not isinstance(sites, list):
+        raise InvalidCommand(f"{where}: 'sites' must be a list")
+    for i, sraw in enumerate(sites, 1):
+        sraw = _obj(sraw, f"{where} site {i}")
+        sid = f"{rid}/{_str(sraw, 'name', str(i), where)}"
+        swhere = f"site {sid}"
+        kind = sraw.get("kind", "unexplored")
+        if kind not in ISLAND_SITE_KINDS:
+            raise InvalidCommand(f"{swhere}: 'kind' must be one of {', '.join(ISLAND_SITE_KINDS)}")
+        colour = _str(sraw, "colour", None, swhere)
+        if kind in ("good", "docks", "market") and colour not in GOODS:
+            raise InvalidCommand(f"{swhere}: a {kind} site needs a 'colour' ({', '.join(GOODS)})")
+        if kind == "mine" and "value" not in sraw:
+            raise InvalidCommand(f"{swhere}: a mine needs its gold 'value'")
+        site = Site(
+            id=sid, region=rid, kind=kind,
+            defense=_int(sraw, "defense", 0, swhere),
+            dangerous=_bool(sraw, "dangerous", False, swhere),
+            symbol=_str(sraw, "symbol", None, swhere),
+            colour=colour,
+            value=_int(sraw, "value", 0, swhere) if "value" in sraw else None,
+            good_present=_bool(sraw, "good_present", False, swhere),
+            enmity=_counts(sraw.get("enmity"), f"{swhere}: 'enmity'"),
+        )
+        if sid in state.sites:
+            raise InvalidCommand(f"site id {sid!r} is used twice")
+        state.sites[sid] = site
+        region.sites.append(sid)
+
+
+def initial_state(options: Mapping[str, Any]) -> SeaFallState:
+    """Validate setup options and build the state a new game starts from."""
+    options = _obj(options, "the setup options")
+    known = {"provinces", "islands", "first_player", "prologue", "components", "supply"}
+    unknown = set(options) - known
+    if unknown:
+        raise InvalidCommand(f"unknown setup options: {', '.join(sorted(unknown))}")
+    catalogue = _catalogue(options)
+    supply_raw = _obj(options.get("supply", {}), "'supply'")
+    supply = Supply(
+        goods={g: GOODS_PER_COLOUR for g in GOODS},
+        upgrades={name: 1 for name in catalogue.upgrades},
+        structures={s.name: s.count for s in catalogue.structures.values()},
+    )
+    for key in ("goods", "upgrades", "structures"):
+        getattr(supply, key).update(
+            _counts(supply_raw.get(key), f"'supply.{key}'", keep_zero=True))
+    state = SeaFallState(
+        catalogue=catalogue, seating=[], provinces={}, ships={}, regions={}, sites={},
+        supply=supply, prologue=_bool(options, "prologue", False, "setup"),
+    )
+    provinces = options.get("provinces")
+    if provinces is None:
+        provinces = [{"colour": c} for c in ("blue", "green", "red")]
+    if not isinstance(provinces, list) or not 2 <= len(provinces) <= 5:
+        raise InvalidCommand("'provinces' lists 2 to 5 provinces")
+    for raw in provinces:
+        _province(raw, state)
+    state.seating = [p["colour"] for p in provinces]
+    islands = options.get("islands", [])
+    if not isinstance(islands, list):
+        raise InvalidCommand("'islands' must be a list")
+    for i, raw in enumerate(islands, 1):
+        _island(raw, state, i)
+    # Upgrades already on ships and structures already built come out of the supply.
+    for ship in state.ships.values():
+        for up in ship.upgrades:
+            _take(supply.upgrades, up.name, f"upgrade {up.name}")
+    for site in state.sites.values():
+        if site.structure is not None:
+            _take(supply.structures, site.structure, f"structure {site.structure}")
+    for ship in state.ships.values():
+        if ship.location is not None and ship.location not in state.regions:
+            raise InvalidCommand(f"ship {ship.id}: unknown location {ship.location!r}")
+    first = _str(options, "first_player", state.seating[0], "setup")
+    if first not in state.provinces:
+        raise InvalidCommand(f"'first_player' {first!r} is not a province in this game")
+    state.turn = Turn(player=str(first))
+    return state
+
+
+def _take(counts: dict[str, int], name: str, what: str) -> None:
+    if counts.get(name, 0) <= 0:
+        raise InvalidCommand(f"{what} is used more times than the supply holds")
+    counts[name] -= 1

@@ -1,0 +1,213 @@
+"""The SeaFall game state: provinces, ships, regions, sites, supply, the turn, the endeavor.
+
+Plain dataclasses, folded from events by :mod:`companion.games.seafall.evolve`. The state
+is never mutated in place by the engine's callers: ``evolve`` works on a copy.
+
+Identifiers are short strings players can type: a province is its colour (``"red"``), and
+its home harbor region has the same id; ships are ``"red-1"``/``"red-2"``; sites are
+``"<region>/<name>"`` (``"red/field-1"``, ``"isle-a/2"``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.games.seafall.codec import clone
+from companion.games.seafall.components import Catalogue
+from companion.games.seafall.effects import Effect
+
+# Site kinds. Island sites start "unexplored" and show what the exploration sticker says
+# once explored ("explored" until the table records it). Province sites are fixed.
+ISLAND_SITE_KINDS = ("unexplored", "explored", "good", "mine", "docks", "market", "other")
+PROVINCE_SITE_KINDS = (
+    "field", "building_site", "warehouse", "council_room", "vault", "treasure_room",
+)
+
+
+@dataclass
+class ShipUpgrade:
+    name: str
+    exhausted: bool = False
+
+
+@dataclass
+class DamageCard:
+    name: str = "damage"
+    effects: list[Effect] = field(default_factory=list)
+
+
+@dataclass
+class Ship:
+    id: str
+    owner: str
+    name: str
+    sail: int
+    raid: int
+    explore: int
+    hold: int
+    location: str | None
+    upgrades: list[ShipUpgrade] = field(default_factory=list)
+    damage: list[DamageCard] = field(default_factory=list)
+    goods: list[str] = field(default_factory=list)
+    sunk: bool = False
+
+
+@dataclass
+class Site:
+    id: str
+    region: str
+    kind: str
+    defense: int | None = None
+    dangerous: bool = False
+    symbol: str | None = None
+    colour: str | None = None
+    value: int | None = None
+    plunder_value: int | None = None
+    good_present: bool = False
+    structure: str | None = None
+    enmity: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Region:
+    id: str
+    name: str
+    kind: str  # "island" or "province"
+    garrison: int
+    owner: str | None = None
+    defense: int | None = None  # a province's defense (island sites carry their own)
+    dangerous: bool = False
+    effects: list[Effect] = field(default_factory=list)
+    permanent_enmity: dict[str, int] = field(default_factory=dict)
+    garrison_enmity: dict[str, int] = field(default_factory=dict)
+    sites: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Advisor:
+    name: str
+    exhausted: bool = False
+
+
+@dataclass
+class Card:
+    """A treasure or research card: a name, the glory it gives while held, its powers."""
+
+    name: str
+    glory: int = 0
+    effects: list[Effect] = field(default_factory=list)
+
+
+@dataclass
+class Province:
+    colour: str
+    player: str
+    gold: int = 0
+    glory: int = 0
+    reputation: int = 0
+    fortune: int = 0
+    home_enmity: int = 8
+    at_war_with: dict[str, int] = field(default_factory=dict)
+    council: list[Advisor] = field(default_factory=list)
+    active_advisor: str | None = None
+    research: list[Card] = field(default_factory=list)
+    treasures: list[Card] = field(default_factory=list)
+    warehouse: list[str] = field(default_factory=list)
+    ships: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Supply:
+    goods: dict[str, int] = field(default_factory=dict)
+    upgrades: dict[str, int] = field(default_factory=dict)  # available (face up)
+    exhausted_upgrades: dict[str, int] = field(default_factory=dict)
+    structures: dict[str, int] = field(default_factory=dict)
+    exhausted_structures: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class PoolLine:
+    """One line of a dice pool's explanation: why, and how many dice (+ or -)."""
+
+    reason: str
+    dice: int
+
+
+@dataclass
+class Endeavor:
+    """An explore or raid endeavor in progress (rulebook, "Endeavors and Damage")."""
+
+    number: int
+    kind: str  # "explore" or "raid"
+    player: str
+    region: str
+    site: str | None  # None when raiding a province as a whole
+    target: str | None  # the defending province's colour, when raiding a province
+    flagship: str
+    support: str | None
+    defense: int
+    dangerous: bool
+    pool: list[PoolLine]
+    dice: int
+    research: list[str] = field(default_factory=list)
+    fortune_allowed: int | None = None  # None: as many as the player has
+    reroll_kinds: list[str] = field(default_factory=list)
+    face_values: dict[str, int] = field(default_factory=dict)
+    bonus: int = 0
+    strong_reduces_damage: bool = False
+    stage: str = "roll"  # roll, reroll, fortune, damage, plunder
+    faces: list[str] = field(default_factory=list)
+    reroll: list[int] = field(default_factory=list)  # die indices awaiting a re-roll
+    rerolled: bool = False
+    fortune_offered: int = 0
+    fortune_spent: int = 0
+    rolled_successes: int = 0
+    successes: int = 0
+    damage_due: int = 0
+    support_damage_left: int = 0
+    sank: bool = False
+    plunder_site: str | None = None
+    plunder_step: str | None = None  # a choice the plundered site still asks for
+    goods_to_place: list[str] = field(default_factory=list)
+    picks_left: int = 0
+
+
+@dataclass
+class Turn:
+    player: str
+    guild: str | None = None
+    actions: list[str] = field(default_factory=list)
+
+
+@dataclass
+class SeaFallState:
+    catalogue: Catalogue
+    seating: list[str]
+    provinces: dict[str, Province]
+    ships: dict[str, Ship]
+    regions: dict[str, Region]
+    sites: dict[str, Site]
+    supply: Supply
+    prologue: bool = False
+    turn: Turn | None = None
+    endeavor: Endeavor | None = None
+    endeavors: int = 0  # how many endeavors were started: numbers prompts
+
+    def clone(self) -> SeaFallState:
+        new: SeaFallState = clone(self)
+        return new
+
+    # -- lookups -----------------------------------------------------------------------
+
+    def province_ships(self, colour: str) -> list[Ship]:
+        return [self.ships[s] for s in self.provinces[colour].ships]
+
+    def ships_at(self, region: str, owner: str | None = None) -> list[Ship]:
+        """Ships afloat in a region (optionally only one province's), in id order."""
+        return [
+            s for s in sorted(self.ships.values(), key=lambda s: s.id)
+            if s.location == region and not s.sunk and (owner is None or s.owner == owner)
+        ]
+
+    def region_sites(self, region: str) -> list[Site]:
+        return [self.sites[s] for s in self.regions[region].sites]

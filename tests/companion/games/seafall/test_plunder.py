@@ -1,0 +1,183 @@
+"""Plunder by site type and the enmity it leaves (rulebook, "Plunder"; "Soldiers Guild" >
+"Raid"; "Tokens and Enmity" > "Running out of Enmity")."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import island
+
+from companion.errors import IllegalCommand
+
+
+def raider(game, site, red=None, blue=None, supply=None):
+    options = {
+        "provinces": [
+            {"colour": "red", "ships": [{"raid": 5, "location": "isle"},
+                                        {"raid": 2, "location": "isle"}], **(red or {})},
+            {"colour": "blue", **(blue or {})},
+        ],
+        "islands": [island(sites=[{"name": "1", "defense": 1, **site}])],
+    }
+    if supply:
+        options["supply"] = supply
+    return game(options)
+
+
+def win_raid(g, site="isle/1", province=None):
+    g.do("hire_guild", guild="soldiers")
+    if province:
+        g.do("raid", flagship="red-1", province=province)
+    else:
+        g.do("raid", flagship="red-1", site=site)
+    g.roll(*(["standard"] * g.state.endeavor.dice))
+
+
+def test_mine_gives_its_gold(game):
+    g = raider(game, {"kind": "mine", "value": 6})
+    win_raid(g)
+    assert g.state.provinces["red"].gold == 6
+    assert g.state.sites["isle/1"].enmity == {"red": 1}
+    assert g.state.endeavor is None
+
+
+def test_good_on_the_site_is_taken_before_the_supply(game):
+    g = raider(game, {"kind": "good", "colour": "iron", "good_present": True})
+    win_raid(g)
+    g.do("plunder", choice="red-2")
+    assert g.state.ships["red-2"].goods == ["iron"]
+    assert not g.state.sites["isle/1"].good_present
+    assert g.state.supply.goods["iron"] == 10
+
+
+def test_good_site_with_empty_supply_and_no_cube_cannot_be_raided(game):
+    g = raider(game, {"kind": "good", "colour": "iron"}, supply={"goods": {"iron": 0}})
+    g.do("hire_guild", guild="soldiers")
+    with pytest.raises(IllegalCommand, match="no iron is left"):
+        g.do("raid", flagship="red-1", site="isle/1")
+
+
+def test_market_gives_up_to_two_goods_and_full_holds_leave_them(game):
+    g = raider(game, {"kind": "market", "colour": "linen"},
+               red={"ships": [{"raid": 5, "location": "isle", "goods": ["wood"]},
+                              {"raid": 2, "location": "red"}]})
+    win_raid(g)
+    # one place left in the only ship there: the first linen goes aboard, the second stays
+    assert g.state.ships["red-1"].goods == ["wood", "linen"]
+    assert g.state.supply.goods["linen"] == 9
+    assert g.types()[-3:] == ["GoodLoaded", "GoodLeft", "EndeavorEnded"]
+
+
+def test_docks_give_a_ten_gold_upgrade_and_its_glory(game):
+    g = raider(game, {"kind": "docks", "colour": "spice"})
+    win_raid(g)
+    values = [o.value for o in g.prompt.options]
+    assert values == ["Bold@red-1", "Bold@red-2", "Cunning@red-1", "Cunning@red-2"]
+    g.do("plunder", choice="Cunning@red-2")
+    assert [u.name for u in g.state.ships["red-2"].upgrades] == ["Cunning"]
+    assert g.state.provinces["red"].glory == 2  # endeavor + upgrade
+    assert g.state.supply.upgrades["Cunning"] == 0
+
+
+def test_site_with_enmity_cannot_be_raided_again_this_year(game):
+    g = raider(game, {"kind": "mine", "value": 3, "enmity": {"blue": 1}})
+    g.do("hire_guild", guild="soldiers")
+    with pytest.raises(IllegalCommand, match="already has enmity"):
+        g.do("raid", flagship="red-1", site="isle/1")
+
+
+def test_raid_refused_without_an_enmity_token(game):
+    """"Running out of Enmity": an action needing more tokens than you have is not allowed."""
+    g = raider(game, {"kind": "mine", "value": 3}, red={"enmity": 0})
+    g.do("hire_guild", guild="soldiers")
+    with pytest.raises(IllegalCommand, match="no enmity token left"):
+        g.do("raid", flagship="red-1", site="isle/1")
+
+
+def province_raid(game, red=None, **blue):
+    return game({
+        "provinces": [
+            {"colour": "red", "ships": [{"raid": 5, "location": "blue"}, {"raid": 4}],
+             "active_advisor": "Savage", **(red or {})},
+            {"colour": "blue", "ships": [{"location": "isle"}, {"location": "isle"}], **blue},
+        ],
+        "islands": [island()],
+    })
+
+
+def test_vault_gives_half_the_gold_rounded_up(game):
+    g = province_raid(game, gold=9)
+    win_raid(g, province="blue")
+    g.do("plunder", choice="blue/vault")
+    assert (g.state.provinces["red"].gold, g.state.provinces["blue"].gold) == (5, 4)
+    assert g.state.sites["blue/vault"].enmity == {"red": 4}
+
+
+def test_warehouse_gives_half_the_goods_of_the_raiders_choice(game):
+    g = province_raid(game, warehouse=["wood", "iron", "iron"])
+    win_raid(g, province="blue")
+    g.do("plunder", choice="blue/warehouse")
+    assert g.prompt.question.startswith("Take which good? (2 more)")
+    g.do("plunder", choice="iron")
+    g.do("plunder", choice="wood")
+    # only the flagship is in Blue's harbor, with room for two
+    assert sorted(g.state.ships["red-1"].goods) == ["iron", "wood"]
+    assert g.state.provinces["blue"].warehouse == ["iron"]
+
+
+def test_council_room_advisor_changes_hands_with_its_glory(game):
+    g = province_raid(game, advisors=["Captain"])
+    win_raid(g, province="blue")
+    g.do("plunder", choice="blue/council-room")
+    assert [o.value for o in g.prompt.options] == ["keep:Captain", "dismiss:Captain"]
+    g.do("plunder", choice="keep:Captain")
+    assert [a.name for a in g.state.provinces["red"].council][-1] == "Captain"
+    assert g.state.provinces["blue"].council == []
+
+
+def test_treasure_room_card_moves_with_its_glory(game):
+    g = province_raid(game, treasures=[{"name": "Idol", "glory": 2}], glory=4)
+    win_raid(g, province="blue")
+    g.do("plunder", choice="blue/treasure-room")
+    g.do("plunder", choice="treasures:Idol")
+    assert g.state.provinces["blue"].glory == 2
+    assert g.state.provinces["red"].glory == 1 + 2
+    assert [c.name for c in g.state.provinces["red"].treasures] == ["Idol"]
+
+
+def test_structure_returns_exhausted_owner_loses_glory_raider_takes_gold(game):
+    g = province_raid(game, structures=["Gun Tower"], glory=3)
+    # the Gun Tower adds a garrison die against the raid
+    g.do("hire_guild", guild="soldiers")
+    g.do("raid", flagship="red-1", province="blue")
+    assert ("Gun Tower in Blue province", -1) in [(x.reason, x.dice)
+                                                  for x in g.state.endeavor.pool]
+    g.roll(*(["standard"] * g.state.endeavor.dice))
+    g.do("plunder", choice="blue/build-1")
+    g.do("plunder", choice="gold")
+    assert g.state.sites["blue/build-1"].structure is None
+    assert g.state.supply.exhausted_structures == {"Gun Tower": 1}
+    assert g.state.provinces["blue"].glory == 2
+    assert g.state.provinces["red"].gold == 5
+
+
+def test_province_raid_refused_when_the_cheapest_site_needs_more_tokens(game):
+    g = province_raid(game, red={"enmity": 1})
+    g.do("hire_guild", guild="soldiers")
+    with pytest.raises(IllegalCommand, match="has 1 enmity token.*needs 2"):
+        g.do("raid", flagship="red-1", province="blue")
+
+
+def test_sites_beyond_the_successes_or_tokens_are_not_offered(game):
+    g = province_raid(game, red={"enmity": 3})
+    win_raid(g, province="blue")
+    values = [o.value for o in g.prompt.options]
+    assert "blue/vault" not in values and "blue/treasure-room" not in values  # need 4 and 5
+    assert "blue/warehouse" in values and values[-1] == "none"
+
+
+def test_no_province_raids_in_the_prologue(game):
+    g = game({"prologue": True, "provinces": [
+        {"colour": "red", "ships": [{"location": "blue"}, {}]}, {"colour": "blue"}]})
+    g.do("hire_guild", guild="soldiers")
+    with pytest.raises(IllegalCommand, match="prologue"):
+        g.do("raid", flagship="red-1", province="blue")
