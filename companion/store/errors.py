@@ -1,0 +1,105 @@
+"""Why the event store refuses: every error is a :class:`StoreError`.
+
+Opening a file that is not a Tableside database never writes to it; the error says what
+the file is and what to do. Appending with a stale version raises :class:`VersionConflict`
+(a phone page that missed an update gets a conflict, never a silent overwrite).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class StoreError(Exception):
+    """Base class of every error the event store raises."""
+
+
+class DatabaseUnreadable(StoreError):
+    """The file is not an SQLite database, or SQLite cannot read it (corrupt, truncated)."""
+
+    def __init__(self, path: Path | str, reason: str) -> None:
+        super().__init__(f"{path}: not a readable Tableside database ({reason}); left untouched")
+        self.path = str(path)
+        self.reason = reason
+
+
+class ForeignDatabase(StoreError):
+    """An SQLite database that some other program owns (other or missing application id)."""
+
+    def __init__(self, path: Path | str, reason: str) -> None:
+        super().__init__(f"{path}: an SQLite database that is not Tableside's ({reason}); "
+                         "left untouched")
+        self.path = str(path)
+        self.reason = reason
+
+
+class SchemaTooNew(StoreError):
+    """A Tableside database written by a newer Tableside (schema version above ours)."""
+
+    def __init__(self, path: Path | str, found: int, supported: int) -> None:
+        super().__init__(
+            f"{path}: schema version {found} is newer than this Tableside supports "
+            f"({supported}); upgrade Tableside to open it (the file was left untouched)"
+        )
+        self.path = str(path)
+        self.found = found
+        self.supported = supported
+
+
+class MigrationFailed(StoreError):
+    """A schema migration raised; the database stays at its previous version."""
+
+
+class UnknownSession(StoreError, KeyError):
+    """No table session with this id in the database."""
+
+    def __init__(self, session_id: str) -> None:
+        super().__init__(f"no table session {session_id!r} in this database")
+        self.session_id = session_id
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+class SessionExists(StoreError):
+    """Importing a session whose id is already in the database."""
+
+    def __init__(self, session_id: str) -> None:
+        super().__init__(f"a table session {session_id!r} already exists in this database")
+        self.session_id = session_id
+
+
+class VersionConflict(StoreError):
+    """The session moved on since the caller last saw it (optimistic concurrency)."""
+
+    def __init__(self, session_id: str, expected: int, actual: int,
+                 moved: str | None = None) -> None:
+        where = moved or f"is at version {actual}, not {expected}"
+        super().__init__(
+            f"table session {session_id!r} {where}: "
+            "someone else changed the table; reload and try again"
+        )
+        self.session_id = session_id
+        self.expected = expected
+        self.actual = actual
+
+
+class MalformedExport(StoreError, ValueError):
+    """An export file that cannot be imported; ``where`` points at the bad part."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(f"malformed session export at {where}: {reason}")
+        self.where = where
+        self.reason = reason
+
+
+class MissingDatabase(StoreError):
+    """Asked to open an existing database where there is no file."""
+
+    def __init__(self, path: Path | str) -> None:
+        super().__init__(f"{path}: no Tableside database here")
+        self.path = str(path)
+
+
+class NotJSON(StoreError, ValueError):
+    """A value to be logged (command args, event payload, state) that JSON cannot hold."""

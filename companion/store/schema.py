@@ -1,0 +1,156 @@
+"""The database schema and its ordered migrations.
+
+A Tableside database says what it is in its header: ``PRAGMA application_id`` is
+:data:`APPLICATION_ID` and ``PRAGMA user_version`` is the schema version, the number of the
+last migration applied. :func:`migrate` applies the pending migrations in order, all in one
+transaction, so a database is always at exactly one version: a failing migration leaves it
+where it was.
+
+Never edit a released migration; add the next one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from companion.store.errors import MigrationFailed
+
+APPLICATION_ID = 0x54424C53
+"""``PRAGMA application_id`` of every Tableside database: the bytes "TBLS"."""
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One step of the schema: ``version`` is the schema version once it has run."""
+
+    version: int
+    description: str
+    statements: tuple[str, ...]
+
+    def apply(self, conn: sqlite3.Connection) -> None:
+        for statement in self.statements:
+            conn.execute(statement)
+
+
+def _append_only(table: str) -> tuple[str, ...]:
+    return tuple(
+        f"CREATE TRIGGER {table}_no_{verb.lower()} BEFORE {verb} ON {table} "
+        f"BEGIN SELECT RAISE(ABORT, '{table} are append-only: history is never rewritten'); END"
+        for verb in ("UPDATE", "DELETE")
+    )
+
+
+MIGRATION_1 = Migration(
+    1,
+    "table sessions, the command and event log, snapshots",
+    (
+        """CREATE TABLE sessions (
+            id TEXT PRIMARY KEY,
+            game TEXT NOT NULL,
+            options TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            created_by TEXT
+        )""",
+        # One row per recorded action: the setup (command 0), each command, undo and redo.
+        """CREATE TABLE commands (
+            session_id TEXT NOT NULL REFERENCES sessions(id),
+            command_no INTEGER NOT NULL CHECK (command_no >= 0),
+            kind TEXT NOT NULL CHECK (kind IN ('setup', 'command', 'undo', 'redo')),
+            type TEXT NOT NULL,
+            args TEXT NOT NULL,
+            actor TEXT,
+            time TEXT NOT NULL,
+            target INTEGER,
+            event_count INTEGER NOT NULL CHECK (event_count >= 0),
+            PRIMARY KEY (session_id, command_no),
+            CHECK ((kind IN ('undo', 'redo')) = (target IS NOT NULL)),
+            CHECK ((kind = 'setup') = (command_no = 0))
+        ) WITHOUT ROWID""",
+        """CREATE TABLE events (
+            session_id TEXT NOT NULL,
+            seq INTEGER NOT NULL CHECK (seq >= 1),
+            command_no INTEGER NOT NULL,
+            actor TEXT,
+            time TEXT NOT NULL,
+            type TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            PRIMARY KEY (session_id, seq),
+            FOREIGN KEY (session_id, command_no) REFERENCES commands(session_id, command_no)
+        ) WITHOUT ROWID""",
+        "CREATE INDEX events_by_command ON events(session_id, command_no)",
+        """CREATE TABLE snapshots (
+            session_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            command_no INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            applied TEXT NOT NULL,
+            redoable TEXT NOT NULL,
+            PRIMARY KEY (session_id, command_no),
+            FOREIGN KEY (session_id, command_no) REFERENCES commands(session_id, command_no)
+        ) WITHOUT ROWID""",
+        # Numbering is gapless per session, whoever writes.
+        """CREATE TRIGGER commands_gapless BEFORE INSERT ON commands
+           WHEN NEW.command_no != (SELECT COALESCE(MAX(command_no) + 1, 0) FROM commands
+                                   WHERE session_id = NEW.session_id)
+           BEGIN SELECT RAISE(ABORT, 'command numbers must be gapless'); END""",
+        """CREATE TRIGGER events_gapless BEFORE INSERT ON events
+           WHEN NEW.seq != (SELECT COALESCE(MAX(seq), 0) + 1 FROM events
+                            WHERE session_id = NEW.session_id)
+           BEGIN SELECT RAISE(ABORT, 'event sequence numbers must be gapless'); END""",
+        *_append_only("commands"),
+        *_append_only("events"),
+        *_append_only("snapshots"),
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (MIGRATION_1,)
+"""Every migration, in order; ``MIGRATIONS[-1].version`` is the current schema version."""
+
+
+def latest_version(migrations: Sequence[Migration] = MIGRATIONS) -> int:
+    """The schema version a database has once every migration has run."""
+    check_order(migrations)
+    return migrations[-1].version if migrations else 0
+
+
+def check_order(migrations: Sequence[Migration]) -> None:
+    """Migrations are numbered 1, 2, 3, ... with no gap (``ValueError`` otherwise)."""
+    for expected, migration in enumerate(migrations, start=1):
+        if migration.version != expected:
+            raise ValueError(
+                f"migration {migration.description!r} has version {migration.version}, "
+                f"expected {expected}"
+            )
+
+
+def migrate(conn: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIONS) -> int:
+    """Bring the database up to ``latest_version(migrations)``; return the version reached.
+
+    ``conn`` must be in autocommit mode (``isolation_level=None``). Every pending migration
+    runs inside one ``BEGIN IMMEDIATE`` transaction together with the header update, so
+    either all of them land or none; the version is read again inside the transaction in
+    case another process migrated first.
+    """
+    target = latest_version(migrations)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        current = conn.execute("PRAGMA user_version").fetchone()[0]
+        for migration in migrations[current:]:
+            try:
+                migration.apply(conn)
+            except sqlite3.Error as exc:
+                raise MigrationFailed(
+                    f"migration {migration.version} ({migration.description}) failed: {exc}; "
+                    f"the database stays at schema version {current}"
+                ) from exc
+        if current < target:
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {target}")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return max(int(current), target)

@@ -1,0 +1,154 @@
+"""``tableside sessions list|show|export|import`` through ``web.cli.main``."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import web.cli
+from companion.engine import Command
+from companion.store import SQLiteStore
+from companion.table import Table
+from tests.support import tally
+from tests.support.clock import FakeClock
+
+
+@pytest.fixture(autouse=True)
+def _tally_game() -> None:
+    tally.register()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "t.sqlite3"
+    with SQLiteStore(path, clock=FakeClock(), new_id=lambda: "game1") as store:
+        table = Table.create(store, "tally", {"players": ["red", "blue"]}, actor="host")
+        table.apply(Command("add", {"player": "red", "amount": 2}, "red"))
+        table.apply(Command("add", {"player": "blue"}, "blue"))
+        table.undo(actor="red")
+    return path
+
+
+def cli(*argv: str) -> int:
+    return web.cli.main(list(argv))
+
+
+def test_sessions_list(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli("sessions", "list", "--db", str(db)) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["ID", "GAME", "CREATED", "BY", "VERSION", "RECORDS"]
+    assert out[1].split() == ["game1", "tally", "2026-01-01T20:00:00+00:00", "host", "4", "4"]
+    assert cli("sessions", "list", "--db", str(db), "--json") == 0
+    [listed] = json.loads(capsys.readouterr().out)
+    assert (listed["id"], listed["version"], listed["last_command"]) == ("game1", 4, 3)
+
+
+def test_sessions_show_marks_undone_commands(db: Path, capsys: pytest.CaptureFixture[str]
+                                             ) -> None:
+    assert cli("sessions", "show", "game1", "--db", str(db)) == 0
+    out = capsys.readouterr().out
+    assert "session game1: tally" in out
+    lines = out.splitlines()
+    assert lines[-2].split()[:3] == ["2", "2026-01-01T20:00:02+00:00", "blue"]
+    assert lines[-2].endswith("(undone)")
+    assert "undo 2" in lines[-1] and "CommandUndone" in lines[-1]
+    assert cli("sessions", "show", "game1", "--db", str(db), "--json") == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert [h["undone"] for h in shown["history"]] == [False, False, True, False]
+
+
+def test_sessions_export_import_round_trip(db: Path, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    exported = tmp_path / "game1.json"
+    assert cli("sessions", "export", "game1", "-o", str(exported), "--db", str(db)) == 0
+    assert cli("sessions", "export", "game1", "--db", str(db)) == 0
+    assert capsys.readouterr().out == exported.read_text(encoding="utf-8")
+    other = tmp_path / "other.sqlite3"
+    assert cli("sessions", "import", str(exported), "--db", str(other)) == 0
+    assert "imported session game1 (tally, version 4)" in capsys.readouterr().out
+    again = tmp_path / "again.json"
+    assert cli("sessions", "export", "game1", "-o", str(again), "--db", str(other)) == 0
+    assert again.read_bytes() == exported.read_bytes()
+    assert cli("sessions", "import", str(exported), "--as", "copy", "--db", str(other)) == 0
+    with SQLiteStore(other) as store:
+        assert sorted(s.id for s in store.sessions()) == ["copy", "game1"]
+
+
+def _bad_export(tmp_path: Path) -> Path:
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": "tableside-session", "format_version": 1}')
+    return path
+
+
+def _garbage(tmp_path: Path) -> Path:
+    path = tmp_path / "garbage.json"
+    path.write_bytes(b"\x00\x01 not json")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(lambda d, t: ["import", str(_bad_export(t)), "--db", str(t / "new.db")],
+                     "malformed session export at the document: missing records, session",
+                     id="an export missing its parts"),
+        pytest.param(lambda d, t: ["import", str(_garbage(t)), "--db", str(t / "new.db")],
+                     "not JSON", id="a file that is not JSON"),
+        pytest.param(lambda d, t: ["import", str(t / "none.json"), "--db", str(t / "new.db")],
+                     "No such file", id="a missing export file"),
+        pytest.param(lambda d, t: ["import", str(_garbage(t)), "--db", str(_garbage(t))],
+                     "not JSON", id="bad export into a bad database"),
+        pytest.param(lambda d, t: ["list", "--db", str(_garbage(t))], "not an SQLite file",
+                     id="a database that is not SQLite"),
+        pytest.param(lambda d, t: ["list", "--db", str(t / "missing.db")],
+                     "no Tableside database here", id="a database that does not exist"),
+        pytest.param(lambda d, t: ["show", "nope", "--db", str(d)], "no table session 'nope'",
+                     id="an unknown session"),
+        pytest.param(lambda d, t: ["export", "game1", "--db", str(d), "-o", str(t)],
+                     "Is a directory", id="an output that is a directory"),
+        pytest.param(lambda d, t: ["import", "-", "--db", str(d)], "not JSON",
+                     id="empty standard input"),
+    ],
+)
+def test_sessions_bad_input_is_one_line_and_status_2(
+        db: Path, tmp_path: Path, argv, message: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    before = db.read_bytes()
+    assert cli("sessions", *argv(db, tmp_path)) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert len(captured.err.splitlines()) == 1
+    assert message in captured.err
+    assert captured.err.startswith("tableside sessions ")
+    assert not (tmp_path / "new.db").exists()
+    assert db.read_bytes() == before
+
+
+def test_sessions_import_refuses_a_foreign_database_untouched(
+        db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    exported = tmp_path / "game1.json"
+    assert cli("sessions", "export", "game1", "-o", str(exported), "--db", str(db)) == 0
+    foreign = tmp_path / "places.sqlite"
+    conn = sqlite3.connect(foreign)
+    conn.execute("CREATE TABLE places (url TEXT)")
+    conn.commit()
+    conn.close()
+    before = foreign.read_bytes()
+    assert cli("sessions", "import", str(exported), "--db", str(foreign)) == 2
+    assert "not Tableside's" in capsys.readouterr().err
+    assert foreign.read_bytes() == before
+
+
+@pytest.mark.parametrize("action", ["list", "show", "export", "import"])
+def test_sessions_help(action: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli("sessions", action, "--help")
+    assert exited.value.code == 0
+    assert "--db PATH" in capsys.readouterr().out

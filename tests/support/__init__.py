@@ -1,0 +1,1 @@
+"""Test helpers shared by the suites: the tally test game and the durability harness."""
