@@ -16,6 +16,7 @@ from companion.games.seafall.args import actor_colour
 from companion.games.seafall.codec import dump, load
 from companion.games.seafall.components import GUILDS
 from companion.games.seafall.evolve import evolve as evolve_state
+from companion.games.seafall.log import describe
 from companion.games.seafall.setup import initial_state
 from companion.games.seafall.state import SeaFallState
 from companion.prompts import ChoicePrompt, Option, Prompt, RollPrompt, SpendPrompt
@@ -120,6 +121,31 @@ class SeaFall:
         data["prompts"] = [p.to_json() for p in self.prompts(state)]
         data.pop("catalogue", None)
         return data
+
+    def describe(self, event: Event) -> str:
+        """One readable sentence for an event (the history view, ``tableside play``)."""
+        return describe(event)
+
+    def summary(self, state: SeaFallState) -> str:
+        """A few lines on where the game stands: whose turn, each province's holdings."""
+        lines = []
+        if state.turn is not None:
+            lines.append(f"Turn: {state.provinces[state.turn.player].player} "
+                         f"({state.turn.player})"
+                         + (f", {state.turn.guild} guild" if state.turn.guild else ""))
+        lines.append(f"{'province':<10}{'glory':>6}{'gold':>6}{'fortune':>8}{'enmity':>7}  ships")
+        for colour in state.seating:
+            prov = state.provinces[colour]
+            ships = ", ".join(
+                f"{s.id}@{s.location or 'sunk'}"
+                + (f" dmg {len(s.damage)}" if s.damage else "")
+                + (f" [{' '.join(u.name + ('*' if u.exhausted else '') for u in s.upgrades)}]"
+                   if s.upgrades else "")
+                + (f" hold {'/'.join(s.goods)}" if s.goods else "")
+                for s in state.province_ships(colour))
+            lines.append(f"{colour:<10}{prov.glory:>6}{prov.gold:>6}{prov.fortune:>8}"
+                         f"{prov.home_enmity:>7}  {ships}")
+        return "\n".join(lines)
 
     def dump_state(self, state: SeaFallState) -> Any:
         return dump(state)

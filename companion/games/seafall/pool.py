@@ -95,9 +95,13 @@ def build_pool(
     if support is not None:
         lines.append(PoolLine(f"support ship {support.name}", 1))
         support_effects = upgrade_effects(state, support, "support")
-        for eff in of_kind(support_effects, "support_dice"):
-            lines.append(
-                PoolLine(f"support ship {support.name}: extra die from upgrade", eff.amount))
+        for up in support.upgrades:
+            up_kind = state.catalogue.upgrades.get(up.name)
+            if up.exhausted or up_kind is None:
+                continue
+            for eff in up_kind.effects:
+                if eff.effect == "support_dice" and eff.role in ("any", "support"):
+                    lines.append(PoolLine(f"support ship's upgrade {up.name}", eff.amount))
 
     province = state.provinces[player]
     if province.active_advisor is not None:

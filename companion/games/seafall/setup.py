@@ -20,7 +20,9 @@ See docs/commands.md for every field.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from importlib import resources
 from typing import Any
 
 from companion.errors import InvalidCommand
@@ -369,3 +371,11 @@ def _take(counts: dict[str, int], name: str, what: str) -> None:
     if counts.get(name, 0) <= 0:
         raise InvalidCommand(f"{what} is used more times than the supply holds")
     counts[name] -= 1
+
+
+def demo_options() -> dict[str, Any]:
+    """The demonstration table (``data/demo.json``): three provinces, two example islands."""
+    text = resources.files(__package__).joinpath("data").joinpath("demo.json").read_text("utf-8")
+    options = json.loads(text)
+    options.pop("_about", None)
+    return dict(options)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from companion.engine import Command, Event, fold
 from companion.games.seafall.engine import SeaFall
 from companion.games.seafall.state import SeaFallState
@@ -40,11 +38,6 @@ class Game:
 
     def replayed(self) -> SeaFallState:
         return fold(self.engine, self.events)
-
-
-@pytest.fixture
-def game():
-    return Game
 
 
 def island(id_: str = "isle", garrison: int = 0, effects: list | None = None,

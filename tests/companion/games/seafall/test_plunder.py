@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import island
+from seafall_driver import island
 
 from companion.errors import IllegalCommand
 

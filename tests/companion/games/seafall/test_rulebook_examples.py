@@ -6,7 +6,7 @@ the example leaves something open, the test says which reading it takes.
 
 from __future__ import annotations
 
-from conftest import island
+from seafall_driver import island
 
 from companion.games.seafall.enmity import enmity_in_region
 

@@ -1,0 +1,79 @@
+"""Setup validation, the demo table, the readable log."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.engine import Event, fold
+from companion.errors import InvalidCommand
+from companion.games.seafall.engine import SeaFall
+from companion.games.seafall.evolve import HANDLERS
+from companion.games.seafall.log import _TEMPLATES, describe
+from companion.games.seafall.setup import demo_options
+
+
+def test_default_setup_follows_the_starting_components():
+    """RULES-FACTS: two ships (Sail 3/Raid 2 and Sail 2/Raid 3, Explore 2, Hold 2), 8 enmity
+    tokens, 10 goods of each colour, home province garrison 1, defense 5, dangerous."""
+    engine = SeaFall()
+    state = fold(engine, engine.setup({}))
+    assert state.seating == ["blue", "green", "red"]
+    a, b = state.province_ships("red")
+    assert (a.sail, a.raid, a.explore, a.hold) == (3, 2, 2, 2)
+    assert (b.sail, b.raid, b.explore, b.hold) == (2, 3, 2, 2)
+    assert a.location == "red"
+    assert state.provinces["red"].home_enmity == 8
+    assert state.supply.goods == {"wood": 10, "linen": 10, "spice": 10, "iron": 10}
+    region = state.regions["red"]
+    assert (region.garrison, region.defense, region.dangerous) == (1, 5, True)
+    assert state.sites["red/field-1"].value == 4
+
+
+def test_demo_setup_is_valid():
+    engine = SeaFall()
+    state = fold(engine, engine.setup(demo_options()))
+    assert set(state.provinces) == {"blue", "green", "red"}
+    assert engine.prompts(state)[0].command == "hire_guild"
+
+
+@pytest.mark.parametrize("options, match", [
+    pytest.param({"provinces": [{"colour": "red"}]}, "2 to 5", id="too few provinces"),
+    pytest.param({"provinces": [{"colour": "red"}, {"colour": "red"}]}, "twice",
+                 id="same colour twice"),
+    pytest.param({"provinces": [{"colour": "pink"}, {"colour": "red"}]}, "colour",
+                 id="unknown colour"),
+    pytest.param({"provinces": [{"colour": "red", "advisors": ["Nobody"]}, {"colour": "blue"}]},
+                 "unknown advisor", id="unknown advisor"),
+    pytest.param({"provinces": [{"colour": "red", "ships": [{"upgrades": ["Wings"]}]},
+                                {"colour": "blue"}]}, "unknown upgrade", id="unknown upgrade"),
+    pytest.param({"islands": [{"id": "x", "sites": [{"kind": "mine"}]}]}, "gold 'value'",
+                 id="mine without value"),
+    pytest.param({"islands": [{"id": "x", "effects": [{"effect": "fly"}]}]}, "unknown effect",
+                 id="unknown effect"),
+    pytest.param({"provinces": [{"colour": "red", "ships": [{"location": "atlantis"}]},
+                                {"colour": "blue"}]}, "unknown location", id="ship nowhere"),
+    pytest.param({"first_player": "gray"}, "first_player", id="first player not in game"),
+    pytest.param({"board": 1}, "unknown setup options", id="unknown option"),
+    pytest.param({"provinces": [{"colour": "red", "gold": -1}, {"colour": "blue"}]},
+                 "gold", id="negative gold"),
+])
+def test_bad_setup_is_refused_with_the_reason(options, match):
+    with pytest.raises(InvalidCommand, match=match):
+        SeaFall().setup(options)
+
+
+def test_components_can_be_added_at_setup():
+    """Legacy boxes bring new cards: a new advisor is usable from its data alone."""
+    engine = SeaFall()
+    state = fold(engine, engine.setup({
+        "components": {"advisors": [{"name": "Old Salt", "guild": "explorers", "gold": 2,
+                                     "expertise": {"explore": 2}}]},
+        "provinces": [{"colour": "red", "active_advisor": "Old Salt"}, {"colour": "blue"}],
+    }))
+    assert state.catalogue.advisors["Old Salt"].expertise == {"explore": 2}
+
+
+def test_every_event_has_a_readable_sentence():
+    assert set(HANDLERS) | {"GameSetUp"} <= set(_TEMPLATES)
+    text = describe(Event("GloryChanged", {"player": "red", "amount": -2, "reason": "sank"}))
+    assert text == "Red loses 2 glory (sank)."

@@ -1,0 +1,107 @@
+"""The web application through Flask's test client: tables, commands, undo/redo, conflicts,
+errors in one JSON shape, and the odds API."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.games.seafall.setup import demo_options
+from companion.store.sqlite import MEMORY, SQLiteStore
+from web.app import create_app
+from web.services import Services
+
+
+@pytest.fixture
+def services():
+    services = Services(SQLiteStore(MEMORY))
+    yield services
+    services.close()
+
+
+@pytest.fixture
+def client(services):
+    return create_app(services, {"TESTING": True}).test_client()
+
+
+def new_table(client) -> dict:
+    response = client.post("/api/tables", json={"game": "seafall", "options": demo_options()})
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def test_create_and_view_a_table(client):
+    table = new_table(client)
+    assert table["game"] == "seafall" and table["version"] == 2
+    assert table["prompts"][0]["command"] == "hire_guild"
+    again = client.get(f"/api/tables/{table['id']}").json
+    assert again["state"] == table["state"]
+    listed = client.get("/api/tables").json
+    assert [t["id"] for t in listed["tables"]] == [table["id"]]
+    assert "seafall" in listed["games"]
+
+
+def test_commands_undo_redo_and_history(client):
+    table = new_table(client)
+    url = f"/api/tables/{table['id']}"
+    r = client.post(f"{url}/commands", json={"type": "hire_guild", "guild": "soldiers",
+                                             "actor": "blue", "expected_version": 2})
+    assert r.status_code == 200, r.json
+    assert r.json["state"]["turn"]["guild"] == "soldiers"
+    assert r.json["events"][0]["text"] == "Blue hires the Soldiers guild."
+    r = client.post(f"{url}/undo", json={"actor": "blue"})
+    assert r.json["state"]["turn"]["guild"] is None and r.json["can_redo"]
+    r = client.post(f"{url}/redo", json={})
+    assert r.json["state"]["turn"]["guild"] == "soldiers"
+    history = client.get(f"{url}/history").json["history"]
+    assert [h["kind"] for h in history][-3:] == ["command", "undo", "redo"]
+
+
+def test_stale_page_gets_a_conflict_not_an_overwrite(client):
+    table = new_table(client)
+    url = f"/api/tables/{table['id']}"
+    client.post(f"{url}/commands", json={"type": "hire_guild", "guild": "soldiers"})
+    stale = client.post(f"{url}/commands", json={"type": "end_turn", "expected_version": 2})
+    assert stale.status_code == 409
+    assert stale.json["error"] == "conflict" and stale.json["version"] == 3
+    assert client.get(url).json["state"]["turn"]["player"] == "blue"
+
+
+@pytest.mark.parametrize("body, status, code", [
+    pytest.param({"type": "hire_guild", "guild": "pirates"}, 400, "invalid", id="malformed"),
+    pytest.param({"type": "roll", "faces": ["blank"]}, 409, "illegal", id="rules say no"),
+    pytest.param({"args": {}}, 400, "invalid", id="no type"),
+    pytest.param({"type": "end_turn", "expected_version": "two"}, 400, "invalid",
+                 id="bad version"),
+])
+def test_refused_commands_answer_one_json_shape(client, body, status, code):
+    table = new_table(client)
+    r = client.post(f"/api/tables/{table['id']}/commands", json=body)
+    assert r.status_code == status
+    assert r.json["error"] == code and r.json["message"]
+    assert client.get(f"/api/tables/{table['id']}").json["version"] == table["version"]
+
+
+def test_not_json_unknown_table_and_unknown_route(client):
+    table = new_table(client)
+    r = client.post(f"/api/tables/{table['id']}/commands", data="{", content_type="text/plain")
+    assert r.status_code == 400 and r.json["error"] == "invalid"
+    r = client.get("/api/tables/nope")
+    assert r.status_code == 404 and r.json["error"] == "not_found"
+    r = client.get("/api/nothing-here")
+    assert r.status_code == 404 and r.json["error"] == "not_found"
+    r = client.post("/api/tables", json={"game": "chess"})
+    assert r.status_code == 404
+
+
+def test_start_page_lists_tables_and_serves_local_assets(client, services):
+    table = new_table(client)
+    services.demo_table = table["id"]
+    page = client.get("/")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert table["id"] in html and "demo" in html
+    assert "https://" not in html  # every asset is served locally
+    for asset in ("/static/odds.js", "/static/tableside.css"):
+        response = client.get(asset)
+        assert response.status_code == 200
+        response.close()

@@ -1,0 +1,1 @@
+"""The JSON API under ``/api/``: one blueprint per feature (docs/api.md)."""

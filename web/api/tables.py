@@ -1,0 +1,125 @@
+"""Table sessions: list, create, view, apply commands, undo and redo, history.
+
+Every change may carry ``expected_version`` (the version the page last saw); a stale page
+gets 409 ``conflict`` with the current version instead of overwriting anything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, request
+
+from companion.engine import Command, Event
+from companion.errors import InvalidCommand
+from companion.games import find_game, game_names
+from companion.table import Table
+from web.api.requests import json_body, optional_int
+from web.errors import NotFound
+from web.services import Services
+
+bp = Blueprint("tables", __name__, url_prefix="/api/tables")
+
+
+def _services() -> Services:
+    services: Services = current_app.extensions["tableside"]
+    return services
+
+
+def table_json(table: Table, viewer: str | None) -> dict[str, Any]:
+    return {
+        "id": table.session_id,
+        "game": table.game,
+        "version": table.version,
+        "can_undo": table.can_undo,
+        "can_redo": table.can_redo,
+        "prompts": [p.to_json() for p in table.prompts()],
+        "state": table.view(viewer),
+    }
+
+
+def _describe(table: Table, type_: str, payload: Any) -> str:
+    describe = getattr(table.engine, "describe", None)
+    return describe(Event(type_, dict(payload))) if describe else type_
+
+
+@bp.get("")
+def list_tables() -> Any:
+    sessions = _services().store.sessions()
+    return jsonify({"games": game_names(), "tables": [s.to_json() for s in sessions]})
+
+
+@bp.post("")
+def create_table() -> Any:
+    data = json_body()
+    game = data.get("game")
+    if not isinstance(game, str):
+        raise InvalidCommand("'game' names the game to set up")
+    try:
+        find_game(game)
+    except KeyError as exc:
+        raise NotFound(str(exc.args[0])) from None
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise InvalidCommand("'options' must be a JSON object")
+    table = _services().tables.create(game, options, data.get("actor"))
+    response = jsonify(table_json(table, None))
+    response.status_code = 201
+    return response
+
+
+@bp.get("/<session_id>")
+def get_table(session_id: str) -> Any:
+    table = _services().tables.get(session_id)
+    return jsonify(table_json(table, request.args.get("viewer")))
+
+
+@bp.get("/<session_id>/history")
+def history(session_id: str) -> Any:
+    table = _services().tables.get(session_id)
+    entries = []
+    for entry in table.history():
+        item = entry.to_json()
+        item["events"] = [
+            {**e.to_json(), "text": _describe(table, e.type, e.payload)}
+            for e in entry.record.events
+        ]
+        entries.append(item)
+    return jsonify({"id": table.session_id, "version": table.version, "history": entries})
+
+
+@bp.post("/<session_id>/commands")
+def apply_command(session_id: str) -> Any:
+    table = _services().tables.get(session_id)
+    data = json_body()
+    expected = optional_int(data, "expected_version")
+    command = Command.from_json({k: v for k, v in data.items() if k != "expected_version"})
+    events = table.apply(command, expected_version=expected)
+    return _changed(table, events)
+
+
+@bp.post("/<session_id>/undo")
+def undo(session_id: str) -> Any:
+    table = _services().tables.get(session_id)
+    data = request.get_json(silent=True) or {}
+    if not isinstance(data, dict):
+        raise InvalidCommand("the request body must be a JSON object")
+    events = table.undo(data.get("actor"), expected_version=optional_int(data, "expected_version"))
+    return _changed(table, events)
+
+
+@bp.post("/<session_id>/redo")
+def redo(session_id: str) -> Any:
+    table = _services().tables.get(session_id)
+    data = request.get_json(silent=True) or {}
+    if not isinstance(data, dict):
+        raise InvalidCommand("the request body must be a JSON object")
+    events = table.redo(data.get("actor"), expected_version=optional_int(data, "expected_version"))
+    return _changed(table, events)
+
+
+def _changed(table: Table, events: list[Any]) -> Any:
+    out = table_json(table, request.args.get("viewer"))
+    out["events"] = [{**e.to_json(), "text": _describe(table, e.type, e.payload)}
+                     for e in events]
+    return jsonify(out)

@@ -1,0 +1,32 @@
+"""The Flask application factory (STYLE.md "Web", after the Flask tutorial's flaskr).
+
+``create_app(services=...)`` takes its services instead of reaching for module globals; each
+feature is a blueprint; every error is JSON of one shape (:mod:`web.errors`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from web import errors
+from web.services import Services
+
+
+def create_app(services: Services, config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(__name__)
+    app.config.update(JSON_SORT_KEYS=False, MAX_CONTENT_LENGTH=16 * 1024 * 1024)
+    if config:
+        app.config.update(config)
+    app.extensions["tableside"] = services
+    errors.init_app(app)
+
+    from web import pages
+    from web.api import odds, tables
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(odds.bp)
+    app.register_blueprint(tables.bp)
+    return app

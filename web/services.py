@@ -1,0 +1,56 @@
+"""The services the web application is given (no module globals, STYLE.md "Web").
+
+:class:`Services` holds the event store and the open table sessions; ``tableside serve``
+builds one and passes it to :func:`web.app.create_app`, tests build their own.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.store.errors import UnknownSession
+from companion.store.protocol import EventStore
+from companion.table import Table
+from web.errors import NotFound
+
+
+@dataclass
+class Tables:
+    """Open :class:`Table` sessions by id, opened from the store on first use."""
+
+    store: EventStore
+    _open: dict[str, Table] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def get(self, session_id: str) -> Table:
+        with self._lock:
+            table = self._open.get(session_id)
+            if table is None:
+                try:
+                    table = Table.open(self.store, session_id)
+                except UnknownSession:
+                    raise NotFound(f"there is no table {session_id!r}") from None
+                self._open[session_id] = table
+            return table
+
+    def create(self, game: str, options: Mapping[str, Any], actor: str | None = None) -> Table:
+        table = Table.create(self.store, game, options, actor)
+        with self._lock:
+            self._open[table.session_id] = table
+        return table
+
+
+@dataclass
+class Services:
+    store: EventStore
+    tables: Tables = field(init=False)
+    demo_table: str | None = None
+
+    def __post_init__(self) -> None:
+        self.tables = Tables(self.store)
+
+    def close(self) -> None:
+        self.store.close()
