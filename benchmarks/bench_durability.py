@@ -26,6 +26,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kills", type=int, default=200, help="how many SIGKILLs (200)")
     parser.add_argument("--seed", type=int, default=1, help="seed of every random choice")
     parser.add_argument(
+        "--driver",
+        default="tests.support.drivers:SeaFallDriver",
+        help="what the worker plays (module:attr; default SeaFall endeavors, "
+        "or tests.support.drivers:TallyDriver)",
+    )
+    parser.add_argument(
         "--db",
         type=Path,
         default=None,
@@ -44,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db if args.db is not None else Path(tmp) / "durability.sqlite3"
-        summary = run(db, kills=args.kills, seed=args.seed, progress=progress)
+        summary = run(db, kills=args.kills, seed=args.seed, driver=args.driver, progress=progress)
 
     rows = [
         ("kills survived", f"{summary.kills}"),
@@ -56,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
         ("other problems", f"{len(summary.other_problems)}"),
         ("elapsed", f"{summary.elapsed:.1f} s"),
     ]
-    print(f"durability: {args.kills} SIGKILLs of a worker applying commands (seed {args.seed})")
+    print(f"durability: {args.kills} SIGKILLs of a worker applying commands (seed {args.seed}, "
+          f"driver {args.driver})")
     width = max(len(name) for name, _ in rows)
     for name, value in rows:
         print(f"  {name.ljust(width)}  {value}")

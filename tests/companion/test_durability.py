@@ -22,10 +22,15 @@ SEED = 20261122
 
 
 @pytest.mark.slow
-def test_durability_survives_random_sigkills(tmp_path: Path) -> None:
+@pytest.mark.parametrize("driver", [
+    pytest.param("tests.support.drivers:TallyDriver", id="tally"),
+    pytest.param("tests.support.drivers:SeaFallDriver", id="seafall endeavors"),
+])
+def test_durability_survives_random_sigkills(tmp_path: Path, driver: str) -> None:
     db = tmp_path / "durability.sqlite3"
     seen: list[int] = []
-    summary = run(db, kills=8, seed=SEED, progress=lambda n, found: seen.append(found.records))
+    summary = run(db, kills=8, seed=SEED, driver=driver,
+                  progress=lambda n, found: seen.append(found.records))
     assert summary.kills == 8
     assert summary.acknowledged > 20
     assert (summary.lost, summary.half_applied, summary.integrity_failures) == (0, 0, 0)

@@ -79,8 +79,7 @@ class PromptDriver:
             value = rng.choice(prompt.options).value
         elif isinstance(prompt, RollPrompt):
             faces = find_die(prompt.die).faces
-            value = {"die": prompt.die,
-                     "faces": [rng.choice(faces).label for _ in range(prompt.count)]}
+            value = [rng.choice(faces).label for _ in range(prompt.count)]
         elif isinstance(prompt, SpendPrompt):
             value = rng.randint(prompt.minimum, prompt.maximum)
         else:  # pragma: no cover - the three prompt kinds are exhaustive
@@ -89,9 +88,43 @@ class PromptDriver:
 
 
 class SeaFallDriver(PromptDriver):
-    """SeaFall through its prompts (the lead's engine; see docs/store.md)."""
+    """SeaFall played for real: hires a guild, explores and raids where its ships are (the
+    demo table, with ships in other provinces' harbors so provinces get raided), answers
+    every prompt at random, and ends turns. Refused tries are fine: they write nothing."""
 
     game: ClassVar[str] = "seafall"
+
+    def options(self) -> Mapping[str, JSON]:
+        from companion.games.seafall.setup import demo_options
+
+        options = demo_options()
+        options["provinces"][0]["ships"] = [{"location": "green"}, {"location": "isle-a"}]
+        options["provinces"][2]["ships"] = [{"location": "blue"}, {"location": "isle-b"}]
+        options["provinces"][1]["warehouse"] = ["wood", "iron"]
+        return options
+
+    def next_command(self, table: Table, rng: random.Random) -> Command | None:
+        if table.prompts() and (table.state.turn is None or table.state.turn.guild is not None
+                                or rng.random() < 0.5):
+            return super().next_command(table, rng)
+        state = table.state
+        turn = state.turn
+        if turn is None:
+            return None
+        player = turn.player
+        if turn.guild is None:
+            return Command("hire_guild", {"guild": rng.choice(["explorers", "soldiers"])},
+                           player)
+        afloat = [s for s in state.province_ships(player) if not s.sunk]
+        if not afloat or rng.random() < 0.2:
+            return Command("end_turn", {}, player)
+        ship = rng.choice(afloat)
+        region = state.regions[ship.location]
+        if region.kind == "province" and region.owner != player:
+            return Command("raid", {"flagship": ship.id, "province": region.owner}, player)
+        sites = region.sites or ["nowhere"]
+        kind = "explore" if turn.guild == "explorers" else "raid"
+        return Command(kind, {"flagship": ship.id, "site": rng.choice(sites)}, player)
 
 
 class TallyPromptDriver(PromptDriver):

@@ -56,4 +56,4 @@ def dice_sum(what: str) -> Any:
     if sides != 6:
         raise NotFound(f"no built-in die has {sides} sides (built in: d6)")
     die = find_die(D6.name)
-    return jsonify(sum_distribution(die, count).to_json())
+    return jsonify(sum_distribution(die, count).to_json(what))

@@ -1,8 +1,6 @@
-"""``tableside serve``: start Tableside's web server (waitress, a production WSGI server).
-
-``--demo`` makes sure a demonstration SeaFall table exists (example islands, three
-provinces) so the pages and the API have something to show on any laptop.
-"""
+"""Start Tableside's web server (waitress, a production WSGI server) for the phones at the
+table. With --demo, a demonstration SeaFall table (three provinces, example islands) is made
+on first use, so the pages and the API have something to show on any laptop."""
 
 from __future__ import annotations
 

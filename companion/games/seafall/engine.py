@@ -17,6 +17,7 @@ from companion.games.seafall.codec import dump, load
 from companion.games.seafall.components import GUILDS
 from companion.games.seafall.evolve import evolve as evolve_state
 from companion.games.seafall.log import describe
+from companion.games.seafall.odds import current_odds
 from companion.games.seafall.setup import initial_state
 from companion.games.seafall.state import SeaFallState
 from companion.prompts import ChoicePrompt, Option, Prompt, RollPrompt, SpendPrompt
@@ -120,6 +121,12 @@ class SeaFall:
         data["viewer"] = actor_colour(state, viewer)
         data["prompts"] = [p.to_json() for p in self.prompts(state)]
         data.pop("catalogue", None)
+        odds = current_odds(state)
+        if odds is not None:
+            full = odds.to_json()
+            data["endeavor"]["odds"] = {
+                key: full[key] for key in ("p_at_least_one_success", "p_no_damage",
+                                           "expected_damage", "successes", "exact")}
         return data
 
     def describe(self, event: Event) -> str:

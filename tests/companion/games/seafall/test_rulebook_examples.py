@@ -286,3 +286,22 @@ def test_green_owing_two_enmity_returns_blue_token_then_places_one(game):
     assert g.state.provinces["green"].at_war_with == {}
     assert g.state.provinces["green"].home_enmity == 7
     assert g.state.sites["blue/field-1"].enmity == {"green": 1}
+
+
+def test_view_shows_exact_odds_of_the_pool_before_the_roll(game):
+    """Yellow's raid, before rolling: 7 dice, re-roll weak once, up to 2 fortune at this
+    dangerous site (Advanced Scout), defense 5; the odds are those of docs/odds.md's model."""
+    from companion.dice import SEAFALL
+    from companion.dice.odds import endeavor_odds
+    from companion.dice.rules import PoolRules
+
+    g = yellow_raid(game)
+    g.do("hire_guild", guild="soldiers")
+    g.do("raid", flagship="yellow-1", site="spice-isle/spice")
+    odds = g.engine.view(g.state, "yellow")["endeavor"]["odds"]
+    expected = endeavor_odds(SEAFALL, 7, 5, PoolRules(
+        reroll=frozenset({"weak"}), fortune=3, dangerous=True, fortune_at_dangerous=2))
+    assert odds["exact"]["p_no_damage"] == f"{expected.p_no_damage.numerator}/" \
+                                          f"{expected.p_no_damage.denominator}"
+    g.roll("blank", "blank", "blank", "weak", "weak", "standard", "strong")
+    assert "odds" not in (g.engine.view(g.state, None)["endeavor"] or {})

@@ -1,0 +1,37 @@
+"""Every subcommand, at every level, answers ``--help`` (the brief: "--help everywhere")."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from web.cli import build_parser, main
+
+
+def subcommand_paths(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()
+                     ) -> list[tuple[str, ...]]:
+    paths = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                paths.append((*prefix, name))
+                paths.extend(subcommand_paths(sub, (*prefix, name)))
+    return paths
+
+
+PATHS = subcommand_paths(build_parser())
+
+
+def test_the_groups_of_the_foundation_are_there():
+    assert {("odds",), ("play",), ("serve",), ("sessions",), ("sessions", "export")} <= set(PATHS)
+
+
+@pytest.mark.parametrize("path", [(), *PATHS], ids=lambda p: " ".join(p) or "tableside")
+def test_help_everywhere(capsys, path):
+    with pytest.raises(SystemExit) as exit_:
+        main([*path, "--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: tableside")
+    assert len(out.splitlines()) > 2
