@@ -82,6 +82,12 @@ def _advisor_exhausted(state: SeaFallState, p: Mapping[str, Any]) -> None:
         prov.active_advisor = None
 
 
+@handles("ActionTaken")
+def _action_taken(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    assert state.turn is not None
+    state.turn.actions.append(p["action"])
+
+
 @handles("GuildHired")
 def _guild_hired(state: SeaFallState, p: Mapping[str, Any]) -> None:
     assert state.turn is not None

@@ -49,6 +49,8 @@ _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "TurnEnded": lambda p: f"{_who(p['player'])}'s turn ends.",
     "AdvisorActivated": lambda p: f"{_who(p['player'])} activates {p['advisor']}.",
     "AdvisorExhausted": lambda p: f"{_who(p['player'])}'s {p['advisor']} is exhausted.",
+    "ActionTaken": lambda p: f"{_who(p['player'])} takes the {p['action'].replace('_', ' ')} "
+                             "action.",
     "GuildHired": lambda p: f"{_who(p['player'])} hires the {p['guild'].title()} guild.",
     "EndeavorStarted": _started,
     "DiceRolled": lambda p: f"Dice read ({p.get('source', 'typed')}): "

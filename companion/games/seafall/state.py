@@ -81,6 +81,13 @@ class Region:
     permanent_enmity: dict[str, int] = field(default_factory=dict)
     garrison_enmity: dict[str, int] = field(default_factory=dict)
     sites: list[str] = field(default_factory=list)
+    # what the region offers: upgrade colours at its docks, goods its market buys,
+    # whether ships there may repair; "column" orders islands west (0) to east
+    docks: list[str] = field(default_factory=list)
+    market: list[str] = field(default_factory=list)
+    repair: bool = False
+    column: int | None = None
+    space: str | None = None  # the map space it occupies (docs/seafall.md, "The map")
 
 
 @dataclass
@@ -91,11 +98,25 @@ class Advisor:
 
 @dataclass
 class Card:
-    """A treasure or research card: a name, the glory it gives while held, its powers."""
+    """A treasure or research card: a name, the glory it gives while held, its powers, and
+    for a treasure its price and the colour of good that discounts it."""
 
     name: str
     glory: int = 0
     effects: list[Effect] = field(default_factory=list)
+    cost: int = 0
+    colour: str | None = None
+
+
+@dataclass
+class Milestone:
+    """A milestone card: its glory, and who claimed it (players enter the rest)."""
+
+    name: str
+    glory: int = 0
+    requirement: str = ""
+    claimed_by: str | None = None
+    events: list[str] = field(default_factory=list)  # bagged events it brings in
 
 
 @dataclass
@@ -114,6 +135,7 @@ class Province:
     treasures: list[Card] = field(default_factory=list)
     warehouse: list[str] = field(default_factory=list)
     ships: list[str] = field(default_factory=list)
+    title: str | None = None
 
 
 @dataclass
@@ -177,6 +199,8 @@ class Turn:
     player: str
     guild: str | None = None
     actions: list[str] = field(default_factory=list)
+    hired: bool = False  # step 1 done: an advisor hired or a treasure bought
+    milestone_claimed: bool = False
 
 
 @dataclass
@@ -189,6 +213,23 @@ class SeaFallState:
     sites: dict[str, Site]
     supply: Supply
     prologue: bool = False
+    # the year: round 0 is winter; the astrolabe holder starts each round
+    year: int = 1
+    round: int = 0
+    astrolabe: str | None = None
+    first_winter: bool = True
+    glory_target: int = 11
+    # decks and displays: physical cards, so the table says what was dealt
+    forum: list[str] = field(default_factory=list)
+    advisor_deck: list[str] = field(default_factory=list)
+    treasures: list[Card] = field(default_factory=list)  # for sale
+    milestones: list[Milestone] = field(default_factory=list)
+    event_deck: list[str] = field(default_factory=list)
+    bagged_events: list[str] = field(default_factory=list)
+    event: str | None = None  # the event revealed this round
+    turns_taken: list[str] = field(default_factory=list)  # this round, in order
+    game_over: bool = False
+    winner: str | None = None
     turn: Turn | None = None
     endeavor: Endeavor | None = None
     endeavors: int = 0  # how many endeavors were started: numbers prompts
