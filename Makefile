@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean node-deps
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Tableside needs Python 3.11 or newer (found " + sys.version.split()[0] + ")")'
@@ -19,8 +19,15 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/tableside serve --demo --host 0.0.0.0 --port 8000
 
-test: $(STAMP)
+test: $(STAMP) node-deps
 	$(BIN)/python -m pytest
+
+# The firmware test runs the button box code under real MicroPython (an npm package run by
+# Node). Without npm that one test is skipped and says why; .ci/run installs Node first.
+node-deps:
+	@if command -v npm >/dev/null 2>&1; then \
+		npm ci --prefix tests/firmware_bridge/node --no-audit --no-fund --silent; \
+	else echo "npm not found: the MicroPython firmware test will be skipped"; fi
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,0 +1,1 @@
+"""Built-in button mappings, one JSON file per game (see ``firmware_bridge.mapping``)."""

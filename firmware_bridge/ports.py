@@ -1,0 +1,71 @@
+"""Which serial port is the button box: by URL, path, USB id, or automatically."""
+
+from __future__ import annotations
+
+import glob
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from serial.tools import list_ports
+
+PICO_VID = 0x2E8A  # Raspberry Pi
+PICO_MICROPYTHON_PID = 0x0005
+BY_ID = "/dev/serial/by-id"
+
+
+class PortNotFound(LookupError):
+    """No port matches the request (yet): the bridge keeps looking."""
+
+
+@dataclass(frozen=True, slots=True)
+class PortSpec:
+    """What the user asked for: ``auto``, ``usb:VID:PID[:SERIAL]``, a path or a pyserial URL."""
+
+    text: str
+
+    def resolve(
+        self,
+        comports: Callable[[], Sequence[Any]] = list_ports.comports,
+        by_id: Callable[[], list[str]] | None = None,
+    ) -> str:
+        """A device path or URL for ``serial.serial_for_url``; PortNotFound if none is there."""
+        text = self.text.strip()
+        if text in ("", "auto"):
+            return _auto(comports, by_id or _by_id_links)
+        if text.startswith("usb:"):
+            return _by_usb_id(text, comports)
+        return text  # a path (e.g. /dev/serial/by-id/...) or a URL (loop://, socket://...)
+
+
+def _by_id_links() -> list[str]:
+    return sorted(glob.glob(f"{BY_ID}/*"))
+
+
+def _auto(comports: Callable[[], Sequence[Any]], by_id: Callable[[], list[str]]) -> str:
+    for port in comports():
+        if port.vid == PICO_VID and port.pid == PICO_MICROPYTHON_PID:
+            return str(port.device)
+    for link in by_id():
+        name = link.rsplit("/", 1)[-1].lower()
+        if "micropython" in name or "tableside" in name:
+            return link
+    raise PortNotFound(
+        f"no button box found (USB {PICO_VID:04X}:{PICO_MICROPYTHON_PID:04X} or {BY_ID}/*)"
+    )
+
+
+def _by_usb_id(text: str, comports: Callable[[], Sequence[Any]]) -> str:
+    parts = text.split(":")
+    if len(parts) not in (3, 4):
+        raise ValueError(f"expected usb:VID:PID[:SERIAL], got {text!r}")
+    try:
+        vid, pid = int(parts[1], 16), int(parts[2], 16)
+    except ValueError:
+        raise ValueError(f"VID and PID are hex numbers: {text!r}") from None
+    serial_number = parts[3] if len(parts) == 4 else None
+    for port in comports():
+        if port.vid == vid and port.pid == pid:
+            if serial_number is None or port.serial_number == serial_number:
+                return str(port.device)
+    raise PortNotFound(f"no serial port with USB id {text[4:]}")

@@ -1,0 +1,103 @@
+from __future__ import annotations
+
+import argparse
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge import installer
+from firmware_bridge.pty_box import FakePtyBox
+from web.cli import bridge as cli
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="tableside")
+    sub = parser.add_subparsers(dest="command")
+    cli.register(sub)
+    return parser.parse_args(argv)
+
+
+def test_cli_keys_prints_events_and_the_mappings_answers() -> None:
+    args = parse(["bridge", "keys", "--game", "seafall", "--expect", "confirm,option:2"])
+    out = io.StringIO()
+    assert args.handler(args, stdin=io.StringIO("1\n6\nq\n8\n"), out=out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("mapping seafall; LEDs B400/400 1 0 0")
+    assert lines[1:] == [
+        "button 0 press (seq 0) -> {'action': 'confirm'}",
+        "button 0 release (seq 1) -> -",
+        "button 5 press (seq 2) -> {'action': 'option', 'n': 2}",
+        "button 5 release (seq 3) -> -",
+    ]
+
+
+def test_cli_keys_rejects_an_unknown_expectation(capsys) -> None:
+    args = parse(["bridge", "keys", "--expect", "dance"])
+    assert args.handler(args, stdin=io.StringIO(""), out=io.StringIO()) == 2
+    assert "unknown action" in capsys.readouterr().err
+
+
+def test_cli_monitor_shows_the_box_events_and_health(tmp_path: Path) -> None:
+    link = tmp_path / "usb-MicroPython_Board-if00"
+    out = io.StringIO()
+    with FakePtyBox(link, seed=9) as box:
+        box.press(6, 0.03)
+        args = parse(["bridge", "monitor", str(link), "--duration", "1.0", "--interval", "0.5"])
+        assert args.handler(args, out=out) == 0
+    text = out.getvalue()
+    assert "link connected" in text
+    assert "health: connected on " + str(link) in text
+    assert "box e6614104031b2c2f: firmware 1.0.0, protocol 1.0" in text
+
+
+def test_cli_firmware_install_without_a_box_says_so(monkeypatch, capsys) -> None:
+    monkeypatch.setattr("firmware_bridge.ports.list_ports.comports", lambda: [])
+    monkeypatch.setattr("firmware_bridge.ports._by_id_links", lambda: [])
+    args = parse(["firmware", "install"])
+    assert args.handler(args, out=io.StringIO()) == 1
+    assert "no button box found" in capsys.readouterr().err
+
+
+def test_installer_command_copies_the_package_and_main_then_resets() -> None:
+    cmd = installer.install_command("/dev/ttyACM0", python="py")
+    assert cmd[:6] == ["py", "-m", "mpremote", "connect", "/dev/ttyACM0", "resume"]
+    copies = [i for i, word in enumerate(cmd) if word == "cp"]
+    package = cmd[copies[0] + 1 : copies[0] + 1 + len(installer.PACKAGE_FILES) + 1]
+    assert [Path(p).name for p in package[:-1]] == list(installer.PACKAGE_FILES)
+    assert package[-1] == ":/lib/tableside_box/"
+    assert Path(cmd[copies[1] + 1]).name == "main.py" and cmd[copies[1] + 2] == ":/main.py"
+    assert cmd[-1] == "reset"
+
+
+def test_installer_command_refuses_an_incomplete_firmware(tmp_path: Path) -> None:
+    with pytest.raises(installer.InstallError, match="missing"):
+        installer.install_command("/dev/ttyACM0", firmware_dir=tmp_path)
+
+
+def test_installer_reports_mpremote_failure() -> None:
+    def runner(command):
+        return subprocess.CompletedProcess(command, 1, "", "mpremote: no device found\n")
+
+    with pytest.raises(installer.InstallError, match="no device found"):
+        installer.install("/dev/ttyACM9", runner=runner)
+
+
+def test_installer_mpremote_is_installed_and_runs() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "mpremote", "version"], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0 and "mpremote" in result.stdout
+
+
+@pytest.mark.hardware
+def test_installer_installs_on_a_connected_pico() -> None:
+    from firmware_bridge.ports import PortNotFound, PortSpec
+
+    try:
+        port = PortSpec("auto").resolve()
+    except PortNotFound:
+        pytest.skip("no Pico connected")
+    installer.install(port)

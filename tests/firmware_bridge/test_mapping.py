@@ -1,0 +1,120 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge.events import ButtonEvent, ButtonKind
+from firmware_bridge.mapping import (
+    Expectation,
+    MappingError,
+    builtin_games,
+    builtin_mapping,
+    load_mapping,
+    parse_action,
+    parse_mapping,
+)
+
+ROLL_AWAITS_CONFIRMATION = Expectation(frozenset({"confirm", "reread", "undo"}))
+CHOICE_OF_TWO = Expectation(frozenset({"option", "undo"}), options=2)
+FORTUNE = Expectation(frozenset({"fortune", "confirm"}))
+
+
+def press(button: int, kind: ButtonKind = ButtonKind.PRESS) -> ButtonEvent:
+    return ButtonEvent(button, kind, 0, 0.0, "keys")
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("confirm", {"action": "confirm"}),
+        ("reread", {"action": "reread"}),
+        ("next", {"action": "next"}),
+        ("undo", {"action": "undo"}),
+        ("option 3", {"action": "option", "n": 3}),
+        ("fortune +", {"action": "fortune", "delta": 1}),
+        ("fortune -", {"action": "fortune", "delta": -1}),
+    ],
+)
+def test_mapping_actions_become_generic_answers(text: str, answer: dict) -> None:
+    assert parse_action(text) == answer
+
+
+@pytest.mark.parametrize("text", ["option 0", "option", "fortune", "explode", "fortune ++"])
+def test_mapping_unknown_actions_are_refused(text: str) -> None:
+    with pytest.raises(MappingError):
+        parse_action(text)
+
+
+@pytest.mark.parametrize(
+    ("expects", "event", "answer"),
+    [
+        pytest.param(ROLL_AWAITS_CONFIRMATION, press(0), {"action": "confirm"}, id="confirm roll"),
+        pytest.param(ROLL_AWAITS_CONFIRMATION, press(4), None, id="option not asked"),
+        pytest.param(CHOICE_OF_TWO, press(5), {"action": "option", "n": 2}, id="option 2"),
+        pytest.param(CHOICE_OF_TWO, press(4, ButtonKind.HOLD), None, id="option 3 of 2"),
+        pytest.param(FORTUNE, press(7), {"action": "fortune", "delta": -1}, id="fortune -"),
+        pytest.param(FORTUNE, press(0, ButtonKind.RELEASE), None, id="release answers nothing"),
+    ],
+)
+def test_mapping_answers_only_what_the_prompt_accepts(expects, event, answer) -> None:
+    assert builtin_mapping("seafall").answer(event, expects) == answer
+
+
+def test_mapping_leds_show_what_the_table_expects() -> None:
+    seafall = builtin_mapping("seafall")
+    assert seafall.led_modes(ROLL_AWAITS_CONFIRMATION) == ["B400/400", "0", "0", "1"]
+    assert seafall.led_modes(CHOICE_OF_TWO) == ["0", "1", "0", "1"]
+    assert seafall.led_modes(Expectation(frozenset({"option"}), options=0)) == ["0"] * 4
+    assert seafall.led_modes(Expectation(), count=6) == ["0"] * 6
+
+
+def test_mapping_every_builtin_file_loads() -> None:
+    games = builtin_games()
+    assert {"default", "seafall", "seventh-sea", "after-the-empire", "catan-seafarers"} <= set(
+        games
+    )
+    for game in games:
+        mapping = builtin_mapping(game)
+        assert mapping.game == game and mapping.answers
+
+
+def test_mapping_unknown_game_falls_back_to_default() -> None:
+    assert builtin_mapping("chess").game == "default"
+
+
+def test_mapping_loads_a_user_file(tmp_path: Path) -> None:
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps({"game": "mine", "buttons": {"2": {"hold": "undo"}}}))
+    mapping = load_mapping(path)
+    assert mapping.answer(press(2, ButtonKind.HOLD), Expectation(frozenset({"undo"}))) == {
+        "action": "undo"
+    }
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        pytest.param([], "JSON object", id="not an object"),
+        pytest.param({"buttons": {}}, "'game'", id="no game"),
+        pytest.param({"game": "g", "buttons": {"9": {"press": "undo"}}}, "button '9'", id="btn 9"),
+        pytest.param({"game": "g", "buttons": {"1": {"tap": "undo"}}}, "press or hold", id="tap"),
+        pytest.param({"game": "g", "buttons": {"1": {"press": "fly"}}}, "button 1 press", id="fly"),
+        pytest.param({"game": "g", "leds": {"0": "party"}}, "unknown role", id="led role"),
+        pytest.param(
+            {"game": "g", "leds": {"0": {"role": "undo", "mode": "B0/1"}}}, "bad mode", id="mode"
+        ),
+    ],
+)
+def test_mapping_errors_name_the_file_and_entry(data, message: str) -> None:
+    with pytest.raises(MappingError, match=message) as info:
+        parse_mapping(data, "games/x.json")
+    assert "games/x.json" in str(info.value)
+
+
+def test_mapping_unreadable_file_is_a_mapping_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(MappingError):
+        load_mapping(bad)

@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from firmware_bridge.backoff import Backoff
+from firmware_bridge.ports import PortNotFound, PortSpec
+
+
+@dataclass
+class FakePortInfo:
+    device: str
+    vid: int | None
+    pid: int | None
+    serial_number: str | None = None
+
+
+PORTS = [
+    FakePortInfo("/dev/ttyUSB0", 0x1A86, 0x7523),
+    FakePortInfo("/dev/ttyACM0", 0x2E8A, 0x0005, "E6614104031B2C2F"),
+    FakePortInfo("/dev/ttyACM1", 0x2E8A, 0x0005, "E66141040300AAAA"),
+]
+
+
+def test_port_auto_finds_the_pico_by_usb_id() -> None:
+    assert PortSpec("auto").resolve(lambda: PORTS, lambda: []) == "/dev/ttyACM0"
+
+
+def test_port_auto_falls_back_to_a_by_id_link() -> None:
+    links = ["/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e661-if00"]
+    assert PortSpec("").resolve(lambda: [], lambda: links) == links[0]
+
+
+def test_port_auto_without_a_box_is_not_found() -> None:
+    with pytest.raises(PortNotFound):
+        PortSpec("auto").resolve(lambda: PORTS[:1], lambda: ["/dev/serial/by-id/usb-GPS-if00"])
+
+
+@pytest.mark.parametrize(
+    ("text", "device"),
+    [
+        ("usb:2e8a:0005", "/dev/ttyACM0"),
+        ("usb:2E8A:0005:E66141040300AAAA", "/dev/ttyACM1"),
+        ("usb:1a86:7523", "/dev/ttyUSB0"),
+    ],
+)
+def test_port_by_usb_id_and_serial_number(text: str, device: str) -> None:
+    assert PortSpec(text).resolve(lambda: PORTS) == device
+
+
+def test_port_by_usb_id_missing_or_malformed() -> None:
+    with pytest.raises(PortNotFound):
+        PortSpec("usb:2e8a:000a").resolve(lambda: PORTS)
+    with pytest.raises(ValueError):
+        PortSpec("usb:zz:0005").resolve(lambda: PORTS)
+
+
+@pytest.mark.parametrize("text", ["/dev/serial/by-id/x", "loop://", "socket://127.0.0.1:7"])
+def test_port_paths_and_urls_pass_through(text: str) -> None:
+    assert PortSpec(text).resolve(lambda: PORTS) == text
+
+
+def test_backoff_doubles_to_the_cap_and_resets() -> None:
+    b = Backoff(0.25, 1.0)
+    assert [b.next_delay() for _ in range(5)] == [0.25, 0.5, 1.0, 1.0, 1.0]
+    b.reset()
+    assert b.next_delay() == 0.25
+    with pytest.raises(ValueError):
+        Backoff(0, 1)

@@ -1,0 +1,180 @@
+"""``tableside bridge keys|monitor`` and ``tableside firmware install``: the button box.
+
+* ``bridge keys``: the software button box on this terminal; prints each event and the
+  answer the game's mapping gives it (``--game``, ``--mapping``, ``--expect``).
+* ``bridge monitor [PORT]``: live events and link health of a serial button box.
+* ``firmware install [PORT]``: copy the firmware to a Pico with mpremote.
+
+PORT is ``auto`` (default: a Pico by USB id, else /dev/serial/by-id), a path, a pyserial
+URL (``socket://host:port``) or ``usb:VID:PID[:SERIAL]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+import termios
+import threading
+import tty
+from collections.abc import Iterator
+from typing import TextIO
+
+from firmware_bridge.bridge import SerialBridge
+from firmware_bridge.events import ButtonEvent
+from firmware_bridge.installer import InstallError, install
+from firmware_bridge.keys import SoftwareButtonBox
+from firmware_bridge.mapping import (
+    ROLES,
+    ButtonMapping,
+    Expectation,
+    MappingError,
+    builtin_games,
+    builtin_mapping,
+    load_mapping,
+)
+from firmware_bridge.monitor import Monitor, health
+from firmware_bridge.ports import PortNotFound, PortSpec
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    bridge = subparsers.add_parser("bridge", help="button box: software keys, live monitor")
+    bridge_sub = bridge.add_subparsers(dest="bridge_command", metavar="SUBCOMMAND")
+    bridge_sub.required = True
+
+    keys = bridge_sub.add_parser(
+        "keys", help="play with the keyboard: 1-8 click buttons 0-7, shift+digit holds"
+    )
+    keys.add_argument("--game", default="default", help=f"built-in mapping ({_games()})")
+    keys.add_argument("--mapping", help="a mapping file (JSON) instead of the built-in one")
+    keys.add_argument(
+        "--expect",
+        default="confirm,reread,next,undo,option:4,fortune",
+        help="what the prompt accepts, e.g. 'confirm,undo' or 'option:3' (default: all)",
+    )
+    keys.set_defaults(handler=run_keys)
+
+    monitor = bridge_sub.add_parser("monitor", help="show live events and link health")
+    monitor.add_argument("port", nargs="?", default="auto", help="port (default: auto)")
+    monitor.add_argument("--duration", type=float, help="stop after this many seconds")
+    monitor.add_argument("--interval", type=float, default=5.0, help="seconds between health")
+    monitor.set_defaults(handler=run_monitor)
+
+    firmware = subparsers.add_parser("firmware", help="the button box firmware")
+    firmware_sub = firmware.add_subparsers(dest="firmware_command", metavar="SUBCOMMAND")
+    firmware_sub.required = True
+    inst = firmware_sub.add_parser("install", help="copy the firmware to a Pico (mpremote)")
+    inst.add_argument("port", nargs="?", default="auto", help="port (default: auto)")
+    inst.set_defaults(handler=run_install)
+
+
+def _games() -> str:
+    return ", ".join(builtin_games())
+
+
+def parse_expectation(text: str) -> Expectation:
+    actions: set[str] = set()
+    options = 0
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, _, count = item.partition(":")
+        if name not in ROLES:
+            raise ValueError(f"unknown action {name!r} (one of {', '.join(ROLES)})")
+        actions.add(name)
+        if name == "option":
+            if not count.isdigit():
+                raise ValueError("write option:N with N the number of options")
+            options = int(count)
+    return Expectation(frozenset(actions), options)
+
+
+def run_keys(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None):
+    stdin = stdin or sys.stdin
+    out = out or sys.stdout
+    try:
+        mapping = load_mapping(args.mapping) if args.mapping else builtin_mapping(args.game)
+        expects = parse_expectation(args.expect)
+    except (MappingError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    printer = _KeyPrinter(mapping, expects, out)
+    with SoftwareButtonBox() as box:
+        box.add_listener(printer)
+        out.write(
+            f"mapping {mapping.game}; LEDs {' '.join(mapping.led_modes(expects, 4))}; "
+            "keys 1-8 click, shift+digit hold, q quits\n"
+        )
+        out.flush()
+        for char in _characters(stdin):
+            if char in ("q", "\x03", "\x04"):
+                break
+            box.key(char)
+    return 0
+
+
+class _KeyPrinter:
+    def __init__(self, mapping: ButtonMapping, expects: Expectation, out: TextIO) -> None:
+        self.mapping = mapping
+        self.expects = expects
+        self.out = out
+
+    def __call__(self, event: ButtonEvent) -> None:
+        answer = self.mapping.answer(event, self.expects)
+        shown = answer if answer is not None else "-"
+        self.out.write(f"button {event.button} {event.kind} (seq {event.seq}) -> {shown}\n")
+        self.out.flush()
+
+
+def _characters(stream: TextIO) -> Iterator[str]:
+    if stream.isatty():
+        with _raw(stream):
+            while char := stream.read(1):
+                yield char
+    else:
+        for line in stream:
+            yield from line.strip()
+
+
+@contextlib.contextmanager
+def _raw(stream: TextIO) -> Iterator[None]:
+    fd = stream.fileno()
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def run_monitor(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    monitor = Monitor(out)
+    stop = threading.Event()
+    bridge = SerialBridge(PortSpec(args.port))
+    bridge.add_listener(monitor)
+    monitor.line(f"watching {args.port} (Ctrl-C to stop)")
+    with bridge:
+        remaining = args.duration
+        try:
+            while remaining is None or remaining > 0:
+                step = args.interval if remaining is None else min(args.interval, remaining)
+                if stop.wait(step):
+                    break
+                if remaining is not None:
+                    remaining -= step
+                monitor.line(health(bridge.status()))
+        except KeyboardInterrupt:
+            monitor.line("stopped")
+    return 0
+
+
+def run_install(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    try:
+        port = PortSpec(args.port).resolve()
+        output = install(port)
+    except (PortNotFound, InstallError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    out.write(output)
+    out.write(f"firmware installed on {port}; the box restarts and says HELLO\n")
+    return 0
