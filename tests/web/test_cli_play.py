@@ -64,7 +64,8 @@ def script(tmp_path: Path, *lines: object) -> Path:
     return path
 
 
-SETUP = {"setup": {"provinces": [{"colour": "red", "ships": [{"location": "isle"}, {}]},
+SETUP = {"setup": {"start_at": "turn",
+                   "provinces": [{"colour": "red", "ships": [{"location": "isle"}, {}]},
                                  {"colour": "blue"}],
                    "islands": [{"id": "isle", "sites": [{"name": "1", "defense": 2}]}]}}
 

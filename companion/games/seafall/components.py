@@ -71,6 +71,7 @@ class AdvisorKind:
     glory: int = 0
     expertise: Mapping[str, int] = field(default_factory=dict)
     effects: tuple[Effect, ...] = ()
+    slots: int = 1  # empty expertise slots that retired advisors can train
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,7 @@ class Catalogue:
                 raw["name"], guild, _whole(raw, "gold", where),
                 _whole(raw, "reputation", where, 1), _whole(raw, "glory", where, 0),
                 dict(expertise), parse_effects(raw.get("effects"), where),
+                _whole(raw, "slots", where, 1),
             )
         return cls(upgrades, structures, advisors)
 
@@ -139,10 +141,22 @@ class Catalogue:
             "advisors": [
                 {"name": a.name, "guild": a.guild, "gold": a.gold, "reputation": a.reputation,
                  "glory": a.glory, "expertise": dict(a.expertise),
-                 "effects": [e.to_json() for e in a.effects]}
+                 "effects": [e.to_json() for e in a.effects], "slots": a.slots}
                 for a in self.advisors.values()
             ],
         }
+
+    def trained(self, advisor: str, expertise: Mapping[str, int]) -> Catalogue:
+        """The catalogue with ``advisor`` trained: expertise added (the same kind combines)
+        and one empty slot used (rulebook, "End of Game" > "Train Advisors")."""
+        kind = self.advisors[advisor]
+        combined = dict(kind.expertise)
+        for key, value in expertise.items():
+            combined[key] = combined.get(key, 0) + value
+        advisors = dict(self.advisors)
+        advisors[advisor] = AdvisorKind(kind.name, kind.guild, kind.gold, kind.reputation,
+                                        kind.glory, combined, kind.effects, kind.slots - 1)
+        return Catalogue(self.upgrades, self.structures, advisors)
 
     def merged(self, extra: Mapping[str, Any]) -> Catalogue:
         """A catalogue with ``extra``'s entries added (same name: replaced)."""

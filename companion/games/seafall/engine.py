@@ -11,10 +11,20 @@ from typing import Any, ClassVar
 
 from companion.engine import Command, Event
 from companion.errors import IllegalCommand, InvalidCommand
-from companion.games.seafall import endeavor, plunder, turn
+from companion.games.seafall import (
+    actions,
+    endeavor,
+    endgame,
+    evolve_endgame,  # noqa: F401  (registers the end-of-game event handlers)
+    forum,
+    plunder,
+    turn,
+    year,
+)
 from companion.games.seafall.args import actor_colour
 from companion.games.seafall.codec import dump, load
 from companion.games.seafall.components import GUILDS
+from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.evolve import evolve as evolve_state
 from companion.games.seafall.log import describe
 from companion.games.seafall.odds import current_odds
@@ -29,14 +39,29 @@ COMMANDS: dict[str, Decider] = {
     "hire_guild": turn.hire_guild,
     "explore": endeavor.explore,
     "raid": endeavor.raid,
-    "roll": endeavor.roll,
+    "roll": lambda state, cmd: (endgame.roll if state.end_step == 5 else endeavor.roll)(
+        state, cmd),
     "spend_fortune": endeavor.spend_fortune,
     "assign_damage": endeavor.assign_damage,
     "return_good": endeavor.return_good,
     "plunder": plunder.plunder,
     "record_site": turn.record_site,
+    "deal_advisor": year.deal_advisor,
+    "hire_advisor": forum.hire_advisor,
+    "buy_treasure": forum.buy_treasure,
+    "claim_milestone": forum.claim_milestone,
+    "improve_province": endgame.improve_province,
+    "train_advisor": endgame.train_advisor,
+    "keep_advisor": endgame.keep_advisor,
+    "improve_ship": endgame.improve_ship,
+    "settle_enmity": endgame.settle_enmity,
+    "cover_sticker": endgame.cover_sticker,
+    "choose_title": endgame.choose_title,
+    "give_reputation": forum.give_reputation,
+    "reveal_event": year.reveal_event,
     "end_turn": turn.end_turn,
 }
+COMMANDS.update(actions.COMMANDS)
 
 
 class SeaFall:
@@ -47,10 +72,13 @@ class SeaFall:
 
     def setup(self, options: Mapping[str, Any]) -> Sequence[Event]:
         state = initial_state(options)
-        return [
-            Event("GameSetUp", {"state": dump(state)}),
-            Event("TurnStarted", {"player": state.turn.player if state.turn else state.seating[0]}),
-        ]
+        em = Emitter(None)  # type: ignore[arg-type]
+        em("GameSetUp", state=dump(state))
+        if state.phase == "turns":
+            year.start_turns(em)
+        else:
+            year.begin_winter(em, state.year)
+        return em.events
 
     def decide(self, state: SeaFallState, command: Command) -> Sequence[Event]:
         if state is None:
@@ -66,6 +94,22 @@ class SeaFall:
 
     def prompts(self, state: SeaFallState) -> Sequence[Prompt]:
         end = state.endeavor
+        if state.phase == "over":
+            return self._end_prompts(state)
+        if year.waiting_for_forum(state):
+            dealt = len(state.forum) + 1
+            return [ChoicePrompt(
+                id=f"forum:{state.year}:{state.round}:{len(state.advisor_deck)}", player=None,
+                question=f"Deal the forum: which advisor came up? ({dealt} of "
+                         f"{year.FORUM_SIZE})",
+                options=tuple(Option(a, a) for a in sorted(set(state.advisor_deck))),
+                command="deal_advisor", arg="advisor")]
+        if state.phase == "event":
+            return [ChoicePrompt(
+                id=f"event:{state.year}:{state.round}", player=state.astrolabe,
+                question=f"Year {state.year}, round {state.round}: which event is revealed?",
+                options=tuple(Option(e, e) for e in sorted(set(state.event_deck))),
+                command="reveal_event", arg="event")]
         if end is None:
             if state.turn is not None and state.turn.guild is None:
                 return [ChoicePrompt(
@@ -114,6 +158,54 @@ class SeaFall:
                                  player=end.player, question=question,
                                  options=tuple(Option(v, label) for v, label in opts),
                                  command="plunder")]
+        return []
+
+    def _end_prompts(self, state: SeaFallState) -> Sequence[Prompt]:
+        step = state.end_step
+        if not state.end_order and not state.title_blocks:
+            return []
+        player = (state.title_blocks[0]["players"][0] if step == 7 and state.title_blocks
+                  else state.end_order[0])
+        who = state.provinces[player].player
+        pid = f"end:{step}:{player}"
+
+        def choice(question: str, opts: list[tuple[str, str]], command: str) -> list[Prompt]:
+            return [ChoicePrompt(id=f"{pid}:{len(opts)}", player=player,
+                                 question=f"{who}: {question}",
+                                 options=tuple(Option(v, label) for v, label in opts),
+                                 command=command)]
+
+        if step == 1:
+            return choice("improve your province how?",
+                          endgame.improvement_options(state, player), "improve_province")
+        if step == 2:
+            return choice("train which advisor, with which retired advisor?",
+                          endgame.training_options(state, player), "train_advisor")
+        if step == 3:
+            return choice("keep which advisor?",
+                          [(a, a) for a in endgame.keepable(state, player)], "keep_advisor")
+        if step == 4:
+            return choice("improve which ship value?",
+                          [(f"{s}:{v}", f"{s} {v}")
+                           for s, v in endgame.improvable(state, player)], "improve_ship")
+        if step == 5 and state.enmity is not None:
+            if not state.enmity.rolled:
+                prov = state.provinces[player]
+                return [RollPrompt(id=f"{pid}:roll", player=player, die="seafall",
+                                   count=prov.fortune + prov.reputation,
+                                   purpose=f"{who}'s enmity at the end of the game (one die "
+                                           "per fortune and reputation token left)")]
+            if state.sticker_to_place:
+                region = state.regions[state.sticker_to_place[0]]
+                others = sorted(c for c, n in region.permanent_enmity.items()
+                                if n and c != player)
+                return choice(f"{region.name} is full: cover whose sticker?",
+                              [(c, c) for c in others], "cover_sticker")
+            return choice(f"{state.enmity.successes} success(es) to spend",
+                          endgame.enmity_options(state), "settle_enmity")
+        if step == 7:
+            return choice("choose your title", [(t, t) for t in endgame.title_options(state)],
+                          "choose_title")
         return []
 
     def view(self, state: SeaFallState, viewer: str | None) -> Any:

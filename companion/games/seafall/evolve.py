@@ -65,6 +65,160 @@ def _turn_started(state: SeaFallState, p: Mapping[str, Any]) -> None:
 @handles("TurnEnded")
 def _turn_ended(state: SeaFallState, p: Mapping[str, Any]) -> None:
     state.turn = None
+    state.turns_taken.append(p["player"])
+
+
+@handles("AdvisorHired")
+def _advisor_hired(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    prov = state.provinces[p["player"]]
+    prov.gold -= p["gold"]
+    prov.reputation -= p["reputation"]
+    state.forum.remove(p["advisor"])
+    prov.council.append(Advisor(p["advisor"]))
+    if state.turn is not None:
+        state.turn.hired = True
+
+
+@handles("TreasureBought")
+def _treasure_bought(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    prov = state.provinces[p["player"]]
+    prov.gold -= p["gold"]
+    card = next(c for c in state.treasures if c.name == p["treasure"])
+    state.treasures.remove(card)
+    prov.treasures.append(card)
+    if p["good_from"] == "warehouse":
+        prov.warehouse.remove(p["good"])
+    elif p["good_from"] is not None:
+        state.ships[p["good_from"]].goods.remove(p["good"])
+    if p["good"] is not None:
+        state.supply.goods[p["good"]] += 1
+    if state.turn is not None:
+        state.turn.hired = True
+
+
+@handles("MilestoneClaimed")
+def _milestone_claimed(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    milestone = next(m for m in state.milestones if m.name == p["milestone"])
+    milestone.claimed_by = p["player"]
+    for event in p["events"]:
+        if event in state.bagged_events:
+            state.bagged_events.remove(event)
+        state.event_deck.append(event)
+    if state.turn is not None:
+        state.turn.milestone_claimed = True
+
+
+@handles("ReputationGiven")
+def _reputation_given(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    state.provinces[p["player"]].reputation -= 1
+    state.provinces[p["to"]].reputation += 1
+    if state.turn is not None:
+        state.turn.borrowed.append(p["region"])
+
+
+# -- the year -----------------------------------------------------------------------------
+
+
+@handles("WinterBegan")
+def _winter_began(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    state.year = p["year"]
+    state.round = 0
+    state.phase = "forum"
+    state.turn = None
+    state.turns_taken = []
+
+
+@handles("AstrolabeGiven")
+def _astrolabe_given(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    state.astrolabe = p["player"]
+
+
+@handles("ForumDismissed")
+def _forum_dismissed(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    for name in p["advisors"]:
+        state.forum.remove(name)
+        state.advisor_deck.append(name)  # to the bottom of the deck
+
+
+@handles("AdvisorDealt")
+def _advisor_dealt(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    state.advisor_deck.remove(p["advisor"])
+    state.forum.append(p["advisor"])
+
+
+@handles("FieldsHarvested")
+def _fields_harvested(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    state.provinces[p["player"]].gold += p["gold"]
+
+
+@handles("EnmityMoved")
+def _enmity_moved(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    site = state.sites[p["site"]]
+    owner, count = p["owner"], p["count"]
+    site.enmity[owner] -= count
+    if not site.enmity[owner]:
+        del site.enmity[owner]
+    region = state.regions[site.region]
+    if p["to"] == "at_war":
+        holder = state.provinces[region.owner or ""]
+        holder.at_war_with[owner] = holder.at_war_with.get(owner, 0) + count
+    else:
+        region.garrison_enmity[owner] = region.garrison_enmity.get(owner, 0) + count
+
+
+@handles("GoodsProduced")
+def _goods_produced(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    for site_id in p["sites"]:
+        site = state.sites[site_id]
+        state.supply.goods[site.colour or ""] -= 1
+        site.good_present = True
+
+
+@handles("Refreshed")
+def _refreshed(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    for prov in state.provinces.values():
+        for adv in prov.council:
+            adv.exhausted = False
+    supply = state.supply
+    for name, count in supply.exhausted_upgrades.items():
+        supply.upgrades[name] = supply.upgrades.get(name, 0) + count
+    for name, count in supply.exhausted_structures.items():
+        supply.structures[name] = supply.structures.get(name, 0) + count
+    supply.exhausted_upgrades = {}
+    supply.exhausted_structures = {}
+
+
+@handles("WinterEnded")
+def _winter_ended(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    state.first_winter = False
+
+
+@handles("RoundBegan")
+def _round_began(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    state.round = p["round"]
+    state.phase = p["phase"]
+    state.turns_taken = []
+
+
+@handles("EventRevealed")
+def _event_revealed(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    state.event_deck.remove(p["event"])
+    state.event = p["event"]
+    state.phase = "turns"
+
+
+@handles("EventDismissed")
+def _event_dismissed(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    state.event_deck.append(p["event"])
+    state.event = None
+
+
+@handles("GameEnded")
+def _game_ended(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    state.game_over = True
+    state.winner = p["winner"]
+    state.phase = "over"
+    state.turn = None
 
 
 @handles("AdvisorActivated")

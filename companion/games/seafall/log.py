@@ -43,14 +43,95 @@ def _counted(p: Mapping[str, Any]) -> str:
     return text + (f": {p['damage']} damage." if p["damage"] else ": no damage.")
 
 
+def _sailed(p: Mapping[str, Any]) -> str:
+    text = (f"{p['ship']} sails from {p['start']} to {p['to']} "
+            f"({_n(len(p['path']), 'space')} of {p['sail']})")
+    if p.get("together_with"):
+        text += f", together with {p['together_with']}"
+    if p.get("unchecked"):
+        text += f"; not checked against the map: {', '.join(p['unchecked'])}"
+    return text + "."
+
+
 _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "GameSetUp": lambda p: "A new game of SeaFall is set up.",
+    "WinterBegan": lambda p: f"Winter of year {p['year']}.",
+    "AstrolabeGiven": lambda p: f"{_who(p['player'])} takes the astrolabe and the event deck "
+                                "(least glory).",
+    "ForumDismissed": lambda p: f"The forum is dismissed: {', '.join(p['advisors'])}.",
+    "AdvisorDealt": lambda p: f"{p['advisor']} is dealt to the forum.",
+    "FieldsHarvested": lambda p: f"{_who(p['player'])} harvests {p['gold']} gold"
+                                 + (f" ({len(p['skipped'])} field(s) with enmity give nothing)"
+                                    if p["skipped"] else "") + ".",
+    "EnmityMoved": lambda p: f"{_n(p['count'], 'enmity token')} of {_who(p['owner'])} on "
+                             f"{p['site']} move "
+                             + ("to the At War With space." if p["to"] == "at_war"
+                                else "onto the island's garrison."),
+    "GoodsProduced": lambda p: f"Islands produce: {', '.join(p['sites']) or 'nothing'}"
+                               + (f"; the supply runs short for {', '.join(p['short'])}"
+                                  if p["short"] else "") + ".",
+    "Refreshed": lambda p: "Advisors, and the supply's structures and upgrades, are refreshed.",
+    "WinterEnded": lambda p: "Winter ends.",
+    "RoundBegan": lambda p: f"Round {p['round']} begins.",
+    "EventRevealed": lambda p: f"Event revealed: {p['event']}.",
+    "EventDismissed": lambda p: f"The event {p['event']} is resolved and dismissed.",
+    "EndStepBegan": lambda p: f"End of game, step {p['step']}: {p['name']}.",
+    "ProvinceImproved": lambda p: f"{_who(p['player'])} improves "
+                                  + {"field": f"the field {p.get('site')} to {p.get('value')} gold",
+                                     "garrison": f"the garrison of {p.get('region')} to "
+                                                 f"{p.get('value')}",
+                                     "reputation": f"the leader's reputation to {p.get('value')}",
+                                     "fortune": f"the leader's fortune to {p.get('value')}",
+                                     "appellation": f"the leader with the appellation "
+                                                    f"{p.get('name')}"}[p["kind"]] + ".",
+    "AdvisorTrained": lambda p: f"{_who(p['player'])} trains {p['advisor']} with "
+                                f"{p['retired']}.",
+    "TrainingSkipped": lambda p: f"{_who(p['player'])} trains no advisor ({p['reason']}).",
+    "AdvisorKept": lambda p: f"{_who(p['player'])} keeps {p['advisor']}." if p["advisor"]
+                             else f"{_who(p['player'])} keeps no advisor ({p['reason']}).",
+    "ShipImproved": lambda p: f"{_who(p['player'])} improves {p['ship']}'s {p['stat']}."
+                              if p["ship"] else f"{_who(p['player'])}'s ships are all at "
+                                                "their best.",
+    "EnmitySettlingBegan": lambda p: f"{_who(p['player'])} rolls {_n(p['dice'], 'die')} for "
+                                     "enmity.",
+    "EnmityRolled": lambda p: f"{_who(p['player'])} rolls {_n(p['successes'], 'success')}.",
+    "EnmityTakenBack": lambda p: f"{_who(p['player'])} takes back a token from "
+                                 f"{p['location']}.",
+    "StickerCrossedOut": lambda p: f"{_who(p['player'])} crosses out a sticker on "
+                                   f"{p['region']}.",
+    "EnmitySpendingDone": lambda p: f"{_who(p['player'])} keeps the remaining successes.",
+    "TokensBecomeStickers": lambda p: f"{_who(p['player'])}'s tokens left become stickers on "
+                                      f"{', '.join(p['regions'])}.",
+    "StickerPlaced": lambda p: f"{_who(p['player'])} places a sticker on {p['region']}"
+                               + (f", covering one of {_who(p['covered'])}'s"
+                                  if p["covered"] else "") + ".",
+    "StickerLost": lambda p: f"{p['region']} is full of {_who(p['player'])}'s stickers.",
+    "EnmitySettled": lambda p: f"{_who(p['player'])}'s enmity is settled.",
+    "GloryRecorded": lambda p: "Glory recorded: " + ", ".join(
+        f"{_who(c)} {g} (campaign {p['campaign'][c]})" for c, g in p["glory"].items()) + ".",
+    "TitlesRanked": lambda p: "Titles by campaign glory: " + "; ".join(
+        "/".join(_who(c) for c in b["players"]) + " -> " + "/".join(b["titles"])
+        for b in p["blocks"]) + ".",
+    "TitleChosen": lambda p: f"{_who(p['player'])} is now {p['title']}.",
+    "GameRecorded": lambda p: f"Game {p['game']} is recorded in the campaign.",
+    "GameEnded": lambda p: f"The game ends: {_who(p['winner'])} wins with "
+                           f"{p['glory'][p['winner']]} glory (target {p['target']}).",
     "TurnStarted": lambda p: f"{_who(p['player'])}'s turn begins.",
     "TurnEnded": lambda p: f"{_who(p['player'])}'s turn ends.",
     "AdvisorActivated": lambda p: f"{_who(p['player'])} activates {p['advisor']}.",
     "AdvisorExhausted": lambda p: f"{_who(p['player'])}'s {p['advisor']} is exhausted.",
     "ActionTaken": lambda p: f"{_who(p['player'])} takes the {p['action'].replace('_', ' ')} "
                              "action.",
+    "AdvisorHired": lambda p: f"{_who(p['player'])} hires {p['advisor']} for "
+                              + (f"{p['gold']} gold." if p["reputation"] == 0
+                                 else f"{_n(p['reputation'], 'reputation token')}."),
+    "TreasureBought": lambda p: f"{_who(p['player'])} buys {p['treasure']} for {p['gold']} gold"
+                                + (f", spending a {p['good']}" if p.get("good") else "") + ".",
+    "MilestoneClaimed": lambda p: f"{_who(p['player'])} claims the milestone {p['milestone']}"
+                                  + (f"; {', '.join(p['events'])} enter the event deck"
+                                     if p["events"] else "") + ".",
+    "ReputationGiven": lambda p: f"{_who(p['player'])} gives a reputation token to "
+                                 f"{_who(p['to'])} to use {p['region']}'s powers this turn.",
     "GuildHired": lambda p: f"{_who(p['player'])} hires the {p['guild'].title()} guild.",
     "EndeavorStarted": _started,
     "DiceRolled": lambda p: f"Dice read ({p.get('source', 'typed')}): "
@@ -99,6 +180,37 @@ _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
                                 f"{_n(p['count'], 'enmity token')} to {_who(p['owner'])}.",
     "EnmityPlaced": lambda p: f"{_who(p['player'])} places "
                               f"{_n(p['count'], 'enmity token')} on {p['site']}.",
+    # guild actions (companion/games/seafall/actions/)
+    "ShipSailed": _sailed,
+    "GoodMoved": lambda p: f"{_who(p['player'])} moves a {p['good']} from {p['source']} to "
+                           f"{p['to']} ({p['when']} sailing).",
+    "GoodBought": lambda p: f"{_who(p['player'])} buys the {p['good']} at {p['site']} for "
+                            f"{p['price']} gold, into {p['ship']}.",
+    "GoodSold": lambda p: f"{_who(p['player'])} sells a {p['good']} from {p['source']} for "
+                          f"{p['gold']} gold"
+                          + (f" ({p['bonus']} from a structure)" if p.get("bonus") else "") + ".",
+    "GoodSpent": lambda p: f"{_who(p['player'])} spends a {p['good']} from {p['source']} "
+                           f"for 8 gold off {p['on']}.",
+    "ShipRepaired": lambda p: f"{p['ship']} is repaired"
+                              + (" (without an action)" if p.get("free") else "")
+                              + (f", refreshing {', '.join(p['refreshed'])}"
+                                 if p["refreshed"] else "")
+                              + (f", dismissing {_n(len(p['dismissed']), 'damage card')}"
+                                 if p["dismissed"] else "") + ".",
+    "ShipRebuilt": lambda p: f"{p['ship']} is rebuilt in {_who(p['location'])}'s home harbor.",
+    "UpgradeReturned": lambda p: f"{p['ship']} returns {p['upgrade']} to the supply, "
+                                 "exhausted.",
+    "UpgradeBought": lambda p: f"{_who(p['player'])} buys {p['upgrade']} for {p['ship']} "
+                               f"({p['price']} gold).",
+    "StructureReturned": lambda p: f"{p['structure']} at {p['site']} goes back to the supply, "
+                                   "exhausted.",
+    "StructureBuilt": lambda p: f"{_who(p['player'])} builds {p['structure']} at {p['site']} "
+                                f"({p['price']} gold).",
+    "ResearchCardKept": lambda p: f"{_who(p['player'])} pays {p['cost']} gold for research "
+                                  f"and keeps {p['card']}"
+                                  + (f", dismissing {', '.join(p['dismissed'])}"
+                                     if p["dismissed"] else "") + ".",
+    "TaxesCollected": lambda p: f"{_who(p['player'])} collects {p['amount']} gold in taxes.",
 }
 
 

@@ -26,21 +26,24 @@ from importlib import resources
 from typing import Any
 
 from companion.errors import InvalidCommand
-from companion.games.seafall.components import GOODS, Catalogue, default_catalogue
+from companion.games.seafall.components import EXPERTISE, GOODS, Catalogue, default_catalogue
 from companion.games.seafall.effects import parse_effects
+from companion.games.seafall.map import default_map, harbor_space, normalise
 from companion.games.seafall.state import (
     ISLAND_SITE_KINDS,
+    TITLES,
     Advisor,
     Card,
     DamageCard,
+    Milestone,
     Province,
     Region,
+    RetiredAdvisor,
     SeaFallState,
     Ship,
     ShipUpgrade,
     Site,
     Supply,
-    Turn,
 )
 
 COLOURS = ("blue", "green", "gray", "red", "yellow", "purple")
@@ -129,8 +132,18 @@ def _cards(raw: Any, where: str) -> list[Card]:
         if name is None:
             raise InvalidCommand(f"{where}: each card needs a 'name'")
         cards.append(Card(name, _int(item, "glory", 0, f"{where} {name!r}"),
-                          _effects(item.get("effects"), f"{where} {name!r}")))
+                          _effects(item.get("effects"), f"{where} {name!r}"),
+                          _int(item, "cost", 0, f"{where} {name!r}"),
+                          _str(item, "colour", None, f"{where} {name!r}")))
     return cards
+
+
+def _title(raw: Any, where: str) -> str | None:
+    if raw is None:
+        return None
+    if raw not in TITLES:
+        raise InvalidCommand(f"{where}: 'title' is one of {', '.join(TITLES)}")
+    return str(raw)
 
 
 def _catalogue(options: Mapping[str, Any]) -> Catalogue:
@@ -193,14 +206,20 @@ def _province(raw: Any, state: SeaFallState) -> None:
         player=_str(raw, "player", colour.title(), where) or colour,
         gold=_int(raw, "gold", 0, where),
         glory=_int(raw, "glory", 0, where),
-        reputation=_int(raw, "reputation", 0, where),
-        fortune=_int(raw, "fortune", 0, where),
+        # tokens: as many as the leader's levels, unless the scenario says otherwise
+        reputation=_int(raw, "reputation", _int(raw, "leader_reputation", 0, where), where),
+        fortune=_int(raw, "fortune", _int(raw, "leader_fortune", 0, where), where),
         home_enmity=_int(raw, "enmity", ENMITY_TOKENS, where),
         at_war_with=_counts(raw.get("at_war_with"), f"{where}: 'at_war_with'"),
         research=_cards(raw.get("research"), f"{where} research"),
         treasures=_cards(raw.get("treasures"), f"{where} treasures"),
         warehouse=_goods(raw.get("warehouse"), where),
+        title=_title(raw.get("title"), where),
+        campaign_glory=_int(raw, "campaign_glory", 0, where),
+        appellation=_str(raw, "appellation", None, where),
     )
+    prov.leader_reputation = _int(raw, "leader_reputation", prov.reputation, where)
+    prov.leader_fortune = _int(raw, "leader_fortune", prov.fortune, where)
     advisors = raw.get("advisors", [])
     if not isinstance(advisors, list):
         raise InvalidCommand(f"{where}: 'advisors' is a list of advisor names")
@@ -226,6 +245,9 @@ def _province(raw: Any, state: SeaFallState) -> None:
         defense=_int(raw, "defense", DEFAULT_PROVINCE["defense"], where),
         dangerous=_bool(raw, "dangerous", bool(DEFAULT_PROVINCE["dangerous"]), where),
         permanent_enmity=_counts(raw.get("permanent_enmity"), f"{where}: 'permanent_enmity'"),
+        # the home harbor: a four-colour dock, the warehouse's all-colour market, repair
+        # (rulebook, "What's on the Map?" > icons; "Province Boards" > warehouse)
+        docks=list(GOODS), market=list(GOODS), repair=True, space=harbor_space(colour),
     )
     state.regions[colour] = region
     plunder = dict(DEFAULT_PLUNDER)
@@ -269,6 +291,28 @@ def _province(raw: Any, state: SeaFallState) -> None:
         prov.ships.append(ship.id)
 
 
+def _colours(raw: Any, where: str) -> list[str]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or any(c not in GOODS for c in raw):
+        raise InvalidCommand(f"{where} is a list of colours ({', '.join(GOODS)})")
+    return sorted(set(raw), key=GOODS.index)
+
+
+def _space(raw: Any, state: SeaFallState, where: str) -> str | None:
+    """An island's hex on the map (docs/seafall-actions.md, "The map"), or None if unknown."""
+    if raw is None:
+        return None
+    if not isinstance(raw, str) or not normalise(raw).startswith("(") or \
+            not default_map().knows(normalise(raw)):
+        raise InvalidCommand(f"{where}: 'space' must be an open-sea hex of the map, "
+                             "such as \"(14, 0, 14)\"")
+    space = normalise(raw)
+    if any(r.space == space for r in state.regions.values()):
+        raise InvalidCommand(f"{where}: another region already occupies {space}")
+    return space
+
+
 def _island(raw: Any, state: SeaFallState, index: int) -> None:
     raw = _obj(raw, "each island")
     rid = _str(raw, "id", f"isle-{index}", "island") or ""
@@ -283,6 +327,11 @@ def _island(raw: Any, state: SeaFallState, index: int) -> None:
         effects=_effects(raw.get("effects"), where),
         permanent_enmity=_counts(raw.get("permanent_enmity"), f"{where}: 'permanent_enmity'"),
         garrison_enmity=_counts(raw.get("garrison_enmity"), f"{where}: 'garrison_enmity'"),
+        docks=_colours(raw.get("docks"), f"{where}: 'docks'"),
+        market=_colours(raw.get("market"), f"{where}: 'market'"),
+        repair=_bool(raw, "repair", False, where),
+        space=_space(raw.get("space"), state, where),
+        column=_int(raw, "column", 0, where) if "column" in raw else None,
     )
     state.regions[rid] = region
     sites = raw.get("sites", [])
@@ -319,7 +368,10 @@ def _island(raw: Any, state: SeaFallState, index: int) -> None:
 def initial_state(options: Mapping[str, Any]) -> SeaFallState:
     """Validate setup options and build the state a new game starts from."""
     options = _obj(options, "the setup options")
-    known = {"provinces", "islands", "first_player", "prologue", "components", "supply"}
+    known = {"provinces", "islands", "first_player", "prologue", "components", "supply",
+             "start_at", "game", "glory_target", "advisor_deck", "forum", "treasures",
+             "milestones", "events", "bagged_events", "research_allowed",
+             "retired_advisors", "record"}
     unknown = set(options) - known
     if unknown:
         raise InvalidCommand(f"unknown setup options: {', '.join(sorted(unknown))}")
@@ -344,13 +396,23 @@ def initial_state(options: Mapping[str, Any]) -> SeaFallState:
         raise InvalidCommand("'provinces' lists 2 to 5 provinces")
     for raw in provinces:
         _province(raw, state)
-    state.seating = [p["colour"] for p in provinces]
+    state.seating = _seating(state, [p["colour"] for p in provinces])
     islands = options.get("islands", [])
     if not isinstance(islands, list):
         raise InvalidCommand("'islands' must be a list")
     for i, raw in enumerate(islands, 1):
         _island(raw, state, i)
-    # Upgrades already on ships and structures already built come out of the supply.
+    _balance_enmity(state, {p["colour"]: p.get("enmity") for p in provinces})
+    # Goods, upgrades and structures already in play come out of the supply.
+    for ship in state.ships.values():
+        for good in ship.goods:
+            _take(supply.goods, good, f"{good}")
+    for prov in state.provinces.values():
+        for good in prov.warehouse:
+            _take(supply.goods, good, f"{good}")
+    for site in state.sites.values():
+        if site.good_present and site.colour:
+            _take(supply.goods, site.colour, f"{site.colour}")
     for ship in state.ships.values():
         for up in ship.upgrades:
             _take(supply.upgrades, up.name, f"upgrade {up.name}")
@@ -359,12 +421,137 @@ def initial_state(options: Mapping[str, Any]) -> SeaFallState:
             _take(supply.structures, site.structure, f"structure {site.structure}")
     for ship in state.ships.values():
         if ship.location is not None and ship.location not in state.regions:
-            raise InvalidCommand(f"ship {ship.id}: unknown location {ship.location!r}")
+            ship.location = _at_sea(state, ship.location)
+            if ship.location is None:
+                raise InvalidCommand(f"ship {ship.id}: unknown location")
+    state.research_allowed = _bool(options, "research_allowed", False, "setup")
+    _decks(options, state)
+    game = _int(options, "game", 1, "setup", minimum=1)
+    state.game_number = game
+    state.retired_advisors = _retired(options.get("retired_advisors"))
+    record = options.get("record", [])
+    if not isinstance(record, list) or not all(isinstance(r, Mapping) for r in record):
+        raise InvalidCommand("'record' (the historical record) is a list of objects")
+    state.record = [dict(r) for r in record]
+    state.glory_target = _int(options, "glory_target", min(GLORY_TARGET_FIRST + game - 1,
+                                                           GLORY_TARGET_MAX), "setup")
+    start = options.get("start_at", "winter")
+    if start not in ("winter", "turn"):
+        raise InvalidCommand("'start_at' is 'winter' (a new game) or 'turn' (a game in play)")
     first = _str(options, "first_player", state.seating[0], "setup")
     if first not in state.provinces:
         raise InvalidCommand(f"'first_player' {first!r} is not a province in this game")
-    state.turn = Turn(player=str(first))
+    if start == "turn":
+        state.round, state.phase, state.astrolabe = 1, "turns", first
+        state.first_winter = False
+    else:
+        state.round, state.phase = 0, "forum"
     return state
+
+
+GLORY_TARGET_FIRST = 11  # rulebook, "Setting up SeaFall": 11 in the first game after
+GLORY_TARGET_MAX = 24  # the prologue, one more each game, at most 24
+
+
+def _balance_enmity(state: SeaFallState, given: Mapping[str, Any]) -> None:
+    """Each province has 8 enmity tokens: those at home default to 8 less the ones the
+    scenario places on the board. A stated number may be lower (a scenario that leaves some
+    tokens out of the picture), never more than 8 in all."""
+    for colour, prov in state.provinces.items():
+        out = sum(s.enmity.get(colour, 0) for s in state.sites.values())
+        out += sum(r.garrison_enmity.get(colour, 0) for r in state.regions.values())
+        out += sum(p.at_war_with.get(colour, 0) for p in state.provinces.values())
+        if given.get(colour) is None:
+            prov.home_enmity = ENMITY_TOKENS - out
+        if prov.home_enmity + out > ENMITY_TOKENS or prov.home_enmity < 0:
+            raise InvalidCommand(
+                f"province {colour}: {prov.home_enmity} enmity at home and {out} on the board "
+                f"make {prov.home_enmity + out}, not {ENMITY_TOKENS}")
+
+
+def _retired(raw: Any) -> list[RetiredAdvisor]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise InvalidCommand("'retired_advisors' must be a list")
+    out = []
+    for item in raw:
+        item = _obj(item, "each retired advisor")
+        name = _str(item, "name", None, "retired advisor")
+        if name is None:
+            raise InvalidCommand("each retired advisor needs a 'name'")
+        expertise = _counts(item.get("expertise"), f"retired advisor {name!r}: 'expertise'")
+        if not expertise or any(k not in EXPERTISE for k in expertise):
+            raise InvalidCommand(f"retired advisor {name!r}: 'expertise' maps "
+                                 f"{', '.join(EXPERTISE)} to numbers")
+        out.append(RetiredAdvisor(name, expertise,
+                                  _int(item, "stickers", 1, f"retired advisor {name!r}")))
+    return out
+
+
+def _seating(state: SeaFallState, listed: list[str]) -> list[str]:
+    """Titles decide seating, least prominent first; without titles, the order given."""
+    titles = {c: state.provinces[c].title for c in listed}
+    if not any(titles.values()):
+        return listed
+    if not all(titles.values()):
+        raise InvalidCommand("give every province a title, or none")
+    if len(set(titles.values())) != len(titles):
+        raise InvalidCommand("two provinces cannot hold the same title")
+    return sorted(listed, key=lambda c: -TITLES.index(titles[c] or ""))
+
+
+def _names(raw: Any, where: str) -> list[str]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or not all(isinstance(n, str) and n for n in raw):
+        raise InvalidCommand(f"{where} is a list of names")
+    return list(raw)
+
+
+def _decks(options: Mapping[str, Any], state: SeaFallState) -> None:
+    held = {a.name for p in state.provinces.values() for a in p.council}
+    forum = _names(options.get("forum"), "'forum'")
+    default_deck = ([] if options.get("start_at") == "turn" else
+                    [a for a in state.catalogue.advisors if a not in held and a not in forum])
+    deck = _names(options.get("advisor_deck", default_deck), "'advisor_deck'")
+    for name in [*forum, *deck]:
+        if name not in state.catalogue.advisors:
+            raise InvalidCommand(f"unknown advisor {name!r} in the forum or advisor deck")
+    dup = {n for n in [*forum, *deck, *held] if [*forum, *deck, *held].count(n) > 1}
+    if dup:
+        raise InvalidCommand(f"advisor(s) in two places at once: {', '.join(sorted(dup))}")
+    if len(forum) > 5:
+        raise InvalidCommand("the forum holds five advisors")
+    state.forum, state.advisor_deck = forum, deck
+    treasures = _cards(options.get("treasures"), "'treasures'")
+    for card in treasures:
+        if card.colour is not None and card.colour not in GOODS:
+            raise InvalidCommand(f"treasure {card.name!r}: 'colour' must be one of "
+                                 f"{', '.join(GOODS)}")
+    state.treasures = treasures
+    milestones = options.get("milestones", [])
+    if not isinstance(milestones, list):
+        raise InvalidCommand("'milestones' must be a list")
+    for raw in milestones:
+        raw = _obj(raw, "each milestone")
+        name = _str(raw, "name", None, "milestone")
+        if name is None:
+            raise InvalidCommand("each milestone needs a 'name'")
+        state.milestones.append(Milestone(
+            name, _int(raw, "glory", 0, f"milestone {name!r}"),
+            _str(raw, "requirement", None, f"milestone {name!r}") or "",
+            None, _names(raw.get("events"), f"milestone {name!r}: 'events'")))
+    state.event_deck = _names(options.get("events"), "'events'")
+    state.bagged_events = _names(options.get("bagged_events"), "'bagged_events'")
+
+
+def _at_sea(state: SeaFallState, location: str) -> str | None:
+    """A ship's location given as a map space: the region there, else the space itself."""
+    space = normalise(location)
+    if not default_map().knows(space):
+        return None
+    return next((r.id for r in state.regions.values() if r.space == space), space)
 
 
 def _take(counts: dict[str, int], name: str, what: str) -> None:

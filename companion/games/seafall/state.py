@@ -11,6 +11,7 @@ its home harbor region has the same id; ships are ``"red-1"``/``"red-2"``; sites
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from companion.games.seafall.codec import clone
 from companion.games.seafall.components import Catalogue
@@ -82,7 +83,8 @@ class Region:
     garrison_enmity: dict[str, int] = field(default_factory=dict)
     sites: list[str] = field(default_factory=list)
     # what the region offers: upgrade colours at its docks, goods its market buys,
-    # whether ships there may repair; "column" orders islands west (0) to east
+    # whether ships there may repair; "column" is the island's map column, numbered from
+    # the coastal waters (0, east) out to the open sea (14, west), as in the map data
     docks: list[str] = field(default_factory=list)
     market: list[str] = field(default_factory=list)
     repair: bool = False
@@ -119,6 +121,9 @@ class Milestone:
     events: list[str] = field(default_factory=list)  # bagged events it brings in
 
 
+TITLES = ("prince", "duke", "count", "baron", "lord")  # most prominent first
+
+
 @dataclass
 class Province:
     colour: str
@@ -136,6 +141,30 @@ class Province:
     warehouse: list[str] = field(default_factory=list)
     ships: list[str] = field(default_factory=list)
     title: str | None = None
+    # the campaign: what carries over from game to game
+    campaign_glory: int = 0
+    leader_reputation: int = 0  # reputation tokens taken at the start of a game
+    leader_fortune: int = 0  # fortune tokens taken at the start of a game
+    appellation: str | None = None
+    kept_advisor: str | None = None
+
+
+@dataclass
+class RetiredAdvisor:
+    """A retired advisor sticker sheet: the expertise it trains, and stickers left."""
+
+    name: str
+    expertise: dict[str, int] = field(default_factory=dict)
+    stickers: int = 1
+
+
+@dataclass
+class EnmitySettling:
+    """End of game step 5 for one player: the roll, then successes spent one at a time."""
+
+    player: str
+    rolled: bool = False
+    successes: int = 0
 
 
 @dataclass
@@ -201,6 +230,7 @@ class Turn:
     actions: list[str] = field(default_factory=list)
     hired: bool = False  # step 1 done: an advisor hired or a treasure bought
     milestone_claimed: bool = False
+    borrowed: list[str] = field(default_factory=list)  # regions paid for with reputation
 
 
 @dataclass
@@ -216,6 +246,7 @@ class SeaFallState:
     # the year: round 0 is winter; the astrolabe holder starts each round
     year: int = 1
     round: int = 0
+    phase: str = "turns"  # forum (dealing advisors), event (revealing one), turns, over
     astrolabe: str | None = None
     first_winter: bool = True
     glory_target: int = 11
@@ -230,9 +261,21 @@ class SeaFallState:
     turns_taken: list[str] = field(default_factory=list)  # this round, in order
     game_over: bool = False
     winner: str | None = None
+    # end of game (rulebook, "End of Game"): the step under way and who still acts in it
+    game_number: int = 1
+    end_step: int = 0
+    end_order: list[str] = field(default_factory=list)
+    retired_advisors: list[RetiredAdvisor] = field(default_factory=list)
+    trained_with: list[str] = field(default_factory=list)  # retired advisors used this game
+    enmity: EnmitySettling | None = None
+    sticker_to_place: list[str] = field(default_factory=list)  # regions, for the player
+    title_blocks: list[dict[str, list[str]]] = field(default_factory=list)  # tied groups:
+    # {"players": in picking order, "titles": the titles they share}
+    record: list[dict[str, Any]] = field(default_factory=list)  # the historical record
     turn: Turn | None = None
     endeavor: Endeavor | None = None
     endeavors: int = 0  # how many endeavors were started: numbers prompts
+    research_allowed: bool = False  # "Research": not at the start of the campaign
 
     def clone(self) -> SeaFallState:
         new: SeaFallState = clone(self)

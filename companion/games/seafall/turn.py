@@ -13,6 +13,7 @@ from companion.games.seafall.args import only, require_player, text
 from companion.games.seafall.components import GOODS, GUILDS
 from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.state import SeaFallState, Turn
+from companion.games.seafall.year import after_turn
 
 GUILD_ACTIONS = {
     "merchants": ("sail", "buy", "sell"),
@@ -100,13 +101,13 @@ def end_turn(state: SeaFallState, cmd: Command) -> list[Event]:
 
 
 def finish_turn(em: Emitter, player: str) -> None:
-    """Exhaust the active advisor, end the turn, start the next player's (clockwise)."""
+    """Exhaust the active advisor, end the turn, start the next player's (clockwise from
+    the astrolabe holder) or end the round."""
     prov = em.state.provinces[player]
     if prov.active_advisor is not None:
         em("AdvisorExhausted", player=player, advisor=prov.active_advisor)
     em("TurnEnded", player=player)
-    seating = em.state.seating
-    em("TurnStarted", player=seating[(seating.index(player) + 1) % len(seating)])
+    after_turn(em)
 
 
 def record_site(state: SeaFallState, cmd: Command) -> list[Event]:

@@ -12,6 +12,7 @@ from companion.games.seafall.state import SeaFallState
 class Game:
     def __init__(self, options: dict[str, Any]) -> None:
         self.engine = SeaFall()
+        options = {"start_at": "turn", **options}  # scenarios start in a turn, not in winter
         self.events: list[Event] = list(self.engine.setup(options))
         self.state: SeaFallState = fold(self.engine, self.events)
 

@@ -77,7 +77,7 @@ def test_third_damage_card_sinks_the_flagship_and_the_endeavor_fails(game):
     assert ship.sunk and ship.location is None and ship.upgrades == [] and ship.goods == []
     assert g.state.provinces["red"].glory == 5 - 2  # no glory for the failed endeavor
     assert g.state.supply.exhausted_upgrades == {"Bold": 1, "Hale": 1}
-    assert g.state.supply.goods["wood"] == 11
+    assert g.state.supply.goods["wood"] == 10  # back from the hold: all ten in the supply
     assert g.last("EndeavorFailed").payload["reason"] == "the flagship sank"
     assert g.state.turn.player == "blue"
     g.do("end_turn", actor="blue")

@@ -1,0 +1,145 @@
+"""The turn's first step: hire an advisor from the forum, or buy a treasure (rulebook,
+"Taking Your Turn" > "1. Hire Advisors OR Buy Treasure"); and milestones, claimed at most one
+per turn ("4. Claim a Milestone"); and reputation given for a region's powers ("Tokens and
+Enmity" > "Reputation Tokens").
+"""
+
+from __future__ import annotations
+
+from companion.engine import Command, Event
+from companion.errors import IllegalCommand, InvalidCommand
+from companion.games.seafall.args import only, require_player, text
+from companion.games.seafall.effects import of_kind
+from companion.games.seafall.emitter import Emitter
+from companion.games.seafall.state import SeaFallState, Turn
+from companion.games.seafall.turn import current_turn, no_endeavor
+
+GOOD_DISCOUNT = 8  # a good of the matching colour takes 8 gold off
+
+
+def _first_step(state: SeaFallState, cmd: Command, doing: str) -> Turn:
+    turn = current_turn(state)
+    require_player(state, cmd, turn.player, doing)
+    no_endeavor(state)
+    if turn.guild is not None:
+        raise IllegalCommand("advisors are hired and treasures bought before hiring a guild")
+    return turn
+
+
+def _hires_any_number(state: SeaFallState, player: str) -> bool:
+    """A Library (``hire_any_number``) lets its owner hire several advisors."""
+    for site in state.region_sites(player):
+        kind = state.catalogue.structures.get(site.structure or "")
+        if kind is not None and of_kind(kind.effects, "hire_any_number"):
+            return True
+    return False
+
+
+def hire_advisor(state: SeaFallState, cmd: Command) -> list[Event]:
+    args = only(cmd, "advisor", "pay")
+    name = text(args, "advisor", cmd.type) or ""
+    pay = args.get("pay", "gold")
+    if pay not in ("gold", "reputation"):
+        raise InvalidCommand("'pay' is 'gold' or 'reputation'")
+    turn = _first_step(state, cmd, "hiring an advisor")
+    prov = state.provinces[turn.player]
+    if turn.hired and not _hires_any_number(state, turn.player):
+        raise IllegalCommand(f"{prov.player} already hired an advisor or bought a treasure "
+                             "this turn")
+    if name not in state.forum:
+        raise IllegalCommand(f"{name} is not in the forum")
+    kind = state.catalogue.advisors[name]
+    if pay == "gold" and prov.gold < kind.gold:
+        raise IllegalCommand(f"{prov.player} has {prov.gold} gold; {name} costs {kind.gold}")
+    if pay == "reputation" and prov.reputation < kind.reputation:
+        raise IllegalCommand(f"{prov.player} has {prov.reputation} reputation; {name} costs "
+                             f"{kind.reputation}")
+    em = Emitter(state)
+    em("AdvisorHired", player=turn.player, advisor=name,
+       gold=kind.gold if pay == "gold" else 0,
+       reputation=kind.reputation if pay == "reputation" else 0)
+    if kind.glory:
+        em("GloryChanged", player=turn.player, amount=kind.glory, reason=f"advisor {name}")
+    return em.events
+
+
+def buy_treasure(state: SeaFallState, cmd: Command) -> list[Event]:
+    """Buy a treasure; ``good`` names where the discounting good comes from: ``warehouse``
+    or a ship of the province in its home harbor."""
+    args = only(cmd, "treasure", "good")
+    name = text(args, "treasure", cmd.type) or ""
+    source = text(args, "good", cmd.type, required=False)
+    turn = _first_step(state, cmd, "buying a treasure")
+    prov = state.provinces[turn.player]
+    if turn.hired:
+        raise IllegalCommand(f"{prov.player} already hired an advisor or bought a treasure "
+                             "this turn")
+    card = next((c for c in state.treasures if c.name == name), None)
+    if card is None:
+        raise IllegalCommand(f"{name} is not among the treasures for sale")
+    price = card.cost
+    if source is not None:
+        if card.colour is None:
+            raise IllegalCommand(f"{name} has no colour: no good discounts it")
+        if source == "warehouse":
+            if card.colour not in prov.warehouse:
+                raise IllegalCommand(f"{prov.player}'s warehouse holds no {card.colour}")
+        else:
+            ship = state.ships.get(source)
+            if ship is None or ship.owner != turn.player:
+                raise InvalidCommand(f"'good' is 'warehouse' or one of {prov.player}'s ships")
+            if ship.location != turn.player or card.colour not in ship.goods:
+                raise IllegalCommand(f"{ship.name} has no {card.colour} in the home harbor")
+        price = max(0, price - GOOD_DISCOUNT)
+    if prov.gold < price:
+        raise IllegalCommand(f"{prov.player} has {prov.gold} gold; {name} costs {price}")
+    em = Emitter(state)
+    em("TreasureBought", player=turn.player, treasure=name, gold=price,
+       good=card.colour if source else None, good_from=source)
+    if card.glory:
+        em("GloryChanged", player=turn.player, amount=card.glory, reason=f"treasure {name}")
+    return em.events
+
+
+def claim_milestone(state: SeaFallState, cmd: Command) -> list[Event]:
+    """Claim a milestone whose requirement the table agrees was met (the requirement is card
+    text, checked by the players)."""
+    args = only(cmd, "milestone")
+    name = text(args, "milestone", cmd.type) or ""
+    turn = current_turn(state)
+    require_player(state, cmd, turn.player, "claiming a milestone")
+    no_endeavor(state)
+    milestone = next((m for m in state.milestones if m.name == name), None)
+    if milestone is None:
+        raise IllegalCommand(f"there is no milestone {name!r}")
+    if milestone.claimed_by is not None:
+        raise IllegalCommand(f"{name} was claimed by {milestone.claimed_by}")
+    if turn.milestone_claimed:
+        raise IllegalCommand("only one milestone can be claimed in a turn")
+    em = Emitter(state)
+    em("MilestoneClaimed", player=turn.player, milestone=name, events=milestone.events)
+    if milestone.glory:
+        em("GloryChanged", player=turn.player, amount=milestone.glory,
+           reason=f"milestone {name}")
+    return em.events
+
+
+def give_reputation(state: SeaFallState, cmd: Command) -> list[Event]:
+    """Give a reputation token to use one region's powers this turn (the other player has
+    accepted at the table; no other token, good, gold or card may change hands)."""
+    args = only(cmd, "to", "region")
+    to = text(args, "to", cmd.type) or ""
+    region_id = text(args, "region", cmd.type) or ""
+    turn = current_turn(state)
+    require_player(state, cmd, turn.player, "giving reputation")
+    prov = state.provinces[turn.player]
+    if to not in state.provinces or to == turn.player:
+        raise InvalidCommand("'to' is another province in this game")
+    region = state.regions.get(region_id)
+    if region is None or region.owner != to:
+        raise IllegalCommand(f"{to} does not control a region {region_id!r}")
+    if prov.reputation < 1:
+        raise IllegalCommand(f"{prov.player} has no reputation token to give")
+    em = Emitter(state)
+    em("ReputationGiven", player=turn.player, to=to, region=region_id)
+    return em.events
