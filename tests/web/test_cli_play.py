@@ -119,3 +119,31 @@ def test_script_from_stdin_through_the_console_entry_point():
                           input=text, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert "Red gains 1 glory (successful explore)." in done.stdout
+
+
+def test_whole_game_then_the_next_game_of_the_campaign(tmp_path, capsys):
+    """A whole game (transcripts/whole-game.jsonl) from setup to recorded glory; its
+    --next-game file is the first line of game 2, which starts with its first winter."""
+    next_file = tmp_path / "game2.jsonl"
+    status = main(["play", "seafall", "--script", str(TRANSCRIPTS / "whole-game.jsonl"),
+                   "--json", "--next-game", str(next_file)])
+    out = json.loads(capsys.readouterr().out)
+    assert status == 0 and out["error"] is None
+    state = out["state"]
+    assert state["phase"] == "recorded" and state["winner"] == "blue"
+    assert state["record"] == [{"game": 1, "glory": {"blue": 3, "red": 2}, "milestones": {}}]
+    assert main(["play", "seafall", "--script", str(next_file), "--json"]) == 0
+    game2 = json.loads(capsys.readouterr().out)
+    assert game2["state"]["game_number"] == 2 and game2["state"]["glory_target"] == 12
+    assert game2["state"]["provinces"]["red"]["council"] == [{"name": "Savage",
+                                                              "exhausted": False}]
+    assert game2["state"]["regions"]["isle-a"]["permanent_enmity"] == {"red": 1}
+    assert game2["state"]["sites"]["isle-a/1"]["kind"] == "good"
+    assert game2["prompts"][0]["command"] == "deal_advisor"
+
+
+def test_next_game_refused_before_the_game_is_recorded(tmp_path, capsys):
+    path = script(tmp_path, SETUP)
+    assert main(["play", "seafall", "--script", str(path), "--next-game",
+                 str(tmp_path / "n.json")]) == 1
+    assert "not over and recorded" in capsys.readouterr().err

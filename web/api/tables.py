@@ -88,6 +88,16 @@ def history(session_id: str) -> Any:
     return jsonify({"id": table.session_id, "version": table.version, "history": entries})
 
 
+@bp.get("/<session_id>/next-game")
+def next_game(session_id: str) -> Any:
+    """The setup options of the campaign's next game, once this game is recorded."""
+    table = _services().tables.get(session_id)
+    carry_over = getattr(table.engine, "next_game", None)
+    if carry_over is None:
+        raise NotFound(f"{table.game} has no campaign to carry over")
+    return jsonify(carry_over(table.state))
+
+
 @bp.post("/<session_id>/commands")
 def apply_command(session_id: str) -> Any:
     table = _services().tables.get(session_id)

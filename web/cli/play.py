@@ -40,6 +40,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the script; '-' reads standard input")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object: state, prompts, events and any error")
+    p.add_argument("--next-game", metavar="FILE", default=None,
+                   help="when the script ends with the game recorded, write the setup of the "
+                        "campaign's next game to FILE (a first line for the next script)")
     p.set_defaults(handler=run)
 
 
@@ -169,10 +172,31 @@ def run(args: argparse.Namespace) -> int:
         if error is not None:
             print(f"tableside play: {error}", file=sys.stderr)
             return 1
+        if args.next_game is not None:
+            return _write_next_game(table, args.next_game)
         return 0
     finally:
         if table is not None:
             table.close()
+
+
+def _write_next_game(table: Table | None, path: str) -> int:
+    carry_over = getattr(table.engine, "next_game", None) if table else None
+    if table is None or carry_over is None:
+        print("tableside play: this game has no campaign to carry over", file=sys.stderr)
+        return 1
+    try:
+        options = carry_over(table.state)
+    except IllegalCommand as exc:
+        print(f"tableside play: --next-game: {exc}", file=sys.stderr)
+        return 1
+    try:
+        Path(path).write_text(json.dumps({"setup": options}, sort_keys=True) + "\n",
+                              encoding="utf-8")
+    except OSError as exc:
+        print(f"tableside play: cannot write {path}: {exc}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def _prompt_text(prompt: dict[str, Any]) -> str:

@@ -312,7 +312,7 @@ def advance(em: Emitter) -> None:
         blanks = sum(1 for f in end.faces if DIE.face(f).kind == "blank")
         tokens = em.state.provinces[end.player].fortune
         allowed = tokens if end.fortune_allowed is None else min(tokens, end.fortune_allowed)
-        usable = min(blanks, allowed)
+        usable = min(blanks, allowed, _worth_spending(em.state, end))
         if usable > 0:
             em("FortuneOffered", maximum=usable)
             return
@@ -322,6 +322,18 @@ def advance(em: Emitter) -> None:
             return
         _count(em)
     _after_damage(em)
+
+
+def _worth_spending(state: SeaFallState, end: Endeavor) -> int:
+    """How many fortune tokens could still change the outcome: enough to reach the defense
+    (at least one success), or, raiding a province, the richest plunder value there."""
+    rolled, _ = count_successes(end)
+    current = rolled + (end.bonus if rolled > 0 else 0)
+    target = max(end.defense, 1)
+    if end.target is not None:
+        values = [s.plunder_value or 0 for s in state.region_sites(end.target)]
+        target = max([target, *values])
+    return max(0, target - current)
 
 
 def _count(em: Emitter) -> None:

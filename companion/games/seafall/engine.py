@@ -13,6 +13,7 @@ from companion.engine import Command, Event
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.games.seafall import (
     actions,
+    campaign,
     endeavor,
     endgame,
     evolve_endgame,  # noqa: F401  (registers the end-of-game event handlers)
@@ -220,6 +221,10 @@ class SeaFall:
                 key: full[key] for key in ("p_at_least_one_success", "p_no_damage",
                                            "expected_damage", "successes", "exact")}
         return data
+
+    def next_game(self, state: SeaFallState) -> dict[str, Any]:
+        """Setup options of the campaign's next game, from a recorded game."""
+        return campaign.next_game(state)
 
     def describe(self, event: Event) -> str:
         """One readable sentence for an event (the history view, ``tableside play``)."""

@@ -93,6 +93,14 @@ def _str(data: Mapping[str, Any], key: str, default: str | None, where: str) -> 
     return val
 
 
+def _text(data: Mapping[str, Any], key: str, where: str) -> str:
+    """Free text a player typed (may be empty)."""
+    val = data.get(key, "")
+    if not isinstance(val, str):
+        raise InvalidCommand(f"{where}: '{key}' must be text")
+    return val
+
+
 def _goods(raw: Any, where: str) -> list[str]:
     if raw is None:
         return []
@@ -540,7 +548,7 @@ def _decks(options: Mapping[str, Any], state: SeaFallState) -> None:
             raise InvalidCommand("each milestone needs a 'name'")
         state.milestones.append(Milestone(
             name, _int(raw, "glory", 0, f"milestone {name!r}"),
-            _str(raw, "requirement", None, f"milestone {name!r}") or "",
+            _text(raw, "requirement", f"milestone {name!r}"),
             None, _names(raw.get("events"), f"milestone {name!r}: 'events'")))
     state.event_deck = _names(options.get("events"), "'events'")
     state.bagged_events = _names(options.get("bagged_events"), "'bagged_events'")

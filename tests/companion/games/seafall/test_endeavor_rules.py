@@ -292,3 +292,31 @@ def test_replay_of_the_events_equals_the_state(game):
     g.do("assign_damage", choice="card:red-1")
     assert g.replayed() == g.state
     assert g.engine.load_state(g.engine.dump_state(g.state)) == g.state
+
+
+def test_fortune_is_offered_only_where_it_can_change_the_outcome(game):
+    """Reading (docs/seafall.md): a token turns a blank into a success; once the defense is
+    reached on an explore, more successes change nothing, so no fortune is offered; the
+    offer never exceeds what is still missing."""
+    g = explorer(game, fortune=3, site={"name": "1", "defense": 2})
+    start_explore(g)
+    g.roll("standard", "strong", "blank")
+    assert "FortuneOffered" not in g.types()
+    g2 = explorer(game, fortune=3, site={"name": "1", "defense": 3})
+    start_explore(g2)
+    g2.roll("standard", "blank", "blank")
+    assert g2.prompt.kind == "spend" and g2.prompt.maximum == 2
+
+
+def test_fortune_offered_up_to_the_richest_plunder_in_a_province_raid(game):
+    """Raiding a province, successes beyond the defense let richer sites be plundered (the
+    treasure room's plunder value is 5), so fortune is offered past the defense."""
+    g = game({"provinces": [
+        {"colour": "red", "fortune": 9, "active_advisor": "Savage",
+         "ships": [{"raid": 5, "location": "blue"}, {}]},
+        {"colour": "blue", "defense": 3, "dangerous": False,
+         "ships": [{"location": "red"}, {"location": "red"}]}]})
+    g.do("hire_guild", guild="soldiers")
+    g.do("raid", flagship="red-1", province="blue")
+    g.roll("standard", "standard", "standard", "blank", "blank", "blank", "blank")
+    assert g.prompt.kind == "spend" and g.prompt.maximum == 2  # 3 successes, up to 5
