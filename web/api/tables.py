@@ -110,21 +110,22 @@ def apply_command(session_id: str) -> Any:
 
 @bp.post("/<session_id>/undo")
 def undo(session_id: str) -> Any:
-    table = _services().tables.get(session_id)
-    data = request.get_json(silent=True) or {}
-    if not isinstance(data, dict):
-        raise InvalidCommand("the request body must be a JSON object")
-    events = table.undo(data.get("actor"), expected_version=optional_int(data, "expected_version"))
-    return _changed(table, events)
+    return _step_history(session_id, "undo")
 
 
 @bp.post("/<session_id>/redo")
 def redo(session_id: str) -> Any:
+    return _step_history(session_id, "redo")
+
+
+def _step_history(session_id: str, which: str) -> Any:
+    """Undo or redo; the body (optional) carries ``actor`` and ``expected_version``."""
     table = _services().tables.get(session_id)
     data = request.get_json(silent=True) or {}
     if not isinstance(data, dict):
         raise InvalidCommand("the request body must be a JSON object")
-    events = table.redo(data.get("actor"), expected_version=optional_int(data, "expected_version"))
+    step = table.undo if which == "undo" else table.redo
+    events = step(data.get("actor"), expected_version=optional_int(data, "expected_version"))
     return _changed(table, events)
 
 

@@ -86,12 +86,6 @@ def _treasure_bought(state: SeaFallState, p: Mapping[str, Any]) -> None:
     card = next(c for c in state.treasures if c.name == p["treasure"])
     state.treasures.remove(card)
     prov.treasures.append(card)
-    if p["good_from"] == "warehouse":
-        prov.warehouse.remove(p["good"])
-    elif p["good_from"] is not None:
-        state.ships[p["good_from"]].goods.remove(p["good"])
-    if p["good"] is not None:
-        state.supply.goods[p["good"]] += 1
     if state.turn is not None:
         state.turn.hired = True
 

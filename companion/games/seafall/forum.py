@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from companion.engine import Command, Event
 from companion.errors import IllegalCommand, InvalidCommand
+from companion.games.seafall.actions.places import discount_good, discounted
 from companion.games.seafall.args import only, require_player, text
 from companion.games.seafall.effects import of_kind
 from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.state import SeaFallState, Turn
 from companion.games.seafall.turn import current_turn, no_endeavor
-
-GOOD_DISCOUNT = 8  # a good of the matching colour takes 8 gold off
 
 
 def _first_step(state: SeaFallState, cmd: Command, doing: str) -> Turn:
@@ -64,40 +63,34 @@ def hire_advisor(state: SeaFallState, cmd: Command) -> list[Event]:
 
 
 def buy_treasure(state: SeaFallState, cmd: Command) -> list[Event]:
-    """Buy a treasure; ``good`` names where the discounting good comes from: ``warehouse``
-    or a ship of the province in its home harbor."""
-    args = only(cmd, "treasure", "good")
+    """Buy a treasure; ``good_from`` spends one good of its colour from the province
+    (``warehouse``, or a ship in the home harbor) for 8 gold off, never below 0."""
+    args = only(cmd, "treasure", "good_from")
     name = text(args, "treasure", cmd.type) or ""
-    source = text(args, "good", cmd.type, required=False)
     turn = _first_step(state, cmd, "buying a treasure")
-    prov = state.provinces[turn.player]
+    player = turn.player
+    prov = state.provinces[player]
     if turn.hired:
         raise IllegalCommand(f"{prov.player} already hired an advisor or bought a treasure "
                              "this turn")
     card = next((c for c in state.treasures if c.name == name), None)
     if card is None:
         raise IllegalCommand(f"{name} is not among the treasures for sale")
-    price = card.cost
-    if source is not None:
+    source = None
+    if args.get("good_from") is not None:
         if card.colour is None:
             raise IllegalCommand(f"{name} has no colour: no good discounts it")
-        if source == "warehouse":
-            if card.colour not in prov.warehouse:
-                raise IllegalCommand(f"{prov.player}'s warehouse holds no {card.colour}")
-        else:
-            ship = state.ships.get(source)
-            if ship is None or ship.owner != turn.player:
-                raise InvalidCommand(f"'good' is 'warehouse' or one of {prov.player}'s ships")
-            if ship.location != turn.player or card.colour not in ship.goods:
-                raise IllegalCommand(f"{ship.name} has no {card.colour} in the home harbor")
-        price = max(0, price - GOOD_DISCOUNT)
+        source = discount_good(state, player, args["good_from"], card.colour,
+                               state.regions[player], name)
+    price = discounted(card.cost, source is not None, 0)
     if prov.gold < price:
         raise IllegalCommand(f"{prov.player} has {prov.gold} gold; {name} costs {price}")
     em = Emitter(state)
-    em("TreasureBought", player=turn.player, treasure=name, gold=price,
-       good=card.colour if source else None, good_from=source)
+    if source is not None:
+        em("GoodSpent", player=player, good=card.colour, source=source, on=name)
+    em("TreasureBought", player=player, treasure=name, gold=price)
     if card.glory:
-        em("GloryChanged", player=turn.player, amount=card.glory, reason=f"treasure {name}")
+        em("GloryChanged", player=player, amount=card.glory, reason=f"treasure {name}")
     return em.events
 
 

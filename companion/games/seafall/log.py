@@ -125,8 +125,8 @@ _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "AdvisorHired": lambda p: f"{_who(p['player'])} hires {p['advisor']} for "
                               + (f"{p['gold']} gold." if p["reputation"] == 0
                                  else f"{_n(p['reputation'], 'reputation token')}."),
-    "TreasureBought": lambda p: f"{_who(p['player'])} buys {p['treasure']} for {p['gold']} gold"
-                                + (f", spending a {p['good']}" if p.get("good") else "") + ".",
+    "TreasureBought": lambda p: f"{_who(p['player'])} buys {p['treasure']} for "
+                                f"{p['gold']} gold.",
     "MilestoneClaimed": lambda p: f"{_who(p['player'])} claims the milestone {p['milestone']}"
                                   + (f"; {', '.join(p['events'])} enter the event deck"
                                      if p["events"] else "") + ".",

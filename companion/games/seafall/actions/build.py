@@ -17,8 +17,12 @@ from __future__ import annotations
 
 from companion.engine import Command, Event
 from companion.errors import IllegalCommand, InvalidCommand
-from companion.games.seafall.actions.places import action_taken, discount_good, start_action
-from companion.games.seafall.actions.shipyard import discounted
+from companion.games.seafall.actions.places import (
+    action_taken,
+    discount_good,
+    discounted,
+    start_action,
+)
 from companion.games.seafall.advisors import active_expertise
 from companion.games.seafall.args import flag, only, text
 from companion.games.seafall.state import SeaFallState, Site

@@ -23,6 +23,7 @@ from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.state import Region, SeaFallState, Ship
 from companion.games.seafall.turn import check_action, current_turn, no_endeavor
 
+GOOD_DISCOUNT = 8  # gold off with one good of the matching colour
 WAREHOUSE = "warehouse"  # names the acting player's own warehouse as a place for goods
 
 
@@ -96,6 +97,11 @@ def good_colour(raw: object, where: str) -> str:
     if raw not in GOODS:
         raise InvalidCommand(f"{where}: a good is one of {', '.join(GOODS)}")
     return str(raw)
+
+
+def discounted(cost: int, good: bool, expertise: int) -> int:
+    """A printed cost less the good's 8 and the advisor's expertise, never below 0."""
+    return max(0, cost - (GOOD_DISCOUNT if good else 0) - expertise)
 
 
 def discount_good(state: SeaFallState, player: str, raw: object, colour: str,

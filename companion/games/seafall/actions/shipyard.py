@@ -31,6 +31,7 @@ from companion.games.seafall.actions.places import (
     afloat,
     at_region,
     discount_good,
+    discounted,
     docks,
     may_use,
     start_action,
@@ -45,12 +46,6 @@ from companion.games.seafall.state import Region, SeaFallState, Ship
 from companion.games.seafall.turn import current_turn, no_endeavor
 
 ACTION = "repair_or_upgrade"
-GOOD_DISCOUNT = 8  # gold off with one good of the matching colour
-
-
-def discounted(cost: int, good: bool, expertise: int) -> int:
-    """A printed cost less the good's 8 and the advisor's expertise, never below 0."""
-    return max(0, cost - (GOOD_DISCOUNT if good else 0) - expertise)
 
 
 def _repairs(em: Emitter, player: str, ships: list[Ship], free: bool) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine import Command, Event, fold
+from companion.games.seafall.components import GOODS
 from companion.games.seafall.engine import SeaFall
+from companion.games.seafall.setup import ENMITY_TOKENS, GOODS_PER_COLOUR
 from companion.games.seafall.state import SeaFallState
 
 
@@ -45,3 +47,22 @@ def island(id_: str = "isle", garrison: int = 0, effects: list | None = None,
            sites: list | None = None, **kw: Any) -> dict[str, Any]:
     return {"id": id_, "name": kw.pop("name", id_.title()), "garrison": garrison,
             "effects": effects or [], "sites": sites or [], **kw}
+
+
+def check_books(state: SeaFallState) -> None:
+    """The books balance: 10 goods of each colour, 8 enmity tokens a province, nothing
+    negative."""
+    for good in GOODS:
+        total = state.supply.goods[good]
+        total += sum(s.goods.count(good) for s in state.ships.values())
+        total += sum(p.warehouse.count(good) for p in state.provinces.values())
+        total += sum(1 for s in state.sites.values() if s.good_present and s.colour == good)
+        if state.endeavor is not None:
+            total += state.endeavor.goods_to_place.count(good)
+        assert total == GOODS_PER_COLOUR, good
+    for colour, prov in state.provinces.items():
+        placed = sum(s.enmity.get(colour, 0) for s in state.sites.values())
+        placed += sum(r.garrison_enmity.get(colour, 0) for r in state.regions.values())
+        held = sum(p.at_war_with.get(colour, 0) for p in state.provinces.values())
+        assert prov.home_enmity + placed + held == ENMITY_TOKENS, colour
+        assert prov.glory >= 0 and prov.gold >= 0 and prov.fortune >= 0

@@ -15,14 +15,12 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from seafall_driver import Game, island
+from seafall_driver import Game, check_books, island
 
 from companion.dice import SEAFALL
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.games.seafall.components import GOODS, GUILDS
 from companion.games.seafall.map import default_map
-from companion.games.seafall.setup import GOODS_PER_COLOUR
-from companion.games.seafall.ships import MAX_UPGRADES, ship_value
 from companion.games.seafall.state import SeaFallState
 from companion.games.seafall.turn import GUILD_ACTIONS
 
@@ -60,22 +58,6 @@ def options() -> dict[str, Any]:
         "islands": islands,
         "research_allowed": True,
     }
-
-
-def check_books(state: SeaFallState) -> None:
-    for good in GOODS:
-        total = state.supply.goods[good]
-        total += sum(s.goods.count(good) for s in state.ships.values())
-        total += sum(p.warehouse.count(good) for p in state.provinces.values())
-        total += sum(1 for s in state.sites.values() if s.good_present and s.colour == good)
-        if state.endeavor is not None:
-            total += state.endeavor.goods_to_place.count(good)
-        assert total == GOODS_PER_COLOUR, good
-    for prov in state.provinces.values():
-        assert prov.gold >= 0 and prov.glory >= 0
-    for ship in state.ships.values():
-        assert len(ship.goods) <= ship_value(state, ship, "hold")
-        assert len(ship.upgrades) <= MAX_UPGRADES
 
 
 def random_path(state: SeaFallState, location: str, rnd: random.Random) -> list[str]:

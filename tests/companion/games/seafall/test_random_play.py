@@ -12,32 +12,13 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from seafall_driver import Game
+from seafall_driver import Game, check_books
 
 from companion.dice import SEAFALL
 from companion.errors import IllegalCommand, InvalidCommand
-from companion.games.seafall.components import GOODS
-from companion.games.seafall.setup import ENMITY_TOKENS, GOODS_PER_COLOUR, demo_options
-from companion.games.seafall.state import SeaFallState
+from companion.games.seafall.setup import demo_options
 
 FACES = [*SEAFALL.labels, "standard", "strong"]  # lean towards successes: more plunder
-
-
-def check_books(state: SeaFallState) -> None:
-    for good in GOODS:
-        total = state.supply.goods[good]
-        total += sum(s.goods.count(good) for s in state.ships.values())
-        total += sum(p.warehouse.count(good) for p in state.provinces.values())
-        total += sum(1 for s in state.sites.values() if s.good_present and s.colour == good)
-        if state.endeavor is not None:
-            total += state.endeavor.goods_to_place.count(good)
-        assert total == GOODS_PER_COLOUR, good
-    for colour, prov in state.provinces.items():
-        placed = sum(s.enmity.get(colour, 0) for s in state.sites.values())
-        placed += sum(r.garrison_enmity.get(colour, 0) for r in state.regions.values())
-        held = sum(p.at_war_with.get(colour, 0) for p in state.provinces.values())
-        assert prov.home_enmity + placed + held == ENMITY_TOKENS, colour
-        assert prov.glory >= 0 and prov.gold >= 0 and prov.fortune >= 0
 
 
 def step(g: Game, rnd: random.Random) -> None:

@@ -192,7 +192,7 @@ def test_buy_treasure(cost, good, paid):
     g = Game({"provinces": [{"colour": "red", "gold": 10, "warehouse": ["spice", "spice"]},
                             {"colour": "blue"}],
               "treasures": [{"name": "Idol", "cost": cost, "colour": "spice", "glory": 2}]})
-    g.do("buy_treasure", treasure="Idol", **({"good": good} if good else {}))
+    g.do("buy_treasure", treasure="Idol", **({"good_from": good} if good else {}))
     prov = g.state.provinces["red"]
     assert prov.gold == 10 - paid and prov.glory == 2
     assert prov.warehouse == (["spice"] if good else ["spice", "spice"])
