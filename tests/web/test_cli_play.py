@@ -131,7 +131,8 @@ def test_whole_game_then_the_next_game_of_the_campaign(tmp_path, capsys):
     assert status == 0 and out["error"] is None
     state = out["state"]
     assert state["phase"] == "recorded" and state["winner"] == "blue"
-    assert state["record"] == [{"game": 1, "glory": {"blue": 3, "red": 2}, "milestones": {}}]
+    assert state["record"] == [{"game": 1, "glory": {"blue": 3, "green": 0, "red": 2},
+                                "milestones": {}}]
     assert main(["play", "seafall", "--script", str(next_file), "--json"]) == 0
     game2 = json.loads(capsys.readouterr().out)
     assert game2["state"]["game_number"] == 2 and game2["state"]["glory_target"] == 12

@@ -7,7 +7,15 @@ advisor each province kept (trained expertise included), unused research cards, 
 leader levels, improved fields and garrisons, appellations, campaign glory, the historical
 record, retired advisors with stickers left, milestones not yet claimed and the event deck
 (events brought in by milestones stay). Gold, goods, upgrades, structures, damage and
-game glory do not carry over; treasures go back to the treasure deck.
+game glory do not carry over; treasures go back to the treasure deck. A province whose player
+missed the game carries ``games_missed`` (the catch-up owed when they return: see
+:mod:`companion.games.seafall.membership`).
+
+The campaign ends after the game in which a milestone marked ``end_of_world`` (the island at
+the end of the world is found) is claimed: :func:`crown_if_the_world_ends` names the Emperor
+once glory is recorded
+("The Crowning of an Emperor"): the most campaign glory, then the most milestone glory in the
+historical record, then the least prominent title held during that final game.
 """
 
 from __future__ import annotations
@@ -16,7 +24,8 @@ from typing import Any
 
 from companion.errors import IllegalCommand
 from companion.games.seafall.codec import dump
-from companion.games.seafall.state import SeaFallState
+from companion.games.seafall.emitter import Emitter
+from companion.games.seafall.state import TITLES, SeaFallState
 
 
 def next_game(state: SeaFallState) -> dict[str, Any]:
@@ -24,6 +33,9 @@ def next_game(state: SeaFallState) -> dict[str, Any]:
     if state.phase != "recorded":
         raise IllegalCommand("the game is not over and recorded yet: finish the end of the "
                              "game first")
+    if state.emperor is not None:
+        raise IllegalCommand(f"the campaign is over: {state.provinces[state.emperor].player} "
+                             f"({state.emperor}) is crowned Emperor")
     provinces = []
     for colour in state.seating:
         prov = state.provinces[colour]
@@ -48,6 +60,9 @@ def next_game(state: SeaFallState) -> dict[str, Any]:
             "ships": [{"name": s.name, "sail": s.sail, "raid": s.raid, "explore": s.explore,
                        "hold": s.hold} for s in state.province_ships(colour)],
         })
+        missed = prov.games_missed + (1 if prov.absent else 0)
+        if missed:
+            provinces[-1]["games_missed"] = missed
     islands = []
     for region in state.regions.values():
         if region.kind != "island":
@@ -87,3 +102,71 @@ def next_game(state: SeaFallState) -> dict[str, Any]:
         "record": [dict(r) for r in state.record],
         "research_allowed": state.research_allowed,
     }
+
+
+# -- the historical record and the end of the campaign ------------------------------------
+
+
+def milestone_glory(state: SeaFallState) -> dict[str, int]:
+    """Glory each province earned from milestones claimed in this game."""
+    out: dict[str, int] = {}
+    for m in state.milestones:
+        if m.claimed_by is not None and m.glory:
+            out[m.claimed_by] = out.get(m.claimed_by, 0) + m.glory
+    return out
+
+
+def note_history(em: Emitter) -> None:
+    """Right after glory is recorded (step 6), when there is something to note: the glory
+    from milestones (the Emperor's first tie-break) and who was absent."""
+    state = em.state
+    earned = milestone_glory(state)
+    absent = [c for c in state.seating if state.provinces[c].absent]
+    if earned or absent:
+        em("HistoryNoted", game=state.game_number, milestone_glory=earned, absent=absent)
+
+
+def world_has_ended(state: SeaFallState) -> bool:
+    return any(m.end_of_world and m.claimed_by is not None for m in state.milestones)
+
+
+def campaign_milestone_glory(record: list[dict[str, Any]]) -> dict[str, int]:
+    """Milestone glory over the whole historical record, by province."""
+    out: dict[str, int] = {}
+    for entry in record:
+        for colour, glory in (entry.get("milestone_glory") or {}).items():
+            out[colour] = out.get(colour, 0) + int(glory)
+    return out
+
+
+def emperor(state: SeaFallState) -> tuple[str, str]:
+    """Who is crowned, and what decided it: ``"campaign glory"``, ``"milestone glory"`` or
+    ``"title"`` (the least prominent title held during the final game)."""
+    colours = list(state.seating)
+    top = max(state.provinces[c].campaign_glory for c in colours)
+    tied = [c for c in colours if state.provinces[c].campaign_glory == top]
+    if len(tied) == 1:
+        return tied[0], "campaign glory"
+    by_milestones = campaign_milestone_glory(state.record)
+    best = max(by_milestones.get(c, 0) for c in tied)
+    tied = [c for c in tied if by_milestones.get(c, 0) == best]
+    if len(tied) == 1:
+        return tied[0], "milestone glory"
+
+    def prominence(colour: str) -> int:  # the titles held in this, the final game
+        title = state.provinces[colour].title
+        return TITLES.index(title) if title in TITLES else len(TITLES)
+
+    return max(tied, key=lambda c: (prominence(c), -colours.index(c))), "title"
+
+
+def crown_if_the_world_ends(em: Emitter) -> None:
+    """Once glory is recorded (step 6, before titles change hands): if the island at the end
+    of the world was found in this game, the campaign ends and the Emperor is crowned."""
+    state = em.state
+    if not world_has_ended(state):
+        return
+    winner, decided_by = emperor(state)
+    em("EmperorCrowned", player=winner, decided_by=decided_by,
+       campaign={c: state.provinces[c].campaign_glory for c in state.seating},
+       milestone_glory=campaign_milestone_glory(state.record))

@@ -252,8 +252,9 @@ def sink(em: Emitter, ship: Ship, reason: str) -> None:
     """A ship sinks: upgrades back exhausted, 1 glory lost for each, goods lost."""
     ups = [u.name for u in ship.upgrades]
     em("ShipSank", ship=ship.id, upgrades=ups, goods=list(ship.goods), reason=reason)
-    if ups:
-        em("GloryChanged", player=ship.owner, amount=-len(ups),
+    lost = min(len(ups), em.state.provinces[ship.owner].glory)  # glory never goes below 0
+    if lost:
+        em("GloryChanged", player=ship.owner, amount=-lost,
            reason=f"{len(ups)} upgrade(s) returned when {ship.name} sank")
 
 

@@ -27,6 +27,7 @@ from companion.dice import SEAFALL, DiceRead
 from companion.engine import Command, Event
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.games.seafall.args import only, require_player, text
+from companion.games.seafall.campaign import crown_if_the_world_ends, note_history
 from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.state import TITLES, SeaFallState
 from companion.games.seafall.year import prominence
@@ -74,6 +75,9 @@ def advance(em: Emitter) -> None:
             _begin_step(em, step + 1)
             continue
         player = state.end_order[0]
+        if state.provinces[player].absent and step in (2, 3, 4):
+            _pass_absent(em, player, step)
+            continue
         if step == 2 and not trainable(state, player):
             em("TrainingSkipped", player=player,
                reason="no advisor with an empty slot" if not _slotted(state, player)
@@ -97,10 +101,24 @@ def advance(em: Emitter) -> None:
                 _rank_titles(em)
                 continue
             block = state.title_blocks[0]
-            if len(block["players"]) == 1:
+            # one player left, or only absent ones (who choose nothing: the best title left
+            # goes to the least prominent of them, as they would choose)
+            if len(block["players"]) == 1 or state.provinces[block["players"][0]].absent:
                 em("TitleChosen", player=block["players"][0], title=block["titles"][0])
                 continue
         return
+
+
+def _pass_absent(em: Emitter, player: str, step: int) -> None:
+    """An absent province makes no choices ("Missing a game"): it trains nothing, keeps the
+    advisor it brought (if still in its council) and improves its ships when it returns."""
+    if step == 3:
+        council = em.state.provinces[player].council
+        em("AdvisorKept", player=player, advisor=council[0].name if council else None,
+           reason="absent")
+        return
+    em("AbsentPassedBy", player=player, step=step,
+       what=f"end of game step {step} ({STEP_NAMES[step]})")
 
 
 # -- step 1 -------------------------------------------------------------------------------
@@ -207,7 +225,8 @@ def keepable(state: SeaFallState, player: str) -> list[str]:
     if player != state.winner:
         return council
     kept = [state.catalogue.advisors[p.kept_advisor].gold
-            for c, p in state.provinces.items() if c != player and p.kept_advisor]
+            for c, p in state.provinces.items()
+            if c != player and p.kept_advisor and not p.absent]
     if not kept:
         return council
     return [a for a in council if state.catalogue.advisors[a].gold < min(kept)]
@@ -296,8 +315,9 @@ def _settle_enmity_step(em: Emitter, player: str) -> bool:
             em("StickerPlaced", player=player, region=region.id, covered=None)
         elif not others:
             em("StickerLost", player=player, region=region.id)
-            em("GloryChanged", player=player, amount=-1,
-               reason=f"no room for a sticker on {region.name}")
+            if state.provinces[player].glory > 0:  # glory never goes below 0
+                em("GloryChanged", player=player, amount=-1,
+                   reason=f"no room for a sticker on {region.name}")
         elif len(others) == 1:
             em("StickerPlaced", player=player, region=region.id, covered=others[0])
         else:
@@ -372,13 +392,23 @@ def cover_sticker(state: SeaFallState, cmd: Command) -> list[Event]:
 # -- steps 6 and 7 ------------------------------------------------------------------------
 
 
+def recorded_glory(state: SeaFallState) -> dict[str, int]:
+    """Game glory as recorded: an absent province gets one less than the lowest-scoring
+    player ("Missing a game")."""
+    present = [state.provinces[c].glory for c in state.seating
+               if not state.provinces[c].absent]
+    return {c: min(present) - 1 if state.provinces[c].absent else state.provinces[c].glory
+            for c in state.seating}
+
+
 def _record_glory(em: Emitter) -> None:
     state = em.state
-    em("GloryRecorded", game=state.game_number,
-       glory={c: state.provinces[c].glory for c in state.seating},
-       campaign={c: state.provinces[c].campaign_glory + state.provinces[c].glory
-                 for c in state.seating},
+    glory = recorded_glory(state)
+    em("GloryRecorded", game=state.game_number, glory=glory,
+       campaign={c: state.provinces[c].campaign_glory + glory[c] for c in state.seating},
        milestones={m.name: m.claimed_by for m in state.milestones if m.claimed_by})
+    note_history(em)
+    crown_if_the_world_ends(em)
 
 
 def _rank_titles(em: Emitter) -> None:
@@ -390,7 +420,9 @@ def _rank_titles(em: Emitter) -> None:
     while i < len(ranked):
         glory = state.provinces[ranked[i]].campaign_glory
         group = [c for c in ranked if state.provinces[c].campaign_glory == glory]
-        group.sort(key=lambda c: (-prominence(state, c), state.seating.index(c)))
+        # an absent player makes no choice: the others choose first, it takes what is left
+        group.sort(key=lambda c: (state.provinces[c].absent, -prominence(state, c),
+                                  state.seating.index(c)))
         blocks.append({"players": group, "titles": titles[i:i + len(group)]})
         i += len(group)
     em("TitlesRanked", blocks=blocks)

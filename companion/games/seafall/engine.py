@@ -16,8 +16,10 @@ from companion.games.seafall import (
     campaign,
     endeavor,
     endgame,
+    evolve_campaign,  # noqa: F401  (registers the campaign's event handlers)
     evolve_endgame,  # noqa: F401  (registers the end-of-game event handlers)
     forum,
+    legacy,
     plunder,
     turn,
     year,
@@ -47,6 +49,8 @@ COMMANDS: dict[str, Decider] = {
     "return_good": endeavor.return_good,
     "plunder": plunder.plunder,
     "record_site": turn.record_site,
+    "add_component": legacy.add_component,
+    "add_island": legacy.add_island,
     "deal_advisor": year.deal_advisor,
     "hire_advisor": forum.hire_advisor,
     "buy_treasure": forum.buy_treasure,

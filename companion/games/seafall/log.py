@@ -53,8 +53,22 @@ def _sailed(p: Mapping[str, Any]) -> str:
     return text + "."
 
 
+def _noted(p: Mapping[str, Any]) -> str:
+    parts = []
+    if p["milestone_glory"]:
+        parts.append("glory from milestones " + ", ".join(
+            f"{_who(c)} {g}" for c, g in p["milestone_glory"].items()))
+    if p["absent"]:
+        parts.append("absent " + ", ".join(_who(c) for c in p["absent"]))
+    return f"The historical record notes for game {p['game']}: {'; '.join(parts)}."
+
+
 _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "GameSetUp": lambda p: "A new game of SeaFall is set up.",
+    "ComponentAdded": lambda p: f"A {p['kind']} enters the game: {p['card']['name']}"
+                                + (" (into the storage chest)" if p.get("bagged") else "") + ".",
+    "IslandAdded": lambda p: "A new island is charted: "
+                             f"{p['island'].get('name') or p['island'].get('id')}.",
     "WinterBegan": lambda p: f"Winter of year {p['year']}.",
     "AstrolabeGiven": lambda p: f"{_who(p['player'])} takes the astrolabe and the event deck "
                                 "(least glory).",
@@ -114,6 +128,11 @@ _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
         for b in p["blocks"]) + ".",
     "TitleChosen": lambda p: f"{_who(p['player'])} is now {p['title']}.",
     "GameRecorded": lambda p: f"Game {p['game']} is recorded in the campaign.",
+    "AbsentPassedBy": lambda p: f"{_who(p['player'])} is absent: {p['what']}.",
+    "HistoryNoted": _noted,
+    "EmperorCrowned": lambda p: f"The island at the end of the world is found: the campaign "
+                                f"ends and {_who(p['player'])} is crowned Emperor (decided by "
+                                f"{p['decided_by']}).",
     "GameEnded": lambda p: f"The game ends: {_who(p['winner'])} wins with "
                            f"{p['glory'][p['winner']]} glory (target {p['target']}).",
     "TurnStarted": lambda p: f"{_who(p['player'])}'s turn begins.",

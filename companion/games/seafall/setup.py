@@ -28,6 +28,7 @@ from typing import Any
 from companion.errors import InvalidCommand
 from companion.games.seafall.components import EXPERTISE, GOODS, Catalogue, default_catalogue
 from companion.games.seafall.effects import parse_effects
+from companion.games.seafall.glory import held_glory
 from companion.games.seafall.map import default_map, harbor_space, normalise
 from companion.games.seafall.state import (
     ISLAND_SITE_KINDS,
@@ -228,6 +229,15 @@ def _province(raw: Any, state: SeaFallState) -> None:
     )
     prov.leader_reputation = _int(raw, "leader_reputation", prov.reputation, where)
     prov.leader_fortune = _int(raw, "leader_fortune", prov.fortune, where)
+    prov.absent = _bool(raw, "absent", False, where)
+    prov.games_missed = _int(raw, "games_missed", 0, where)
+    if prov.absent:
+        _absent(raw, prov, where)
+    elif prov.games_missed:
+        raise InvalidCommand(
+            f"{where}: {prov.player} returns after missing {prov.games_missed} game(s); "
+            "apply the catch-up first (improved ships and improvements, see docs/seafall.md "
+            "\"The campaign\")")
     advisors = raw.get("advisors", [])
     if not isinstance(advisors, list):
         raise InvalidCommand(f"{where}: 'advisors' is a list of advisor names")
@@ -297,6 +307,24 @@ def _province(raw: Any, state: SeaFallState) -> None:
         ship = _ship(ship_raw, colour, i, colour, state)
         state.ships[ship.id] = ship
         prov.ships.append(ship.id)
+
+
+def _absent(raw: Mapping[str, Any], prov: Province, where: str) -> None:
+    """An absent province ("Missing a game"): its cards in place, its ships at home, no gold,
+    goods or tokens (no one is there to spend them)."""
+    prov.reputation = _int(raw, "reputation", 0, where)
+    prov.fortune = _int(raw, "fortune", 0, where)
+    ships = raw.get("ships", [])
+    if prov.gold or prov.warehouse or prov.reputation or prov.fortune or any(
+            isinstance(s, Mapping) and (s.get("goods") or s.get("sunk")
+                                        or s.get("location") not in (None, prov.colour))
+            for s in (ships if isinstance(ships, list) else [])):
+        raise InvalidCommand(f"{where} is absent: no gold, goods or tokens, and its ships "
+                             "in its home harbor")
+    advisors = raw.get("advisors", [])
+    if raw.get("active_advisor") is not None or (isinstance(advisors, list)
+                                                 and len(advisors) > 1):
+        raise InvalidCommand(f"{where} is absent: at most the one advisor it kept, not active")
 
 
 def _colours(raw: Any, where: str) -> list[str]:
@@ -376,6 +404,10 @@ def _island(raw: Any, state: SeaFallState, index: int) -> None:
 def initial_state(options: Mapping[str, Any]) -> SeaFallState:
     """Validate setup options and build the state a new game starts from."""
     options = _obj(options, "the setup options")
+    if "campaign_changes" in options:  # joining, returning, leaving: applied first
+        from companion.games.seafall.membership import apply_changes
+
+        options = apply_changes(options)
     known = {"provinces", "islands", "first_player", "prologue", "components", "supply",
              "start_at", "game", "glory_target", "advisor_deck", "forum", "treasures",
              "milestones", "events", "bagged_events", "research_allowed",
@@ -404,6 +436,8 @@ def initial_state(options: Mapping[str, Any]) -> SeaFallState:
         raise InvalidCommand("'provinces' lists 2 to 5 provinces")
     for raw in provinces:
         _province(raw, state)
+    if sum(not p.absent for p in state.provinces.values()) < 2:
+        raise InvalidCommand("at least two provinces' players must be present")
     state.seating = _seating(state, [p["colour"] for p in provinces])
     islands = options.get("islands", [])
     if not isinstance(islands, list):
@@ -411,6 +445,9 @@ def initial_state(options: Mapping[str, Any]) -> SeaFallState:
     for i, raw in enumerate(islands, 1):
         _island(raw, state, i)
     _balance_enmity(state, {p["colour"]: p.get("enmity") for p in provinces})
+    for raw in provinces:  # without a stated glory, a province has its holdings' glory
+        if "glory" not in raw:
+            state.provinces[raw["colour"]].glory = held_glory(state, raw["colour"])
     # Goods, upgrades and structures already in play come out of the supply.
     for ship in state.ships.values():
         for good in ship.goods:
@@ -432,6 +469,9 @@ def initial_state(options: Mapping[str, Any]) -> SeaFallState:
             ship.location = _at_sea(state, ship.location)
             if ship.location is None:
                 raise InvalidCommand(f"ship {ship.id}: unknown location")
+    if options.get("start_at", "winter") == "winter" and len(provinces) < 3:
+        raise InvalidCommand("a game of SeaFall has 3 to 5 provinces (2 only in a scenario "
+                             "that starts in a turn, \"start_at\": \"turn\")")
     state.research_allowed = _bool(options, "research_allowed", False, "setup")
     _decks(options, state)
     game = _int(options, "game", 1, "setup", minimum=1)
@@ -446,9 +486,12 @@ def initial_state(options: Mapping[str, Any]) -> SeaFallState:
     start = options.get("start_at", "winter")
     if start not in ("winter", "turn"):
         raise InvalidCommand("'start_at' is 'winter' (a new game) or 'turn' (a game in play)")
-    first = _str(options, "first_player", state.seating[0], "setup")
+    present = [c for c in state.seating if not state.provinces[c].absent]
+    first = _str(options, "first_player", present[0], "setup")
     if first not in state.provinces:
         raise InvalidCommand(f"'first_player' {first!r} is not a province in this game")
+    if first not in present:
+        raise InvalidCommand(f"'first_player' {first!r} is absent and takes no turns")
     if start == "turn":
         state.round, state.phase, state.astrolabe = 1, "turns", first
         state.first_winter = False
@@ -549,7 +592,8 @@ def _decks(options: Mapping[str, Any], state: SeaFallState) -> None:
         state.milestones.append(Milestone(
             name, _int(raw, "glory", 0, f"milestone {name!r}"),
             _text(raw, "requirement", f"milestone {name!r}"),
-            None, _names(raw.get("events"), f"milestone {name!r}: 'events'")))
+            None, _names(raw.get("events"), f"milestone {name!r}: 'events'"),
+            _bool(raw, "end_of_world", False, f"milestone {name!r}")))
     state.event_deck = _names(options.get("events"), "'events'")
     state.bagged_events = _names(options.get("bagged_events"), "'bagged_events'")
 
@@ -574,3 +618,13 @@ def demo_options() -> dict[str, Any]:
     options = json.loads(text)
     options.pop("_about", None)
     return dict(options)
+
+
+def add_island(raw: Any, state: SeaFallState) -> None:
+    """Add an island described as in the setup options to ``state`` (validated)."""
+    _island(raw, state, len([r for r in state.regions.values() if r.kind == "island"]) + 1)
+
+
+def cards_from(raw: Any, where: str) -> list[Card]:
+    """Treasure or research cards described as in the setup options (validated)."""
+    return _cards(raw, where)

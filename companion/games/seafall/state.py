@@ -119,6 +119,7 @@ class Milestone:
     requirement: str = ""
     claimed_by: str | None = None
     events: list[str] = field(default_factory=list)  # bagged events it brings in
+    end_of_world: bool = False  # claiming it ends the campaign after this game
 
 
 TITLES = ("prince", "duke", "count", "baron", "lord")  # most prominent first
@@ -147,6 +148,8 @@ class Province:
     leader_fortune: int = 0  # fortune tokens taken at the start of a game
     appellation: str | None = None
     kept_advisor: str | None = None
+    absent: bool = False  # its player misses this game ("Missing a game")
+    games_missed: int = 0  # games missed before this one, not yet caught up
 
 
 @dataclass
@@ -276,6 +279,7 @@ class SeaFallState:
     endeavor: Endeavor | None = None
     endeavors: int = 0  # how many endeavors were started: numbers prompts
     research_allowed: bool = False  # "Research": not at the start of the campaign
+    emperor: str | None = None  # set when the campaign ends ("The Crowning of an Emperor")
 
     def clone(self) -> SeaFallState:
         new: SeaFallState = clone(self)

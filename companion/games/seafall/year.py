@@ -34,9 +34,15 @@ def prominence(state: SeaFallState, colour: str) -> int:
     return TITLES.index(title) if title in TITLES else len(TITLES)
 
 
+def playing(state: SeaFallState) -> list[str]:
+    """The provinces whose players are at the table, in seating order (an absent province
+    takes no turns: rulebook, "Missing a game")."""
+    return [c for c in state.seating if not state.provinces[c].absent]
+
+
 def least_glory(state: SeaFallState) -> str:
     """The player with the least glory, ties to the less prominent title (then seating)."""
-    return min(state.seating,
+    return min(playing(state),
                key=lambda c: (state.provinces[c].glory, -prominence(state, c),
                               state.seating.index(c)))
 
@@ -66,6 +72,10 @@ def continue_winter(em: Emitter) -> None:
 def _harvest(em: Emitter) -> None:
     state = em.state
     for colour in state.seating:
+        if state.provinces[colour].absent:
+            em("AbsentPassedBy", player=colour, step=None,
+               what="no harvest (no gold is placed in an absent province)")
+            continue
         paid, skipped = [], []
         for site in state.region_sites(colour):
             if site.kind != "field":
@@ -120,7 +130,7 @@ def begin_round(em: Emitter, number: int) -> None:
 
 
 def start_turns(em: Emitter) -> None:
-    first = em.state.astrolabe or em.state.seating[0]
+    first = em.state.astrolabe or playing(em.state)[0]
     em("TurnStarted", player=first)
 
 
@@ -133,7 +143,7 @@ def after_turn(em: Emitter) -> None:
     """Start the next player's turn, or end the round."""
     state = em.state
     order = clockwise_from(state, state.astrolabe or state.seating[0])
-    waiting = [c for c in order if c not in state.turns_taken]
+    waiting = [c for c in order if c not in state.turns_taken and c in playing(state)]
     if waiting:
         em("TurnStarted", player=waiting[0])
         return
@@ -144,9 +154,9 @@ def end_round(em: Emitter) -> None:
     state = em.state
     if state.event is not None:
         em("EventDismissed", event=state.event)
-    top = max(p.glory for p in state.provinces.values())
+    top = max(state.provinces[c].glory for c in playing(state))
     if top >= state.glory_target:
-        tied = [c for c in state.seating if state.provinces[c].glory == top]
+        tied = [c for c in playing(state) if state.provinces[c].glory == top]
         winner = max(tied, key=lambda c: (prominence(state, c), -state.seating.index(c)))
         em("GameEnded", winner=winner,
            glory={c: state.provinces[c].glory for c in state.seating},

@@ -66,3 +66,20 @@ def check_books(state: SeaFallState) -> None:
         held = sum(p.at_war_with.get(colour, 0) for p in state.provinces.values())
         assert prov.home_enmity + placed + held == ENMITY_TOKENS, colour
         assert prov.glory >= 0 and prov.gold >= 0 and prov.fortune >= 0
+
+
+def check_glory(game: Game, initial: SeaFallState) -> None:
+    """Glory equals the sum of its sources: what each province holds now, plus what it
+    earned once (endeavors, milestones) less stickers without room, plus whatever the
+    scenario started with beyond its holdings."""
+    from companion.games.seafall.glory import held_glory
+
+    for colour, prov in game.state.provinces.items():
+        earned = 0
+        for event in game.events:
+            p = event.payload
+            if event.type == "GloryChanged" and p["player"] == colour and (
+                    p["reason"].startswith(("successful ", "milestone ", "no room "))):
+                earned += p["amount"]
+        offset = initial.provinces[colour].glory - held_glory(initial, colour)
+        assert prov.glory == offset + earned + held_glory(game.state, colour), colour

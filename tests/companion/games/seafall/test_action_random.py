@@ -15,7 +15,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from seafall_driver import Game, check_books, island
+from seafall_driver import Game, check_books, check_glory, island
 
 from companion.dice import SEAFALL
 from companion.errors import IllegalCommand, InvalidCommand
@@ -150,6 +150,7 @@ def answer_prompt(g: Game, rnd: random.Random) -> bool:
 def test_random_guild_actions_keep_the_books(seed):
     rnd = random.Random(seed)
     g = Game(options())
+    initial = g.state
     check_books(g.state)
     for _ in range(80):
         if g.state.game_over or g.state.turn is None:
@@ -168,5 +169,6 @@ def test_random_guild_actions_keep_the_books(seed):
             except (IllegalCommand, InvalidCommand):
                 pass
         check_books(g.state)
+        check_glory(g, initial)
     assert g.replayed() == g.state
     assert g.engine.load_state(g.engine.dump_state(g.state)) == g.state

@@ -19,6 +19,7 @@ def recorded_game() -> Game:
                  {"effect": "dice", "endeavor": "explore", "amount": 2}]}]},
             {"colour": "blue", "glory": 4, "title": "duke", "campaign_glory": 12,
              "advisors": ["Madman"], "site_enmity": {"field-1": {"red": 1}}},
+            {"colour": "green", "glory": 2, "title": "count", "campaign_glory": 10},
         ],
         "islands": [island(sites=[{"name": "1", "kind": "mine", "value": 3},
                                   {"name": "2", "symbol": "sun", "defense": 4}])],
@@ -26,7 +27,8 @@ def recorded_game() -> Game:
         "milestones": [{"name": "Explorer", "glory": 5}, {"name": "Builder", "glory": 3}],
         "events": ["Storm"], "glory_target": 11,
     })
-    g.do("claim_milestone", milestone="Builder")  # Blue sits first (less prominent title)
+    g.do("end_turn")  # Green sits first (the least prominent title)
+    g.do("claim_milestone", milestone="Builder")
     while not g.state.game_over:
         g.do("end_turn")
     answers = {"improve_province": "fortune", "train_advisor": None, "keep_advisor": None,
@@ -71,10 +73,70 @@ def test_next_game_carries_the_campaign_over():
     assert [r.stickers for r in state.retired_advisors] == [
         r.stickers for r in g.state.retired_advisors]
     assert (state.provinces["red"].title, state.provinces["blue"].title) == ("prince", "duke")
-    assert state.seating == ["blue", "red"]  # least prominent first
+    assert state.seating == ["green", "blue", "red"]  # least prominent first
 
 
 def test_next_game_needs_a_recorded_game():
     g = Game({})
     with pytest.raises(IllegalCommand, match="not over and recorded"):
         next_game(g.state)
+
+
+def test_the_record_keeps_milestone_glory():
+    """The historical record keeps the glory from milestones ("The Crowning of an Emperor":
+    the first tie-break)."""
+    g = recorded_game()
+    assert g.state.record[-1]["milestone_glory"] == {"blue": 3}
+    assert "HistoryNoted" in g.types()
+
+
+# -- the end of the campaign ----------------------------------------------------------------
+
+
+def final_game(red: int, blue: int, past_milestones: dict[str, int]) -> Game:
+    g = Game({
+        "provinces": [{"colour": "red", "title": "prince", "campaign_glory": red, "glory": 1},
+                      {"colour": "blue", "title": "duke", "campaign_glory": blue, "glory": 1},
+                      {"colour": "green", "title": "count", "campaign_glory": 10}],
+        "milestones": [{"name": "The last island", "glory": 1, "end_of_world": True}],
+        "record": [{"game": 1, "glory": {}, "milestones": {},
+                    "milestone_glory": past_milestones}],
+        "glory_target": 1,
+    })
+    g.do("claim_milestone", milestone="The last island")  # Green finds the island
+    for _ in range(3):
+        g.do("end_turn")
+    while g.state.phase != "recorded":
+        p = g.prompt
+        if p.kind == "roll":
+            g.do("roll", faces=["blank"] * p.count)
+        else:
+            g.do(p.command, **{p.arg: p.options[0].value})
+    return g
+
+
+@pytest.mark.parametrize("red, blue, milestones, emperor, decided_by", [
+    pytest.param(30, 20, {}, "red", "campaign glory", id="the most campaign glory"),
+    pytest.param(20, 20, {"blue": 4, "red": 2}, "blue", "milestone glory",
+                 id="tie: the most glory from milestones in the record"),
+    pytest.param(20, 20, {"blue": 2, "red": 2}, "blue", "title",
+                 id="still tied: the less prominent title in the final game"),
+])
+def test_finding_the_end_of_the_world_crowns_an_emperor(red, blue, milestones, emperor,
+                                                        decided_by):
+    """"The Crowning of an Emperor": the campaign ends when the island at the end of the
+    world is found (a milestone marked end_of_world); the most campaign glory wins, then the
+    most milestone glory in the historical record, then the least prominent title held in
+    the final game."""
+    g = final_game(red, blue, milestones)
+    crowned = g.last("EmperorCrowned").payload
+    assert (crowned["player"], crowned["decided_by"]) == (emperor, decided_by)
+    assert g.state.emperor == emperor
+    assert g.state.record[-1]["milestone_glory"] == {"green": 1}
+    with pytest.raises(IllegalCommand, match="campaign is over"):
+        next_game(g.state)
+
+
+def test_the_campaign_goes_on_until_the_end_of_the_world_is_found():
+    g = recorded_game()
+    assert "EmperorCrowned" not in g.types() and g.state.emperor is None

@@ -12,7 +12,7 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from seafall_driver import Game, check_books
+from seafall_driver import Game, check_books, check_glory
 
 from companion.dice import SEAFALL
 from companion.errors import IllegalCommand, InvalidCommand
@@ -74,6 +74,7 @@ def demo_with_war() -> dict:
 def test_random_play_keeps_the_books(seed):
     rnd = random.Random(seed)
     g = Game(demo_with_war())
+    initial = g.state
     for _ in range(60):
         if g.state.game_over:
             break
@@ -81,6 +82,7 @@ def test_random_play_keeps_the_books(seed):
             g.do("hire_guild", guild=rnd.choice(["explorers", "soldiers"]))
         step(g, rnd)
         check_books(g.state)
+        check_glory(g, initial)
     assert g.replayed() == g.state
     assert g.engine.load_state(g.engine.dump_state(g.state)) == g.state
 

@@ -127,7 +127,7 @@ def test_blue_explores_dangerous_anchor_site_with_intrepid_and_woodsman(game):
     assert values == ["exhaust:blue-1:Intrepid", "card:blue-1"]
     g.do("assign_damage", choice="exhaust:blue-1:Intrepid")
     assert g.state.ships["blue-1"].upgrades[0].exhausted
-    assert g.state.provinces["blue"].glory == 1
+    assert g.state.provinces["blue"].glory == 1 + 1  # Intrepid's glory, then the endeavor's
     assert g.state.provinces["blue"].fortune == 3
     assert g.state.sites["isle/anchor"].kind == "explored"
     assert g.state.endeavor is None
@@ -170,7 +170,7 @@ def test_yellow_spice_raid_nimble_scout_garrison_reroll_and_fortune(game):
     g.do("spend_fortune", amount=2)
     counted = g.last("SuccessesCounted").payload
     assert (counted["rolled"], counted["successes"], counted["damage"]) == (3, 5, 0)
-    assert g.state.provinces["yellow"].glory == 1
+    assert g.state.provinces["yellow"].glory == 1 + 1  # Nimble's glory, then the raid's
     # both ships have room for the spice: the player chooses
     assert g.prompt.command == "plunder"
     assert [o.value for o in g.prompt.options] == ["yellow-1", "yellow-2", "leave"]

@@ -68,7 +68,8 @@ def test_components_can_be_added_at_setup():
     state = fold(engine, engine.setup({
         "components": {"advisors": [{"name": "Old Salt", "guild": "explorers", "gold": 2,
                                      "expertise": {"explore": 2}}]},
-        "provinces": [{"colour": "red", "active_advisor": "Old Salt"}, {"colour": "blue"}],
+        "provinces": [{"colour": "red", "active_advisor": "Old Salt"}, {"colour": "blue"},
+                      {"colour": "green"}],
     }))
     assert state.catalogue.advisors["Old Salt"].expertise == {"explore": 2}
 

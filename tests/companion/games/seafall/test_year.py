@@ -64,7 +64,8 @@ def test_first_winter_in_order_then_round_one():
 
 def test_harvest_skips_fields_with_enmity():
     g = new_game(advisor_deck=[], provinces=[
-        {"colour": "red", "site_enmity": {"field-1": {"blue": 1}}}, {"colour": "blue"}])
+        {"colour": "green"}, {"colour": "red", "site_enmity": {"field-1": {"blue": 1}}},
+        {"colour": "blue"}])
     harvested = g.last("FieldsHarvested") if False else [
         e for e in g.events if e.type == "FieldsHarvested" and e.payload["player"] == "red"][0]
     assert harvested.payload["gold"] == 4 and harvested.payload["skipped"] == ["red/field-1"]
@@ -108,7 +109,8 @@ def test_after_six_rounds_a_new_year_begins_with_winter_and_enmity_moves():
     province's At War With space, island site tokens onto the island's garrison; the forum
     is dismissed to the bottom of the deck and a new one dealt."""
     g = new_game(advisor_deck=FORUM + ["Brute", "Foreman", "Convict", "Alchemist", "Wind Master"],
-                 provinces=[{"colour": "red", "site_enmity": {"field-1": {"blue": 2}}},
+                 provinces=[{"colour": "green"},
+                            {"colour": "red", "site_enmity": {"field-1": {"blue": 2}}},
                             {"colour": "blue"}],
                  islands=[island(sites=[{"name": "1", "kind": "mine", "value": 3,
                                          "enmity": {"red": 1}}])])

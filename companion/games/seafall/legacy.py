@@ -1,0 +1,127 @@
+"""Adding and editing components as the campaign unlocks them (issue: components are data).
+
+SeaFall is a legacy game: boxes open, new advisors, upgrades, structures, treasures,
+milestones, events and islands enter the game. Each arrives by a validated command, so a
+typo or an unknown power is refused with the reason instead of surfacing mid-game:
+
+* ``add_component {"kind": "advisor" | "upgrade" | "structure" | "treasure" | "milestone" |
+  "event", "card": {...}}``: a new card, or a new version of one with the same name (an
+  edit). Advisors go to the bottom of the advisor deck, upgrades and structures to the
+  supply, treasures to those for sale, events to the event deck (or the storage chest with
+  ``"bagged": true``).
+* ``add_island {"island": {...}}``: an island as in the setup options (sites, powers,
+  docks, market, map space).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.engine import Command, Event
+from companion.errors import IllegalCommand, InvalidCommand
+from companion.games.seafall.args import only, text
+from companion.games.seafall.codec import dump
+from companion.games.seafall.emitter import Emitter
+from companion.games.seafall.evolve import handles
+from companion.games.seafall.setup import add_island as _add_island
+from companion.games.seafall.setup import cards_from
+from companion.games.seafall.state import Milestone, SeaFallState
+
+KINDS = ("advisor", "upgrade", "structure", "treasure", "milestone", "event")
+
+
+def _catalogue_key(kind: str) -> str:
+    return f"{kind}s"
+
+
+def add_component(state: SeaFallState, cmd: Command) -> list[Event]:
+    args = only(cmd, "kind", "card", "bagged")
+    kind = text(args, "kind", cmd.type)
+    if kind not in KINDS:
+        raise InvalidCommand(f"'kind' is one of {', '.join(KINDS)}")
+    raw = args.get("card")
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("name"), str) or \
+            not raw["name"].strip():
+        raise InvalidCommand("'card' is a JSON object with at least a 'name'")
+    name = raw["name"]
+    card: dict[str, Any]
+    if kind in ("advisor", "upgrade", "structure"):
+        try:
+            merged = state.catalogue.merged({_catalogue_key(kind): [dict(raw)]})
+        except ValueError as exc:
+            raise InvalidCommand(str(exc)) from None
+        card = next(e for e in merged.to_json()[_catalogue_key(kind)] if e["name"] == name)
+    elif kind == "treasure":
+        (parsed,) = cards_from([dict(raw)], "the treasure")
+        card = dump(parsed)
+    elif kind == "milestone":
+        glory = raw.get("glory", 0)
+        events = raw.get("events", [])
+        if not isinstance(glory, int) or isinstance(glory, bool) or glory < 0:
+            raise InvalidCommand("a milestone's 'glory' is a whole number")
+        if not isinstance(events, list) or not all(isinstance(e, str) for e in events):
+            raise InvalidCommand("a milestone's 'events' is a list of event names")
+        if not isinstance(raw.get("requirement", ""), str):
+            raise InvalidCommand("a milestone's 'requirement' is text")
+        if not isinstance(raw.get("end_of_world", False), bool):
+            raise InvalidCommand("a milestone's 'end_of_world' is true or false")
+        if any(m.name == name and m.claimed_by for m in state.milestones):
+            raise IllegalCommand(f"milestone {name} was already claimed")
+        card = {"name": name, "glory": glory, "requirement": raw.get("requirement", ""),
+                "events": list(events), "end_of_world": raw.get("end_of_world", False)}
+    else:  # event
+        if set(raw) - {"name"}:
+            raise InvalidCommand("an event card is entered by its 'name' (its text stays on "
+                                 "the card)")
+        if name in state.event_deck or name in state.bagged_events or name == state.event:
+            raise IllegalCommand(f"event {name} is already in the game")
+        card = {"name": name}
+    bagged = args.get("bagged", False)
+    if not isinstance(bagged, bool) or (bagged and kind != "event"):
+        raise InvalidCommand("'bagged' (true or false) goes with an event")
+    em = Emitter(state)
+    em("ComponentAdded", kind=kind, card=card, bagged=bagged)
+    return em.events
+
+
+@handles("ComponentAdded")
+def _component_added(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    kind, card = p["kind"], p["card"]
+    name = card["name"]
+    if kind in ("advisor", "upgrade", "structure"):
+        new = name not in getattr(state.catalogue, _catalogue_key(kind))
+        state.catalogue = state.catalogue.merged({_catalogue_key(kind): [card]})
+        if new and kind == "advisor":
+            state.advisor_deck.append(name)
+        elif new and kind == "upgrade":
+            state.supply.upgrades[name] = 1
+        elif new and kind == "structure":
+            state.supply.structures[name] = card.get("count", 1)
+    elif kind == "treasure":
+        (parsed,) = cards_from([card], "the treasure")
+        state.treasures = [t for t in state.treasures if t.name != name] + [parsed]
+    elif kind == "milestone":
+        state.milestones = [m for m in state.milestones if m.name != name] + [
+            Milestone(name, card["glory"], card["requirement"], None, list(card["events"]),
+                      card["end_of_world"])]
+    elif p["bagged"]:
+        state.bagged_events.append(name)
+    else:
+        state.event_deck.append(name)
+
+
+def add_island(state: SeaFallState, cmd: Command) -> list[Event]:
+    args = only(cmd, "island")
+    raw = args.get("island")
+    if not isinstance(raw, Mapping):
+        raise InvalidCommand("'island' is a JSON object, as in the setup options")
+    _add_island(dict(raw), state.clone())  # validates; raises InvalidCommand
+    em = Emitter(state)
+    em("IslandAdded", island=dict(raw))
+    return em.events
+
+
+@handles("IslandAdded")
+def _island_added(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    _add_island(dict(p["island"]), state)

@@ -1,0 +1,281 @@
+"""Changing who plays the campaign (rulebook, "Changing the number of players in your
+campaign"): pure functions from the next game's setup options (as
+:func:`companion.games.seafall.campaign.next_game` writes them) to new setup options.
+
+* :func:`join`: a new province enters after ``game - 1`` games (the prologue is not
+  counted): its ships improved once per game played, one improvement per three games
+  (rounded down), an advisor worth one reputation from the advisor deck, campaign glory equal
+  to the last place's less the games played, the next title down, a line in the record.
+* :func:`catch_up`: a player returns after missing games: ships improved once per game
+  missed, one improvement per three games missed (rounded down).
+* :func:`leave`: a province leaves for good: its kept advisor goes back to the advisor deck,
+  its research cards back to their deck, the record notes it; its permanent enmity stays on
+  the board. The players left keep their order of titles, closed up to the titles for their
+  number.
+
+The same changes can be written in the setup options themselves, as ``campaign_changes``
+(:func:`apply_changes`, which setup calls first), so a script's first line or the host's
+setup form can carry them. Every choice is an explicit argument, validated: ship
+improvements as ``"<ship>:<value>"`` (``"gray-1:sail"``, as the end-of-game
+``improve_ship``), improvements as the end-of-game ``improve_province`` arguments
+(``{"choice": "field:gray/field-1", "value": 5}``, ``{"choice": "garrison:gray"}``,
+``{"choice": "reputation"}``, ``{"choice": "fortune"}``, ``{"choice": "appellation",
+"name": "the Wise"}``).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.errors import IllegalCommand, InvalidCommand
+from companion.games.seafall.components import Catalogue, default_catalogue
+from companion.games.seafall.endgame import FIELD_MAX, SHIP_STATS, STAT_MAX
+from companion.games.seafall.setup import (
+    COLOURS,
+    DEFAULT_FIELDS,
+    DEFAULT_PROVINCE,
+    DEFAULT_SHIPS,
+)
+from companion.games.seafall.state import TITLES
+
+GAMES_PER_IMPROVEMENT = 3
+MAX_PROVINCES = 5
+
+
+def games_played(options: Mapping[str, Any]) -> int:
+    """Games played in the campaign before this one, the prologue not counted (game 1 is the
+    first after the prologue, as for the glory target)."""
+    game = options.get("game", 1)
+    if not isinstance(game, int) or isinstance(game, bool) or game < 1:
+        raise InvalidCommand("'game' is the number of the game about to be played (1 or more)")
+    return game - 1
+
+
+def join(options: Mapping[str, Any], colour: str, player: str, *,
+         ships: Sequence[str], improvements: Sequence[Mapping[str, Any]],
+         advisor: str | None, leader_reputation: int = 0,
+         leader_fortune: int = 0) -> dict[str, Any]:
+    """The next game's options with a new province joining the campaign."""
+    out = copy.deepcopy(dict(options))
+    provinces = _provinces(out)
+    if colour not in COLOURS:
+        raise InvalidCommand(f"a province's colour is one of {', '.join(COLOURS)}")
+    if any(p.get("colour") == colour for p in provinces):
+        raise IllegalCommand(f"the {colour} province is already in the campaign")
+    if len(provinces) >= MAX_PROVINCES:
+        raise IllegalCommand(f"the campaign already has {MAX_PROVINCES} provinces")
+    if not provinces:
+        raise IllegalCommand("joining needs a campaign with provinces in it")
+    played = games_played(out)
+    glory = min(int(p.get("campaign_glory", 0)) for p in provinces) - played
+    prov: dict[str, Any] = {
+        "colour": colour, "player": player, "campaign_glory": glory,
+        "leader_reputation": leader_reputation, "leader_fortune": leader_fortune,
+        "garrison": DEFAULT_PROVINCE["garrison"], "defense": DEFAULT_PROVINCE["defense"],
+        "dangerous": DEFAULT_PROVINCE["dangerous"], "fields": list(DEFAULT_FIELDS),
+        "permanent_enmity": {}, "advisors": [], "research": [],
+        "ships": [{"name": f"{colour.title()} ship {i}", **stats}
+                  for i, stats in enumerate(DEFAULT_SHIPS, 1)],
+    }
+    titles = [p.get("title") for p in provinces]
+    if any(titles):
+        free = [t for t in TITLES[:len(provinces) + 1] if t not in titles]
+        if len(free) != 1:
+            raise IllegalCommand("the provinces' titles are not the titles for their number; "
+                                 "assign titles first")
+        prov["title"] = free[0]  # last in campaign glory: the least prominent title
+    _improve_ships(prov, ships, played, "games played")
+    _improve(prov, improvements, played // GAMES_PER_IMPROVEMENT, "games played")
+    deck = list(out.get("advisor_deck", []))
+    kinds = _catalogue(out).advisors
+    worth_one = [a for a in deck if a in kinds and kinds[a].reputation == 1]
+    if advisor is None:
+        if worth_one:
+            raise IllegalCommand("take an advisor worth one reputation from the advisor deck: "
+                                 + ", ".join(sorted(set(worth_one))))
+    elif advisor not in worth_one:
+        raise IllegalCommand(f"{advisor!r} is not an advisor worth one reputation in the "
+                             "advisor deck")
+    else:
+        deck.remove(advisor)
+        prov["advisors"] = [advisor]
+        out["advisor_deck"] = deck
+    provinces.append(prov)
+    out["record"] = [*out.get("record", []),
+                     {"event": "joined", "province": colour, "player": player,
+                      "before_game": played + 1, "campaign_glory": glory}]
+    return out
+
+
+def catch_up(options: Mapping[str, Any], colour: str, *, ships: Sequence[str],
+             improvements: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The next game's options with a returning player caught up ("Missing a game")."""
+    out = copy.deepcopy(dict(options))
+    prov = _province(out, colour)
+    missed = prov.get("games_missed", 0)
+    if prov.get("absent"):
+        raise IllegalCommand(f"{colour} is still marked absent for this game")
+    if not missed:
+        raise IllegalCommand(f"{colour} has no missed games to catch up")
+    _improve_ships(prov, ships, missed, "games missed")
+    _improve(prov, improvements, missed // GAMES_PER_IMPROVEMENT, "games missed")
+    del prov["games_missed"]
+    out["record"] = [*out.get("record", []),
+                     {"event": "returned", "province": colour,
+                      "before_game": games_played(out) + 1, "games_missed": missed}]
+    return out
+
+
+def leave(options: Mapping[str, Any], colour: str) -> dict[str, Any]:
+    """The next game's options without a province that leaves the campaign for good."""
+    out = copy.deepcopy(dict(options))
+    prov = _province(out, colour)
+    provinces = [p for p in _provinces(out) if p is not prov]
+    if len(provinces) < 3:
+        raise IllegalCommand("a game of SeaFall needs at least 3 provinces")
+    advisors = list(prov.get("advisors", []))
+    out["advisor_deck"] = sorted([*out.get("advisor_deck", []), *advisors])
+    research = [c if isinstance(c, str) else c.get("name") for c in prov.get("research", [])]
+    if all(p.get("title") in TITLES for p in provinces):
+        ranked = sorted(provinces, key=lambda p: TITLES.index(p["title"]))
+        for title, other in zip(TITLES, ranked, strict=False):
+            other["title"] = title
+    out["provinces"] = provinces
+    out["record"] = [*out.get("record", []),
+                     {"event": "left", "province": colour, "player": prov.get("player", colour),
+                      "before_game": games_played(out) + 1,
+                      "returned": {"advisors": advisors, "research": research}}]
+    return out
+
+
+CHANGES: dict[str, tuple[str, ...]] = {  # each change's arguments besides "colour"
+    "join": ("player", "ships", "improvements", "advisor", "leader_reputation",
+             "leader_fortune"),
+    "catch_up": ("ships", "improvements"),
+    "leave": (),
+}
+
+
+def apply_changes(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Apply the setup option ``campaign_changes`` (a list, in order, of ``{"join": {...}}``,
+    ``{"catch_up": {...}}`` or ``{"leave": {"colour": ...}}``, each holding the arguments of
+    the function of that name) and return the options without it."""
+    out = dict(options)
+    changes = out.pop("campaign_changes", [])
+    if not isinstance(changes, list):
+        raise InvalidCommand("'campaign_changes' is a list of {\"join\"|\"catch_up\"|"
+                             "\"leave\": {...}}")
+    for change in changes:
+        if not isinstance(change, Mapping) or len(change) != 1 or \
+                next(iter(change)) not in CHANGES:
+            raise InvalidCommand(f"each campaign change is one of {', '.join(CHANGES)}, "
+                                 "with its arguments")
+        kind, raw = next(iter(change.items()))
+        args = dict(raw) if isinstance(raw, Mapping) else {}
+        colour = args.pop("colour", None)
+        unknown = set(args) - set(CHANGES[kind])
+        if not isinstance(colour, str) or unknown:
+            raise InvalidCommand(f"'{kind}' takes the province's 'colour'"
+                                 + "".join(f", '{k}'" for k in CHANGES[kind]))
+        for key in ("ships", "improvements"):
+            if key in CHANGES[kind] and not isinstance(args.setdefault(key, []), list):
+                raise InvalidCommand(f"'{kind}': '{key}' is a list")
+        for key in ("leader_reputation", "leader_fortune"):
+            val = args.get(key, 0)
+            if not isinstance(val, int) or isinstance(val, bool) or val < 0:
+                raise InvalidCommand(f"'{kind}': '{key}' is a whole number")
+        if kind == "join":
+            out = join(out, colour, str(args.pop("player", colour.title())),
+                       advisor=args.pop("advisor", None), **args)
+        elif kind == "catch_up":
+            out = catch_up(out, colour, **args)
+        else:
+            out = leave(out, colour)
+    return out
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _provinces(options: dict[str, Any]) -> list[dict[str, Any]]:
+    provinces = options.get("provinces")
+    if not isinstance(provinces, list) or not all(isinstance(p, dict) for p in provinces):
+        raise InvalidCommand("'provinces' must be a list of provinces")
+    return provinces
+
+
+def _province(options: dict[str, Any], colour: str) -> dict[str, Any]:
+    for prov in _provinces(options):
+        if prov.get("colour") == colour:
+            return prov
+    raise IllegalCommand(f"there is no {colour} province in the campaign")
+
+
+def _catalogue(options: Mapping[str, Any]) -> Catalogue:
+    extra = options.get("components")
+    try:
+        return default_catalogue() if extra is None else default_catalogue().merged(extra)
+    except ValueError as exc:
+        raise InvalidCommand(f"components: {exc}") from None
+
+
+def _improve_ships(prov: dict[str, Any], choices: Sequence[str], owed: int, why: str) -> None:
+    if isinstance(choices, str) or len(choices) != owed:
+        raise IllegalCommand(f"{prov['colour']} improves its ships {owed} time(s), one per "
+                             f"{why[:-1]}; got {len(choices)}")
+    ships = prov.setdefault("ships", [{**s} for s in DEFAULT_SHIPS])
+    for choice in choices:
+        ship_id, _, stat = str(choice).partition(":")
+        prefix, _, index = ship_id.rpartition("-")
+        if prefix != prov["colour"] or index not in {str(i) for i in range(1, len(ships) + 1)} \
+                or stat not in SHIP_STATS:
+            raise InvalidCommand(f"a ship improvement is '<ship>:<value>', such as "
+                                 f"'{prov['colour']}-1:sail' (values: {', '.join(SHIP_STATS)})")
+        ship = ships[int(index) - 1]
+        base = DEFAULT_SHIPS[(int(index) - 1) % len(DEFAULT_SHIPS)]
+        value = ship.get(stat, base[stat]) + 1
+        if value > STAT_MAX:
+            raise IllegalCommand(f"{ship_id}'s {stat} is already {STAT_MAX}, the most")
+        ship[stat] = value
+
+
+def _improve(prov: dict[str, Any], choices: Sequence[Mapping[str, Any]], owed: int,
+             why: str) -> None:
+    if len(choices) != owed:
+        raise IllegalCommand(f"{prov['colour']} takes {owed} improvement(s), one per "
+                             f"{GAMES_PER_IMPROVEMENT} {why}; got {len(choices)}")
+    colour = prov["colour"]
+    for raw in choices:
+        if not isinstance(raw, Mapping) or not isinstance(raw.get("choice"), str):
+            raise InvalidCommand("an improvement is {\"choice\": ...} as for improve_province")
+        kind, _, target = raw["choice"].partition(":")
+        if kind == "field":
+            fields = prov.setdefault("fields", list(DEFAULT_FIELDS))
+            prefix, _, index = target.rpartition("/field-")
+            if prefix != colour or index not in {str(i) for i in range(1, len(fields) + 1)}:
+                raise IllegalCommand(f"choose a field of {colour}'s province, such as "
+                                     f"'field:{colour}/field-1'")
+            old = fields[int(index) - 1]
+            value = raw.get("value", old + 1)
+            if not isinstance(value, int) or isinstance(value, bool) \
+                    or not old < value <= FIELD_MAX:
+                raise IllegalCommand(f"the field is worth {old}; its new value must be higher, "
+                                     f"at most {FIELD_MAX}")
+            fields[int(index) - 1] = value
+        elif kind == "garrison":
+            if target not in ("", colour):
+                raise IllegalCommand(f"{colour} controls only its own province's garrison here")
+            prov["garrison"] = prov.get("garrison", DEFAULT_PROVINCE["garrison"]) + 1
+        elif kind in ("reputation", "fortune"):
+            key = f"leader_{kind}"
+            prov[key] = prov.get(key, 0) + 1
+        elif kind == "appellation":
+            name = raw.get("name")
+            if not isinstance(name, str) or not name:
+                raise InvalidCommand("an appellation needs its 'name'")
+            prov["appellation"] = name
+        else:
+            raise InvalidCommand("an improvement is field:<site>, garrison, reputation, "
+                                 "fortune or appellation")

@@ -1,0 +1,79 @@
+"""Components entered as the campaign unlocks them: validated, then in play (issue 3 item 7:
+"adding or editing a card is a validated command; an unknown effect key is a clear error")."""
+
+from __future__ import annotations
+
+import pytest
+from seafall_driver import Game, island
+
+from companion.errors import IllegalCommand, InvalidCommand
+
+
+def test_a_new_advisor_goes_to_the_bottom_of_the_deck_and_works():
+    g = Game({"advisor_deck": ["Captain"]})
+    g.do("add_component", kind="advisor", card={
+        "name": "Harbor Witch", "guild": "explorers", "gold": 2,
+        "expertise": {"explore": 1},
+        "effects": [{"effect": "fortune_at_dangerous", "amount": 1}]})
+    assert g.state.advisor_deck == ["Captain", "Harbor Witch"]
+    assert g.state.catalogue.advisors["Harbor Witch"].expertise == {"explore": 1}
+
+
+def test_an_edit_replaces_the_card_of_the_same_name():
+    g = Game({})
+    g.do("add_component", kind="upgrade",
+         card={"name": "Swift", "colour": "linen", "cost": 12,
+               "effects": [{"effect": "stat", "stat": "sail", "amount": 1}]})
+    assert g.state.catalogue.upgrades["Swift"].cost == 12
+    assert g.state.supply.upgrades["Swift"] == 1  # an edit adds no token
+
+
+@pytest.mark.parametrize("kind, card, match", [
+    pytest.param("advisor", {"name": "X", "guild": "pirates", "gold": 1}, "guild",
+                 id="unknown guild"),
+    pytest.param("upgrade", {"name": "Wings", "colour": "linen", "cost": 10,
+                             "effects": [{"effect": "fly"}]}, "unknown effect 'fly'",
+                 id="unknown effect key"),
+    pytest.param("treasure", {"name": "Idol", "glory": -1}, "glory", id="negative glory"),
+    pytest.param("event", {"name": "Storm", "text": "..."}, "by its 'name'",
+                 id="event text is not copied"),
+    pytest.param("relic", {"name": "Idol"}, "'kind'", id="unknown kind"),
+    pytest.param("advisor", {"gold": 1}, "'name'", id="no name"),
+])
+def test_bad_components_are_refused_with_the_reason(kind, card, match):
+    g = Game({})
+    before = g.state
+    with pytest.raises(InvalidCommand, match=match):
+        g.do("add_component", kind=kind, card=card)
+    assert g.state == before
+
+
+def test_treasures_milestones_and_events_enter_the_game():
+    g = Game({})
+    g.do("add_component", kind="treasure", card={"name": "Idol", "cost": 12, "colour": "spice",
+                                                 "glory": 2})
+    g.do("add_component", kind="milestone", card={"name": "Sunken City", "glory": 6,
+                                                  "events": ["Tidal Wave"]})
+    g.do("add_component", kind="milestone", card={"name": "World's End", "glory": 10,
+                                                  "end_of_world": True})
+    assert g.state.milestones[-1].end_of_world
+    g.do("add_component", kind="event", card={"name": "Tidal Wave"}, bagged=True)
+    g.do("add_component", kind="event", card={"name": "Storm"})
+    assert [t.name for t in g.state.treasures] == ["Idol"]
+    assert g.state.bagged_events == ["Tidal Wave"] and g.state.event_deck == ["Storm"]
+    g.do("claim_milestone", milestone="Sunken City")
+    assert g.state.event_deck == ["Storm", "Tidal Wave"]
+    with pytest.raises(IllegalCommand, match="already claimed"):
+        g.do("add_component", kind="milestone", card={"name": "Sunken City", "glory": 1})
+
+
+def test_a_new_island_is_charted_and_can_be_explored():
+    g = Game({"provinces": [{"colour": "red", "ships": [{"location": "red"}, {}]},
+                            {"colour": "blue"}]})
+    g.do("add_island", island=island("far", garrison=2,
+                                     sites=[{"name": "1", "symbol": "sun", "defense": 4}]))
+    assert g.state.regions["far"].garrison == 2
+    assert g.state.sites["far/1"].kind == "unexplored"
+    with pytest.raises(InvalidCommand, match="used twice"):
+        g.do("add_island", island=island("far"))
+    assert g.replayed() == g.state
