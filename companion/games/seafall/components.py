@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
+from companion.games.seafall.effects import EXPERTISE as EFFECT_EXPERTISE
 from companion.games.seafall.effects import Effect, parse_effects
 
 GOODS = ("wood", "linen", "spice", "iron")
 GUILDS = ("merchants", "builders", "explorers", "soldiers")
-EXPERTISE = ("raid", "explore", "taxes", "buy", "sell", "upgrade", "build", "research")
+EXPERTISE = EFFECT_EXPERTISE  # the kinds of advisor expertise
 
 
 def _whole(data: Mapping[str, Any], key: str, where: str, default: int | None = None) -> int:

@@ -18,6 +18,11 @@ Effects that change an endeavor:
 ``strong_reduces_damage``  each strong success reduces the damage taken by 1
 ``support_takes_damage``   a support ship carrying it may take ``amount`` damage
 ``garrison``           a structure adds ``amount`` to its region's garrison
+``expertise``          ``amount`` more of an expertise ``kind`` (raid, explore, taxes, buy,
+                       sell, upgrade, build, research), as an advisor's, from a treasure or
+                       structure held or the event revealed this round
+``buy_price``          each good bought costs ``amount`` more (negative: less)
+``sell_price``         each good sold brings ``amount`` more (negative: less)
 =====================  ==================================================================
 
 Other names are accepted for powers outside the endeavor (``sell_bonus``, ``peek_deck``,
@@ -48,6 +53,9 @@ _REQUIRED: dict[str, tuple[str, ...]] = {
     "strong_reduces_damage": (),
     "support_takes_damage": ("amount",),
     "garrison": ("amount",),
+    "expertise": ("kind", "amount"),
+    "buy_price": ("amount",),
+    "sell_price": ("amount",),
     "sell_bonus": ("amount",),
     "peek_deck": (),
     "hire_any_number": (),
@@ -55,6 +63,7 @@ _REQUIRED: dict[str, tuple[str, ...]] = {
     "note": ("text",),
 }
 EFFECT_NAMES = tuple(_REQUIRED)
+EXPERTISE = ("raid", "explore", "taxes", "buy", "sell", "upgrade", "build", "research")
 
 
 @dataclass(frozen=True)
@@ -98,6 +107,8 @@ class Effect:
             raise ValueError(f"effect {name!r}: endeavor must be explore or raid")
         if eff.role not in ROLES:
             raise ValueError(f"effect {name!r}: role must be one of {', '.join(ROLES)}")
+        if name == "expertise" and eff.kind not in EXPERTISE:
+            raise ValueError(f"effect 'expertise': kind must be one of {', '.join(EXPERTISE)}")
         if name == "face_value" and eff.value is not None and eff.value < 0:
             raise ValueError("effect 'face_value': value cannot be negative")
         return eff

@@ -236,7 +236,8 @@ def assign_damage(state: SeaFallState, cmd: Command) -> list[Event]:
         sink(em, ship, reason="endeavor")
     else:
         card = text(args, "card", cmd.type, required=False) or "damage"
-        effects = args.get("effects") or []
+        known = [e.to_json() for e in state.damage_cards.get(card, [])]
+        effects = args.get("effects") if args.get("effects") is not None else known
         if not isinstance(effects, list):
             raise InvalidCommand("'effects' is a list of effects")
         try:

@@ -22,6 +22,7 @@ from companion.engine import Command, Event
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.games.seafall.args import only, text
 from companion.games.seafall.codec import dump
+from companion.games.seafall.effects import parse_effects
 from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.evolve import handles
 from companion.games.seafall.setup import add_island as _add_island
@@ -71,12 +72,16 @@ def add_component(state: SeaFallState, cmd: Command) -> list[Event]:
         card = {"name": name, "glory": glory, "requirement": raw.get("requirement", ""),
                 "events": list(events), "end_of_world": raw.get("end_of_world", False)}
     else:  # event
-        if set(raw) - {"name"}:
-            raise InvalidCommand("an event card is entered by its 'name' (its text stays on "
-                                 "the card)")
+        if set(raw) - {"name", "effects"}:
+            raise InvalidCommand("an event card is entered by its 'name' and its powers as "
+                                 "'effects' (its text stays on the card)")
+        try:
+            parse_effects(raw.get("effects"), f"event {name!r}")
+        except ValueError as exc:
+            raise InvalidCommand(str(exc)) from None
         if name in state.event_deck or name in state.bagged_events or name == state.event:
             raise IllegalCommand(f"event {name} is already in the game")
-        card = {"name": name}
+        card = {"name": name, "effects": list(raw.get("effects") or [])}
     bagged = args.get("bagged", False)
     if not isinstance(bagged, bool) or (bagged and kind != "event"):
         raise InvalidCommand("'bagged' (true or false) goes with an event")
@@ -105,10 +110,10 @@ def _component_added(state: SeaFallState, p: Mapping[str, Any]) -> None:
         state.milestones = [m for m in state.milestones if m.name != name] + [
             Milestone(name, card["glory"], card["requirement"], None, list(card["events"]),
                       card["end_of_world"])]
-    elif p["bagged"]:
-        state.bagged_events.append(name)
     else:
-        state.event_deck.append(name)
+        if card.get("effects"):
+            state.event_powers[name] = list(parse_effects(card["effects"], f"event {name!r}"))
+        (state.bagged_events if p["bagged"] else state.event_deck).append(name)
 
 
 def add_island(state: SeaFallState, cmd: Command) -> list[Event]:

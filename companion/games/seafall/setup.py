@@ -411,7 +411,7 @@ def initial_state(options: Mapping[str, Any]) -> SeaFallState:
     known = {"provinces", "islands", "first_player", "prologue", "components", "supply",
              "start_at", "game", "glory_target", "advisor_deck", "forum", "treasures",
              "milestones", "events", "bagged_events", "research_allowed",
-             "retired_advisors", "record"}
+             "retired_advisors", "record", "damage_cards", "event"}
     unknown = set(options) - known
     if unknown:
         raise InvalidCommand(f"unknown setup options: {', '.join(sorted(unknown))}")
@@ -552,6 +552,26 @@ def _seating(state: SeaFallState, listed: list[str]) -> list[str]:
     return sorted(listed, key=lambda c: -TITLES.index(titles[c] or ""))
 
 
+def _powered(raw: Any, where: str, powers: dict[str, list[Any]]) -> list[str]:
+    """Cards given by name, or as ``{"name", "effects"}`` (their powers go in ``powers``)."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise InvalidCommand(f"{where} is a list of cards")
+    names = []
+    for item in raw:
+        if isinstance(item, str):
+            item = {"name": item}
+        item = _obj(item, where)
+        name = _str(item, "name", None, where)
+        if name is None or set(item) - {"name", "effects"}:
+            raise InvalidCommand(f"{where}: each card is a name or {{\"name\", \"effects\"}}")
+        if "effects" in item:
+            powers[name] = _effects(item["effects"], f"{where} {name!r}")
+        names.append(name)
+    return names
+
+
 def _names(raw: Any, where: str) -> list[str]:
     if raw is None:
         return []
@@ -594,8 +614,16 @@ def _decks(options: Mapping[str, Any], state: SeaFallState) -> None:
             _text(raw, "requirement", f"milestone {name!r}"),
             None, _names(raw.get("events"), f"milestone {name!r}: 'events'"),
             _bool(raw, "end_of_world", False, f"milestone {name!r}")))
-    state.event_deck = _names(options.get("events"), "'events'")
-    state.bagged_events = _names(options.get("bagged_events"), "'bagged_events'")
+    state.event_deck = _powered(options.get("events"), "'events'", state.event_powers)
+    state.bagged_events = _powered(options.get("bagged_events"), "'bagged_events'",
+                                   state.event_powers)
+    _powered(options.get("damage_cards"), "'damage_cards'", state.damage_cards)
+    revealed = _str(options, "event", None, "setup")  # a scenario's event of the round
+    if revealed is not None:
+        if revealed not in state.event_deck:
+            raise InvalidCommand(f"'event' {revealed!r} is not in 'events'")
+        state.event_deck.remove(revealed)
+        state.event = revealed
 
 
 def _at_sea(state: SeaFallState, location: str) -> str | None:

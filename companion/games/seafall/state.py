@@ -261,6 +261,8 @@ class SeaFallState:
     event_deck: list[str] = field(default_factory=list)
     bagged_events: list[str] = field(default_factory=list)
     event: str | None = None  # the event revealed this round
+    event_powers: dict[str, list[Effect]] = field(default_factory=dict)  # by event name
+    damage_cards: dict[str, list[Effect]] = field(default_factory=dict)  # known, by name
     turns_taken: list[str] = field(default_factory=list)  # this round, in order
     game_over: bool = False
     winner: str | None = None

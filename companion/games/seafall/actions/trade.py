@@ -38,6 +38,7 @@ from companion.games.seafall.actions.places import (
 from companion.games.seafall.advisors import active_expertise
 from companion.games.seafall.args import only
 from companion.games.seafall.enmity import enmity_in_region
+from companion.games.seafall.powers import standing_amount
 from companion.games.seafall.ships import ship_value
 from companion.games.seafall.state import SeaFallState, Ship
 
@@ -55,7 +56,10 @@ def _entries(raw: Any, key: str, fields: set[str], required: set[str]) -> list[M
 
 
 def island_price(state: SeaFallState, player: str, region_id: str) -> int:
-    return BUY_PRICE + enmity_in_region(state, player, region_id)
+    """3 gold, 1 more per enmity of the buyer there, and any ``buy_price`` power (an event
+    making goods cheaper this round), never below 0."""
+    return max(0, BUY_PRICE + enmity_in_region(state, player, region_id)
+               + standing_amount(state, player, "buy_price"))
 
 
 def _buyer_ship(state: SeaFallState, player: str, ref: Any, region_id: str) -> Ship:
@@ -152,6 +156,7 @@ def sell(state: SeaFallState, cmd: Command) -> list[Event]:
         if good not in market(em.state, region) or not may_use(em.state, player, region):
             raise IllegalCommand(f"no market {prov.player} may use at {region.name} buys {good}")
         bonus = sum(e.amount for e in structure_effects(em.state, player, region, "sell_bonus"))
+        bonus += standing_amount(em.state, player, "sell_price")
         em("GoodSold", player=player, good=good, source=source, region=region.id,
-           gold=SELL_PRICE + bonus, bonus=bonus)
+           gold=max(0, SELL_PRICE + bonus), bonus=bonus)
     return em.events

@@ -1,0 +1,33 @@
+"""Powers that stand while something is held or revealed, beyond the active advisor's.
+
+A treasure in a province's treasure room and a structure on its building sites give their
+powers to their owner; the event revealed this round gives its powers to everyone
+(rulebook, "Cards in the Game": treasures, structures, events). The effect vocabulary is in
+:mod:`companion.games.seafall.effects`.
+"""
+
+from __future__ import annotations
+
+from companion.games.seafall.effects import Effect, of_kind
+from companion.games.seafall.state import SeaFallState
+
+
+def standing_effects(state: SeaFallState, player: str) -> list[Effect]:
+    """Effects working for ``player`` now from held treasures, own structures and the event."""
+    found: list[Effect] = []
+    for card in state.provinces[player].treasures:
+        found.extend(card.effects)
+    for site in state.region_sites(player):
+        kind = state.catalogue.structures.get(site.structure or "")
+        if kind is not None:
+            found.extend(kind.effects)
+    if state.event is not None:
+        found.extend(state.event_powers.get(state.event, []))
+    return found
+
+
+def standing_amount(state: SeaFallState, player: str, effect: str, kind: str | None = None
+                    ) -> int:
+    """The sum of the standing ``effect`` amounts (of one ``kind`` for expertise)."""
+    return sum(e.amount for e in of_kind(standing_effects(state, player), effect)
+               if kind is None or e.kind == kind)
