@@ -79,6 +79,37 @@ class ButtonMapping:
         return modes
 
 
+class TapOrHold:
+    """Answers from a stream of one source's events, telling a tap from a hold.
+
+    A button whose mapping gives its hold a meaning answers on release when it was not held
+    (a tap), or on hold (and its release then means nothing): a long press never fires its
+    short meaning first. A button without a hold meaning answers at once on press, the
+    quickest answer. Releases of other buttons and stray edges mean nothing.
+    """
+
+    def __init__(self, mapping: ButtonMapping) -> None:
+        self.mapping = mapping
+        self._tapping: set[int] = set()
+
+    def answer(self, event: ButtonEvent, expects: Expectation) -> dict[str, Any] | None:
+        button = event.button
+        has_hold = (button, ButtonKind.HOLD) in self.mapping.answers
+        if event.kind is ButtonKind.PRESS:
+            if has_hold:
+                self._tapping.add(button)
+                return None
+            return self.mapping.answer(event, expects)
+        if event.kind is ButtonKind.HOLD:
+            self._tapping.discard(button)
+            return self.mapping.answer(event, expects)
+        if button in self._tapping:  # released before any hold: a tap
+            self._tapping.discard(button)
+            tap = ButtonEvent(button, ButtonKind.PRESS, event.seq, event.time, event.source)
+            return self.mapping.answer(tap, expects)
+        return None
+
+
 def parse_action(text: str) -> dict[str, Any]:
     words = text.split()
     if len(words) == 1 and words[0] in _SIMPLE:

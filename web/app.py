@@ -24,9 +24,10 @@ def create_app(services: Services, config: Mapping[str, Any] | None = None) -> F
     errors.init_app(app)
 
     from web import pages
-    from web.api import odds, tables
+    from web.api import buttons, odds, tables
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(odds.bp)
     app.register_blueprint(tables.bp)
+    app.register_blueprint(buttons.bp)
     return app

@@ -14,6 +14,8 @@ from typing import Any
 from companion.store.errors import UnknownSession
 from companion.store.protocol import EventStore
 from companion.table import Table
+from firmware_bridge.keys import SoftwareButtonBox
+from web.buttons import TableButtons
 from web.errors import NotFound
 
 
@@ -48,9 +50,21 @@ class Services:
     store: EventStore
     tables: Tables = field(init=False)
     demo_table: str | None = None
+    software_box: SoftwareButtonBox = field(init=False)
+    _buttons: dict[str, TableButtons] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.tables = Tables(self.store)
+        self.software_box = SoftwareButtonBox(source="dashboard")
+
+    def buttons_for(self, table: Table) -> TableButtons:
+        """The button meanings of a table (its game's mapping), made on first use."""
+        buttons = self._buttons.get(table.session_id)
+        if buttons is None:
+            buttons = self._buttons.setdefault(table.session_id,
+                                               TableButtons.for_game(table.game))
+        return buttons
 
     def close(self) -> None:
+        self.software_box.close()
         self.store.close()

@@ -118,3 +118,24 @@ def test_mapping_unreadable_file_is_a_mapping_error(tmp_path: Path) -> None:
     bad.write_text("{not json")
     with pytest.raises(MappingError):
         load_mapping(bad)
+
+
+def test_tap_or_hold_never_fires_the_short_meaning_of_a_long_press():
+    """A button with a hold meaning answers its tap on release, its hold on hold; a button
+    without one answers at once on press."""
+    from firmware_bridge.events import ButtonEvent, ButtonKind
+    from firmware_bridge.mapping import Expectation, TapOrHold, builtin_mapping
+
+    reader = TapOrHold(builtin_mapping("seafall"))  # 4: option 1, hold: option 3; 0: confirm
+    expects = Expectation(frozenset({"option", "confirm"}), 4)
+
+    def edge(button: int, kind: ButtonKind, seq: int) -> ButtonEvent:
+        return ButtonEvent(button, kind, seq, float(seq), "test")
+
+    assert reader.answer(edge(4, ButtonKind.PRESS, 0), expects) is None
+    assert reader.answer(edge(4, ButtonKind.HOLD, 1), expects) == {"action": "option", "n": 3}
+    assert reader.answer(edge(4, ButtonKind.RELEASE, 2), expects) is None
+    assert reader.answer(edge(4, ButtonKind.PRESS, 3), expects) is None
+    assert reader.answer(edge(4, ButtonKind.RELEASE, 4), expects) == {"action": "option", "n": 1}
+    assert reader.answer(edge(0, ButtonKind.PRESS, 5), expects) == {"action": "confirm"}
+    assert reader.answer(edge(0, ButtonKind.RELEASE, 6), expects) is None

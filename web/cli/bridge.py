@@ -29,6 +29,7 @@ from firmware_bridge.mapping import (
     ButtonMapping,
     Expectation,
     MappingError,
+    TapOrHold,
     builtin_games,
     builtin_mapping,
     load_mapping,
@@ -113,12 +114,12 @@ def run_keys(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO 
 
 class _KeyPrinter:
     def __init__(self, mapping: ButtonMapping, expects: Expectation, out: TextIO) -> None:
-        self.mapping = mapping
+        self.reader = TapOrHold(mapping)
         self.expects = expects
         self.out = out
 
     def __call__(self, event: ButtonEvent) -> None:
-        answer = self.mapping.answer(event, self.expects)
+        answer = self.reader.answer(event, self.expects)
         shown = answer if answer is not None else "-"
         self.out.write(f"button {event.button} {event.kind} (seq {event.seq}) -> {shown}\n")
         self.out.flush()

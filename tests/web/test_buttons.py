@@ -1,0 +1,87 @@
+"""The software button box from the dashboard, and button answers to the table's prompts:
+confirm, option N, fortune +/-, undo, next (issue 5, "Software button box" and "Events and
+mapping"). The SeaFall mapping (firmware_bridge/mappings/seafall.json): 0 confirm, 1
+re-read, 2 next, 3 undo, 4 option 1 (hold: 3), 5 option 2 (hold: 4), 6 fortune +, 7
+fortune -."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.store.sqlite import MEMORY, SQLiteStore
+from web.app import create_app
+from web.services import Services
+
+CONFIRM, REREAD, NEXT, UNDO, OPTION_1, OPTION_2, FORTUNE_UP, FORTUNE_DOWN = range(8)
+
+SETUP = {"start_at": "turn", "provinces": [
+    {"colour": "red", "fortune": 3, "ships": [{"location": "isle"}, {"location": "isle"}]},
+    {"colour": "blue"}, {"colour": "green"}],
+    "islands": [{"id": "isle", "sites": [{"name": "1", "defense": 4}]}]}
+
+
+@pytest.fixture
+def client():
+    services = Services(SQLiteStore(MEMORY))
+    yield create_app(services, {"TESTING": True}).test_client()
+    services.close()
+
+
+def table(client) -> str:
+    return client.post("/api/tables", json={"game": "seafall", "options": SETUP}).json["id"]
+
+
+def click(client, tid: str, button: int, long: bool = False) -> dict:
+    response = client.post(f"/api/tables/{tid}/buttons", json={"button": button, "long": long})
+    assert response.status_code == 200, response.json
+    return response.json
+
+
+def test_option_buttons_answer_a_choice_and_lights_follow_the_prompt(client):
+    tid = table(client)
+    status = client.get(f"/api/tables/{tid}/buttons").json
+    assert status["expects"] == {"actions": ["next", "option"], "options": 4}
+    assert status["leds"] == ["0", "1", "0", "0"]  # option lit; no confirm, fortune or undo
+    out = click(client, tid, OPTION_2, long=True)  # option 4: soldiers
+    assert out["answers"] == [{"action": "option", "n": 4}]
+    assert out["table"]["state"]["turn"]["guild"] == "soldiers"
+    assert out["expects"]["actions"] == ["next", "undo"]
+
+
+def test_undo_and_next(client):
+    tid = table(client)
+    click(client, tid, OPTION_1, long=True)  # option 3: explorers
+    out = click(client, tid, UNDO)
+    assert out["table"]["state"]["turn"]["guild"] is None
+    out = click(client, tid, NEXT)
+    assert out["table"]["state"]["turn"]["player"] == "blue"
+
+
+def test_fortune_is_counted_then_confirmed(client):
+    tid = table(client)
+    client.post(f"/api/tables/{tid}/commands", json={"type": "hire_guild", "guild": "explorers"})
+    client.post(f"/api/tables/{tid}/commands",
+                json={"type": "explore", "flagship": "red-1", "site": "isle/1"})
+    client.post(f"/api/tables/{tid}/commands",
+                json={"type": "roll", "faces": ["standard", "blank", "blank"]})
+    assert click(client, tid, FORTUNE_UP)["fortune"] == 1
+    assert click(client, tid, FORTUNE_UP)["fortune"] == 2
+    assert click(client, tid, FORTUNE_UP)["fortune"] == 2  # at most what the prompt allows
+    assert click(client, tid, FORTUNE_DOWN)["fortune"] == 1
+    out = click(client, tid, CONFIRM)
+    assert out["table"]["state"]["provinces"]["red"]["fortune"] == 2
+    assert out["table"]["prompts"][0]["command"] == "assign_damage"
+
+
+def test_a_button_that_means_nothing_now_does_nothing(client):
+    tid = table(client)
+    out = click(client, tid, REREAD)  # no camera read waits for a re-read
+    assert out["answers"] == [] and out["table"]["version"] == 2
+
+
+@pytest.mark.parametrize("body", [{"button": 9}, {"button": "0"}, {"button": 0, "long": 1},
+                                  {}])
+def test_bad_button_requests_are_400(client, body):
+    tid = table(client)
+    response = client.post(f"/api/tables/{tid}/buttons", json=body)
+    assert response.status_code == 400 and response.json["error"] == "invalid"

@@ -1,0 +1,125 @@
+"""Buttons answer the table's prompt: the composition of firmware_bridge and companion.
+
+``firmware_bridge.mapping`` turns a button event into a generic answer (``confirm``,
+``option N``, ``fortune +``/``-``, ``undo``, ``next``, ``reread``) given what the table
+expects; this module says what the table expects from its prompts, and turns an answer into
+the command the prompt names, so the button box never re-implements a rule:
+
+* ``option N`` picks the prompt's N-th option; ``confirm`` picks a prompt's only option, or
+  spends the fortune counted so far;
+* ``fortune +``/``-`` count the tokens to spend, within the prompt's bounds;
+* ``undo`` undoes the last command; ``next`` ends the turn where the rules allow it.
+
+A roll prompt is answered by the camera (its confirm and re-read come with the camera
+runtime); until then the buttons leave it to the phones.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engine import Command
+from companion.errors import IllegalCommand, InvalidCommand
+from companion.prompts import ChoicePrompt, SpendPrompt
+from companion.store.records import StoredEvent
+from companion.table import Table
+from firmware_bridge.events import ButtonEvent
+from firmware_bridge.mapping import ButtonMapping, Expectation, TapOrHold, builtin_mapping
+
+# the command "next" sends, per game
+NEXT_COMMAND = {"seafall": "end_turn"}
+
+
+@dataclass
+class TableButtons:
+    """The buttons of one table: its mapping and the fortune counted on a spend prompt."""
+
+    mapping: ButtonMapping
+    counted: dict[str, int] = field(default_factory=dict)  # spend prompt id -> tokens
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _sources: dict[str, TapOrHold] = field(default_factory=dict)  # one per event source
+
+    @classmethod
+    def for_game(cls, game: str) -> TableButtons:
+        return cls(builtin_mapping(game))
+
+    def expectation(self, table: Table) -> Expectation:
+        actions: set[str] = set()
+        options = 0
+        prompts = list(table.prompts())
+        if prompts:
+            prompt = prompts[0]
+            if isinstance(prompt, ChoicePrompt):
+                actions.add("option")
+                options = len(prompt.options)
+                if options == 1:
+                    actions.add("confirm")
+            elif isinstance(prompt, SpendPrompt):
+                actions.update(("fortune", "confirm"))
+        if table.can_undo:
+            actions.add("undo")
+        if self._next_command(table) is not None:
+            actions.add("next")
+        return Expectation(frozenset(actions), options)
+
+    def leds(self, table: Table) -> list[str]:
+        return self.mapping.led_modes(self.expectation(table))
+
+    def pending_fortune(self, table: Table) -> int | None:
+        prompt = _first(table)
+        if isinstance(prompt, SpendPrompt):
+            return self.counted.get(prompt.id, prompt.minimum)
+        return None
+
+    def press(self, table: Table, event: ButtonEvent) -> dict[str, Any] | None:
+        """Act on one button event; the answer and what it did, or None if it means nothing
+        to the table now."""
+        with self._lock:
+            reader = self._sources.setdefault(event.source, TapOrHold(self.mapping))
+            answer = reader.answer(event, self.expectation(table))
+            if answer is None:
+                return None
+            events = self._act(table, answer)
+            return {"answer": answer, "events": events}
+
+    def _act(self, table: Table, answer: dict[str, Any]) -> list[StoredEvent]:
+        action = answer["action"]
+        if action == "undo":
+            return table.undo()
+        if action == "next":
+            command = self._next_command(table)
+            assert command is not None
+            return table.apply(command)
+        prompt = _first(table)
+        if isinstance(prompt, ChoicePrompt):
+            index = answer["n"] - 1 if action == "option" else 0
+            value = prompt.options[index].value
+            return table.apply(Command(prompt.command, {prompt.arg: value}, prompt.player))
+        if isinstance(prompt, SpendPrompt):
+            count = self.counted.get(prompt.id, prompt.minimum)
+            if action == "fortune":
+                count = max(prompt.minimum, min(prompt.maximum, count + answer["delta"]))
+                self.counted = {prompt.id: count}
+                return []
+            self.counted = {}
+            return table.apply(Command(prompt.command, {prompt.arg: count}, prompt.player))
+        return []
+
+    @staticmethod
+    def _next_command(table: Table) -> Command | None:
+        name = NEXT_COMMAND.get(table.game)
+        if name is None:
+            return None
+        command = Command(name, {})
+        try:
+            table.engine.decide(table.state, command)
+        except (IllegalCommand, InvalidCommand):
+            return None
+        return command
+
+
+def _first(table: Table) -> Any:
+    prompts = list(table.prompts())
+    return prompts[0] if prompts else None

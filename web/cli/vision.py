@@ -1,0 +1,160 @@
+"""``tableside read-dice``, ``enroll`` and ``watch``: the camera pipeline from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from vision.enrollment import EnrollmentError, Profile, enroll
+from vision.reader import DiceReader, ImageError
+from vision.settle import Roll, SettleDetector
+from vision.sources import SourceError, open_source
+from vision.watcher import SourceNotice, watch
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "read-dice", help="read the dice in photos",
+        description="Find and read every die in each photo (pip d6 by default).",
+    )
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--die", default="d6", help="d6 (built in), seafall or a custom die name")
+    p.add_argument("--profile", help="an enrolled profile (needed for any die but d6)")
+    p.add_argument("--die-px", type=float, help="die size in the photos' pixels, if known")
+    p.add_argument("--json", action="store_true", help="print a JSON list, one object per image")
+    p.set_defaults(handler=_read_dice)
+
+    e = subparsers.add_parser(
+        "enroll", help="enroll the faces of a custom die",
+        description="Learn a die's faces from crops (one folder per face) or labelled photos.",
+    )
+    e.add_argument("--die", required=True)
+    e.add_argument("--profile", required=True)
+    src = e.add_mutually_exclusive_group(required=True)
+    src.add_argument("--crops", type=Path, help="folder with one sub-folder of crops per face")
+    src.add_argument("--photos", type=Path, help="photos with YOLO label files")
+    e.add_argument("--faces", help="face labels in class order, comma separated (--photos)")
+    e.add_argument("--per-face", type=int, help="use at most N crops per face")
+    e.set_defaults(handler=_enroll)
+
+    w = subparsers.add_parser(
+        "watch", help="print settled rolls from a camera or recording",
+        description="Watch a source (camera:0, picamera, images:DIR, video:FILE, /dev/videoN) "
+        "and print each roll once the dice have settled.",
+    )
+    w.add_argument("source")
+    w.add_argument("--die", default="d6")
+    w.add_argument("--profile")
+    w.add_argument("--die-px", type=float)
+    w.add_argument("--fps", type=float, default=0.0,
+                   help="frame rate of a recording without timestamps (images:DIR)")
+    w.add_argument("--json", action="store_true", help="one JSON object per roll")
+    w.set_defaults(handler=_watch)
+
+
+def _reader(args: argparse.Namespace) -> DiceReader:
+    profile = Profile.load(args.profile) if args.profile else None
+    return DiceReader(args.die, profile=profile, die_px=args.die_px)
+
+
+def _read_dice(args: argparse.Namespace) -> int:
+    try:
+        reader = _reader(args)
+    except (EnrollmentError, ValueError) as exc:
+        print(f"tableside read-dice: {exc}", file=sys.stderr)
+        return 2
+    results: list[dict[str, Any]] = []
+    failed = 0
+    for path in args.images:
+        try:
+            read = reader.read_path(path)
+        except ImageError as exc:
+            failed += 1
+            results.append({"image": path, "error": str(exc), "dice": []})
+            if not args.json:
+                print(f"{path}: error: {exc}")
+            continue
+        entry: dict[str, Any] = {
+            "image": path, "dice": [d.to_json() for d in read.dice], "ms": round(read.ms, 1)
+        }
+        if read.warnings:
+            entry["warnings"] = list(read.warnings)
+        results.append(entry)
+        if not args.json:
+            print(_summary(path, read.faces, [d.uncertain for d in read.dice], read.ms))
+            for warning in read.warnings:
+                print(f"  warning: {warning}")
+    if args.json:
+        print(json.dumps(results, indent=1))
+    return 1 if failed else 0
+
+
+def _summary(name: str, faces: tuple[str, ...], uncertain: list[bool], ms: float) -> str:
+    if not faces:
+        return f"{name}: no dice ({ms:.0f} ms)"
+    shown = " ".join(f + ("?" if u else "") for f, u in zip(faces, uncertain, strict=True))
+    note = f"; {sum(uncertain)} uncertain (marked ?), please confirm" if any(uncertain) else ""
+    return f"{name}: {len(faces)} dice: {shown}{note} ({ms:.0f} ms)"
+
+
+def _enroll(args: argparse.Namespace) -> int:
+    faces = [f.strip() for f in args.faces.split(",")] if args.faces else None
+    try:
+        profile = enroll(args.profile, args.die, crops_dir=args.crops, photos_dir=args.photos,
+                         faces=faces, per_face=args.per_face)
+        path = profile.save()
+    except (EnrollmentError, OSError) as exc:
+        print(f"tableside enroll: {exc}", file=sys.stderr)
+        return 2
+    print(f"enrolled {args.die} faces {', '.join(profile.labels)} as profile "
+          f"{profile.name!r} ({len(profile.vectors)} descriptors) -> {path}")
+    return 0
+
+
+def _watch(args: argparse.Namespace) -> int:
+    frame_period = 1.0 / args.fps if args.fps > 0 else 0.0
+    clock = _FrameClock(frame_period) if frame_period else time.monotonic
+    try:
+        reader = _reader(args)
+        source = open_source(args.source, clock=clock)
+    except (EnrollmentError, ValueError, SourceError) as exc:
+        print(f"tableside watch: {exc}", file=sys.stderr)
+        return 2
+    detector = SettleDetector(clock=clock)
+    with source:
+        for item in watch(source, reader, detector, reopen_attempts=10,
+                          wait=lambda: time.sleep(1.0)):
+            if isinstance(item, SourceNotice):
+                print(f"[{item.kind}] {item.message}", file=sys.stderr, flush=True)
+                continue
+            _print_roll(item, args.json)
+    return 0
+
+
+class _FrameClock:
+    """A clock that advances one frame period per call (recordings without timestamps)."""
+
+    def __init__(self, period: float) -> None:
+        self.period = period
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += self.period
+        return self.now
+
+
+def _print_roll(roll: Roll, as_json: bool) -> None:
+    if as_json:
+        out = {"roll": roll.id, "previous": roll.previous_id, "rerolled": list(roll.rerolled),
+               "kept": list(roll.kept), **roll.read.to_json()}
+        print(json.dumps(out), flush=True)
+        return
+    uncertain = [d.uncertain for d in roll.read.dice]
+    line = _summary(f"roll {roll.id}", roll.faces, uncertain, roll.read.ms)
+    if roll.previous_id is not None and roll.kept:
+        line += f" [re-roll of {roll.previous_id}: kept {len(roll.kept)}]"
+    print(line, flush=True)
