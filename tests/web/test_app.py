@@ -56,6 +56,15 @@ def test_commands_undo_redo_and_history(client):
     assert [h["kind"] for h in history][-3:] == ["command", "undo", "redo"]
 
 
+def test_choices_list_the_legal_commands_of_the_turn(client):
+    table = new_table(client)
+    choices = client.get(f"/api/tables/{table['id']}/choices").json
+    assert choices["version"] == table["version"]
+    kinds = {c["type"] for c in choices["commands"]}
+    assert {"hire_advisor", "hire_guild", "activate_advisor", "end_turn"} <= kinds
+    assert all(c["summary"] for c in choices["commands"])
+
+
 def test_stale_page_gets_a_conflict_not_an_overwrite(client):
     table = new_table(client)
     url = f"/api/tables/{table['id']}"

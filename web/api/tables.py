@@ -88,6 +88,16 @@ def history(session_id: str) -> Any:
     return jsonify({"id": table.session_id, "version": table.version, "history": entries})
 
 
+@bp.get("/<session_id>/choices")
+def choices(session_id: str) -> Any:
+    """The commands the current player may send now, each with a summary (docs/api.md)."""
+    table = _services().tables.get(session_id)
+    legal = getattr(table.engine, "legal_commands", None)
+    return jsonify({"version": table.version,
+                    "prompts": [p.to_json() for p in table.prompts()],
+                    "commands": legal(table.state) if legal is not None else []})
+
+
 @bp.get("/<session_id>/next-game")
 def next_game(session_id: str) -> Any:
     """The setup options of the campaign's next game, once this game is recorded."""

@@ -14,6 +14,7 @@ from companion.errors import IllegalCommand, InvalidCommand
 from companion.games.seafall import (
     actions,
     campaign,
+    choices,
     endeavor,
     endgame,
     evolve_campaign,  # noqa: F401  (registers the campaign's event handlers)
@@ -225,6 +226,10 @@ class SeaFall:
                 key: full[key] for key in ("p_at_least_one_success", "p_no_damage",
                                            "expected_damage", "successes", "exact")}
         return data
+
+    def legal_commands(self, state: SeaFallState) -> list[dict[str, Any]]:
+        """The commands the current player may send now (docs/seafall.md, "Choices")."""
+        return choices.legal_commands(state, self.decide)
 
     def next_game(self, state: SeaFallState) -> dict[str, Any]:
         """Setup options of the campaign's next game, from a recorded game."""

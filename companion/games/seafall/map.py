@@ -58,17 +58,27 @@ class SeaMap:
 
     def distance(self, a: str, b: str) -> int | None:
         """The fewest moves from ``a`` to ``b`` (None when unknown or unreachable)."""
+        path = self.path(a, b)
+        return None if path is None else len(path)
+
+    def path(self, a: str, b: str) -> list[str] | None:
+        """A shortest way from ``a`` to ``b``: the spaces entered, ``b`` last (None when
+        unknown or unreachable; [] when ``a`` is ``b``)."""
         if not self.knows(a) or not self.knows(b):
             return None
-        seen = {a: 0}
+        came_from: dict[str, str | None] = {a: None}
         queue = deque([a])
         while queue:
             here = queue.popleft()
             if here == b:
-                return seen[here]
+                steps: list[str] = []
+                while came_from[here] is not None:
+                    steps.append(here)
+                    here = came_from[here]  # type: ignore[assignment]
+                return steps[::-1]
             for nxt in sorted(self.neighbours[here]):
-                if nxt not in seen:
-                    seen[nxt] = seen[here] + 1
+                if nxt not in came_from:
+                    came_from[nxt] = here
                     queue.append(nxt)
         return None
 

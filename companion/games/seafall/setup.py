@@ -369,6 +369,8 @@ def _island(raw: Any, state: SeaFallState, index: int) -> None:
         space=_space(raw.get("space"), state, where),
         column=_int(raw, "column", 0, where) if "column" in raw else None,
     )
+    if region.column is None and region.space is not None:  # a hex "(column, a, b)"
+        region.column = int(region.space.strip("()").split(",")[0])
     state.regions[rid] = region
     sites = raw.get("sites", [])
     if not isinstance(sites, list):

@@ -1,0 +1,145 @@
+"""The legal commands of the turn, with their arguments: what a page or a button may offer.
+
+Rules stay in the engine: candidates are enumerated from the state and each is put to
+``decide``; only those it accepts are listed, each with a one-line summary drawn from the
+events it would cause (an endeavor's dice and defense, a price). When a prompt is open the
+prompt is the choice, and nothing else is listed.
+
+Physical cards (research draws, dealt advisors, revealed events) cannot be enumerated: the
+table names them when it draws them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from companion.engine import Command, Event
+from companion.errors import IllegalCommand, InvalidCommand
+from companion.games.seafall.actions.sail import sail_limit
+from companion.games.seafall.components import GUILDS
+from companion.games.seafall.map import default_map
+from companion.games.seafall.state import SeaFallState
+
+Candidate = tuple[str, dict[str, Any]]
+
+
+def legal_commands(state: SeaFallState, decide: Any) -> list[dict[str, Any]]:
+    """``[{"type", "args", "summary"}]`` for the current player, or [] (a prompt is open,
+    no turn is under way). ``decide`` is the engine's ``decide``."""
+    turn = state.turn
+    if turn is None or state.endeavor is not None or state.phase != "turns":
+        return []
+    out = []
+    for kind, args in _candidates(state, turn.player):
+        try:
+            events = decide(state, Command(kind, args, turn.player))
+        except (IllegalCommand, InvalidCommand):
+            continue
+        out.append({"type": kind, "args": args, "summary": _summary(kind, args, events)})
+    return out
+
+
+def _candidates(state: SeaFallState, player: str) -> Iterator[Candidate]:
+    prov = state.provinces[player]
+    turn = state.turn
+    assert turn is not None
+    if turn.guild is None:
+        for name in state.forum:
+            yield "hire_advisor", {"advisor": name, "pay": "gold"}
+            yield "hire_advisor", {"advisor": name, "pay": "reputation"}
+        for card in state.treasures:
+            yield "buy_treasure", {"treasure": card.name}
+            for source in _good_sources(state, player, card.colour, player):
+                yield "buy_treasure", {"treasure": card.name, "good_from": source}
+        for adv in prov.council:
+            yield "activate_advisor", {"advisor": adv.name}
+        for guild in GUILDS:
+            yield "hire_guild", {"guild": guild}
+    ships = [s for s in state.province_ships(player) if not s.sunk and s.location]
+    for ship in ships:
+        region = state.regions.get(ship.location or "")
+        if region is None:
+            continue
+        for site in state.region_sites(region.id):
+            yield "explore", {"flagship": ship.id, "site": site.id}
+            yield "raid", {"flagship": ship.id, "site": site.id}
+            if site.good_present:
+                yield "buy", {"goods": [{"site": site.id, "ship": ship.id}]}
+        if region.kind == "province" and region.owner != player:
+            yield "raid", {"flagship": ship.id, "province": region.owner}
+        for good in sorted(set(ship.goods)):
+            yield "sell", {"goods": [{"good": good, "from": ship.id}]}
+        for name in state.supply.upgrades:
+            kind = state.catalogue.upgrades.get(name)
+            if kind is None:
+                continue
+            yield "upgrade", {"ship": ship.id, "upgrade": name}
+            for source in _good_sources(state, player, kind.colour, region.id):
+                yield "upgrade", {"ship": ship.id, "upgrade": name, "good_from": source}
+        yield from _sailing(state, ship.id)
+    for good in sorted(set(prov.warehouse)):
+        yield "sell", {"goods": [{"good": good, "from": "warehouse"}]}
+    for name in state.supply.structures:
+        kind = state.catalogue.structures.get(name)
+        if kind is None:
+            continue
+        yield "build", {"structure": name}
+        for source in _good_sources(state, player, kind.colour, player):
+            yield "build", {"structure": name, "good_from": source}
+    yield "repair", {}
+    yield "collect_taxes", {}
+    for milestone in state.milestones:
+        yield "claim_milestone", {"milestone": milestone.name}
+    yield "end_turn", {}
+
+
+def _good_sources(state: SeaFallState, player: str, colour: str | None, region: str
+                  ) -> list[str]:
+    """Where a good of ``colour`` could come from in ``region``: warehouse or ships."""
+    if colour is None:
+        return []
+    out = ["warehouse"] if region == player and colour in state.provinces[player].warehouse \
+        else []
+    out += [s.id for s in state.ships_at(region, player) if colour in s.goods]
+    return out
+
+
+def _sailing(state: SeaFallState, ship_id: str) -> Iterator[Candidate]:
+    """Sailing one ship to each region within reach, by a shortest way on the map."""
+    ship = state.ships[ship_id]
+    here = state.regions[ship.location or ""].space if ship.location in state.regions \
+        else ship.location
+    sea = default_map()
+    if here is None or not sea.knows(here):
+        return
+    for region in state.regions.values():
+        if region.id == ship.location or region.space is None:
+            continue
+        path = sea.path(here, region.space)
+        if path is None or not 0 < len(path) <= sail_limit(state, ship):
+            continue
+        yield "sail", {"moves": [{"ship": ship.id, "path": [*path[:-1], region.id]}]}
+
+
+def _summary(kind: str, args: dict[str, Any], events: list[Event]) -> str:
+    by_type = {e.type: e.payload for e in events}
+    if "EndeavorStarted" in by_type:
+        p = by_type["EndeavorStarted"]
+        return (f"{p['dice']} dice against defense {p['defense']}"
+                + (" (dangerous)" if p["dangerous"] else ""))
+    if by_type.get("AdvisorHired", {}).get("reputation"):
+        return f"costs {by_type['AdvisorHired']['reputation']} reputation"
+    for name, key in (("GoodBought", "price"), ("UpgradeBought", "price"),
+                      ("StructureBuilt", "price"), ("AdvisorHired", "gold"),
+                      ("TreasureBought", "gold")):
+        if name in by_type and key in by_type[name]:
+            return f"costs {by_type[name][key]} gold"
+    if kind == "sail":
+        (move,) = args["moves"]
+        return f"{move['ship']} to {move['path'][-1]} ({len(move['path'])} spaces)"
+    if "GoodSold" in by_type:
+        return f"brings {by_type['GoodSold']['gold']} gold"
+    if "TaxesCollected" in by_type:
+        return f"brings {by_type['TaxesCollected']['amount']} gold"
+    return kind.replace("_", " ")

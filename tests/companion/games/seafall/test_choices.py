@@ -1,0 +1,60 @@
+"""The legal commands of a turn, found by the engine (issue 3 item 4: the web and the button
+box render the choices; they never re-implement the rules)."""
+
+from __future__ import annotations
+
+from seafall_driver import Game, island
+
+
+def demo_turn() -> Game:
+    return Game({
+        "provinces": [
+            {"colour": "red", "gold": 2, "reputation": 1, "warehouse": ["iron"],
+             "advisors": ["Savage"], "ships": [{"location": "isle"}, {"location": "red"}]},
+            {"colour": "blue"}, {"colour": "green"}],
+        "islands": [island(space="(0, 2, 2)", sites=[
+            {"name": "1", "symbol": "sun", "defense": 3},
+            {"name": "2", "kind": "mine", "value": 4, "defense": 2}])],
+        "forum": ["Captain", "Smuggler"],
+    })
+
+
+def kinds(g: Game) -> set[str]:
+    return {c["type"] for c in g.engine.legal_commands(g.state)}
+
+
+def test_every_listed_command_is_accepted_and_the_rules_decide_what_is_listed():
+    g = demo_turn()
+    listed = g.engine.legal_commands(g.state)
+    for choice in listed:
+        g.engine.decide(g.state, _command(choice))  # raises if it were not legal
+    hires = [(c["args"]["advisor"], c["args"]["pay"]) for c in listed
+             if c["type"] == "hire_advisor"]
+    # 2 gold: the Smuggler (2) for gold, either for the one reputation; not the Captain (3)
+    assert hires == [("Captain", "reputation"), ("Smuggler", "gold"),
+                     ("Smuggler", "reputation")]
+    assert {"activate_advisor", "hire_guild", "end_turn"} <= kinds(g)
+    assert "explore" not in kinds(g)  # no guild hired yet
+
+
+def test_endeavors_list_their_pool_and_sailing_its_reach():
+    g = demo_turn()
+    g.do("hire_guild", guild="explorers")
+    listed = g.engine.legal_commands(g.state)
+    explores = {c["args"]["site"]: c["summary"] for c in listed if c["type"] == "explore"}
+    assert explores == {"isle/1": "2 dice against defense 3"}  # red-2 is at home
+    sails = [c["args"]["moves"][0] for c in listed if c["type"] == "sail"]
+    assert {"ship": "red-2", "path": ["coastal_waters", "isle"]} in sails
+
+
+def test_nothing_is_listed_while_a_prompt_is_open():
+    g = demo_turn()
+    g.do("hire_guild", guild="explorers")
+    g.do("explore", flagship="red-1", site="isle/1")
+    assert g.engine.legal_commands(g.state) == []
+
+
+def _command(choice):
+    from companion.engine import Command
+
+    return Command(choice["type"], choice["args"], None)
