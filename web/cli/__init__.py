@@ -18,6 +18,7 @@ _GROUPS = (
     "web.cli.play",  # companion: scripted games
     "web.cli.sessions",  # companion: the event store (list, export, import)
     "web.cli.serve",  # web: the server
+    "web.cli.vision",  # vision: read-dice, enroll, watch
     "web.cli.bridge",  # firmware_bridge: software keys, monitor, firmware install
 )
 

@@ -1,0 +1,100 @@
+"""Speed and memory of the dice reader on Pi-sized frames, on one core.
+
+Frames are 1280x720 and built from real photos of the d6 data set
+(``../shared/datasets/d6-photos``; MIT (c) 2025 Nikita Menshikov, from photos BSD-3-Clause
+(c) 2019 Nell Byler): each photo with at least 15 labelled dice is scaled to 720 px high
+and padded left and right with the tray's colour. The reader is set up as on a calibrated
+Pi (die size known). Prints latency (median, p95) of a full read (wall clock, and CPU
+time, which is steadier on a machine shared with other work), of the settle decision per
+frame, and the process's peak resident memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision.enrollment import read_yolo  # noqa: E402
+from vision.reader import DiceReader  # noqa: E402
+from vision.settle import SettleDetector  # noqa: E402
+
+DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
+
+
+def frames(min_dice: int = 15) -> Iterator[tuple[np.ndarray, int, float]]:
+    """(1280x720 frame, dice in it, die size in px) for each photo with enough dice, one
+    at a time (holding them all would count against the reader's peak memory)."""
+    for split in ("train", "val", "test"):
+        for path in sorted((DATASET / "images" / split).glob("*.jpg")):
+            label = DATASET / "labels" / split / (path.stem + ".txt")
+            boxes = [b for _, b in read_yolo(label, 720, 720)]
+            if len(boxes) < min_dice:
+                continue
+            image = cv2.resize(cv2.imread(str(path)), (720, 720), interpolation=cv2.INTER_AREA)
+            edge = np.concatenate([image[:, :8].reshape(-1, 3), image[:, -8:].reshape(-1, 3)])
+            colour = [int(v) for v in np.median(edge, axis=0)]
+            frame = cv2.copyMakeBorder(image, 0, 0, 280, 280, cv2.BORDER_CONSTANT, value=colour)
+            die_px = float(np.median([max(w, h) for _, _, w, h in boxes]))
+            yield frame, len(boxes), die_px
+
+
+def percentile(values: list[float], q: float) -> float:
+    return float(np.percentile(np.array(values), q))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="reads of each frame")
+    args = parser.parse_args(argv)
+    if not DATASET.is_dir():
+        print(f"dataset not found: {DATASET}", file=sys.stderr)
+        return 2
+    cv2.setNumThreads(1)
+    dice: list[int] = []
+    read_ms: list[float] = []
+    read_cpu_ms: list[float] = []
+    settle_ms: list[float] = []
+    dice_found: list[int] = []
+    for frame, labelled, die_px in frames():
+        dice.append(labelled)
+        reader = DiceReader("d6", die_px=die_px)
+        detector = SettleDetector(clock=time.monotonic)
+        reader.read(frame)  # warm caches
+        for i in range(args.repeat):
+            t, c = time.perf_counter(), time.process_time()
+            read = reader.read(frame)
+            read_ms.append((time.perf_counter() - t) * 1000)
+            read_cpu_ms.append((time.process_time() - c) * 1000)
+            t = time.perf_counter()
+            detector.update(frame, timestamp=float(i))
+            settle_ms.append((time.perf_counter() - t) * 1000)
+        dice_found.append(len(read.dice))
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"frames: {len(dice)} real photos as 1280x720, {min(dice)}-{max(dice)} dice "
+          f"(median {statistics.median(dice):.0f}); one OpenCV thread; {args.repeat} reads each")
+    print(f"{'measure':<28} {'median':>8} {'p95':>8} {'target':>10}")
+    print(f"{'read (detect+classify) ms':<28} {statistics.median(read_ms):>8.1f} "
+          f"{percentile(read_ms, 95):>8.1f} {'<= 25':>10}")
+    print(f"{'read, CPU time ms':<28} {statistics.median(read_cpu_ms):>8.1f} "
+          f"{percentile(read_cpu_ms, 95):>8.1f} {'<= 25':>10}")
+    print(f"{'settle decision ms':<28} {statistics.median(settle_ms):>8.2f} "
+          f"{percentile(settle_ms, 95):>8.2f} {'<= 5':>10}")
+    print(f"{'peak resident memory MB':<28} {peak_mb:>8.0f} {'':>8} {'<= 150':>10}")
+    print(f"dice reported per frame: median {statistics.median(dice_found):.0f} "
+          f"(labelled {statistics.median(dice):.0f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,159 @@
+"""Helpers for the vision tests: the checked-in labelled photos, a manual clock."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+PHOTOS = Path(__file__).parent / "photos"
+
+
+@dataclass(frozen=True)
+class LabelledPhoto:
+    path: Path
+    faces: tuple[str, ...]
+    boxes: tuple[tuple[int, int, int, int], ...]
+
+    def image(self) -> np.ndarray:
+        image = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
+        assert image is not None
+        return image
+
+
+def labelled_photos() -> list[LabelledPhoto]:
+    manifest = json.loads((PHOTOS / "manifest.json").read_text(encoding="utf-8"))
+    return [
+        LabelledPhoto(
+            PHOTOS / p["file"],
+            tuple(d["face"] for d in p["dice"]),
+            tuple(tuple(d["box"]) for d in p["dice"]),
+        )
+        for p in manifest["photos"]
+    ]
+
+
+class ManualClock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, start: float = 0.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def centre_inside(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    cx, cy = b[0] + b[2] / 2, b[1] + b[3] / 2
+    return a[0] <= cx <= a[0] + a[2] and a[1] <= cy <= a[1] + a[3]
+
+
+def same_die(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    return centre_inside(a, b) and centre_inside(b, a)
+
+
+def empty_tray(photo: LabelledPhoto, grow: float = 0.25) -> np.ndarray:
+    """The photo with its dice painted out (inpainting over the labelled boxes)."""
+    image = photo.image()
+    mask = np.zeros(image.shape[:2], np.uint8)
+    for x, y, w, h in photo.boxes:
+        g = int(max(w, h) * grow)
+        cv2.rectangle(mask, (x - g, y - g), (x + w + g, y + h + g), 255, -1)
+    return cv2.inpaint(image, mask, 5, cv2.INPAINT_TELEA)
+
+
+def photo(name: str) -> LabelledPhoto:
+    return next(p for p in labelled_photos() if p.path.name == name)
+
+
+def die_patches(p: LabelledPhoto, grow: float = 0.12) -> list[tuple[np.ndarray, tuple[int, int]]]:
+    """Each labelled die of a photo cut out with a margin, and its top-left corner."""
+    image = p.image()
+    out = []
+    for x, y, w, h in p.boxes:
+        g = int(max(w, h) * grow)
+        x0, y0 = max(x - g, 0), max(y - g, 0)
+        out.append((image[y0 : y + h + g, x0 : x + w + g].copy(), (x0, y0)))
+    return out
+
+
+def paste(frame: np.ndarray, patch: np.ndarray, at: tuple[int, int], blur: int = 0) -> None:
+    """Paste a die patch (soft-edged, optionally motion-blurred sideways) into a frame."""
+    if blur:
+        kernel = np.zeros((1, blur), np.float32)
+        kernel[:] = 1.0 / blur
+        patch = cv2.filter2D(patch, -1, kernel)
+    h, w = patch.shape[:2]
+    x, y = at
+    x, y = max(0, min(x, frame.shape[1] - w)), max(0, min(y, frame.shape[0] - h))
+    alpha = np.zeros((h, w), np.float32)
+    cv2.rectangle(alpha, (2, 2), (w - 3, h - 3), 1.0, -1)
+    alpha = cv2.GaussianBlur(alpha, (5, 5), 0)[..., None]
+    region = frame[y : y + h, x : x + w].astype(np.float32)
+    frame[y : y + h, x : x + w] = (region * (1 - alpha) + patch * alpha).astype(np.uint8)
+
+
+def hand(frame: np.ndarray, reach: float, seed: int = 0) -> np.ndarray:
+    """A skin-coloured hand and arm reaching ``reach`` (0..1) up from the bottom edge."""
+    out = frame.copy()
+    h, w = out.shape[:2]
+    tip = int(h * (1 - reach))
+    arm = np.array([[w * 0.42, h], [w * 0.40, tip + 60], [w * 0.47, tip], [w * 0.58, tip + 20],
+                    [w * 0.60, h]], np.int32)
+    layer = out.copy()
+    cv2.fillPoly(layer, [arm], (120, 150, 205))
+    cv2.circle(layer, (int(w * 0.5), tip + 40), 70, (115, 145, 200), -1)
+    noise = np.random.default_rng(seed).normal(0, 6, layer.shape)
+    layer = np.clip(layer + noise, 0, 255).astype(np.uint8)
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(mask, [arm], 255)
+    cv2.circle(mask, (int(w * 0.5), tip + 40), 70, 255, -1)
+    out[mask > 0] = layer[mask > 0]
+    return out
+
+
+def roll_sequence(
+    p: LabelledPhoto, moved: set[int], offset: tuple[int, int] = (0, 0),
+    start: np.ndarray | None = None,
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """Frames of a (re-)roll built from a real photo: a hand reaches in, the dice in
+    ``moved`` tumble from the edge to their place (shifted by ``offset``), the rest stay
+    where ``start`` shows them; then the tray is still. Returns frames and the final frame.
+    """
+    empty = empty_tray(p)
+    patches = die_patches(p)
+    final = empty.copy()
+    for i, (patch, (x, y)) in enumerate(patches):
+        paste(final, patch, (x + offset[0], y + offset[1]) if i in moved else (x, y))
+    first = start if start is not None else empty
+    frames = [first.copy() for _ in range(3)]
+    frames += [hand(first, r, seed=k) for k, r in enumerate((0.2, 0.4, 0.5, 0.3))]
+    still = first.copy()
+    if start is None:
+        still = empty.copy()
+    else:
+        # the re-rolled dice are picked up before they tumble
+        for i in moved:
+            x, y, w, h = p.boxes[i]
+            g = int(max(w, h) * 0.3)
+            still[max(y - g, 0) : y + h + g, max(x - g, 0) : x + w + g] = empty[
+                max(y - g, 0) : y + h + g, max(x - g, 0) : x + w + g]
+    for step in range(6):
+        frame = still.copy()
+        for i, (patch, (x, y)) in enumerate(patches):
+            if i in moved:
+                t = (step + 1) / 6
+                fx = int(x + offset[0] + (1 - t) * 200)
+                fy = int(y + offset[1] + (1 - t) * 150)
+                paste(frame, patch, (fx, fy), blur=9 if step < 5 else 3)
+            elif start is not None:
+                paste(frame, patch, (x, y))
+        frames.append(frame)
+    frames += [final.copy() for _ in range(8)]
+    return frames, final

@@ -1,0 +1,93 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.helpers import empty_tray, photo
+from vision.calibration import Calibration, calibrate, quality, tray_region
+
+TRAY = "IMG_20191208_112404.jpg"  # 25 dice in a cardboard tray with dark walls
+SHEET = "IMG_20191208_112541.jpg"  # 7 dice on a white sheet
+
+
+def test_calibration_learns_background_roi_and_die_size_from_real_photos() -> None:
+    p = photo(SHEET)
+    empty = empty_tray(p)
+    frames = [np.clip(empty.astype(np.int16) + d, 0, 255).astype(np.uint8) for d in (-2, 0, 2)]
+    cal = calibrate("kitchen", frames, dice_frame=p.image())
+    assert np.abs(cal.background.astype(int) - empty.astype(int)).mean() < 1.0
+    truth = float(np.median([min(w, h) for _, _, w, h in p.boxes]))
+    assert cal.die_px == pytest.approx(truth, rel=0.3)
+    assert cal.roi.shape == empty.shape[:2]
+    assert cal.roi.mean() / 255 > 0.5  # most of a sheet photo is the sheet
+    assert cal.quality.is_good, cal.quality.advice
+
+
+def test_tray_region_is_the_floor_inside_the_walls() -> None:
+    empty = empty_tray(photo(TRAY))
+    roi = tray_region(empty)
+    h, w = roi.shape
+    assert roi[h // 2, w // 2] == 255
+    assert roi[5, 5] == 0 and roi[h - 5, w - 5] == 0
+    assert 0.2 < roi.mean() / 255 < 0.8
+
+
+def test_calibration_saves_and_loads_per_setup(tmp_path: Path) -> None:
+    empty = empty_tray(photo(SHEET))
+    cal = calibrate("kitchen", [empty])
+    folder = cal.save(tmp_path)
+    assert (folder / "calibration.json").is_file()
+    back = Calibration.load("kitchen", tmp_path)
+    assert back.die_px == pytest.approx(cal.die_px)
+    assert np.array_equal(back.background, cal.background)
+    assert np.array_equal(back.roi, cal.roi)
+    assert back.quality == cal.quality
+    with pytest.raises(ValueError, match="no usable calibration"):
+        Calibration.load("garage", tmp_path)
+
+
+def test_calibration_uses_the_xdg_data_dir_by_default(_private_data_dir: Path) -> None:
+    cal = calibrate("den", [empty_tray(photo(SHEET))])
+    folder = cal.save()
+    assert folder == _private_data_dir / "tableside" / "vision" / "setups" / "den"
+    assert Calibration.load("den").name == "den"
+
+
+@pytest.mark.parametrize(
+    ("spoil", "advice"),
+    [
+        pytest.param(lambda im: cv2.GaussianBlur(im, (0, 0), 6), "blurred", id="out of focus"),
+        pytest.param(lambda im: (im * 0.15).astype(np.uint8), "dark", id="underexposed"),
+        pytest.param(lambda im: cv2.convertScaleAbs(im, alpha=1.0, beta=120), "bright",
+                     id="overexposed"),
+        pytest.param(lambda im: cv2.addWeighted(im, 0.1, np.full_like(im, 170), 0.9, 0),
+                     "contrast", id="washed out"),
+    ],
+)
+def test_quality_report_gives_advice_for_bad_images(spoil, advice: str) -> None:
+    good = photo(TRAY).image()
+    assert quality(good).is_good, quality(good).advice
+    report = quality(spoil(good))
+    assert any(advice in a.lower() for a in report.advice), report.advice
+
+
+def test_quality_report_sees_glare() -> None:
+    image = photo(TRAY).image().copy()
+    cv2.circle(image, (500, 500), 60, (255, 255, 255), -1)
+    report = quality(image)
+    assert report.glare > 0.005
+    assert any("glare" in a.lower() for a in report.advice)
+
+
+def test_calibration_rejects_bad_input() -> None:
+    with pytest.raises(ValueError, match="at least one frame"):
+        calibrate("x", [])
+    a = np.zeros((10, 10, 3), np.uint8)
+    b = np.zeros((12, 10, 3), np.uint8)
+    with pytest.raises(ValueError, match="same size"):
+        calibrate("x", [a, b])
+    with pytest.raises(ValueError, match="bad setup name"):
+        calibrate("../etc", [a])

@@ -1,0 +1,158 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.helpers import PHOTOS, labelled_photos, same_die
+from vision.crops import crop
+from vision.detection import to_work
+from vision.enrollment import (
+    EnrollmentError,
+    Profile,
+    crops_from_photos,
+    enroll,
+    label_file,
+    read_yolo,
+)
+from vision.faces import D6_FACES, SEAFALL_FACES
+from vision.reader import DiceReader
+from vision.synthetic import draw_face, random_faces, tray_photo
+
+
+def seafall_crops(seed: int, per_face: int = 5) -> dict[str, list[np.ndarray]]:
+    rng = np.random.default_rng(seed)
+    crops: dict[str, list[np.ndarray]] = {f: [] for f in SEAFALL_FACES}
+    while min(len(v) for v in crops.values()) < per_face:
+        photo = tray_photo(rng, list(SEAFALL_FACES) * 2)
+        work = to_work(photo.image)
+        for die in photo.dice:
+            if len(crops[die.face]) < per_face:
+                box = tuple(round(v * work.scale) for v in die.box)
+                crops[die.face].append(crop(work.image, box))  # type: ignore[arg-type]
+    return crops
+
+
+def score_synthetic(reader: DiceReader, seed: int, photos: int) -> dict[str, int]:
+    rng = np.random.default_rng(seed)
+    s = {"dice": 0, "found": 0, "right": 0, "silent": 0, "false": 0}
+    for _ in range(photos):
+        photo = tray_photo(rng, random_faces(rng, 12))
+        read = reader.read(photo.image)
+        used: set[int] = set()
+        for die in photo.dice:
+            s["dice"] += 1
+            match = [i for i, d in enumerate(read.dice) if i not in used
+                     and same_die(die.box, d.box)]
+            if not match:
+                continue
+            used.add(match[0])
+            s["found"] += 1
+            got = read.dice[match[0]]
+            if not got.uncertain:
+                s["right" if got.face == die.face else "silent"] += 1
+        s["false"] += len(read.dice) - len(used)
+    return s
+
+
+def test_synthetic_symbols_are_distinct_and_photos_carry_their_truth() -> None:
+    tiles = [draw_face(f, 48, (40, 40, 160)).astype(int) for f in SEAFALL_FACES]
+    for i in range(len(tiles)):
+        for j in range(i + 1, len(tiles)):
+            assert np.abs(tiles[i] - tiles[j]).sum() > 0
+    rng = np.random.default_rng(1)
+    photo = tray_photo(rng, ["blank", "strong", "weak"])
+    assert photo.image.shape == (720, 960, 3)
+    assert [d.face for d in photo.dice] == ["blank", "strong", "weak"]
+    again = tray_photo(np.random.default_rng(1), ["blank", "strong", "weak"])
+    assert np.array_equal(photo.image, again.image)
+    with pytest.raises(ValueError, match="no symbol"):
+        draw_face("kraken", 48, (0, 0, 0))
+
+
+def test_enrolled_seafall_profile_reads_synthetic_photos() -> None:
+    profile = Profile.from_crops("seafall-test", "seafall", seafall_crops(seed=7))
+    s = score_synthetic(DiceReader("seafall", profile=profile), seed=11, photos=8)
+    assert s["found"] >= 0.8 * s["dice"]
+    assert s["right"] >= 0.7 * s["dice"]
+    assert s["silent"] <= 0.05 * s["dice"]
+    assert s["false"] <= 2
+
+
+def test_profile_saves_to_the_data_dir_and_loads(_private_data_dir: Path) -> None:
+    profile = Profile.from_crops("sf", "seafall", seafall_crops(seed=3, per_face=2))
+    path = profile.save()
+    assert path == _private_data_dir / "tableside" / "vision" / "profiles" / "sf.npz"
+    back = Profile.load("sf")
+    assert back.labels == profile.labels == SEAFALL_FACES
+    assert back.die == "seafall"
+    c = seafall_crops(seed=5, per_face=1)["strong"][0]
+    assert back.classify(c).face == profile.classify(c).face
+    with pytest.raises(EnrollmentError, match="no profile"):
+        Profile.load("missing")
+    with pytest.raises(ValueError, match="bad profile name"):
+        Profile.load("../../etc/passwd")
+
+
+def test_enroll_from_crop_folders(tmp_path: Path) -> None:
+    crops = seafall_crops(seed=9, per_face=3)
+    for face, items in crops.items():
+        (tmp_path / face).mkdir()
+        for i, c in enumerate(items):
+            cv2.imwrite(str(tmp_path / face / f"{i}.png"), c)
+    profile = enroll("mine", "seafall", crops_dir=tmp_path)
+    assert set(profile.labels) == set(SEAFALL_FACES)
+    (tmp_path / "kraken").mkdir()
+    cv2.imwrite(str(tmp_path / "kraken" / "0.png"), crops["weak"][0])
+    with pytest.raises(EnrollmentError, match="kraken: not faces of the seafall die"):
+        enroll("mine", "seafall", crops_dir=tmp_path)
+
+
+def test_enroll_from_labelled_photos_treats_d6_faces_as_symbols(tmp_path: Path) -> None:
+    # photos with YOLO labels in a parallel labels/ tree, as the d6 dataset is laid out
+    images, labels = tmp_path / "images", tmp_path / "labels"
+    images.mkdir()
+    labels.mkdir()
+    photos = labelled_photos()
+    for p in photos[:4]:
+        (images / p.path.name).write_bytes(p.path.read_bytes())
+        lines = [f"{D6_FACES.index(f)} {(x + w / 2) / 1024} {(y + h / 2) / 1024} {w / 1024} "
+                 f"{h / 1024}" for f, (x, y, w, h) in zip(p.faces, p.boxes, strict=True)]
+        (labels / (p.path.stem + ".txt")).write_text("\n".join(lines) + "\n")
+    assert label_file(images / photos[0].path.name) == labels / (photos[0].path.stem + ".txt")
+    profile = enroll("d6sym", "d6", photos_dir=images, per_face=5)
+    assert set(profile.labels) <= set(D6_FACES)
+    assert len(profile.labels) == 6
+    # the enrolled crops are read back as their own faces (no pip counting involved)
+    crops = crops_from_photos(sorted(images.glob("*.jpg")), D6_FACES, 5)
+    for face, items in crops.items():
+        for c in items:
+            assert profile.classify(c).face == face
+
+
+def test_enroll_input_errors_are_clear(tmp_path: Path) -> None:
+    with pytest.raises(EnrollmentError, match="exactly one"):
+        enroll("x", "seafall")
+    with pytest.raises(EnrollmentError, match="not a folder"):
+        enroll("x", "seafall", crops_dir=tmp_path / "nope")
+    with pytest.raises(EnrollmentError, match="no face sub-folders"):
+        enroll("x", "seafall", crops_dir=tmp_path)
+    with pytest.raises(EnrollmentError, match="no photos with YOLO"):
+        enroll("x", "d6", photos_dir=tmp_path)
+    with pytest.raises(EnrollmentError, match="--faces"):
+        enroll("x", "meeple-die", photos_dir=PHOTOS)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("zero 0.5 0.5 0.1 0.1\n")
+    with pytest.raises(EnrollmentError, match="not a YOLO line"):
+        read_yolo(bad, 100, 100)
+    one = {"weak": seafall_crops(seed=2, per_face=1)["weak"]}
+    with pytest.raises(EnrollmentError, match="at least two faces"):
+        Profile.from_crops("x", "seafall", one)
+
+
+def test_reader_checks_the_profile_matches_the_die() -> None:
+    profile = Profile.from_crops("sf", "seafall", seafall_crops(seed=3, per_face=1))
+    with pytest.raises(ValueError, match="is for the seafall die"):
+        DiceReader("d6", profile=profile)

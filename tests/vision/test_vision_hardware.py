@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import pytest
+
+from vision.calibration import quality
+from vision.reader import DiceReader
+from vision.sources import SourceError, open_source
+
+
+@pytest.mark.hardware
+def test_real_camera_delivers_frames_that_can_be_read() -> None:
+    try:
+        source = open_source("camera:0")
+    except SourceError:
+        pytest.skip("no camera at camera:0")
+    with source:
+        frames = [source.read() for _ in range(5)]
+    assert all(f is not None and f.image.ndim == 3 for f in frames)
+    last = frames[-1]
+    assert last is not None
+    assert [f.index for f in frames if f is not None] == [0, 1, 2, 3, 4]
+    report = quality(last.image)
+    assert 0.0 <= report.brightness <= 1.0
+    read = DiceReader("d6").read(last.image, last.ref)
+    assert all(d.face in {"1", "2", "3", "4", "5", "6"} for d in read.dice)
+
+
+@pytest.mark.hardware
+def test_real_pi_camera_delivers_frames() -> None:
+    try:
+        source = open_source("picamera")
+    except SourceError:
+        pytest.skip("no Raspberry Pi camera (or no picamera2)")
+    with source:
+        frame = source.read()
+    assert frame is not None and frame.image.shape[2] == 3

@@ -1,0 +1,193 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.helpers import PHOTOS, labelled_photos, same_die
+from vision.detection import detect, estimate_die_px, expected_die_px, to_work
+from vision.pips import count_pips
+from vision.reader import DiceReader, ImageError, load_image
+from vision.synthetic import draw_face
+
+
+def _score(reader: DiceReader) -> dict[str, int]:
+    out = {"dice": 0, "found": 0, "right": 0, "silent": 0, "false": 0}
+    for photo in labelled_photos():
+        read = reader.read(photo.image(), str(photo.path))
+        used: set[int] = set()
+        for face, box in zip(photo.faces, photo.boxes, strict=True):
+            out["dice"] += 1
+            match = [i for i, d in enumerate(read.dice) if i not in used and same_die(box, d.box)]
+            if not match:
+                continue
+            used.add(match[0])
+            out["found"] += 1
+            die = read.dice[match[0]]
+            if not die.uncertain:
+                out["right" if die.face == face else "silent"] += 1
+        out["false"] += len(read.dice) - len(used)
+    return out
+
+
+def test_reader_finds_and_reads_real_photos_without_enrollment() -> None:
+    # Regression floor on the checked-in real photos (measured: 42/49 found, 28 read
+    # confidently right, no silent error, 1 false detection; see docs/vision.md).
+    s = _score(DiceReader("d6"))
+    assert s["dice"] == 49
+    assert s["found"] >= 40
+    assert s["right"] >= 26
+    assert s["silent"] <= 1
+    assert s["false"] <= 2
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("IMG_20191209_100019.jpg", id="four dice on a white sheet"),
+        pytest.param("IMG_20191209_100614.jpg", id="three dice on a white sheet"),
+    ],
+)
+def test_reader_reads_spread_out_dice_exactly(name: str) -> None:
+    photo = next(p for p in labelled_photos() if p.path.name == name)
+    read = DiceReader("d6").read(photo.image(), name)
+    assert sorted(read.faces) == sorted(photo.faces)
+    assert read.is_certain
+    for die in read.dice:
+        assert any(same_die(box, die.box) for box in photo.boxes)
+        assert die.crop is not None and die.crop.shape == (64, 64, 3)
+        assert 0.0 <= die.confidence <= 1.0
+
+
+def test_reader_boxes_are_in_the_callers_pixels() -> None:
+    photo = next(p for p in labelled_photos() if p.path.name == "IMG_20191209_100614.jpg")
+    image = photo.image()
+    big = cv2.resize(image, (2048, 2048), interpolation=cv2.INTER_LINEAR)
+    small = DiceReader("d6").read(image)
+    large = DiceReader("d6").read(big)
+    assert len(small.dice) == len(large.dice) == 3
+    for a, b in zip(sorted(d.box for d in small.dice), sorted(d.box for d in large.dice),
+                    strict=True):
+        # the two frames are scaled to the working size separately: allow 10% of a die
+        assert all(abs(2 * u - v) <= 12 for u, v in zip(a, b, strict=True))
+
+
+def test_reader_empty_tray_gives_no_dice() -> None:
+    tray = np.full((720, 1280, 3), (190, 192, 195), np.uint8)
+    noise = np.random.default_rng(3).normal(0, 3, tray.shape)
+    tray = np.clip(tray + noise, 0, 255).astype(np.uint8)
+    read = DiceReader("d6").read(tray)
+    assert read.dice == ()
+    assert read.is_certain
+
+
+@pytest.mark.parametrize("pips", [1, 2, 3, 4, 5, 6])
+def test_count_pips_on_a_drawn_die_face(pips: int) -> None:
+    face = np.full((64, 64, 3), 30, np.uint8)
+    cv2.rectangle(face, (10, 10), (54, 54), (230, 230, 230), -1)
+    spots = {1: [(32, 32)], 2: [(20, 20), (44, 44)], 3: [(20, 20), (32, 32), (44, 44)],
+             4: [(20, 20), (44, 20), (20, 44), (44, 44)],
+             5: [(20, 20), (44, 20), (32, 32), (20, 44), (44, 44)],
+             6: [(20, 18), (44, 18), (20, 32), (44, 32), (20, 46), (44, 46)]}[pips]
+    for x, y in spots:
+        cv2.circle(face, (x, y), 4, (20, 20, 20), -1)
+    result = count_pips(face)
+    assert result.face == str(pips)
+    assert result.confidence >= 0.75
+
+
+def test_count_pips_of_a_blank_face_finds_none() -> None:
+    assert count_pips(draw_face("blank", 64, (40, 40, 160))).pips == ()
+
+
+def test_detection_scales_frames_to_the_working_die_size() -> None:
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    assert expected_die_px(frame.shape) == pytest.approx(45.8, abs=0.1)
+    assert expected_die_px(frame.shape, 80.0) == 80.0
+    work = to_work(frame, 80.0)
+    assert work.image.shape[:2] == (360, 640)
+    assert work.to_frame((10, 20, 40, 40)) == (20, 40, 80, 80)
+
+
+def test_detection_respects_the_region_of_interest() -> None:
+    photo = next(p for p in labelled_photos() if p.path.name == "IMG_20191209_100614.jpg")
+    image = photo.image()
+    roi = np.zeros(image.shape[:2], np.uint8)
+    _, everything = detect(image)
+    assert len(everything) >= 3
+    _, nothing = detect(image, roi=roi)
+    assert nothing == []
+
+
+def test_load_image_reports_missing_and_corrupt_files(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jpg"
+    bad.write_bytes(b"\xff\xd8\xff\xe0 this is not really a jpeg")
+    with pytest.raises(ImageError, match="no such file"):
+        load_image(tmp_path / "missing.jpg")
+    with pytest.raises(ImageError, match="not a readable image"):
+        load_image(bad)
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    with pytest.raises(ImageError, match="not a readable image"):
+        load_image(empty)
+    assert load_image(PHOTOS / "IMG_20191208_112609.jpg").shape == (1024, 1024, 3)
+
+
+def test_reader_refuses_a_custom_die_without_a_profile() -> None:
+    with pytest.raises(ValueError, match="enroll"):
+        DiceReader("seafall")
+
+
+def test_read_accepts_grey_and_bgra_frames() -> None:
+    photo = next(p for p in labelled_photos() if p.path.name == "IMG_20191209_100614.jpg")
+    image = photo.image()
+    bgra = cv2.cvtColor(image, cv2.COLOR_BGR2BGRA)
+    assert len(DiceReader("d6").read(bgra).dice) == 3
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    assert isinstance(DiceReader("d6").read(grey).dice, tuple)
+
+
+def test_reader_estimates_the_die_size_of_an_unusual_framing() -> None:
+    # the same photo zoomed out: dice half the default size for the frame
+    photo = next(p for p in labelled_photos() if p.path.name == "IMG_20191209_100614.jpg")
+    image = photo.image()
+    canvas = np.full((2048, 2048, 3), np.median(image[:50, :50], axis=(0, 1)), np.uint8)
+    canvas[512:1536, 512:1536] = image
+    guessed = estimate_die_px(canvas)
+    truth = float(np.median([max(w, h) for _, _, w, h in photo.boxes]))
+    assert guessed is not None and guessed == pytest.approx(truth, rel=0.3)
+    read = DiceReader("d6", estimate_size=True, keep_frame=True).read(canvas, "zoomed")
+    assert sorted(read.faces) == sorted(photo.faces)
+    assert read.frame is canvas and read.frame_ref == "zoomed"
+    assert read.to_json()["frame"] == "zoomed"
+
+
+def test_reader_marks_every_die_uncertain_when_a_hand_is_in_the_photo() -> None:
+    # a real photo of a hand holding a die over the tray
+    photo = next(p for p in labelled_photos() if p.path.name == "IMG_20191208_112623.jpg")
+    read = DiceReader("d6").read(photo.image())
+    assert read.warnings and "hand" in read.warnings[0]
+    assert read.dice and all(d.uncertain for d in read.dice)
+    assert read.to_json()["warnings"] == list(read.warnings)
+    calm = DiceReader("d6").read(labelled_photos()[0].image())
+    assert calm.warnings == () and "warnings" not in calm.to_json()
+
+
+def test_reader_marks_dice_cut_by_the_frame_edge_or_the_tray_uncertain() -> None:
+    photo = next(p for p in labelled_photos() if p.path.name == "IMG_20191209_100614.jpg")
+    image = photo.image()
+    x, y, w, h = photo.boxes[0]
+    cut = image[:, x + w // 3 :].copy()  # a third of the first die is cut off
+    die_px = expected_die_px(image.shape)  # the framing of the whole photo
+    read = DiceReader("d6", die_px=die_px).read(cut)
+    edge = [d for d in read.dice if d.box[0] <= 3]
+    assert edge and all(d.uncertain for d in edge)
+    whole = [d for d in read.dice if d.box[0] > 3]
+    assert len(whole) == 2 and not any(d.uncertain for d in whole)
+    # the same die cut by the tray's region of interest instead
+    roi = np.full(image.shape[:2], 255, np.uint8)
+    roi[:, : x + w // 3] = 0
+    read = DiceReader("d6", roi=roi).read(image)
+    assert all(d.uncertain for d in read.dice if d.box[0] < x + w)

@@ -1,0 +1,151 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision.helpers import ManualClock, empty_tray, hand, photo, roll_sequence
+from vision.reader import DiceReader
+from vision.settle import RollTracker, SettleDetector, TrayState
+from vision.sources import FakeSource, SourceLost
+from vision.watcher import SourceNotice, watch
+
+SHEET = "IMG_20191208_112541.jpg"  # 7 dice on a white sheet
+FPS = 10
+
+
+def _feed(detector: SettleDetector, frames: list[np.ndarray]) -> list[TrayState]:
+    states = []
+    for i, frame in enumerate(frames):
+        states.append(detector.update(frame, timestamp=i / FPS))
+    return [s.state for s in states]
+
+
+def test_settle_reads_once_after_the_dice_come_to_rest() -> None:
+    frames, _ = roll_sequence(photo(SHEET), moved=set(range(7)))
+    detector = SettleDetector(clock=ManualClock())
+    decisions = [detector.update(f, timestamp=i / FPS) for i, f in enumerate(frames)]
+    reads = [i for i, d in enumerate(decisions) if d.read_now]
+    assert len(reads) == 1
+    first_still = len(frames) - 8
+    assert reads[0] >= first_still + round(detector.settle_seconds * FPS) - 1
+    states = [d.state for d in decisions]
+    assert TrayState.HAND in states[3:7]
+    assert all(s in (TrayState.MOVING, TrayState.HAND) for s in states[7:first_still])
+
+
+def test_settle_never_reads_while_a_hand_is_still_in_the_tray() -> None:
+    tray = photo(SHEET).image()
+    frames = [tray] * 3 + [hand(tray, 0.45)] * 30
+    detector = SettleDetector(clock=ManualClock())
+    decisions = [detector.update(f, timestamp=i / FPS) for i, f in enumerate(frames)]
+    # the tray settled before the hand came, then the hand held still for 3 s: no read
+    assert [i for i, d in enumerate(decisions) if d.read_now] == []
+    assert decisions[-1].state is TrayState.HAND
+
+
+def test_settle_sees_a_real_hand_holding_a_die() -> None:
+    real_hand = photo("IMG_20191208_112623.jpg").image()
+    detector = SettleDetector(clock=ManualClock())
+    states = _feed(detector, [real_hand] * 12)
+    assert set(states) == {TrayState.HAND}
+
+
+def test_settle_uses_the_injected_clock_when_frames_have_no_timestamp() -> None:
+    tray = photo(SHEET).image()
+    clock = ManualClock()
+    detector = SettleDetector(clock=clock, settle_seconds=1.0)
+    assert not detector.update(tray).read_now
+    clock.advance(0.5)
+    assert detector.update(tray).state is TrayState.STILL
+    clock.advance(0.6)
+    assert detector.update(tray).read_now
+    clock.advance(5)
+    assert not detector.update(tray).read_now
+
+
+def test_settle_with_a_calibrated_background_sees_a_gloved_hand() -> None:
+    p = photo(SHEET)
+    empty = empty_tray(p)
+    gloved = p.image().copy()
+    gloved[600:1024, 380:640] = (60, 50, 45)  # a dark sleeve, not skin-coloured
+    plain = SettleDetector(clock=ManualClock())
+    calibrated = SettleDetector(clock=ManualClock(), background=empty)
+    assert _feed(plain, [gloved] * 10)[-1] is TrayState.SETTLED
+    assert set(_feed(calibrated, [gloved] * 10)) == {TrayState.HAND}
+
+
+def test_watch_numbers_rolls_and_matches_a_partial_reroll() -> None:
+    p = photo(SHEET)
+    reader = DiceReader("d6")
+    first, final = roll_sequence(p, moved=set(range(7)))
+    again, _ = roll_sequence(p, moved={0, 3}, offset=(-60, 90), start=final)
+    clock = ManualClock()
+    frames = first + again
+    with FakeSource(frames, clock=clock) as source:
+        rolls = [r for r in watch(source, reader, _TickingDetector(clock))
+                 if not isinstance(r, SourceNotice)]
+    assert [r.id for r in rolls] == [1, 2]
+    one, two = rolls
+    assert one.previous_id is None and one.kept == ()
+    assert len(one.read.dice) >= 5
+    assert two.previous_id == 1
+    assert len(two.rerolled) >= 2
+    assert len(two.kept) >= 3
+    for i in two.kept:
+        die = two.read.dice[i]
+        before = [d for d in one.read.dice if abs(d.box[0] - die.box[0]) < 15
+                  and abs(d.box[1] - die.box[1]) < 15]
+        assert before and before[0].face == die.face
+
+
+class _TickingDetector(SettleDetector):
+    """A settle detector whose clock moves one frame period per frame."""
+
+    def __init__(self, clock: ManualClock) -> None:
+        super().__init__(clock=clock)
+        self._clock_ref = clock
+
+    def update(self, image: np.ndarray, timestamp: float | None = None):  # type: ignore[override]
+        self._clock_ref.advance(1 / FPS)
+        return super().update(image, None)
+
+
+def test_watch_reports_a_lost_source_and_resumes_after_reopen() -> None:
+    tray = photo(SHEET).image()
+    clock = ManualClock()
+    source = FakeSource([tray] * 6, lose_after=3, clock=clock)
+    attempts: list[int] = []
+
+    def wait() -> None:
+        attempts.append(1)
+        if len(attempts) == 2:
+            source.plugged = True
+
+    items = list(watch(source, DiceReader("d6"), _TickingDetector(clock),
+                       reopen_attempts=3, wait=wait))
+    notices = [i for i in items if isinstance(i, SourceNotice)]
+    assert [n.kind for n in notices] == ["lost", "back"]
+    assert len(attempts) == 2
+
+
+def test_watch_gives_up_after_the_reopen_attempts() -> None:
+    source = FakeSource([np.zeros((8, 8, 3), np.uint8)] * 3, lose_after=1)
+    items = list(watch(source, DiceReader("d6"), SettleDetector(clock=ManualClock()),
+                       reopen_attempts=2))
+    assert [i.kind for i in items if isinstance(i, SourceNotice)] == ["lost"]
+    with pytest.raises(SourceLost):
+        source.read()
+
+
+def test_roll_tracker_keeps_faces_of_unmoved_dice_only_where_nothing_moved() -> None:
+    p = photo(SHEET)
+    read = DiceReader("d6").read(p.image())
+    tracker = RollTracker()
+    first = tracker.add(read)
+    motion = np.zeros(p.image().shape[:2], np.uint8)
+    x, y, w, h = read.dice[0].box
+    motion[y : y + h, x : x + w] = 1
+    second = tracker.add(read, motion)
+    assert first.id == 1 and second.id == 2
+    assert 0 in second.rerolled
+    assert set(second.kept) == set(range(1, len(read.dice)))

@@ -1,0 +1,223 @@
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.helpers import PHOTOS, ManualClock
+from vision.sources import (
+    CaptureSource,
+    FakeSource,
+    ImageSource,
+    ImagesSource,
+    PicameraSource,
+    SourceError,
+    SourceLost,
+    open_source,
+)
+
+
+class FakeCapture:
+    """Speaks the part of ``cv2.VideoCapture`` the sources use; can be unplugged."""
+
+    def __init__(self, frames: int = 100, opens: bool = True) -> None:
+        self.frames = frames
+        self.opens = opens
+        self.plugged = True
+        self.released = False
+        self.props: dict[int, float] = {}
+
+    def isOpened(self) -> bool:  # noqa: N802 - OpenCV's name
+        return self.opens
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        if not self.plugged or self.frames <= 0:
+            return False, None
+        self.frames -= 1
+        return True, np.zeros((4, 6, 3), np.uint8)
+
+    def set(self, prop: int, value: float) -> bool:
+        self.props[prop] = value
+        return True
+
+    def release(self) -> None:
+        self.released = True
+
+
+def test_image_source_gives_one_frame_then_ends() -> None:
+    path = PHOTOS / "IMG_20191208_112609.jpg"
+    with ImageSource(path, clock=ManualClock(5.0)) as source:
+        frame = source.read()
+        assert frame is not None
+        assert frame.image.shape == (1024, 1024, 3)
+        assert frame.ref == str(path) and frame.index == 0 and frame.timestamp == 5.0
+        assert source.read() is None
+        source.reopen()
+        assert source.read() is not None
+
+
+def test_images_source_reads_a_folder_in_order_and_skips_broken_files(tmp_path: Path) -> None:
+    for name in ("b.jpg", "a.jpg"):
+        shutil.copy(PHOTOS / "IMG_20191208_112609.jpg", tmp_path / name)
+    (tmp_path / "c.jpg").write_bytes(b"broken")
+    (tmp_path / "notes.txt").write_text("not an image")
+    with open_source(f"images:{tmp_path}") as source:
+        refs = [f.ref for f in source]
+    assert [Path(r).name for r in refs] == ["a.jpg", "b.jpg"]
+
+
+def test_open_source_errors_are_clear(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="no such folder"):
+        open_source(f"images:{tmp_path / 'nope'}")
+    with pytest.raises(SourceError, match="no images"):
+        open_source(f"images:{tmp_path}")
+    with pytest.raises(SourceError, match="unknown source"):
+        open_source("telescope:3")
+    with pytest.raises(SourceError, match="camera:N"):
+        open_source("camera:front")
+    with pytest.raises(SourceError, match="no such file"):
+        open_source(f"video:{tmp_path / 'x.avi'}")
+
+
+def test_camera_source_reports_unplugging_and_reopens() -> None:
+    captures: list[FakeCapture] = []
+
+    def factory(target: Any) -> FakeCapture:
+        assert target == 0
+        captures.append(FakeCapture())
+        return captures[-1]
+
+    with open_source("camera:0", capture_factory=factory) as source:
+        assert source.read() is not None
+        captures[-1].plugged = False
+        with pytest.raises(SourceLost, match="unplugged"):
+            source.read()
+        assert captures[-1].released
+        with pytest.raises(SourceLost):
+            source.read()
+        source.reopen()
+        assert len(captures) == 2
+        assert source.read() is not None
+    assert captures[-1].released
+
+
+def test_camera_that_cannot_open_says_so() -> None:
+    with pytest.raises(SourceError, match="cannot open the camera"):
+        CaptureSource(0, live=True, name="camera:0",
+                      capture_factory=lambda t: FakeCapture(opens=False))
+
+
+def test_device_path_goes_to_video_capture() -> None:
+    seen: list[Any] = []
+
+    def factory(target: Any) -> FakeCapture:
+        seen.append(target)
+        return FakeCapture()
+
+    with open_source("/dev/video7", capture_factory=factory) as source:
+        assert source.read() is not None
+    assert seen == ["/dev/video7"]
+
+
+def test_video_file_source_reads_every_frame(tmp_path: Path) -> None:
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (64, 48))
+    if not writer.isOpened():
+        pytest.skip("this OpenCV build cannot write MJPG video")
+    for i in range(5):
+        writer.write(np.full((48, 64, 3), i * 40, np.uint8))
+    writer.release()
+    with open_source(f"video:{path}") as source:
+        frames = list(source)
+    assert len(frames) == 5
+    assert [f.index for f in frames] == [0, 1, 2, 3, 4]
+
+
+def test_picamera_missing_gives_a_clear_message() -> None:
+    try:
+        import picamera2  # noqa: F401
+    except ImportError:
+        with pytest.raises(SourceError, match="picamera2"):
+            open_source("picamera")
+    else:
+        pytest.skip("picamera2 is installed here")
+
+
+class FakePicamera2:
+    def __init__(self) -> None:
+        self.started = False
+        self.fail = False
+
+    def create_video_configuration(self, main: dict[str, Any]) -> dict[str, Any]:
+        return {"main": main}
+
+    def configure(self, config: dict[str, Any]) -> None:
+        self.config = config
+
+    def start(self) -> None:
+        self.started = True
+
+    def capture_array(self) -> np.ndarray:
+        if self.fail:
+            raise RuntimeError("camera gone")
+        return np.zeros((720, 1280, 4), np.uint8)
+
+    def stop(self) -> None:
+        self.started = False
+
+    def close(self) -> None:
+        pass
+
+
+def test_picamera_source_with_a_fake_module_reads_and_recovers() -> None:
+    cams: list[FakePicamera2] = []
+
+    class Module:
+        @staticmethod
+        def Picamera2() -> FakePicamera2:  # noqa: N802 - picamera2's name
+            cams.append(FakePicamera2())
+            return cams[-1]
+
+    with PicameraSource(module=Module) as source:
+        frame = source.read()
+        assert frame is not None and frame.image.shape == (720, 1280, 3)
+        assert cams[-1].config == {"main": {"size": (1280, 720), "format": "RGB888"}}
+        cams[-1].fail = True
+        with pytest.raises(SourceLost):
+            source.read()
+        source.reopen()
+        assert source.read() is not None
+    assert not cams[-1].started
+
+
+def test_fake_source_disappears_and_comes_back() -> None:
+    frames = [np.zeros((4, 4, 3), np.uint8)] * 3
+    clock = ManualClock()
+    with FakeSource(frames, lose_after=2, clock=clock) as source:
+        assert source.read() is not None
+        assert source.read() is not None
+        with pytest.raises(SourceLost):
+            source.read()
+        with pytest.raises(SourceLost, match="still unplugged"):
+            source.reopen()
+        source.plugged = True
+        source.reopen()
+        assert source.opened == 2
+        assert source.read() is not None
+        assert source.read() is None
+
+
+def test_closed_source_refuses_to_read() -> None:
+    source = FakeSource([np.zeros((4, 4, 3), np.uint8)])
+    source.close()
+    with pytest.raises(SourceError, match="closed"):
+        source.read()
+
+
+def test_images_source_rejects_a_file_as_folder() -> None:
+    with pytest.raises(SourceError):
+        ImagesSource(PHOTOS / "manifest.json")

@@ -1,0 +1,170 @@
+"""Tray calibration: the empty tray, where it is, how big a die looks, and image quality.
+
+``calibrate(empty_frames, dice_frame=None)`` takes a few frames of the empty tray (their
+median is the background), finds the tray floor as the largest region of the background's
+centre colour (the region of interest), measures the die size on an optional frame with
+dice in it, and reports image quality with advice a player can act on. A calibration is
+saved per setup (``<data dir>/setups/<name>/``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.detection import estimate_die_px, expected_die_px, to_work
+from vision.storage import check_name, data_dir
+
+FOCUS_MIN = 0.075
+"""Peak Laplacian over peak gradient below which edges are too soft to read pips."""
+
+
+@dataclass(frozen=True)
+class QualityReport:
+    """Image quality of a frame, each in [0, 1] or a plain measure, with advice."""
+
+    focus: float
+    """Edge sharpness (about 0.13-0.2 when sharp); -1 when the frame has no edge to judge."""
+    brightness: float
+    dark_clipped: float
+    bright_clipped: float
+    glare: float
+    contrast: float
+    advice: tuple[str, ...]
+
+    @property
+    def is_good(self) -> bool:
+        return not self.advice
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "focus": self.focus, "brightness": self.brightness,
+            "dark_clipped": self.dark_clipped, "bright_clipped": self.bright_clipped,
+            "glare": self.glare, "contrast": self.contrast, "advice": list(self.advice),
+        }
+
+
+def quality(frame: np.ndarray, die_px: float | None = None) -> QualityReport:
+    """Measure focus, exposure, glare and contrast of a frame at the working scale."""
+    work = to_work(frame, die_px).image
+    grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    # sharpness of the strongest edges (tray rim, dice), not of the smooth floor: on an edge
+    # blurred by sigma s the peak Laplacian over the peak gradient falls as 1/s, whatever
+    # the edge's contrast
+    g = grey.astype(np.float32)
+    grad = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0)) + np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1))
+    lap = np.abs(cv2.Laplacian(g, cv2.CV_32F))
+    strongest = float(np.percentile(grad, 99.9))
+    focus = float(np.percentile(lap, 99.9)) / strongest if strongest >= 40 else -1.0
+    brightness = float(grey.mean()) / 255.0
+    dark = float((grey <= 8).mean())
+    bright = float((grey >= 250).mean())
+    glare_mask = (grey >= 250).astype(np.uint8)
+    glare_mask = cv2.morphologyEx(glare_mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    glare = float(glare_mask.mean())
+    p5, p95 = np.percentile(grey, (5, 95))
+    contrast = float(p95 - p5) / 255.0
+    focus, brightness, dark, bright, glare, contrast = (
+        round(v, 4) for v in (focus, brightness, dark, bright, glare, contrast)
+    )
+    advice: list[str] = []
+    if 0 <= focus < FOCUS_MIN:
+        advice.append("The image is blurred: focus the camera on the tray floor and keep it still.")
+    if brightness < 0.25 or dark > 0.05:
+        advice.append("Too dark: add light over the tray or raise the camera's exposure.")
+    if brightness > 0.9 or bright > 0.05:
+        advice.append("Too bright: lower the exposure or move the lamp away.")
+    if glare > 0.005:
+        advice.append("Glare spots: light the tray from the side or diffuse the lamp; "
+                      "avoid glossy tray floors.")
+    if contrast < 0.08:
+        advice.append("Low contrast: use a tray floor whose colour differs from the dice.")
+    return QualityReport(focus, brightness, dark, bright, glare, contrast, tuple(advice))
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A calibrated setup: empty-tray background, tray mask, die size, quality."""
+
+    name: str
+    background: np.ndarray
+    roi: np.ndarray
+    die_px: float
+    quality: QualityReport
+
+    def save(self, directory: Path | None = None) -> Path:
+        folder = (directory or setups_dir()) / check_name(self.name, "setup")
+        folder.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(folder / "background.png"), self.background)
+        cv2.imwrite(str(folder / "roi.png"), self.roi)
+        meta = {"name": self.name, "die_px": self.die_px, "quality": self.quality.to_json()}
+        (folder / "calibration.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
+        return folder
+
+    @classmethod
+    def load(cls, name: str, directory: Path | None = None) -> Calibration:
+        folder = (directory or setups_dir()) / check_name(name, "setup")
+        try:
+            meta = json.loads((folder / "calibration.json").read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ValueError(f"no usable calibration {name!r} in {folder}: {exc}") from None
+        background = cv2.imread(str(folder / "background.png"), cv2.IMREAD_COLOR)
+        roi = cv2.imread(str(folder / "roi.png"), cv2.IMREAD_GRAYSCALE)
+        if background is None or roi is None:
+            raise ValueError(f"calibration {name!r} in {folder} is missing its images")
+        q = meta["quality"]
+        report = QualityReport(q["focus"], q["brightness"], q["dark_clipped"],
+                               q["bright_clipped"], q["glare"], q["contrast"], tuple(q["advice"]))
+        return cls(meta["name"], background, roi, float(meta["die_px"]), report)
+
+
+def setups_dir() -> Path:
+    return data_dir() / "setups"
+
+
+def tray_region(background: np.ndarray) -> np.ndarray:
+    """0/255 mask of the tray floor: the largest region close to the centre's colour."""
+    h, w = background.shape[:2]
+    lab = cv2.cvtColor(cv2.GaussianBlur(background, (5, 5), 0), cv2.COLOR_BGR2Lab)
+    centre = lab[h // 3 : 2 * h // 3, w // 3 : 2 * w // 3].reshape(-1, 3).astype(np.float32)
+    floor = np.median(centre, axis=0)
+    spread = max(12.0, 3.0 * float(np.median(np.abs(centre - floor).sum(axis=1))))
+    dist = np.abs(lab.astype(np.float32) - floor).sum(axis=2)
+    mask = (dist <= spread).astype(np.uint8) * 255
+    k = max(3, (min(h, w) // 60) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    if n <= 1:
+        return np.full((h, w), 255, np.uint8)
+    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    region = (labels == biggest).astype(np.uint8) * 255
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = np.zeros_like(region)
+    cv2.drawContours(hull, [cv2.convexHull(max(contours, key=cv2.contourArea))], -1, 255, -1)
+    return hull
+
+
+def calibrate(
+    name: str, empty_frames: Sequence[np.ndarray], dice_frame: np.ndarray | None = None
+) -> Calibration:
+    """Calibrate a setup from frames of the empty tray (and optionally one with dice)."""
+    check_name(name, "setup")
+    if not empty_frames:
+        raise ValueError("calibration needs at least one frame of the empty tray")
+    shape = empty_frames[0].shape
+    if any(f.shape != shape for f in empty_frames):
+        raise ValueError("calibration frames must all have the same size")
+    background = np.median(np.stack(empty_frames), axis=0).astype(np.uint8)
+    roi = tray_region(background)
+    die_px = None
+    if dice_frame is not None:
+        if dice_frame.shape != shape:
+            raise ValueError("the frame with dice must have the size of the empty-tray frames")
+        die_px = estimate_die_px(dice_frame, roi)
+    die_px = expected_die_px(shape, die_px)
+    return Calibration(name, background, roi, die_px, quality(background, die_px))

@@ -1,0 +1,162 @@
+"""The dice reader: detection, then one classifier per die (pip counting or a profile)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import crop
+from vision.detection import DetectionSettings, detect, estimate_die_px
+from vision.enrollment import Profile
+from vision.pips import count_pips
+from vision.reading import Box, DieRead, TrayRead
+from vision.settle import hand_fraction
+
+D6_UNCERTAIN_BELOW = 0.5
+"""A pip read with a lower confidence is marked uncertain (tuned on train/val)."""
+
+HAND_FRACTION = 0.01
+"""Share of a frame in skin colour (largest patch) from which a hand is taken to be in it."""
+
+NOT_A_DIE_RESPONSE = 20.0
+"""A candidate whose strongest pip-like mark is weaker than this is not taken for a die."""
+
+WIDE_MARGIN = 0.25
+"""Margin of the second, wider crop a confident pip read must agree with."""
+
+NOT_A_DIE_SIMILARITY = 0.45
+"""An enrolled read less similar than this to every face is not taken for a die."""
+
+
+class ImageError(ValueError):
+    """An image that cannot be read (missing, not an image, corrupt)."""
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """Read a photo as BGR, or raise :class:`ImageError` saying why not."""
+    p = Path(path)
+    if not p.is_file():
+        raise ImageError(f"{p}: no such file")
+    try:
+        data = np.fromfile(str(p), dtype=np.uint8)
+    except OSError as exc:
+        raise ImageError(f"{p}: cannot read ({exc.strerror or exc})") from None
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None or image.size == 0:
+        raise ImageError(f"{p}: not a readable image (corrupt or unsupported format)")
+    return image
+
+
+@dataclass
+class DiceReader:
+    """Reads every die in a frame as faces of ``die``.
+
+    Without a profile the die must be ``d6`` (pips are counted). With a profile, faces are
+    the profile's enrolled symbols. ``die_px`` and ``roi`` come from a tray calibration;
+    without ``die_px`` the framing default is used, or, with ``estimate_size``, the die
+    size is estimated on each frame (a second detection pass; it did not pay on the d6
+    photos, whose framing matches the default).
+    """
+
+    die: str = "d6"
+    profile: Profile | None = None
+    die_px: float | None = None
+    roi: np.ndarray | None = None
+    settings: DetectionSettings = DetectionSettings()  # noqa: RUF009 - frozen value
+    keep_frame: bool = False
+    estimate_size: bool = False
+    clock: Callable[[], float] = time.perf_counter
+
+    def __post_init__(self) -> None:
+        if self.profile is None and self.die != "d6":
+            raise ValueError(
+                f"the {self.die} die has no built-in reader: enroll its faces "
+                f"(tableside enroll --die {self.die} --profile NAME ...) and pass --profile"
+            )
+        if self.profile is not None and self.profile.die != self.die:
+            raise ValueError(
+                f"profile {self.profile.name!r} is for the {self.profile.die} die, not {self.die}"
+            )
+
+    def read(self, frame: np.ndarray, frame_ref: str = "frame") -> TrayRead:
+        """Every die found in a BGR frame, with faces, confidences and evidence crops."""
+        start = self.clock()
+        if frame.ndim == 2:
+            frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        elif frame.shape[2] == 4:
+            frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+        die_px = self.die_px
+        if die_px is None and self.estimate_size:
+            die_px = estimate_die_px(frame, self.roi)
+        work, found = detect(frame, die_px, self.settings, self.roi)
+        work_roi = None
+        if self.roi is not None:
+            work_roi = cv2.resize(self.roi, (work.image.shape[1], work.image.shape[0]),
+                                  interpolation=cv2.INTER_NEAREST)
+        dice: list[DieRead] = []
+        for det in found:
+            c = crop(work.image, det.work_box)
+            wide = crop(work.image, det.work_box, margin=WIDE_MARGIN)
+            read = self._classify(c, wide)
+            if read is None:
+                continue
+            face, confidence, uncertain = read
+            if self._is_cut(det.work_box, work.image.shape, work_roi):
+                # half outside the frame or the tray: what shows may not be the whole face
+                confidence, uncertain = min(confidence, 0.3), True
+            dice.append(DieRead(face, confidence, uncertain, det.box, c))
+        warnings: tuple[str, ...] = ()
+        if hand_fraction(frame) > HAND_FRACTION:
+            # dice in or near a hand may be moving, held or hidden: confirm them all
+            warnings = ("a hand is in the tray: every die is marked uncertain",)
+            dice = [DieRead(d.face, min(d.confidence, 0.2), True, d.box, d.crop) for d in dice]
+        dice.sort(key=lambda d: (d.box[1] + d.box[3] // 2, d.box[0]))
+        ms = (self.clock() - start) * 1000.0
+        return TrayRead(self.die, tuple(dice), frame_ref, ms,
+                        frame if self.keep_frame else None, warnings)
+
+    def read_path(self, path: str | Path) -> TrayRead:
+        """Read a photo file (:class:`ImageError` if it cannot be decoded)."""
+        start = self.clock()
+        image = load_image(path)
+        read = self.read(image, str(path))
+        ms = (self.clock() - start) * 1000.0
+        return TrayRead(read.die, read.dice, read.frame_ref, ms, read.frame, read.warnings)
+
+    @staticmethod
+    def _is_cut(box: Box, shape: tuple[int, ...], roi: np.ndarray | None) -> bool:
+        x, y, w, h = box
+        if x <= 1 or y <= 1 or x + w >= shape[1] - 1 or y + h >= shape[0] - 1:
+            return True
+        if roi is None:
+            return False
+        # the box grown by a fifth: a die cut by the tray's edge ends at the edge
+        gx, gy = max(1, w // 5), max(1, h // 5)
+        patch = roi[max(y - gy, 0) : y + h + gy, max(x - gx, 0) : x + w + gx]
+        return bool(patch.size) and float((patch > 0).mean()) < 0.9
+
+    def _classify(
+        self, c: np.ndarray, wide: np.ndarray | None = None
+    ) -> tuple[str, float, bool] | None:
+        if self.profile is not None:
+            guess = self.profile.classify(c)
+            if guess.similarity < NOT_A_DIE_SIMILARITY:
+                return None
+            return guess.face, guess.confidence, guess.uncertain
+        pips = count_pips(c)
+        if not pips.has_marks or pips.pips[0][2] < NOT_A_DIE_RESPONSE:
+            return None
+        if pips.face == "?":
+            return "6", 0.0, True
+        confidence = pips.confidence
+        if confidence >= D6_UNCERTAIN_BELOW and wide is not None:
+            # a second look with more context: a crop cutting a die (or holding two)
+            # reads differently
+            if count_pips(wide).face != pips.face:
+                confidence = min(confidence, D6_UNCERTAIN_BELOW * 0.9)
+        return pips.face, confidence, confidence < D6_UNCERTAIN_BELOW

@@ -1,0 +1,210 @@
+"""Settle detection: read once per roll, never while dice move or a hand is in the tray.
+
+:class:`SettleDetector` looks at a small grey copy of each frame. Motion is the share of
+pixels that changed since the previous frame; a hand is a large patch of skin colour (or,
+with a calibrated empty tray, a blob of foreground far bigger than a die). The tray is
+*settled* once it has been still, with no hand, for ``settle_seconds`` on the injected
+clock; it is *settled once* per roll: the next read waits for new motion.
+
+:class:`RollTracker` turns settled reads into :class:`Roll` values with ids. A die whose
+place did not change since the last roll (no motion over it, a die still there) keeps its
+face: this is how a partial re-roll ("re-roll weak successes") is matched to the dice that
+moved.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.reading import DieRead, TrayRead
+
+ANALYSIS_WIDTH = 160
+
+
+class TrayState(enum.Enum):
+    MOVING = "moving"
+    HAND = "hand"
+    STILL = "still"
+    SETTLED = "settled"
+
+
+@dataclass(frozen=True)
+class SettleDecision:
+    """What the detector concluded about one frame; ``read_now`` is true once per roll."""
+
+    state: TrayState
+    motion: float
+    hand: float
+    read_now: bool
+
+
+def skin_fraction(small_bgr: np.ndarray) -> float:
+    """Share of pixels in a broad skin-colour range (YCrCb), after removing specks."""
+    ycrcb = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2YCrCb)
+    mask = cv2.inRange(ycrcb, (40, 138, 80), (250, 175, 125))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    if n <= 1:
+        return 0.0
+    return float(stats[1:, cv2.CC_STAT_AREA].max()) / mask.size
+
+
+def hand_fraction(frame: np.ndarray) -> float:
+    """:func:`skin_fraction` of a frame at the settle detector's analysis width."""
+    h, w = frame.shape[:2]
+    size = (ANALYSIS_WIDTH, max(1, round(h * ANALYSIS_WIDTH / w)))
+    return skin_fraction(cv2.resize(frame, size, interpolation=cv2.INTER_AREA))
+
+
+@dataclass
+class SettleDetector:
+    """Decides, frame by frame, when the tray has settled.
+
+    ``clock`` gives the frame time when frames come without a timestamp. ``background`` is
+    an empty-tray frame (from calibration), used to see a still hand that is not skin-coloured.
+    """
+
+    clock: Callable[[], float]
+    settle_seconds: float = 0.4
+    motion_threshold: float = 0.002
+    hand_threshold: float = 0.01
+    pixel_delta: int = 18
+    background: np.ndarray | None = None
+    die_px: float | None = None
+    _previous: np.ndarray | None = field(default=None, init=False, repr=False)
+    _still_since: float | None = field(default=None, init=False, repr=False)
+    _armed: bool = field(default=True, init=False, repr=False)
+    _motion_mask: np.ndarray | None = field(default=None, init=False, repr=False)
+    _small_bg: np.ndarray | None = field(default=None, init=False, repr=False)
+
+    def _small(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        h, w = image.shape[:2]
+        size = (ANALYSIS_WIDTH, max(1, round(h * ANALYSIS_WIDTH / w)))
+        colour = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+        grey = cv2.GaussianBlur(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+        return colour, grey
+
+    def _hand(self, colour: np.ndarray, grey: np.ndarray) -> float:
+        hand = skin_fraction(colour)
+        if self.background is not None:
+            if self._small_bg is None or self._small_bg.shape != grey.shape:
+                self._small_bg = self._small(self.background)[1]
+            fg = (cv2.absdiff(grey, self._small_bg) > 40).astype(np.uint8)
+            n, _, stats, _ = cv2.connectedComponentsWithStats(fg)
+            if n > 1:
+                scale = ANALYSIS_WIDTH / self.background.shape[1]
+                die = (self.die_px or 0.0636 * min(self.background.shape[:2])) * scale
+                biggest = float(stats[1:, cv2.CC_STAT_AREA].max())
+                if biggest > 6 * die * die:
+                    hand = max(hand, biggest / fg.size)
+        return hand
+
+    def update(self, image: np.ndarray, timestamp: float | None = None) -> SettleDecision:
+        """Feed one BGR frame; says whether to read it now."""
+        now = self.clock() if timestamp is None else timestamp
+        colour, grey = self._small(image)
+        if self._previous is None or self._previous.shape != grey.shape:
+            moved = np.zeros(grey.shape, bool)
+        else:
+            moved = cv2.absdiff(grey, self._previous) > self.pixel_delta
+        self._previous = grey
+        motion = float(moved.mean())
+        if self._motion_mask is None or self._motion_mask.shape != grey.shape:
+            self._motion_mask = np.zeros(grey.shape, np.uint8)
+        self._motion_mask |= moved.astype(np.uint8)
+        hand = self._hand(colour, grey)
+        if hand > self.hand_threshold:
+            self._still_since = None
+            self._armed = True
+            return SettleDecision(TrayState.HAND, motion, hand, False)
+        if motion > self.motion_threshold:
+            self._still_since = None
+            self._armed = True
+            return SettleDecision(TrayState.MOVING, motion, hand, False)
+        if self._still_since is None:
+            self._still_since = now
+        if now - self._still_since < self.settle_seconds:
+            return SettleDecision(TrayState.STILL, motion, hand, False)
+        if self._armed:
+            self._armed = False
+            return SettleDecision(TrayState.SETTLED, motion, hand, True)
+        return SettleDecision(TrayState.SETTLED, motion, hand, False)
+
+    def take_motion(self, shape: tuple[int, ...]) -> np.ndarray:
+        """Where anything moved since the last call, as a 0/1 mask of ``shape`` (h, w)."""
+        if self._motion_mask is None:
+            return np.zeros(shape[:2], np.uint8)
+        mask = cv2.resize(self._motion_mask, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST)
+        self._motion_mask = np.zeros_like(self._motion_mask)
+        return mask
+
+
+@dataclass(frozen=True)
+class Roll:
+    """A settled roll: its id, the read, and which dice were re-rolled or kept."""
+
+    id: int
+    read: TrayRead
+    rerolled: tuple[int, ...]
+    kept: tuple[int, ...]
+    previous_id: int | None
+
+    @property
+    def faces(self) -> tuple[str, ...]:
+        return self.read.faces
+
+
+def _centre(d: DieRead) -> tuple[float, float]:
+    x, y, w, h = d.box
+    return x + w / 2, y + h / 2
+
+
+@dataclass
+class RollTracker:
+    """Numbers settled reads as rolls and matches partial re-rolls to the dice that moved."""
+
+    _ids: Iterator[int] = field(default_factory=lambda: itertools.count(1), repr=False)
+    last: Roll | None = None
+
+    def add(self, read: TrayRead, motion: np.ndarray | None = None) -> Roll:
+        """Record a settled read; ``motion`` (0/1, frame-sized) marks where things moved."""
+        previous = self.last
+        kept: list[int] = []
+        dice = list(read.dice)
+        if previous is not None:
+            taken: set[int] = set()
+            for i, die in enumerate(dice):
+                cx, cy = _centre(die)
+                size = max(die.box[2], die.box[3])
+                for j, old in enumerate(previous.read.dice):
+                    if j in taken:
+                        continue
+                    ox, oy = _centre(old)
+                    if np.hypot(cx - ox, cy - oy) > 0.35 * size:
+                        continue
+                    if motion is not None and _moved(motion, old.box):
+                        continue
+                    taken.add(j)
+                    kept.append(i)
+                    # an unmoved die keeps the face it was read with before
+                    dice[i] = DieRead(old.face, max(old.confidence, die.confidence),
+                                      old.uncertain and die.uncertain, die.box, die.crop)
+                    break
+        rerolled = tuple(i for i in range(len(dice)) if i not in kept)
+        read = TrayRead(read.die, tuple(dice), read.frame_ref, read.ms, read.frame)
+        roll = Roll(next(self._ids), read, rerolled, tuple(kept),
+                    previous.id if previous is not None else None)
+        self.last = roll
+        return roll
+
+
+def _moved(motion: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+    x, y, w, h = box
+    patch = motion[max(y, 0) : y + h, max(x, 0) : x + w]
+    return bool(patch.size) and float(patch.mean()) > 0.05

@@ -1,0 +1,358 @@
+"""Frame sources chosen by a string, each a context manager with ``close()``.
+
+``open_source(spec)`` understands:
+
+* ``camera:N`` or a device path (``/dev/video0``): OpenCV ``VideoCapture`` (V4L2);
+* ``picamera``: a Raspberry Pi camera through picamera2, imported only when asked;
+* ``images:DIR``: the images of a folder in name order (a recorded sequence);
+* ``video:FILE``: the frames of a video file;
+* a path to one image (a photo uploaded from a phone).
+
+``read()`` returns the next :class:`Frame` or ``None`` at the end of a finite source. A
+live source that stops delivering (camera unplugged) raises :class:`SourceLost`; after
+``reopen()`` it delivers again if the device is back.
+"""
+
+from __future__ import annotations
+
+import abc
+import importlib
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+
+
+class SourceError(RuntimeError):
+    """A source that cannot be opened (the message says what to do)."""
+
+
+class SourceLost(SourceError):
+    """A live source stopped delivering frames (unplugged); ``reopen()`` may bring it back."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One frame: BGR pixels, its index in the source, a timestamp and a reference."""
+
+    image: np.ndarray
+    index: int
+    timestamp: float
+    ref: str
+
+
+class FrameSource(abc.ABC):
+    """What every source shares: frame numbering on an injected clock, ``close()``,
+    ``reopen()``, use as a context manager and iteration until the source ends."""
+
+    name = "source"
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self._clock = clock
+        self._index = 0
+        self._closed = False
+
+    def _frame(self, image: np.ndarray, ref: str | None = None) -> Frame:
+        frame = Frame(image, self._index, self._clock(), ref or f"{self.name}#{self._index}")
+        self._index += 1
+        return frame
+
+    @abc.abstractmethod
+    def read(self) -> Frame | None:
+        """The next frame, ``None`` at the end; :class:`SourceLost` if a camera went away."""
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise SourceError(f"{self.name} is closed")
+
+    def reopen(self) -> None:
+        self._closed = False
+
+    def close(self) -> None:
+        self._closed = True
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __iter__(self) -> Iterator[Frame]:
+        while (frame := self.read()) is not None:
+            yield frame
+
+
+def _read_image(path: Path) -> np.ndarray:
+    data = np.fromfile(str(path), dtype=np.uint8) if path.is_file() else np.empty(0, np.uint8)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise SourceError(f"{path}: not a readable image")
+    return image
+
+
+class ImageSource(FrameSource):
+    """One image, delivered once (a phone photo)."""
+
+    def __init__(self, path: str | Path, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(clock)
+        self.path = Path(path)
+        self.name = str(self.path)
+        self._image = _read_image(self.path)
+
+    def read(self) -> Frame | None:
+        self._check_open()
+        if self._index > 0:
+            return None
+        return self._frame(self._image, str(self.path))
+
+    def reopen(self) -> None:
+        super().reopen()
+        self._index = 0
+
+
+class ImagesSource(FrameSource):
+    """The images of a folder in name order; unreadable files are skipped."""
+
+    def __init__(self, directory: str | Path, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(clock)
+        self.directory = Path(directory)
+        self.name = f"images:{self.directory}"
+        if not self.directory.is_dir():
+            raise SourceError(f"images:{self.directory}: no such folder")
+        self.paths = sorted(
+            p for p in self.directory.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES
+        )
+        if not self.paths:
+            raise SourceError(f"images:{self.directory}: no images in the folder")
+        self._next = 0
+
+    def read(self) -> Frame | None:
+        self._check_open()
+        while self._next < len(self.paths):
+            path = self.paths[self._next]
+            self._next += 1
+            try:
+                image = _read_image(path)
+            except SourceError:
+                continue
+            return self._frame(image, str(path))
+        return None
+
+    def reopen(self) -> None:
+        super().reopen()
+        self._next = 0
+        self._index = 0
+
+
+class FakeSource(FrameSource):
+    """Frames from a list, for tests: can disappear after a number of frames, like a camera
+    pulled out, and come back on ``reopen()`` when ``plugged`` is set again."""
+
+    def __init__(
+        self, frames: Sequence[np.ndarray], *, name: str = "fake", lose_after: int | None = None,
+        clock: Callable[[], float] = time.monotonic, loop: bool = False,
+    ) -> None:
+        super().__init__(clock)
+        self.name = name
+        self.frames = list(frames)
+        self.lose_after = lose_after
+        self.loop = loop
+        self.plugged = True
+        self.opened = 1
+        self._next = 0
+
+    def read(self) -> Frame | None:
+        self._check_open()
+        if self.lose_after is not None and self._index >= self.lose_after:
+            self.plugged = False
+        if not self.plugged:
+            raise SourceLost(f"{self.name}: no frames (unplugged?); reopen when it is back")
+        if self._next >= len(self.frames):
+            if not self.loop or not self.frames:
+                return None
+            self._next = 0
+        image = self.frames[self._next]
+        self._next += 1
+        return self._frame(image)
+
+    def reopen(self) -> None:
+        super().reopen()
+        if not self.plugged:
+            raise SourceLost(f"{self.name}: still unplugged")
+        self.opened += 1
+        self.lose_after = None
+
+
+class CaptureSource(FrameSource):
+    """OpenCV ``VideoCapture``: a camera index, a device path, or a video file.
+
+    A camera that fails ``lost_after`` reads in a row raises :class:`SourceLost`; a video
+    file simply ends. ``capture_factory`` is injectable for tests.
+    """
+
+    def __init__(
+        self, target: int | str, *, live: bool, name: str,
+        capture_factory: Callable[[int | str], Any] = cv2.VideoCapture,
+        clock: Callable[[], float] = time.monotonic, lost_after: int = 5,
+        size: tuple[int, int] | None = None,
+    ) -> None:
+        super().__init__(clock)
+        self.target = target
+        self.live = live
+        self.name = name
+        self.lost_after = lost_after
+        self.size = size
+        self._factory = capture_factory
+        self._failures = 0
+        self._cap: Any = None
+        self._open()
+
+    def _open(self) -> None:
+        cap = self._factory(self.target)
+        if cap is None or not cap.isOpened():
+            if cap is not None:
+                cap.release()
+            what = "camera" if self.live else "video"
+            raise SourceError(f"{self.name}: cannot open the {what}")
+        if self.size is not None:
+            cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
+            cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        self._cap = cap
+        self._failures = 0
+
+    def read(self) -> Frame | None:
+        self._check_open()
+        if self._cap is None:
+            raise SourceLost(f"{self.name}: lost; call reopen()")
+        ok, image = self._cap.read()
+        if ok and image is not None:
+            self._failures = 0
+            return self._frame(image)
+        if not self.live:
+            return None
+        self._failures += 1
+        if self._failures >= self.lost_after:
+            self._cap.release()
+            self._cap = None
+            raise SourceLost(f"{self.name}: the camera stopped delivering frames (unplugged?)")
+        return self.read()
+
+    def reopen(self) -> None:
+        super().reopen()
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+        self._open()
+
+    def close(self) -> None:
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+        super().close()
+
+
+class PicameraSource(FrameSource):
+    """A Raspberry Pi camera through picamera2 (imported only here, when asked)."""
+
+    def __init__(
+        self, size: tuple[int, int] = (1280, 720), clock: Callable[[], float] = time.monotonic,
+        module: Any = None,
+    ) -> None:
+        super().__init__(clock)
+        self.name = "picamera"
+        self.size = size
+        if module is None:
+            try:
+                module = importlib.import_module("picamera2")
+            except ImportError:
+                raise SourceError(
+                    "picamera needs the picamera2 package, which ships with Raspberry Pi OS "
+                    "(sudo apt install python3-picamera2; create the venv with "
+                    "--system-site-packages). On other machines use camera:0."
+                ) from None
+        self._module = module
+        self._cam: Any = None
+        self._open()
+
+    def _open(self) -> None:
+        try:
+            cam = self._module.Picamera2()
+            config = cam.create_video_configuration(main={"size": self.size, "format": "RGB888"})
+            cam.configure(config)
+            cam.start()
+        except Exception as exc:  # picamera2 raises many kinds when no camera is attached
+            raise SourceError(f"picamera: cannot start the camera ({exc})") from None
+        self._cam = cam
+
+    def read(self) -> Frame | None:
+        self._check_open()
+        if self._cam is None:
+            raise SourceLost("picamera: lost; call reopen()")
+        try:
+            image = self._cam.capture_array()
+        except Exception as exc:  # the camera went away mid-stream
+            self._stop()
+            raise SourceLost(f"picamera: the camera stopped delivering frames ({exc})") from None
+        return self._frame(np.ascontiguousarray(image[..., :3]))
+
+    def _stop(self) -> None:
+        if self._cam is not None:
+            try:
+                self._cam.stop()
+                self._cam.close()
+            except Exception:  # closing a vanished camera may fail; it is gone either way
+                pass
+            self._cam = None
+
+    def reopen(self) -> None:
+        super().reopen()
+        self._stop()
+        self._open()
+
+    def close(self) -> None:
+        self._stop()
+        super().close()
+
+
+def open_source(
+    spec: str, *, clock: Callable[[], float] = time.monotonic,
+    capture_factory: Callable[[int | str], Any] = cv2.VideoCapture,
+) -> FrameSource:
+    """Open a frame source from its string (see the module docstring)."""
+    if spec.startswith("camera:"):
+        index = spec.split(":", 1)[1]
+        if not index.isdigit():
+            raise SourceError(f"{spec}: expected camera:N with N a number")
+        return CaptureSource(int(index), live=True, name=spec, clock=clock,
+                             capture_factory=capture_factory)
+    if spec == "picamera":
+        return PicameraSource(clock=clock)
+    if spec.startswith("images:"):
+        return ImagesSource(spec.split(":", 1)[1], clock=clock)
+    if spec.startswith("video:"):
+        path = spec.split(":", 1)[1]
+        if not Path(path).is_file():
+            raise SourceError(f"{spec}: no such file")
+        return CaptureSource(path, live=False, name=spec, clock=clock,
+                             capture_factory=capture_factory)
+    if spec.startswith("/dev/"):
+        return CaptureSource(spec, live=True, name=spec, clock=clock,
+                             capture_factory=capture_factory)
+    path = Path(spec)
+    if path.is_dir():
+        return ImagesSource(path, clock=clock)
+    if path.is_file():
+        return ImageSource(path, clock=clock)
+    raise SourceError(
+        f"unknown source {spec!r}: use camera:N, a /dev/video path, picamera, images:DIR, "
+        "video:FILE or an image file"
+    )

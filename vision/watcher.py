@@ -1,0 +1,55 @@
+"""Watching a source: frames in, settled rolls out (and notices when the source is lost)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from vision.reader import DiceReader
+from vision.settle import Roll, RollTracker, SettleDetector
+from vision.sources import FrameSource, SourceLost
+
+
+@dataclass(frozen=True)
+class SourceNotice:
+    """The source went away (``lost``) or came back (``back``)."""
+
+    kind: str
+    message: str
+
+
+def watch(
+    source: FrameSource, reader: DiceReader, detector: SettleDetector,
+    tracker: RollTracker | None = None, *, reopen_attempts: int = 0,
+    wait: Callable[[], None] = lambda: None,
+) -> Iterator[Roll | SourceNotice]:
+    """Yield a :class:`Roll` each time the tray settles; stop when the source ends.
+
+    When the source is lost it yields a ``lost`` notice and, up to ``reopen_attempts``
+    times (calling ``wait`` before each), tries ``reopen()``; success yields ``back``.
+    """
+    tracker = tracker or RollTracker()
+    attempts = 0
+    while True:
+        try:
+            frame = source.read()
+        except SourceLost as exc:
+            yield SourceNotice("lost", str(exc))
+            while True:
+                if attempts >= reopen_attempts:
+                    return
+                attempts += 1
+                wait()
+                try:
+                    source.reopen()
+                except (SourceLost, RuntimeError):
+                    continue
+                yield SourceNotice("back", f"{source.name}: frames again")
+                break
+            continue
+        if frame is None:
+            return
+        decision = detector.update(frame.image, frame.timestamp)
+        if decision.read_now:
+            read = reader.read(frame.image, frame.ref)
+            yield tracker.add(read, detector.take_motion(frame.image.shape))
