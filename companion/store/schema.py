@@ -105,7 +105,46 @@ MIGRATION_1 = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (MIGRATION_1,)
+MIGRATION_2 = Migration(
+    2,
+    "campaigns: what carries over from game to game, and the games played",
+    (
+        """CREATE TABLE campaigns (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            game TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        )""",
+        # One ledger per game to come: version 1 sets up the first game; each recorded game
+        # adds the next (from_session is the game it came from).
+        """CREATE TABLE campaign_ledgers (
+            campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+            version INTEGER NOT NULL CHECK (version >= 1),
+            ledger TEXT NOT NULL,
+            from_session TEXT REFERENCES sessions(id),
+            time TEXT NOT NULL,
+            PRIMARY KEY (campaign_id, version),
+            CHECK ((version = 1) = (from_session IS NULL))
+        ) WITHOUT ROWID""",
+        # The game session started from a ledger (at most one per ledger).
+        """CREATE TABLE campaign_games (
+            campaign_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            session_id TEXT NOT NULL UNIQUE REFERENCES sessions(id),
+            time TEXT NOT NULL,
+            PRIMARY KEY (campaign_id, version),
+            FOREIGN KEY (campaign_id, version) REFERENCES campaign_ledgers(campaign_id, version)
+        ) WITHOUT ROWID""",
+        """CREATE TRIGGER campaign_ledgers_gapless BEFORE INSERT ON campaign_ledgers
+           WHEN NEW.version != (SELECT COALESCE(MAX(version), 0) + 1 FROM campaign_ledgers
+                                WHERE campaign_id = NEW.campaign_id)
+           BEGIN SELECT RAISE(ABORT, 'campaign ledger versions must be gapless'); END""",
+        *_append_only("campaign_ledgers"),
+        *_append_only("campaign_games"),
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (MIGRATION_1, MIGRATION_2)
 """Every migration, in order; ``MIGRATIONS[-1].version`` is the current schema version."""
 
 

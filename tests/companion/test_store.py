@@ -190,34 +190,39 @@ def test_store_accepts_an_empty_file_as_a_new_database(db: Path) -> None:
 
 # -- migrations ----------------------------------------------------------------------------
 
-MIGRATION_2 = Migration(2, "player colours", (
+NEXT = len(MIGRATIONS) + 1  # the version a future migration would have
+NEXT_MIGRATION = Migration(NEXT, "player colours", (
     "CREATE TABLE colours (session_id TEXT NOT NULL REFERENCES sessions(id), colour TEXT)",
     "INSERT INTO colours SELECT id, 'red' FROM sessions",
 ))
 
 
 def test_store_migrates_an_old_database_in_order(db: Path) -> None:
-    with SQLiteStore(db, new_id=lambda: "s1") as store:
+    # a database of the first schema, then every migration since, then one more
+    with SQLiteStore(db, new_id=lambda: "s1", migrations=MIGRATIONS[:1]) as store:
+        assert store.schema_version == 1
         store.create_session("tally", {}, [RAISED])
-    with SQLiteStore(db, migrations=(*MIGRATIONS, MIGRATION_2)) as store:
-        assert store.schema_version == 2
+    with SQLiteStore(db, migrations=(*MIGRATIONS, NEXT_MIGRATION)) as store:
+        assert store.schema_version == NEXT
         assert store.version("s1") == 1
         assert store._conn.execute("SELECT * FROM colours").fetchall() == [("s1", "red")]
+        tables = {r[0] for r in store._conn.execute("SELECT name FROM sqlite_master")}
+        assert {"campaigns", "campaign_ledgers", "campaign_games"} <= tables  # migration 2
     # The released Tableside now sees a newer database and refuses it.
-    with pytest.raises(SchemaTooNew, match="schema version 2"):
+    with pytest.raises(SchemaTooNew, match=f"schema version {NEXT}"):
         SQLiteStore(db)
 
 
 def test_store_failed_migration_leaves_the_previous_version(db: Path) -> None:
-    broken = Migration(2, "broken", (
+    broken = Migration(NEXT, "broken", (
         "CREATE TABLE half (x)",
         "INSERT INTO no_such_table VALUES (1)",
     ))
     with SQLiteStore(db):
         pass
-    with pytest.raises(MigrationFailed, match="stays at schema version 1"):
+    with pytest.raises(MigrationFailed, match=f"stays at schema version {NEXT - 1}"):
         SQLiteStore(db, migrations=(*MIGRATIONS, broken))
-    assert _pragma(db, "user_version") == 1
+    assert _pragma(db, "user_version") == NEXT - 1
     with SQLiteStore(db) as store:
         names = {r[0] for r in store._conn.execute("SELECT name FROM sqlite_master")}
     assert "half" not in names

@@ -17,6 +17,7 @@ _GROUPS = (
     "web.cli.odds",  # companion: exact dice odds
     "web.cli.play",  # companion: scripted games
     "web.cli.sessions",  # companion: the event store (list, export, import)
+    "web.cli.campaign",  # companion: campaigns and what carries over
     "web.cli.serve",  # web: the server
     "web.cli.vision",  # vision: read-dice, enroll, watch
     "web.cli.bridge",  # firmware_bridge: software keys, monitor, firmware install

@@ -1,0 +1,47 @@
+"""Running a campaign: games set up from its ledger, recorded into the next ledger.
+
+Above the store (:mod:`companion.store.campaigns`) and the table session: the engine of the
+campaign's game validates the first setup and computes what a recorded game carries over
+(``engine.next_game(state)``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.errors import IllegalCommand
+from companion.games import find_game
+from companion.store.campaigns import CampaignConflict, CampaignInfo
+from companion.store.sqlite import SQLiteStore
+from companion.table import Table
+
+
+def start_campaign(store: SQLiteStore, name: str, game: str, setup: dict[str, Any]
+                   ) -> CampaignInfo:
+    """A new campaign whose first game will be set up with ``setup`` (checked now)."""
+    engine = find_game(game)
+    if not hasattr(engine, "next_game"):
+        raise IllegalCommand(f"{game} has no campaign to carry over")
+    engine.setup(setup)  # raises InvalidCommand with the reason
+    return store.create_campaign(name, game, setup)
+
+
+def start_next_game(store: SQLiteStore, campaign_id: str, actor: str | None = None) -> Table:
+    """Set up the campaign's next game from its latest ledger."""
+    info = store.campaign(campaign_id)
+    if info.current is not None:
+        raise CampaignConflict(f"campaign {info.name!r} already has a game under way "
+                               f"({info.current}): record it first")
+    table = Table.create(store, info.game, info.ledger, actor)
+    store.link_campaign_game(campaign_id, table.session_id)
+    return table
+
+
+def record_game(store: SQLiteStore, campaign_id: str) -> CampaignInfo:
+    """Carry the game under way, once recorded, into the campaign's next ledger."""
+    info = store.campaign(campaign_id)
+    if info.current is None:
+        raise CampaignConflict(f"campaign {info.name!r} has no game under way")
+    table = Table.open(store, info.current)
+    ledger = table.engine.next_game(table.state)  # IllegalCommand until recorded
+    return store.append_campaign_ledger(campaign_id, info.current, ledger)

@@ -1,0 +1,96 @@
+"""Campaigns in the store: the ledger of what carries over, the games played from it
+(DESIGN.md, "Persistence": a campaign table for what carries over between SeaFall games)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from companion.campaigns import record_game, start_campaign, start_next_game
+from companion.engine import Command
+from companion.errors import IllegalCommand, InvalidCommand
+from companion.store.campaigns import CampaignConflict, UnknownCampaign
+from companion.store.sqlite import SQLiteStore
+from companion.table import Table
+
+WHOLE_GAME = (Path(__file__).parent / "games" / "seafall" / "transcripts" /
+              "whole-game.jsonl")
+
+
+def script() -> tuple[dict, list[dict]]:
+    lines = [json.loads(x) for x in WHOLE_GAME.read_text().splitlines()
+             if x.strip() and not x.startswith("#")]
+    return lines[0]["setup"], lines[1:]
+
+
+def play_out(table: Table, lines: list[dict]) -> None:
+    for line in lines:
+        if "read" in line:
+            read = line["read"]
+            table.apply(Command("roll", read if isinstance(read, dict) else {"faces": read}))
+        else:
+            table.apply(Command.from_json(line))
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    with SQLiteStore(tmp_path / "c.sqlite3") as store:
+        yield store
+
+
+def test_a_campaign_carries_a_recorded_game_into_the_next(store):
+    setup, lines = script()
+    campaign = start_campaign(store, "Our SeaFall", "seafall", setup)
+    assert (campaign.version, campaign.current, campaign.games) == (1, None, ())
+    first = start_next_game(store, campaign.id)
+    with pytest.raises(CampaignConflict, match="already has a game under way"):
+        start_next_game(store, campaign.id)
+    with pytest.raises(IllegalCommand, match="not over and recorded"):
+        record_game(store, campaign.id)
+    play_out(first, lines)
+    campaign = record_game(store, campaign.id)
+    assert campaign.version == 2 and campaign.current is None
+    assert campaign.ledger["game"] == 2
+    assert campaign.ledger["record"] == [{"game": 1, "glory": {"blue": 3, "green": 0, "red": 2},
+                                          "milestones": {}}]
+    second = start_next_game(store, campaign.id)
+    assert second.state.game_number == 2 and second.state.glory_target == 12
+    info = store.campaign(campaign.id)
+    assert [(g.version, g.session_id, g.recorded) for g in info.games] == [
+        (1, first.session_id, True), (2, second.session_id, False)]
+
+
+def test_a_bad_first_setup_is_refused(store):
+    with pytest.raises(InvalidCommand, match="3 to 5 provinces"):
+        start_campaign(store, "Too few", "seafall", {"provinces": [{"colour": "red"},
+                                                                   {"colour": "blue"}]})
+    assert store.campaigns() == []
+
+
+def test_ledgers_are_append_only(store):
+    setup, _ = script()
+    campaign = start_campaign(store, "C", "seafall", setup)
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        with store._write() as conn:
+            conn.execute("UPDATE campaign_ledgers SET ledger = '{}'")
+    assert store.campaign(campaign.id).ledger == setup
+
+
+def test_export_and_import_round_trip(store, tmp_path):
+    setup, lines = script()
+    campaign = start_campaign(store, "C", "seafall", setup)
+    play_out(start_next_game(store, campaign.id), lines)
+    record_game(store, campaign.id)
+    doc = store.export_campaign(campaign.id)
+    with SQLiteStore(tmp_path / "other.sqlite3") as other:
+        with pytest.raises(CampaignConflict, match="import the campaign's sessions first"):
+            other.import_campaign(doc)
+        for game in doc["games"]:
+            other.import_session(store.export_session(game["session"]))
+        assert other.import_campaign(doc) == campaign.id
+        assert other.export_campaign(campaign.id) == doc
+        with pytest.raises(UnknownCampaign):
+            other.campaign("nope")

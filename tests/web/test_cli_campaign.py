@@ -1,0 +1,53 @@
+"""``tableside campaign``: new, next, record, show, export and import, and clear errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from companion.store.sqlite import SQLiteStore
+from companion.table import Table
+from tests.companion.test_campaigns import WHOLE_GAME, play_out, script
+from web.cli import main
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_a_campaign_from_the_command_line(tmp_path: Path, capsys):
+    db = str(tmp_path / "t.sqlite3")
+    status, out, _ = run(capsys, "campaign", "new", "Ours", "--setup", str(WHOLE_GAME),
+                         "--db", db)
+    assert status == 0
+    cid = out.strip()
+    status, out, _ = run(capsys, "campaign", "next", cid, "--db", db)
+    session = out.strip()
+    with SQLiteStore(db) as store:
+        play_out(Table.open(store, session), script()[1])
+    assert run(capsys, "campaign", "record", cid, "--db", db)[1] == \
+        "recorded; the next game is game 2\n"
+    shown = json.loads(run(capsys, "campaign", "show", cid, "--db", db)[1])
+    assert shown["version"] == 2 and shown["games"] == [
+        {"version": 1, "session": session, "recorded": True}]
+    export = tmp_path / "c.json"
+    assert run(capsys, "campaign", "export", cid, "-o", str(export), "--db", db)[0] == 0
+    other = str(tmp_path / "other.sqlite3")
+    status, _, err = run(capsys, "campaign", "import", str(export), "--db", other)
+    assert status == 2 and "import the campaign's sessions first" in err
+    assert run(capsys, "sessions", "export", session, "-o", str(tmp_path / "s.json"),
+               "--db", db)[0] == 0
+    assert run(capsys, "sessions", "import", str(tmp_path / "s.json"), "--db", other)[0] == 0
+    assert run(capsys, "campaign", "import", str(export), "--db", other)[1].strip() == cid
+
+
+def test_campaign_errors_are_one_line_and_status_2(tmp_path: Path, capsys):
+    db = str(tmp_path / "t.sqlite3")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"provinces": [{"colour": "red"}]}')
+    status, _, err = run(capsys, "campaign", "new", "X", "--setup", str(bad), "--db", db)
+    assert status == 2 and "provinces" in err and len(err.splitlines()) == 1
+    status, _, err = run(capsys, "campaign", "show", "nope", "--db", db)
+    assert status == 2 and "no campaign 'nope'" in err

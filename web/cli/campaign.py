@@ -1,0 +1,151 @@
+"""``tableside campaign``: a campaign's games and what carries over between them.
+
+    tableside campaign new NAME --setup FILE [--game seafall] [--db PATH]
+    tableside campaign list [--db PATH]
+    tableside campaign show ID [--db PATH]
+    tableside campaign next ID [--db PATH]        set up the next game; prints its table id
+    tableside campaign record ID [--db PATH]      once the game is over and recorded
+    tableside campaign export ID [-o FILE] [--db PATH]
+    tableside campaign import FILE [--db PATH]    import the games' sessions first
+
+The setup FILE is the first game's setup options (JSON, or a script whose first line is
+``{"setup": {...}}``). Bad input prints one line on stderr and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.campaigns import record_game, start_campaign, start_next_game
+from companion.errors import IllegalCommand, InvalidCommand
+from companion.games import game_names
+from companion.store import SQLiteStore, StoreError, default_db_path
+
+EXIT_BAD_INPUT = 2
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "campaign", help="a campaign: its games and what carries over between them",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="campaign_command", metavar="ACTION")
+    sub.required = True
+
+    def add(name: str, help_text: str, handler: Any) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.add_argument("--db", type=Path, default=None, metavar="PATH",
+                       help=f"the database file (default: {default_db_path()})")
+        p.set_defaults(handler=_guarded(handler))
+        return p
+
+    p = add("new", "start a campaign from its first game's setup", _new)
+    p.add_argument("name", help="the campaign's name")
+    p.add_argument("--setup", required=True, metavar="FILE",
+                   help="the first game's setup options (JSON, or a script's first line)")
+    p.add_argument("--game", default="seafall", choices=game_names(), help="the game")
+    add("list", "list the campaigns", _list)
+    p = add("show", "show a campaign: its games and the next game's setup", _show)
+    p.add_argument("campaign_id", metavar="ID")
+    p = add("next", "set up the campaign's next game (prints its table id)", _next)
+    p.add_argument("campaign_id", metavar="ID")
+    p = add("record", "carry the game under way, once recorded, into the next ledger", _record)
+    p.add_argument("campaign_id", metavar="ID")
+    p = add("export", "export a campaign's ledgers and the ids of its games", _export)
+    p.add_argument("campaign_id", metavar="ID")
+    p.add_argument("-o", "--output", type=Path, default=None, metavar="FILE",
+                   help="write to FILE instead of standard output")
+    p = add("import", "import an exported campaign (its sessions first)", _import)
+    p.add_argument("file", metavar="FILE")
+
+
+def _guarded(run: Any) -> Any:
+    def handler(args: argparse.Namespace) -> int:
+        try:
+            return int(run(args))
+        except (StoreError, OSError, InvalidCommand, IllegalCommand, ValueError) as exc:
+            print(f"tableside campaign {args.campaign_command}: error: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    return handler
+
+
+def _open(args: argparse.Namespace) -> SQLiteStore:
+    return SQLiteStore(args.db if args.db is not None else default_db_path())
+
+
+def _read_json(path: str) -> Any:
+    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    first = next((line for line in text.splitlines()
+                  if line.strip() and not line.lstrip().startswith("#")), "")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        try:
+            data = json.loads(first)  # a script: its first line
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path} is not JSON ({exc.msg})") from None
+    return data
+
+
+def _new(args: argparse.Namespace) -> int:
+    data = _read_json(args.setup)
+    setup = data.get("setup", data) if isinstance(data, dict) else data
+    if not isinstance(setup, dict):
+        raise ValueError("the setup is a JSON object")
+    with _open(args) as store:
+        info = start_campaign(store, args.name, args.game, setup)
+    print(info.id)
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        campaigns = store.campaigns()
+    if not campaigns:
+        print("no campaigns")
+    for c in campaigns:
+        print(f"{c.id}  {c.game}  {c.name}  next game {c.ledger.get('game', c.version)}"
+              + (f", under way: {c.current}" if c.current else ""))
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        info = store.campaign(args.campaign_id)
+    print(json.dumps(info.to_json(), indent=2, sort_keys=True, ensure_ascii=False))
+    return 0
+
+
+def _next(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        table = start_next_game(store, args.campaign_id)
+    print(table.session_id)
+    return 0
+
+
+def _record(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        info = record_game(store, args.campaign_id)
+    print(f"recorded; the next game is game {info.ledger.get('game', info.version)}")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        text = json.dumps(store.export_campaign(args.campaign_id), indent=2, sort_keys=True,
+                          ensure_ascii=False) + "\n"
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        args.output.write_text(text, encoding="utf-8")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    doc = _read_json(args.file)
+    with _open(args) as store:
+        print(store.import_campaign(doc))
+    return 0
