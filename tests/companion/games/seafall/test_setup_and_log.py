@@ -78,3 +78,15 @@ def test_every_event_has_a_readable_sentence():
     assert set(HANDLERS) | {"GameSetUp"} <= set(_TEMPLATES)
     text = describe(Event("GloryChanged", {"player": "red", "amount": -2, "reason": "sank"}))
     assert text == "Red loses 2 glory (sank)."
+
+
+def test_every_command_is_documented_with_an_example():
+    """docs/commands.md (and docs/seafall-actions.md for the guild actions) cover every
+    command of the engine."""
+    from pathlib import Path
+
+    from companion.games.seafall.engine import COMMANDS
+
+    docs = Path(__file__).parents[4] / "docs"
+    text = (docs / "commands.md").read_text() + (docs / "seafall-actions.md").read_text()
+    assert [c for c in COMMANDS if f"`{c}`" not in text] == []
