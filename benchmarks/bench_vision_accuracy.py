@@ -1,9 +1,11 @@
 """Accuracy of the dice reader on the real d6 photos, per split.
 
 Reads ``../shared/datasets/d6-photos`` (250 top-down photos, YOLO labels; MIT, (c) 2025
-Nikita Menshikov, from photos and labels BSD-3-Clause, (c) 2019 Nell Byler). Two readers:
+Nikita Menshikov, from photos and labels BSD-3-Clause, (c) 2019 Nell Byler). Readers:
 
-* ``pips``: pip d6 without enrollment;
+* ``pips``: pip d6 without enrollment (the learned face network, ``vision/facenet.py``);
+* ``classic``: pip d6 by counting pips (the classical reader, for comparison; not run
+  unless asked with ``--readers``);
 * ``enrolled``: the d6 faces enrolled as arbitrary symbols from at most 5 crops per face of
   the train split (the classifier compares appearance; it does not count pips).
 
@@ -137,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     readers: dict[str, DiceReader] = {}
     if "pips" in args.readers:
         readers["pips"] = DiceReader("d6")
+    if "classic" in args.readers:
+        readers["classic"] = DiceReader("d6", d6_method="pips")
     if "enrolled" in args.readers:
         readers["enrolled"] = DiceReader("d6", profile=enrolled_profile())
     print(

@@ -1,8 +1,8 @@
 """The face sets the vision package reads without a profile, by die name.
 
-``d6`` faces are read by counting pips; any other die (``seafall`` included) needs an
-enrolled profile. The labels match the companion's dice data but this module does not
-import it: ``vision`` knows nothing of the companion.
+``d6`` faces are read by the face network or by counting pips; any other die (``seafall``
+included) needs an enrolled profile. The labels match the companion's dice data but this
+module does not import it: ``vision`` knows nothing of the companion.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The dice reader: detection, then one classifier per die (pip counting or a profile)."""
+"""The dice reader: detection, then a classifier for the dice (face network, pips or profile)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import numpy as np
 from vision.crops import crop
 from vision.detection import DetectionSettings, detect, estimate_die_px
 from vision.enrollment import Profile
+from vision.facenet import CLASSES, NOT_A_DIE, default_face_net
 from vision.pips import count_pips
 from vision.reading import Box, DieRead, TrayRead
 from vision.settle import hand_fraction
@@ -31,6 +32,15 @@ WIDE_MARGIN = 0.25
 
 NOT_A_DIE_SIMILARITY = 0.45
 """An enrolled read less similar than this to every face is not taken for a die."""
+
+NET_UNCERTAIN_BELOW = 0.8
+"""A face-network read whose top probability is lower is marked uncertain (train/val)."""
+
+NET_NOT_A_DIE = 0.5
+"""A candidate the face network takes for no die with at least this probability is dropped."""
+
+D6_METHODS = ("net", "pips")
+"""How a d6 is read without a profile: the learned face network (default) or pip counting."""
 
 
 class ImageError(ValueError):
@@ -56,7 +66,8 @@ def load_image(path: str | Path) -> np.ndarray:
 class DiceReader:
     """Reads every die in a frame as faces of ``die``.
 
-    Without a profile the die must be ``d6`` (pips are counted). With a profile, faces are
+    Without a profile the die must be ``d6``, read by the face network (``d6_method="net"``,
+    :mod:`vision.facenet`) or by counting pips (``"pips"``). With a profile, faces are
     the profile's enrolled symbols. ``die_px`` and ``roi`` come from a tray calibration;
     without ``die_px`` the framing default is used, or, with ``estimate_size``, the die
     size is estimated on each frame (a second detection pass; it did not pay on the d6
@@ -70,6 +81,7 @@ class DiceReader:
     settings: DetectionSettings = DetectionSettings()  # noqa: RUF009 - frozen value
     keep_frame: bool = False
     estimate_size: bool = False
+    d6_method: str = "net"
     clock: Callable[[], float] = time.perf_counter
 
     def __post_init__(self) -> None:
@@ -78,6 +90,8 @@ class DiceReader:
                 f"the {self.die} die has no built-in reader: enroll its faces "
                 f"(tableside enroll --die {self.die} --profile NAME ...) and pass --profile"
             )
+        if self.d6_method not in D6_METHODS:
+            raise ValueError(f"d6_method must be one of {', '.join(D6_METHODS)}")
         if self.profile is not None and self.profile.die != self.die:
             raise ValueError(
                 f"profile {self.profile.name!r} is for the {self.profile.die} die, not {self.die}"
@@ -98,11 +112,18 @@ class DiceReader:
         if self.roi is not None:
             work_roi = cv2.resize(self.roi, (work.image.shape[1], work.image.shape[0]),
                                   interpolation=cv2.INTER_NEAREST)
+        crops = [crop(work.image, det.work_box) for det in found]
+        probs = None
+        if self.profile is None and self.d6_method == "net":
+            # every crop of the frame in one forward pass
+            probs = default_face_net().probabilities(crops)
         dice: list[DieRead] = []
-        for det in found:
-            c = crop(work.image, det.work_box)
-            wide = crop(work.image, det.work_box, margin=WIDE_MARGIN)
-            read = self._classify(c, wide)
+        for i, (det, c) in enumerate(zip(found, crops, strict=True)):
+            if probs is not None:
+                read = self._classify_net(probs[i])
+            else:
+                wide = crop(work.image, det.work_box, margin=WIDE_MARGIN)
+                read = self._classify(c, wide)
             if read is None:
                 continue
             face, confidence, uncertain = read
@@ -139,6 +160,15 @@ class DiceReader:
         gx, gy = max(1, w // 5), max(1, h // 5)
         patch = roi[max(y - gy, 0) : y + h + gy, max(x - gx, 0) : x + w + gx]
         return bool(patch.size) and float((patch > 0).mean()) < 0.9
+
+    @staticmethod
+    def _classify_net(p: np.ndarray) -> tuple[str, float, bool] | None:
+        best = int(np.argmax(p))
+        if CLASSES[best] == NOT_A_DIE and p[best] >= NET_NOT_A_DIE:
+            return None
+        face = int(np.argmax(p[: len(CLASSES) - 1]))
+        confidence = float(p[face])
+        return CLASSES[face], confidence, confidence < NET_UNCERTAIN_BELOW
 
     def _classify(
         self, c: np.ndarray, wide: np.ndarray | None = None

@@ -33,12 +33,13 @@ def _score(reader: DiceReader) -> dict[str, int]:
 
 
 def test_reader_finds_and_reads_real_photos_without_enrollment() -> None:
-    # Regression floor on the checked-in real photos (measured: 42/49 found, 28 read
-    # confidently right, no silent error, 1 false detection; see docs/vision.md).
+    # Regression floor on the checked-in real photos (measured with the face network:
+    # 42/49 found, 38 read confidently right, no silent error, 1 false detection; see
+    # docs/vision.md).
     s = _score(DiceReader("d6"))
     assert s["dice"] == 49
     assert s["found"] >= 40
-    assert s["right"] >= 26
+    assert s["right"] >= 34
     assert s["silent"] <= 1
     assert s["false"] <= 2
 

@@ -1,0 +1,1 @@
+"""Training scripts for the vision package's learned models (need the ``train`` extra)."""

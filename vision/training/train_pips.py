@@ -1,0 +1,262 @@
+"""Train the d6 face classifier (``vision/models/d6_faces.onnx``) on the real d6 photos.
+
+Data: ``../shared/datasets/d6-photos/data`` beside the repository (MIT, (c) 2025 Nikita
+Menshikov, from photos and labels BSD-3-Clause, (c) 2019 Nell Byler), exactly these files:
+
+* ``images/train/*.jpg`` with ``labels/train/*.txt`` (200 photos, 1,458 dice): training;
+* ``images/val/*.jpg`` with ``labels/val/*.txt`` (25 photos, 204 dice): validation, used
+  to pick the epoch to keep.
+
+The test split is never read. Each photo is scaled to the reader's working size
+(:func:`vision.detection.to_work`) and each labelled die is cut out twice: around its label
+box shrunk as the detector reports it (:func:`vision.enrollment.detection_like`), and
+around the detector's own box for that die when the detector finds it. Detections that
+match no labelled die, and random patches of tray, are the ``none`` class. Training
+augments every crop with a random rotation (any angle), scale, shift, brightness,
+contrast, colour-channel order, blur and noise, and feeds the network exactly what the
+reader does (:func:`vision.facenet.prepare` of a 64 px crop).
+
+Needs the ``train`` extra (``pip install -e '.[train]'``: PyTorch, and ``onnx`` for the
+exporter); the reader itself runs the exported model with OpenCV only. On one CPU core
+it takes about six minutes::
+
+    .venv/bin/python -m vision.training.train_pips [--epochs 24] [--threads 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+
+from vision.crops import CROP_PX
+from vision.detection import detect, to_work
+from vision.enrollment import detection_like, read_yolo
+from vision.facenet import CLASSES, INPUT_PX, MODEL_PATH, FaceNet, prepare
+from vision.reading import Box
+
+ROOT = Path(__file__).resolve().parents[2]
+DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
+NONE = len(CLASSES) - 1
+PATCH_SIDES = 3.0
+"""A stored patch spans this many die sides around the die's centre (room to rotate)."""
+CROP_MARGIN = 0.1
+"""The reader's crop margin (:func:`vision.crops.crop`)."""
+
+
+@dataclass
+class Sample:
+    patch: np.ndarray  # BGR, the die's centre at the patch's centre
+    side: float  # the box side, in patch pixels
+    label: int
+
+
+def _patch(image: np.ndarray, box: Box) -> tuple[np.ndarray, float]:
+    x, y, w, h = box
+    side = float(max(w, h))
+    cx, cy = x + w / 2, y + h / 2
+    half = int(math.ceil(side * PATCH_SIDES / 2))
+    m = np.float32([[1, 0, half - cx], [0, 1, half - cy]])
+    patch = cv2.warpAffine(image, m, (2 * half, 2 * half), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+    return patch, side
+
+
+def _centre_in(a: Box, b: Box) -> bool:
+    cx, cy = b[0] + b[2] / 2, b[1] + b[3] / 2
+    return a[0] <= cx <= a[0] + a[2] and a[1] <= cy <= a[1] + a[3]
+
+
+def extract(split: str, rng: np.random.Generator) -> list[Sample]:
+    """Samples of one split: labelled dice (label and detector boxes) and non-dice."""
+    out: list[Sample] = []
+    paths = sorted((DATASET / "images" / split).glob("*.jpg"))
+    if not paths:
+        raise SystemExit(f"no photos in {DATASET / 'images' / split}")
+    for path in paths:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        work = to_work(image)
+        small = work.image
+        labels = read_yolo(DATASET / "labels" / split / (path.stem + ".txt"),
+                           image.shape[1], image.shape[0])
+        truth = [(c, detection_like(b, work.scale),
+                  tuple(round(v * work.scale) for v in b)) for c, b in labels]
+        for c, box, _ in truth:
+            out.append(Sample(*_patch(small, box), c))
+        _, found = detect(small)
+        for det in found:
+            hits = [c for c, _, lb in truth if _centre_in(lb, det.work_box)
+                    and _centre_in(det.work_box, lb)]
+            if len(hits) == 1:
+                out.append(Sample(*_patch(small, det.work_box), hits[0]))
+            elif not any(_centre_in(lb, det.work_box) for _, _, lb in truth):
+                out.append(Sample(*_patch(small, det.work_box), NONE))
+        # random tray patches away from every die
+        side = float(np.median([max(b[2], b[3]) for _, b, _ in truth])) if truth else 32.0
+        h, w = small.shape[:2]
+        for _ in range(2):
+            for _try in range(20):
+                cx, cy = rng.uniform(side, w - side), rng.uniform(side, h - side)
+                if all(abs(cx - (lb[0] + lb[2] / 2)) > 0.9 * max(lb[2], side)
+                       or abs(cy - (lb[1] + lb[3] / 2)) > 0.9 * max(lb[3], side)
+                       for _, _, lb in truth):
+                    s = side * rng.uniform(0.7, 1.3)
+                    box = (round(cx - s / 2), round(cy - s / 2), round(s), round(s))
+                    out.append(Sample(*_patch(small, box), NONE))
+                    break
+    return out
+
+
+def render(s: Sample, rng: np.random.Generator | None) -> np.ndarray:
+    """The reader's 64 px crop of a sample; with ``rng``, randomly augmented."""
+    centre = s.patch.shape[0] / 2
+    side = s.side * (1 + 2 * CROP_MARGIN)
+    angle, k, dx, dy = 0.0, 1.0, 0.0, 0.0
+    if rng is not None:
+        angle = rng.uniform(0, 360)
+        k = rng.uniform(0.85, 1.2)
+        dx, dy = rng.normal(0, 0.06 * s.side, 2)
+    m = cv2.getRotationMatrix2D((centre + dx, centre + dy), angle, CROP_PX / (side * k))
+    m[0, 2] += CROP_PX / 2 - (centre + dx)
+    m[1, 2] += CROP_PX / 2 - (centre + dy)
+    c = cv2.warpAffine(s.patch, m, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_REPLICATE)
+    if rng is None:
+        return c
+    x = c.astype(np.float32)
+    if rng.random() < 0.5:
+        x = x[..., rng.permutation(3)]
+    x = x * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40)
+    if rng.random() < 0.3:
+        x = 255.0 * (np.clip(x, 0, 255) / 255.0) ** rng.uniform(0.6, 1.6)
+    if rng.random() < 0.3:
+        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.4, 1.3))
+    if rng.random() < 0.25:
+        f = rng.uniform(0.45, 0.8)
+        small = cv2.resize(x, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        x = cv2.resize(small, (CROP_PX, CROP_PX), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.4:
+        x = x + rng.normal(0, rng.uniform(2, 8), x.shape)
+    return np.clip(x, 0, 255).astype(np.uint8)
+
+
+class FaceCNN(nn.Module):
+    """Five 3x3 conv layers (16-32-48-48-96 channels, pooled from 32 to 4 px) and a linear
+    head: about 80k weights and 4.5M multiply-adds per crop (a frame of 20 dice in a few
+    milliseconds on one core)."""
+
+    def __init__(self, classes: int = len(CLASSES)) -> None:
+        super().__init__()
+
+        def block(cin: int, cout: int) -> list[nn.Module]:
+            return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
+                    nn.ReLU(inplace=True)]
+
+        self.features = nn.Sequential(
+            *block(3, 16), nn.MaxPool2d(2),
+            *block(16, 32), nn.MaxPool2d(2),
+            *block(32, 48), *block(48, 48), nn.MaxPool2d(2),
+            *block(48, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
+            nn.Linear(96, classes),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.features(x)
+
+
+def batch(samples: list[Sample], rng: np.random.Generator | None) -> torch.Tensor:
+    return torch.from_numpy(prepare([render(s, rng) for s in samples]))
+
+
+def evaluate(model: nn.Module, samples: list[Sample]) -> tuple[float, float]:
+    """(accuracy over dice, accuracy over non-dice) without augmentation."""
+    model.eval()
+    with torch.no_grad():
+        pred = model(batch(samples, None)).argmax(1).numpy()
+    y = np.array([s.label for s in samples])
+    dice = y != NONE
+    return float((pred[dice] == y[dice]).mean()), float((pred[~dice] == NONE).mean())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--epochs", type=int, default=24)
+    parser.add_argument("--copies", type=int, default=2, help="augmented copies per epoch")
+    parser.add_argument("--max-minutes", type=float, default=15.0)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=6)
+    parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    args = parser.parse_args(argv)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(args.seed)
+    start = time.monotonic()
+    train = extract("train", rng)
+    val = extract("val", rng)
+    counts = np.bincount([s.label for s in train], minlength=len(CLASSES))
+    print(f"samples: train {len(train)} {counts.tolist()}, val {len(val)}; "
+          f"extracted in {time.monotonic() - start:.0f} s", flush=True)
+    model = FaceCNN()
+    params = sum(p.numel() for p in model.parameters())
+    print(f"model: {params} parameters, input {INPUT_PX}x{INPUT_PX} BGR", flush=True)
+    steps_per_epoch = math.ceil(len(train) * args.copies / 128)
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-3)
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, max_lr=3e-3, total_steps=args.epochs * steps_per_epoch, pct_start=0.15)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    best: tuple[float, dict[str, torch.Tensor]] | None = None
+    train_start = time.monotonic()
+    for epoch in range(args.epochs):
+        model.train()
+        order = [train[i] for i in rng.permutation(len(train) * args.copies) % len(train)]
+        total = 0.0
+        for b in range(steps_per_epoch):
+            chunk = order[b * 128 : (b + 1) * 128]
+            if not chunk:
+                break
+            x = batch(chunk, rng)
+            y = torch.tensor([s.label for s in chunk])
+            opt.zero_grad()
+            loss = loss_fn(model(x), y)
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(chunk)
+        dice_acc, none_acc = evaluate(model, val)
+        score = dice_acc + 0.2 * none_acc
+        if best is None or score >= best[0]:
+            best = (score, {k: v.clone() for k, v in model.state_dict().items()})
+        minutes = (time.monotonic() - train_start) / 60
+        print(f"epoch {epoch + 1:>3} loss {total / len(order):.3f} val dice {dice_acc:.4f} "
+              f"none {none_acc:.3f} ({minutes:.1f} min)", flush=True)
+        if minutes > args.max_minutes:
+            print("time budget reached", flush=True)
+            break
+    assert best is not None
+    model.load_state_dict(best[1])
+    model.eval()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, torch.zeros(1, 3, INPUT_PX, INPUT_PX), str(args.out),
+                      dynamo=False, input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=13)
+    # the exported model must give what PyTorch gives, through OpenCV
+    check = [render(s, None) for s in val[:64]]
+    with torch.no_grad():
+        ref = model(torch.from_numpy(prepare(check))).softmax(1).numpy()
+    got = FaceNet(args.out).probabilities(check)
+    print(f"saved {args.out} ({args.out.stat().st_size / 1024:.0f} KiB); OpenCV vs PyTorch "
+          f"max diff {np.abs(got - ref).max():.2e}; total {time.monotonic() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
