@@ -9,6 +9,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.reader import DiceReader
+
 PHOTOS = Path(__file__).parent / "photos"
 
 
@@ -157,3 +159,24 @@ def roll_sequence(
         frames.append(frame)
     frames += [final.copy() for _ in range(8)]
     return frames, final
+
+
+def score_photos(reader: DiceReader) -> dict[str, int]:
+    """Dice, found, read right with confidence, silent errors and false detections of
+    ``reader`` over the checked-in labelled photos."""
+    out = {"dice": 0, "found": 0, "right": 0, "silent": 0, "false": 0}
+    for photo in labelled_photos():
+        read = reader.read(photo.image(), str(photo.path))
+        used: set[int] = set()
+        for face, box in zip(photo.faces, photo.boxes, strict=True):
+            out["dice"] += 1
+            match = [i for i, d in enumerate(read.dice) if i not in used and same_die(box, d.box)]
+            if not match:
+                continue
+            used.add(match[0])
+            out["found"] += 1
+            die = read.dice[match[0]]
+            if not die.uncertain:
+                out["right" if die.face == face else "silent"] += 1
+        out["false"] += len(read.dice) - len(used)
+    return out

@@ -7,30 +7,11 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.helpers import labelled_photos, same_die
+from tests.vision.helpers import labelled_photos, same_die, score_photos
 from vision.crops import crop
 from vision.detection import detect
 from vision.facenet import CLASSES, MODEL_PATH, FaceNet, ModelError, default_face_net
 from vision.reader import DiceReader
-
-
-def _score(reader: DiceReader) -> dict[str, int]:
-    out = {"dice": 0, "found": 0, "right": 0, "silent": 0, "false": 0}
-    for photo in labelled_photos():
-        read = reader.read(photo.image(), str(photo.path))
-        used: set[int] = set()
-        for face, box in zip(photo.faces, photo.boxes, strict=True):
-            out["dice"] += 1
-            match = [i for i, d in enumerate(read.dice) if i not in used and same_die(box, d.box)]
-            if not match:
-                continue
-            used.add(match[0])
-            out["found"] += 1
-            die = read.dice[match[0]]
-            if not die.uncertain:
-                out["right" if die.face == face else "silent"] += 1
-        out["false"] += len(read.dice) - len(used)
-    return out
 
 
 def test_face_model_ships_small_and_loads_with_opencv_alone() -> None:
@@ -60,8 +41,8 @@ def test_face_model_batches_like_single_crops() -> None:
 def test_face_model_reads_the_manifest_photos_at_least_as_well_as_pip_counting() -> None:
     # measured on the checked-in photos: both find 45/49; pip counting reads 27 confidently
     # right, the face network 42, neither with a silent error (one false detection)
-    net = _score(DiceReader("d6"))
-    pips = _score(DiceReader("d6", d6_method="pips"))
+    net = score_photos(DiceReader("d6"))
+    pips = score_photos(DiceReader("d6", d6_method="pips"))
     assert net["dice"] == pips["dice"] == 49
     assert net["right"] >= max(pips["right"] + 5, 34)
     assert net["found"] >= 40

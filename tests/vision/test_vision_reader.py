@@ -6,37 +6,18 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.helpers import PHOTOS, labelled_photos, same_die
+from tests.vision.helpers import PHOTOS, labelled_photos, same_die, score_photos
 from vision.detection import detect, estimate_die_px, expected_die_px, to_work
 from vision.pips import count_pips
 from vision.reader import DiceReader, ImageError, load_image
 from vision.synthetic import draw_face
 
 
-def _score(reader: DiceReader) -> dict[str, int]:
-    out = {"dice": 0, "found": 0, "right": 0, "silent": 0, "false": 0}
-    for photo in labelled_photos():
-        read = reader.read(photo.image(), str(photo.path))
-        used: set[int] = set()
-        for face, box in zip(photo.faces, photo.boxes, strict=True):
-            out["dice"] += 1
-            match = [i for i, d in enumerate(read.dice) if i not in used and same_die(box, d.box)]
-            if not match:
-                continue
-            used.add(match[0])
-            out["found"] += 1
-            die = read.dice[match[0]]
-            if not die.uncertain:
-                out["right" if die.face == face else "silent"] += 1
-        out["false"] += len(read.dice) - len(used)
-    return out
-
-
 def test_reader_finds_and_reads_real_photos_without_enrollment() -> None:
     # Regression floor on the checked-in real photos (measured with the face network:
     # 42/49 found, 38 read confidently right, no silent error, 1 false detection; see
     # docs/vision.md).
-    s = _score(DiceReader("d6"))
+    s = score_photos(DiceReader("d6"))
     assert s["dice"] == 49
     assert s["found"] >= 40
     assert s["right"] >= 34
