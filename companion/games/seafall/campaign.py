@@ -170,3 +170,35 @@ def crown_if_the_world_ends(em: Emitter) -> None:
     em("EmperorCrowned", player=winner, decided_by=decided_by,
        campaign={c: state.provinces[c].campaign_glory for c in state.seating},
        milestone_glory=campaign_milestone_glory(state.record))
+
+
+# -- the campaign page ---------------------------------------------------------------------
+
+
+def campaign_summary(ledger: dict[str, Any]) -> dict[str, Any]:
+    """What the campaign page shows, read from a ledger (the next game's setup options, or
+    the first game's): each province's title, campaign glory and leader levels, the
+    historical record, and the permanent enmity on every region.
+
+    The ledger is set up as a game would be, so a first setup (which leaves titles and
+    enmity to their defaults) reads the same way as a carried-over one."""
+    from companion.games.seafall.setup import initial_state
+
+    state = initial_state(ledger)
+    provinces = []
+    for colour in state.seating:
+        prov = state.provinces[colour]
+        provinces.append({
+            "colour": colour, "player": prov.player, "title": prov.title,
+            "campaign_glory": prov.campaign_glory,
+            "leader_reputation": prov.leader_reputation,
+            "leader_fortune": prov.leader_fortune, "appellation": prov.appellation,
+            "kept_advisor": prov.kept_advisor,
+            "games_missed": prov.games_missed})
+    enmity = [{"region": r.id, "name": r.name, "kind": r.kind,
+               "permanent_enmity": dict(r.permanent_enmity)}
+              for r in state.regions.values() if any(r.permanent_enmity.values())]
+    return {"game": state.game_number, "glory_target": state.glory_target,
+            "provinces": provinces, "record": [dict(r) for r in state.record],
+            "permanent_enmity": enmity,
+            "titles": list(TITLES)}

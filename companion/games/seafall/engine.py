@@ -235,6 +235,10 @@ class SeaFall:
         """Setup options of the campaign's next game, from a recorded game."""
         return campaign.next_game(state)
 
+    def campaign_summary(self, ledger: dict[str, Any]) -> dict[str, Any]:
+        """What a campaign page shows, from one of the campaign's ledgers."""
+        return campaign.campaign_summary(ledger)
+
     def describe(self, event: Event) -> str:
         """One readable sentence for an event (the history view, ``tableside play``)."""
         return describe(event)

@@ -1,0 +1,76 @@
+"""The campaign API: a campaign started over HTTP, its next game set up, the game played
+out and recorded, and the campaign page's summary (titles, historical record, permanent
+enmity) read from the new ledger. Rulebook, "Game Carryover" and "End of Game"."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.store.sqlite import MEMORY, SQLiteStore
+from tests.companion.test_campaigns import play_out, script
+from web.app import create_app
+from web.services import Services
+
+
+@pytest.fixture
+def services():
+    services = Services(SQLiteStore(MEMORY))
+    yield services
+    services.close()
+
+
+@pytest.fixture
+def client(services):
+    return create_app(services, {"TESTING": True}).test_client()
+
+
+def first_setup() -> dict:
+    return script()[0]
+
+
+def test_a_campaign_over_http(client, services):
+    r = client.post("/api/campaigns", json={"name": "Ours", "setup": first_setup()})
+    assert r.status_code == 201, r.json
+    cid = r.json["id"]
+    summary = r.json["summary"]
+    assert summary["game"] == 1 and summary["record"] == []
+    assert [p["colour"] for p in summary["provinces"]] == \
+        [p["colour"] for p in first_setup()["provinces"]]
+    assert client.get("/api/campaigns").json["campaigns"] == [
+        {"id": cid, "name": "Ours", "game": "seafall", "version": 1, "current": None}]
+
+    r = client.post(f"/api/campaigns/{cid}/record")
+    assert r.status_code == 409 and "no game under way" in r.json["message"]
+    r = client.post(f"/api/campaigns/{cid}/next")
+    assert r.status_code == 201
+    session = r.json["table"]
+    assert r.json["campaign"]["current"] == session
+    again = client.post(f"/api/campaigns/{cid}/next")
+    assert again.status_code == 409 and "already has a game under way" in again.json["message"]
+    r = client.post(f"/api/campaigns/{cid}/record")
+    assert r.status_code == 409 and "not over and recorded" in r.json["message"]
+
+    play_out(services.tables.get(session), script()[1])
+    r = client.post(f"/api/campaigns/{cid}/record")
+    assert r.status_code == 200, r.json
+    summary = r.json["summary"]
+    assert summary["game"] == 2 and len(summary["record"]) == 1
+    recorded = summary["record"][0]
+    by_colour = {p["colour"]: p for p in summary["provinces"]}
+    # the record's game glory is what each province carries as campaign glory after game 1
+    assert {c: by_colour[c]["campaign_glory"] for c in recorded["glory"]} == recorded["glory"]
+    assert all(p["title"] is not None for p in summary["provinces"])
+    assert client.get(f"/api/campaigns/{cid}").json == r.json
+
+
+def test_campaign_errors_are_clear(client):
+    assert client.get("/api/campaigns/nope").status_code == 404
+    assert client.post("/api/campaigns/nope/next").status_code == 404
+    r = client.post("/api/campaigns", json={"name": "", "setup": {}})
+    assert r.status_code == 400 and "'name'" in r.json["message"]
+    r = client.post("/api/campaigns", json={"name": "X", "setup": []})
+    assert r.status_code == 400 and "'setup'" in r.json["message"]
+    r = client.post("/api/campaigns", json={"name": "X", "game": "chess", "setup": {}})
+    assert r.status_code == 404
+    r = client.post("/api/campaigns", json={"name": "X", "setup": {"provinces": []}})
+    assert r.status_code == 400 and r.json["error"] == "invalid"

@@ -1,0 +1,105 @@
+"""Campaigns: the ledgers that carry a legacy game from one session to the next.
+
+``GET /api/campaigns`` lists them; ``GET /api/campaigns/<id>`` gives one with the summary
+its game draws from the latest ledger (titles, the historical record, permanent enmity);
+``POST /api/campaigns`` starts one, ``POST /api/campaigns/<id>/next`` sets up its next game
+and ``POST /api/campaigns/<id>/record`` carries a finished game into the next ledger.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify
+
+from companion.campaigns import record_game, start_campaign, start_next_game
+from companion.errors import IllegalCommand, InvalidCommand
+from companion.games import find_game
+from companion.store.campaigns import CampaignConflict, CampaignInfo, UnknownCampaign
+from web.api.requests import json_body
+from web.errors import NotFound
+from web.services import Services
+
+bp = Blueprint("campaigns", __name__, url_prefix="/api/campaigns")
+
+
+def _services() -> Services:
+    services: Services = current_app.extensions["tableside"]
+    return services
+
+
+def _store() -> Any:
+    store = _services().store
+    if not hasattr(store, "campaigns"):
+        raise NotFound("this event store keeps no campaigns")
+    return store
+
+
+def _info(campaign_id: str) -> CampaignInfo:
+    try:
+        info: CampaignInfo = _store().campaign(campaign_id)
+    except UnknownCampaign:
+        raise NotFound(f"there is no campaign {campaign_id!r}") from None
+    return info
+
+
+def campaign_json(info: CampaignInfo) -> dict[str, Any]:
+    out = info.to_json()
+    summarise = getattr(find_game(info.game), "campaign_summary", None)
+    out["summary"] = summarise(info.ledger) if summarise is not None else None
+    return out
+
+
+@bp.get("")
+def list_campaigns() -> Any:
+    return jsonify({"campaigns": [
+        {"id": c.id, "name": c.name, "game": c.game, "version": c.version,
+         "current": c.current} for c in _store().campaigns()]})
+
+
+@bp.get("/<campaign_id>")
+def get_campaign(campaign_id: str) -> Any:
+    return jsonify(campaign_json(_info(campaign_id)))
+
+
+@bp.post("")
+def create_campaign() -> Any:
+    data = json_body()
+    name, game, setup = data.get("name"), data.get("game", "seafall"), data.get("setup")
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidCommand("'name' names the campaign")
+    if not isinstance(game, str):
+        raise InvalidCommand("'game' names the campaign's game")
+    if not isinstance(setup, dict):
+        raise InvalidCommand("'setup' is the first game's setup options (a JSON object)")
+    try:
+        find_game(game)
+    except KeyError as exc:
+        raise NotFound(str(exc.args[0])) from None
+    info = start_campaign(_store(), name.strip(), game, setup)
+    response = jsonify(campaign_json(info))
+    response.status_code = 201
+    return response
+
+
+@bp.post("/<campaign_id>/next")
+def next_game(campaign_id: str) -> Any:
+    _info(campaign_id)
+    try:
+        table = start_next_game(_store(), campaign_id)
+    except CampaignConflict as exc:
+        raise IllegalCommand(str(exc)) from None
+    response = jsonify({"table": table.session_id, "campaign": campaign_json(
+        _info(campaign_id))})
+    response.status_code = 201
+    return response
+
+
+@bp.post("/<campaign_id>/record")
+def record(campaign_id: str) -> Any:
+    _info(campaign_id)
+    try:
+        info = record_game(_store(), campaign_id)
+    except CampaignConflict as exc:
+        raise IllegalCommand(str(exc)) from None
+    return jsonify(campaign_json(info))
