@@ -30,4 +30,7 @@ def create_app(services: Services, config: Mapping[str, Any] | None = None) -> F
     app.register_blueprint(odds.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(buttons.bp)
+    from web.api import campaigns
+
+    app.register_blueprint(campaigns.bp)
     return app
