@@ -33,4 +33,7 @@ def create_app(services: Services, config: Mapping[str, Any] | None = None) -> F
     from web.api import campaigns
 
     app.register_blueprint(campaigns.bp)
+    from web.api import rules
+
+    app.register_blueprint(rules.bp)  # rule lookup (web.rules)
     return app

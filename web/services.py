@@ -17,6 +17,7 @@ from companion.table import Table
 from firmware_bridge.keys import SoftwareButtonBox
 from web.buttons import TableButtons
 from web.errors import NotFound
+from web.rules import RuleIndex, index_path
 
 
 @dataclass
@@ -52,10 +53,14 @@ class Services:
     demo_table: str | None = None
     software_box: SoftwareButtonBox = field(init=False)
     _buttons: dict[str, TableButtons] = field(default_factory=dict)
+    # rule lookup (web.rules): its own index file beside the database, or in memory
+    rules: RuleIndex | None = None
 
     def __post_init__(self) -> None:
         self.tables = Tables(self.store)
         self.software_box = SoftwareButtonBox(source="dashboard")
+        if self.rules is None:
+            self.rules = RuleIndex(index_path(getattr(self.store, "path", None)))
 
     def buttons_for(self, table: Table) -> TableButtons:
         """The button meanings of a table (its game's mapping), made on first use."""
@@ -66,5 +71,7 @@ class Services:
         return buttons
 
     def close(self) -> None:
+        if self.rules is not None:
+            self.rules.close()
         self.software_box.close()
         self.store.close()

@@ -1,0 +1,160 @@
+"""Importing the players' own rulebook: pages from text and PDF, passages, re-import."""
+
+from __future__ import annotations
+
+import pytest
+
+from web.rules import RulebookError
+from web.rules.rulebook import Page, read_pages, split_passages, text_pages
+
+RULEBOOK_V1 = """\
+THE KRAKEN
+The kraken rises when a captain rolls three blanks in a row.
+\f
+SEA MONSTERS
+A sea monster never attacks a ship in its home harbor.
+\f
+Nothing else on this page but the scoring of krakens.
+"""
+
+
+def test_text_pages_form_feeds():
+    pages = text_pages(RULEBOOK_V1)
+    assert [p.number for p in pages] == [1, 2, 3]
+    assert "kraken rises" in pages[0].text
+
+
+@pytest.mark.parametrize("marker", ["page 12", "Page 12", "p. 12", "- 12 -", "[12]",
+                                    "=== page 12 ===", "  PAGE 12  "])
+def test_text_pages_page_marker_lines(marker):
+    pages = text_pages(f"intro text\n{marker}\nthe rule of page twelve\n")
+    assert pages == [Page(None, "intro text"), Page(12, "the rule of page twelve")]
+
+
+def test_text_pages_marker_words_inside_a_sentence_are_text():
+    [page] = text_pages("see page 12 for the kraken\n")
+    assert page.number is None and "page 12" in page.text
+
+
+def test_split_passages_keeps_page_and_section():
+    passages = split_passages(text_pages(RULEBOOK_V1))
+    assert [(p.page, p.section) for p in passages] == [
+        (1, "The Kraken"), (2, "Sea Monsters"), (3, "Sea Monsters")]
+
+
+def test_split_passages_cuts_long_paragraphs_at_sentences():
+    sentence = "The kraken eats one ship upgrade for every blank die rolled. "
+    passages = split_passages([Page(5, sentence * 40)], size=300)
+    assert len(passages) > 5
+    assert all(len(p.text) <= 300 and p.page == 5 for p in passages)
+    assert all(p.text.endswith(".") for p in passages)
+
+
+def test_split_passages_cuts_a_run_without_sentence_ends():
+    passages = split_passages([Page(1, "word " * 1000)], size=200)
+    assert all(0 < len(p.text) <= 200 for p in passages)
+    assert sum(p.text.count("word") for p in passages) == 1000
+
+
+def test_import_text_then_search_quotes_it_with_the_page(index, tmp_path):
+    path = tmp_path / "my-seafall.txt"
+    path.write_text(RULEBOOK_V1, encoding="utf-8")
+    summary = index.import_rulebook(path, "seafall", "en")
+    assert (summary.pages, summary.passages, summary.replaced) == (3, 3, 0)
+    hits = [r for r in index.search("sea monster attacks") if r.source == "imported"]
+    hit = hits[0]  # the passage with every word; page 3 only shares the section title
+    assert hit.ref.page == 2 and hit.ref.section == "Sea Monsters"
+    assert hit.game == "seafall" and hit.lang == "en"
+    assert "home harbor" in hit.text and "<mark>" in hit.snippet
+    assert index.imports()[0]["source"] == "my-seafall.txt"
+
+
+def test_reimport_replaces_the_same_game_and_language_only(index, tmp_path):
+    first, second, other = (tmp_path / n for n in ("a.txt", "b.txt", "c.txt"))
+    first.write_text("page 1\nThe kraken sleeps.\n", encoding="utf-8")
+    second.write_text("page 7\nThe leviathan sleeps.\n", encoding="utf-8")
+    other.write_text("page 2\nLe kraken dort.\n", encoding="utf-8")
+    index.import_rulebook(first, "seafall", "en")
+    index.import_rulebook(other, "seafall", "fr")
+    summary = index.import_rulebook(second, "seafall", "en")
+    assert summary.replaced == 1
+    kraken = [(r.lang, r.ref.page) for r in index.search("kraken") if r.source == "imported"]
+    assert kraken == [("fr", 2)]  # the English kraken is gone, the French one stays
+    [leviathan] = index.search("leviathan")
+    assert leviathan.ref.page == 7
+    assert [(i["lang"], i["source"]) for i in index.imports()] == [("en", "b.txt"),
+                                                                   ("fr", "c.txt")]
+
+
+def test_forget_an_import(index, tmp_path):
+    path = tmp_path / "a.txt"
+    path.write_text("The kraken sleeps.\n", encoding="utf-8")
+    index.import_rulebook(path, "seafall", "en")
+    assert index.remove_import("seafall", "en") == 1
+    assert index.search("kraken") == [] and index.imports() == []
+
+
+def test_import_pdf_pages(index, make_pdf):
+    path = make_pdf(["The kraken page one", "Sea monsters and the leviathan on page two"])
+    assert [p.number for p in read_pages(path)] == [1, 2]
+    summary = index.import_rulebook(path, "seafall", "fr")
+    assert (summary.pages, summary.passages) == (2, 2)
+    [hit] = index.search("leviathan")
+    assert hit.ref.page == 2 and hit.source == "imported" and hit.lang == "fr"
+
+
+def test_import_is_kept_on_disk(tmp_path):
+    from web.rules import RuleIndex
+
+    path = tmp_path / "a.txt"
+    path.write_text("page 3\nThe kraken sleeps.\n", encoding="utf-8")
+    first = RuleIndex(tmp_path / "rules.sqlite3")
+    first.import_rulebook(path, "seafall", "en")
+    first.close()
+    again = RuleIndex(tmp_path / "rules.sqlite3")
+    assert [r.ref.page for r in again.search("kraken")] == [3]
+    again.close()
+
+
+@pytest.mark.parametrize("name, content, message", [
+    pytest.param("rules.pdf", b"%PDF-1.4\nnot really a pdf", "PDF", id="broken pdf"),
+    pytest.param("rules.docx", b"PK\x03\x04", ".txt or .pdf", id="unknown kind"),
+    pytest.param("empty.txt", b"  \n\n", "no text", id="empty text"),
+])
+def test_import_bad_files(index, tmp_path, name, content, message):
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(RulebookError, match=message):
+        index.import_rulebook(path, "seafall", "en")
+    assert index.imports() == []
+
+
+def test_import_missing_file(index, tmp_path):
+    with pytest.raises(RulebookError, match="no such file"):
+        index.import_rulebook(tmp_path / "nope.txt", "seafall", "en")
+
+
+def test_import_latin1_text(index, tmp_path):
+    path = tmp_path / "vieux.txt"
+    path.write_bytes("Le kraken détruit la coque.\n".encode("latin-1"))
+    index.import_rulebook(path, "seafall", "fr")
+    assert index.search("detruit")[0].text == "Le kraken détruit la coque."
+
+
+def test_import_without_page_marks_counts_no_pages(index, tmp_path):
+    path = tmp_path / "plain.txt"
+    path.write_text("THE KRAKEN\nThe kraken sleeps.\n", encoding="utf-8")
+    summary = index.import_rulebook(path, "seafall", "en")
+    assert (summary.pages, summary.passages) == (0, 1)
+    [hit] = index.search("kraken")
+    assert hit.ref.page is None and hit.ref.section == "The Kraken"
+
+
+def test_headings_on_several_lines_make_one_section():
+    [passage] = split_passages(text_pages("THE SOLDIERS GUILD\nAND ITS ACTIONS\nRaid a site.\n"))
+    assert passage.section == "The Soldiers Guild And Its Actions"
+
+
+def test_numbered_labels_are_not_sections():
+    [passage] = split_passages(text_pages("PLUNDER\nRULE 17\nTake the gold.\n"))
+    assert passage.section == "Plunder" and passage.text == "RULE 17 Take the gold."
