@@ -18,8 +18,9 @@ before older commands are rebuilt by a full replay only if an undo reaches them.
 
 from __future__ import annotations
 
+import logging
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
@@ -41,6 +42,8 @@ from companion.store.records import (
     normalized,
 )
 from companion.store.sqlite import DEFAULT_SNAPSHOT_EVERY, MEMORY, Clock, SQLiteStore, utc_now
+
+_log = logging.getLogger(__name__)
 
 
 class _Missing:
@@ -159,6 +162,7 @@ class Table:
         self._pos = position
         self._owns_store = owns_store
         self._lock = threading.RLock()
+        self._listeners: list[Callable[[Table], None]] = []
 
     # -- construction ----------------------------------------------------------------------
 
@@ -280,6 +284,39 @@ class Table:
         return [HistoryEntry(r, r.kind is RecordKind.COMMAND and r.command_no not in active)
                 for r in records]
 
+    # -- listening -------------------------------------------------------------------------
+
+    def add_listener(self, fn: Callable[[Table], None], *, call_now: bool = False) -> None:
+        """Call ``fn(table)`` after every committed apply, undo and redo, so a change from
+        any entry point (a phone, a button, the camera) reaches whoever listens.
+
+        Listeners run in the changing thread while the table is still locked, so they see
+        the version and state that change made, in order; they should be quick. A listener
+        that raises is logged and the change stands (it is already committed).
+        ``call_now`` also calls it once at once (under the same lock), so a listener starts
+        from a known version without a race with a change in between.
+        """
+        with self._lock:
+            self._listeners.append(fn)
+            if call_now:
+                self._notify_one(fn)
+
+    def remove_listener(self, fn: Callable[[Table], None]) -> None:
+        with self._lock:
+            if fn in self._listeners:
+                self._listeners.remove(fn)
+
+    def _notify(self) -> None:
+        for fn in list(self._listeners):
+            self._notify_one(fn)
+
+    def _notify_one(self, fn: Callable[[Table], None]) -> None:
+        try:
+            fn(self)
+        except Exception:
+            _log.exception("table %s: a listener failed after version %d",
+                           self.session_id, self.version)
+
     # -- changing it -----------------------------------------------------------------------
 
     def apply(self, command: Command, expected_version: int | None = None
@@ -296,6 +333,7 @@ class Table:
             stored = self._append(record, state, applied, [])
             self._pos = Position(state, _version_after(stored, pos.version),
                                  stored.command_no, applied, [])
+            self._notify()
             return list(stored.events)
 
     def undo(self, actor: str | None = None, expected_version: int | None = None
@@ -315,6 +353,7 @@ class Table:
                                   applied, redoable)
             self._pos = Position(step.before, _version_after(stored, pos.version),
                                  stored.command_no, applied, redoable)
+            self._notify()
             return list(stored.events)
 
     def redo(self, actor: str | None = None, expected_version: int | None = None
@@ -336,12 +375,14 @@ class Table:
                                   redoable)
             self._pos = Position(state, _version_after(stored, pos.version),
                                  stored.command_no, applied, redoable)
+            self._notify()
             return list(stored.events)
 
     def reload(self) -> None:
         """Catch up with records that another process appended (after a conflict)."""
         with self._lock:
             self._pos = _load(self._engine, self._store, self.session_id)
+            self._notify()
 
     # -- helpers ---------------------------------------------------------------------------
 

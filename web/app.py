@@ -22,6 +22,9 @@ def create_app(services: Services, config: Mapping[str, Any] | None = None) -> F
         app.config.update(config)
     app.extensions["tableside"] = services
     errors.init_app(app)
+    from web import auth
+
+    auth.init_app(app)  # sessions, roles and CSRF (web.auth)
 
     from web import pages
     from web.api import buttons, odds, tables
@@ -30,6 +33,10 @@ def create_app(services: Services, config: Mapping[str, Any] | None = None) -> F
     app.register_blueprint(odds.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(buttons.bp)
+    from web.api import join, stream
+
+    app.register_blueprint(join.bp)  # joining and roles (web.auth)
+    app.register_blueprint(stream.bp)  # live updates (web.live)
     from web.api import campaigns
 
     app.register_blueprint(campaigns.bp)

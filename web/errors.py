@@ -1,6 +1,7 @@
 """One JSON shape for every error: ``{"error": code, "message": readable}``.
 
-400 malformed (:class:`InvalidCommand`, bad JSON), 404 unknown resource, 409 the rules say no
+400 malformed (:class:`InvalidCommand`, bad JSON), 403 not allowed (:class:`Forbidden`), 404
+unknown resource, 429 too many attempts (:class:`TooManyRequests`), 409 the rules say no
 (:class:`IllegalCommand`) or the page is stale (:class:`VersionConflict`, with the current
 version so the page can refresh).
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, jsonify
+from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import IllegalCommand, InvalidCommand
@@ -18,6 +19,24 @@ from companion.store.errors import VersionConflict
 
 class NotFound(LookupError):
     """A table, game or other resource that does not exist."""
+
+
+class Forbidden(PermissionError):
+    """Not allowed for this session (403): a spectator writing, a player acting for another
+    province, a host-only action, a bad or expired join token, a missing CSRF token.
+    ``code`` is ``forbidden``, or ``csrf`` when the page should fetch its token again."""
+
+    def __init__(self, message: str, code: str = "forbidden") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class TooManyRequests(Exception):
+    """Too many attempts from one address (429); ``retry_after`` is in whole seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 def error_response(status: int, code: str, message: str, **extra: Any) -> Any:
@@ -43,7 +62,26 @@ def init_app(app: Flask) -> None:
     def _not_found(exc: NotFound) -> Any:
         return error_response(404, "not_found", str(exc.args[0]) if exc.args else "not found")
 
+    @app.errorhandler(Forbidden)
+    def _forbidden(exc: Forbidden) -> Any:
+        return error_response(403, exc.code, str(exc))
+
+    @app.errorhandler(TooManyRequests)
+    def _too_many(exc: TooManyRequests) -> Any:
+        response = error_response(429, "too_many_requests", str(exc),
+                                  retry_after=exc.retry_after)
+        response.headers["Retry-After"] = str(exc.retry_after)
+        return response
+
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Any:
         code = (exc.name or "error").lower().replace(" ", "_")
         return error_response(exc.code or 500, code, exc.description or exc.name)
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception) -> Any:
+        # a bug: logged with its traceback, answered in the same shape, nothing half-done
+        # is acknowledged (a command is acknowledged only after its events are committed)
+        app.logger.exception("unexpected error on %s %s", request.method, request.path)
+        return error_response(500, "internal", "something went wrong on the server; the "
+                              "table is unchanged unless the answer said otherwise")

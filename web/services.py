@@ -15,8 +15,11 @@ from companion.store.errors import UnknownSession
 from companion.store.protocol import EventStore
 from companion.table import Table
 from firmware_bridge.keys import SoftwareButtonBox
+from web.auth import Auth
+from web.auth_store import AuthStore
 from web.buttons import TableButtons
 from web.errors import NotFound
+from web.live import Broker
 from web.rules import RuleIndex, index_path
 
 
@@ -53,12 +56,16 @@ class Services:
     demo_table: str | None = None
     software_box: SoftwareButtonBox = field(init=False)
     _buttons: dict[str, TableButtons] = field(default_factory=dict)
+    # live updates (web.live) and roles (web.auth, its own file beside the database)
+    live: Broker = field(default_factory=Broker)
+    auth: Auth = field(init=False)
     # rule lookup (web.rules): its own index file beside the database, or in memory
     rules: RuleIndex | None = None
 
     def __post_init__(self) -> None:
         self.tables = Tables(self.store)
         self.software_box = SoftwareButtonBox(source="dashboard")
+        self.auth = Auth(AuthStore.beside(getattr(self.store, "path", None)))
         if self.rules is None:
             self.rules = RuleIndex(index_path(getattr(self.store, "path", None)))
 
@@ -71,6 +78,8 @@ class Services:
         return buttons
 
     def close(self) -> None:
+        self.live.close(timeout=1.0)
+        self.auth.store.close()
         if self.rules is not None:
             self.rules.close()
         self.software_box.close()

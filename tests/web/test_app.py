@@ -7,6 +7,7 @@ import pytest
 
 from companion.games.seafall.setup import demo_options
 from companion.store.sqlite import MEMORY, SQLiteStore
+from tests.support.web import browser
 from web.app import create_app
 from web.services import Services
 
@@ -20,7 +21,7 @@ def services():
 
 @pytest.fixture
 def client(services):
-    return create_app(services, {"TESTING": True}).test_client()
+    return browser(create_app(services, {"TESTING": True}))
 
 
 def new_table(client) -> dict:
@@ -114,3 +115,19 @@ def test_start_page_lists_tables_and_serves_local_assets(client, services):
         response = client.get(asset)
         assert response.status_code == 200
         response.close()
+
+
+def test_wrong_methods_and_server_bugs_answer_the_same_json_shape(services, caplog):
+    app = create_app(services, {"TESTING": True})
+
+    def broken() -> None:
+        raise RuntimeError("a bug")
+
+    app.add_url_rule("/api/broken", view_func=broken)
+    client = browser(app)
+    wrong = client.delete("/api/tables")
+    assert wrong.status_code == 405 and wrong.json["error"] == "method_not_allowed"
+    bug = client.get("/api/broken")
+    assert bug.status_code == 500 and bug.json["error"] == "internal"
+    assert "a bug" not in bug.json["message"]  # no internals leak to the page
+    assert "a bug" in caplog.text  # but the server's log has the traceback

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from companion.store.sqlite import MEMORY, SQLiteStore
+from tests.support.web import browser
 from web.app import create_app
 from web.services import Services
 
@@ -23,7 +24,7 @@ SETUP = {"start_at": "turn", "provinces": [
 @pytest.fixture
 def client():
     services = Services(SQLiteStore(MEMORY))
-    yield create_app(services, {"TESTING": True}).test_client()
+    yield browser(create_app(services, {"TESTING": True}))
     services.close()
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from companion.store.sqlite import MEMORY, SQLiteStore
 from tests.companion.test_campaigns import play_out, script
+from tests.support.web import browser, join
 from web.app import create_app
 from web.services import Services
 
@@ -20,8 +21,13 @@ def services():
 
 
 @pytest.fixture
-def client(services):
-    return create_app(services, {"TESTING": True}).test_client()
+def app(services):
+    return create_app(services, {"TESTING": True})
+
+
+@pytest.fixture
+def client(app):
+    return browser(app)
 
 
 def first_setup() -> dict:
@@ -44,6 +50,7 @@ def test_a_campaign_over_http(client, services):
     r = client.post(f"/api/campaigns/{cid}/next")
     assert r.status_code == 201
     session = r.json["table"]
+    assert r.json["host_pin"]  # the one who set the game up hosts it
     assert r.json["campaign"]["current"] == session
     again = client.post(f"/api/campaigns/{cid}/next")
     assert again.status_code == 409 and "already has a game under way" in again.json["message"]
@@ -74,3 +81,23 @@ def test_campaign_errors_are_clear(client):
     assert r.status_code == 404
     r = client.post("/api/campaigns", json={"name": "X", "setup": {"provinces": []}})
     assert r.status_code == 400 and r.json["error"] == "invalid"
+
+
+def test_only_the_host_edits_a_campaign(app, client, services):
+    cid = client.post("/api/campaigns", json={"name": "Ours", "setup": script()[0]}).json["id"]
+    session = client.post(f"/api/campaigns/{cid}/next").json["table"]
+    player = join(app, client, session, "Ann", None)
+    stranger = browser(app)
+    for other in (player, stranger):
+        r = other.post(f"/api/campaigns/{cid}/record")
+        assert r.status_code == 403 and r.json["error"] == "forbidden", r.json
+    play_out(services.tables.get(session), script()[1])
+    assert stranger.post(f"/api/campaigns/{cid}/record").status_code == 403
+    assert client.post(f"/api/campaigns/{cid}/record").status_code == 200
+    assert stranger.post(f"/api/campaigns/{cid}/next").status_code == 403
+    assert client.post(f"/api/campaigns/{cid}/next").status_code == 201
+    # a request without the session's CSRF token is refused before anything changes
+    bare = app.test_client()
+    bare.get("/api/session")
+    r = bare.post("/api/campaigns", json={"name": "X", "setup": script()[0]})
+    assert r.status_code == 403 and r.json["error"] == "csrf"

@@ -11,6 +11,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify
 
 from companion.errors import InvalidCommand
+from web import auth
 from web.api.requests import json_body
 from web.api.tables import table_json
 from web.services import Services
@@ -38,6 +39,7 @@ def status(session_id: str) -> Any:
 
 
 @bp.post("/<session_id>/buttons")
+@auth.requires("player")
 def click(session_id: str) -> Any:
     services = _services()
     table = services.tables.get(session_id)

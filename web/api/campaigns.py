@@ -4,6 +4,10 @@
 its game draws from the latest ledger (titles, the historical record, permanent enmity);
 ``POST /api/campaigns`` starts one, ``POST /api/campaigns/<id>/next`` sets up its next game
 and ``POST /api/campaigns/<id>/record`` carries a finished game into the next ledger.
+
+Editing a campaign is the host's: the host of its latest game sets up the next one (and
+becomes host of the new table, with a new PIN); recording needs the host of the game under
+way. Anyone may start a new campaign; its creator hosts its games.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from companion.campaigns import record_game, start_campaign, start_next_game
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.games import find_game
 from companion.store.campaigns import CampaignConflict, CampaignInfo, UnknownCampaign
+from web import auth
 from web.api.requests import json_body
 from web.errors import NotFound
 from web.services import Services
@@ -84,20 +89,27 @@ def create_campaign() -> Any:
 
 @bp.post("/<campaign_id>/next")
 def next_game(campaign_id: str) -> Any:
-    _info(campaign_id)
+    info = _info(campaign_id)
+    if info.games:
+        auth.require_host(info.games[-1].session_id)
     try:
         table = start_next_game(_store(), campaign_id)
     except CampaignConflict as exc:
         raise IllegalCommand(str(exc)) from None
-    response = jsonify({"table": table.session_id, "campaign": campaign_json(
-        _info(campaign_id))})
+    pin = _services().auth.new_host_pin(table.session_id)
+    auth.set_member(table.session_id, auth.Member("host"))
+    response = jsonify({"table": table.session_id, "host_pin": pin,
+                        "csrf_token": auth.session()[1],
+                        "campaign": campaign_json(_info(campaign_id))})
     response.status_code = 201
     return response
 
 
 @bp.post("/<campaign_id>/record")
 def record(campaign_id: str) -> Any:
-    _info(campaign_id)
+    info = _info(campaign_id)
+    if info.current is not None:
+        auth.require_host(info.current)
     try:
         info = record_game(_store(), campaign_id)
     except CampaignConflict as exc:

@@ -14,6 +14,7 @@ from companion.engine import Command, Event
 from companion.errors import InvalidCommand
 from companion.games import find_game, game_names
 from companion.table import Table
+from web import auth
 from web.api.requests import json_body, optional_int
 from web.errors import NotFound
 from web.services import Services
@@ -63,7 +64,12 @@ def create_table() -> Any:
     if not isinstance(options, dict):
         raise InvalidCommand("'options' must be a JSON object")
     table = _services().tables.create(game, options, data.get("actor"))
-    response = jsonify(table_json(table, None))
+    # the creator is the host; the PIN (to be host on another device) is shown only now
+    pin = _services().auth.new_host_pin(table.session_id)
+    auth.set_member(table.session_id, auth.Member("host"))
+    out = table_json(table, None)
+    out["host_pin"], out["csrf_token"] = pin, auth.session()[1]
+    response = jsonify(out)
     response.status_code = 201
     return response
 
@@ -71,7 +77,7 @@ def create_table() -> Any:
 @bp.get("/<session_id>")
 def get_table(session_id: str) -> Any:
     table = _services().tables.get(session_id)
-    return jsonify(table_json(table, request.args.get("viewer")))
+    return jsonify(table_json(table, auth.viewer_for(table)))
 
 
 @bp.get("/<session_id>/history")
@@ -111,11 +117,13 @@ def next_game(session_id: str) -> Any:
 @bp.post("/<session_id>/commands")
 def apply_command(session_id: str) -> Any:
     table = _services().tables.get(session_id)
+    viewer = auth.viewer_for(table)
     data = json_body()
     expected = optional_int(data, "expected_version")
     command = Command.from_json({k: v for k, v in data.items() if k != "expected_version"})
+    command = auth.authorize_command(table, command)  # 403 unless this session may send it
     events = table.apply(command, expected_version=expected)
-    return _changed(table, events)
+    return _changed(table, events, viewer)
 
 
 @bp.post("/<session_id>/undo")
@@ -131,16 +139,19 @@ def redo(session_id: str) -> Any:
 def _step_history(session_id: str, which: str) -> Any:
     """Undo or redo; the body (optional) carries ``actor`` and ``expected_version``."""
     table = _services().tables.get(session_id)
+    viewer = auth.viewer_for(table)
     data = request.get_json(silent=True) or {}
     if not isinstance(data, dict):
         raise InvalidCommand("the request body must be a JSON object")
+    expected = optional_int(data, "expected_version")
+    actor = auth.authorize_step(table, which, data.get("actor"))  # 403: not theirs to undo
     step = table.undo if which == "undo" else table.redo
-    events = step(data.get("actor"), expected_version=optional_int(data, "expected_version"))
-    return _changed(table, events)
+    events = step(actor, expected_version=expected)
+    return _changed(table, events, viewer)
 
 
-def _changed(table: Table, events: list[Any]) -> Any:
-    out = table_json(table, request.args.get("viewer"))
+def _changed(table: Table, events: list[Any], viewer: str | None) -> Any:
+    out = table_json(table, viewer)
     out["events"] = [{**e.to_json(), "text": _describe(table, e.type, e.payload)}
                      for e in events]
     return jsonify(out)

@@ -1,0 +1,211 @@
+"""Joining and roles (web.auth): the host PIN, join links that expire and can be replaced,
+the QR code, session cookies, CSRF and the join rate limit."""
+
+from __future__ import annotations
+
+import sqlite3
+import xml.etree.ElementTree as ET
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from companion.store.sqlite import SQLiteStore
+from tests.support.web import browser
+from web.app import create_app
+from web.auth import JOIN_ATTEMPTS, Auth, console_text, demo_links
+from web.auth_store import AuthStore
+from web.services import Services
+
+SEAFALL = {"game": "seafall", "options": {"start_at": "turn", "provinces": [
+    {"colour": "red", "player": "Ann"}, {"colour": "blue", "player": "Bob"}]}}
+
+
+class Seconds:
+    """A manual clock in seconds (the auth module's clock is ``time.time``)."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Seconds:
+    return Seconds()
+
+
+@pytest.fixture
+def services(tmp_path, clock):
+    services = Services(SQLiteStore(tmp_path / "t.sqlite3"))
+    services.auth.store.close()
+    services.auth = Auth(AuthStore.beside(tmp_path / "t.sqlite3"), clock=clock)
+    yield services
+    services.close()
+
+
+@pytest.fixture
+def app(services):
+    return create_app(services, {"TESTING": True})
+
+
+def create(client) -> dict:
+    answer = client.post("/api/tables", json=SEAFALL)
+    assert answer.status_code == 201, answer.json
+    return answer.json
+
+
+def test_the_creator_is_host_and_the_pin_is_shown_once_and_stored_hashed(app, services,
+                                                                         tmp_path):
+    host = browser(app)
+    table = create(host)
+    pin = table["host_pin"]
+    assert len(pin) == 6 and pin.isdigit()
+    assert host.get(f"/api/tables/{table['id']}/me").json["role"] == "host"
+    assert "host_pin" not in host.get(f"/api/tables/{table['id']}").json
+    raw = sqlite3.connect(tmp_path / "t.web-auth.sqlite3")
+    dump = "\n".join(raw.iterdump())
+    raw.close()
+    assert pin not in dump and "hosts" in dump
+    assert not (tmp_path / "t.sqlite3").read_bytes().count(pin.encode())
+
+
+def test_the_pin_makes_another_device_host(app):
+    table = create(browser(app))
+    tid = table["id"]
+    laptop = browser(app)
+    assert laptop.get(f"/api/tables/{tid}/me").json["role"] == "spectator"
+    wrong = laptop.post(f"/api/tables/{tid}/host", json={"pin": "nope"})
+    assert wrong.status_code == 403 and wrong.json["error"] == "forbidden"
+    right = laptop.post(f"/api/tables/{tid}/host", json={"pin": table["host_pin"]})
+    assert right.status_code == 200 and right.json["role"] == "host"
+
+
+def test_the_host_link_sets_a_host_session_and_opens_the_table(app):
+    table = create(browser(app))
+    phone = app.test_client()
+    answer = phone.get(f"/host/{table['id']}?pin={table['host_pin']}")
+    assert answer.status_code == 303 and answer.headers["Location"].endswith(
+        f"/t/{table['id']}")
+    assert phone.get(f"/api/tables/{table['id']}/me").json["role"] == "host"
+    assert app.test_client().get(f"/host/{table['id']}?pin=123").status_code == 403
+
+
+def test_session_cookies_are_httponly_and_samesite(app):
+    answer = app.test_client().get("/api/session")
+    cookie = answer.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Path=/" in cookie
+
+
+def test_a_session_needs_its_csrf_token_to_change_anything(app):
+    client = app.test_client()
+    table = create(client)  # no session yet: creating one needs no token
+    tid = table["id"]
+    refused = client.post(f"/api/tables/{tid}/commands", json={"type": "end_turn"})
+    assert refused.status_code == 403 and refused.json["error"] == "csrf"
+    token = client.get(f"/api/tables/{tid}/me").json["csrf_token"]
+    assert token == table["csrf_token"]
+    ok = client.post(f"/api/tables/{tid}/commands", json={"type": "end_turn"},
+                     headers={"X-CSRF-Token": token})
+    assert ok.status_code == 200, ok.json
+
+
+def test_join_with_the_link_picks_a_province(app):
+    host = browser(app)
+    tid = create(host)["id"]
+    invite = host.get(f"/api/tables/{tid}/invite").json
+    url = urlparse(invite["join_url"])
+    assert url.path == f"/join/{tid}" and parse_qs(url.query)["token"] == [invite["token"]]
+    svg = ET.fromstring(invite["qr_svg"])
+    assert svg.tag.endswith("svg") and len(list(svg.iter())) > 1
+    assert host.get(f"/api/tables/{tid}/invite").json["token"] == invite["token"]  # stable
+    phone = browser(app)
+    me = phone.post(f"/api/tables/{tid}/join",
+                    json={"token": invite["token"], "name": "Bob", "province": "Bob"}).json
+    assert (me["role"], me["province"], me["name"]) == ("player", "blue", "Bob")
+    assert [s["id"] for s in me["seats"]] == ["red", "blue"]
+    watcher = browser(app)
+    me = watcher.post(f"/api/tables/{tid}/join",
+                      json={"token": invite["token"], "name": "Cat", "province": None}).json
+    assert me["role"] == "spectator"
+
+
+@pytest.mark.parametrize("body, status", [
+    pytest.param({"name": "Bob", "province": "blue"}, 400, id="no token"),
+    pytest.param({"token": "T", "name": "", "province": "blue"}, 400, id="empty name"),
+    pytest.param({"token": "T", "name": "Bob", "province": "purple"}, 400,
+                 id="no such province"),
+    pytest.param({"token": "T", "name": "Bob", "province": 3}, 400, id="province not text"),
+])
+def test_malformed_joins_are_400(app, body, status):
+    host = browser(app)
+    tid = create(host)["id"]
+    if body.get("token") == "T":
+        body = {**body, "token": host.get(f"/api/tables/{tid}/invite").json["token"]}
+    answer = browser(app).post(f"/api/tables/{tid}/join", json=body)
+    assert answer.status_code == status and answer.json["error"] == "invalid"
+
+
+def test_join_links_expire_and_a_new_one_replaces_the_old(app, clock):
+    host = browser(app)
+    tid = create(host)["id"]
+    old = host.get(f"/api/tables/{tid}/invite").json["token"]
+    new = host.post(f"/api/tables/{tid}/invite").json["token"]
+    assert new != old
+    body = {"name": "Bob", "province": "blue"}
+    replaced = browser(app).post(f"/api/tables/{tid}/join", json={**body, "token": old})
+    assert replaced.status_code == 403 and "expired or replaced" in replaced.json["message"]
+    clock.now += 13 * 3600
+    expired = browser(app).post(f"/api/tables/{tid}/join", json={**body, "token": new})
+    assert expired.status_code == 403
+    fresh = host.get(f"/api/tables/{tid}/invite").json["token"]  # the expired one is renewed
+    assert browser(app).post(f"/api/tables/{tid}/join",
+                             json={**body, "token": fresh}).status_code == 200
+
+
+def test_join_attempts_are_rate_limited_per_address(app, clock):
+    host = browser(app)
+    tid = create(host)["id"]
+    guesser = browser(app)
+    body = {"token": "guess", "name": "Eve", "province": None}
+    for _ in range(JOIN_ATTEMPTS):
+        assert guesser.post(f"/api/tables/{tid}/join", json=body).status_code == 403
+    limited = guesser.post(f"/api/tables/{tid}/join", json=body)
+    assert limited.status_code == 429 and limited.json["error"] == "too_many_requests"
+    assert 1 <= int(limited.headers["Retry-After"]) <= 60 and limited.json["message"]
+    pin = guesser.post(f"/api/tables/{tid}/host", json={"pin": "000000"})
+    assert pin.status_code == 429  # PIN guesses share the budget
+    other = browser(app)
+    other.environ_base["REMOTE_ADDR"] = "192.168.1.20"
+    assert other.post(f"/api/tables/{tid}/join", json=body).status_code == 403  # own budget
+    clock.now += 61
+    assert guesser.post(f"/api/tables/{tid}/join", json=body).status_code == 403
+
+
+def test_roles_survive_a_restart_with_the_auth_file(tmp_path, clock):
+    services = Services(SQLiteStore(tmp_path / "t.sqlite3"))
+    app = create_app(services, {"TESTING": True})
+    host = browser(app)
+    tid = create(host)["id"]
+    cookie = host.get_cookie("tableside_session").value
+    services.close()
+    services = Services(SQLiteStore(tmp_path / "t.sqlite3"))
+    try:
+        again = create_app(services, {"TESTING": True}).test_client()
+        again.set_cookie("tableside_session", cookie)
+        assert again.get(f"/api/tables/{tid}/me").json["role"] == "host"
+    finally:
+        services.close()
+
+
+def test_demo_links_show_the_host_link_and_the_join_qr(app, services):
+    tid = create(browser(app))["id"]
+    links = demo_links(services.auth, tid, "http://192.168.1.5:8000/")
+    assert links["host_url"] == f"http://192.168.1.5:8000/host/{tid}?pin={links['host_pin']}"
+    assert links["join_url"].startswith(f"http://192.168.1.5:8000/join/{tid}?token=")
+    assert demo_links(services.auth, tid, "http://x/")["host_pin"] == links["host_pin"]
+    text = console_text(services.auth, tid, "http://192.168.1.5:8000/")
+    assert links["host_url"] in text and any(block in text for block in "█▀▄")
+    phone = app.test_client()
+    assert phone.get(urlparse(links["host_url"]).path + "?pin=" + links["host_pin"]
+                     ).status_code == 303

@@ -1,0 +1,146 @@
+"""Joining a table and its roles (docs/api.md, "Joining and roles").
+
+``GET /api/session`` (a CSRF token for a new browser), ``GET /api/tables/<id>/me``,
+``POST /api/tables/<id>/host {"pin"}``, ``GET|POST /api/tables/<id>/invite`` (host),
+``POST /api/tables/<id>/join {"token", "name", "province"|null}``,
+``POST /api/tables/<id>/settings {"players_act_for_all"}`` (host),
+``DELETE /api/tables/<id>/seats/<province>`` (host) and the host link ``GET /host/<id>?pin=``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, redirect, request
+
+from companion.errors import IllegalCommand, InvalidCommand
+from web import auth
+from web.api.requests import json_body
+from web.auth_store import Member
+from web.errors import Forbidden, NotFound
+from web.services import Services
+
+bp = Blueprint("join", __name__)
+
+MAX_NAME = 40
+
+
+def _services() -> Services:
+    services: Services = current_app.extensions["tableside"]
+    return services
+
+
+def me_json(session_id: str) -> dict[str, Any]:
+    table = _services().tables.get(session_id)
+    member = auth.current(session_id)
+    _, csrf = auth.session()
+    holders = _services().auth.store.holders(session_id)
+    return {"table": session_id, "role": member.role, "province": member.province,
+            "name": member.name, "csrf_token": csrf,
+            "players_act_for_all": _services().auth.store.players_act_for_all(session_id),
+            "seats": [{**s, "taken_by": holders.get(s["id"], [])} for s in auth.seats(table)]}
+
+
+@bp.get("/api/session")
+def browser_session() -> Any:
+    """A session (cookie) and its CSRF token, for a browser that has none yet."""
+    _, csrf = auth.session()
+    return jsonify({"csrf_token": csrf})
+
+
+@bp.get("/api/tables/<session_id>/me")
+def me(session_id: str) -> Any:
+    return jsonify(me_json(session_id))
+
+
+@bp.post("/api/tables/<session_id>/host")
+def become_host(session_id: str) -> Any:
+    _services().tables.get(session_id)
+    auth.limiter_attempt("host PIN attempts")
+    pin = json_body().get("pin")
+    if not isinstance(pin, str) or not pin:
+        raise InvalidCommand("'pin' is the host PIN, as text")
+    _claim_host(session_id, pin)
+    return jsonify(me_json(session_id))
+
+
+@bp.get("/host/<session_id>")
+def host_link(session_id: str) -> Any:
+    """The host link (``?pin=``): become host, then go to the table's page."""
+    _services().tables.get(session_id)
+    auth.limiter_attempt("host PIN attempts")
+    _claim_host(session_id, request.args.get("pin", ""))
+    return redirect(f"/t/{session_id}", code=303)
+
+
+def _claim_host(session_id: str, pin: str) -> None:
+    if not _services().auth.store.check_pin(session_id, pin):
+        raise Forbidden("that is not this table's host PIN")
+    mine = auth.current(session_id)
+    auth.set_member(session_id, Member("host", mine.province, mine.name))
+
+
+@bp.get("/api/tables/<session_id>/invite")
+@auth.requires("host")
+def invite(session_id: str) -> Any:
+    return jsonify(_services().auth.invite(session_id, request.host_url).to_json())
+
+
+@bp.post("/api/tables/<session_id>/invite")
+@auth.requires("host")
+def new_invite(session_id: str) -> Any:
+    """A new join link; the old one stops working."""
+    return jsonify(_services().auth.new_invite(session_id, request.host_url).to_json())
+
+
+@bp.post("/api/tables/<session_id>/join")
+def join(session_id: str) -> Any:
+    services = _services()
+    table = services.tables.get(session_id)
+    auth.limiter_attempt("join attempts")
+    data = json_body()
+    token, name, province = data.get("token"), data.get("name"), data.get("province")
+    if not isinstance(token, str) or not token:
+        raise InvalidCommand("'token' is the join link's token")
+    if not services.auth.store.invite_valid(session_id, token, services.auth.clock()):
+        raise Forbidden("this join link is not valid (expired or replaced): ask the host "
+                        "for a new one")
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+        raise InvalidCommand(f"'name' is your name, 1 to {MAX_NAME} characters")
+    if province is not None and not isinstance(province, str):
+        raise InvalidCommand("'province' is a province of the table, or null to watch")
+    mine = auth.current(session_id)
+    seat = None
+    if province is not None:
+        seat = auth.seat_of(table, province)
+        if seat is None:
+            ids = ", ".join(s["id"] for s in auth.seats(table))
+            raise InvalidCommand(f"no province {province!r} at this table; provinces: {ids}")
+        holders = services.auth.store.holders(session_id).get(seat, [])
+        if holders and mine.province != seat:
+            raise IllegalCommand(f"{seat} is already played by {', '.join(holders)}; ask the "
+                                 "host to free it")
+    role = "host" if mine.role == "host" else ("player" if seat else "spectator")
+    auth.set_member(session_id, Member(role, seat, name.strip()))
+    return jsonify(me_json(session_id))
+
+
+@bp.post("/api/tables/<session_id>/settings")
+@auth.requires("host")
+def settings(session_id: str) -> Any:
+    allowed = json_body().get("players_act_for_all")
+    if not isinstance(allowed, bool):
+        raise InvalidCommand("'players_act_for_all' is true or false")
+    _services().auth.store.set_players_act_for_all(session_id, allowed)
+    return jsonify(me_json(session_id))
+
+
+@bp.delete("/api/tables/<session_id>/seats/<province>")
+@auth.requires("host")
+def release_seat(session_id: str, province: str) -> Any:
+    """Free a province (a lost phone): whoever played it becomes a spectator."""
+    seat = auth.seat_of(_services().tables.get(session_id), province)
+    if seat is None:
+        raise NotFound(f"no province {province!r} at this table")
+    _services().auth.store.release(session_id, seat)
+    return jsonify(me_json(session_id))

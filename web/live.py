@@ -1,0 +1,337 @@
+"""Live updates: every committed change of a table, to every connected phone, over
+Server-Sent Events (``GET /api/stream/<table_id>``, docs/api.md "Live updates").
+
+The :class:`Broker` listens to each open :class:`~companion.table.Table`
+(``table.add_listener``), so a change from any entry point (an HTTP command, a button, the
+camera) is published. Each table has a :class:`Channel`: the most recent changes in version
+order, each with the state it left (engine states are never changed in place, so keeping a
+reference is enough). A stream is a cursor over that sequence, not a queue: it sends every
+change with a version above the last one it sent, so a slow or reconnecting phone can miss
+nothing and get nothing twice. A phone that was away longer than the channel remembers gets
+the missing versions rebuilt from the store's log (``companion.table.replay``), then
+continues live.
+
+Each message is ``id: <version>``, ``event: table`` and ``data: {"version", "events",
+"table"}`` where ``table`` is that version's table view *for that viewer* (hidden
+information only in its owner's view) and ``events`` carry a readable ``text`` but no
+payload (a payload may hold what only one player may see). Comments (``: keep-alive``) keep
+proxies and phones from closing an idle stream; :meth:`Broker.close` ends every stream
+cleanly, before the server's worker threads are joined (:class:`LiveServer`).
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import threading
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engine import Event
+from companion.store.records import StoredEvent
+from companion.table import Position, Table, replay
+
+HEARTBEAT_SECONDS = 15.0
+REMEMBERED = 256  # changes per table kept in memory for reconnecting phones
+CACHED = 8  # the newest changes keep their encoded messages (older ones are re-made)
+RETRY_MS = 2000  # how soon a browser's EventSource reconnects
+OUTBUF_BYTES = 256 * 1024  # waitress's buffer per connection (see LiveServer)
+RESERVED_THREADS = 4  # server threads never taken by streams, for ordinary requests
+
+
+class StreamsFull(Exception):
+    """Every stream slot is taken (each open stream holds a server thread)."""
+
+
+def view_json(table: Table, state: Any, version: int, can_undo: bool, can_redo: bool,
+              viewer: str | None) -> dict[str, Any]:
+    """The table view of one version for one viewer (the shape of ``GET /api/tables/<id>``)."""
+    return {
+        "id": table.session_id,
+        "game": table.game,
+        "version": version,
+        "can_undo": can_undo,
+        "can_redo": can_redo,
+        "prompts": [p.to_json() for p in table.engine.prompts(state)],
+        "state": table.engine.view(state, viewer),
+    }
+
+
+def event_text(table: Table, event: Event) -> str:
+    describe = getattr(table.engine, "describe", None)
+    if describe is None:
+        return event.type
+    try:
+        return str(describe(event))
+    except Exception:  # a describer that does not know an event must not stop the stream
+        return event.type
+
+
+@dataclass
+class Change:
+    """One committed version of a table: the record that made it and the state it left."""
+
+    version: int
+    command_no: int
+    state: Any
+    can_undo: bool
+    can_redo: bool
+    events: tuple[StoredEvent, ...] | None = None
+    _messages: dict[str | None, bytes] = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def forget_messages(self) -> None:
+        with self._lock:
+            self._messages.clear()
+
+    def message(self, table: Table, viewer: str | None) -> bytes:
+        """The SSE message of this version for one viewer (made once per viewer)."""
+        with self._lock:
+            cached = self._messages.get(viewer)
+            if cached is not None:
+                return cached
+            if self.events is None:
+                self.events = table.store.record(table.session_id, self.command_no).events
+            data = {
+                "version": self.version,
+                "events": [{"seq": e.seq, "command_no": e.command_no, "actor": e.actor,
+                            "type": e.type, "text": event_text(table, e.event)}
+                           for e in self.events],
+                "table": view_json(table, self.state, self.version, self.can_undo,
+                                   self.can_redo, viewer),
+            }
+            body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+            message = f"id: {self.version}\nevent: table\ndata: {body}\n\n".encode()
+            self._messages[viewer] = message
+            return message
+
+
+class Channel:
+    """The recent changes of one table, and a condition streams wait on."""
+
+    def __init__(self, table: Table, remembered: int = REMEMBERED) -> None:
+        self.table = table
+        self._recent: deque[Change] = deque(maxlen=remembered)
+        self._cond = threading.Condition()
+        self.closed = False
+        table.add_listener(self._changed, call_now=True)
+
+    def _changed(self, table: Table) -> None:
+        # called under the table's lock, in version order: keep it quick
+        change = Change(table.version, table.last_command, table.state, table.can_undo,
+                        table.can_redo)
+        with self._cond:
+            if self._recent and change.version <= self._recent[-1].version:
+                return  # a record without events: no new version to send
+            self._recent.append(change)
+            if len(self._recent) > CACHED:
+                self._recent[-CACHED - 1].forget_messages()
+            self._cond.notify_all()
+
+    def latest(self) -> Change:
+        with self._cond:
+            return self._recent[-1]
+
+    def close(self) -> None:
+        with self._cond:
+            self.closed = True
+            self._cond.notify_all()
+        self.table.remove_listener(self._changed)
+
+    def after(self, version: int, timeout: float) -> list[Change] | None:
+        """The changes with a version above ``version``, waiting up to ``timeout`` seconds
+        for one; ``[]`` on a time-out (send a heartbeat), ``None`` once closed."""
+        with self._cond:
+            self._cond.wait_for(lambda: self.closed or self._recent[-1].version > version,
+                                timeout)
+            if self.closed:
+                return None
+            recent = list(self._recent)
+        if recent[-1].version <= version:
+            return []
+        if version >= recent[0].version:
+            return [c for c in recent if c.version > version]
+        # away longer than remembered: rebuild the versions before the oldest one kept
+        return rebuild(self.table, version, before=recent[0].command_no) + recent
+
+
+def rebuild(table: Table, after: int, before: int | None = None) -> list[Change]:
+    """The changes with a version above ``after`` (and a record number below ``before``),
+    rebuilt from the store's log."""
+    out: list[Change] = []
+    pos = Position(None, 0, -1)
+    for record in table.store.records(table.session_id):
+        if before is not None and record.command_no >= before:
+            break
+        pos = replay(table.engine, [record], pos)
+        if pos.version > after and record.events:
+            out.append(Change(pos.version, record.command_no, pos.state, bool(pos.applied),
+                              bool(pos.redoable), record.events))
+    return out
+
+
+class Broker:
+    """The channels of every table that has a stream or an open session, and the count of
+    open streams (each holds one of the server's worker threads)."""
+
+    def __init__(self, *, max_streams: int | None = None,
+                 heartbeat: float = HEARTBEAT_SECONDS, remembered: int = REMEMBERED) -> None:
+        # None: the server's threads less RESERVED_THREADS (LiveServer sets it), else 20
+        self.max_streams = max_streams
+        self.heartbeat = heartbeat
+        self.remembered = remembered
+        self._channels: dict[str, Channel] = {}
+        self._lock = threading.Lock()
+        self._open = 0
+        self._idle = threading.Condition(self._lock)
+        self.closed = threading.Event()
+
+    def attach(self, table: Table) -> Channel:
+        """The table's channel, listening from now on (idempotent)."""
+        with self._lock:
+            channel = self._channels.get(table.session_id)
+            if channel is None or channel.table is not table:
+                if channel is not None:
+                    channel.close()
+                channel = self._channels[table.session_id] = Channel(table, self.remembered)
+            return channel
+
+    @property
+    def open_streams(self) -> int:
+        with self._lock:
+            return self._open
+
+    def stream(self, table: Table, viewer: str | None, since: int | None) -> Iterator[bytes]:
+        """The SSE byte stream of one phone. Raises :class:`StreamsFull` at once when every
+        slot is taken; the stream itself starts when it is first iterated."""
+        with self._lock:
+            limit = self.max_streams if self.max_streams is not None else 20
+            if self._open >= limit:
+                raise StreamsFull(f"{self._open} live streams are open, the most this server "
+                                  "holds; close a page or try again shortly")
+            self._open += 1  # counted now so that a burst cannot overshoot
+        channel = self.attach(table)
+        return self._messages(channel, viewer, since)
+
+    @contextmanager
+    def _slot(self) -> Iterator[None]:
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._open -= 1
+                self._idle.notify_all()
+
+    def _messages(self, channel: Channel, viewer: str | None, since: int | None
+                  ) -> Iterator[bytes]:
+        with self._slot():
+            table = channel.table
+            yield f"retry: {RETRY_MS}\n\n".encode()
+            latest = channel.latest()
+            if since is None or since > latest.version:
+                # a first connection (or a version this table never had): the current view
+                yield latest.message(table, viewer)
+                last = latest.version
+            else:
+                last = since
+            while not self.closed.is_set():
+                changes = channel.after(last, self.heartbeat)
+                if changes is None:
+                    break
+                if not changes:
+                    yield b": keep-alive\n\n"
+                    continue
+                for change in changes:
+                    yield change.message(table, viewer)
+                    last = change.version
+
+    def close(self, timeout: float = 2.0) -> None:
+        """End every stream (each sends what it has and returns), waiting up to ``timeout``
+        seconds for their threads to finish."""
+        self.closed.set()
+        with self._lock:
+            channels = list(self._channels.values())
+        for channel in channels:
+            channel.close()
+        with self._lock:
+            self._idle.wait_for(lambda: self._open == 0, timeout)
+
+
+class LiveServer:
+    """waitress, with the live streams ended before its worker threads are joined.
+
+    ``waitress.serve`` joins its threads on Ctrl-C, but each open stream holds one until it
+    ends, so a plain shutdown would hang for its time-out and cut streams mid-message. Here
+    SIGINT/SIGTERM (or :meth:`stop` from another thread) first close the broker, then stop
+    the server. ``port=0`` picks a free port (tests, benchmarks): see :attr:`port`.
+    """
+
+    def __init__(self, app: Any, broker: Broker, host: str = "127.0.0.1", port: int = 0,
+                 threads: int = 24, **options: Any) -> None:
+        import waitress
+
+        limit_malloc_arenas()
+        self.broker = broker
+        if broker.max_streams is None:  # requests always keep some threads
+            broker.max_streams = max(1, threads - RESERVED_THREADS)
+        # waitress keeps what a response has sent in its buffer until the buffer reaches
+        # this size: a live stream never ends, so a small one keeps each stream's memory
+        # small (and makes a phone that reads too slowly hold its own thread, not the Pi's
+        # memory)
+        options.setdefault("outbuf_high_watermark", OUTBUF_BYTES)
+        self.server: Any = waitress.create_server(app, host=host, port=port, threads=threads,
+                                                  ident="tableside", **options)
+
+    @property
+    def port(self) -> int:
+        return int(self.server.effective_port)
+
+    def run(self) -> None:
+        """Serve until :meth:`stop`, SIGINT or SIGTERM."""
+        restore = self._handle_signals()
+        try:
+            self.server.run()
+        finally:
+            self.broker.close()
+            self.server.task_dispatcher.shutdown()
+            restore()
+
+    def stop(self) -> None:
+        """End the streams, then the server (from any thread); :meth:`run` returns."""
+        from waitress import wasyncore
+
+        self.broker.close()
+        sockets = self.server._map
+        self.server.trigger.pull_trigger(lambda: wasyncore.close_all(sockets))
+
+    def _handle_signals(self) -> Callable[[], None]:
+        if threading.current_thread() is not threading.main_thread():
+            return lambda: None
+
+        def stop(signum: int, frame: Any) -> None:
+            self.broker.close()
+            raise KeyboardInterrupt
+
+        previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+        return lambda: [signal.signal(s, h) for s, h in previous.items()] and None
+
+
+def limit_malloc_arenas(arenas: int = 2) -> bool:
+    """Ask glibc for at most ``arenas`` malloc arenas (``MALLOC_ARENA_MAX``), before the
+    server starts its threads: by default each busy thread may get its own arena, which
+    holds on to freed memory, and 24 worker threads then cost a Pi tens of MB for nothing.
+    Does nothing (and says so) where the C library is not glibc."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return False
+    try:
+        libc = ctypes.CDLL(name)
+        return bool(libc.mallopt(-8, arenas))  # M_ARENA_MAX
+    except (OSError, AttributeError):
+        return False
