@@ -174,6 +174,10 @@ class Tally:
             "notes": {p: t for p, t in state.notes.items() if p == viewer},
         }
 
+    def private_to(self, event: Event) -> str | None:
+        """The player an event's content is hidden for all but (their secret note)."""
+        return str(event.payload["player"]) if event.type == "NoteWritten" else None
+
     def dump_state(self, state: TallyState) -> JSON:
         return {
             "players": list(state.players),

@@ -83,13 +83,22 @@ def get_table(session_id: str) -> Any:
 @bp.get("/<session_id>/history")
 def history(session_id: str) -> Any:
     table = _services().tables.get(session_id)
+    viewer = auth.viewer_for(table)
+    private_to = getattr(table.engine, "private_to", None)
     entries = []
     for entry in table.history():
         item = entry.to_json()
-        item["events"] = [
-            {**e.to_json(), "text": _describe(table, e.type, e.payload)}
-            for e in entry.record.events
-        ]
+        item["events"] = []
+        for e in entry.record.events:
+            owner = private_to(Event(e.type, dict(e.payload))) if private_to else None
+            if owner is not None and owner != viewer:
+                # hidden information stays in its owner's view: the others see that it
+                # happened, not what it was, nor the command's arguments that carried it
+                item["args"], item["hidden"] = {}, True
+                item["events"].append({**e.to_json(), "payload": {}, "text": "(hidden)"})
+            else:
+                item["events"].append({**e.to_json(),
+                                       "text": _describe(table, e.type, e.payload)})
         entries.append(item)
     return jsonify({"id": table.session_id, "version": table.version, "history": entries})
 
