@@ -2,7 +2,8 @@
 
 Rules stay in the engine: candidates are enumerated from the state and each is put to
 ``decide``; only those it accepts are listed, each with a one-line summary drawn from the
-events it would cause (an endeavor's dice and defense, a price). When a prompt is open the
+events it would cause (an endeavor's dice and defense, a price); an endeavor also carries
+its preview (the pool with every modifier explained and the exact odds). When a prompt is open the
 prompt is the choice, and nothing else is listed.
 
 Physical cards (research draws, dealt advisors, revealed events) cannot be enumerated: the
@@ -18,7 +19,9 @@ from companion.engine import Command, Event
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.games.seafall.actions.sail import sail_limit
 from companion.games.seafall.components import GUILDS
+from companion.games.seafall.evolve import evolve
 from companion.games.seafall.map import default_map
+from companion.games.seafall.odds import current_odds
 from companion.games.seafall.state import SeaFallState
 
 Candidate = tuple[str, dict[str, Any]]
@@ -36,8 +39,29 @@ def legal_commands(state: SeaFallState, decide: Any) -> list[dict[str, Any]]:
             events = decide(state, Command(kind, args, turn.player))
         except (IllegalCommand, InvalidCommand):
             continue
-        out.append({"type": kind, "args": args, "summary": _summary(kind, args, events)})
+        entry = {"type": kind, "args": args, "summary": _summary(kind, args, events)}
+        if any(e.type == "EndeavorStarted" for e in events):
+            entry["endeavor"] = endeavor_preview(state, events)
+        out.append(entry)
     return out
+
+
+def endeavor_preview(state: SeaFallState, events: list[Event]) -> dict[str, Any]:
+    """What an endeavor would roll, before it is started: the pool line by line (each
+    modifier with its reason), the defense, and the exact odds of this very roll (its
+    re-rolls, face values and fortune), from the state the start would lead to."""
+    (started,) = [e.payload for e in events if e.type == "EndeavorStarted"]
+    after = state
+    for event in events:
+        after = evolve(after, event)
+    odds = current_odds(after)
+    preview = {key: started[key] for key in ("kind", "dice", "defense", "dangerous", "pool",
+                                             "reroll_kinds", "fortune_allowed", "bonus")}
+    if odds is not None:
+        full = odds.to_json()
+        preview["odds"] = {key: full[key] for key in (
+            "p_at_least_one_success", "p_no_damage", "expected_damage", "successes", "exact")}
+    return preview
 
 
 def _candidates(state: SeaFallState, player: str) -> Iterator[Candidate]:

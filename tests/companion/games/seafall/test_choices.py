@@ -47,6 +47,20 @@ def test_endeavors_list_their_pool_and_sailing_its_reach():
     assert {"ship": "red-2", "path": ["coastal_waters", "isle"]} in sails
 
 
+def test_an_endeavor_choice_previews_its_pool_and_the_exact_odds_of_that_roll():
+    g = demo_turn()
+    g.do("hire_guild", guild="explorers")
+    (choice,) = [c for c in g.engine.legal_commands(g.state) if c["type"] == "explore"]
+    preview = choice["endeavor"]
+    assert (preview["kind"], preview["dice"], preview["defense"]) == ("explore", 2, 3)
+    assert sum(line["dice"] for line in preview["pool"]) == 2
+    assert all(line["reason"] for line in preview["pool"])  # every modifier explained
+    g.do("explore", **choice["args"])
+    shown = g.engine.view(g.state, None)["endeavor"]["odds"]
+    assert preview["odds"] == shown  # the same odds the endeavor shows once started
+    assert 0 < preview["odds"]["p_at_least_one_success"] < 1
+
+
 def test_nothing_is_listed_while_a_prompt_is_open():
     g = demo_turn()
     g.do("hire_guild", guild="explorers")
