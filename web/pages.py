@@ -1,19 +1,150 @@
-"""The pages served to a browser. For now: the start page with the odds calculator and the
-tables in play (the phone dashboard is its own piece of work)."""
+"""The pages served to a browser: the start page, the phone table, the photo page, the TV
+view, the join page and the campaign page (docs/ui.md).
+
+Pages are thin HTML shells in the player's language; the JavaScript modules in
+``web/static/js/`` fetch the JSON API and follow the live stream, so what a phone shows is
+always what the API says. Text from the engine is inserted as text, never as HTML.
+"""
 
 from __future__ import annotations
 
+import base64
 from typing import Any
+from urllib.parse import urlsplit
 
-from flask import Blueprint, current_app, render_template
+from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
 
+from companion.dice import builtin_dice
+from companion.games.seafall.setup import COLOURS, demo_options
+from web import auth, i18n
+from web.errors import NotFound
 from web.services import Services
 
 bp = Blueprint("pages", __name__)
+bp.record_once(lambda state: i18n.init_app(state.app))
+
+ONE_YEAR = 365 * 24 * 3600
+GAME_TITLES = {"seafall": "SeaFall"}  # as the box spells it
+
+
+def game_title(game: str) -> str:
+    return GAME_TITLES.get(game, game.replace("_", " ").title())
+
+
+def _services() -> Services:
+    services: Services = current_app.extensions["tableside"]
+    return services
+
+
+def _render(template: str, status: int = 200, **context: Any) -> Any:
+    """Render a page in the request's language, with what its script needs as JSON."""
+    lang = i18n.choose_language(request)
+    cat = i18n.catalogue(current_app, lang)
+    config = {"lang": lang, "strings": dict(cat.strings), **context.pop("config", {})}
+    html = render_template(template, lang=lang, t=cat.get, config=config, game_title=game_title,
+                           other_lang=[code for code in i18n.LANGUAGES if code != lang],
+                           **context)
+    response = make_response(html, status)
+    response.headers["Content-Language"] = lang
+    return response
+
+
+def _dice() -> dict[str, list[dict[str, Any]]]:
+    """Each built-in die's faces, so a roll prompt can offer them as buttons."""
+    return {name: [{"label": label, "kind": die.face(label).kind} for label in die.labels]
+            for name, die in builtin_dice().items()}
+
+
+def _table_or_404(session_id: str) -> Any:
+    try:
+        return _services().tables.get(session_id)
+    except NotFound:
+        return None
+
+
+def _missing(what: str) -> Any:
+    return _render("missing.html", status=404, what=what)
+
+
+SVG_NS = "http://www.w3.org/2000/svg"  # a namespace name, not a download
+
+
+def _svg_data_uri(svg: str) -> str:
+    """An SVG (our own QR code) as an image URL: shown by <img>, never parsed into the page.
+    An image needs the SVG namespace, which inline SVG leaves out."""
+    if "xmlns=" not in svg.split(">", 1)[0]:
+        svg = svg.replace("<svg", f'<svg xmlns="{SVG_NS}"', 1)
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
 
 
 @bp.get("/")
 def index() -> Any:
-    services: Services = current_app.extensions["tableside"]
+    services = _services()
     sessions = services.store.sessions()
-    return render_template("index.html", tables=sessions, demo=services.demo_table)
+    campaigns = services.store.campaigns() if hasattr(services.store, "campaigns") else []
+    demo_links = None
+    if services.demo_table is not None:  # the demo shows its host link on purpose
+        demo_links = auth.demo_links(services.auth, services.demo_table, request.host_url)
+        demo_links["qr_src"] = _svg_data_uri(demo_links["qr_svg"])
+    return _render("index.html", tables=list(reversed(sessions)), demo=services.demo_table,
+                   demo_links=demo_links, campaigns=campaigns, colours=COLOURS,
+                   config={"page": "home", "demo_options": demo_options()})
+
+
+@bp.get("/t/<session_id>")
+def table(session_id: str) -> Any:
+    found = _table_or_404(session_id)
+    if found is None:
+        return _missing(session_id)
+    return _render("table.html", table=found, config={
+        "page": "table", "table": session_id, "game": found.game, "dice": _dice()})
+
+
+@bp.get("/t/<session_id>/photo")
+def photo(session_id: str) -> Any:
+    found = _table_or_404(session_id)
+    if found is None:
+        return _missing(session_id)
+    return _render("photo.html", table=found, config={
+        "page": "photo", "table": session_id, "game": found.game, "dice": _dice()})
+
+
+@bp.get("/t/<session_id>/tv")
+def tv(session_id: str) -> Any:
+    found = _table_or_404(session_id)
+    if found is None:
+        return _missing(session_id)
+    return _render("tv.html", table=found, config={
+        "page": "tv", "table": session_id, "game": found.game})
+
+
+@bp.get("/join/<session_id>")
+def join(session_id: str) -> Any:
+    found = _table_or_404(session_id)
+    if found is None:
+        return _missing(session_id)
+    holders = _services().auth.store.holders(session_id)
+    provinces = [{"colour": seat["id"], "player": seat["name"],
+                  "taken_by": holders.get(seat["id"], [])} for seat in auth.seats(found)]
+    return _render("join.html", table=found, provinces=provinces, config={
+        "page": "join", "table": session_id, "token": request.args.get("token", "")})
+
+
+@bp.get("/campaigns/<campaign_id>")
+def campaign(campaign_id: str) -> Any:
+    return _render("campaign.html", campaign_id=campaign_id, config={
+        "page": "campaign", "campaign": campaign_id, "game_titles": GAME_TITLES})
+
+
+@bp.get("/lang/<code>")
+def switch_language(code: str) -> Any:
+    """The language switch: remember the choice in a cookie and go back where we were."""
+    if code not in i18n.LANGUAGES:
+        return _missing(code)
+    target = request.args.get("next", "/")
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        target = url_for("pages.index")
+    response = redirect(target)
+    response.set_cookie(i18n.COOKIE, code, max_age=ONE_YEAR, samesite="Lax", httponly=True)
+    return response

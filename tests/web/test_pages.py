@@ -1,0 +1,247 @@
+"""The pages through Flask's test client: every page renders in the right language (the
+browser's Accept-Language, or the switch's cookie), the two catalogues have the same keys
+and placeholders, every UI key the pages use exists, nothing is loaded from outside the
+Pi, and server strings never become HTML. The pages' behaviour in a real browser is in
+tests/e2e/browser/."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from companion.games.seafall.setup import demo_options
+from companion.store.sqlite import MEMORY, SQLiteStore
+from tests.support.web import browser, join
+from web import i18n
+from web.app import create_app
+from web.services import Services
+
+WEB = Path(__file__).resolve().parents[2] / "web"
+TEMPLATES = sorted((WEB / "templates").glob("*.html"))
+SCRIPTS = sorted((WEB / "static").rglob("*.js"))
+STYLES = sorted((WEB / "static").rglob("*.css"))
+
+
+@pytest.fixture
+def services():
+    services = Services(SQLiteStore(MEMORY))
+    yield services
+    services.close()
+
+
+@pytest.fixture
+def app(services):
+    return create_app(services, {"TESTING": True})
+
+
+@pytest.fixture
+def host(app):
+    return browser(app)
+
+
+@pytest.fixture
+def table_id(host) -> str:
+    response = host.post("/api/tables", json={"game": "seafall", "options": demo_options()})
+    assert response.status_code == 201, response.json
+    return str(response.json["id"])
+
+
+def page(client, path: str, **headers: str) -> tuple[int, str, dict]:
+    response = client.get(path, headers=headers)
+    html = response.get_data(as_text=True)
+    match = re.search(r'<script type="application/json" id="config">(.*?)</script>', html, re.S)
+    config = json.loads(match.group(1)) if match else {}
+    return response.status_code, html, config
+
+
+@pytest.mark.parametrize("path, script", [
+    pytest.param("/", "js/home.js", id="home"),
+    pytest.param("/t/{id}", "js/table.js", id="phone table"),
+    pytest.param("/t/{id}/photo", "js/photo.js", id="photo page"),
+    pytest.param("/t/{id}/tv", "js/tv.js", id="TV view"),
+    pytest.param("/join/{id}?token=abc", "js/join.js", id="join page"),
+    pytest.param("/campaigns/some-campaign", "js/campaign.js", id="campaign page"),
+])
+def test_pages_render_with_their_script_and_config(host, table_id, path, script):
+    status, html, config = page(host, path.format(id=table_id))
+    assert status == 200
+    assert f'src="/static/{script}"' in html and 'type="module"' in html
+    assert config["lang"] == "en" and config["strings"]["glory.title"] == "Glory"
+    assert '<html lang="en"' in html
+    asset = host.get(f"/static/{script}")
+    assert asset.status_code == 200 and (b"import" in asset.data or b"export" in asset.data)
+    asset.close()
+
+
+def test_table_page_config_names_the_table_and_the_dice_faces(host, table_id):
+    _, html, config = page(host, f"/t/{table_id}")
+    assert config["table"] == table_id and config["game"] == "seafall"
+    assert [f["label"] for f in config["dice"]["seafall"]] == \
+        ["blank", "standard", "weak", "strong"]
+    for region in ("prompt", "builder", "dice", "glory", "provinces", "enmity",
+                   "history-list", "undo", "redo", "rules-form", "hardware"):
+        assert f'id="{region}"' in html
+
+
+def test_an_unknown_table_is_a_404_page_in_html(host):
+    response = host.get("/t/no-such-table", headers={"Accept-Language": "fr"})
+    assert response.status_code == 404
+    html = response.get_data(as_text=True)
+    assert "Introuvable" in html and "no-such-table" in html
+
+
+def test_home_lists_tables_and_shows_the_demo_host_link_and_join_qr(host, services, table_id):
+    services.demo_table = table_id
+    _, html, config = page(host, "/")
+    assert f"/t/{table_id}" in html
+    assert f"/host/{table_id}?pin=" in html and f"/join/{table_id}?token=" in html
+    qr = re.search(r'src="data:image/svg\+xml;base64,([^"]+)"', html)
+    assert qr is not None
+    svg = base64.b64decode(qr.group(1)).decode()
+    assert svg.startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in svg
+    assert config["demo_options"]["provinces"]  # the create form's demo setup
+
+
+@pytest.mark.parametrize("accept, cookie, expected", [
+    pytest.param("fr-FR,fr;q=0.9,en;q=0.5", None, "fr", id="French browser"),
+    pytest.param("en-GB,en;q=0.8", None, "en", id="English browser"),
+    pytest.param("de-DE,de;q=0.9", None, "en", id="another language falls back to English"),
+    pytest.param("de-DE,fr;q=0.5", None, "fr", id="French as second choice"),
+    pytest.param("fr-FR", "en", "en", id="the switch's cookie wins over the browser"),
+    pytest.param("en-US", "fr", "fr", id="cookie French on an English browser"),
+    pytest.param("fr-FR", "xx", "fr", id="a bad cookie is ignored"),
+])
+def test_language_from_accept_language_and_the_cookie(app, table_id, accept, cookie, expected):
+    client = app.test_client()
+    if cookie is not None:
+        client.set_cookie(i18n.COOKIE, cookie)
+    status, html, config = page(client, f"/t/{table_id}", **{"Accept-Language": accept})
+    assert status == 200
+    assert config["lang"] == expected and f'<html lang="{expected}"' in html
+    glory = {"en": "Glory", "fr": "Gloire"}[expected]
+    assert f">{glory}<" in html and config["strings"]["glory.title"] == glory
+
+
+def test_the_language_switch_sets_a_cookie_and_goes_back(app, table_id):
+    client = app.test_client()
+    response = client.get(f"/lang/fr?next=/t/{table_id}")
+    assert response.status_code == 302 and response.headers["Location"] == f"/t/{table_id}"
+    cookie = response.headers["Set-Cookie"]
+    assert cookie.startswith("lang=fr") and "SameSite=Lax" in cookie
+    _, html, _ = page(client, f"/t/{table_id}", **{"Accept-Language": "en"})
+    assert '<html lang="fr"' in html and "Historique" in html
+    _, html, _ = page(client, f"/t/{table_id}")
+    assert f'href="/lang/en?next=/t/{table_id}"' in html  # the switch offers the other one
+
+
+@pytest.mark.parametrize("target", ["//evil.example/x", "https://evil.example/", "javascript:x",
+                                    "evil"])
+def test_the_language_switch_never_redirects_off_site(app, target):
+    response = app.test_client().get("/lang/en", query_string={"next": target})
+    assert response.status_code == 302 and response.headers["Location"] == "/"
+
+
+def test_an_unknown_language_is_404(app):
+    assert app.test_client().get("/lang/xx").status_code == 404
+
+
+def catalogues() -> dict[str, dict[str, str]]:
+    return {lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text("utf-8"))
+            for lang in i18n.LANGUAGES}
+
+
+def test_both_catalogues_have_the_same_keys_and_placeholders():
+    cats = catalogues()
+    assert set(cats["en"]) == set(cats["fr"])
+    fields = string.Formatter()
+    for key, text in cats["en"].items():
+        en = {f for _, f, _, _ in fields.parse(text) if f}
+        fr = {f for _, f, _, _ in fields.parse(cats["fr"][key]) if f}
+        assert en == fr, f"{key}: {en} in English, {fr} in French"
+    for lang, cat in cats.items():
+        assert all(v.strip() for v in cat.values()), f"an empty text in {lang}"
+
+
+def used_keys() -> set[str]:
+    """The catalogue keys the templates and scripts name literally."""
+    keys: set[str] = set()
+    for path in TEMPLATES + SCRIPTS:
+        text = path.read_text("utf-8")
+        keys |= set(re.findall(r"""\bt\(\s*['"]([a-z_]+(?:\.[a-z_0-9]+)+)['"]""", text))
+    return keys
+
+
+def test_every_key_the_pages_use_is_in_the_catalogues():
+    keys = used_keys()
+    assert len(keys) > 150  # the extraction finds the pages' strings
+    missing = sorted(k for k in keys if k not in catalogues()["en"])
+    assert not missing
+
+
+def test_french_pages_show_french_strings_everywhere(app, table_id):
+    client = app.test_client()
+    en, fr = catalogues()["en"], catalogues()["fr"]
+    names = {v for k, v in en.items() if k.startswith("colour.")}  # demo players' names
+    for path in ("/", f"/t/{table_id}", f"/t/{table_id}/tv", f"/t/{table_id}/photo",
+                 f"/join/{table_id}?token=x", "/campaigns/c1"):
+        _, html, config = page(client, path, **{"Accept-Language": "fr"})
+        assert config["strings"] == fr
+        shown = re.findall(r">([^<>{}]+)<", html)
+        english_only = [s.strip() for s in shown if s.strip() in en.values()
+                        and s.strip() not in fr.values() and s.strip() not in names]
+        assert not english_only, f"{path}: {english_only}"
+
+
+EXTERNAL = re.compile(r"""(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}""", re.I)
+NAMESPACE = "http://www.w3.org/2000/svg"  # an XML namespace name, never fetched
+
+
+def test_templates_and_static_files_load_nothing_from_outside():
+    for path in TEMPLATES + SCRIPTS + STYLES:
+        text = path.read_text("utf-8").replace(NAMESPACE, "")
+        found = [m for m in EXTERNAL.findall(text) if not m.startswith("//")]
+        found += re.findall(r"""(?:src|href)=["']//""", text)
+        found += re.findall(r"""@import|url\(\s*['"]?https?:""", text)
+        assert not found, f"{path.name}: {found}"
+
+
+def test_scripts_never_turn_server_strings_into_html():
+    for path in SCRIPTS:
+        text = path.read_text("utf-8")
+        for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(",
+                     "new Function"):
+            assert sink not in text, f"{path.name} uses {sink}"
+
+
+def test_names_from_players_are_escaped_in_pages(host, app, table_id):
+    hostile = "<img src=x onerror=alert(1)>"
+    options = {**demo_options()}
+    options["provinces"] = [{**p} for p in options["provinces"]]
+    options["provinces"][0]["player"] = hostile
+    tid = host.post("/api/tables", json={"game": "seafall", "options": options}).json["id"]
+    token = host.get(f"/api/tables/{tid}/invite").json["token"]
+    _, html, _ = page(app.test_client(), f"/join/{tid}?token={token}")
+    assert hostile not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
+
+
+def test_the_join_page_offers_free_provinces_and_marks_taken_ones(host, app, table_id):
+    join(app, host, table_id, "Ana", "blue")
+    _, html, config = page(app.test_client(), f"/join/{table_id}?token=tok")
+    assert config["token"] == "tok"
+    blue = re.search(r'<input type="radio" name="province" value="blue"([^>]*)>', html)
+    green = re.search(r'<input type="radio" name="province" value="green"([^>]*)>', html)
+    assert blue and "disabled" in blue.group(1) and "played by Ana" in html
+    assert green and "disabled" not in green.group(1)
+    assert 'name="province" value="" required' in html  # spectating is always offered
+
+
+def test_touch_targets_are_at_least_48_px():
+    css = (WEB / "static" / "tableside.css").read_text("utf-8")
+    touch = re.search(r"--touch:\s*([\d.]+)rem", css)
+    assert touch and float(touch.group(1)) * 16 >= 48
+    assert re.search(r"button, \.button \{[^}]*min-height: var\(--touch\)", css)

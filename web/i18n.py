@@ -1,0 +1,63 @@
+"""English and French for the pages: catalogues of UI strings and the choice of language.
+
+The catalogues are JSON files in ``web/i18n/`` (one per language, the same keys in each, a
+test checks it). The language of a request is the ``lang`` cookie when the player has used
+the switch, else the best match of the browser's ``Accept-Language``, else English. Text
+that comes from a game engine (prompt questions, event descriptions) is the engine's own
+and is shown as it is.
+
+The catalogues are loaded once per application (``init_app``) and kept in
+``app.extensions``, not in a module global, so tests can build apps side by side.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import Flask, Request
+
+LANGUAGES = ("en", "fr")
+DEFAULT = "en"
+COOKIE = "lang"
+HERE = Path(__file__).with_name("i18n")
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """The UI strings of one language; ``{name}`` marks a value filled in at use."""
+
+    lang: str
+    strings: Mapping[str, str]
+
+    def get(self, key: str, **values: object) -> str:
+        text = self.strings.get(key, key)
+        return text.format(**values) if values else text
+
+
+def load(lang: str, folder: Path = HERE) -> Catalogue:
+    with open(folder / f"{lang}.json", encoding="utf-8") as f:
+        strings = json.load(f)
+    if not isinstance(strings, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in strings.items()):
+        raise ValueError(f"{lang}.json must map string keys to string texts")
+    return Catalogue(lang, strings)
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["tableside_i18n"] = {lang: load(lang) for lang in LANGUAGES}
+
+
+def catalogue(app: Flask, lang: str) -> Catalogue:
+    catalogues: dict[str, Catalogue] = app.extensions["tableside_i18n"]
+    return catalogues.get(lang, catalogues[DEFAULT])
+
+
+def choose_language(request: Request) -> str:
+    """The cookie set by the switch, else the browser's preference, else English."""
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES, default=DEFAULT) or DEFAULT

@@ -1,0 +1,103 @@
+// Dice reads from the camera or a phone photo (the dice API): the crop of every die, the
+// uncertain ones highlighted, a tap to correct one die, and the confirm that answers the
+// roll prompt. The shape of a read is taken loosely (docs/ui.md) so the page keeps working
+// while the dice API grows.
+"use strict";
+
+import {h} from "./dom.js";
+import {t, pct} from "./i18n.js";
+import {send} from "./api.js";
+import {faceName, faceSymbol} from "./views.js";
+
+const UNSURE = 0.8;
+
+export function normalizeRead(read) {
+  if (!read) return null;
+  const id = read.id ?? read.read_id;
+  const raw = Array.isArray(read.dice) ? read.dice : (Array.isArray(read.faces) ? read.faces : []);
+  const confidence = Array.isArray(read.confidence) ? read.confidence : [];
+  const unsure = new Set(Array.isArray(read.uncertain) ? read.uncertain : []);
+  const dice = raw.map((d, i) => {
+    const item = typeof d === "string" ? {face: d} : d;
+    const conf = item.confidence ?? confidence[i];
+    return {
+      face: item.face ?? item.label,
+      confidence: typeof conf === "number" ? conf : null,
+      // the reader's own judgement when it gives one; else a low confidence
+      uncertain: typeof item.uncertain === "boolean" ? item.uncertain
+        : unsure.has(i) || (typeof conf === "number" && conf < UNSURE),
+      crop: item.crop_url ?? (id !== undefined ? `/api/dice/${encodeURIComponent(id)}/crops/${i}.png` : null),
+      corrected: item.corrected_by ?? null,
+      readFace: item.read_face ?? null,
+    };
+  });
+  const notes = [...(Array.isArray(read.warnings) ? read.warnings : []), read.note].filter(Boolean);
+  return {id, dice, status: read.status || "pending", frame: read.frame_url ?? null,
+          notes, source: read.source ?? null, raw: read};
+}
+
+export async function uploadPhoto(tableId, file, actor) {
+  const form = new FormData();
+  form.append("photo", file, file.name || "dice.jpg");
+  if (actor) form.append("actor", actor);
+  return send(`/api/tables/${encodeURIComponent(tableId)}/dice/photo`, form, tableId);
+}
+
+// One read, drawn as tiles; `faces` are the labels of the die for the correction picker.
+// A pending read waits for a confirm; an applied one may still be corrected (the dice API
+// takes the roll back and applies it again); a superseded one is only shown.
+export function readPanel(tableId, read, {faces, version, canAct, actor, onChanged, onError}) {
+  const canCorrect = canAct && read.status !== "superseded";
+  const withActor = (body) => (actor ? {...body, actor} : body);
+  const canConfirm = canAct && read.status === "pending";
+  const base = `/api/tables/${encodeURIComponent(tableId)}/dice/${encodeURIComponent(read.id)}`;
+  const picker = h("div", {class: "picker", hidden: true});
+  const tiles = read.dice.map((die, i) => h("li", {},
+    h("button", {type: "button", class: "die-tile" + (die.uncertain ? " uncertain" : ""),
+                 disabled: !canCorrect, "data-die": String(i),
+                 "aria-label": t("dice.tile", {n: i + 1, face: faceName(die.face)}),
+                 onclick: () => openPicker(i)},
+      die.crop ? h("img", {src: die.crop, alt: "", loading: "lazy", width: "72", height: "72"}) : null,
+      h("span", {class: "face-symbol", "aria-hidden": "true", text: faceSymbol(die.face)}),
+      h("span", {class: "face-name", text: faceName(die.face)}),
+      die.confidence !== null ? h("span", {class: "conf", text: pct(die.confidence)}) : null,
+      die.uncertain ? h("span", {class: "unsure", text: t("dice.unsure")}) : null,
+      die.corrected ? h("span", {class: "corrected", text: t("dice.corrected", {who: die.corrected})}) : null)));
+  const status = t("dice.status." + read.status, null, read.status);
+
+  function openPicker(i) {
+    picker.hidden = false;
+    picker.replaceChildren(
+      h("p", {text: t("dice.correct_which", {n: i + 1})}),
+      h("div", {class: "choices"}, (faces || []).map((f) => h("button", {
+        type: "button", class: "choice face-button f-" + f.label,
+        onclick: async () => {
+          try {
+            await send(`${base}/correct`, withActor({die: i, face: f.label, expected_version: version()}), tableId);
+            picker.hidden = true;
+            onChanged();
+          } catch (err) { onError(err); }
+        }},
+        h("span", {class: "face-symbol", "aria-hidden": "true", text: faceSymbol(f.label)}),
+        faceName(f.label)))),
+      h("button", {type: "button", class: "secondary", text: t("action.cancel"),
+                   onclick: () => { picker.hidden = true; }}));
+    picker.scrollIntoView({block: "nearest"});
+  }
+
+  return h("div", {class: "read", "data-read": String(read.id), "data-status": read.status},
+    h("p", {class: "read-status"}, h("span", {class: "pill status-" + read.status, text: status}),
+      read.source ? h("span", {class: "muted small", text: " " + t("dice.source." + read.source, null, read.source)}) : null),
+    h("ul", {class: "dice-tiles"}, tiles),
+    read.dice.some((d) => d.uncertain) && canCorrect ? h("p", {class: "warn", text: t("dice.check_unsure")}) : null,
+    read.notes.map((n) => h("p", {class: "muted small", text: n})),
+    picker,
+    canConfirm ? h("button", {type: "button", class: "primary big", id: "confirm-read",
+      text: t("dice.confirm", {count: read.dice.length}),
+      onclick: async () => {
+        try {
+          await send(`${base}/confirm`, withActor({expected_version: version()}), tableId);
+          onChanged();
+        } catch (err) { onError(err); }
+      }}) : null);
+}

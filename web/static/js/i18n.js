@@ -1,0 +1,30 @@
+// The page's language: the catalogue the server put in the page (web/i18n/*.json).
+"use strict";
+
+export const config = JSON.parse(document.getElementById("config").textContent);
+const strings = config.strings || {};
+
+// t("key", {name: value}) fills {name} in the text; a missing key shows `fallback` or the key.
+// A text with {count} has a singular form under key + "_one" (French: 0 and 1; English: 1).
+export function t(key, values, fallback) {
+  if (values && typeof values.count === "number") {
+    const one = config.lang === "fr" ? Math.abs(values.count) < 2 : values.count === 1;
+    if (one && has(key + "_one")) key = key + "_one";
+  }
+  let text = Object.prototype.hasOwnProperty.call(strings, key) ? strings[key]
+    : (fallback !== undefined ? fallback : key);
+  for (const [name, value] of Object.entries(values || {})) {
+    text = text.split("{" + name + "}").join(String(value));
+  }
+  return text;
+}
+
+export function has(key) {
+  return Object.prototype.hasOwnProperty.call(strings, key);
+}
+
+const percent = new Intl.NumberFormat(config.lang, {style: "percent", maximumFractionDigits: 1});
+const decimal = new Intl.NumberFormat(config.lang, {maximumFractionDigits: 2});
+
+export function pct(p) { return percent.format(p); }
+export function num(x) { return decimal.format(x); }

@@ -1,0 +1,71 @@
+// Following a table live. The Server-Sent Events stream /api/stream/<id> is used when the
+// server has it: the browser reconnects by itself and sends Last-Event-ID, so nothing is
+// missed; updates older than what the page shows are dropped, so nothing is doubled. When
+// the stream does not exist (404: the connection is closed, not retried) the page polls
+// GET /api/tables/<id> every 2 seconds instead, and tries the stream again now and then.
+"use strict";
+
+import {getJSON} from "./api.js";
+
+const POLL_MS = 2000;
+const STREAM_RETRY_MS = 30000;
+
+export function follow(tableId, {version, onUpdate, onStatus}) {
+  const id = encodeURIComponent(tableId);
+  let pollTimer = null;
+  let retryTimer = null;
+  let source = null;
+
+  function accept(data) {
+    if (!data || typeof data.version !== "number" || data.version <= version()) return;
+    onUpdate(data);
+  }
+
+  async function poll() {
+    try {
+      const table = await getJSON(`/api/tables/${id}`);
+      if (pollTimer !== null) onStatus("polling");
+      if (table.version !== version()) onUpdate({version: table.version, table, events: null});
+    } catch (err) {
+      onStatus("offline");
+    }
+  }
+
+  function startPolling() {
+    if (pollTimer === null) pollTimer = setInterval(poll, POLL_MS);
+    poll();
+    if (retryTimer === null) retryTimer = setTimeout(() => { retryTimer = null; openStream(); },
+                                                     STREAM_RETRY_MS);
+  }
+
+  function stopPolling() {
+    if (pollTimer !== null) clearInterval(pollTimer);
+    pollTimer = null;
+  }
+
+  function openStream() {
+    if (typeof EventSource === "undefined") { startPolling(); return; }
+    source = new EventSource(`/api/stream/${id}?since=${version()}`);
+    const onMessage = (message) => {
+      try { accept(JSON.parse(message.data)); } catch (err) { /* not ours */ }
+    };
+    source.addEventListener("table", onMessage);
+    source.onmessage = onMessage;
+    source.onopen = () => { stopPolling(); onStatus("live"); };
+    source.onerror = () => {
+      if (source.readyState === EventSource.CLOSED) {
+        source.close();
+        source = null;
+        startPolling();
+      } else {
+        onStatus("reconnecting");
+      }
+    };
+  }
+
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") poll();
+  });
+  openStream();
+  return {refresh: poll};
+}

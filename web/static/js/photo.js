@@ -1,0 +1,68 @@
+// The photo page /t/<id>/photo: the phone's camera through a file input (capture works
+// without HTTPS), the photo sent to the dice reader, then the read with one-tap corrections
+// and the confirm that answers the roll prompt.
+"use strict";
+
+import {$, h, fill} from "./dom.js";
+import {config, t} from "./i18n.js";
+import {ApiError, getJSON, me} from "./api.js";
+import {normalizeRead, readPanel, uploadPhoto} from "./dice.js";
+import {follow} from "./live.js";
+
+const tableId = config.table;
+const base = `/api/tables/${encodeURIComponent(tableId)}`;
+let view = null;
+let read = null;
+let who = null;
+const version = () => (view ? view.version : -1);
+
+function notice(text, kind) {
+  fill($("#notice"), text ? h("p", {class: "notice " + (kind || "info"), text}) : null);
+}
+
+function rollPrompt() {
+  return ((view && view.prompts) || []).find((p) => p.kind === "roll") || null;
+}
+
+function render() {
+  const prompt = rollPrompt();
+  $("#photo-prompt").textContent = prompt ? `${prompt.purpose} · ${t("roll.count", {count: prompt.count, die: prompt.die})}`
+    : t("photo.no_roll");
+  const box = $("#dice");
+  if (!read) { fill(box, h("h2", {text: t("dice.title")}), h("p", {class: "muted", text: t("photo.none_yet")})); return; }
+  fill(box, h("h2", {text: t("dice.title")}), readPanel(tableId, read, {
+    faces: config.dice[prompt ? prompt.die : "seafall"] || [], version,
+    canAct: !(who && who.role === "spectator"), actor: who ? (who.province || who.name) : null,
+    onChanged: async () => { await reload(); },
+    onError: (err) => notice(err.message, "error")}));
+}
+
+async function reload() {
+  view = await getJSON(base);
+  if (read && read.id !== undefined) {
+    try { read = normalizeRead(await getJSON(`${base}/dice/${encodeURIComponent(read.id)}`)); } catch (err) { /* keep */ }
+  }
+  render();
+}
+
+$("#photo-file").addEventListener("change", async (event) => {
+  const file = event.target.files && event.target.files[0];
+  if (!file) return;
+  notice(t("photo.sending"), "info");
+  try {
+    const out = await uploadPhoto(tableId, file, who ? (who.province || who.name) : null);
+    read = normalizeRead(out);
+    notice(t("photo.read", {count: read.dice.length}), "info");
+    render();
+  } catch (err) {
+    notice(err instanceof ApiError && err.status === 404 ? t("photo.unavailable") : err.message, "error");
+  } finally {
+    event.target.value = "";
+  }
+});
+
+(async () => {
+  try { who = await me(tableId); } catch (err) { who = null; }
+  await reload();
+  follow(tableId, {version, onStatus: () => {}, onUpdate: (m) => { view = m.table; render(); }});
+})();

@@ -1,0 +1,543 @@
+// The phone table page /t/<id>: the table live, the prompt of the moment with big buttons,
+// the endeavor builder with exact odds, dice reads, history with undo/redo, hardware status
+// and rule search. All state comes from the JSON API; the page never decides a rule.
+"use strict";
+
+import {$, h, fill} from "./dom.js";
+import {config, t, pct} from "./i18n.js";
+import {ApiError, getJSON, getOptional, me, send} from "./api.js";
+import {follow} from "./live.js";
+import {normalizeRead, readPanel, uploadPhoto} from "./dice.js";
+import {
+  diceFaces, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
+  lastRoll, placeName, provinceCard, provinceName, shipName, statusLine, svgImageUrl,
+} from "./views.js";
+
+const tableId = config.table;
+const base = `/api/tables/${encodeURIComponent(tableId)}`;
+let view = null;          // the table JSON
+let who = null;           // /me, or null without auth
+let choices = [];         // legal commands now
+let history = [];
+let read = null;          // the latest dice read (dice API), normalized
+let tally = {id: null, counts: {}};
+let builder = {kind: null, flagship: null, choice: null, preview: null};
+let busy = false;
+let seatRole;             // the role the seat panel was drawn for
+
+const version = () => (view ? view.version : -1);
+
+function notice(text, kind) {
+  const box = $("#notice");
+  fill(box, text ? h("p", {class: "notice " + (kind || "info"), text}) : null);
+  if (text && kind !== "error") setTimeout(() => { if (box.textContent === text) fill(box); }, 6000);
+}
+
+function showError(err) {
+  if (!(err instanceof ApiError)) console.error(err);
+  if (err instanceof ApiError && err.code === "conflict") {
+    notice(t("error.conflict"), "warn");
+    refresh();
+    return;
+  }
+  notice(err instanceof ApiError ? err.message : t("error.network"), "error");
+}
+
+function actorFor(prompt) {
+  if (who && who.province) return who.province;
+  if (prompt && prompt.player) return prompt.player;
+  return view && view.state.turn ? view.state.turn.player : null;
+}
+
+function canAct() {
+  return !(who && who.role === "spectator");
+}
+
+// Send a command answering a prompt or taken from /choices.
+async function command(type, args, prompt) {
+  if (busy) return;
+  busy = true;
+  document.body.classList.add("busy");
+  try {
+    const body = {type, args, expected_version: version()};
+    const actor = actorFor(prompt);
+    if (actor) body.actor = actor;
+    const out = await send(`${base}/commands`, body, tableId);
+    await update({version: out.version, table: out, events: out.events || []});
+  } catch (err) {
+    showError(err);
+  } finally {
+    busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+async function historyStep(which) {
+  try {
+    const body = {expected_version: version()};
+    const actor = actorFor(null);
+    if (actor) body.actor = actor;
+    const out = await send(`${base}/${which}`, body, tableId);
+    await update({version: out.version, table: out, events: out.events || []});
+    notice(t(which === "undo" ? "history.undone" : "history.redone"), "info");
+  } catch (err) {
+    showError(err);
+  }
+}
+
+// ---- the prompt -------------------------------------------------------------------------
+
+function rollPrompt(prompt) {
+  const faces = (config.dice || {})[prompt.die] || [];
+  if (tally.id !== prompt.id) tally = {id: prompt.id, counts: {}};
+  const total = () => Object.values(tally.counts).reduce((a, b) => a + b, 0);
+  const counter = h("p", {class: "tally-total", "aria-live": "polite"});
+  const confirm = h("button", {type: "button", class: "primary big", id: "confirm-faces",
+    onclick: () => {
+      const list = [];
+      for (const f of faces) for (let i = 0; i < (tally.counts[f.label] || 0); i++) list.push(f.label);
+      command(prompt.command, {[prompt.arg]: list}, prompt);
+    }});
+  const refreshTotal = () => {
+    counter.textContent = t("roll.total", {count: total(), of: prompt.count});
+    confirm.disabled = total() !== prompt.count || !canAct();
+    confirm.textContent = t("roll.confirm", {count: prompt.count});
+  };
+  const rows = faces.map((f) => {
+    const value = h("span", {class: "tally-value", text: String(tally.counts[f.label] || 0)});
+    const change = (d) => {
+      const n = Math.max(0, (tally.counts[f.label] || 0) + d);
+      if (d > 0 && total() >= prompt.count) return;
+      tally.counts[f.label] = n;
+      value.textContent = String(n);
+      refreshTotal();
+    };
+    return h("li", {class: "tally-row f-" + f.label, "data-face": f.label},
+      h("span", {class: "face-symbol", "aria-hidden": "true", text: faceSymbol(f.label)}),
+      h("span", {class: "face-name", text: faceName(f.label)}),
+      h("button", {type: "button", class: "stepper", "aria-label": t("roll.less", {face: faceName(f.label)}),
+                   text: "−", onclick: () => change(-1)}),
+      value,
+      h("button", {type: "button", class: "stepper", "aria-label": t("roll.more", {face: faceName(f.label)}),
+                   text: "+", onclick: () => change(+1)}));
+  });
+  refreshTotal();
+  return [
+    h("p", {class: "question", text: prompt.purpose}),
+    h("p", {class: "big-count", text: t("roll.count", {count: prompt.count, die: prompt.die})}),
+    photoButton(),
+    h("p", {class: "muted", text: t("roll.or_type")}),
+    h("ul", {class: "tally"}, rows),
+    counter,
+    confirm,
+  ];
+}
+
+function photoButton() {
+  const input = h("input", {type: "file", accept: "image/*", capture: "environment",
+                            class: "visually-hidden", id: "photo-input",
+                            onchange: () => sendPhoto(input)});
+  return h("label", {class: "button big photo-button", for: "photo-input"},
+    input, h("span", {class: "icon-camera", "aria-hidden": "true"}), t("photo.take"));
+}
+
+async function sendPhoto(input) {
+  const file = input.files && input.files[0];
+  if (!file) return;
+  notice(t("photo.sending"), "info");
+  try {
+    const out = await uploadPhoto(tableId, file, who ? (who.province || who.name) : null);
+    read = normalizeRead(out);
+    notice(t("photo.read", {count: read.dice.length}), "info");
+    if (typeof out.table_version === "number" && out.table_version !== version()) await refresh();
+    renderDice();
+    $("#dice").scrollIntoView({behavior: "smooth", block: "start"});
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404 && err.code === "not_found" &&
+        /route|URL/i.test(err.message)) {
+      notice(t("photo.unavailable"), "error");
+    } else showError(err);
+  } finally {
+    input.value = "";
+  }
+}
+
+function choicePrompt(prompt) {
+  return [
+    h("p", {class: "question", text: prompt.question}),
+    h("div", {class: "choices"}, prompt.options.map((o) => h("button", {
+      type: "button", class: "choice", disabled: !canAct(), "data-value": o.value,
+      text: o.label, onclick: () => command(prompt.command, {[prompt.arg]: o.value}, prompt)}))),
+  ];
+}
+
+function spendPrompt(prompt) {
+  const amounts = [];
+  for (let n = prompt.minimum; n <= prompt.maximum; n++) amounts.push(n);
+  const token = t("token." + prompt.token, null, prompt.token);
+  return [
+    h("p", {class: "question", text: prompt.question}),
+    h("div", {class: "choices amounts"}, amounts.map((n) => h("button", {
+      type: "button", class: "choice amount", disabled: !canAct(), "data-value": String(n),
+      onclick: () => command(prompt.command, {[prompt.arg]: n}, prompt)},
+      h("span", {class: "amount-n", text: String(n)}),
+      h("span", {class: "amount-label", text: n === 0 ? t("spend.none") : token})))),
+  ];
+}
+
+function renderPrompt() {
+  const box = $("#prompt");
+  const prompts = view.prompts || [];
+  if (!prompts.length) { box.hidden = true; fill(box); return; }
+  box.hidden = false;
+  const prompt = prompts[0];
+  const body = prompt.kind === "roll" ? rollPrompt(prompt)
+    : prompt.kind === "spend" ? spendPrompt(prompt)
+    : prompt.kind === "choice" ? choicePrompt(prompt)
+    : [h("p", {class: "question", text: prompt.question || prompt.purpose || prompt.kind})];
+  const others = who && who.province && prompt.player && prompt.player !== who.province &&
+    !who.players_act_for_all;
+  const waiting = others || (who && who.role === "spectator");
+  fill(box,
+    h("h2", {}, t("prompt.title"),
+      prompt.player ? h("span", {class: "pill", text: provinceName(view.state, prompt.player)}) : null),
+    waiting ? [h("p", {class: "question", text: prompt.question || prompt.purpose}),
+               h("p", {class: "muted", text: t("prompt.waiting", {player: prompt.player ? provinceName(view.state, prompt.player) : t("prompt.table")})})]
+      : body);
+  box.dataset.kind = prompt.kind;
+  box.dataset.prompt = prompt.id;
+}
+
+// ---- the endeavor builder ---------------------------------------------------------------
+
+
+function renderBuilder() {
+  const box = $("#builder");
+  const state = view.state;
+  const endeavors = choices.filter((c) => c.type === "explore" || c.type === "raid");
+  if (!endeavors.length || (view.prompts || []).length) { box.hidden = true; fill(box); return; }
+  box.hidden = false;
+  const kinds = [...new Set(endeavors.map((c) => c.type))];
+  if (!kinds.includes(builder.kind)) builder = {kind: kinds[0], flagship: null, choice: null, preview: null};
+  const ofKind = endeavors.filter((c) => c.type === builder.kind);
+  const ships = [...new Set(ofKind.map((c) => c.args.flagship))];
+  if (!ships.includes(builder.flagship)) { builder.flagship = ships[0]; builder.choice = null; }
+  const targets = ofKind.filter((c) => c.args.flagship === builder.flagship);
+  if (!targets.includes(builder.choice)) builder.choice = null;
+
+  const step = (label, items) => h("fieldset", {class: "step"}, h("legend", {text: label}), h("div", {class: "choices"}, items));
+  const sel = (active) => "choice" + (active ? " selected" : "");
+  fill(box,
+    h("h2", {text: t("builder.title")}),
+    step(t("builder.kind"), kinds.map((k) => h("button", {type: "button", class: sel(k === builder.kind),
+      "aria-pressed": String(k === builder.kind), "data-kind": k,
+      text: t("command." + k, null, k), onclick: () => { builder.kind = k; builder.choice = null; renderBuilder(); }}))),
+    step(t("builder.flagship"), ships.map((s) => h("button", {type: "button", class: sel(s === builder.flagship),
+      "aria-pressed": String(s === builder.flagship), "data-ship": s,
+      text: shipName(state, s), onclick: () => { builder.flagship = s; builder.choice = null; renderBuilder(); }}))),
+    step(t("builder.site"), targets.map((c) => {
+      const label = c.args.site ? placeName(state, c.args.site)
+        : t("builder.province", {player: provinceName(state, c.args.province)});
+      const site = c.args.site ? state.sites[c.args.site] : null;
+      return h("button", {type: "button", class: sel(c === builder.choice) + " site",
+        "aria-pressed": String(c === builder.choice), "data-site": c.args.site || c.args.province,
+        onclick: () => { builder.choice = c; builder.preview = null; renderBuilder(); previewOdds(c); }},
+        h("span", {class: "site-name", text: label}),
+        h("span", {class: "site-summary", text: c.summary}),
+        site && site.dangerous ? h("span", {class: "pill danger", text: t("end.dangerous")}) : null);
+    })),
+    builder.choice ? h("div", {class: "preview", id: "builder-preview"},
+      builder.preview ? previewBlock(builder.preview) : h("p", {class: "muted", text: t("builder.computing")}),
+      h("button", {type: "button", class: "primary big", id: "start-endeavor", disabled: !canAct(),
+        text: t("builder.start", {kind: t("end.kind." + builder.kind, null, builder.kind)}),
+        onclick: () => command(builder.choice.type, builder.choice.args, null)})) : null);
+}
+
+function previewBlock(p) {
+  if (p.error) return h("p", {class: "muted", text: p.error});
+  const pool = (p.pool || []).map((m) => h("li", {class: m.dice < 0 ? "minus" : "plus"},
+    h("span", {class: "mod", text: (m.dice > 0 ? "+" : "") + m.dice}),
+    h("span", {text: m.reason})));
+  return h("div", {},
+    h("div", {class: "odds-head"},
+      h("div", {class: "big-figure"}, h("span", {class: "figure", text: pct(p.odds.p_at_least_one_success)}),
+        h("span", {class: "figure-label", text: t("odds.success")})),
+      h("div", {class: "big-figure"}, h("span", {class: "figure", text: pct(p.odds.p_no_damage)}),
+        h("span", {class: "figure-label", text: t("odds.no_damage")})),
+      h("div", {class: "big-figure"}, h("span", {class: "figure", text: t("end.dice", {count: p.dice})}),
+        h("span", {class: "figure-label", text: t("end.defense", {count: p.defense})}))),
+    h("ul", {class: "pool", "aria-label": t("end.pool")}, pool));
+}
+
+// Odds before starting: the engine previews each endeavor it lists (the pool line by line
+// with its reasons, and the exact odds of that very roll, every power included).
+function previewOdds(choice) {
+  const e = choice.endeavor;
+  builder.preview = e && e.odds ? e : {error: choice.summary};
+  renderBuilder();
+}
+
+// ---- other actions of the turn ----------------------------------------------------------
+
+function renderActions() {
+  const box = $("#actions");
+  const others = choices.filter((c) => c.type !== "explore" && c.type !== "raid");
+  if (!others.length || (view.prompts || []).length) { box.hidden = true; fill(box); return; }
+  box.hidden = false;
+  const groups = new Map();
+  for (const c of others) {
+    if (!groups.has(c.type)) groups.set(c.type, []);
+    groups.get(c.type).push(c);
+  }
+  fill(box, h("h2", {text: t("actions.title")}),
+    [...groups].map(([type, list]) => h("details", {class: "action-group", "data-type": type, open: list.length === 1 || null},
+      h("summary", {}, t("command." + type, null, type.replace(/_/g, " ")),
+        h("span", {class: "muted", text: ` (${list.length})`})),
+      h("div", {class: "choices"}, list.map((c) => h("button", {type: "button", class: "choice",
+        disabled: !canAct(), onclick: () => command(c.type, c.args, null)},
+        h("span", {text: describeArgs(c)}),
+        c.summary && c.summary !== type.replace(/_/g, " ") ? h("span", {class: "muted small", text: c.summary}) : null))))));
+}
+
+function describeArgs(c) {
+  const parts = [];
+  for (const [key, value] of Object.entries(c.args || {})) {
+    if (key === "moves") continue;
+    parts.push(typeof value === "string" ? value : JSON.stringify(value));
+  }
+  return parts.length ? parts.join(" · ") : t("command." + c.type, null, c.type.replace(/_/g, " "));
+}
+
+// ---- dice, history, hardware, rules -----------------------------------------------------
+
+function renderDice() {
+  const box = $("#dice");
+  const events = historyEvents(history);
+  const roll = lastRoll(events);
+  const parts = [h("h2", {text: t("dice.title")})];
+  if (read && read.dice.length) {
+    const prompt = (view.prompts || []).find((p) => p.kind === "roll");
+    parts.push(readPanel(tableId, read, {
+      faces: (config.dice || {})[prompt ? prompt.die : "seafall"] || [],
+      version, canAct: canAct(), actor: who ? (who.province || who.name) : null,
+      onChanged: async () => { await loadRead(); refresh(); },
+      onError: showError}));
+  } else if (roll) {
+    parts.push(diceFaces(roll.payload.faces, "big"),
+      h("p", {class: "muted", text: roll.text}));
+  } else {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  fill(box, parts);
+}
+
+function renderHistory() {
+  const list = [...history].reverse().slice(0, 40);
+  fill($("#history-list"), list.map((entry) => h("li", {class: entry.undone ? "undone" : "",
+      "data-kind": entry.kind},
+    h("div", {class: "history-head"},
+      h("strong", {text: entry.kind === "command" ? t("command." + entry.type, null, entry.type.replace(/_/g, " "))
+        : t("history." + entry.kind, null, entry.kind)}),
+      entry.actor ? h("span", {class: "muted", text: " · " + entry.actor}) : null,
+      entry.undone ? h("span", {class: "pill", text: t("history.was_undone")}) : null),
+    h("ul", {class: "events"}, (entry.events || []).map((e) => h("li", {text: e.text || e.type}))))));
+  $("#undo").disabled = !view.can_undo || !canAct();
+  $("#redo").disabled = !view.can_redo || !canAct();
+}
+
+async function renderHardware() {
+  const box = $("#hardware");
+  let status = null;
+  try { status = await getOptional("/api/hardware"); } catch (err) { status = null; }
+  if (!status) { box.hidden = true; return; }
+  box.hidden = false;
+  const rows = Object.entries(status)
+    .filter(([, value]) => value && typeof value === "object" && typeof value.state === "string")
+    .map(([name, value]) => {
+      const ok = ["running", "connected", "ready", "ok", "simulated"].includes(value.state);
+      const bad = ["absent", "lost", "error", "disconnected"].includes(value.state);
+      return h("li", {class: ok ? "hw-ok" : bad ? "hw-bad" : "", "data-device": name},
+        h("span", {class: "hw-dot", "aria-hidden": "true"}),
+        h("strong", {text: t("hw." + name, null, name.replace(/_/g, " "))}), " ",
+        h("span", {text: t("hw.state." + value.state, null, value.state)}),
+        value.detail ? h("div", {class: "muted small", text: value.detail}) : null);
+    });
+  fill($("#hardware-list"), rows);
+}
+
+async function searchRules(event) {
+  event.preventDefault();
+  const q = $("#rules-q").value.trim();
+  const out = $("#rules-results");
+  if (!q) { fill(out); return; }
+  const params = new URLSearchParams({q, game: view ? view.game : config.game, lang: config.lang,
+                                      limit: "8"});
+  try {
+    const body = await getOptional("/api/rules/search?" + params);
+    if (body === null) { fill(out, h("p", {class: "muted", text: t("rules.unavailable")})); return; }
+    const results = Array.isArray(body) ? body : (body.results || []);
+    if (!results.length) { fill(out, h("p", {class: "muted", text: t("rules.none", {q})})); return; }
+    fill(out, h("ul", {class: "rules"}, results.slice(0, 10).map((r) => {
+      const ref = r.ref && typeof r.ref === "object" ? r.ref : {};
+      const where = [t("rules.source." + r.source, null, r.source || ""),
+                     ref.page ? t("rules.page", {page: ref.page}) : null, ref.section || null];
+      return h("li", {},
+        h("strong", {text: r.title || ""}),
+        h("p", {text: r.text || ""}),
+        h("p", {class: "muted small", text: where.filter(Boolean).join(" · ")}));
+    })));
+  } catch (err) {
+    showError(err);
+  }
+}
+
+// ---- the whole page ---------------------------------------------------------------------
+
+function renderMe() {
+  const box = $("#me");
+  if (!who) { fill(box); return; }
+  const role = t("role." + who.role, null, who.role);
+  fill(box, h("span", {class: "pill you"},
+    who.province ? `${provinceName(view.state, who.province)} · ${role}` : (who.name ? `${who.name} · ${role}` : role)));
+}
+
+// Who am I here: a spectator is told how to join (or to enter the host PIN); the host gets
+// the join link and QR code to show the other players.
+function renderSeat() {
+  const box = $("#seat");
+  if (!who) { box.hidden = true; return; }
+  box.hidden = false;
+  if (who.role === "spectator") {
+    const pin = h("input", {id: "host-pin", inputmode: "numeric", autocomplete: "off", maxlength: "12",
+                            "aria-label": t("seat.pin")});
+    fill(box, h("h2", {text: t("seat.watching")}),
+      h("p", {text: t("seat.how_to_join")}),
+      h("details", {}, h("summary", {text: t("seat.host_q")}),
+        h("form", {class: "row", onsubmit: async (event) => {
+          event.preventDefault();
+          try {
+            who = await send(`${base}/host`, {pin: pin.value.trim()}, tableId);
+            me(tableId, true);
+            notice(t("seat.now_host"), "info");
+            renderState();
+          } catch (err) { showError(err); }
+        }}, pin, h("button", {type: "submit", text: t("seat.become_host")}))));
+    return;
+  }
+  if (who.role === "host") {
+    const qr = h("img", {class: "qr", alt: t("tv.qr_alt"), width: "200", height: "200"});
+    const link = h("p", {class: "small join-url"});
+    const load = async (fresh) => {
+      try {
+        const body = fresh ? await send(`${base}/invite`, {}, tableId) : await getJSON(`${base}/invite`);
+        if (qr.src.startsWith("blob:")) URL.revokeObjectURL(qr.src);
+        qr.src = svgImageUrl(body.qr_svg);
+        link.textContent = body.join_url;
+      } catch (err) { showError(err); }
+    };
+    const forAll = h("input", {type: "checkbox", checked: who.players_act_for_all || null,
+      onchange: async () => {
+        try { who = await send(`${base}/settings`, {players_act_for_all: forAll.checked}, tableId); }
+        catch (err) { showError(err); }
+      }});
+    fill(box, h("details", {ontoggle: (e) => { if (e.target.open && !qr.src) load(false); }},
+      h("summary", {}, h("strong", {text: t("seat.host_panel")})),
+      h("p", {text: t("seat.invite_hint")}), qr, link,
+      h("button", {type: "button", class: "secondary", text: t("seat.new_link"), onclick: () => load(true)}),
+      h("label", {}, t("seat.for_all"), forAll)));
+    return;
+  }
+  box.hidden = true;
+}
+
+function renderState() {
+  const state = view.state;
+  $("#status").textContent = statusLine(state);
+  $("#version").textContent = t("status.version", {version: view.version});
+  renderMe();
+  if (seatRole !== (who ? who.role : null)) { seatRole = who ? who.role : null; renderSeat(); }
+  renderPrompt();
+  fill($("#endeavor-slot"), endeavorBlock(state));
+  renderBuilder();
+  renderActions();
+  fill($("#glory"), gloryTrack(state));
+  fill($("#provinces"), (state.seating || Object.keys(state.provinces)).map(
+    (c) => provinceCard(state, c, who && who.province === c)));
+  fill($("#enmity"), enmityList(state));
+}
+
+async function loadChoices() {
+  try {
+    const body = await getJSON(`${base}/choices`);
+    choices = body.version === view.version ? body.commands || [] : choices;
+  } catch (err) { choices = []; }
+}
+
+async function loadHistory() {
+  try { history = (await getJSON(`${base}/history`)).history || []; } catch (err) { /* keep */ }
+}
+
+async function loadRead() {
+  try {
+    const body = await getOptional(`${base}/dice/latest`);
+    const latest = body ? normalizeRead(body) : null;
+    if (latest && latest.id !== undefined) read = latest;
+  } catch (err) { /* no dice API yet */ }
+}
+
+// A new version arrived (stream, poll, or our own command's answer).
+async function update(message) {
+  if (!message || !message.table || message.version < version()) return;
+  const fresh = !view || message.version !== view.version;
+  view = message.table;
+  if (fresh) {
+    await Promise.all([loadChoices(), loadHistory(), loadRead()]);
+    // stream events carry a readable text (no payload): the dice themselves come from
+    // the history, which has them
+    const rolled = (message.events || []).some((e) => e.type === "DiceRolled");
+    const roll = rolled ? lastRoll(historyEvents(history)) : null;
+    if (roll) flash(t("dice.rolled", {faces: roll.payload.faces.map(faceName).join(", ")}));
+  }
+  renderState();
+  renderDice();
+  renderHistory();
+}
+
+function flash(text) {
+  const box = $("#live-log");
+  box.prepend(h("li", {text}));
+  while (box.children.length > 3) box.lastChild.remove();
+}
+
+async function refresh() {
+  try {
+    const table = await getJSON(base);
+    view = null;
+    await update({version: table.version, table, events: []});
+  } catch (err) {
+    showError(err);
+  }
+}
+
+function setConnection(status) {
+  const el = $("#conn");
+  el.dataset.status = status;
+  el.textContent = t("conn." + status);
+}
+
+async function start() {
+  // the page's own controls work at once, before the table has loaded
+  $("#undo").addEventListener("click", () => historyStep("undo"));
+  $("#redo").addEventListener("click", () => historyStep("redo"));
+  $("#rules-form").addEventListener("submit", searchRules);
+  try { who = await me(tableId); } catch (err) { who = null; }
+  await refresh();
+  follow(tableId, {version, onStatus: setConnection,
+                   onUpdate: (m) => update(m).catch(showError)});
+  renderHardware();
+  setInterval(renderHardware, 15000);
+}
+
+start();

@@ -1,0 +1,83 @@
+// The TV view /t/<id>/tv for a shared screen: large type, the last roll big, the glory
+// track, each province at a glance, recent events, and the join QR code when this browser is
+// the host (GET /invite answers only the host).
+"use strict";
+
+import {$, h, fill} from "./dom.js";
+import {config, t} from "./i18n.js";
+import {getJSON, getOptional} from "./api.js";
+import {follow} from "./live.js";
+import {
+  diceFaces, endeavorBlock, gloryTrack, historyEvents, lastRoll, provinceName, statusLine,
+  svgImageUrl,
+} from "./views.js";
+
+const tableId = config.table;
+const base = `/api/tables/${encodeURIComponent(tableId)}`;
+let view = null;
+let events = [];
+const version = () => (view ? view.version : -1);
+
+function tvProvince(state, colour) {
+  const prov = state.provinces[colour];
+  const ships = (prov.ships || []).map((id) => state.ships[id]).filter(Boolean);
+  return h("article", {class: "tv-province", "data-province": colour},
+    h("h3", {}, h("span", {class: `swatch c-${colour}`, "aria-hidden": "true"}), prov.player || colour,
+      prov.title ? h("span", {class: "pill", text: prov.title}) : null),
+    h("p", {class: "tv-tokens"},
+      h("span", {}, h("b", {text: String(prov.gold)}), " ", t("prov.gold")),
+      h("span", {}, h("b", {text: String(prov.fortune)}), " ", t("prov.fortune")),
+      h("span", {}, h("b", {text: String(prov.reputation)}), " ", t("prov.reputation")),
+      h("span", {}, h("b", {text: String(prov.home_enmity)}), " ", t("prov.enmity"))),
+    h("ul", {class: "tv-ships"}, ships.map((s) => h("li", {class: s.sunk ? "sunk" : ""},
+      s.name, s.damage.length ? h("span", {class: "damage", text: " ✕" + s.damage.length}) : null,
+      s.upgrades.length ? h("span", {class: "muted", text: " · " + s.upgrades.map((u) => u.name).join(", ")}) : null))));
+}
+
+function render() {
+  const state = view.state;
+  $("#status").textContent = statusLine(state);
+  fill($("#glory"), gloryTrack(state));
+  fill($("#provinces"), (state.seating || Object.keys(state.provinces)).map((c) => tvProvince(state, c)));
+  const roll = lastRoll(events);
+  const end = endeavorBlock(state);
+  fill($("#tv-roll"),
+    roll ? [diceFaces(roll.payload.faces, "huge"), h("p", {class: "tv-roll-text", text: roll.text})]
+      : h("p", {class: "muted", text: t("dice.none")}),
+    end);
+  const prompt = (view.prompts || [])[0];
+  fill($("#tv-prompt"), prompt ? [h("span", {class: "pill", text: prompt.player ? provinceName(state, prompt.player) : t("prompt.title")}),
+    " ", prompt.question || prompt.purpose] : null);
+  fill($("#tv-events"), [...events].reverse().slice(0, 6).map((e) => h("li", {text: e.text || e.type})));
+}
+
+async function reload() {
+  view = await getJSON(base);
+  try { events = historyEvents((await getJSON(`${base}/history`)).history); } catch (err) { /* keep */ }
+  render();
+}
+
+async function invite() {
+  let body = null;
+  try { body = await getOptional(`${base}/invite`); } catch (err) { body = null; }
+  if (!body || !body.qr_svg) return;
+  $("#tv-qr").src = svgImageUrl(body.qr_svg);
+  $("#tv-join-url").textContent = body.join_url || "";
+  $("#tv-join").hidden = false;
+}
+
+(async () => {
+  await reload();
+  invite();
+  follow(tableId, {
+    version,
+    onStatus: (s) => { $("#conn").dataset.status = s; $("#conn").textContent = t("conn." + s); },
+    onUpdate: async (m) => {
+      if (m.version <= version()) return;
+      view = m.table;
+      render();  // at once; the history (the dice of the roll) follows
+      try { events = historyEvents((await getJSON(`${base}/history`)).history); } catch (err) { /* keep */ }
+      render();
+    },
+  });
+})();

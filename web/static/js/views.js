@@ -1,0 +1,246 @@
+// Rendering a SeaFall table view (GET /api/tables/<id> "state") into nodes: shared by the
+// phone table page and the TV view. Everything is text; nothing is parsed as HTML.
+"use strict";
+
+import {h} from "./dom.js";
+import {t, pct, num} from "./i18n.js";
+
+export function colourName(colour) {
+  return t("colour." + colour, null, colour);
+}
+
+export function provinceName(state, colour) {
+  const prov = (state.provinces || {})[colour];
+  return prov ? (prov.player || colourName(colour)) : colourName(colour);
+}
+
+export function shipName(state, shipId) {
+  const ship = (state.ships || {})[shipId];
+  return ship ? ship.name : shipId;
+}
+
+export function placeName(state, id) {
+  if (!id) return t("ship.at_sea");
+  const region = (state.regions || {})[id];
+  if (region) return region.name;
+  const site = (state.sites || {})[id];
+  if (site) return siteLabel(state, site);
+  return id;
+}
+
+export function siteLabel(state, site) {
+  const region = (state.regions || {})[site.region];
+  const kind = t("site." + site.kind, null, site.kind.replace(/_/g, " "));
+  return `${region ? region.name : site.region} · ${kind}`;
+}
+
+export function faceName(label) {
+  return t("face." + label, null, label);
+}
+
+export function statusLine(state) {
+  const parts = [];
+  if (state.year) parts.push(t("status.year", {year: state.year}));
+  if (state.round) parts.push(t("status.round", {round: state.round}));
+  if (state.phase === "over") parts.push(t("status.over"));
+  else if (state.turn && state.turn.player) {
+    parts.push(t("status.turn", {player: provinceName(state, state.turn.player)}));
+  } else if (state.phase) parts.push(t("phase." + state.phase, null, state.phase));
+  return parts.join(" · ");
+}
+
+// The glory track: each province's glory against the game's target.
+export function gloryTrack(state) {
+  const target = state.glory_target || 0;
+  const rows = (state.seating || Object.keys(state.provinces || {})).map((colour) => {
+    const prov = state.provinces[colour];
+    const width = target ? Math.min(100, Math.round(100 * prov.glory / target)) : 0;
+    return h("li", {class: "glory-row"},
+      h("span", {class: `swatch c-${colour}`, "aria-hidden": "true"}),
+      h("span", {class: "glory-name", text: prov.player || colourName(colour)}),
+      h("span", {class: "glory-bar", role: "meter", "aria-valuemin": "0",
+                 "aria-valuemax": String(target), "aria-valuenow": String(prov.glory),
+                 "aria-label": t("glory.label", {player: prov.player || colour})},
+        h("span", {class: `glory-fill c-${colour}`, style: `width:${width}%`})),
+      h("span", {class: "glory-value", text: `${prov.glory} / ${target}`}));
+  });
+  return h("ol", {class: "glory"}, rows);
+}
+
+function tokens(label, value, cls) {
+  return h("span", {class: "token token-" + cls},
+    h("span", {class: "token-value", text: String(value)}),
+    h("span", {class: "token-label", text: label}));
+}
+
+function shipItem(state, shipId) {
+  const ship = state.ships[shipId];
+  if (!ship) return null;
+  const stats = t("ship.stats", {explore: ship.explore, raid: ship.raid, sail: ship.sail,
+                                 hold: ship.hold});
+  const damage = (ship.damage || []).map((d) => d.name);
+  const upgrades = (ship.upgrades || []).map((u) => u.name + (u.exhausted ? " ⤵" : ""));
+  return h("li", {class: "ship" + (ship.sunk ? " sunk" : ""), "data-ship": ship.id},
+    h("div", {class: "ship-head"},
+      h("strong", {text: ship.name}),
+      h("span", {class: "muted", text: ship.sunk ? t("ship.sunk") : placeName(state, ship.location)})),
+    h("div", {class: "muted small", text: stats}),
+    damage.length ? h("div", {class: "damage"},
+      t("ship.damage", {count: damage.length}), " ", damage.join(", ")) : null,
+    upgrades.length ? h("div", {class: "upgrades"}, t("ship.upgrades"), " ", upgrades.join(", "))
+      : null,
+    ship.goods && ship.goods.length ? h("div", {class: "small"},
+      t("ship.goods"), " ", ship.goods.join(", ")) : null);
+}
+
+export function provinceCard(state, colour, mine) {
+  const prov = state.provinces[colour];
+  const advisors = (prov.council || []).map((a) => a.name + (a.exhausted ? " ⤵" : ""));
+  return h("article", {class: "province" + (mine ? " mine" : ""), "data-province": colour},
+    h("h3", {},
+      h("span", {class: `swatch c-${colour}`, "aria-hidden": "true"}),
+      prov.player || colourName(colour),
+      prov.title ? h("span", {class: "pill", text: prov.title}) : null,
+      mine ? h("span", {class: "pill you", text: t("me.you")}) : null),
+    h("div", {class: "tokens"},
+      tokens(t("prov.gold"), prov.gold, "gold"),
+      tokens(t("prov.glory"), prov.glory, "glory"),
+      tokens(t("prov.fortune"), prov.fortune, "fortune"),
+      tokens(t("prov.reputation"), prov.reputation, "reputation"),
+      tokens(t("prov.enmity"), prov.home_enmity, "enmity")),
+    advisors.length ? h("p", {class: "small"}, h("strong", {text: t("prov.advisors") + " "}),
+                        advisors.join(", ")) : null,
+    prov.treasures && prov.treasures.length ? h("p", {class: "small"},
+      h("strong", {text: t("prov.treasures") + " "}),
+      prov.treasures.map((c) => c.name || c).join(", ")) : null,
+    prov.warehouse && prov.warehouse.length ? h("p", {class: "small"},
+      h("strong", {text: t("prov.warehouse") + " "}), prov.warehouse.join(", ")) : null,
+    h("ul", {class: "ships"}, (prov.ships || []).map((id) => shipItem(state, id))));
+}
+
+// Enmity on the map: permanent stickers and garrison/site enmity, by region.
+export function enmityList(state) {
+  const items = [];
+  for (const region of Object.values(state.regions || {})) {
+    const parts = [];
+    const add = (what, counts) => {
+      for (const [colour, n] of Object.entries(counts || {})) {
+        if (n) parts.push(t(what, {player: provinceName(state, colour), count: n}));
+      }
+    };
+    add("enmity.permanent", region.permanent_enmity);
+    add("enmity.garrison", region.garrison_enmity);
+    for (const siteId of region.sites || []) add("enmity.site", (state.sites[siteId] || {}).enmity);
+    if (parts.length) items.push(h("li", {}, h("strong", {text: region.name + ": "}), parts.join(", ")));
+  }
+  for (const [colour, prov] of Object.entries(state.provinces || {})) {
+    for (const [other, n] of Object.entries(prov.at_war_with || {})) {
+      if (n) items.push(h("li", {text: t("enmity.war", {player: prov.player || colour,
+                                                      other: provinceName(state, other)})}));
+    }
+  }
+  return items.length ? h("ul", {class: "enmity"}, items) : h("p", {class: "muted", text: t("enmity.none")});
+}
+
+// The odds of an endeavor: the headline figures and a bar per number of successes.
+export function oddsBlock(odds, defense) {
+  if (!odds) return null;
+  const best = Math.max(...odds.successes, 0.0001);
+  return h("div", {class: "odds"},
+    h("div", {class: "odds-head"},
+      h("div", {class: "big-figure"},
+        h("span", {class: "figure", text: pct(odds.p_at_least_one_success)}),
+        h("span", {class: "figure-label", text: t("odds.success")})),
+      h("div", {class: "big-figure"},
+        h("span", {class: "figure", text: pct(odds.p_no_damage)}),
+        h("span", {class: "figure-label", text: t("odds.no_damage")})),
+      h("div", {class: "big-figure"},
+        h("span", {class: "figure", text: num(odds.expected_damage)}),
+        h("span", {class: "figure-label", text: t("odds.expected_damage")}))),
+    h("table", {class: "dist"},
+      h("caption", {text: t("odds.distribution")}),
+      odds.successes.map((p, k) => h("tr", {class: defense !== undefined && k >= defense ? "enough" : ""},
+        h("th", {scope: "row", text: t("odds.k_successes", {count: k})}),
+        h("td", {class: "bar-cell"},
+          h("span", {class: "dist-bar", style: `width:${Math.round(100 * p / best)}%`})),
+        h("td", {class: "num", text: pct(p)})))));
+}
+
+// The endeavor under way: who, where, the dice pool with every modifier, odds, faces.
+export function endeavorBlock(state) {
+  const end = state.endeavor;
+  if (!end) return null;
+  const where = end.site ? placeName(state, end.site) : placeName(state, end.region);
+  const pool = (end.pool || []).map((m) => h("li", {class: m.dice < 0 ? "minus" : "plus"},
+    h("span", {class: "mod", text: (m.dice > 0 ? "+" : "") + m.dice}),
+    h("span", {text: m.reason})));
+  const extras = [];
+  if (end.bonus) extras.push(t("end.bonus", {count: end.bonus}));
+  if (end.dangerous) extras.push(t("end.dangerous"));
+  if ((end.reroll_kinds || []).length) {
+    extras.push(t("end.reroll", {faces: end.reroll_kinds.map(faceName).join(", ")}));
+  }
+  for (const [face, value] of Object.entries(end.face_values || {})) {
+    extras.push(t("end.face_value", {face: faceName(face), value}));
+  }
+  return h("section", {class: "endeavor card", id: "endeavor"},
+    h("h2", {},
+      t("end.title", {player: provinceName(state, end.player),
+                      kind: t("end.kind." + end.kind, null, end.kind)})),
+    h("p", {class: "where"}, where, " · ", t("end.flagship", {ship: shipName(state, end.flagship)}),
+      end.support ? [" · ", t("end.support", {ship: shipName(state, end.support)})] : null),
+    h("div", {class: "versus"},
+      h("span", {class: "dice-count", text: t("end.dice", {count: end.dice})}),
+      h("span", {class: "vs", text: t("end.vs")}),
+      h("span", {class: "defense", text: t("end.defense", {count: end.defense})})),
+    h("ul", {class: "pool", "aria-label": t("end.pool")}, pool),
+    extras.length ? h("ul", {class: "pool-extras"}, extras.map((x) => h("li", {text: x}))) : null,
+    end.stage === "roll" && !(end.faces || []).length ? oddsBlock(end.odds, end.defense) : null,
+    (end.faces || []).length ? h("div", {class: "rolled"},
+      h("span", {class: "muted", text: t("end.rolled")}), diceFaces(end.faces)) : null,
+    end.stage !== "roll" && end.stage !== "reroll" ? h("p", {class: "result"},
+      t("end.successes", {count: end.successes, defense: end.defense}),
+      end.damage_due ? [" · ", t("end.damage_due", {count: end.damage_due})] : null) : null);
+}
+
+export function diceFaces(faces, cls) {
+  return h("ul", {class: "faces " + (cls || "")},
+    faces.map((f) => h("li", {class: "face f-" + f, title: faceName(f)},
+      h("span", {class: "face-symbol", "aria-hidden": "true", text: faceSymbol(f)}),
+      h("span", {class: "face-name", text: faceName(f)}))));
+}
+
+const SYMBOLS = {blank: "", standard: "✓", weak: "◐", strong: "★"};
+export function faceSymbol(label) {
+  return Object.prototype.hasOwnProperty.call(SYMBOLS, label) ? SYMBOLS[label] : label;
+}
+
+// The last dice roll in a list of events (newest last), or null.
+export function lastRoll(events) {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.payload && Array.isArray(e.payload.faces) && (e.type === "DiceRolled" || /Dice|Roll/.test(e.type))) {
+      return e;
+    }
+  }
+  return null;
+}
+
+// History entries (GET /history) flattened to their events, newest last.
+export function historyEvents(history) {
+  const out = [];
+  for (const entry of history || []) {
+    if (entry.undone) continue;
+    for (const e of entry.events || []) out.push(e);
+  }
+  return out;
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";  // a namespace name, not a download
+
+// An SVG made by our server (the join QR code) as an image URL: shown by <img>, never
+// parsed into the page, so nothing in it can run.
+export function svgImageUrl(svg) {
+  const text = /<svg[^>]*\sxmlns=/.test(svg) ? svg : svg.replace("<svg", `<svg xmlns="${SVG_NS}"`);
+  return URL.createObjectURL(new Blob([text], {type: "image/svg+xml"}));
+}
