@@ -60,6 +60,8 @@ def percentile(values: list[float], q: float) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="reads of each frame")
+    parser.add_argument("--detector", choices=["net", "classic"], default="net",
+                        help="the learned detector (default) or the classic one")
     args = parser.parse_args(argv)
     if not DATASET.is_dir():
         print(f"dataset not found: {DATASET}", file=sys.stderr)
@@ -72,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     dice_found: list[int] = []
     for frame, labelled, die_px in frames():
         dice.append(labelled)
-        reader = DiceReader("d6", die_px=die_px)
+        reader = DiceReader("d6", die_px=die_px, detector=args.detector)
         detector = SettleDetector(clock=time.monotonic)
         reader.read(frame)  # warm caches
         for i in range(args.repeat):

@@ -29,7 +29,8 @@ CLASSES: tuple[str, ...] = (*D6_FACES, NOT_A_DIE)
 
 
 class ModelError(RuntimeError):
-    """The face model is missing or cannot be loaded."""
+    """A packaged model (face network, detector, embedding) is missing or cannot be
+    loaded."""
 
 
 def prepare(crops: Sequence[np.ndarray]) -> np.ndarray:

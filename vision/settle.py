@@ -205,6 +205,9 @@ class RollTracker:
 
 
 def _moved(motion: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+    """Whether anything moved over the middle of a die's box (its inner half each way: a
+    box includes the die's sides and a neighbour picked up beside it moves those)."""
     x, y, w, h = box
+    x, y, w, h = x + w // 4, y + h // 4, max(1, w // 2), max(1, h // 2)
     patch = motion[max(y, 0) : y + h, max(x, 0) : x + w]
     return bool(patch.size) and float(patch.mean()) > 0.05

@@ -153,3 +153,146 @@ def tray_photo(
 def random_faces(rng: np.random.Generator, n: int,
                  faces: Sequence[str] = SEAFALL_FACES) -> list[str]:
     return [faces[int(i)] for i in rng.integers(0, len(faces), n)]
+
+
+# --- random symbol dice: training data for the enrolled-face embedding -------------------
+
+GLYPH_KINDS = ("dot", "ring", "bar", "polygon", "letter", "arc")
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """A random symbol: strokes in face units (the face spans -0.5..0.5 on both axes)."""
+
+    strokes: tuple[tuple, ...]
+
+
+def random_glyph(rng: np.random.Generator, max_strokes: int = 5) -> Glyph:
+    """A random symbol of 0 to ``max_strokes`` strokes (dots, rings, bars, polygons,
+    letters, arcs at random places and sizes): generic marks, not any die's faces."""
+    strokes = []
+    for _ in range(int(rng.integers(0, max_strokes + 1))):
+        kind = GLYPH_KINDS[int(rng.integers(len(GLYPH_KINDS)))]
+        x, y = (float(v) for v in rng.uniform(-0.28, 0.28, 2))
+        if kind == "dot":
+            strokes.append((kind, x, y, float(rng.uniform(0.05, 0.13))))
+        elif kind == "ring":
+            strokes.append((kind, x, y, float(rng.uniform(0.1, 0.3)),
+                            float(rng.uniform(0.03, 0.08))))
+        elif kind == "bar":
+            a = float(rng.uniform(0, np.pi))
+            half = float(rng.uniform(0.1, 0.35))
+            strokes.append((kind, x, y, a, half, float(rng.uniform(0.03, 0.1))))
+        elif kind == "polygon":
+            n = int(rng.integers(3, 7))
+            r = rng.uniform(0.06, 0.22, n)
+            a = np.sort(rng.uniform(0, 2 * np.pi, n))
+            pts = tuple((float(x + ri * np.cos(ai)), float(y + ri * np.sin(ai)))
+                        for ri, ai in zip(r, a, strict=True))
+            strokes.append((kind, pts))
+        elif kind == "letter":
+            ch = "ABCDEFGHJKLMNPQRSTUVWXYZ#&%@+?"[int(rng.integers(30))]
+            strokes.append((kind, x, y, ch, float(rng.uniform(0.25, 0.5))))
+        else:
+            start = float(rng.uniform(0, 360))
+            strokes.append((kind, x, y, float(rng.uniform(0.1, 0.3)), start,
+                            start + float(rng.uniform(60, 270)), float(rng.uniform(0.03, 0.08))))
+    return Glyph(tuple(strokes))
+
+
+def draw_glyph(img: np.ndarray, glyph: Glyph, ink: tuple[int, ...]) -> None:
+    """Draw a glyph over a square face image (in place), the face filling the image."""
+    s = img.shape[0]
+
+    def p(x: float, y: float) -> tuple[int, int]:
+        return int(round((x + 0.5) * s)), int(round((y + 0.5) * s))
+
+    for st in glyph.strokes:
+        kind = st[0]
+        if kind == "dot":
+            cv2.circle(img, p(st[1], st[2]), max(1, int(st[3] * s)), ink, -1, cv2.LINE_AA)
+        elif kind == "ring":
+            cv2.circle(img, p(st[1], st[2]), max(1, int(st[3] * s)), ink,
+                       max(1, int(st[4] * s)), cv2.LINE_AA)
+        elif kind == "bar":
+            _, x, y, a, half, t = st
+            dx, dy = half * np.cos(a), half * np.sin(a)
+            cv2.line(img, p(x - dx, y - dy), p(x + dx, y + dy), ink, max(1, int(t * s)),
+                     cv2.LINE_AA)
+        elif kind == "polygon":
+            cv2.fillPoly(img, [np.array([p(x, y) for x, y in st[1]], np.int32)], ink,
+                         cv2.LINE_AA)
+        elif kind == "letter":
+            _, x, y, ch, h = st
+            scale = h * s / 22.0
+            (tw, th), _ = cv2.getTextSize(ch, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+            cx, cy = p(x, y)
+            cv2.putText(img, ch, (cx - tw // 2, cy + th // 2), cv2.FONT_HERSHEY_SIMPLEX, scale,
+                        ink, max(1, int(h * s / 10)), cv2.LINE_AA)
+        else:
+            _, x, y, r, a0, a1, t = st
+            rr = max(1, int(r * s))
+            cv2.ellipse(img, p(x, y), (rr, rr), 0, a0, a1, ink, max(1, int(t * s)), cv2.LINE_AA)
+
+
+def _contrasting(rng: np.random.Generator, body: np.ndarray) -> tuple[int, int, int]:
+    """An ink colour that stands out from the body (by brightness or by colour)."""
+    for _ in range(50):
+        ink = rng.integers(0, 256, 3)
+        if np.abs(ink.astype(int) - body.astype(int)).sum() > 180:
+            return tuple(int(v) for v in ink)
+    return tuple(int(v) for v in 255 - body)
+
+
+def symbol_die_crop(rng: np.random.Generator, glyph: Glyph, px: int = 64) -> np.ndarray:
+    """A reader-like ``px`` square BGR crop of one die showing ``glyph``: a random body and
+    ink colour, a random turn, the die's sides showing on one side as under a slightly
+    tilted camera, a shadow, a tray of random colour, uneven light, blur and noise."""
+    big = px * 2
+    face_px = int(big * rng.uniform(0.5, 0.72))
+    body = rng.integers(0, 256, 3)
+    tile = np.empty((face_px, face_px, 3), np.uint8)
+    tile[:] = body
+    draw_glyph(tile, glyph, _contrasting(rng, body))
+    tile = tile.astype(np.float32)
+    mask = _rounded_mask(face_px).astype(np.float32) / 255
+    rim = cv2.erode(mask, np.ones((3, 3), np.uint8), iterations=max(1, face_px // 16))
+    tile *= (rng.uniform(0.55, 0.85) + rng.uniform(0.15, 0.45)
+             * cv2.GaussianBlur(rim, (0, 0), 1.5))[..., None]
+    tray = rng.integers(0, 256, 3).astype(np.float32)
+    if rng.random() < 0.6:  # most trays are greyish
+        tray = np.full(3, tray.mean(), np.float32) + rng.normal(0, 10, 3)
+    canvas = np.empty((big, big, 3), np.float32)
+    canvas[:] = tray
+    angle = float(rng.uniform(0, 360))
+    cx, cy = big / 2 + rng.normal(0, big * 0.04, 2)
+    m = cv2.getRotationMatrix2D((face_px / 2, face_px / 2), angle, 1.0)
+    m[:, 2] += (cx - face_px / 2, cy - face_px / 2)
+    alpha = cv2.warpAffine(mask, m, (big, big), flags=cv2.INTER_LINEAR)
+    # shadow, then the sides (the body seen at a slant), then the face
+    d = face_px * rng.uniform(0.03, 0.18)
+    a = rng.uniform(0, 2 * np.pi)
+    sx, sy = d * np.cos(a), d * np.sin(a)
+    shade = cv2.warpAffine(alpha, np.float32([[1, 0, 1.6 * sx], [0, 1, 1.6 * sy]]), (big, big))
+    shade = cv2.GaussianBlur(shade, (0, 0), face_px * 0.08)
+    canvas *= (1 - rng.uniform(0.2, 0.6) * shade)[..., None]
+    for k in np.linspace(1, 0, 5):
+        side = cv2.warpAffine(alpha, np.float32([[1, 0, k * sx], [0, 1, k * sy]]), (big, big))
+        colour = body.astype(np.float32) * rng.uniform(0.45, 0.8) if k == 1 else None
+        if colour is not None:
+            side_colour = colour
+        canvas = canvas * (1 - side[..., None]) + side_colour * side[..., None]
+    face = cv2.warpAffine(tile, m, (big, big), flags=cv2.INTER_LINEAR)
+    canvas = canvas * (1 - alpha[..., None]) + face * alpha[..., None]
+    if rng.random() < 0.3:  # a glint
+        g = np.zeros((big, big), np.float32)
+        cv2.circle(g, tuple(int(v) for v in rng.uniform(big * 0.3, big * 0.7, 2)),
+                   int(big * rng.uniform(0.03, 0.1)), 1.0, -1)
+        canvas += rng.uniform(40, 120) * cv2.GaussianBlur(g, (0, 0), big * 0.03)[..., None]
+    yy, xx = np.mgrid[0:big, 0:big].astype(np.float32) / big - 0.5
+    gx, gy = rng.uniform(-0.4, 0.4, 2)
+    canvas *= (1 + gx * xx + gy * yy)[..., None] * rng.uniform(0.6, 1.3)
+    out = cv2.resize(canvas, (px, px), interpolation=cv2.INTER_AREA)
+    out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.3, 1.3)))
+    out += rng.normal(0, rng.uniform(1, 8), out.shape).astype(np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)

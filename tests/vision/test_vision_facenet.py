@@ -39,26 +39,27 @@ def test_face_model_batches_like_single_crops() -> None:
 
 
 def test_face_model_reads_the_manifest_photos_at_least_as_well_as_pip_counting() -> None:
-    # measured on the checked-in photos: both find 45/49; pip counting reads 27 confidently
-    # right, the face network 42, neither with a silent error (one false detection)
+    # measured on the checked-in photos with the learned detector: the face network keeps
+    # 47/49 (its none class drops one) and reads 46 confidently right; pip counting keeps
+    # 48 and reads 37; neither has a silent error (one false detection for pip counting)
     net = score_photos(DiceReader("d6"))
     pips = score_photos(DiceReader("d6", d6_method="pips"))
     assert net["dice"] == pips["dice"] == 49
-    assert net["right"] >= max(pips["right"] + 5, 34)
-    assert net["found"] >= 40
-    assert net["silent"] <= min(pips["silent"], 1)
-    assert net["false"] <= 2
+    assert net["right"] >= max(pips["right"] + 4, 44)
+    assert net["found"] >= 47
+    assert net["silent"] == 0
+    assert net["false"] <= 1
 
 
 def test_face_model_reads_turned_dice_the_same() -> None:
     # dice lie at any angle: each die of a photo, turned, still reads as its labelled face
     photo = next(p for p in labelled_photos() if p.path.name == "IMG_20191209_100614.jpg")
-    work, found = detect(photo.image())
+    found = DiceReader("d6").read(photo.image()).dice  # the reader's own crops
     net = default_face_net()
     checked = 0
     for face, box in zip(photo.faces, photo.boxes, strict=True):
-        det = next(d for d in found if same_die(box, d.box))
-        c = crop(work.image, det.work_box)
+        c = next(d for d in found if same_die(box, d.box)).crop
+        assert c is not None
         turned = [cv2.warpAffine(c, cv2.getRotationMatrix2D((32, 32), a, 1.0), (64, 64),
                                  borderMode=cv2.BORDER_REPLICATE) for a in (0, 45, 90, 180, 250)]
         probs = net.probabilities(turned)
@@ -79,3 +80,24 @@ def test_missing_face_model_is_a_clear_error(tmp_path: Path) -> None:
 def test_reader_refuses_an_unknown_d6_method() -> None:
     with pytest.raises(ValueError, match="d6_method"):
         DiceReader("d6", d6_method="guess")
+
+
+@pytest.mark.parametrize("sigma", [5.0, 8.0])
+def test_a_smeared_face_is_marked_uncertain_rather_than_misread(sigma: float) -> None:
+    # each die smeared (out of focus, or moving): the reader may still read it right, but
+    # a wrong face must come marked uncertain. (Painting half of a die over with the tray's
+    # colour is no fair test: half a six is three pips in a row, a three to any reader.)
+    photo = next(p for p in labelled_photos() if p.path.name == "IMG_20191208_112541.jpg")
+    image = photo.image()
+    for x, y, w, h in photo.boxes:
+        patch = image[y : y + h, x : x + w]
+        image[y : y + h, x : x + w] = cv2.GaussianBlur(patch, (0, 0), max(w, h) / sigma)
+    read = DiceReader("d6").read(image)
+    wrong = sure = 0
+    for face, box in zip(photo.faces, photo.boxes, strict=True):
+        for d in read.dice:
+            if same_die(box, d.box):
+                sure += not d.uncertain
+                wrong += d.face != face and not d.uncertain
+    assert wrong == 0
+    assert sure < len(photo.boxes)  # the damage shows: not every die read with confidence

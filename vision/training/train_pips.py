@@ -9,9 +9,11 @@ Menshikov, from photos and labels BSD-3-Clause, (c) 2019 Nell Byler), exactly th
 
 The test split is never read. Each photo is scaled to the reader's working size
 (:func:`vision.detection.to_work`) and each labelled die is cut out twice: around its label
-box shrunk as the detector reports it (:func:`vision.enrollment.detection_like`), and
-around the detector's own box for that die when the detector finds it. Detections that
-match no labelled die, and random patches of tray, are the ``none`` class. Training
+box shrunk to the die's top face (:func:`vision.enrollment.detection_like`), and around
+the learned detector's box for that die (:mod:`vision.dicefinder`, shrunk the same way, as
+the reader crops it) when the detector finds it. Detections that match no labelled die,
+random patches of tray, and tray patches with drawn junk (a coin or token, print, a
+pencil, a fingertip) are the ``none`` class. Re-train the detector first. Training
 augments every crop with a random rotation (any angle), scale, shift, brightness,
 contrast, colour-channel order, blur and noise, and feeds the network exactly what the
 reader does (:func:`vision.facenet.prepare` of a 64 px crop).
@@ -38,7 +40,8 @@ import torch
 from torch import nn
 
 from vision.crops import CROP_PX
-from vision.detection import detect, to_work
+from vision.detection import expected_die_px, to_work
+from vision.dicefinder import default_dice_finder
 from vision.enrollment import detection_like, read_yolo
 from vision.facenet import CLASSES, INPUT_PX, MODEL_PATH, FaceNet, prepare
 from vision.reading import Box
@@ -91,18 +94,18 @@ def extract(split: str, rng: np.random.Generator) -> list[Sample]:
                   tuple(round(v * work.scale) for v in b)) for c, b in labels]
         for c, box, _ in truth:
             out.append(Sample(*_patch(small, box), c))
-        _, found = detect(small)
-        for det in found:
-            hits = [c for c, _, lb in truth if _centre_in(lb, det.work_box)
-                    and _centre_in(det.work_box, lb)]
+        for found, _ in default_dice_finder().find(small, expected_die_px(small.shape)):
+            # the reader's crop box for this detection (its top face)
+            box = detection_like(found, 1.0)
+            hits = [c for c, _, lb in truth if _centre_in(lb, found) and _centre_in(found, lb)]
             if len(hits) == 1:
-                out.append(Sample(*_patch(small, det.work_box), hits[0]))
-            elif not any(_centre_in(lb, det.work_box) for _, _, lb in truth):
-                out.append(Sample(*_patch(small, det.work_box), NONE))
+                out.append(Sample(*_patch(small, box), hits[0]))
+            elif not any(_centre_in(lb, found) for _, _, lb in truth):
+                out.append(Sample(*_patch(small, box), NONE))
         # random tray patches away from every die
         side = float(np.median([max(b[2], b[3]) for _, b, _ in truth])) if truth else 32.0
         h, w = small.shape[:2]
-        for _ in range(2):
+        for k in range(2 + JUNK_PER_PHOTO):
             for _try in range(20):
                 cx, cy = rng.uniform(side, w - side), rng.uniform(side, h - side)
                 if all(abs(cx - (lb[0] + lb[2] / 2)) > 0.9 * max(lb[2], side)
@@ -110,9 +113,56 @@ def extract(split: str, rng: np.random.Generator) -> list[Sample]:
                        for _, _, lb in truth):
                     s = side * rng.uniform(0.7, 1.3)
                     box = (round(cx - s / 2), round(cy - s / 2), round(s), round(s))
-                    out.append(Sample(*_patch(small, box), NONE))
+                    patch, pside = _patch(small, box)
+                    if k >= 2:  # a drawn token, letter, pencil or finger on the tray
+                        _junk(patch, pside, rng)
+                    out.append(Sample(patch, pside, NONE))
                     break
     return out
+
+
+JUNK_PER_PHOTO = 3
+"""Drawn junk patches per photo in the *none* class (the detector can take a coin or a
+printed letter for a die; the face network must not read one as a face)."""
+
+
+def _junk(patch: np.ndarray, side: float, rng: np.random.Generator) -> None:
+    """Draw one die-sized piece of junk at the centre of a patch, in place."""
+    c = patch.shape[0] // 2
+    colour = tuple(int(v) for v in rng.integers(0, 256, 3))
+    kind = int(rng.integers(4))
+    if kind == 0:  # a coin or token, maybe with a rim or an emblem
+        r = int(side * rng.uniform(0.3, 0.55))
+        cv2.circle(patch, (c, c), r, colour, -1, cv2.LINE_AA)
+        if rng.random() < 0.6:
+            rim = tuple(int(v * rng.uniform(0.5, 0.9)) for v in colour)
+            cv2.circle(patch, (c, c), r, rim, max(1, r // 8), cv2.LINE_AA)
+        if rng.random() < 0.4:
+            ink = tuple(int(v) for v in rng.integers(0, 256, 3))
+            cv2.circle(patch, (c, c), max(1, r // 3), ink, -1, cv2.LINE_AA)
+    elif kind == 1:  # print: a letter or two, or a symbol
+        text = "".join(chr(int(v)) for v in rng.integers(65, 91, int(rng.integers(1, 3))))
+        scale = side / 30 * rng.uniform(0.6, 1.2)
+        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
+        if rng.random() < 0.5:  # on a card
+            half = int(side * rng.uniform(0.6, 1.0))
+            cv2.rectangle(patch, (c - half, c - half), (c + half, c + half),
+                          tuple(int(v) for v in rng.integers(180, 256, 3)), -1)
+        cv2.putText(patch, text, (c - tw // 2, c + th // 2), cv2.FONT_HERSHEY_SIMPLEX, scale,
+                    colour, int(rng.integers(1, 4)), cv2.LINE_AA)
+    elif kind == 2:  # a pencil or a cable
+        a = rng.uniform(0, np.pi)
+        d = side * rng.uniform(0.8, 1.5)
+        p0 = (int(c - d * np.cos(a)), int(c - d * np.sin(a)))
+        p1 = (int(c + d * np.cos(a)), int(c + d * np.sin(a)))
+        cv2.line(patch, p0, p1, colour, max(2, int(side * rng.uniform(0.1, 0.3))),
+                 cv2.LINE_AA)
+    else:  # a fingertip
+        skin = (int(rng.integers(60, 140)), int(rng.integers(100, 180)),
+                int(rng.integers(150, 240)))
+        axes = (int(side * rng.uniform(0.5, 0.9)), int(side * rng.uniform(0.3, 0.45)))
+        cv2.ellipse(patch, (c, c), axes, float(rng.uniform(0, 180)), 0, 360, skin, -1,
+                    cv2.LINE_AA)
 
 
 def render(s: Sample, rng: np.random.Generator | None) -> np.ndarray:

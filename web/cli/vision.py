@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from vision.enrollment import EnrollmentError, Profile, enroll
+from vision.facenet import ModelError
 from vision.reader import DiceReader, ImageError
 from vision.settle import Roll, SettleDetector
 from vision.sources import SourceError, open_source
@@ -64,7 +65,7 @@ def _reader(args: argparse.Namespace) -> DiceReader:
 def _read_dice(args: argparse.Namespace) -> int:
     try:
         reader = _reader(args)
-    except (EnrollmentError, ValueError) as exc:
+    except (EnrollmentError, ValueError, ModelError) as exc:
         print(f"tableside read-dice: {exc}", file=sys.stderr)
         return 2
     results: list[dict[str, Any]] = []
@@ -107,11 +108,11 @@ def _enroll(args: argparse.Namespace) -> int:
         profile = enroll(args.profile, args.die, crops_dir=args.crops, photos_dir=args.photos,
                          faces=faces, per_face=args.per_face)
         path = profile.save()
-    except (EnrollmentError, OSError) as exc:
+    except (EnrollmentError, OSError, ModelError) as exc:
         print(f"tableside enroll: {exc}", file=sys.stderr)
         return 2
     print(f"enrolled {args.die} faces {', '.join(profile.labels)} as profile "
-          f"{profile.name!r} ({len(profile.vectors)} descriptors) -> {path}")
+          f"{profile.name!r} ({len(profile.vectors)} vectors) -> {path}")
     return 0
 
 
@@ -121,7 +122,7 @@ def _watch(args: argparse.Namespace) -> int:
     try:
         reader = _reader(args)
         source = open_source(args.source, clock=clock)
-    except (EnrollmentError, ValueError, SourceError) as exc:
+    except (EnrollmentError, ValueError, SourceError, ModelError) as exc:
         print(f"tableside watch: {exc}", file=sys.stderr)
         return 2
     detector = SettleDetector(clock=clock)

@@ -1,0 +1,66 @@
+"""A generic die-face embedding, run on the CPU through OpenCV's DNN module.
+
+The network (``vision/models/symbol_embed.onnx``, trained by
+``vision/training/train_embedding.py``) maps a reader crop of one die to a unit vector
+(:data:`DIM` numbers) so that crops of the same symbol lie close together whatever the
+die's colour, turn, light and blur, and crops of different symbols lie apart. It was
+trained only on synthetic dice carrying random symbols (:func:`vision.synthetic.random_glyph`),
+never on photos or face labels of any real die: it does not count pips or know any die's
+faces. Enrolled profiles (:mod:`vision.enrollment`) keep the vectors of a few crops per
+face and read a die by its nearest enrolled vectors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.facenet import ModelError, prepare
+
+__all__ = ["DIM", "MODEL_ID", "MODEL_PATH", "ModelError", "SymbolEmbedder", "default_embedder"]
+
+MODEL_PATH = Path(__file__).parent / "models" / "symbol_embed.onnx"
+
+DIM = 64
+"""Length of an embedding vector."""
+
+MODEL_ID = "symbol-embed-1"
+"""Names the embedding a profile's vectors come from (a re-trained model gets a new id,
+and profiles made with another one must be enrolled again)."""
+
+
+class SymbolEmbedder:
+    """The ONNX embedding network loaded with ``cv2.dnn.readNetFromONNX``."""
+
+    def __init__(self, path: str | Path = MODEL_PATH) -> None:
+        p = Path(path)
+        if not p.is_file():
+            raise ModelError(
+                f"{p}: embedding model not found (re-train: vision/training/train_embedding.py)")
+        engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+        try:
+            if engine is None:
+                self.net = cv2.dnn.readNetFromONNX(str(p))
+            else:
+                self.net = cv2.dnn.readNetFromONNX(str(p), engine=engine)
+        except cv2.error as exc:
+            raise ModelError(f"{p}: cannot load the embedding model ({exc})") from None
+        self.path = p
+
+    def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """``(N, DIM)`` unit vectors of BGR crops, in one forward pass."""
+        if not len(crops):
+            return np.zeros((0, DIM), np.float32)
+        self.net.setInput(prepare(crops))
+        v = self.net.forward().reshape(len(crops), -1).astype(np.float32)
+        return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-6)
+
+
+@cache
+def default_embedder() -> SymbolEmbedder:
+    """The packaged model, loaded once per process."""
+    return SymbolEmbedder()

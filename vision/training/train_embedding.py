@@ -1,0 +1,235 @@
+"""Train the enrolled-face embedding (``vision/models/symbol_embed.onnx``) on synthetic dice.
+
+No photo and no face label of any real die is used: the training set is a bank of
+:data:`CLASSES` random symbols (:func:`vision.synthetic.random_glyph`: dots, rings, bars,
+polygons, letters, arcs at random places; class 0 is the blank face), each drawn
+:data:`RENDERS` times on a synthetic die (:func:`vision.synthetic.symbol_die_crop`: random
+body, ink and tray colours, turn, sides, shadow, glint, uneven light, blur, noise), and
+augmented again while training (quarter turns, colour-channel order, inversion, brightness,
+contrast, shift). The network is trained as a classifier over the bank with a cosine
+(CosFace) head, whose weights are thrown away: what is kept is the unit vector before the
+head, so that a face never seen in training (a SeaFall symbol, a d6 pip pattern) is still
+mapped close to other crops of itself.
+
+The checkpoint kept is the last one (no selection on real dice). At the end the script
+prints, for information, how well the embedding separates held-out random symbols and the
+d6 val split's faces enrolled from at most 5 train crops each (the d6 test split is never
+read).
+
+``--real-dice N`` also learns from up to N unlabelled dice the detector finds in the train
+photos, each crop a class of its own (no label file is read). It was tried and is off by
+default: the d6 val faces' nearest-face accuracy fell from 68% to 56%.
+
+Needs the ``train`` extra (PyTorch). Fixed seeds; about fifteen minutes on one core::
+
+    .venv/bin/python -m vision.training.train_embedding [--steps 1500] [--threads 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F  # noqa: N812 - the usual name
+
+from vision.crops import CROP_PX
+from vision.embedding import DIM, MODEL_PATH, SymbolEmbedder
+from vision.facenet import INPUT_PX, prepare
+from vision.synthetic import Glyph, random_glyph, symbol_die_crop
+
+ROOT = Path(__file__).resolve().parents[2]
+DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
+CLASSES = 1000
+RENDERS = 16
+SCALE, MARGIN = 20.0, 0.3
+"""CosFace head: logit scale and the margin taken off the true class's cosine."""
+
+
+def bank(rng: np.random.Generator, n: int) -> list[Glyph]:
+    """``n`` distinct-enough symbols: the blank face first, then non-blank random ones."""
+    out = [Glyph(())]
+    while len(out) < n:
+        g = random_glyph(rng)
+        if g.strokes:
+            out.append(g)
+    return out
+
+
+def render_bank(glyphs: list[Glyph], renders: int, rng: np.random.Generator) -> np.ndarray:
+    """``(len(glyphs), renders, CROP_PX, CROP_PX, 3)`` uint8 crops."""
+    out = np.empty((len(glyphs), renders, CROP_PX, CROP_PX, 3), np.uint8)
+    for i, g in enumerate(glyphs):
+        for j in range(renders):
+            out[i, j] = symbol_die_crop(rng, g, CROP_PX)
+    return out
+
+
+def real_dice(limit: int) -> np.ndarray:
+    """Up to ``limit`` reader crops of dice found by the detector in the train photos, as
+    ``(n, 1, CROP_PX, CROP_PX, 3)``: no label file is read (each crop becomes a class of
+    its own, so the network learns what varies between two looks at one real die)."""
+    from vision.crops import crop
+    from vision.detection import expected_die_px, to_work
+    from vision.dicefinder import default_dice_finder
+    from vision.enrollment import detection_like
+
+    out = []
+    for path in sorted((DATASET / "images" / "train").glob("*.jpg")):
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        work = to_work(image)
+        for box, _ in default_dice_finder().find(work.image, expected_die_px(work.image.shape)):
+            out.append(crop(work.image, detection_like(box, 1.0)))
+            if len(out) >= limit:
+                return np.stack(out)[:, None]
+    return np.stack(out)[:, None] if out else np.zeros((0, 1, CROP_PX, CROP_PX, 3), np.uint8)
+
+
+def augment(c: np.ndarray, rng: np.random.Generator, turn: bool = False) -> np.ndarray:
+    if turn:  # any angle, and a little scale (one real crop per class)
+        m = cv2.getRotationMatrix2D((CROP_PX / 2, CROP_PX / 2), float(rng.uniform(0, 360)),
+                                    float(rng.uniform(0.9, 1.1)))
+        c = cv2.warpAffine(c, m, (CROP_PX, CROP_PX), borderMode=cv2.BORDER_REPLICATE)
+        if rng.random() < 0.3:
+            c = cv2.GaussianBlur(c, (0, 0), float(rng.uniform(0.4, 1.2)))
+    c = np.rot90(c, int(rng.integers(4)))
+    if rng.random() < 0.5:
+        c = c[..., rng.permutation(3)]
+    x = c.astype(np.float32)
+    if rng.random() < 0.15:
+        x = 255 - x
+    x = x * rng.uniform(0.7, 1.3) + rng.uniform(-30, 30)
+    dx, dy = rng.normal(0, 2.0, 2)
+    m = np.float32([[1, 0, dx], [0, 1, dy]])
+    x = cv2.warpAffine(np.ascontiguousarray(x), m, (CROP_PX, CROP_PX),
+                       borderMode=cv2.BORDER_REPLICATE)
+    return np.clip(x, 0, 255).astype(np.uint8)
+
+
+class EmbedCNN(nn.Module):
+    """Five 3x3 conv layers (16-32-48-64-96 channels, pooled from 32 to 4 px), global
+    average pooling and a linear map to DIM numbers: about 110k weights."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+        def block(cin: int, cout: int) -> list[nn.Module]:
+            return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
+                    nn.ReLU(inplace=True)]
+
+        self.features = nn.Sequential(
+            *block(3, 16), nn.MaxPool2d(2),
+            *block(16, 32), nn.MaxPool2d(2),
+            *block(32, 48), *block(48, 64), nn.MaxPool2d(2),
+            *block(64, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+            nn.Linear(96, DIM),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.features(x)
+
+
+def nearest_accuracy(vectors: np.ndarray, labels: np.ndarray, enroll: np.ndarray) -> float:
+    """Share of non-enrolled vectors whose nearest enrolled vector has their label."""
+    q = ~enroll
+    sims = vectors[q] @ vectors[enroll].T
+    return float((labels[enroll][sims.argmax(1)] == labels[q]).mean())
+
+
+def held_out(model: nn.Module, rng: np.random.Generator) -> float:
+    """Nearest-neighbour accuracy over 6 new symbols, 5 enrolled crops each, 4 turns each."""
+    model.eval()
+    glyphs = bank(rng, 7)[1:]
+    crops = render_bank(glyphs, 15, rng)
+    flat = [np.rot90(c, k) for cs in crops for c in cs for k in range(4)]
+    labels = np.repeat(np.arange(len(glyphs)), 15 * 4)
+    enroll = np.tile(np.repeat(np.arange(15) < 5, 4), len(glyphs))
+    with torch.no_grad():
+        v = F.normalize(model(torch.from_numpy(prepare(flat))), dim=1).numpy()
+    model.train()
+    return nearest_accuracy(v, labels, enroll)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=1500)
+    parser.add_argument("--batch", type=int, default=160)
+    parser.add_argument("--max-minutes", type=float, default=25.0)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--real-dice", type=int, default=0,
+                        help="also learn from up to N unlabelled dice found in the train photos")
+    parser.add_argument("--real-share", type=float, default=0.25)
+    parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    args = parser.parse_args(argv)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(args.seed)
+    start = time.monotonic()
+    glyphs = bank(rng, CLASSES)
+    crops = render_bank(glyphs, RENDERS, rng)
+    print(f"bank: {CLASSES} symbols x {RENDERS} renders in {time.monotonic() - start:.0f} s",
+          flush=True)
+    real = real_dice(args.real_dice) if args.real_dice else np.zeros((0, 1, CROP_PX, CROP_PX, 3),
+                                                                        np.uint8)
+    n_classes = CLASSES + len(real)
+    print(f"real dice (unlabelled, one class each): {len(real)}", flush=True)
+    model = EmbedCNN()
+    head = nn.Parameter(torch.randn(n_classes, DIM) * 0.1)
+    print(f"model: {sum(p.numel() for p in model.parameters())} parameters", flush=True)
+    opt = torch.optim.AdamW([*model.parameters(), head], lr=3e-3, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=args.steps,
+                                                pct_start=0.1)
+    eval_rng = np.random.default_rng(args.seed + 1)
+    total = 0.0
+    for step in range(1, args.steps + 1):
+        n_real = int(round(args.batch * args.real_share)) if len(real) else 0
+        cls = rng.integers(CLASSES, size=args.batch - n_real)
+        idx = rng.integers(RENDERS, size=len(cls))
+        picked = [augment(crops[c, j], rng) for c, j in zip(cls, idx, strict=True)]
+        rcls = rng.integers(len(real), size=n_real) if n_real else np.zeros(0, np.int64)
+        picked += [augment(real[c, 0], rng, turn=True) for c in rcls]
+        x = torch.from_numpy(prepare(picked))
+        y = torch.from_numpy(np.concatenate([cls, CLASSES + rcls]).astype(np.int64))
+        emb = F.normalize(model(x), dim=1)
+        cos = emb @ F.normalize(head, dim=1).T
+        logits = SCALE * (cos - MARGIN * F.one_hot(y, n_classes))
+        loss = F.cross_entropy(logits, y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        total += loss.item()
+        minutes = (time.monotonic() - start) / 60
+        last = step == args.steps or minutes > args.max_minutes
+        if step % 250 == 0 or last:
+            acc = held_out(model, eval_rng)
+            print(f"step {step} loss {total / 250:.3f} held-out symbols nearest {acc:.3f} "
+                  f"({minutes:.1f} min)", flush=True)
+            total = 0.0
+        if last:
+            if minutes > args.max_minutes:
+                print("time budget reached", flush=True)
+            break
+    model.eval()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, torch.zeros(1, 3, INPUT_PX, INPUT_PX), str(args.out),
+                      dynamo=False, input_names=["crops"], output_names=["embedding"],
+                      dynamic_axes={"crops": {0: "n"}, "embedding": {0: "n"}}, opset_version=13)
+    check = [crops[i, 0] for i in range(32)]
+    with torch.no_grad():
+        ref = F.normalize(model(torch.from_numpy(prepare(check))), dim=1).numpy()
+    got = SymbolEmbedder(args.out).embed(check)
+    print(f"saved {args.out} ({args.out.stat().st_size / 1024:.0f} KiB); OpenCV vs PyTorch "
+          f"max diff {np.abs(got - ref).max():.2e}; total {time.monotonic() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
