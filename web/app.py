@@ -40,6 +40,10 @@ def create_app(services: Services, config: Mapping[str, Any] | None = None) -> F
     from web.api import campaigns
 
     app.register_blueprint(campaigns.bp)
+    from web.api import dice, hardware
+
+    app.register_blueprint(dice.bp)
+    app.register_blueprint(hardware.bp)
     from web.api import rules
 
     app.register_blueprint(rules.bp)  # rule lookup (web.rules)

@@ -6,10 +6,12 @@ builds one and passes it to :func:`web.app.create_app`, tests build their own.
 
 from __future__ import annotations
 
+import tempfile
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from companion.store.errors import UnknownSession
 from companion.store.protocol import EventStore
@@ -21,6 +23,9 @@ from web.buttons import TableButtons
 from web.errors import NotFound
 from web.live import Broker
 from web.rules import RuleIndex, index_path
+
+if TYPE_CHECKING:
+    from web.runtime.dice import DiceService
 
 
 @dataclass
@@ -42,6 +47,11 @@ class Tables:
                 self._open[session_id] = table
             return table
 
+    def opened(self) -> list[Table]:
+        """The tables open now (being played), for the camera and the button box."""
+        with self._lock:
+            return list(self._open.values())
+
     def create(self, game: str, options: Mapping[str, Any], actor: str | None = None) -> Table:
         table = Table.create(self.store, game, options, actor)
         with self._lock:
@@ -56,6 +66,11 @@ class Services:
     demo_table: str | None = None
     software_box: SoftwareButtonBox = field(init=False)
     _buttons: dict[str, TableButtons] = field(default_factory=dict)
+    data_dir: Path | None = None  # beside the database: dice reads and their pictures
+    runtime: Any = None  # web.runtime.Runtime when `tableside serve` runs the hardware
+    _dice: DiceService | None = None
+    _scratch: tempfile.TemporaryDirectory[str] | None = None
+    _dice_lock: threading.Lock = field(default_factory=threading.Lock)
     # live updates (web.live) and roles (web.auth, its own file beside the database)
     live: Broker = field(default_factory=Broker)
     auth: Auth = field(init=False)
@@ -77,7 +92,28 @@ class Services:
                                                TableButtons.for_game(table.game))
         return buttons
 
+    def dice(self) -> DiceService:
+        """Dice reads (web.runtime.dice), made on first use; without a data dir their
+        pictures go to a temporary folder removed at close."""
+        with self._dice_lock:
+            if self._dice is None:
+                from web.runtime.dice import DiceService
+                from web.runtime.reads import ReadStore
+
+                folder = self.data_dir
+                if folder is None:
+                    self._scratch = tempfile.TemporaryDirectory(prefix="tableside-reads-")
+                    folder = Path(self._scratch.name)
+                self._dice = DiceService(ReadStore(folder / "reads"))
+            return self._dice
+
     def close(self) -> None:
+        if self.runtime is not None:
+            self.runtime.stop()
+        if self._dice is not None:
+            self._dice.store.close()
+        if self._scratch is not None:
+            self._scratch.cleanup()
         self.live.close(timeout=1.0)
         self.auth.store.close()
         if self.rules is not None:

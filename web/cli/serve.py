@@ -1,6 +1,9 @@
-"""Start Tableside's web server (waitress, a production WSGI server) for the phones at the
-table. With --demo, a demonstration SeaFall table (three provinces, example islands) is made
-on first use, so the pages and the API have something to show on any laptop."""
+"""Start Tableside for the table: the web server for the phones (waitress, a production WSGI
+server) and the runtime beside it: the camera loop reading dice for the table's roll
+prompts, the serial button box, GPIO buttons on a Raspberry Pi, each looked for by itself
+and re-opened when it comes back (docs/runtime.md). With --demo everything runs on any
+laptop: a demonstration SeaFall table brought to its first roll, a recording of dice being
+thrown as the camera, and a simulated button box. Ctrl-C or SIGTERM stops it cleanly."""
 
 from __future__ import annotations
 
@@ -17,16 +20,28 @@ DEMO_ACTOR = "demo"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("serve", help="start the web server for the table's phones",
+    p = sub.add_parser("serve", help="start the web server and the camera and button loops",
                        description=__doc__)
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (0.0.0.0: every network interface; default "
                         "%(default)s)")
     p.add_argument("--port", type=int, default=8000, help="port (default %(default)s)")
     p.add_argument("--db", type=Path, default=None,
-                   help=f"the database file (default {default_db_path()})")
+                   help=f"the database file (default {default_db_path()}); dice read "
+                        "pictures are kept in reads/ beside it")
     p.add_argument("--demo", action="store_true",
-                   help="run with a demonstration SeaFall table")
+                   help="run the whole loop with a demonstration SeaFall table, recorded "
+                        "dice frames and a simulated button box")
+    p.add_argument("--camera", metavar="SOURCE", default=None,
+                   help="camera source: camera:N, /dev/videoN, picamera, images:DIR, "
+                        "video:FILE, or none (default: camera:0 when a /dev/video device "
+                        "exists, picamera on a Pi; the demo recording with --demo)")
+    p.add_argument("--box", metavar="PORT", default=None,
+                   help="serial button box: auto, a port path, usb:VID:PID[:SERIAL], a "
+                        "pyserial URL, or none (default: auto; the simulated box with "
+                        "--demo)")
+    p.add_argument("--gpio", choices=("auto", "none"), default="auto",
+                   help="buttons on the Pi's GPIO: auto (only on a Raspberry Pi) or none")
     p.add_argument("--threads", type=int, default=24,
                    help="worker threads: each open live stream holds one (default %(default)s)")
     p.set_defaults(handler=run)
@@ -44,9 +59,10 @@ def demo_table(store: SQLiteStore) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    import waitress
-
     from web.app import create_app
+    from web.auth import console_text, lan_base_url
+    from web.live import LiveServer
+    from web.runtime import Runtime, RuntimeOptions
     from web.services import Services
 
     path = args.db or default_db_path()
@@ -56,16 +72,44 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, StoreError) as exc:
         print(f"tableside serve: {exc}", file=sys.stderr)
         return 2
-    services = Services(store)
+    services = Services(store, data_dir=path.parent)
     try:
         if args.demo:
+            from web.runtime.demo import install_profile, play_opening
+
             services.demo_table = demo_table(store)
+            if play_opening(services.tables.get(services.demo_table)):
+                print("Demo: Blue explores Example isle B (2 dice against defense 5); the "
+                      "recorded camera will throw the dice.", flush=True)
+            print("Demo: enrolling the SeaFall dice faces ...", flush=True)
+            try:
+                install_profile(services)
+            except Exception as exc:  # the demo goes on: faces can still be typed in
+                print(f"Demo: cannot enroll the SeaFall faces ({exc}); camera reads will "
+                      "fail until a profile is enrolled", file=sys.stderr, flush=True)
+        options = RuntimeOptions(demo=args.demo, camera=args.camera, box=args.box,
+                                 gpio=args.gpio != "none")
+        services.runtime = Runtime(services, options)
         app = create_app(services)
+        # waitress, with the live streams closed first on Ctrl-C / SIGTERM (web.live)
+        try:
+            server = LiveServer(app, services.live, host=args.host, port=args.port,
+                                threads=args.threads)
+        except OSError as exc:
+            print(f"tableside serve: cannot listen on {args.host}:{args.port}: {exc}",
+                  file=sys.stderr)
+            return 2
+        services.runtime.start()
+        if args.demo and services.demo_table is not None:
+            print(console_text(services.auth, services.demo_table,
+                               lan_base_url(args.host, server.port)), flush=True)
         shown = "localhost" if args.host in ("0.0.0.0", "::") else args.host
-        print(f"Tableside is serving on http://{shown}:{args.port}/ (database {path})",
+        print(f"Tableside is serving on http://{shown}:{server.port}/ (database {path})",
               flush=True)
-        waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
-                       ident="tableside")
+        server.run()
+        print("Tableside: stopping", flush=True)
+    except KeyboardInterrupt:
+        print("Tableside: stopping", flush=True)
     finally:
         services.close()
     return 0

@@ -1,0 +1,378 @@
+"""The dice-read API (docs/api.md "Dice reads"): real d6 photos and synthetic SeaFall dice
+read for the table's roll prompt; applied at once when certain and complete, otherwise
+pending until confirmed; corrections (before and after applying) recorded with who made
+them; stale pages get 409; bad uploads get 400 and store nothing."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.support.web import browser, join
+from tests.vision.helpers import PHOTOS, labelled_photos, same_die
+from tests.web.runtime.support import certain_photos
+
+
+def new_table(client, die: str = "seafall", count: int = 2, rolls: int = 3) -> str:
+    response = client.post("/api/tables", json={"game": "dicegame", "options": {
+        "die": die, "count": count, "rolls": rolls}})
+    assert response.status_code == 201, response.json
+    return response.json["id"]
+
+
+def upload(client, tid: str, data: bytes, name: str = "dice.jpg"):
+    form = {"photo": (io.BytesIO(data), name)}
+    return client.post(f"/api/tables/{tid}/dice/photo", data=form,
+                       content_type="multipart/form-data")
+
+
+def settled(n: int) -> tuple[bytes, list[str]]:
+    """The n-th photo of two SeaFall dice that the reader reads for sure, and its faces."""
+    data, faces = certain_photos()[n]
+    return data, list(faces)
+
+
+def state(client, tid: str) -> dict:
+    return client.get(f"/api/tables/{tid}").json
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+def test_real_d6_photos_are_read_for_the_roll_prompt(client):
+    """The seven checked-in phone photos (tests/vision/photos), each uploaded for a roll of
+    as many d6 as it shows: dice found at their labelled places, certain dice read right,
+    and each read applied or left pending exactly as the policy says."""
+    dice = found = silent = 0
+    for photo in labelled_photos():
+        tid = new_table(client, die="d6", count=len(photo.faces))
+        response = upload(client, tid, photo.path.read_bytes(), photo.path.name)
+        assert response.status_code == 201, response.json
+        read = response.json
+        assert read["die"] == "d6" and read["prompt_id"] == "roll:0"
+        assert read["source"] == "photo" and read["actor"] == "host"
+        assert read["frame_size"] == [1024, cv2.imread(str(photo.path)).shape[0]]
+        dice += len(photo.faces)
+        for die in read["dice"]:
+            match = [f for f, b in zip(photo.faces, photo.boxes, strict=True)
+                     if same_die(b, die["box"])]
+            found += bool(match)
+            silent += bool(match) and not die["uncertain"] and die["face"] != match[0]
+        complete = len(read["dice"]) == len(photo.faces)
+        certain = all(not d["uncertain"] for d in read["dice"])
+        expected = "applied" if complete and certain and not read["warnings"] else "pending"
+        assert read["status"] == expected, photo.path.name
+        rolled = state(client, tid)["state"]["rolled"]
+        assert rolled == ([[d["face"] for d in read["dice"]]] if expected == "applied" else [])
+    assert found >= 0.85 * dice
+    assert silent <= 1
+
+
+def test_evidence_frame_and_crops_are_served(client):
+    tid = new_table(client)
+    data, _ = settled(0)
+    read = upload(client, tid, data).json
+    frame = client.get(read["frame_url"])
+    assert frame.status_code == 200 and frame.mimetype == "image/jpeg"
+    image = cv2.imdecode(np.frombuffer(frame.data, np.uint8), cv2.IMREAD_COLOR)
+    assert [image.shape[1], image.shape[0]] == read["frame_size"]
+    for die in read["dice"]:
+        crop = client.get(die["crop_url"])
+        assert crop.status_code == 200 and crop.mimetype == "image/png"
+        assert crop.data[:8] == b"\x89PNG\r\n\x1a\n"
+        assert cv2.imdecode(np.frombuffer(crop.data, np.uint8), cv2.IMREAD_COLOR).shape[0] > 0
+    missing = client.get(f"/api/dice/{read['read_id']}/crops/9.png")
+    assert missing.status_code == 404 and missing.json["error"] == "not_found"
+    assert client.get("/api/dice/nosuchread/frame.jpg").status_code == 404
+
+
+def test_certain_complete_seafall_read_is_applied_at_once_with_its_evidence(app, client):
+    tid = new_table(client)
+    data, faces = settled(0)
+    before = state(client, tid)["version"]
+    yellow = join(app, client, tid, "Yellow", "yellow")
+    read = upload(yellow, tid, data).json
+    assert read["actor"] == "Yellow"
+    assert read["status"] == "applied"
+    assert [d["face"] for d in read["dice"]] == faces
+    assert all(not d["uncertain"] and d["confidence"] > 0 for d in read["dice"])
+    assert read["table_version"] > before and read["applied_version"] == read["table_version"]
+    assert state(client, tid)["state"]["rolled"] == [faces]
+    history = client.get(f"/api/tables/{tid}/history").json["history"]
+    roll = history[-1]
+    assert roll["type"] == "roll" and roll["actor"] == "yellow"
+    assert roll["args"]["read_id"] == read["read_id"] and roll["args"]["source"] == "photo"
+    assert roll["args"]["image"] == read["frame_url"]
+    latest = client.get(f"/api/tables/{tid}/dice/latest").json
+    assert latest["read_id"] == read["read_id"] and latest["status"] == "applied"
+    again = client.get(f"/api/tables/{tid}/dice/{read['read_id']}").json
+    assert again["dice"] == read["dice"]
+
+
+# -- pending, confirm, correct ---------------------------------------------------------------
+
+def pending_read(client, count: int = 3) -> tuple[str, dict, list[str]]:
+    """A read of two dice for a roll of ``count``: it cannot be applied as it is."""
+    tid = new_table(client, count=count)
+    data, faces = settled(1)
+    read = upload(client, tid, data).json
+    assert read["status"] == "pending"
+    assert read["expected"] == count and f"asks for {count} dice" in read["note"]
+    assert state(client, tid)["state"]["rolled"] == []
+    return tid, read, faces
+
+
+def test_a_read_with_the_wrong_count_waits_then_is_confirmed_with_the_faces(app, client):
+    tid, read, faces = pending_read(client)
+    version = state(client, tid)["version"]
+    given = [*faces, "strong"]
+    red = join(app, client, tid, "Rosa", "red")
+    response = red.post(f"/api/tables/{tid}/dice/{read['read_id']}/confirm",
+                        json={"faces": given, "expected_version": version})
+    assert response.status_code == 200, response.json
+    out = response.json
+    assert out["status"] == "applied" and out["faces"] == given
+    assert out["corrections"] == [{"die": None, "from": " ".join(faces),
+                                   "to": " ".join(given), "actor": "Rosa",
+                                   "at": out["corrections"][0]["at"], "after_apply": False}]
+    assert state(client, tid)["state"]["rolled"] == [given]
+    again = client.post(f"/api/tables/{tid}/dice/{read['read_id']}/confirm",
+                        json={"expected_version": out["table_version"]})
+    assert again.status_code == 409 and "already applied" in again.json["message"]
+
+
+def test_confirm_from_a_stale_page_is_a_conflict_and_changes_nothing(client):
+    tid, read, faces = pending_read(client)
+    version = state(client, tid)["version"]
+    response = client.post(f"/api/tables/{tid}/dice/{read['read_id']}/confirm",
+                           json={"faces": [*faces, "blank"], "expected_version": version - 1})
+    assert response.status_code == 409 and response.json["error"] == "conflict"
+    assert response.json["version"] == version
+    assert client.get(f"/api/tables/{tid}/dice/{read['read_id']}").json["status"] == "pending"
+    assert state(client, tid)["state"]["rolled"] == []
+
+
+def test_correcting_a_pending_die_then_confirming_applies_the_corrected_faces(app, client):
+    tid = new_table(client, count=2)
+    data, faces = settled(1)
+    # a hand in the picture: every die is marked uncertain and the read waits
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    h, w = image.shape[:2]
+    cv2.rectangle(image, (0, h - 60), (150, h - 1), (120, 150, 205), -1)  # 1.9% skin
+    read = upload(client, tid, cv2.imencode(".jpg", image)[1].tobytes()).json
+    assert read["status"] == "pending" and read["warnings"]
+    assert all(d["uncertain"] for d in read["dice"])
+    wrong = "strong" if read["dice"][0]["face"] != "strong" else "blank"
+    red = join(app, client, tid, "Rosa", "red")
+    out = red.post(f"/api/tables/{tid}/dice/{read['read_id']}/correct",
+                   json={"die": 0, "face": wrong}).json
+    assert out["status"] == "pending"
+    assert out["dice"][0]["face"] == wrong and out["dice"][0]["corrected_by"] == "Rosa"
+    assert out["dice"][0]["read_face"] == read["dice"][0]["face"]
+    version = state(client, tid)["version"]
+    done = red.post(f"/api/tables/{tid}/dice/{read['read_id']}/confirm",
+                    json={"expected_version": version}).json
+    assert done["status"] == "applied"
+    assert state(client, tid)["state"]["rolled"] == [[wrong, read["dice"][1]["face"]]]
+
+
+def test_correcting_an_applied_read_undoes_the_roll_and_applies_it_again(app, client):
+    tid = new_table(client)
+    data, faces = settled(0)
+    yellow = join(app, client, tid, "Yann", "yellow")
+    read = upload(yellow, tid, data).json
+    assert read["status"] == "applied"
+    other = "blank" if faces[1] != "blank" else "weak"
+    response = yellow.post(f"/api/tables/{tid}/dice/{read['read_id']}/correct",
+                           json={"die": 1, "face": other,
+                                 "expected_version": read["table_version"]})
+    assert response.status_code == 200, response.json
+    out = response.json
+    assert out["status"] == "applied" and out["faces"] == [faces[0], other]
+    assert out["dice"][1]["corrected_by"] == "Yann"
+    (correction,) = out["corrections"]
+    assert (correction["die"], correction["from"], correction["to"], correction["actor"],
+            correction["after_apply"]) == (1, faces[1], other, "Yann", True)
+    assert state(client, tid)["state"]["rolled"] == [[faces[0], other]]
+    kinds = [(h["kind"], h["actor"]) for h in
+             client.get(f"/api/tables/{tid}/history").json["history"][-3:]]
+    assert kinds == [("command", "yellow"), ("undo", "yellow"), ("command", "yellow")]
+    # the table can still undo the corrected roll like any command
+    assert yellow.post(f"/api/tables/{tid}/undo", json={}).status_code == 200
+    assert state(client, tid)["state"]["rolled"] == []
+
+
+@pytest.mark.parametrize(("body", "status", "words"), [
+    pytest.param({"die": 0, "face": "kraken"}, 400, "kraken", id="not a face of the die"),
+    pytest.param({"die": 5, "face": "weak"}, 400, "die number", id="no such die"),
+    pytest.param({"die": "0", "face": "weak"}, 400, "number of the die", id="die not a number"),
+    pytest.param({"die": 0}, 400, "face", id="no face"),
+    pytest.param({"die": 0, "face": "strong", "expected_version": 1}, 409, "version",
+                 id="stale page"),
+])
+def test_bad_corrections_are_refused_and_change_nothing(client, body, status, words):
+    tid = new_table(client)
+    data, faces = settled(0)
+    read = upload(client, tid, data).json
+    response = client.post(f"/api/tables/{tid}/dice/{read['read_id']}/correct", json=body)
+    assert response.status_code == status and words in response.json["message"]
+    assert state(client, tid)["state"]["rolled"] == [faces]
+
+
+def test_a_correction_after_later_commands_is_refused(client):
+    tid = new_table(client)
+    data, faces = settled(0)
+    read = upload(client, tid, data).json
+    client.post(f"/api/tables/{tid}/commands", json={"type": "note", "text": "next"})
+    response = client.post(f"/api/tables/{tid}/dice/{read['read_id']}/correct",
+                           json={"die": 0, "face": "blank"})
+    assert response.status_code == 409 and "undo the later commands" in response.json["message"]
+    assert state(client, tid)["state"]["rolled"] == [faces]
+
+
+def test_a_newer_read_supersedes_a_pending_one(client):
+    tid, first, faces = pending_read(client)
+    data, _ = settled(2)
+    second = upload(client, tid, data).json
+    old = client.get(f"/api/tables/{tid}/dice/{first['read_id']}").json
+    assert old["status"] == "superseded"
+    assert client.get(old["frame_url"]).status_code == 404
+    latest = client.get(f"/api/tables/{tid}/dice/latest").json
+    assert latest["read_id"] == second["read_id"]
+    response = client.post(f"/api/tables/{tid}/dice/{first['read_id']}/confirm",
+                           json={"faces": [*faces, "weak"]})
+    assert response.status_code == 409 and "newer read" in response.json["message"]
+
+
+# -- bad uploads -----------------------------------------------------------------------------
+
+def _truncated() -> bytes:
+    data = (PHOTOS / labelled_photos()[0].path.name).read_bytes()
+    return data[:200]
+
+
+@pytest.mark.parametrize(("data", "words"), [
+    pytest.param(b"", "empty", id="empty"),
+    pytest.param(b"this is not a picture", "not a readable image", id="text"),
+    pytest.param(_truncated(), "not a readable image", id="truncated jpeg"),
+    pytest.param(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 64,
+                 "HEIC", id="heic from an iphone"),
+])
+def test_corrupt_uploads_are_400_with_a_reason_and_store_nothing(client, data, words):
+    tid = new_table(client)
+    response = upload(client, tid, data)
+    assert response.status_code == 400 and response.json["error"] == "invalid"
+    assert words in response.json["message"]
+    assert client.get(f"/api/tables/{tid}/dice/latest").status_code == 404
+    assert state(client, tid)["state"]["rolled"] == []
+
+
+def test_upload_without_the_photo_field_is_400(client):
+    tid = new_table(client)
+    response = client.post(f"/api/tables/{tid}/dice/photo", data={"picture": "x"},
+                           content_type="multipart/form-data")
+    assert response.status_code == 400 and "'photo'" in response.json["message"]
+
+
+def test_a_photo_when_no_roll_is_asked_for_is_409(client):
+    tid = new_table(client, rolls=0)
+    data, _ = settled(0)
+    response = upload(client, tid, data)
+    assert response.status_code == 409 and "no roll is asked for" in response.json["message"]
+
+
+def test_seafall_dice_without_an_enrolled_profile_say_how_to_enroll(services):
+    from web.app import create_app
+
+    client = browser(create_app(services, {"TESTING": True}))
+    tid = new_table(client)
+    data, _ = settled(0)
+    response = upload(client, tid, data)
+    assert response.status_code == 409 and "tableside enroll" in response.json["message"]
+
+
+def test_reads_of_unknown_tables_and_ids_are_404(client):
+    tid = new_table(client)
+    assert client.get("/api/tables/nope/dice/latest").status_code == 404
+    assert client.get(f"/api/tables/{tid}/dice/latest").status_code == 404
+    assert client.get(f"/api/tables/{tid}/dice/abc").json["error"] == "not_found"
+    other = new_table(client)
+    data, _ = settled(0)
+    read = upload(client, other, data).json
+    assert client.get(f"/api/tables/{tid}/dice/{read['read_id']}").status_code == 404
+
+
+def test_reads_and_pictures_are_kept_beside_the_database(seafall_services, tmp_path: Path):
+    from web.app import create_app
+
+    client = browser(create_app(seafall_services, {"TESTING": True}))
+    tid = new_table(client)
+    data, _ = settled(0)
+    read = upload(client, tid, data).json
+    folder = tmp_path / "data" / "reads"
+    assert (folder / "reads.sqlite3").is_file()
+    assert sorted(p.name for p in (folder / "files" / read["read_id"]).iterdir()) == [
+        "crop-0.png", "crop-1.png", "frame.jpg"]
+
+
+def test_spectators_cannot_send_photos_or_confirm(app, client):
+    tid = new_table(client)
+    data, _ = settled(0)
+    watcher = app.test_client()  # no session: a spectator
+    response = upload(watcher, tid, data)
+    assert response.status_code == 403 and response.json["error"] == "forbidden"
+    assert client.get(f"/api/tables/{tid}/dice/latest").status_code == 404
+    read = upload(client, tid, data).json
+    response = watcher.post(f"/api/tables/{tid}/dice/{read['read_id']}/correct",
+                            json={"die": 0, "face": "blank"})
+    assert response.status_code == 403
+    # reading the evidence is open to everyone at the table
+    assert watcher.get(read["frame_url"]).status_code == 200
+
+
+def test_a_large_phone_photo_is_scaled_down_and_its_boxes_fit_the_kept_frame(client):
+    tid = new_table(client)
+    data, _ = settled(0)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    big = cv2.resize(image, (2400, 1800), interpolation=cv2.INTER_CUBIC)
+    encoded = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 60])[1].tobytes()
+    assert len(encoded) < 500_000  # the test client spools bigger uploads to a file
+    read = upload(client, tid, encoded).json
+    assert read["frame_size"] == [1600, 1200]
+    for die in read["dice"]:
+        x, y, w, h = die["box"]
+        assert 0 <= x and 0 <= y and x + w <= 1600 and y + h <= 1200
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 10**12) | st.floats(allow_nan=False)
+    | st.text(max_size=8) | st.sampled_from(["weak", "blank", "strong", "standard"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                 max_size=3),
+    max_leaves=8)
+BODIES = JSON | st.fixed_dictionaries({}, optional={
+    "faces": JSON, "die": JSON, "face": JSON, "expected_version": JSON})
+
+
+@pytest.fixture
+def a_pending_read(client) -> tuple[str, dict]:
+    tid, read, _ = pending_read(client)
+    return tid, read
+
+
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=BODIES, route=st.sampled_from(["confirm", "correct"]))
+def test_any_confirm_or_correct_body_gets_a_clear_answer(client, a_pending_read, body, route):
+    """Fuzzed bodies (one read, confirmed or corrected many times over): never a server
+    error, always the one error shape."""
+    tid, read = a_pending_read
+    response = client.post(f"/api/tables/{tid}/dice/{read['read_id']}/{route}", json=body)
+    assert response.status_code in (200, 400, 409), response.json
+    if response.status_code != 200:
+        assert set(response.json) >= {"error", "message"} and response.json["message"]

@@ -1,0 +1,301 @@
+"""The camera loop (docs/runtime.md): frames of dice thrown and settling, on a manual clock,
+give exactly one read per settled roll, each applied to the roll prompt of the table in focus;
+the demo recording plays in real time and still reads as its manifest says;
+a camera that goes away mid-stream (or is absent at start) is reported and re-opened, and
+the loop keeps reading once it is back."""
+
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.errors import InvalidCommand
+from firmware_bridge.backoff import Backoff
+from tests.vision.helpers import ManualClock, die_patches, paste, photo
+from tests.web.runtime.support import certain_photos, throw
+from vision.sources import FakeSource, SourceError, SourceLost
+from web.runtime import Runtime, RuntimeOptions
+from web.runtime.camera import CameraLoop
+from web.runtime.demo import recording_dir
+from web.runtime.recording import RecordedSource, Recording
+
+RECORDING = Recording.load(recording_dir())
+SHEET = "IMG_20191208_112541.jpg"  # 7 real d6 on a white sheet (tests/vision/photos)
+QUICK = Backoff(0.001, 0.002)
+
+
+def recorded(clock: ManualClock, loop: bool = False) -> RecordedSource:
+    return RecordedSource(RECORDING, loop=loop, clock=clock, pace=clock.advance)
+
+
+def dice_table(services, count: int = 2, rolls: int = 10):
+    return services.tables.create("dicegame", {"die": "seafall", "count": count,
+                                               "rolls": rolls})
+
+
+def runtime_with(services, factory, spec: str = "test") -> Runtime:
+    return Runtime(services, RuntimeOptions(box="none"), camera_factory=factory,
+                   camera_spec=spec, pi_model=None)
+
+
+def test_recorded_source_plays_in_real_time_and_loops():
+    clock = ManualClock(100.0)
+    source = recorded(clock, loop=True)
+    first = source.read()
+    assert first is not None and first.timestamp == 100.0
+    for _ in range(RECORDING.length - 1):
+        source.read()
+    assert clock.now == pytest.approx(100.0 + (RECORDING.length - 1) / RECORDING.fps)
+    again = source.read()  # the loop starts over
+    assert again is not None and again.ref == first.ref
+    assert np.array_equal(again.image, first.image)
+    once = recorded(ManualClock(), loop=False)
+    assert sum(1 for _ in once) == RECORDING.length
+
+
+class Ticking:
+    """A manual clock that moves 0.2 s each time a frame is taken from the source."""
+
+    def __init__(self) -> None:
+        self.clock = ManualClock()
+
+    def __call__(self) -> float:
+        self.clock.advance(0.2)
+        return self.clock.now
+
+
+def throws(count: int = 3) -> tuple[list[np.ndarray], list[list[str]]]:
+    """Frames of ``count`` throws of two SeaFall dice, each read for sure, and the faces."""
+    frames: list[np.ndarray] = []
+    faces: list[list[str]] = []
+    for data, read in certain_photos(count):
+        frames += throw(data)
+        faces.append(list(read))
+    return frames, faces
+
+
+def test_one_read_per_settled_roll_each_applied_to_the_table(seafall_services):
+    table = dice_table(seafall_services)
+    frames, faces = throws()
+    runtime = runtime_with(seafall_services, lambda: FakeSource(frames, clock=Ticking()))
+    assert runtime.camera is not None
+    runtime.camera.run()  # every frame, once, in this thread
+    status = runtime.camera.status()
+    # the tray settles twice a throw: empty before it (no read), then with the dice
+    assert status["settles"] == 2 * len(faces) and status["reads"] == len(faces)
+    assert status["state"] == "absent" and "ended" in status["detail"]
+    assert table.view(None)["rolled"] == faces
+    store = seafall_services.dice().store
+    assert store.count(table.session_id) == len(faces)
+    latest = store.latest(table.session_id)
+    assert latest is not None and latest.source == "camera" and latest.status == "applied"
+    assert status["last_read_id"] == latest.id
+
+
+def test_the_demo_recording_reads_as_its_manifest_says(seafall_services):
+    """The shipped recording against today's reader: one read per roll, each applied with
+    the manifest's faces. If the vision models change and this fails, remake the recording
+    (python -m web.runtime.recording web/runtime/demo; docs/runtime.md)."""
+    table = dice_table(seafall_services)
+    runtime = runtime_with(seafall_services, lambda: recorded(ManualClock()))
+    runtime.camera.run()
+    status = runtime.camera.status()
+    rolls = [r["faces"] for r in RECORDING.rolls]
+    assert status["settles"] == 2 * len(rolls) and status["reads"] == len(rolls)
+    assert table.view(None)["rolled"] == rolls
+
+
+def test_the_camera_reads_for_the_table_whose_roll_opened_last(seafall_services):
+    older = dice_table(seafall_services)
+    frames, faces = throws()
+    runtime = runtime_with(seafall_services, lambda: FakeSource(frames, clock=Ticking()))
+    runtime.focus.refresh()
+    newer = dice_table(seafall_services, rolls=1)
+    runtime.camera.run()
+    # the first roll answers the newer table; then only the older one waits for dice
+    assert newer.view(None)["rolled"] == faces[:1]
+    assert older.view(None)["rolled"] == faces[1:]
+
+
+def test_no_roll_asked_for_means_no_read_kept(seafall_services):
+    table = dice_table(seafall_services, rolls=0)
+    frames, faces = throws()
+    runtime = runtime_with(seafall_services, lambda: FakeSource(frames, clock=Ticking()))
+    runtime.camera.run()
+    status = runtime.camera.status()
+    assert status["settles"] == 2 * len(faces) and status["reads"] == 0
+    assert seafall_services.dice().store.count() == 0
+    assert table.view(None)["rolled"] == []
+
+
+class Unpluggable(FakeSource):
+    """A camera pulled out after ``lose_after`` frames that stays out for ``out_for``
+    re-open attempts; each frame comes 0.2 s after the last on a manual clock."""
+
+    def __init__(self, frames, lose_after: int, out_for: int) -> None:
+        self.clock = ManualClock()
+        super().__init__(frames, name="camera:9", lose_after=lose_after,
+                         clock=lambda: self.clock.now)
+        self.out_for = out_for
+        self.attempts = 0
+
+    def read(self):
+        self.clock.advance(0.2)
+        return super().read()
+
+    def reopen(self) -> None:
+        self.attempts += 1
+        if self.attempts > self.out_for:
+            self.plugged = True
+        super().reopen()
+
+
+def roll_frames() -> list[np.ndarray]:
+    """Frames of one throw of two dice that the reader reads for sure."""
+    return throw(certain_photos(1)[0][0])
+
+
+def test_a_camera_lost_mid_stream_is_reopened_and_reads_again(seafall_services):
+    table = dice_table(seafall_services)
+    frames = roll_frames()
+    camera = Unpluggable(frames * 2, lose_after=len(frames), out_for=3)
+    runtime = runtime_with(seafall_services, lambda: camera)
+    states: list[str] = []
+    loop = CameraLoop("camera:9", lambda: camera, runtime._on_settled, backoff=QUICK)
+    original = loop._set
+
+    def spy(**changes):
+        if "state" in changes:
+            states.append(changes["state"])
+        original(**changes)
+
+    loop._set = spy  # type: ignore[method-assign]
+    loop.run(frames=2 * len(frames))
+    status = loop.status()
+    assert states == ["running", "lost", "reopening", "reopening", "reopening", "reopening",
+                      "running"]
+    assert status["state"] == "running" and status["reopen_attempts"] == 4
+    assert "frames again" in status["detail"]
+    assert camera.opened == 2 and status["reads"] == 2
+    assert len(table.view(None)["rolled"]) == 2
+
+
+def test_a_camera_absent_at_start_is_looked_for_again():
+    tries = {"n": 0}
+    clock = ManualClock()
+    frames = roll_frames()
+
+    def factory():
+        tries["n"] += 1
+        if tries["n"] < 3:
+            raise SourceError("no camera found (no /dev/video* device)")
+        return FakeSource(frames, name="camera:0", clock=lambda: clock.now)
+
+    seen: list[str] = []
+    loop = CameraLoop("auto", factory, lambda f, motion: seen.append(f.ref) or None, backoff=QUICK)
+    loop.run(frames=3)
+    status = loop.status()
+    assert tries["n"] == 3 and status["state"] == "running" and status["frames"] == 3
+
+
+def test_a_failing_read_does_not_stop_the_camera():
+    clock = ManualClock()
+
+    def broken(frame, motion):
+        raise RuntimeError("reader exploded")
+
+    frames = roll_frames()
+    source = FakeSource(frames * 2, clock=lambda: (clock.advance(0.2), clock.now)[1])
+    loop = CameraLoop("x", lambda: source, broken, backoff=QUICK)
+    loop.run(frames=len(frames) * 2)
+    status = loop.status()
+    assert status["settles"] == 4 and status["reads"] == 0
+    assert "reader exploded" in status["detail"] and status["state"] == "running"
+    assert status["last_error"] == "reader exploded"
+
+
+def test_the_camera_thread_stops_promptly_while_a_camera_is_missing():
+    def factory():
+        raise SourceLost("unplugged")
+
+    loop = CameraLoop("camera:0", factory, lambda f, motion: None,
+                      backoff=Backoff(5.0, 5.0)).start()
+    assert loop.stop(timeout=2.0)
+    assert loop.status()["state"] == "absent"
+
+
+def test_a_re_roll_is_answered_by_the_dice_that_moved(services):
+    """SeaFall's "re-roll weak successes" at the camera: the prompt asks for fewer dice than
+    the tray holds; the dice that moved since the last read answer it, the others keep
+    their faces (a real d6 photo, one die swapped for another face where motion was)."""
+    p = photo(SHEET)
+    image = p.image()
+    dice = services.dice()
+    first = dice.readers.read("d6", image, "x")
+    faces = [d.face for d in first.dice]
+    k = next(i for i, f in enumerate(faces) if faces.count(f) == 1)
+    table = services.tables.create("dicegame", {"die": "d6", "count": len(faces), "rolls": 1,
+                                                "reroll": faces[k]})
+    read = dice.read_frame(table, image, "x")
+    assert read is not None and read.used is None
+    if read.status == "pending":
+        read = dice.confirm(table, read.id, None, table.version, None)
+    assert table.view(None)["rolled"] == [faces] and table.view(None)["pending"] == [k]
+    # the player picks up die k and throws it again: it lands showing another face
+    x, y, w, h = first.dice[k].box
+    other = next(j for j, f in enumerate(p.faces) if f != faces[k])
+    patch, _ = die_patches(p)[other]
+    again = image.copy()
+    paste(again, cv2.resize(patch, (w + w // 4, h + h // 4)), (x - w // 8, y - h // 8))
+    motion = np.zeros(image.shape[:2], np.uint8)
+    motion[y - h // 4 : y + h + h // 4, x - w // 4 : x + w + w // 4] = 1
+    reroll = dice.read_frame(table, again, "y", motion=motion)
+    assert reroll is not None and reroll.used == (k,) and reroll.expected == 1
+    if reroll.status == "pending":
+        reroll = dice.confirm(table, reroll.id, None, table.version, None)
+    new_face = reroll.dice[k].face
+    assert reroll.status == "applied" and reroll.applied_faces == (new_face,)
+    assert new_face != faces[k] or reroll.dice[k].uncertain
+    rolled = table.view(None)["rolled"][-1]
+    assert rolled == [*faces[:k], new_face, *faces[k + 1:]]
+    with pytest.raises(InvalidCommand, match="was not re-rolled"):
+        dice.correct(table, reroll.id, (k + 1) % len(faces), "6", None, None)
+
+
+def test_the_camera_thread_restarts_after_an_unexpected_failure():
+    opened: list[int] = []
+    frames = roll_frames()
+
+    class Exploding(FakeSource):
+        def read(self):
+            if len(opened) == 1 and self._index == 2:
+                raise ValueError("driver bug")  # not a SourceLost: an unexpected failure
+            return super().read()
+
+    def factory():
+        opened.append(1)
+        return Exploding(frames, loop=True, name="camera:0")
+
+    loop = CameraLoop("camera:0", factory, lambda f, motion: None, backoff=QUICK).start()
+    try:
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and not (
+                len(opened) >= 2 and loop.status()["state"] == "running"):
+            time.sleep(0.01)
+        assert len(opened) == 2 and loop.status()["state"] == "running"
+    finally:
+        assert loop.stop(timeout=2.0)
+
+
+def test_without_a_profile_for_the_die_the_camera_says_so_and_goes_on(services):
+    table = dice_table(services)  # SeaFall dice, and no SeaFall profile enrolled
+    frames, faces = throws(2)
+    runtime = runtime_with(services, lambda: FakeSource(frames, clock=Ticking()))
+    runtime.camera.run()
+    status = runtime.camera.status()
+    assert status["settles"] == 2 * len(faces) and status["reads"] == 0
+    assert "tableside enroll" in status["last_error"] and status["state"] == "absent"
+    assert table.view(None)["rolled"] == []

@@ -1,0 +1,132 @@
+"""Dice reads: a phone photo read for the table's roll prompt, the latest read, one read,
+its evidence (frame and per-die crops), confirming and correcting it (docs/api.md "Dice").
+
+The policy (applied at once, or pending until confirmed; corrections) is in
+:mod:`web.runtime.dice`. Sending a photo, confirming and correcting need a player (or the
+host): the roll is sent as the session's province (as the table when the session may act
+for all), and the session's name is recorded as who sent or corrected it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from companion.errors import InvalidCommand
+from web import auth
+from web.api.requests import json_body, optional_int
+from web.errors import NotFound
+from web.runtime.dice import parse_faces, table_reads_json
+from web.services import Services
+
+bp = Blueprint("dice", __name__, url_prefix="/api")
+
+
+def _services() -> Services:
+    services: Services = current_app.extensions["tableside"]
+    return services
+
+
+def _actor(session_id: str) -> tuple[str | None, str]:
+    """(the province the roll is sent as, or None for the table; who to record)."""
+    member = auth.current(session_id)
+    actor = None if auth.acts_for_all(member, session_id) else member.province
+    return actor, member.name or member.province or member.role
+
+
+def _answer(record: Any, table: Any, status: int = 200) -> Any:
+    response = jsonify(table_reads_json(record, table))
+    response.status_code = status
+    return response
+
+
+@bp.post("/tables/<session_id>/dice/photo")
+@auth.requires("player")
+def photo(session_id: str) -> Any:
+    """Multipart upload, field ``photo``."""
+    services = _services()
+    table = services.tables.get(session_id)
+    upload = request.files.get("photo")
+    if upload is None:
+        raise InvalidCommand("send the picture as a multipart form field named 'photo'")
+    try:
+        data = upload.read()
+    finally:
+        upload.close()  # a large upload is spooled to a temporary file: free it now
+    actor, who = _actor(session_id)
+    record = services.dice().read_photo(table, data, actor, who)
+    return _answer(record, table, 201)
+
+
+@bp.get("/tables/<session_id>/dice/latest")
+def latest(session_id: str) -> Any:
+    services = _services()
+    table = services.tables.get(session_id)
+    return _answer(services.dice().latest(table), table)
+
+
+@bp.get("/tables/<session_id>/dice/<read_id>")
+def one(session_id: str, read_id: str) -> Any:
+    services = _services()
+    table = services.tables.get(session_id)
+    return _answer(services.dice().get(table, read_id), table)
+
+
+@bp.post("/tables/<session_id>/dice/<read_id>/confirm")
+@auth.requires("player")
+def confirm(session_id: str, read_id: str) -> Any:
+    """``{"faces": [...]?, "expected_version": n}``."""
+    services = _services()
+    table = services.tables.get(session_id)
+    data = json_body()
+    actor, who = _actor(session_id)
+    record = services.dice().confirm(table, read_id, parse_faces(data),
+                                     optional_int(data, "expected_version"), actor, who)
+    return _answer(record, table)
+
+
+@bp.post("/tables/<session_id>/dice/<read_id>/correct")
+@auth.requires("player")
+def correct(session_id: str, read_id: str) -> Any:
+    """``{"die": i, "face": "weak", "expected_version"?}``."""
+    services = _services()
+    table = services.tables.get(session_id)
+    data = json_body()
+    die = data.get("die")
+    face = data.get("face")
+    if not isinstance(die, int) or isinstance(die, bool):
+        raise InvalidCommand("'die' is the number of the die to correct (0 is the first)")
+    if not isinstance(face, str):
+        raise InvalidCommand("'face' is the face label the die really shows")
+    actor, who = _actor(session_id)
+    record = services.dice().correct(table, read_id, die, face,
+                                     optional_int(data, "expected_version"), actor, who)
+    return _answer(record, table)
+
+
+@bp.get("/dice/<read_id>/frame.jpg")
+def frame(read_id: str) -> Any:
+    return _file(read_id, "frame.jpg", "image/jpeg")
+
+
+@bp.get("/dice/<read_id>/crops/<int:n>.png")
+def crop(read_id: str, n: int) -> Any:
+    return _file(read_id, f"crop-{n}.png", "image/png")
+
+
+def _file(read_id: str, name: str, mimetype: str) -> Any:
+    store = _services().dice().store
+    record = store.get(read_id)
+    if record is None:
+        raise NotFound(f"there is no dice read {read_id!r}")
+    path = store.file(read_id, name)
+    if path is None:
+        raise NotFound(f"read {read_id} has no {name}"
+                       + (" (a newer read replaced it)" if record.status == "superseded"
+                          else ""))
+    # small files, read whole: nothing is left open if the phone goes away mid-answer
+    response = Response(path.read_bytes(), mimetype=mimetype)
+    response.cache_control.max_age = 3600
+    response.cache_control.private = True
+    return response

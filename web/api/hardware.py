@@ -1,0 +1,56 @@
+"""``GET /api/hardware``: the camera, the serial button box, GPIO and the software box, as
+the runtime sees them now (docs/api.md "Hardware", docs/runtime.md).
+
+Without a runtime (the app built by a test, or a server started without hardware loops)
+every part is reported absent, with the reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify
+
+from companion.errors import IllegalCommand, InvalidCommand
+from web import auth
+from web.api.requests import json_body
+from web.errors import Forbidden
+from web.runtime.status import idle_status
+from web.services import Services
+
+bp = Blueprint("hardware", __name__, url_prefix="/api")
+
+
+@bp.get("/hardware")
+def hardware() -> Any:
+    services: Services = current_app.extensions["tableside"]
+    runtime = services.runtime
+    if runtime is None:
+        return jsonify(idle_status(services.software_box.buttons))
+    return jsonify(runtime.status())
+
+
+@bp.post("/hardware/box/press")
+def press_simulated_box() -> Any:
+    """Press a button of the demo's simulated box: ``{"button": 0, "long": false}``. The
+    press goes through the box firmware, the wire protocol and the serial bridge. Like the
+    physical box on the table, it answers the table it serves: only that table's players
+    (or its host) may press it from a phone."""
+    services: Services = current_app.extensions["tableside"]
+    runtime = services.runtime
+    box = runtime.demo_box if runtime is not None else None
+    if box is None:
+        raise IllegalCommand("there is no simulated button box (it runs with --demo)")
+    served = runtime.focus.table()
+    if served is None:
+        raise IllegalCommand("no table is open for the button box to answer")
+    if auth.current(served.session_id).role == "spectator":
+        raise Forbidden("only the players of the table the box serves may press its buttons")
+    data = json_body()
+    button, long = data.get("button"), data.get("long", False)
+    if not isinstance(button, int) or isinstance(button, bool) or not 0 <= button < 8:
+        raise InvalidCommand("'button' is a button number, 0 to 7")
+    if not isinstance(long, bool):
+        raise InvalidCommand("'long' is true or false")
+    box.press(button, long)
+    return jsonify({"pressed": button, "long": long})

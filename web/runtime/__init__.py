@@ -1,0 +1,178 @@
+"""The runtime: camera, button boxes and dice reads wired to the open tables.
+
+:class:`Runtime` is what ``tableside serve`` starts beside the web server:
+
+* the **camera loop** (:mod:`web.runtime.camera`): a frame source, settle detection, then a
+  dice read (:mod:`web.runtime.dice`) for the roll prompt of the table in focus
+  (:mod:`web.runtime.focus`), applied at once or left pending for the phones;
+* the **button boxes** (:mod:`web.runtime.boxes`): the serial box, GPIO buttons on a Pi,
+  answering the focused table's prompts through :class:`web.buttons.TableButtons`;
+* **supervision**: each part runs on its own thread, retries with backoff when its hardware
+  is absent or goes away, and reports a state (:mod:`web.runtime.status`) for
+  ``GET /api/hardware``. ``stop()`` ends every thread within a bounded time.
+
+Hardware discovery (:mod:`web.runtime.hardware`): a camera is opened only if a
+``/dev/video*`` device exists (or ``picamera`` on a Pi), looked for again while absent; the
+serial box is found by USB id and recognised by its handshake; GPIO is used only on a Pi.
+``--demo`` swaps in a recording and a simulated box (:mod:`web.runtime.demo`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from firmware_bridge.bridge import SerialBridge
+from firmware_bridge.gpio import GpioButtonBox, GpioUnavailable, pi_pin_factory
+from firmware_bridge.ports import PortSpec
+from vision.sources import Frame, FrameSource, SourceError, open_source
+from web.runtime import hardware
+from web.runtime.boxes import ButtonBoxes
+from web.runtime.camera import CameraLoop
+from web.runtime.focus import Focus
+from web.runtime.status import CameraStatus, GpioStatus, software_box_json
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RuntimeOptions:
+    demo: bool = False
+    camera: str | None = None  # None: look for one; "none": off; else a source spec
+    box: str | None = None  # None: look for one ("auto"); "none": off; else a port
+    gpio: bool = True  # used only on a Raspberry Pi
+
+
+class Runtime:
+    def __init__(self, services: Any, options: RuntimeOptions = RuntimeOptions(), *,
+                 camera_factory: Callable[[], FrameSource] | None = None,
+                 camera_spec: str | None = None, bridge: SerialBridge | None = None,
+                 pi_model: str | None = hardware.DETECT,
+                 video_devices: list[str] | None = None) -> None:
+        """``camera_factory``, ``bridge``, ``pi_model`` (None: not a Pi) and
+        ``video_devices`` replace discovery (tests); by default the hardware is looked for."""
+        self.services = services
+        self.options = options
+        self.focus = Focus(services.tables.opened)
+        self.model = hardware.pi_model() if pi_model == hardware.DETECT else pi_model
+        self._devices = video_devices
+        self._demo_box: Any = None
+        self._stopped = threading.Event()
+        self.camera = self._make_camera(camera_factory, camera_spec)
+        self.boxes = self._make_boxes(bridge)
+
+    # -- building the parts -------------------------------------------------------------------
+    def _make_camera(self, factory: Callable[[], FrameSource] | None,
+                     spec: str | None) -> CameraLoop | None:
+        if factory is not None:
+            return CameraLoop(spec or "test", factory, self._on_settled)
+        if self.options.demo and self.options.camera is None:
+            from web.runtime.demo import recording_dir
+            from web.runtime.recording import RecordedSource, Recording
+
+            recording = Recording.load(recording_dir())
+            return CameraLoop(f"demo recording ({recording.seconds:.0f} s, looping)",
+                              lambda: RecordedSource(recording, loop=True,
+                                                     pace=self._stopped.wait),
+                              self._on_settled)
+        if self.options.camera == "none":
+            return None
+        if self.options.camera is not None:
+            wanted = self.options.camera
+            return CameraLoop(wanted, lambda: open_source(wanted), self._on_settled,
+                              min_period=0.05)
+        return CameraLoop("auto", self._auto_camera, self._on_settled, min_period=0.05)
+
+    def _auto_camera(self) -> FrameSource:
+        spec = hardware.camera_spec(None, self._devices, is_pi=self.model is not None)
+        if spec is None:
+            raise SourceError("no camera found (no /dev/video* device): plug one in, or "
+                              "start with --camera SOURCE")
+        return open_source(spec)
+
+    def _make_boxes(self, bridge: SerialBridge | None) -> ButtonBoxes:
+        port = self.options.box
+        simulated = False
+        if bridge is None and port != "none":
+            if self.options.demo and port is None:
+                from web.runtime.demo import DemoBox
+
+                self._demo_box = DemoBox().plug()
+                port = str(self._demo_box.link)
+                simulated = True
+            bridge = SerialBridge(PortSpec(port or "auto"))
+        gpio, gpio_status = self._make_gpio()
+        return ButtonBoxes(self.services, self.focus, bridge=bridge, port=port or "auto",
+                           simulated=simulated, gpio=gpio, gpio_status=gpio_status)
+
+    def _make_gpio(self) -> tuple[GpioButtonBox | None, GpioStatus]:
+        status = GpioStatus(is_pi=self.model is not None, model=self.model,
+                            buttons=list(hardware.GPIO_BUTTONS), leds=list(hardware.GPIO_LEDS))
+        if self.model is None:
+            status.detail = "not a Raspberry Pi: GPIO is not used"
+            return None, status
+        if not self.options.gpio:
+            status.detail = "turned off (--gpio none)"
+            return None, status
+        try:
+            box = GpioButtonBox(hardware.GPIO_BUTTONS, hardware.GPIO_LEDS,
+                                pin_factory=pi_pin_factory())
+        except GpioUnavailable as exc:
+            status.detail = str(exc)
+            return None, status
+        status.detail = "buttons and LEDs on the Pi's GPIO (BCM pins)"
+        return box, status
+
+    # -- running ------------------------------------------------------------------------------
+    def start(self) -> Runtime:
+        if self.camera is not None:
+            self.camera.start()
+        self.boxes.start()
+        return self
+
+    def stop(self, timeout: float = 3.0) -> bool:
+        """Stop every thread (each within ``timeout``); False if one did not end in time."""
+        if self._stopped.is_set():
+            return True
+        self._stopped.set()
+        done = True
+        if self.camera is not None:
+            done = self.camera.stop(timeout) and done
+        done = self.boxes.stop(timeout) and done
+        if self._demo_box is not None:
+            self._demo_box.close()
+        return done
+
+    def _on_settled(self, frame: Frame, motion: np.ndarray | None = None) -> str | None:
+        table = self.focus.table(waiting_for_dice=True)
+        if table is None:
+            return None
+        record = self.services.dice().read_frame(table, frame.image, frame.ref,
+                                                 motion=motion)
+        return record.id if record is not None else None
+
+    # -- demo -------------------------------------------------------------------------------
+    @property
+    def demo_box(self) -> Any:
+        return self._demo_box
+
+    # -- status -------------------------------------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        focus = self.focus.table()
+        if self.camera is not None:
+            camera = self.camera.status()
+        else:
+            camera = CameraStatus(detail="turned off (--camera none)").to_json()
+        return {
+            "mode": "demo" if self.options.demo else "hardware",
+            "table": focus.session_id if focus is not None else None,
+            "camera": camera,
+            "button_box": self.boxes.box_status().to_json(),
+            "gpio": self.boxes.gpio_json(),
+            "software_box": software_box_json(self.services.software_box.buttons),
+        }

@@ -1,0 +1,177 @@
+"""The camera loop: frames in, one read per settled roll out, on a supervised thread.
+
+:class:`CameraLoop` opens its source (``open_source``, a factory, so a camera that is
+absent at start is looked for again), feeds every frame to a
+:class:`vision.settle.SettleDetector`, and calls ``on_settled(frame)`` once each time the
+tray settles, with where anything moved since the last settle (a re-roll's moved dice).
+When the source fails it does not die: a source that cannot be opened is
+retried with backoff (state ``absent``); one that stops delivering (``SourceLost``, a
+camera unplugged) is reported ``lost`` and re-opened with backoff (``reopening``) until it
+delivers again (``running``). ``stop()`` ends the thread within its timeout.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from firmware_bridge.backoff import Backoff
+from vision.settle import SettleDetector
+from vision.sources import Frame, FrameSource, SourceError, SourceLost
+from web.runtime.status import ABSENT, LOST, REOPENING, RUNNING, CameraStatus, utc_now
+
+log = logging.getLogger(__name__)
+
+
+class CameraLoop:
+    def __init__(
+        self, spec: str, open_source: Callable[[], FrameSource],
+        on_settled: Callable[[Frame, np.ndarray], str | None], *,
+        detector: Callable[[], SettleDetector] | None = None,
+        backoff: Backoff | None = None, min_period: float = 0.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.spec = spec
+        self._open_source = open_source
+        self._on_settled = on_settled
+        self._make_detector = detector or (lambda: SettleDetector(clock=clock))
+        self._backoff = backoff or Backoff(0.5, 10.0)
+        self._min_period = min_period
+        self._clock = clock
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._status = CameraStatus(source=spec, detail="starting")
+        self._source: FrameSource | None = None
+        self._thread = threading.Thread(target=self._run, name="camera-loop", daemon=True)
+
+    # -- public ------------------------------------------------------------------------------
+    def start(self) -> CameraLoop:
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 3.0) -> bool:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def status(self) -> dict[str, Any]:
+        with self._lock:
+            return self._status.to_json()
+
+    def run(self, frames: int | None = None) -> None:
+        """Run in this thread (tests): until stopped, the source ends, or ``frames`` read."""
+        self._loop(frames)
+
+    # -- the loop ----------------------------------------------------------------------------
+    def _run(self) -> None:
+        """The supervised thread: an unexpected failure restarts the loop after a pause."""
+        try:
+            while not self._stop.is_set():
+                try:
+                    self._loop(None)
+                    return  # stopped, or a recording ended
+                except Exception as exc:  # never let the camera take the server down
+                    log.exception("the camera loop failed; restarting it")
+                    self._close_source()
+                    self._set(state=ABSENT, detail=f"the camera loop failed ({exc}); "
+                                                   "restarting")
+                    self._stop.wait(self._backoff.next_delay())
+        finally:
+            self._close_source()
+
+    def _loop(self, frames: int | None) -> None:
+        detector = self._make_detector()
+        seen = 0
+        while not self._stop.is_set() and (frames is None or seen < frames):
+            if self._source is None and not self._open():
+                continue
+            assert self._source is not None
+            started = self._clock()
+            try:
+                frame = self._source.read()
+            except SourceLost as exc:
+                self._lost(str(exc))
+                detector = self._make_detector()
+                continue
+            except SourceError as exc:
+                self._lost(str(exc))
+                detector = self._make_detector()
+                continue
+            if frame is None:
+                self._close_source()
+                self._set(state=ABSENT, detail=f"{self.spec}: the recording ended")
+                return
+            seen += 1
+            decision = detector.update(frame.image, frame.timestamp)
+            self._set(frames=self._status.frames + 1, tray=decision.state.value,
+                      last_frame=utc_now())
+            if decision.read_now:
+                self._set(settles=self._status.settles + 1, last_settle=utc_now())
+                self._settled(frame, detector.take_motion(frame.image.shape))
+            if self._min_period:
+                spare = self._min_period - (self._clock() - started)
+                if spare > 0:
+                    self._stop.wait(spare)
+
+    def _settled(self, frame: Frame, motion: np.ndarray) -> None:
+        try:
+            read_id = self._on_settled(frame, motion)
+        except ValueError as exc:  # the table cannot take it (no profile for its die, ...)
+            log.warning("a settled frame was not read: %s", exc)
+            self._set(detail=f"the last read failed: {exc}", last_error=str(exc))
+            return
+        except Exception as exc:  # a read that fails must not stop the camera
+            log.exception("reading a settled frame failed")
+            self._set(detail=f"the last read failed: {exc}", last_error=str(exc))
+            return
+        if read_id is not None:
+            self._set(reads=self._status.reads + 1, last_read=utc_now(), last_read_id=read_id)
+
+    def _open(self) -> bool:
+        try:
+            self._source = self._open_source()
+        except (SourceError, OSError, RuntimeError) as exc:
+            self._set(state=ABSENT, detail=str(exc))
+            self._stop.wait(self._backoff.next_delay())
+            return False
+        self._backoff.reset()
+        self._set(state=RUNNING, detail=f"{self.spec}: frames")
+        return True
+
+    def _lost(self, reason: str) -> None:
+        """Report the loss, then re-open with backoff until frames come again or stopped."""
+        self._set(state=LOST, detail=reason)
+        source = self._source
+        assert source is not None
+        while not self._stop.is_set():
+            self._stop.wait(self._backoff.next_delay())
+            if self._stop.is_set():
+                return
+            self._set(state=REOPENING, reopen_attempts=self._status.reopen_attempts + 1)
+            try:
+                source.reopen()
+            except (SourceError, OSError, RuntimeError) as exc:
+                self._set(detail=f"still lost: {exc}")
+                continue
+            self._backoff.reset()
+            self._set(state=RUNNING, detail=f"{self.spec}: frames again")
+            return
+
+    def _close_source(self) -> None:
+        if self._source is not None:
+            try:
+                self._source.close()
+            except Exception:  # closing a vanished device may fail; it is gone either way
+                log.debug("closing the camera failed", exc_info=True)
+            self._source = None
+
+    def _set(self, **changes: Any) -> None:
+        with self._lock:
+            for key, value in changes.items():
+                setattr(self._status, key, value)

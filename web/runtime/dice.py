@@ -1,0 +1,342 @@
+"""Dice reads answer the table's roll prompt: the policy between the reader and the rules.
+
+A read (camera frame or phone photo) is made for the table's open roll prompt, with the
+prompt's die (``seafall``, ``d6``, ...). Then:
+
+* **applied at once** when every die is certain (no die uncertain, no warning) and the
+  number of dice equals what the prompt asks for: the prompt's command (``roll``) is
+  applied with the faces, and the read's id, source, confidences and frame URL ride along
+  in its arguments as evidence;
+* otherwise **pending** until a player confirms it (optionally giving the faces), which
+  applies it with the page's ``expected_version`` (stale: 409, nothing changes);
+* a newer read for the table replaces a pending one (``superseded``);
+* a **re-roll** seen by the camera (the prompt asks for fewer dice than the tray holds):
+  the dice that moved since the last read (:class:`vision.settle.RollTracker`) answer it
+  when they are exactly as many as the prompt asks for (``used``);
+* **correcting** a die of a pending read changes it there; correcting a die of an applied
+  read undoes that roll and applies it again with the corrected faces, provided nothing
+  was done after the roll (otherwise 409: undo the later commands first). Every correction
+  is recorded with who made it.
+
+Every change goes through :class:`companion.table.Table`, so it reaches the log, the undo
+stack and every phone like any other command.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from companion.dice import find_die
+from companion.engine import Command
+from companion.errors import IllegalCommand, InvalidCommand
+from companion.prompts import RollPrompt
+from companion.store.errors import VersionConflict
+from companion.table import Table
+from vision.enrollment import EnrollmentError, Profile
+from vision.reader import DiceReader
+from vision.reading import TrayRead
+from vision.settle import RollTracker
+from web.errors import NotFound
+from web.runtime.images import decode_photo
+from web.runtime.reads import APPLIED, PENDING, SUPERSEDED, DiceReadRecord, ReadDie, ReadStore
+
+
+def roll_prompt(table: Table) -> RollPrompt | None:
+    """The table's open roll prompt, if the first thing it asks for is dice."""
+    prompts = list(table.prompts())
+    if prompts and isinstance(prompts[0], RollPrompt):
+        return prompts[0]
+    return None
+
+
+@contextmanager
+def _holding(table: Table) -> Iterator[None]:
+    """Hold the table's own lock across several steps (apply and read its version; undo and
+    apply again), so no other thread's command slips in between. The table's lock is
+    re-entrant, so its own methods still take it."""
+    lock = getattr(table, "_lock", None)
+    if lock is None:
+        yield
+        return
+    with lock:
+        yield
+
+
+@dataclass
+class DiceReaders:
+    """One :class:`DiceReader` per die: ``d6`` built in, any other die from its profile
+    (given, or enrolled under the die's name in vision's profile folder)."""
+
+    profiles: dict[str, Profile] = field(default_factory=dict)
+    profile_dir: Path | None = None
+    _readers: dict[str, DiceReader] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def reader(self, die: str) -> DiceReader:
+        reader = self._readers.get(die)
+        if reader is not None:
+            return reader
+        profile = self.profiles.get(die)
+        if profile is None and die != "d6":
+            try:
+                profile = Profile.load(die, self.profile_dir)
+            except (EnrollmentError, ValueError):
+                raise IllegalCommand(
+                    f"this table cannot read {die} dice yet: enroll their faces first "
+                    f"(tableside enroll --die {die} --profile {die} --crops DIR), or type "
+                    "the faces in") from None
+        reader = DiceReader(die, profile=profile)
+        self._readers[die] = reader
+        return reader
+
+    def read(self, die: str, frame: np.ndarray, ref: str) -> TrayRead:
+        """Read a frame (one read at a time: the face network is not shared across threads)."""
+        with self._lock:
+            return self.reader(die).read(frame, ref)
+
+
+@dataclass
+class DiceService:
+    """Makes reads for tables' roll prompts, applies, confirms and corrects them."""
+
+    store: ReadStore
+    readers: DiceReaders = field(default_factory=DiceReaders)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _trackers: dict[str, RollTracker] = field(default_factory=dict)  # camera, per table
+
+    # -- new reads ---------------------------------------------------------------------------
+    def read_photo(self, table: Table, data: bytes, actor: str | None = None,
+                   who: str | None = None) -> DiceReadRecord:
+        """A phone photo of the dice, read for the table's open roll prompt. ``actor`` is
+        who the roll command is sent as (a province, or None for the table), ``who`` the
+        person recorded as having sent the photo."""
+        prompt = self._open_prompt(table)
+        frame = decode_photo(data)
+        tray = self.readers.read(prompt.die, frame, "photo")
+        return self.record(table, prompt, tray, frame, source="photo", actor=actor, who=who)
+
+    def read_frame(self, table: Table, frame: np.ndarray, ref: str = "camera",
+                   actor: str | None = "camera", motion: np.ndarray | None = None
+                   ) -> DiceReadRecord | None:
+        """A settled camera frame; None when the table has no roll prompt open or the tray
+        is empty (it settles empty between rolls: that is no roll). ``motion`` (0/1, the
+        frame's size) marks where anything moved since the last settle: a die that did not
+        move was not re-rolled."""
+        prompt = roll_prompt(table)
+        if prompt is None:
+            return None
+        tray = self.readers.read(prompt.die, frame, ref)
+        if not tray.dice:
+            self._trackers.pop(table.session_id, None)  # the dice were picked up
+            return None
+        tracker = self._trackers.setdefault(table.session_id, RollTracker())
+        roll = tracker.add(tray, motion)
+        use = None
+        if (prompt.count < len(tray.dice) and roll.previous_id is not None
+                and len(roll.rerolled) == prompt.count):
+            use = roll.rerolled
+        tray = TrayRead(tray.die, roll.read.dice, tray.frame_ref, tray.ms, None, tray.warnings)
+        return self.record(table, prompt, tray, frame, source="camera", actor=actor, use=use)
+
+    def record(self, table: Table, prompt: RollPrompt, tray: TrayRead, frame: np.ndarray, *,
+               source: str, actor: str | None, who: str | None = None,
+               use: Sequence[int] | None = None) -> DiceReadRecord:
+        """Keep a read as evidence and apply it at once if the policy allows; ``use``
+        names the dice that answer the prompt (a re-roll), all of them by default."""
+        version = table.version
+        dice = [ReadDie(d.face, d.confidence, d.uncertain, d.box, d.face) for d in tray.dice]
+        note = None
+        answering = len(use) if use is not None else len(dice)
+        if answering != prompt.count:
+            note = f"the roll asks for {prompt.count} dice; {len(dice)} were seen"
+        with self._lock:
+            record = self.store.add(
+                table_id=table.session_id, prompt_id=prompt.id, die=tray.die, source=source,
+                actor=who or actor, dice=dice, crops=[d.crop for d in tray.dice], frame=frame,
+                expected=prompt.count, warnings=tray.warnings, ms=tray.ms, note=note,
+                used=use)
+            self.store.supersede(table.session_id, prompt.id, keep=record.id)
+            if record.is_certain and answering == prompt.count and not tray.warnings:
+                try:
+                    record = self._apply(table, record, record.answer, actor, version)
+                except (IllegalCommand, InvalidCommand, VersionConflict) as exc:
+                    record = self.store.update(record, note=f"not applied: {exc}")
+        return record
+
+    # -- players' answers --------------------------------------------------------------------
+    def confirm(self, table: Table, read_id: str, faces: Sequence[str] | None,
+                expected_version: int | None, actor: str | None,
+                who: str | None = None) -> DiceReadRecord:
+        """Apply a pending read, with the faces given (corrections) or as read."""
+        with self._lock:
+            record = self.get(table, read_id)
+            if record.status == APPLIED:
+                raise IllegalCommand("this read is already applied; correct a die instead")
+            if record.status == SUPERSEDED:
+                raise IllegalCommand("a newer read replaced this one: confirm the latest read")
+            new_faces = record.answer if faces is None else self._faces(record.die, faces)
+            if not new_faces:
+                raise InvalidCommand("no dice to confirm: give the faces ('faces')")
+            applied = self._apply(table, record, new_faces, actor, expected_version)
+            return self._note_corrections(applied, record.answer, new_faces, who or actor,
+                                          False)
+
+    def correct(self, table: Table, read_id: str, die: int, face: str,
+                expected_version: int | None, actor: str | None,
+                who: str | None = None) -> DiceReadRecord:
+        """Change one die's face; an applied read's roll is undone and applied again."""
+        with self._lock:
+            record = self.get(table, read_id)
+            if record.status == SUPERSEDED:
+                raise IllegalCommand("a newer read replaced this one: correct the latest read")
+            before = tuple(record.applied_faces or record.answer)
+            faces = list(before)
+            slot = self._slot(record, die, len(faces))
+            self._faces(record.die, [face])
+            old = faces[slot]
+            faces[slot] = face
+            if record.status == PENDING:
+                if expected_version is not None and expected_version != table.version:
+                    raise VersionConflict(table.session_id, expected_version, table.version)
+                return self._note_corrections(record, before, tuple(faces), who or actor,
+                                              False)
+            if old == face:
+                return record
+            updated = self._reapply(table, record, tuple(faces), actor, expected_version)
+            return self._note_corrections(updated, before, tuple(faces), who or actor, True)
+
+    # -- looking up --------------------------------------------------------------------------
+    def get(self, table: Table | None, read_id: str) -> DiceReadRecord:
+        record = self.store.get(read_id)
+        if record is None or (table is not None and record.table_id != table.session_id):
+            raise NotFound(f"there is no dice read {read_id!r}"
+                           + (f" for table {table.session_id}" if table is not None else ""))
+        return record
+
+    def latest(self, table: Table) -> DiceReadRecord:
+        record = self.store.latest(table.session_id)
+        if record is None:
+            raise NotFound(f"no dice have been read for table {table.session_id} yet")
+        return record
+
+    # -- helpers -----------------------------------------------------------------------------
+    @staticmethod
+    def _open_prompt(table: Table) -> RollPrompt:
+        prompt = roll_prompt(table)
+        if prompt is None:
+            raise IllegalCommand("no roll is asked for now: the table is not waiting for dice")
+        return prompt
+
+    @staticmethod
+    def _faces(die: str, faces: Any) -> tuple[str, ...]:
+        if not isinstance(faces, (list, tuple)) or not all(isinstance(f, str) for f in faces):
+            raise InvalidCommand("'faces' is a list of face labels")
+        try:
+            known = find_die(die)
+        except (KeyError, ValueError):
+            return tuple(faces)
+        for label in faces:
+            known.face(label)  # InvalidCommand names the faces of the die
+        return tuple(faces)
+
+    def _apply(self, table: Table, record: DiceReadRecord, faces: Sequence[str],
+               actor: str | None, expected_version: int | None) -> DiceReadRecord:
+        with _holding(table):
+            prompt = roll_prompt(table)
+            if prompt is None or prompt.id != record.prompt_id:
+                raise IllegalCommand("the roll this read was made for is no longer open")
+            confidences = self._confidences(record, faces)
+            args: dict[str, Any] = {prompt.arg: list(faces), "die": record.die,
+                                    "source": record.source, "read_id": record.id,
+                                    "image": f"/api/dice/{record.id}/frame.jpg"}
+            if confidences is not None:
+                args["confidence"] = confidences
+            table.apply(Command(prompt.command, args, actor), expected_version=expected_version)
+            version, command_no = table.version, table.last_command
+        return self.store.update(record, status=APPLIED, applied_version=version,
+                                 applied_command=command_no, applied_faces=tuple(faces))
+
+    @staticmethod
+    def _slot(record: DiceReadRecord, die: int, answered: int) -> int:
+        """Where die ``die`` (a number in ``dice``, as its crop) sits in the faces sent."""
+        positions = record.positions
+        if answered == len(positions):
+            if die not in positions:
+                if 0 <= die < len(record.dice):
+                    raise InvalidCommand(f"die {die} was not re-rolled: the re-roll is dice "
+                                         + ", ".join(map(str, positions)))
+                raise InvalidCommand(f"'die' is a die number, 0 to {len(record.dice) - 1}")
+            return positions.index(die)
+        if not 0 <= die < answered:  # the faces were replaced as a whole when confirmed
+            raise InvalidCommand(f"'die' is a die number, 0 to {answered - 1}")
+        return die
+
+    @staticmethod
+    def _confidences(record: DiceReadRecord, faces: Sequence[str]) -> list[float] | None:
+        dice = [record.dice[i] for i in record.positions]
+        if len(faces) != len(dice):
+            return None
+        return [round(d.confidence, 3) if d.face == f and d.corrected_by is None else 1.0
+                for d, f in zip(dice, faces, strict=True)]
+
+    def _reapply(self, table: Table, record: DiceReadRecord, faces: tuple[str, ...],
+                 actor: str | None, expected_version: int | None) -> DiceReadRecord:
+        with _holding(table):
+            if expected_version is not None and expected_version != table.version:
+                raise VersionConflict(table.session_id, expected_version, table.version)
+            if not table.applied or table.applied[-1] != record.applied_command:
+                raise IllegalCommand(
+                    "more happened after this roll: undo the later commands first, then "
+                    "correct the die")
+            table.undo(actor)
+            try:
+                return self._apply(table, record, faces, actor, None)
+            except (IllegalCommand, InvalidCommand):
+                table.redo(actor)  # put the roll as it was back
+                raise
+
+    def _note_corrections(self, record: DiceReadRecord, old: Sequence[str],
+                          new: Sequence[str], actor: str | None,
+                          after_apply: bool) -> DiceReadRecord:
+        if tuple(old) == tuple(new):
+            return record
+        dice = list(record.dice)
+        positions = record.positions
+        if len(old) == len(new) == len(positions):
+            for k, (before, after) in enumerate(zip(old, new, strict=True)):
+                i = positions[k]
+                if before != after:
+                    self.store.add_correction(record.id, i, before, after, actor, after_apply)
+                    dice[i] = ReadDie(dice[i].read_face, dice[i].confidence, dice[i].uncertain,
+                                      dice[i].box, after, actor or "someone")
+        else:
+            self.store.add_correction(record.id, None, " ".join(old), " ".join(new), actor,
+                                      after_apply)
+        self.store.update(record, dice=tuple(dice))
+        fresh = self.store.get(record.id)
+        assert fresh is not None
+        return fresh
+
+
+def table_reads_json(record: DiceReadRecord, table: Table) -> dict[str, Any]:
+    """A read as the API answers it, with the table's version and prompts after it."""
+    out = record.to_json()
+    out["table_version"] = table.version
+    out["prompts"] = [p.to_json() for p in table.prompts()]
+    return out
+
+
+def parse_faces(data: Mapping[str, Any]) -> list[str] | None:
+    faces = data.get("faces")
+    if faces is None:
+        return None
+    if not isinstance(faces, list) or not all(isinstance(f, str) for f in faces):
+        raise InvalidCommand("'faces' is a list of face labels")
+    return faces

@@ -1,0 +1,64 @@
+"""Photos from phones into frames the dice reader can take, with a clear error otherwise.
+
+A phone sends JPEG or PNG (``<input type=file accept=image/*>``); iPhones may send HEIC,
+which OpenCV cannot decode: that gets its own message saying what to change on the phone
+rather than "corrupt image". Large photos are scaled down (the reader works at a die size
+of about 40 px anyway), so the frame kept as evidence and the boxes in the answer share
+one size that a phone can show.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.errors import InvalidCommand
+
+MAX_SIDE = 1600
+"""Longest side of a kept frame; a 12 MP phone photo becomes about 1600x1200."""
+
+_HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"heim", b"heis", b"hevm", b"hevs", b"mif1",
+                b"msf1", b"avif")
+
+
+def is_heif(data: bytes) -> bool:
+    """An ISO-BMFF HEIF/AVIF file: ``....ftyp<brand>`` at the start."""
+    return len(data) >= 12 and data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS
+
+
+def decode_photo(data: bytes, name: str = "the photo") -> np.ndarray:
+    """BGR pixels of an uploaded photo (``InvalidCommand`` with a reason a player can act on)."""
+    if not data:
+        raise InvalidCommand(f"{name} is empty: take the photo again")
+    if is_heif(data):
+        raise InvalidCommand(
+            f"{name} is a HEIC/HEIF picture, which Tableside cannot read: set the phone's "
+            "camera format to 'Most Compatible' (JPEG), or send a JPEG or PNG")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise InvalidCommand(f"{name} is not a readable image (corrupt, or not a JPEG or PNG)")
+    return shrink(image)
+
+
+def shrink(image: np.ndarray, max_side: int = MAX_SIDE) -> np.ndarray:
+    """The image scaled down so its longest side is at most ``max_side``."""
+    h, w = image.shape[:2]
+    scale = max_side / max(h, w)
+    if scale >= 1:
+        return image
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+
+
+def jpeg(image: np.ndarray, quality: int = 85) -> bytes:
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise ValueError("cannot encode the frame as JPEG")
+    return buf.tobytes()
+
+
+def png(image: np.ndarray) -> bytes:
+    ok, buf = cv2.imencode(".png", image)
+    if not ok:
+        raise ValueError("cannot encode the crop as PNG")
+    return buf.tobytes()

@@ -1,0 +1,313 @@
+"""Dice reads with their evidence: what the camera or a phone photo showed, kept on disk.
+
+Each read keeps its frame (``frame.jpg``) and one crop per die (``crop-<n>.png``, the very
+pixels the classifier saw) in ``<reads dir>/files/<read_id>/``, and its metadata in a small
+SQLite file of the web layer's own (``<reads dir>/reads.sqlite3``), apart from the event
+store: a read is evidence about a command, not a game event. Corrections are rows of their
+own, so who changed which die from what to what is never overwritten.
+
+The reads dir sits next to the table database (``<db dir>/reads/``).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import shutil
+import sqlite3
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from web.runtime.images import jpeg, png
+
+PENDING = "pending"
+APPLIED = "applied"
+SUPERSEDED = "superseded"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS reads (
+    id TEXT PRIMARY KEY,
+    table_id TEXT NOT NULL,
+    prompt_id TEXT,
+    die TEXT NOT NULL,
+    source TEXT NOT NULL,
+    actor TEXT,
+    created_at TEXT NOT NULL,
+    status TEXT NOT NULL,
+    dice TEXT NOT NULL,
+    frame_w INTEGER NOT NULL,
+    frame_h INTEGER NOT NULL,
+    expected INTEGER,
+    warnings TEXT NOT NULL,
+    ms REAL NOT NULL,
+    applied_version INTEGER,
+    applied_command INTEGER,
+    applied_faces TEXT,
+    note TEXT,
+    used TEXT
+);
+CREATE INDEX IF NOT EXISTS reads_by_table ON reads (table_id, created_at);
+CREATE TABLE IF NOT EXISTS corrections (
+    no INTEGER PRIMARY KEY AUTOINCREMENT,
+    read_id TEXT NOT NULL REFERENCES reads (id),
+    die INTEGER,
+    from_face TEXT,
+    to_face TEXT,
+    actor TEXT,
+    at TEXT NOT NULL,
+    after_apply INTEGER NOT NULL
+);
+"""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True)
+class ReadDie:
+    """One die of a read: what the reader said, and the face the table uses now."""
+
+    read_face: str
+    confidence: float
+    uncertain: bool
+    box: tuple[int, int, int, int]
+    face: str
+    corrected_by: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"face": self.face, "read_face": self.read_face,
+                "confidence": round(float(self.confidence), 3),
+                "uncertain": bool(self.uncertain), "box": list(self.box),
+                "corrected_by": self.corrected_by}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ReadDie:
+        return cls(data["read_face"], float(data["confidence"]), bool(data["uncertain"]),
+                   tuple(data["box"]), data["face"], data.get("corrected_by"))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Correction:
+    die: int | None  # None: the faces were replaced as a whole (a die missed or extra)
+    from_face: str | None
+    to_face: str | None
+    actor: str | None
+    at: str
+    after_apply: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"die": self.die, "from": self.from_face, "to": self.to_face,
+                "actor": self.actor, "at": self.at, "after_apply": self.after_apply}
+
+
+@dataclass(frozen=True)
+class DiceReadRecord:
+    """A read as kept: its dice, its status and how it reached the table."""
+
+    id: str
+    table_id: str
+    prompt_id: str | None
+    die: str
+    source: str
+    actor: str | None
+    created_at: str
+    status: str
+    dice: tuple[ReadDie, ...]
+    frame_size: tuple[int, int]
+    expected: int | None
+    warnings: tuple[str, ...] = ()
+    ms: float = 0.0
+    applied_version: int | None = None
+    applied_command: int | None = None
+    applied_faces: tuple[str, ...] | None = None
+    note: str | None = None
+    used: tuple[int, ...] | None = None  # a re-roll: the dice that moved answer it
+    corrections: tuple[Correction, ...] = field(default=())
+
+    @property
+    def faces(self) -> tuple[str, ...]:
+        return tuple(d.face for d in self.dice)
+
+    @property
+    def positions(self) -> tuple[int, ...]:
+        """The dice that answer the prompt: the re-rolled ones, or all."""
+        return self.used if self.used is not None else tuple(range(len(self.dice)))
+
+    @property
+    def answer(self) -> tuple[str, ...]:
+        """The faces read for the prompt (of the re-rolled dice only, for a re-roll)."""
+        return tuple(self.dice[i].face for i in self.positions)
+
+    @property
+    def is_certain(self) -> bool:
+        dice = [self.dice[i] for i in self.positions]
+        return bool(dice) and not any(d.uncertain for d in dice)
+
+    def to_json(self) -> dict[str, Any]:
+        base = f"/api/dice/{self.id}"
+        dice = []
+        for n, d in enumerate(self.dice):
+            item = d.to_json()
+            item["crop_url"] = f"{base}/crops/{n}.png"
+            dice.append(item)
+        return {
+            "read_id": self.id, "table_id": self.table_id, "die": self.die,
+            "source": self.source, "actor": self.actor, "created_at": self.created_at,
+            "prompt_id": self.prompt_id, "status": self.status, "expected": self.expected,
+            "dice": dice, "faces": list(self.applied_faces or self.answer),
+            "used": list(self.used) if self.used is not None else None,
+            "frame_url": f"{base}/frame.jpg", "frame_size": list(self.frame_size),
+            "warnings": list(self.warnings), "ms": round(self.ms, 1),
+            "applied_version": self.applied_version, "note": self.note,
+            "corrections": [c.to_json() for c in self.corrections],
+        }
+
+
+class ReadStore:
+    """Reads and their files under ``directory``; safe to share between threads."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+        self.files = self.directory / "files"
+        self.files.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.directory / "reads.sqlite3", check_same_thread=False,
+                                   isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(_SCHEMA)
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # -- writing ---------------------------------------------------------------------------
+    def add(self, *, table_id: str, prompt_id: str | None, die: str, source: str,
+            actor: str | None, dice: Sequence[ReadDie], crops: Sequence[np.ndarray | None],
+            frame: np.ndarray, expected: int | None, warnings: Sequence[str] = (),
+            ms: float = 0.0, note: str | None = None,
+            used: Sequence[int] | None = None) -> DiceReadRecord:
+        """Keep a new pending read: its files first, then its row (so a row has files)."""
+        read_id = secrets.token_hex(6)
+        folder = self.files / read_id
+        folder.mkdir(parents=True)
+        (folder / "frame.jpg").write_bytes(jpeg(frame))
+        for n, c in enumerate(crops):
+            if c is not None:
+                (folder / f"crop-{n}.png").write_bytes(png(c))
+        h, w = frame.shape[:2]
+        record = DiceReadRecord(read_id, table_id, prompt_id, die, source, actor, _now(),
+                                PENDING, tuple(dice), (w, h), expected, tuple(warnings), ms,
+                                note=note, used=tuple(used) if used is not None else None)
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO reads (id, table_id, prompt_id, die, source, actor, created_at, "
+                "status, dice, frame_w, frame_h, expected, warnings, ms, note, used) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (read_id, table_id, prompt_id, die, source, actor, record.created_at, PENDING,
+                 _dice_json(dice), w, h, expected, json.dumps(list(warnings)), ms, note,
+                 json.dumps(list(used)) if used is not None else None))
+        return record
+
+    def update(self, record: DiceReadRecord, **changes: Any) -> DiceReadRecord:
+        """Change a read's status, dice, faces applied or note; returns the new record."""
+        new = replace(record, **changes)
+        with self._lock:
+            self._db.execute(
+                "UPDATE reads SET status = ?, dice = ?, applied_version = ?, "
+                "applied_command = ?, applied_faces = ?, note = ? WHERE id = ?",
+                (new.status, _dice_json(new.dice), new.applied_version, new.applied_command,
+                 json.dumps(list(new.applied_faces)) if new.applied_faces is not None
+                 else None, new.note, new.id))
+        return new
+
+    def add_correction(self, read_id: str, die: int | None, from_face: str | None,
+                       to_face: str | None, actor: str | None, after_apply: bool) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO corrections (read_id, die, from_face, to_face, actor, at, "
+                "after_apply) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (read_id, die, from_face, to_face, actor, _now(), int(after_apply)))
+
+    def supersede(self, table_id: str, prompt_id: str | None, keep: str) -> list[str]:
+        """Mark the table's other pending reads superseded and drop their files (a pending
+        read was never applied, so its pictures are evidence of nothing)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM reads WHERE table_id = ? AND status = ? AND id != ?",
+                (table_id, PENDING, keep)).fetchall()
+            ids = [r[0] for r in rows]
+            for read_id in ids:
+                self._db.execute("UPDATE reads SET status = ?, note = ? WHERE id = ?",
+                                 (SUPERSEDED, "a newer read replaced it", read_id))
+        for read_id in ids:
+            shutil.rmtree(self.files / read_id, ignore_errors=True)
+        return ids
+
+    # -- reading ---------------------------------------------------------------------------
+    def get(self, read_id: str) -> DiceReadRecord | None:
+        with self._lock:
+            row = self._db.execute(f"SELECT {_COLUMNS} FROM reads WHERE id = ?",
+                                   (read_id,)).fetchone()
+            if row is None:
+                return None
+            corrections = self._corrections(read_id)
+        return _record(row, corrections)
+
+    def latest(self, table_id: str, *, include_superseded: bool = False
+               ) -> DiceReadRecord | None:
+        query = f"SELECT {_COLUMNS} FROM reads WHERE table_id = ?"
+        if not include_superseded:
+            query += f" AND status != '{SUPERSEDED}'"
+        with self._lock:
+            row = self._db.execute(query + " ORDER BY created_at DESC, rowid DESC LIMIT 1",
+                                   (table_id,)).fetchone()
+            if row is None:
+                return None
+            corrections = self._corrections(row[0])
+        return _record(row, corrections)
+
+    def count(self, table_id: str | None = None) -> int:
+        with self._lock:
+            if table_id is None:
+                return int(self._db.execute("SELECT COUNT(*) FROM reads").fetchone()[0])
+            return int(self._db.execute("SELECT COUNT(*) FROM reads WHERE table_id = ?",
+                                        (table_id,)).fetchone()[0])
+
+    def file(self, read_id: str, name: str) -> Path | None:
+        """A read's frame or crop file, or None if it is not kept."""
+        path = self.files / read_id / name
+        return path if path.is_file() else None
+
+    def _corrections(self, read_id: str) -> list[tuple[Any, ...]]:
+        return self._db.execute(
+            "SELECT die, from_face, to_face, actor, at, after_apply FROM corrections "
+            "WHERE read_id = ? ORDER BY no", (read_id,)).fetchall()
+
+
+_COLUMNS = ("id, table_id, prompt_id, die, source, actor, created_at, status, dice, frame_w, "
+            "frame_h, expected, warnings, ms, applied_version, applied_command, "
+            "applied_faces, note, used")
+
+
+def _dice_json(dice: Sequence[ReadDie]) -> str:
+    return json.dumps([d.to_json() for d in dice])
+
+
+def _record(row: tuple[Any, ...], corrections: list[tuple[Any, ...]]) -> DiceReadRecord:
+    (read_id, table_id, prompt_id, die, source, actor, created_at, status, dice, w, h,
+     expected, warnings, ms, applied_version, applied_command, applied_faces, note, used) = row
+    return DiceReadRecord(
+        read_id, table_id, prompt_id, die, source, actor, created_at, status,
+        tuple(ReadDie.from_json(d) for d in json.loads(dice)), (w, h), expected,
+        tuple(json.loads(warnings)), ms, applied_version, applied_command,
+        tuple(json.loads(applied_faces)) if applied_faces is not None else None, note,
+        tuple(json.loads(used)) if used is not None else None,
+        tuple(Correction(c[0], c[1], c[2], c[3], c[4], bool(c[5])) for c in corrections))

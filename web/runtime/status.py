@@ -1,0 +1,94 @@
+"""Hardware status as ``GET /api/hardware`` answers it (docs/runtime.md, "Status").
+
+Each part reports a ``state`` from a small fixed set, so a dashboard can colour it without
+knowing the hardware:
+
+* camera: ``absent`` (none found or it cannot be opened; retrying), ``running``, ``lost``
+  (it stopped delivering), ``reopening`` (trying to get it back);
+* button box: the serial link's state (``disconnected``, ``connecting``, ``connected``,
+  ``degraded``, ``lost``, ``wrong_device``, ``incompatible``), or ``absent`` when none is
+  looked for;
+* gpio: ``absent`` (not a Pi, or turned off) or ``running``;
+* software box: always ``running`` (the dashboard's buttons).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+ABSENT = "absent"
+RUNNING = "running"
+LOST = "lost"
+REOPENING = "reopening"
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass
+class CameraStatus:
+    source: str | None = None
+    state: str = ABSENT
+    detail: str = "no camera"
+    tray: str | None = None  # moving, hand, still, settled (the last frame's)
+    frames: int = 0
+    settles: int = 0
+    reads: int = 0
+    reopen_attempts: int = 0
+    last_frame: str | None = None
+    last_settle: str | None = None
+    last_read: str | None = None
+    last_read_id: str | None = None
+    last_error: str | None = None  # why the last settled frame could not be read
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class BoxStatus:
+    port: str | None = None
+    state: str = ABSENT
+    connected: bool = False
+    detail: str = "no serial button box looked for"
+    simulated: bool = False
+    firmware: str | None = None
+    protocol: str | None = None
+    board: str | None = None
+    presses: int = 0
+    counters: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class GpioStatus:
+    state: str = ABSENT
+    is_pi: bool = False
+    model: str | None = None
+    detail: str = "not a Raspberry Pi"
+    buttons: list[int] = field(default_factory=list)
+    leds: list[int] = field(default_factory=list)
+    presses: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def software_box_json(buttons: int) -> dict[str, Any]:
+    return {"state": RUNNING, "buttons": buttons,
+            "detail": "the dashboard's buttons (POST /api/tables/<id>/buttons)"}
+
+
+def idle_status(software_buttons: int) -> dict[str, Any]:
+    """The status when no runtime runs the hardware (an app built without ``serve``)."""
+    camera = CameraStatus(detail="no runtime: the server runs without hardware loops")
+    box = BoxStatus(detail="no runtime: the server runs without hardware loops")
+    gpio = GpioStatus(detail="no runtime: the server runs without hardware loops")
+    return {"mode": "off", "table": None, "camera": camera.to_json(),
+            "button_box": box.to_json(), "gpio": gpio.to_json(),
+            "software_box": software_box_json(software_buttons)}
