@@ -24,6 +24,16 @@ MODEL_PATH = Path(__file__).parent / "models" / "d6_faces.onnx"
 INPUT_PX = 32
 """Side of the network's input, in pixels (a 64 px reader crop is scaled down to it)."""
 
+VIEWS = 8
+"""The views :meth:`FaceNet.view_probabilities` can score: the crop turned by 0, 180, 90
+and 270 degrees (:data:`TURNS`), then the same mirrored. A d6 face reads the same in all
+eight (each pip layout is its own mirror image up to a turn), so a network that reads
+them differently is unsure of the die, whatever its probabilities say."""
+
+TURNS = (0, 2, 1, 3)
+"""Quarter turns of views 0-3 (and 4-7, mirrored): the half turn first, the view most
+unlike the crop itself, so that a check with two views is the crop and its half turn."""
+
 NOT_A_DIE = "none"
 CLASSES: tuple[str, ...] = (*D6_FACES, NOT_A_DIE)
 
@@ -77,9 +87,28 @@ class FaceNet:
         """``(N, len(CLASSES))`` class probabilities of the crops, in one forward pass."""
         if not len(crops):
             return np.zeros((0, len(CLASSES)), np.float32)
-        self.net.setInput(prepare(crops))
+        return self._forward(prepare(crops))
+
+    def view_probabilities(self, crops: Sequence[np.ndarray], views: int = 4,
+                           first: int = 0) -> np.ndarray:
+        """``(N, views - first, len(CLASSES))`` probabilities of each crop seen in views
+        ``first`` to ``views - 1`` of :data:`VIEWS` (view 0 is the crop as it is; the
+        reader, which has it already, asks from view 1), all in one forward pass."""
+        if not 0 <= first < views <= VIEWS:
+            raise ValueError(f"views must be 1 to {VIEWS}, after first")
+        n = views - first
+        if not len(crops):
+            return np.zeros((0, n, len(CLASSES)), np.float32)
+        x = prepare(crops)
+        turned = [np.rot90(x if v < 4 else x[:, :, :, ::-1], TURNS[v % 4], axes=(2, 3))
+                  for v in range(first, views)]
+        blob = np.ascontiguousarray(np.stack(turned, axis=1).reshape(-1, *x.shape[1:]))
+        return self._forward(blob).reshape(len(crops), n, -1)
+
+    def _forward(self, blob: np.ndarray) -> np.ndarray:
+        self.net.setInput(blob)
         out = self.net.forward()
-        return softmax(out.reshape(len(crops), -1).astype(np.float32))
+        return softmax(out.reshape(len(blob), -1).astype(np.float32))
 
 
 @cache

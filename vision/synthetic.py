@@ -200,6 +200,21 @@ def random_glyph(rng: np.random.Generator, max_strokes: int = 5) -> Glyph:
     return Glyph(tuple(strokes))
 
 
+def random_dots(rng: np.random.Generator, most: int = 9) -> Glyph:
+    """A random scatter of 1 to ``most`` dots of one size, kept apart (a generic
+    arrangement at random places, not any die's layout): symbols that differ only in how
+    many alike marks they have and where, which the embedding must tell apart."""
+    r = float(rng.uniform(0.04, 0.09))
+    dots: list[tuple[float, float]] = []
+    for _ in range(int(rng.integers(1, most + 1))):
+        for _try in range(30):
+            x, y = (float(v) for v in rng.uniform(-0.33, 0.33, 2))
+            if all((x - a) ** 2 + (y - b) ** 2 > (2.6 * r) ** 2 for a, b in dots):
+                dots.append((x, y))
+                break
+    return Glyph(tuple(("dot", x, y, r) for x, y in dots))
+
+
 def draw_glyph(img: np.ndarray, glyph: Glyph, ink: tuple[int, ...]) -> None:
     """Draw a glyph over a square face image (in place), the face filling the image."""
     s = img.shape[0]
@@ -244,10 +259,17 @@ def _contrasting(rng: np.random.Generator, body: np.ndarray) -> tuple[int, int, 
     return tuple(int(v) for v in 255 - body)
 
 
-def symbol_die_crop(rng: np.random.Generator, glyph: Glyph, px: int = 64) -> np.ndarray:
+def symbol_die_crop(rng: np.random.Generator, glyph: Glyph, px: int = 64,
+                    trays: np.ndarray | None = None, translucent: float = 0.0,
+                    ) -> np.ndarray:
     """A reader-like ``px`` square BGR crop of one die showing ``glyph``: a random body and
     ink colour, a random turn, the die's sides showing on one side as under a slightly
-    tilted camera, a shadow, a tray of random colour, uneven light, blur and noise."""
+    tilted camera, a shadow, a tray of random colour, uneven light, blur and noise.
+
+    ``trays`` (``(n, 2*px, 2*px, 3)`` uint8 patches, e.g. of real empty tray) gives the
+    tray a real texture half the time; with probability ``translucent`` the die is
+    translucent: the tray shows through its body and the marks of its hidden faces (other
+    random marks, blurred and faint) show through its face."""
     big = px * 2
     face_px = int(big * rng.uniform(0.5, 0.72))
     body = rng.integers(0, 256, 3)
@@ -255,6 +277,16 @@ def symbol_die_crop(rng: np.random.Generator, glyph: Glyph, px: int = 64) -> np.
     tile[:] = body
     draw_glyph(tile, glyph, _contrasting(rng, body))
     tile = tile.astype(np.float32)
+    see_through = translucent > 0 and rng.random() < translucent
+    if see_through:
+        hidden = np.empty((face_px, face_px, 3), np.uint8)
+        hidden[:] = body
+        draw_glyph(hidden, random_dots(rng) if rng.random() < 0.5 else random_glyph(rng),
+                   _contrasting(rng, body))
+        hidden = cv2.GaussianBlur(hidden[::-1].astype(np.float32), (0, 0),
+                                  face_px * rng.uniform(0.01, 0.04))
+        a = rng.uniform(0.15, 0.4)
+        tile = (1 - a) * tile + a * hidden
     mask = _rounded_mask(face_px).astype(np.float32) / 255
     rim = cv2.erode(mask, np.ones((3, 3), np.uint8), iterations=max(1, face_px // 16))
     tile *= (rng.uniform(0.55, 0.85) + rng.uniform(0.15, 0.45)
@@ -264,6 +296,9 @@ def symbol_die_crop(rng: np.random.Generator, glyph: Glyph, px: int = 64) -> np.
         tray = np.full(3, tray.mean(), np.float32) + rng.normal(0, 10, 3)
     canvas = np.empty((big, big, 3), np.float32)
     canvas[:] = tray
+    if trays is not None and len(trays) and rng.random() < 0.5:
+        canvas[:] = trays[int(rng.integers(len(trays)))][:big, :big]
+    floor = canvas.copy()
     angle = float(rng.uniform(0, 360))
     cx, cy = big / 2 + rng.normal(0, big * 0.04, 2)
     m = cv2.getRotationMatrix2D((face_px / 2, face_px / 2), angle, 1.0)
@@ -284,6 +319,9 @@ def symbol_die_crop(rng: np.random.Generator, glyph: Glyph, px: int = 64) -> np.
         canvas = canvas * (1 - side[..., None]) + side_colour * side[..., None]
     face = cv2.warpAffine(tile, m, (big, big), flags=cv2.INTER_LINEAR)
     canvas = canvas * (1 - alpha[..., None]) + face * alpha[..., None]
+    if see_through:  # the floor shows through the body, lowering its contrast
+        k = rng.uniform(0.15, 0.45) * alpha[..., None]
+        canvas = (1 - k) * canvas + k * cv2.GaussianBlur(floor, (0, 0), 3.0)
     if rng.random() < 0.3:  # a glint
         g = np.zeros((big, big), np.float32)
         cv2.circle(g, tuple(int(v) for v in rng.uniform(big * 0.3, big * 0.7, 2)),

@@ -41,7 +41,7 @@ from torch.nn import functional as F  # noqa: N812 - the usual name
 from vision.crops import CROP_PX
 from vision.embedding import DIM, MODEL_PATH, SymbolEmbedder
 from vision.facenet import INPUT_PX, prepare
-from vision.synthetic import Glyph, random_glyph, symbol_die_crop
+from vision.synthetic import Glyph, random_dots, random_glyph, symbol_die_crop
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
@@ -51,23 +51,52 @@ SCALE, MARGIN = 20.0, 0.3
 """CosFace head: logit scale and the margin taken off the true class's cosine."""
 
 
-def bank(rng: np.random.Generator, n: int) -> list[Glyph]:
-    """``n`` distinct-enough symbols: the blank face first, then non-blank random ones."""
+def bank(rng: np.random.Generator, n: int, dots: float = 0.0) -> list[Glyph]:
+    """``n`` distinct-enough symbols: the blank face first, then non-blank random ones (a
+    share ``dots`` of them random scatters of alike dots, :func:`random_dots`)."""
     out = [Glyph(())]
     while len(out) < n:
-        g = random_glyph(rng)
+        g = random_dots(rng) if dots and rng.random() < dots else random_glyph(rng)
         if g.strokes:
             out.append(g)
     return out
 
 
-def render_bank(glyphs: list[Glyph], renders: int, rng: np.random.Generator) -> np.ndarray:
+def render_bank(glyphs: list[Glyph], renders: int, rng: np.random.Generator,
+                trays: np.ndarray | None = None, translucent: float = 0.0) -> np.ndarray:
     """``(len(glyphs), renders, CROP_PX, CROP_PX, 3)`` uint8 crops."""
     out = np.empty((len(glyphs), renders, CROP_PX, CROP_PX, 3), np.uint8)
     for i, g in enumerate(glyphs):
         for j in range(renders):
-            out[i, j] = symbol_die_crop(rng, g, CROP_PX)
+            out[i, j] = symbol_die_crop(rng, g, CROP_PX, trays, translucent)
     return out
+
+
+def real_trays(limit: int, rng: np.random.Generator) -> np.ndarray:
+    """Up to ``limit`` patches of empty tray floor cut from the train photos (scaled as
+    :func:`vision.synthetic.symbol_die_crop`'s canvas), ``(n, 2*CROP_PX, 2*CROP_PX, 3)``:
+    where the detector finds no die nearby. No label file is read."""
+    from vision.detection import WORK_DIE_PX, expected_die_px, to_work
+    from vision.dicefinder import default_dice_finder
+
+    paths = sorted((DATASET / "images" / "train").glob("*.jpg"))
+    out: list[np.ndarray] = []
+    side = int(1.6 * WORK_DIE_PX)  # the canvas spans ~1.6 dice
+    for path in paths[::4]:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        work = to_work(image).image
+        found = [b for b, _ in default_dice_finder().find(work, expected_die_px(work.shape))]
+        h, w = work.shape[:2]
+        for _ in range(12):
+            x, y = int(rng.integers(0, w - side)), int(rng.integers(0, h - side))
+            if all(x + side < bx - 4 or bx + bw + 4 < x or y + side < by - 4
+                   or by + bh + 4 < y for bx, by, bw, bh in found):
+                out.append(cv2.resize(work[y : y + side, x : x + side],
+                                      (2 * CROP_PX, 2 * CROP_PX),
+                                      interpolation=cv2.INTER_LINEAR))
+                if len(out) >= limit:
+                    return np.stack(out)
+    return np.stack(out) if out else np.zeros((0, 2 * CROP_PX, 2 * CROP_PX, 3), np.uint8)
 
 
 def real_dice(limit: int) -> np.ndarray:
@@ -165,6 +194,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real-dice", type=int, default=0,
                         help="also learn from up to N unlabelled dice found in the train photos")
     parser.add_argument("--real-share", type=float, default=0.25)
+    parser.add_argument("--dots", type=float, default=0.0,
+                        help="share of the symbol bank that is random dot scatters")
+    parser.add_argument("--translucent", type=float, default=0.0,
+                        help="share of renders on translucent dice")
+    parser.add_argument("--real-trays", type=int, default=0,
+                        help="up to N empty-tray patches from the train photos as floors")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args(argv)
     torch.manual_seed(args.seed)
@@ -172,8 +207,11 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     rng = np.random.default_rng(args.seed)
     start = time.monotonic()
-    glyphs = bank(rng, CLASSES)
-    crops = render_bank(glyphs, RENDERS, rng)
+    glyphs = bank(rng, CLASSES, args.dots)
+    trays = real_trays(args.real_trays, rng) if args.real_trays else None
+    if trays is not None:
+        print(f"real tray patches: {len(trays)}", flush=True)
+    crops = render_bank(glyphs, RENDERS, rng, trays, args.translucent)
     print(f"bank: {CLASSES} symbols x {RENDERS} renders in {time.monotonic() - start:.0f} s",
           flush=True)
     real = real_dice(args.real_dice) if args.real_dice else np.zeros((0, 1, CROP_PX, CROP_PX, 3),

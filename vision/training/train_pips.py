@@ -15,14 +15,20 @@ the reader crops it) when the detector finds it. Detections that match no labell
 random patches of tray, and tray patches with drawn junk (a coin or token, print, a
 pencil, a fingertip) are the ``none`` class. Re-train the detector first. Training
 augments every crop with a random rotation (any angle), scale, shift, brightness,
-contrast, colour-channel order, blur and noise, and feeds the network exactly what the
-reader does (:func:`vision.facenet.prepare` of a 64 px crop).
+contrast, colour-channel order, blur and noise, makes ``--ghost`` of the dice (0.3)
+look translucent (another die's face blended in faintly, tinted, low contrast:
+:func:`translucent`), and feeds the network exactly what the reader does
+(:func:`vision.facenet.prepare` of a 64 px crop).
+
+``--folds 3 --fold k`` trains without fold *k* of the train photos (photo index modulo 3)
+for :mod:`vision.training.calibrate_faces`, which places the reader's uncertainty rule on
+the reads of the left-out photos.
 
 Needs the ``train`` extra (``pip install -e '.[train]'``: PyTorch, and ``onnx`` for the
 exporter); the reader itself runs the exported model with OpenCV only. On one CPU core
-it takes about six minutes::
+it takes about eight minutes::
 
-    .venv/bin/python -m vision.training.train_pips [--epochs 24] [--threads 1]
+    .venv/bin/python -m vision.training.train_pips [--epochs 24] [--threads 1] [--seed 6]
 """
 
 from __future__ import annotations
@@ -60,6 +66,7 @@ class Sample:
     patch: np.ndarray  # BGR, the die's centre at the patch's centre
     side: float  # the box side, in patch pixels
     label: int
+    photo: int = 0  # index of the photo in its split (folds are whole photos)
 
 
 def _patch(image: np.ndarray, box: Box) -> tuple[np.ndarray, float]:
@@ -78,13 +85,29 @@ def _centre_in(a: Box, b: Box) -> bool:
     return a[0] <= cx <= a[0] + a[2] and a[1] <= cy <= a[1] + a[3]
 
 
-def extract(split: str, rng: np.random.Generator) -> list[Sample]:
-    """Samples of one split: labelled dice (label and detector boxes) and non-dice."""
-    out: list[Sample] = []
+def split_photos(split: str) -> list[Path]:
+    """The photos of a split, in name order (a photo's index decides its fold)."""
     paths = sorted((DATASET / "images" / split).glob("*.jpg"))
     if not paths:
         raise SystemExit(f"no photos in {DATASET / 'images' / split}")
-    for path in paths:
+    return paths
+
+
+def in_fold(index: int, folds: int, fold: int) -> bool:
+    """Photo ``index`` of the train split belongs to ``fold`` of ``folds``."""
+    return folds > 1 and index % folds == fold
+
+
+def extract(split: str, rng: np.random.Generator, skip_fold: tuple[int, int] = (1, 0),
+            ) -> list[Sample]:
+    """Samples of one split: labelled dice (label and detector boxes) and non-dice;
+    ``skip_fold=(folds, fold)`` leaves out that fold's photos (for out-of-fold
+    calibration)."""
+    out: list[Sample] = []
+    for index, path in enumerate(split_photos(split)):
+        if in_fold(index, *skip_fold):
+            continue
+        first = len(out)
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         work = to_work(image)
         small = work.image
@@ -118,6 +141,8 @@ def extract(split: str, rng: np.random.Generator) -> list[Sample]:
                         _junk(patch, pside, rng)
                     out.append(Sample(patch, pside, NONE))
                     break
+        for sample in out[first:]:
+            sample.photo = index
     return out
 
 
@@ -165,8 +190,32 @@ def _junk(patch: np.ndarray, side: float, rng: np.random.Generator) -> None:
                     cv2.LINE_AA)
 
 
-def render(s: Sample, rng: np.random.Generator | None) -> np.ndarray:
-    """The reader's 64 px crop of a sample; with ``rng``, randomly augmented."""
+GHOST_CHANCE = 0.3
+"""Share of training crops made to look like a translucent die (see :func:`translucent`)."""
+
+
+def translucent(x: np.ndarray, ghost: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A crop made to look like a translucent die: the pips of the hidden faces show
+    through the body (another die's face, turned or mirrored, blurred and faint, blended
+    in) and the body is tinted and low in contrast. The label stays the top face's."""
+    g = ghost.astype(np.float32)
+    if rng.random() < 0.5:
+        g = g[:, ::-1]
+    g = cv2.GaussianBlur(g, (0, 0), rng.uniform(0.6, 2.0))
+    shift = rng.normal(0, 4, 2)
+    g = cv2.warpAffine(g, np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]),
+                       (g.shape[1], g.shape[0]), borderMode=cv2.BORDER_REFLECT)
+    a = rng.uniform(0.15, 0.4)
+    x = (1 - a) * x + a * g
+    c = rng.uniform(0.45, 0.9)  # contrast left after the tint
+    tint = rng.uniform(40, 230, 3).astype(np.float32)
+    return c * x + (1 - c) * tint
+
+
+def render(s: Sample, rng: np.random.Generator | None,
+           ghost: Sample | None = None) -> np.ndarray:
+    """The reader's 64 px crop of a sample; with ``rng``, randomly augmented (and with
+    ``ghost``, made to look translucent with that die's face showing through)."""
     centre = s.patch.shape[0] / 2
     side = s.side * (1 + 2 * CROP_MARGIN)
     angle, k, dx, dy = 0.0, 1.0, 0.0, 0.0
@@ -182,6 +231,8 @@ def render(s: Sample, rng: np.random.Generator | None) -> np.ndarray:
     if rng is None:
         return c
     x = c.astype(np.float32)
+    if ghost is not None:
+        x = translucent(x, _turned(render(ghost, None), rng), rng)
     if rng.random() < 0.5:
         x = x[..., rng.permutation(3)]
     x = x * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40)
@@ -196,6 +247,11 @@ def render(s: Sample, rng: np.random.Generator | None) -> np.ndarray:
     if rng.random() < 0.4:
         x = x + rng.normal(0, rng.uniform(2, 8), x.shape)
     return np.clip(x, 0, 255).astype(np.uint8)
+
+
+def _turned(c: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    m = cv2.getRotationMatrix2D((c.shape[1] / 2, c.shape[0] / 2), rng.uniform(0, 360), 1.0)
+    return cv2.warpAffine(c, m, (c.shape[1], c.shape[0]), borderMode=cv2.BORDER_REPLICATE)
 
 
 class FaceCNN(nn.Module):
@@ -222,8 +278,19 @@ class FaceCNN(nn.Module):
         return self.features(x)
 
 
-def batch(samples: list[Sample], rng: np.random.Generator | None) -> torch.Tensor:
-    return torch.from_numpy(prepare([render(s, rng) for s in samples]))
+def batch(samples: list[Sample], rng: np.random.Generator | None,
+          dice: list[Sample] | None = None, ghost_chance: float = GHOST_CHANCE,
+          ) -> torch.Tensor:
+    """The network's input for samples; with ``rng`` augmented, and with ``dice`` some
+    made translucent with one of those dice showing through."""
+    crops = []
+    for s in samples:
+        ghost = None
+        if (rng is not None and dice and s.label != NONE
+                and rng.random() < ghost_chance):
+            ghost = dice[int(rng.integers(len(dice)))]
+        crops.append(render(s, rng, ghost))
+    return torch.from_numpy(prepare(crops))
 
 
 def evaluate(model: nn.Module, samples: list[Sample]) -> tuple[float, float]:
@@ -244,13 +311,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=6)
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    parser.add_argument("--folds", type=int, default=1,
+                        help="with --fold: train without one fold of the train photos")
+    parser.add_argument("--fold", type=int, default=0,
+                        help="the fold left out (photo index %% folds); see calibrate_faces")
+    parser.add_argument("--ghost", type=float, default=GHOST_CHANCE,
+                        help="share of crops made translucent")
     args = parser.parse_args(argv)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     rng = np.random.default_rng(args.seed)
     start = time.monotonic()
-    train = extract("train", rng)
+    train = extract("train", rng, (args.folds, args.fold))
+    dice = [s for s in train if s.label != NONE]
     val = extract("val", rng)
     counts = np.bincount([s.label for s in train], minlength=len(CLASSES))
     print(f"samples: train {len(train)} {counts.tolist()}, val {len(val)}; "
@@ -273,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
             chunk = order[b * 128 : (b + 1) * 128]
             if not chunk:
                 break
-            x = batch(chunk, rng)
+            x = batch(chunk, rng, dice, args.ghost)
             y = torch.tensor([s.label for s in chunk])
             opt.zero_grad()
             loss = loss_fn(model(x), y)
