@@ -13,7 +13,8 @@ An engine is pure and deterministic (DESIGN.md, "The flow"):
 * ``view(state, viewer)`` is what one viewer may see (hidden information only for its owner);
 * ``dump_state``/``load_state`` turn a state into JSON-able data and back (snapshots).
 
-Optional: ``describe(event)`` (one readable sentence), ``legal_commands(state)``, and
+Optional: ``describe(event, lang="en")`` (one readable sentence, in the language asked for
+when the game has it, else English), ``legal_commands(state)``, and
 ``private_to(event)``, the one viewer an event's content belongs to (a secret note): the
 history shows the others that it happened, not what it was.
 

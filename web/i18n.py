@@ -3,8 +3,10 @@
 The catalogues are JSON files in ``web/i18n/`` (one per language, the same keys in each, a
 test checks it). The language of a request is the ``lang`` cookie when the player has used
 the switch, else the best match of the browser's ``Accept-Language``, else English. Text
-that comes from a game engine (prompt questions, event descriptions) is the engine's own
-and is shown as it is.
+that comes from a game engine is translated too: event sentences by the engine itself
+(``describe(event, lang)``, for the history and the live stream, whose API requests may also
+say ``?lang=``), prompt questions and option labels by the pages from ``prompt.*`` keys
+here (docs/ui.md "Languages").
 
 The catalogues are loaded once per application (``init_app``) and kept in
 ``app.extensions``, not in a module global, so tests can build apps side by side.
@@ -61,3 +63,10 @@ def choose_language(request: Request) -> str:
     if chosen in LANGUAGES:
         return chosen
     return request.accept_languages.best_match(LANGUAGES, default=DEFAULT) or DEFAULT
+
+
+def request_language(request: Request) -> str:
+    """An API request's language: ``?lang=`` when it names one we have (a page asking for
+    the language it shows), else :func:`choose_language`."""
+    asked = request.args.get("lang")
+    return asked if asked in LANGUAGES else choose_language(request)

@@ -13,14 +13,16 @@ continues live.
 
 Each message is ``id: <version>``, ``event: table`` and ``data: {"version", "events",
 "table"}`` where ``table`` is that version's table view *for that viewer* (hidden
-information only in its owner's view) and ``events`` carry a readable ``text`` but no
-payload (a payload may hold what only one player may see). Comments (``: keep-alive``) keep
-proxies and phones from closing an idle stream; :meth:`Broker.close` ends every stream
-cleanly, before the server's worker threads are joined (:class:`LiveServer`).
+information only in its owner's view) and ``events`` carry a readable ``text`` (in the
+language the phone chose when it connected) but no payload (a payload may hold what only
+one player may see). Comments (``: keep-alive``) keep proxies and phones from closing an
+idle stream; :meth:`Broker.close` ends every stream cleanly, before the server's worker
+threads are joined (:class:`LiveServer`).
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import signal
 import threading
@@ -60,11 +62,15 @@ def view_json(table: Table, state: Any, version: int, can_undo: bool, can_redo: 
     }
 
 
-def event_text(table: Table, event: Event) -> str:
+def event_text(table: Table, event: Event, lang: str = "en") -> str:
+    """The engine's sentence for an event, in ``lang`` when the engine's ``describe`` takes a
+    language (SeaFall: English and French), else in the engine's own language."""
     describe = getattr(table.engine, "describe", None)
     if describe is None:
         return event.type
     try:
+        if lang != "en" and "lang" in inspect.signature(describe).parameters:
+            return str(describe(event, lang=lang))
         return str(describe(event))
     except Exception:  # a describer that does not know an event must not stop the stream
         return event.type
@@ -80,17 +86,18 @@ class Change:
     can_undo: bool
     can_redo: bool
     events: tuple[StoredEvent, ...] | None = None
-    _messages: dict[str | None, bytes] = field(default_factory=dict, repr=False)
+    _messages: dict[tuple[str | None, str], bytes] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def forget_messages(self) -> None:
         with self._lock:
             self._messages.clear()
 
-    def message(self, table: Table, viewer: str | None) -> bytes:
-        """The SSE message of this version for one viewer (made once per viewer)."""
+    def message(self, table: Table, viewer: str | None, lang: str = "en") -> bytes:
+        """The SSE message of this version for one viewer in one language (made once per
+        viewer and language)."""
         with self._lock:
-            cached = self._messages.get(viewer)
+            cached = self._messages.get((viewer, lang))
             if cached is not None:
                 return cached
             if self.events is None:
@@ -98,14 +105,14 @@ class Change:
             data = {
                 "version": self.version,
                 "events": [{"seq": e.seq, "command_no": e.command_no, "actor": e.actor,
-                            "type": e.type, "text": event_text(table, e.event)}
+                            "type": e.type, "text": event_text(table, e.event, lang)}
                            for e in self.events],
                 "table": view_json(table, self.state, self.version, self.can_undo,
                                    self.can_redo, viewer),
             }
             body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
             message = f"id: {self.version}\nevent: table\ndata: {body}\n\n".encode()
-            self._messages[viewer] = message
+            self._messages[(viewer, lang)] = message
             return message
 
 
@@ -204,9 +211,11 @@ class Broker:
         with self._lock:
             return self._open
 
-    def stream(self, table: Table, viewer: str | None, since: int | None) -> Iterator[bytes]:
-        """The SSE byte stream of one phone. Raises :class:`StreamsFull` at once when every
-        slot is taken; the stream itself starts when it is first iterated."""
+    def stream(self, table: Table, viewer: str | None, since: int | None,
+               lang: str = "en") -> Iterator[bytes]:
+        """The SSE byte stream of one phone, its event texts in ``lang`` (chosen when the
+        phone connects). Raises :class:`StreamsFull` at once when every slot is taken; the
+        stream itself starts when it is first iterated."""
         with self._lock:
             limit = self.max_streams if self.max_streams is not None else 20
             if self._open >= limit:
@@ -214,7 +223,7 @@ class Broker:
                                   "holds; close a page or try again shortly")
             self._open += 1  # counted now so that a burst cannot overshoot
         channel = self.attach(table)
-        return self._messages(channel, viewer, since)
+        return self._messages(channel, viewer, since, lang)
 
     @contextmanager
     def _slot(self) -> Iterator[None]:
@@ -225,15 +234,15 @@ class Broker:
                 self._open -= 1
                 self._idle.notify_all()
 
-    def _messages(self, channel: Channel, viewer: str | None, since: int | None
-                  ) -> Iterator[bytes]:
+    def _messages(self, channel: Channel, viewer: str | None, since: int | None,
+                  lang: str = "en") -> Iterator[bytes]:
         with self._slot():
             table = channel.table
             yield f"retry: {RETRY_MS}\n\n".encode()
             latest = channel.latest()
             if since is None or since > latest.version:
                 # a first connection (or a version this table never had): the current view
-                yield latest.message(table, viewer)
+                yield latest.message(table, viewer, lang)
                 last = latest.version
             else:
                 last = since
@@ -245,7 +254,7 @@ class Broker:
                     yield b": keep-alive\n\n"
                     continue
                 for change in changes:
-                    yield change.message(table, viewer)
+                    yield change.message(table, viewer, lang)
                     last = change.version
 
     def close(self, timeout: float = 2.0) -> None:

@@ -2,7 +2,9 @@
 
 Resume after a reconnect with the ``Last-Event-ID`` header (a browser's EventSource sends
 it by itself) or ``?since=N``: the stream then sends exactly the versions after N. Each
-phone gets its own view (``?viewer=`` may only name the session's own province).
+phone gets its own view (``?viewer=`` may only name the session's own province), and its
+event texts in its own language, chosen when it connects (``?lang=``, else the ``lang``
+cookie, else ``Accept-Language``: web.i18n).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, request
 
 from companion.errors import InvalidCommand
-from web import auth
+from web import auth, i18n
 from web.errors import error_response
 from web.live import StreamsFull
 from web.services import Services
@@ -41,7 +43,7 @@ def stream(session_id: str) -> Any:
     viewer = auth.viewer_for(table)
     since = _since()
     try:
-        messages = services.live.stream(table, viewer, since)
+        messages = services.live.stream(table, viewer, since, i18n.request_language(request))
     except StreamsFull as exc:
         response = error_response(503, "busy", str(exc))
         response.headers["Retry-After"] = "5"

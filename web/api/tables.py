@@ -14,12 +14,14 @@ from companion.engine import Command, Event
 from companion.errors import InvalidCommand
 from companion.games import find_game, game_names
 from companion.table import Table
-from web import auth
+from web import auth, i18n
 from web.api.requests import json_body, optional_int
 from web.errors import NotFound
+from web.live import event_text
 from web.services import Services
 
 bp = Blueprint("tables", __name__, url_prefix="/api/tables")
+HIDDEN = {"en": "(hidden)", "fr": "(caché)"}  # an event only its owner may read
 
 
 def _services() -> Services:
@@ -39,9 +41,10 @@ def table_json(table: Table, viewer: str | None) -> dict[str, Any]:
     }
 
 
-def _describe(table: Table, type_: str, payload: Any) -> str:
-    describe = getattr(table.engine, "describe", None)
-    return describe(Event(type_, dict(payload))) if describe else type_
+def _describe(table: Table, type_: str, payload: Any, lang: str = i18n.DEFAULT) -> str:
+    """The engine's sentence for an event in the page's language (English when the engine
+    writes only English)."""
+    return event_text(table, Event(type_, dict(payload)), lang)
 
 
 @bp.get("")
@@ -85,6 +88,7 @@ def history(session_id: str) -> Any:
     table = _services().tables.get(session_id)
     viewer = auth.viewer_for(table)
     private_to = getattr(table.engine, "private_to", None)
+    lang = i18n.request_language(request)  # ?lang=, else the cookie, else Accept-Language
     entries = []
     for entry in table.history():
         item = entry.to_json()
@@ -95,12 +99,14 @@ def history(session_id: str) -> Any:
                 # hidden information stays in its owner's view: the others see that it
                 # happened, not what it was, nor the command's arguments that carried it
                 item["args"], item["hidden"] = {}, True
-                item["events"].append({**e.to_json(), "payload": {}, "text": "(hidden)"})
+                item["events"].append({**e.to_json(), "payload": {},
+                                       "text": HIDDEN.get(lang, HIDDEN["en"])})
             else:
                 item["events"].append({**e.to_json(),
-                                       "text": _describe(table, e.type, e.payload)})
+                                       "text": _describe(table, e.type, e.payload, lang)})
         entries.append(item)
-    return jsonify({"id": table.session_id, "version": table.version, "history": entries})
+    return jsonify({"id": table.session_id, "version": table.version, "lang": lang,
+                    "history": entries})
 
 
 @bp.get("/<session_id>/choices")
@@ -161,6 +167,7 @@ def _step_history(session_id: str, which: str) -> Any:
 
 def _changed(table: Table, events: list[Any], viewer: str | None) -> Any:
     out = table_json(table, viewer)
-    out["events"] = [{**e.to_json(), "text": _describe(table, e.type, e.payload)}
+    lang = i18n.request_language(request)
+    out["events"] = [{**e.to_json(), "text": _describe(table, e.type, e.payload, lang)}
                      for e in events]
     return jsonify(out)

@@ -239,9 +239,10 @@ class SeaFall:
         """What a campaign page shows, from one of the campaign's ledgers."""
         return campaign.campaign_summary(ledger)
 
-    def describe(self, event: Event) -> str:
-        """One readable sentence for an event (the history view, ``tableside play``)."""
-        return describe(event)
+    def describe(self, event: Event, lang: str = "en") -> str:
+        """One readable sentence for an event (the history view, ``tableside play``), in
+        English or French (``lang``; another language falls back to English)."""
+        return describe(event, lang)
 
     def summary(self, state: SeaFallState) -> str:
         """A few lines on where the game stands: whose turn, each province's holdings."""

@@ -1,5 +1,7 @@
 """Readable log lines for SeaFall events, for the history view and ``tableside play``.
 
+English here; French in ``log_fr.py`` (same event types, a test keeps them in step).
+
 Written from the payload alone, so a log can be rendered from an exported session without
 the state it was played in.
 """
@@ -10,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.engine import Event
+from companion.games.seafall import log_fr
 
 
 def _who(colour: Any) -> str:
@@ -233,9 +236,18 @@ _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
 }
 
 
-def describe(event: Event) -> str:
-    """One readable sentence for an event."""
-    template = _TEMPLATES.get(event.type)
+TEMPLATES: dict[str, dict[str, Callable[[Mapping[str, Any]], str]]] = {
+    "en": _TEMPLATES, "fr": log_fr.TEMPLATES}
+LANGUAGES = tuple(TEMPLATES)
+
+
+def describe(event: Event, lang: str = "en") -> str:
+    """One readable sentence for an event, in ``lang`` ("en" or "fr"; any other: English).
+
+    The language is a parameter, never a setting: the same engine serves an English and a
+    French phone at once.
+    """
+    template = TEMPLATES.get(lang, _TEMPLATES).get(event.type)
     if template is None:
         return f"{event.type}."
     return template(event.payload)

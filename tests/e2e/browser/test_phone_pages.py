@@ -21,7 +21,8 @@ pytestmark = pytest.mark.slow
 expect.set_options(timeout=WAIT)
 
 
-def join_as(devices, server, name: str, province: str | None, locale: str = "en-GB"):
+def join_as(devices, server, name: str, province: str | None, locale: str = "en-GB",
+            role: str = "player"):
     """A phone that joins the table with the invite link (as a player would by QR code)."""
     page = devices(locale)
     page.goto(server.join_link())
@@ -29,7 +30,7 @@ def join_as(devices, server, name: str, province: str | None, locale: str = "en-
     page.check(f"input[name=province][value='{province or ''}']")
     page.click("#join-form button[type=submit]")
     page.wait_for_url(re.compile(r"/t/[^/]+$"))
-    expect(page.locator("#me")).to_contain_text(name if province is None else "player")
+    expect(page.locator("#me")).to_contain_text(name if province is None else role)
     return page
 
 
@@ -144,9 +145,19 @@ def test_french_ui_from_the_browser_language_and_the_switch(devices, server):
     expect(page.locator("#status")).to_contain_text("Année 1")
     expect(page.locator("#seat")).to_contain_text("Vous regardez")
     expect(page.locator("#provinces .token-label").first).to_have_text("or")
+    # the engine's text is French too: the prompt (this spectator waits for Blue) and the log
+    expect(page.locator("#prompt .question")).to_have_text("Blue : quelle guilde engager ?")
+    expect(page.locator("#history-list")).to_contain_text("Début du tour de Bleu.")
+    ana = join_as(devices, server, "Ana", "blue", locale="fr-FR", role="joueur")
+    expect(ana.locator("#prompt button[data-value=merchants]")).to_have_text("Marchands")
+    ana.click("#prompt button[data-value=explorers]")
+    expect(ana.locator("#history-list")).to_contain_text("Bleu engage la guilde des explorateurs.")
+    expect(page.locator("#history-list")).to_contain_text(  # live, on the other phone
+        "Bleu engage la guilde des explorateurs.")
     page.click("a.lang[hreflang=en]")
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.locator("#glory-title")).to_have_text("Glory")
+    expect(page.locator("#history-list")).to_contain_text("Blue hires the Explorers guild.")
     page.goto(server.url("/"))  # the choice is remembered
     expect(page.locator("html")).to_have_attribute("lang", "en")
 

@@ -10,7 +10,8 @@ import {follow} from "./live.js";
 import {normalizeRead, readPanel, uploadPhoto} from "./dice.js";
 import {
   diceFaces, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
-  lastRoll, placeName, provinceCard, provinceName, shipName, statusLine, svgImageUrl,
+  lastRoll, optionLabel, placeName, promptQuestion, provinceCard, provinceName, shipName,
+  statusLine, svgImageUrl,
 } from "./views.js";
 
 const tableId = config.table;
@@ -123,7 +124,7 @@ function rollPrompt(prompt) {
   });
   refreshTotal();
   return [
-    h("p", {class: "question", text: prompt.purpose}),
+    h("p", {class: "question", text: promptQuestion(view.state, prompt)}),
     h("p", {class: "big-count", text: t("roll.count", {count: prompt.count, die: prompt.die})}),
     photoButton(),
     h("p", {class: "muted", text: t("roll.or_type")}),
@@ -164,10 +165,10 @@ async function sendPhoto(input) {
 
 function choicePrompt(prompt) {
   return [
-    h("p", {class: "question", text: prompt.question}),
+    h("p", {class: "question", text: promptQuestion(view.state, prompt)}),
     h("div", {class: "choices"}, prompt.options.map((o) => h("button", {
       type: "button", class: "choice", disabled: !canAct(), "data-value": o.value,
-      text: o.label, onclick: () => command(prompt.command, {[prompt.arg]: o.value}, prompt)}))),
+      text: optionLabel(view.state, prompt, o), onclick: () => command(prompt.command, {[prompt.arg]: o.value}, prompt)}))),
   ];
 }
 
@@ -176,7 +177,7 @@ function spendPrompt(prompt) {
   for (let n = prompt.minimum; n <= prompt.maximum; n++) amounts.push(n);
   const token = t("token." + prompt.token, null, prompt.token);
   return [
-    h("p", {class: "question", text: prompt.question}),
+    h("p", {class: "question", text: promptQuestion(view.state, prompt)}),
     h("div", {class: "choices amounts"}, amounts.map((n) => h("button", {
       type: "button", class: "choice amount", disabled: !canAct(), "data-value": String(n),
       onclick: () => command(prompt.command, {[prompt.arg]: n}, prompt)},
@@ -194,14 +195,14 @@ function renderPrompt() {
   const body = prompt.kind === "roll" ? rollPrompt(prompt)
     : prompt.kind === "spend" ? spendPrompt(prompt)
     : prompt.kind === "choice" ? choicePrompt(prompt)
-    : [h("p", {class: "question", text: prompt.question || prompt.purpose || prompt.kind})];
+    : [h("p", {class: "question", text: promptQuestion(view.state, prompt)})];
   const others = who && who.province && prompt.player && prompt.player !== who.province &&
     !who.players_act_for_all;
   const waiting = others || (who && who.role === "spectator");
   fill(box,
     h("h2", {}, t("prompt.title"),
       prompt.player ? h("span", {class: "pill", text: provinceName(view.state, prompt.player)}) : null),
-    waiting ? [h("p", {class: "question", text: prompt.question || prompt.purpose}),
+    waiting ? [h("p", {class: "question", text: promptQuestion(view.state, prompt)}),
                h("p", {class: "muted", text: t("prompt.waiting", {player: prompt.player ? provinceName(view.state, prompt.player) : t("prompt.table")})})]
       : body);
   box.dataset.kind = prompt.kind;
@@ -476,7 +477,7 @@ async function loadChoices() {
 }
 
 async function loadHistory() {
-  try { history = (await getJSON(`${base}/history`)).history || []; } catch (err) { /* keep */ }
+  try { history = (await getJSON(`${base}/history?lang=${config.lang}`)).history || []; } catch (err) { /* keep */ }
 }
 
 async function loadRead() {

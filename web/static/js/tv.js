@@ -8,8 +8,8 @@ import {config, t} from "./i18n.js";
 import {getJSON, getOptional} from "./api.js";
 import {follow} from "./live.js";
 import {
-  diceFaces, endeavorBlock, gloryTrack, historyEvents, lastRoll, provinceName, statusLine,
-  svgImageUrl,
+  diceFaces, endeavorBlock, gloryTrack, historyEvents, lastRoll, promptQuestion, provinceName,
+  statusLine, svgImageUrl,
 } from "./views.js";
 
 const tableId = config.table;
@@ -47,13 +47,13 @@ function render() {
     end);
   const prompt = (view.prompts || [])[0];
   fill($("#tv-prompt"), prompt ? [h("span", {class: "pill", text: prompt.player ? provinceName(state, prompt.player) : t("prompt.title")}),
-    " ", prompt.question || prompt.purpose] : null);
+    " ", promptQuestion(state, prompt)] : null);
   fill($("#tv-events"), [...events].reverse().slice(0, 6).map((e) => h("li", {text: e.text || e.type})));
 }
 
 async function reload() {
   view = await getJSON(base);
-  try { events = historyEvents((await getJSON(`${base}/history`)).history); } catch (err) { /* keep */ }
+  try { events = historyEvents((await getJSON(`${base}/history?lang=${config.lang}`)).history); } catch (err) { /* keep */ }
   render();
 }
 
@@ -76,7 +76,7 @@ async function invite() {
       if (m.version <= version()) return;
       view = m.table;
       render();  // at once; the history (the dice of the roll) follows
-      try { events = historyEvents((await getJSON(`${base}/history`)).history); } catch (err) { /* keep */ }
+      try { events = historyEvents((await getJSON(`${base}/history?lang=${config.lang}`)).history); } catch (err) { /* keep */ }
       render();
     },
   });

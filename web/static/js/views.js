@@ -3,7 +3,7 @@
 "use strict";
 
 import {h} from "./dom.js";
-import {t, pct, num} from "./i18n.js";
+import {t, has, pct, num} from "./i18n.js";
 
 export function colourName(colour) {
   return t("colour." + colour, null, colour);
@@ -243,4 +243,193 @@ const SVG_NS = "http://www.w3.org/2000/svg";  // a namespace name, not a downloa
 export function svgImageUrl(svg) {
   const text = /<svg[^>]*\sxmlns=/.test(svg) ? svg : svg.replace("<svg", `<svg xmlns="${SVG_NS}"`);
   return URL.createObjectURL(new Blob([text], {type: "image/svg+xml"}));
+}
+
+// ---- prompts in the page's language ------------------------------------------------------
+// The engine writes a prompt's question and option labels in English. The page shows them
+// from the catalogue ("prompt.<command>", "option.<command>.<kind>") with values taken from
+// the prompt, the option's value and the table view; when a key or a value is missing (a
+// prompt this page does not know yet) it shows the engine's own text.
+
+const own = (obj, key) => obj !== null && typeof obj === "object" &&
+  Object.prototype.hasOwnProperty.call(obj, key);
+
+// t() only when the key exists and every value is known, else null (the caller falls back)
+function tr(key, values) {
+  if (!has(key)) return null;
+  for (const v of Object.values(values || {})) if (v === undefined || v === null || Number.isNaN(v)) return null;
+  return t(key, values);
+}
+
+// the numbers written in an engine text, for the values the view does not hold
+function numbers(text) {
+  return (String(text || "").match(/\d+/g) || []).map(Number);
+}
+
+export function goodName(good) {
+  return t("option.good." + good, null, good);
+}
+
+// a site in an option: its kind and its id (two fields of a province differ only by id)
+function siteRef(state, id) {
+  const site = (state.sites || {})[id];
+  return site ? `${t("site." + site.kind, null, site.kind.replace(/_/g, " "))} ${id}` : id;
+}
+
+function regionName(state, id) {
+  const region = (state.regions || {})[id];
+  return region ? region.name : id;
+}
+
+function plunderQuestion(state, end, prompt) {
+  if (!end.plunder_site) return tr("prompt.plunder.site");
+  if (end.picks_left > 0) return tr("prompt.plunder.goods", {count: end.picks_left});
+  if ((end.goods_to_place || []).length) return tr("prompt.plunder.ship", {good: goodName(end.goods_to_place[0])});
+  const step = end.plunder_step;
+  if (step === "structure") {
+    const site = (state.sites || {})[end.plunder_site] || {};
+    const m = /take an? (\S+) or (\d+) gold\?$/.exec(prompt.question || "");
+    return m ? tr("prompt.plunder.structure", {structure: site.structure, good: goodName(m[1]), gold: m[2]}) : null;
+  }
+  return step ? tr("prompt.plunder." + step) : null;
+}
+
+function rollPurpose(state, prompt) {
+  const end = state.endeavor;
+  const player = provinceName(state, prompt.player);
+  if (/^end:5:/.test(prompt.id)) return tr("prompt.roll.enmity", {player});
+  if (!end) return null;
+  if (end.stage === "reroll") {
+    const kinds = (end.reroll_kinds || []).map(faceName).join(", ");
+    return tr("prompt.roll.reroll", {count: prompt.count, kinds});
+  }
+  return tr("prompt.roll.endeavor", {player, kind: t("end.kind." + end.kind, null, end.kind),
+    count: end.dice, defense: end.defense});
+}
+
+function localQuestion(state, prompt) {
+  const player = prompt.player ? provinceName(state, prompt.player) : null;
+  const end = state.endeavor;
+  switch (prompt.kind === "roll" ? "roll" : prompt.command) {
+    case "roll": return rollPurpose(state, prompt);
+    case "deal_advisor": {
+      const [dealt, size] = numbers(prompt.question).slice(-2);
+      return tr("prompt.deal_advisor", {dealt, size});
+    }
+    case "reveal_event": return tr("prompt.reveal_event", {year: state.year, round: state.round});
+    case "spend_fortune": return tr("prompt.spend_fortune", {player, max: prompt.maximum});
+    case "assign_damage": return end ? tr("prompt.assign_damage", {player, count: end.damage_due}) : null;
+    case "return_good": {
+      const m = /^(.*)'s hold is over/.exec(prompt.question || "");
+      return m ? tr("prompt.return_good", {ship: m[1]}) : null;
+    }
+    case "plunder": return end ? plunderQuestion(state, end, prompt) : null;
+    case "cover_sticker": {
+      const id = (state.sticker_to_place || [])[0];
+      return id ? tr("prompt.cover_sticker", {player, region: regionName(state, id)}) : null;
+    }
+    case "settle_enmity": return state.enmity ? tr("prompt.settle_enmity", {player, count: state.enmity.successes}) : null;
+    default: return tr("prompt." + prompt.command, {player});
+  }
+}
+
+// A prompt's question (a roll prompt: its purpose) in the page's language.
+export function promptQuestion(state, prompt) {
+  let text = null;
+  try { text = localQuestion(state || {}, prompt); } catch (err) { text = null; }
+  return text || prompt.question || prompt.purpose || prompt.kind;
+}
+
+function place(state, loc) {
+  const [kind, id] = loc.split(/:(.*)/s);
+  if (kind === "garrison") return tr("option.place.garrison", {region: regionName(state, id)});
+  if (kind === "war") return tr("option.place.war", {player: provinceName(state, id)});
+  return siteRef(state, loc);
+}
+
+function localOption(state, prompt, value) {
+  const ships = state.ships || {};
+  const end = state.endeavor || {};
+  const [head, rest] = value.split(/:(.*)/s);
+  switch (prompt.command) {
+    case "hire_guild": return tr("option.guild." + value);
+    case "choose_title": return tr("option.title." + value);
+    case "return_good": return goodName(value);
+    case "cover_sticker": return provinceName(state, value);
+    case "assign_damage": {
+      if (head === "exhaust") {
+        const [ship, upgrade] = rest.split(/:(.*)/s);
+        return tr("option.assign_damage.exhaust", {ship: shipName(state, ship), upgrade});
+      }
+      const ship = ships[rest];
+      if (head !== "card" || !ship) return null;
+      return tr((ship.damage || []).length >= 2 ? "option.assign_damage.card_sinks" : "option.assign_damage.card",
+        {ship: ship.name});
+    }
+    case "plunder": {
+      if (!end.plunder_site) {
+        if (value === "none") return tr("option.plunder.none");
+        const site = (state.sites || {})[value];
+        return site ? tr("option.plunder.site", {site: siteRef(state, value), value: site.plunder_value}) : null;
+      }
+      if (end.picks_left > 0) return goodName(value);
+      if ((end.goods_to_place || []).length) {
+        return value === "leave" ? tr("option.plunder.leave", {good: goodName(end.goods_to_place[0])})
+          : (ships[value] ? ships[value].name : null);
+      }
+      if (end.plunder_step === "docks") {
+        if (value === "none") return tr("option.plunder.no_upgrade");
+        const m = /^(.*)@([^:]+)(?::replace:(.*))?$/s.exec(value);
+        if (!m) return null;
+        return m[3] ? tr("option.plunder.upgrade_replace", {upgrade: m[1], ship: shipName(state, m[2]), old: m[3]})
+          : tr("option.plunder.upgrade", {upgrade: m[1], ship: shipName(state, m[2])});
+      }
+      if (head === "keep" || head === "dismiss") return tr("option.plunder." + head, {advisor: rest});
+      if (head === "treasures" || head === "research") return tr("option.plunder." + head, {card: rest});
+      if (value === "good" || value === "gold") {
+        const m = /take an? (\S+) or (\d+) gold\?$/.exec(prompt.question || "");
+        return m ? tr("option.plunder." + value, {good: goodName(m[1]), gold: m[2]}) : null;
+      }
+      return null;
+    }
+    case "improve_province": {
+      const prov = (state.provinces || {})[prompt.player] || {};
+      if (head === "field") {
+        const site = (state.sites || {})[rest];
+        return site ? tr("option.improve_province.field", {site: rest, value: site.value}) : null;
+      }
+      if (head === "garrison") {
+        const region = (state.regions || {})[rest];
+        return region ? tr("option.improve_province.garrison", {region: region.name, value: region.garrison}) : null;
+      }
+      if (value === "reputation" || value === "fortune") {
+        const from = prov["leader_" + value];
+        return typeof from === "number" ? tr("option.improve_province." + value, {from, to: from + 1}) : null;
+      }
+      return value === "appellation" ? tr("option.improve_province.appellation") : null;
+    }
+    case "train_advisor": {
+      const at = value.indexOf("@");
+      return at > 0 ? tr("option.train_advisor", {retired: value.slice(0, at), advisor: value.slice(at + 1)}) : null;
+    }
+    case "improve_ship": {
+      const colon = value.lastIndexOf(":");
+      const stat = value.slice(colon + 1);
+      return colon > 0 ? tr("option.improve_ship", {ship: shipName(state, value.slice(0, colon)),
+        stat: t("option.stat." + stat, null, stat)}) : null;
+    }
+    case "settle_enmity":
+      if (value === "done") return tr("option.settle_enmity.done");
+      if (head === "take") return tr("option.settle_enmity.take", {place: place(state, rest)});
+      if (head === "cross") return tr("option.settle_enmity.cross", {region: regionName(state, rest)});
+      return null;
+    default: return null;  // names (advisors, events): shown as the engine gives them
+  }
+}
+
+// An option's label in the page's language.
+export function optionLabel(state, prompt, option) {
+  let text = null;
+  try { text = localOption(state || {}, prompt, String(option.value)); } catch (err) { text = null; }
+  return text || option.label;
 }

@@ -1,0 +1,203 @@
+"""French log lines (log_fr.py): every event the engine writes reads in French, and English
+is untouched.
+
+The golden transcripts hold real payloads; the events they do not cover get a payload
+written here in the shape the engine emits (companion/games/seafall/*.py ``em(...)``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.engine import Event
+from companion.games.seafall.engine import SeaFall
+from companion.games.seafall.log import _TEMPLATES, describe
+from companion.games.seafall.log_fr import TEMPLATES, phrase
+
+TRANSCRIPTS = sorted((Path(__file__).parent / "transcripts").glob("*.events.json"))
+
+# payloads for the event types no golden transcript holds, as the engine emits them
+EXTRA: dict[str, list[dict[str, Any]]] = {
+    "AbsentPassedBy": [
+        {"player": "red", "step": 3, "what": "end of game step 3 (keep an advisor)"},
+        {"player": "red", "step": None,
+         "what": "no harvest (no gold is placed in an absent province)"}],
+    "AdvisorSeized": [{"player": "red", "from_player": "blue", "advisor": "Savage",
+                       "keep": True},
+                      {"player": "red", "from_player": "blue", "advisor": "Savage",
+                       "keep": False}],
+    "AdvisorTrained": [{"player": "red", "retired": "Old Salt", "advisor": "Savage"}],
+    "CardSeized": [{"player": "red", "from_player": "blue", "pile": "treasures",
+                    "card": "Golden Idol"}],
+    "ComponentAdded": [{"kind": "upgrade", "card": {"name": "Swift"}, "bagged": True},
+                       {"kind": "advisor", "card": {"name": "Savage"}, "bagged": False}],
+    "EmperorCrowned": [{"player": "green", "decided_by": "campaign glory",
+                        "campaign": {"green": 40}, "milestone_glory": {}}],
+    "EndeavorFailed": [{"reason": "the flagship sank"}, {"reason": "no success rolled"}],
+    "EnmityMoved": [{"site": "isle/1", "owner": "red", "count": 2, "to": "at_war"},
+                    {"site": "isle/1", "owner": "red", "count": 1, "to": "garrison"}],
+    "EnmityReturned": [{"holder": "red", "owner": "blue", "count": 2}],
+    "EnmitySpendingDone": [{"player": "green"}],
+    "EventDismissed": [{"event": "Storm"}],
+    "EventRevealed": [{"event": "Storm"}],
+    "ForumDismissed": [{"advisors": ["Savage", "Brute"]}],
+    "GoodLeft": [{"good": "iron"}],
+    "GoodMoved": [{"player": "red", "good": "wood", "source": "warehouse", "to": "red-1",
+                   "when": "before"}],
+    "GoodsReturned": [{"ship": "red-1", "goods": ["wood", "iron"], "reason": "hold damaged"}],
+    "HistoryNoted": [{"game": 2, "milestone_glory": {"red": 3}, "absent": ["blue"]}],
+    "HoldOverloaded": [{"ship": "red-1"}],
+    "IslandAdded": [{"island": {"id": "isle-b", "name": "Isle B"}}],
+    "MilestoneClaimed": [{"player": "red", "milestone": "Explorer", "events": ["Storm"]},
+                         {"player": "red", "milestone": "Explorer", "events": []}],
+    "PlunderSkipped": [{"reason": "the raider chose to plunder nothing"},
+                       {"reason": "no site's plunder value is within the successes"}],
+    "PlunderStepDone": [{}],
+    "ReputationGiven": [{"player": "red", "to": "blue", "region": "blue"}],
+    "ResearchCardKept": [{"player": "red", "card": "Charts", "dismissed": ["Maps"],
+                          "cost": 2}],
+    "ShipRebuilt": [{"player": "red", "ship": "red-1", "location": "red"}],
+    "ShipRepaired": [{"player": "red", "ship": "red-1", "refreshed": ["Swift"],
+                      "dismissed": ["Cracked hull"], "free": True}],
+    "ShipSank": [{"ship": "red-1", "upgrades": ["Swift"], "goods": ["wood"],
+                  "reason": "endeavor"},
+                 {"ship": "red-1", "upgrades": [], "goods": [], "reason": "endeavor"}],
+    "StickerLost": [{"player": "red", "region": "gray"}],
+    "StructureBuilt": [{"player": "red", "site": "red/build-1", "structure": "Bastion",
+                        "price": 6}],
+    "StructureRaided": [{"site": "red/build-1", "structure": "Bastion"}],
+    "StructureReturned": [{"player": "red", "site": "red/build-1", "structure": "Bastion"}],
+    "TreasureBought": [{"player": "red", "treasure": "Golden Idol", "gold": 10}],
+    "UpgradeExhausted": [{"ship": "red-1", "upgrade": "Swift", "reason": "endeavor"}],
+    "UpgradeReturned": [{"ship": "red-1", "upgrade": "Swift"}],
+    "UpgradeSeized": [{"ship": "red-1", "upgrade": "Swift", "replaced": "Nimble"}],
+}
+
+# English words that have no business in a French sentence. Names stay as they are
+# ("Red ship 1", "Cracked hull"), so the words are chosen not to occur in this game's names.
+ENGLISH = re.compile(r"\b(the|with|takes|gains|loses|from|into|rolls|dice|successes|"
+                     r"begins|ends|is|are|and|turn|endeavor|enmity|fortune|glory|"
+                     r"flagship|supply|damage|successful|advisor|upgrade)\b", re.IGNORECASE)
+# proper names inside engine phrases ("flagship: Red ship 1's printed raid")
+NAMES = re.compile(r"\b[A-Z][a-z]+ ship \d|Yellow province|Isle A|Spice isle")
+# payload fields holding words the engine wrote in English (translated, so checked); every
+# other string in a payload is a name (a card, a ship, a site) and is shown as it is
+WORDS = {"reason", "what", "name", "kind", "source", "when", "stat", "action", "guild",
+         "title", "decided_by", "to", "faces", "kinds", "goods", "good", "colour", "pool"}
+NAMED = {"ProvinceImproved": {"name"}}  # an appellation ("the Steadfast") is a card's name
+
+
+def _names(type_: str, payload: Any) -> list[str]:
+    """The names in a payload (strings outside ``WORDS``), longest first."""
+    found: list[str] = []
+    words = WORDS - NAMED.get(type_, set())
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if key not in words:
+                    walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+    walk(payload)
+    return sorted(set(found), key=len, reverse=True)
+
+
+def _without_names(text: str, event: Event) -> str:
+    for name in _names(event.type, event.payload):
+        text = text.replace(name, " ")
+    return NAMES.sub(" ", text)
+
+
+def _transcript_events() -> list[Event]:
+    events = []
+    for path in TRANSCRIPTS:
+        for raw in json.loads(path.read_text(encoding="utf-8")):
+            events.append(Event(raw["type"], raw["payload"]))
+    return events
+
+
+def _all_events() -> list[Event]:
+    extra = [Event(t, p) for t, payloads in EXTRA.items() for p in payloads]
+    return _transcript_events() + extra
+
+
+def test_every_english_template_has_a_french_one() -> None:
+    assert set(_TEMPLATES) <= set(TEMPLATES)
+    assert set(TEMPLATES) - set(_TEMPLATES) == {"CommandUndone", "CommandRedone"}
+
+
+def test_the_payloads_here_cover_every_template() -> None:
+    covered = {e.type for e in _all_events()}
+    assert set(TEMPLATES) <= covered, sorted(set(TEMPLATES) - covered)
+    # the extras only fill gaps: a type the transcripts hold is tested on real payloads
+    assert not set(EXTRA) & {e.type for e in _transcript_events()}
+
+
+def test_every_event_reads_in_french_and_differs_from_english() -> None:
+    assert len(TRANSCRIPTS) >= 10
+    for event in _all_events():
+        english, french = describe(event), describe(event, "fr")
+        assert french and french != english, (event.type, french)
+        leftover = ENGLISH.findall(_without_names(french, event))
+        assert not leftover, (event.type, french, leftover)
+
+
+def test_pool_lines_and_reasons_are_translated() -> None:
+    event = Event("EndeavorStarted", {
+        "kind": "raid", "player": "gray", "site": None, "target": "yellow", "flagship": "gray-1",
+        "defense": 5, "dangerous": True, "dice": 4, "pool": [
+            {"reason": "flagship: Gray ship 1's printed raid", "dice": 3},
+            {"reason": "advisor Savage: Raid +3", "dice": 3},
+            {"reason": "garrison of Yellow province", "dice": -1},
+            {"reason": "your enmity in Isle A", "dice": -1}]})
+    text = describe(event, "fr")
+    assert text.startswith("Gris pille la province de Jaune avec le vaisseau amiral gray-1")
+    assert "lieu risqué" in text
+    assert "valeur de pillage imprimée de Gray ship 1 +3" in text
+    assert "expertise du conseiller Savage : pillage +3 +3" in text
+    assert "garnison de Yellow province -1" in text
+    assert "votre hostilité dans Isle A -1" in text
+    assert describe(Event("GloryChanged", {"player": "red", "amount": -2,
+                                           "reason": "lost advisor Savage"}), "fr") \
+        == "Rouge perd 2 de gloire (perte du conseiller Savage)."
+
+
+def test_unknown_phrases_and_colours_are_kept_not_guessed() -> None:
+    assert phrase("a reason added later") == "a reason added later"
+    assert describe(Event("TurnStarted", {"player": "orange"}), "fr") == "Début du tour de Orange."
+    assert describe(Event("EndStepBegan", {"step": 9, "name": "new step"}), "fr") \
+        == "Fin de partie, étape 9 : new step."
+
+
+def test_french_counts_use_the_singular_for_zero_and_one() -> None:
+    assert describe(Event("FortuneSpent", {"player": "red", "amount": 1}), "fr") \
+        == "Rouge dépense 1 jeton Chance."
+    assert describe(Event("FortuneSpent", {"player": "red", "amount": 2}), "fr") \
+        == "Rouge dépense 2 jetons Chance."
+    assert describe(Event("EnmitySettlingBegan", {"player": "red", "dice": 0}), "fr") \
+        == "Rouge lance 0 dé pour régler son hostilité."
+
+
+@pytest.mark.parametrize("lang", ["de", "", "EN", "fr-CA"])
+def test_an_unknown_language_falls_back_to_english(lang: str) -> None:
+    for event in _all_events()[:80]:
+        assert describe(event, lang) == describe(event) == describe(event, "en")
+
+
+def test_the_engine_describes_in_either_language_and_english_by_default() -> None:
+    engine = SeaFall()
+    event = Event("GuildHired", {"player": "red", "guild": "soldiers"})
+    assert engine.describe(event) == "Red hires the Soldiers guild."
+    assert engine.describe(event, "en") == "Red hires the Soldiers guild."
+    assert engine.describe(event, "fr") == "Rouge engage la guilde des soldats."
+    unknown = Event("SomethingNew", {})
+    assert engine.describe(unknown, "fr") == engine.describe(unknown) == "SomethingNew."
