@@ -91,31 +91,28 @@ def index() -> Any:
                    config={"page": "home", "demo_options": demo_options()})
 
 
-@bp.get("/t/<session_id>")
-def table(session_id: str) -> Any:
+def _table_page(page: str, session_id: str, **config: Any) -> Any:
+    """One of a table's pages (``<page>.html``), or the missing-table page."""
     found = _table_or_404(session_id)
     if found is None:
         return _missing(session_id)
-    return _render("table.html", table=found, config={
-        "page": "table", "table": session_id, "game": found.game, "dice": _dice()})
+    return _render(f"{page}.html", table=found, config={
+        "page": page, "table": session_id, "game": found.game, **config})
+
+
+@bp.get("/t/<session_id>")
+def table(session_id: str) -> Any:
+    return _table_page("table", session_id, dice=_dice())
 
 
 @bp.get("/t/<session_id>/photo")
 def photo(session_id: str) -> Any:
-    found = _table_or_404(session_id)
-    if found is None:
-        return _missing(session_id)
-    return _render("photo.html", table=found, config={
-        "page": "photo", "table": session_id, "game": found.game, "dice": _dice()})
+    return _table_page("photo", session_id, dice=_dice())
 
 
 @bp.get("/t/<session_id>/tv")
 def tv(session_id: str) -> Any:
-    found = _table_or_404(session_id)
-    if found is None:
-        return _missing(session_id)
-    return _render("tv.html", table=found, config={
-        "page": "tv", "table": session_id, "game": found.game})
+    return _table_page("tv", session_id)
 
 
 @bp.get("/join/<session_id>")

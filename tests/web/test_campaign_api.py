@@ -6,23 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.store.sqlite import MEMORY, SQLiteStore
 from tests.companion.test_campaigns import play_out, script
 from tests.support.web import browser, join
-from web.app import create_app
-from web.services import Services
-
-
-@pytest.fixture
-def services():
-    services = Services(SQLiteStore(MEMORY))
-    yield services
-    services.close()
-
-
-@pytest.fixture
-def app(services):
-    return create_app(services, {"TESTING": True})
 
 
 @pytest.fixture

@@ -19,40 +19,11 @@ from companion.engine import Event
 from companion.games.seafall import endgame
 from companion.games.seafall.components import GOODS, GUILDS
 from companion.games.seafall.engine import SeaFall
-from companion.games.seafall.setup import demo_options
 from companion.games.seafall.state import TITLES
-from companion.store.sqlite import MEMORY, SQLiteStore
-from tests.support.web import browser
-from web.app import create_app
-from web.services import Services
 
 I18N = Path(__file__).resolve().parents[2] / "web" / "i18n"
 FR = {"Accept-Language": "fr-FR,fr;q=0.9"}
 ENGINE = SeaFall()
-
-
-@pytest.fixture
-def services():
-    services = Services(SQLiteStore(MEMORY))
-    yield services
-    services.close()
-
-
-@pytest.fixture
-def app(services):
-    return create_app(services, {"TESTING": True})
-
-
-@pytest.fixture
-def host(app):
-    return browser(app)
-
-
-@pytest.fixture
-def table_id(host) -> str:
-    response = host.post("/api/tables", json={"game": "seafall", "options": demo_options()})
-    assert response.status_code == 201, response.json
-    return str(response.json["id"])
 
 
 def _texts(history: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]]:

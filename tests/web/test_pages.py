@@ -15,40 +15,13 @@ from pathlib import Path
 import pytest
 
 from companion.games.seafall.setup import demo_options
-from companion.store.sqlite import MEMORY, SQLiteStore
-from tests.support.web import browser, join
+from tests.support.web import join
 from web import i18n
-from web.app import create_app
-from web.services import Services
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 TEMPLATES = sorted((WEB / "templates").glob("*.html"))
 SCRIPTS = sorted((WEB / "static").rglob("*.js"))
 STYLES = sorted((WEB / "static").rglob("*.css"))
-
-
-@pytest.fixture
-def services():
-    services = Services(SQLiteStore(MEMORY))
-    yield services
-    services.close()
-
-
-@pytest.fixture
-def app(services):
-    return create_app(services, {"TESTING": True})
-
-
-@pytest.fixture
-def host(app):
-    return browser(app)
-
-
-@pytest.fixture
-def table_id(host) -> str:
-    response = host.post("/api/tables", json={"game": "seafall", "options": demo_options()})
-    assert response.status_code == 201, response.json
-    return str(response.json["id"])
 
 
 def page(client, path: str, **headers: str) -> tuple[int, str, dict]:
