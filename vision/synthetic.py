@@ -29,8 +29,8 @@ def draw_face(label: str, size: int, body: tuple[int, int, int]) -> np.ndarray:
     c = size // 2
     t = max(2, size // 12)
     if label == "blank":
-        pass
-    elif label == "standard":  # a ship's wheel: ring and spokes
+        return img  # a blank face carries no symbol
+    if label == "standard":  # a ship's wheel: ring and spokes
         cv2.circle(img, (c, c), size // 4, ink, t + 1, cv2.LINE_AA)
         for a in range(0, 180, 45):
             dx, dy = np.cos(np.radians(a)) * size * 0.33, np.sin(np.radians(a)) * size * 0.33

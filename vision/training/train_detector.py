@@ -41,6 +41,7 @@ from torch.nn import functional as F  # noqa: N812 - the usual name
 from vision.detection import DEFAULT_DIE_FRACTION
 from vision.dicefinder import MODEL_PATH, NET_DIE_PX, STRIDE, DiceFinder, decode, prepare
 from vision.enrollment import read_yolo
+from vision.training.common import photometric
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
@@ -144,22 +145,9 @@ def sample(photo: Photo, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarr
     centres = out[:, :2] + out[:, 2:] / 2
     for _ in range(int(rng.integers(0, 3)) if rng.random() < 0.5 else 0):
         _junk(img, centres, side, rng)
-    x = img.astype(np.float32)
-    if rng.random() < 0.5:
-        x = np.ascontiguousarray(x[..., rng.permutation(3)])
-    x = x * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40)
-    x = x + rng.uniform(-15, 15, 3)  # white balance
-    if rng.random() < 0.3:
-        x = 255.0 * (np.clip(x, 0, 255) / 255.0) ** rng.uniform(0.6, 1.6)
-    if rng.random() < 0.3:
-        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.3, 1.2))
-    if rng.random() < 0.2:
-        f = rng.uniform(0.5, 0.8)
-        small = cv2.resize(x, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-        x = cv2.resize(small, (WINDOW, WINDOW), interpolation=cv2.INTER_LINEAR)
-    if rng.random() < 0.4:
-        x = x + rng.normal(0, rng.uniform(2, 10), x.shape)
-    return np.clip(x, 0, 255).astype(np.uint8), out
+    x = photometric(img.astype(np.float32), rng, WINDOW, white_balance=True,
+                    blur=(0.3, 1.2), down=(0.2, 0.5, 0.8), noise=(2, 10))
+    return x, out
 
 
 def targets(boxes: np.ndarray, side: int) -> np.ndarray:

@@ -42,6 +42,7 @@ from vision.crops import CROP_PX
 from vision.embedding import DIM, MODEL_PATH, SymbolEmbedder
 from vision.facenet import INPUT_PX, prepare
 from vision.synthetic import Glyph, random_dots, random_glyph, symbol_die_crop
+from vision.training.common import conv_block
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
@@ -147,15 +148,11 @@ class EmbedCNN(nn.Module):
     def __init__(self) -> None:
         super().__init__()
 
-        def block(cin: int, cout: int) -> list[nn.Module]:
-            return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
-                    nn.ReLU(inplace=True)]
-
         self.features = nn.Sequential(
-            *block(3, 16), nn.MaxPool2d(2),
-            *block(16, 32), nn.MaxPool2d(2),
-            *block(32, 48), *block(48, 64), nn.MaxPool2d(2),
-            *block(64, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+            *conv_block(3, 16), nn.MaxPool2d(2),
+            *conv_block(16, 32), nn.MaxPool2d(2),
+            *conv_block(32, 48), *conv_block(48, 64), nn.MaxPool2d(2),
+            *conv_block(64, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
             nn.Linear(96, DIM),
         )
 

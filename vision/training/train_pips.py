@@ -51,6 +51,7 @@ from vision.dicefinder import default_dice_finder
 from vision.enrollment import detection_like, read_yolo
 from vision.facenet import CLASSES, INPUT_PX, MODEL_PATH, FaceNet, prepare
 from vision.reading import Box
+from vision.training.common import conv_block, photometric
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
@@ -233,20 +234,8 @@ def render(s: Sample, rng: np.random.Generator | None,
     x = c.astype(np.float32)
     if ghost is not None:
         x = translucent(x, _turned(render(ghost, None), rng), rng)
-    if rng.random() < 0.5:
-        x = x[..., rng.permutation(3)]
-    x = x * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40)
-    if rng.random() < 0.3:
-        x = 255.0 * (np.clip(x, 0, 255) / 255.0) ** rng.uniform(0.6, 1.6)
-    if rng.random() < 0.3:
-        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.4, 1.3))
-    if rng.random() < 0.25:
-        f = rng.uniform(0.45, 0.8)
-        small = cv2.resize(x, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-        x = cv2.resize(small, (CROP_PX, CROP_PX), interpolation=cv2.INTER_LINEAR)
-    if rng.random() < 0.4:
-        x = x + rng.normal(0, rng.uniform(2, 8), x.shape)
-    return np.clip(x, 0, 255).astype(np.uint8)
+    return photometric(x, rng, CROP_PX, white_balance=False, blur=(0.4, 1.3),
+                       down=(0.25, 0.45, 0.8), noise=(2, 8))
 
 
 def _turned(c: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -262,15 +251,11 @@ class FaceCNN(nn.Module):
     def __init__(self, classes: int = len(CLASSES)) -> None:
         super().__init__()
 
-        def block(cin: int, cout: int) -> list[nn.Module]:
-            return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
-                    nn.ReLU(inplace=True)]
-
         self.features = nn.Sequential(
-            *block(3, 16), nn.MaxPool2d(2),
-            *block(16, 32), nn.MaxPool2d(2),
-            *block(32, 48), *block(48, 48), nn.MaxPool2d(2),
-            *block(48, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
+            *conv_block(3, 16), nn.MaxPool2d(2),
+            *conv_block(16, 32), nn.MaxPool2d(2),
+            *conv_block(32, 48), *conv_block(48, 48), nn.MaxPool2d(2),
+            *conv_block(48, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
             nn.Linear(96, classes),
         )
 
