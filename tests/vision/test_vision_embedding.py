@@ -57,17 +57,19 @@ def test_a_turned_crop_matches_its_enrolled_turns() -> None:
     assert float((enrolled @ default_embedder().embed([turned])[0]).max()) > 0.85
 
 
-def test_profile_from_another_face_model_must_be_enrolled_again(tmp_path: Path) -> None:
+def test_profile_made_another_way_must_be_enrolled_again(tmp_path: Path) -> None:
     rng = np.random.default_rng(3)
     crops = {f: [symbol_die_crop(rng, random_glyph(rng))] for f in ("a", "b")}
     path = Profile.from_crops("p", "mine", crops).save(tmp_path)
     with np.load(path) as data:
         meta = json.loads(str(data["meta"]))
-        vectors, owners = data["vectors"], data["vector_labels"]
-    del meta["embedding"]  # as profiles of appearance descriptors were saved
+        vectors, owners = data["vectors"], data["owners"]
+    # as the embedding-only profiles were saved: no method, no ink maps
+    del meta["method"]
+    meta["embedding"] = "symbol-embed-1"
     np.savez_compressed(path, meta=np.array(json.dumps(meta)), vectors=vectors,
-                        vector_labels=owners)
-    with pytest.raises(EnrollmentError, match="enroll its faces again"):
+                        vector_labels=np.repeat(owners, 12))
+    with pytest.raises(EnrollmentError, match=r"another way \(symbol-embed-1\); enroll its"):
         Profile.load(str(path))
 
 

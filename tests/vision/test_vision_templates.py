@@ -1,0 +1,120 @@
+"""Ink templates behind enrolled faces: maps that ignore the die's colours, comparisons that
+ignore its turn, and profiles that keep them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import templates
+from vision.enrollment import ENROLL_TURNS, EnrollmentError, Profile
+from vision.synthetic import random_glyph, symbol_die_crop
+
+
+def face(marks: tuple[int, int, int], body: tuple[int, int, int], turn: float = 0.0,
+         shape: str = "bar") -> np.ndarray:
+    """A 64 px crop of a plain die face on a grey tray carrying one mark (a bar off the
+    centre and a dot, or a ring), turned by ``turn`` degrees."""
+    c = np.full((64, 64, 3), 120, np.uint8)
+    cv2.rectangle(c, (8, 8), (55, 55), body, -1)
+    if shape == "bar":
+        cv2.line(c, (22, 24), (42, 24), marks, 4)
+        cv2.circle(c, (38, 40), 4, marks, -1)
+    else:
+        cv2.circle(c, (32, 32), 11, marks, 3)
+    m = cv2.getRotationMatrix2D((31.5, 31.5), turn, 1.0)
+    return cv2.warpAffine(c, m, (64, 64), borderMode=cv2.BORDER_REPLICATE)
+
+
+def cosine(a: np.ndarray, b: np.ndarray) -> float:
+    va, vb = templates.vectors(np.stack([a, b]))
+    return float(va @ vb)
+
+
+def test_ink_maps_ignore_the_die_colours_and_which_is_darker() -> None:
+    dark_on_white = templates.ink_map(face((20, 20, 20), (235, 235, 235)))
+    white_on_red = templates.ink_map(face((240, 240, 240), (30, 30, 200)))
+    yellow_on_green = templates.ink_map(face((40, 220, 230), (60, 140, 40)))
+    ring = templates.ink_map(face((20, 20, 20), (235, 235, 235), shape="ring"))
+    assert dark_on_white.shape == (templates.MAP_PX, templates.MAP_PX)
+    assert dark_on_white.dtype == np.float32
+    assert cosine(dark_on_white, white_on_red) > 0.9
+    assert cosine(dark_on_white, yellow_on_green) > 0.9
+    assert cosine(dark_on_white, ring) < 0.7
+
+
+def test_a_turned_and_shifted_mark_matches_one_of_its_variants() -> None:
+    enrolled = templates.variants(templates.ink_map(face((20, 20, 20), (235, 235, 235))))
+    assert enrolled.shape == (templates.TURNS * len(templates.SHIFTS), templates.MAP_PX,
+                              templates.MAP_PX)
+    turned = face((20, 20, 20), (235, 235, 235), turn=125.0)
+    shifted = np.roll(turned, 2, axis=1)
+    for crop in (turned, shifted):
+        owners = np.zeros(len(enrolled), np.int32)
+        best = templates.best_per_face([crop], templates.vectors(enrolled), owners, 1)
+        assert best.shape == (1, 1)
+        assert best[0, 0] > 0.85
+        # the crop as it is, not turned back, is much less like the enrolled one
+        assert cosine(templates.ink_map(crop), enrolled[0]) < best[0, 0] - 0.2
+
+
+def test_a_flat_crop_gives_a_zero_vector_not_nans() -> None:
+    flat = np.full((64, 64, 3), 128, np.uint8)
+    v = templates.vectors(templates.ink_map(flat)[None])
+    assert np.isfinite(v).all()
+    assert float(np.abs(v).max()) == 0.0
+
+
+def test_best_per_owner_takes_each_faces_best_column() -> None:
+    sims = np.array([[0.1, 0.9, 0.3, 0.2], [0.5, 0.4, 0.8, 0.7]], np.float32)
+    owners = np.array([0, 0, 1, 1])
+    best = templates.best_per_owner(sims, owners, 3)
+    assert np.allclose(best, [[0.9, 0.3, -1.0], [0.5, 0.8, -1.0]])
+    assert templates.best_per_face([], np.zeros((0, 5)), owners, 3).shape == (0, 3)
+
+
+def symbol_profile() -> tuple[Profile, dict[str, list[np.ndarray]]]:
+    rng = np.random.default_rng(12)
+    glyphs = {f: random_glyph(rng, 3) for f in ("a", "b", "c")}
+    crops = {f: [symbol_die_crop(rng, g) for _ in range(3)] for f, g in glyphs.items()}
+    return Profile.from_crops("syms", "mine", crops), crops
+
+
+def test_profile_keeps_one_map_and_its_turns_per_crop_and_reads_them_back(
+        tmp_path: Path) -> None:
+    profile, crops = symbol_profile()
+    assert profile.maps.shape == (9, templates.MAP_PX, templates.MAP_PX)
+    assert profile.vectors.shape[0] == 9 * ENROLL_TURNS
+    assert profile.owners.tolist() == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    scores = profile.scores([c for items in crops.values() for c in items])
+    assert scores.shape == (9, 3)
+    # an enrolled crop is its own face's best (its own map is among the templates)
+    assert scores.argmax(axis=1).tolist() == profile.owners.tolist()
+    back = Profile.load(str(profile.save(tmp_path)))
+    assert back.labels == profile.labels and back.owners.tolist() == profile.owners.tolist()
+    again = back.scores([c for items in crops.values() for c in items])
+    assert np.allclose(again, scores, atol=0.01)  # saved as float16
+
+
+def test_a_profile_whose_parts_do_not_fit_is_a_clear_error(tmp_path: Path) -> None:
+    profile, _ = symbol_profile()
+    path = profile.save(tmp_path)
+    with np.load(path) as data:
+        parts = {k: data[k] for k in data.files}
+    parts["owners"] = parts["owners"][:-1]  # one crop's face lost
+    np.savez_compressed(path, **parts)
+    with pytest.raises(EnrollmentError, match="do not fit together"):
+        Profile.load(str(path))
+    parts["owners"] = np.append(parts["owners"], 7)  # a face the profile does not have
+    np.savez_compressed(path, **parts)
+    with pytest.raises(EnrollmentError, match="do not fit together"):
+        Profile.load(str(path))
+    meta = json.loads(str(parts["meta"]))
+    assert meta["method"].startswith(templates.METHOD)
+    path.write_bytes(b"not a profile")
+    with pytest.raises(EnrollmentError, match="cannot read profile"):
+        Profile.load(str(path))
