@@ -9,23 +9,36 @@ time, which is steadier on a machine shared with other work), of the settle deci
 frame, and the process's peak resident memory. For information it also prints the median
 over frames of each frame's fastest read (of ``--repeat``): the reader's own cost with
 little of the other work on a shared machine in it (not the target's measure).
+
+``--reader enrolled`` times the enrolled reader instead (the d6 faces enrolled as symbols
+from 5 train crops per face, as in ``bench_vision_accuracy.py``: ink templates and the
+symbol embedding in place of the face network), as SeaFall dice are read.
 """
 
 from __future__ import annotations
 
-import argparse
-import resource
-import statistics
-import sys
-import time
-from collections.abc import Iterator
-from pathlib import Path
+import os
 
-import cv2
-import numpy as np
+# one core: NumPy's BLAS (the enrolled reader's matrix product) must not start threads;
+# set before NumPy is first imported
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import resource  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench_vision_accuracy import enrolled_profile  # noqa: E402
 
 from vision.enrollment import read_yolo  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
@@ -64,11 +77,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="reads of each frame")
     parser.add_argument("--detector", choices=["net", "classic"], default="net",
                         help="the learned detector (default) or the classic one")
+    parser.add_argument("--reader", choices=["pips", "enrolled"], default="pips",
+                        help="the d6 face network (default) or an enrolled profile")
     args = parser.parse_args(argv)
     if not DATASET.is_dir():
         print(f"dataset not found: {DATASET}", file=sys.stderr)
         return 2
     cv2.setNumThreads(1)
+    profile = enrolled_profile() if args.reader == "enrolled" else None
     dice: list[int] = []
     read_ms: list[float] = []
     read_cpu_ms: list[float] = []
@@ -77,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     dice_found: list[int] = []
     for frame, labelled, die_px in frames():
         dice.append(labelled)
-        reader = DiceReader("d6", die_px=die_px, detector=args.detector)
+        reader = DiceReader("d6", die_px=die_px, detector=args.detector, profile=profile)
         detector = SettleDetector(clock=time.monotonic)
         reader.read(frame)  # warm caches
         first = len(read_ms)
@@ -93,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
         dice_found.append(len(read.dice))
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"frames: {len(dice)} real photos as 1280x720, {min(dice)}-{max(dice)} dice "
-          f"(median {statistics.median(dice):.0f}); one OpenCV thread; {args.repeat} reads each")
+          f"(median {statistics.median(dice):.0f}); one OpenCV thread; {args.repeat} reads each; "
+          f"reader: {args.reader}")
     print(f"{'measure':<28} {'median':>8} {'p95':>8} {'target':>10}")
     print(f"{'read (detect+classify) ms':<28} {statistics.median(read_ms):>8.1f} "
           f"{percentile(read_ms, 95):>8.1f} {'<= 25':>10}")

@@ -70,8 +70,19 @@ def ink_map(crop_bgr: np.ndarray) -> np.ndarray:
     """The ``(MAP_PX, MAP_PX)`` float32 ink map of a BGR crop of one die."""
     d = face_distance(crop_bgr)
     d = cv2.resize(d, (MAP_PX, MAP_PX), interpolation=cv2.INTER_AREA)
-    d = np.clip(d / max(float(np.percentile(d, 95)), 1e-3), 0.0, CLIP)
+    d = np.clip(d / max(percentile95(d), 1e-3), 0.0, CLIP)
     return cv2.GaussianBlur(d, (0, 0), BLUR).astype(np.float32)
+
+
+def percentile95(values: np.ndarray) -> float:
+    """``np.percentile(values, 95)`` (linear between order statistics), by partition: a few
+    times faster on a map this small."""
+    flat = values.ravel()
+    k = 0.95 * (flat.size - 1)
+    lo = int(k)
+    hi = min(lo + 1, flat.size - 1)
+    part = np.partition(flat, (lo, hi))
+    return float(part[lo] + (part[hi] - part[lo]) * (k - lo))
 
 
 def vectors(maps: np.ndarray) -> np.ndarray:

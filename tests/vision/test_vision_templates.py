@@ -118,3 +118,11 @@ def test_a_profile_whose_parts_do_not_fit_is_a_clear_error(tmp_path: Path) -> No
     path.write_bytes(b"not a profile")
     with pytest.raises(EnrollmentError, match="cannot read profile"):
         Profile.load(str(path))
+
+
+def test_the_95th_percentile_by_partition_is_numpys() -> None:
+    rng = np.random.default_rng(4)
+    for n in (1, 2, 7, 1024):
+        values = rng.normal(size=n).astype(np.float32)
+        assert templates.percentile95(values) == pytest.approx(
+            float(np.percentile(values, 95)), rel=1e-6, abs=1e-6)
