@@ -120,10 +120,11 @@ class Profile:
     def __post_init__(self) -> None:
         if len(self.vectors) != len(self.maps) * ENROLL_TURNS or len(self.owners) != len(self.maps):
             raise EnrollmentError(f"profile {self.name!r}: its parts do not match in length")
-        # every map at every turn and shift, as unit vectors, built once per profile
-        turned = [templates.variants(m) for m in self.maps]
-        object.__setattr__(self, "_templates", templates.vectors(np.concatenate(turned))
-                           if turned else np.zeros((0, len(templates.disc())), np.float32))
+        # every map at every turn and shift, as unit vectors, built once per profile (map
+        # by map: all the turned maps at once would take three times the vectors' memory)
+        turned = [templates.vectors(templates.variants(m)) for m in self.maps]
+        object.__setattr__(self, "_templates", np.concatenate(turned) if turned
+                           else np.zeros((0, len(templates.disc())), np.float32))
 
     @classmethod
     def from_crops(
