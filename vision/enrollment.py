@@ -118,6 +118,8 @@ class Profile:
     min_similarity: float = MIN_SIMILARITY
     min_margin: float = MIN_MARGIN
     _templates: np.ndarray = field(init=False, repr=False, compare=False)
+    _template_owners: np.ndarray = field(init=False, repr=False, compare=False)
+    _vector_owners: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.vectors) != len(self.maps) * ENROLL_TURNS or len(self.owners) != len(self.maps):
@@ -127,6 +129,9 @@ class Profile:
         turned = [templates.vectors(templates.variants(m)) for m in self.maps]
         object.__setattr__(self, "_templates", np.concatenate(turned) if turned
                            else np.zeros((0, len(templates.disc())), np.float32))
+        per_map = templates.TURNS * len(templates.SHIFTS)
+        object.__setattr__(self, "_template_owners", np.repeat(self.owners, per_map))
+        object.__setattr__(self, "_vector_owners", np.repeat(self.owners, ENROLL_TURNS))
 
     @classmethod
     def from_crops(
@@ -149,11 +154,9 @@ class Profile:
     def scores(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """``(N, len(labels))``: each crop's score for each face (see TEMPLATE_WEIGHT)."""
         faces = len(self.labels)
-        per_map = len(self._templates) // max(len(self.maps), 1)
-        ink = templates.best_per_face(crops, self._templates,
-                                      np.repeat(self.owners, per_map), faces)
-        embedded = templates.best_per_owner(default_embedder().embed(crops) @ self.vectors.T,
-                                  np.repeat(self.owners, ENROLL_TURNS), faces)
+        ink = templates.best_per_face(crops, self._templates, self._template_owners, faces)
+        sims = default_embedder().embed(crops) @ self.vectors.T
+        embedded = templates.best_per_owner(sims, self._vector_owners, faces)
         return TEMPLATE_WEIGHT * ink + (1 - TEMPLATE_WEIGHT) * embedded
 
     def classify(self, crop_bgr: np.ndarray) -> FaceGuess:
