@@ -28,7 +28,7 @@ MODEL_PATH = Path(__file__).parent / "models" / "symbol_embed.onnx"
 DIM = 64
 """Length of an embedding vector."""
 
-MODEL_ID = "symbol-embed-1"
+MODEL_ID = "symbol-embed-2"
 """Names the embedding a profile's vectors come from (a re-trained model gets a new id,
 and profiles made with another one must be enrolled again)."""
 

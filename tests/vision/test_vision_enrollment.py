@@ -80,14 +80,14 @@ def test_synthetic_symbols_are_distinct_and_photos_carry_their_truth() -> None:
 
 
 def test_enrolled_seafall_profile_reads_synthetic_photos() -> None:
-    # measured with ink templates (three zooms) and the symbol embedding: 89/96 found,
-    # 63 read confidently right (54 with one zoom, 54 with the embedding alone), no silent
-    # error, 1 false detection (the thresholds favour "uncertain" over a guess; blank
-    # faces, having no marks, lead by less)
+    # measured with ink templates (three zooms) and the symbol embedding (symbol-embed-2):
+    # 89/96 found, 70 read confidently right (63 with the first embedding, 54 with it
+    # alone), no silent error, 1 false detection (the thresholds favour "uncertain" over a
+    # guess; blank faces, having no marks, lead by less)
     profile = Profile.from_crops("seafall-test", "seafall", seafall_crops(seed=7))
     s = score_synthetic(DiceReader("seafall", profile=profile), seed=11, photos=8)
     assert s["found"] >= 0.85 * s["dice"]
-    assert s["right"] >= 0.6 * s["dice"]
+    assert s["right"] >= 0.65 * s["dice"]
     assert s["silent"] <= 1
     assert s["false"] <= 2
 
