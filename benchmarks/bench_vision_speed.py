@@ -10,6 +10,9 @@ frame, and the process's peak resident memory. For information it also prints th
 over frames of each frame's fastest read (of ``--repeat``): the reader's own cost with
 little of the other work on a shared machine in it (not the target's measure).
 
+``--engine opencv`` runs the networks through OpenCV's DNN module instead of ONNX Runtime
+(:mod:`vision.onnxmodel`), as on a Pi without an ONNX Runtime wheel.
+
 ``--reader enrolled`` times the enrolled reader instead (the d6 faces enrolled as symbols
 from 5 train crops per face, as in ``bench_vision_accuracy.py``: ink templates and the
 symbol embedding in place of the face network), as SeaFall dice are read.
@@ -41,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 from bench_vision_accuracy import enrolled_profile  # noqa: E402
 
 from vision.enrollment import read_yolo  # noqa: E402
+from vision.onnxmodel import ENGINE_ENV, ENGINES, default_engine  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.settle import SettleDetector  # noqa: E402
 
@@ -79,7 +83,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="the learned detector (default) or the classic one")
     parser.add_argument("--reader", choices=["pips", "enrolled"], default="pips",
                         help="the d6 face network (default) or an enrolled profile")
+    parser.add_argument("--engine", choices=ENGINES, default=None,
+                        help="what runs the networks (default: ONNX Runtime where installed)")
     args = parser.parse_args(argv)
+    if args.engine:
+        os.environ[ENGINE_ENV] = args.engine
     if not DATASET.is_dir():
         print(f"dataset not found: {DATASET}", file=sys.stderr)
         return 2
@@ -110,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"frames: {len(dice)} real photos as 1280x720, {min(dice)}-{max(dice)} dice "
           f"(median {statistics.median(dice):.0f}); one OpenCV thread; {args.repeat} reads each; "
-          f"reader: {args.reader}")
+          f"reader: {args.reader}; engine: {default_engine()}")
     print(f"{'measure':<28} {'median':>8} {'p95':>8} {'target':>10}")
     print(f"{'read (detect+classify) ms':<28} {statistics.median(read_ms):>8.1f} "
           f"{percentile(read_ms, 95):>8.1f} {'<= 25':>10}")

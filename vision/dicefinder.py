@@ -1,4 +1,4 @@
-"""Finding dice with a small learned detector, run on the CPU through OpenCV's DNN module.
+"""Finding dice with a small learned detector.
 
 The network (``vision/models/dice_centres.onnx``, trained by
 ``vision/training/train_detector.py`` on the d6 photos' train split) is CenterNet-like:
@@ -19,7 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.facenet import ModelError
+from vision.onnxmodel import ModelError, OnnxModel
 from vision.reading import Box
 
 __all__ = [
@@ -93,28 +93,17 @@ def decode(maps: np.ndarray, threshold: float, scale: float) -> list[tuple[Box, 
 
 
 class DiceFinder:
-    """The ONNX die detector loaded with ``cv2.dnn.readNetFromONNX``."""
+    """The ONNX die detector (``engine``: see :mod:`vision.onnxmodel`)."""
 
-    def __init__(self, path: str | Path = MODEL_PATH, threshold: float = THRESHOLD) -> None:
-        p = Path(path)
-        if not p.is_file():
-            raise ModelError(
-                f"{p}: detector model not found (re-train: vision/training/train_detector.py)")
-        engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
-        try:
-            if engine is None:  # OpenCV 4: one engine
-                self.net = cv2.dnn.readNetFromONNX(str(p))
-            else:  # OpenCV 5's classic engine runs this small network faster
-                self.net = cv2.dnn.readNetFromONNX(str(p), engine=engine)
-        except cv2.error as exc:
-            raise ModelError(f"{p}: cannot load the detector model ({exc})") from None
-        self.path = p
+    def __init__(self, path: str | Path = MODEL_PATH, threshold: float = THRESHOLD,
+                 engine: str | None = None) -> None:
+        self.model = OnnxModel(path, "detector", "vision/training/train_detector.py", engine)
+        self.path = self.model.path
         self.threshold = threshold
 
     def maps(self, blob: np.ndarray) -> np.ndarray:
         """The network's raw ``(1, 5, H/4, W/4)`` output for a prepared blob."""
-        self.net.setInput(blob)
-        return self.net.forward()
+        return self.model.run(blob)
 
     def find(self, frame: np.ndarray, die_px: float) -> list[tuple[Box, float]]:
         """Boxes (frame pixels) and scores of the dice in a BGR frame where a die is about

@@ -1,4 +1,4 @@
-"""A generic die-face embedding, run on the CPU through OpenCV's DNN module.
+"""A generic die-face embedding, run on the CPU (:mod:`vision.onnxmodel`).
 
 The network (``vision/models/symbol_embed.onnx``, trained by
 ``vision/training/train_embedding.py``) maps a reader crop of one die to a unit vector
@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from vision.facenet import ModelError, prepare
+from vision.facenet import prepare
+from vision.onnxmodel import ModelError, OnnxModel
 
 __all__ = ["DIM", "MODEL_ID", "MODEL_PATH", "ModelError", "SymbolEmbedder", "default_embedder"]
 
@@ -34,29 +34,17 @@ and profiles made with another one must be enrolled again)."""
 
 
 class SymbolEmbedder:
-    """The ONNX embedding network loaded with ``cv2.dnn.readNetFromONNX``."""
+    """The ONNX embedding network (``engine``: see :mod:`vision.onnxmodel`)."""
 
-    def __init__(self, path: str | Path = MODEL_PATH) -> None:
-        p = Path(path)
-        if not p.is_file():
-            raise ModelError(
-                f"{p}: embedding model not found (re-train: vision/training/train_embedding.py)")
-        engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
-        try:
-            if engine is None:
-                self.net = cv2.dnn.readNetFromONNX(str(p))
-            else:
-                self.net = cv2.dnn.readNetFromONNX(str(p), engine=engine)
-        except cv2.error as exc:
-            raise ModelError(f"{p}: cannot load the embedding model ({exc})") from None
-        self.path = p
+    def __init__(self, path: str | Path = MODEL_PATH, engine: str | None = None) -> None:
+        self.model = OnnxModel(path, "embedding", "vision/training/train_embedding.py", engine)
+        self.path = self.model.path
 
     def embed(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """``(N, DIM)`` unit vectors of BGR crops, in one forward pass."""
         if not len(crops):
             return np.zeros((0, DIM), np.float32)
-        self.net.setInput(prepare(crops))
-        v = self.net.forward().reshape(len(crops), -1).astype(np.float32)
+        v = self.model.run(prepare(crops)).reshape(len(crops), -1).astype(np.float32)
         return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-6)
 
 

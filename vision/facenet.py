@@ -1,11 +1,11 @@
-"""A small learned d6 face classifier, run on the CPU through OpenCV's DNN module.
+"""A small learned d6 face classifier, run on the CPU (:mod:`vision.onnxmodel`).
 
 The network (``vision/models/d6_faces.onnx``, trained by ``vision/training/train_pips.py``
 on crops of the d6 photos' train split) takes the reader's die crops, scaled to
 :data:`INPUT_PX` pixels and standardised, and scores seven classes: the faces ``"1"`` to
 ``"6"`` and :data:`NOT_A_DIE` (a detection that is tray, shadow or clutter). All the crops
-of a frame go through one ``forward`` call. Nothing is downloaded: the model ships in the
-package, and running it needs only OpenCV and NumPy.
+of a frame go through one pass of the network. Nothing is downloaded: the model ships in
+the package, and running it needs no deep-learning framework.
 """
 
 from __future__ import annotations
@@ -18,6 +18,10 @@ import cv2
 import numpy as np
 
 from vision.faces import D6_FACES
+from vision.onnxmodel import ModelError, OnnxModel
+
+__all__ = ["CLASSES", "INPUT_PX", "MODEL_PATH", "NOT_A_DIE", "VIEWS", "FaceNet", "ModelError",
+           "default_face_net", "prepare", "softmax"]
 
 MODEL_PATH = Path(__file__).parent / "models" / "d6_faces.onnx"
 
@@ -36,11 +40,6 @@ unlike the crop itself, so that a check with two views is the crop and its half 
 
 NOT_A_DIE = "none"
 CLASSES: tuple[str, ...] = (*D6_FACES, NOT_A_DIE)
-
-
-class ModelError(RuntimeError):
-    """A packaged model (face network, detector, embedding) is missing or cannot be
-    loaded."""
 
 
 def prepare(crops: Sequence[np.ndarray]) -> np.ndarray:
@@ -66,22 +65,11 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 
 class FaceNet:
-    """The ONNX face classifier loaded with ``cv2.dnn.readNetFromONNX``."""
+    """The ONNX face classifier (``engine``: see :mod:`vision.onnxmodel`)."""
 
-    def __init__(self, path: str | Path = MODEL_PATH) -> None:
-        p = Path(path)
-        if not p.is_file():
-            raise ModelError(f"{p}: face model not found (re-train: vision/training/train_pips.py)")
-        engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
-        try:
-            if engine is None:  # OpenCV 4: one engine
-                self.net = cv2.dnn.readNetFromONNX(str(p))
-            else:
-                # OpenCV 5's classic engine runs this small network ~35% faster than the new one
-                self.net = cv2.dnn.readNetFromONNX(str(p), engine=engine)
-        except cv2.error as exc:
-            raise ModelError(f"{p}: cannot load the face model ({exc})") from None
-        self.path = p
+    def __init__(self, path: str | Path = MODEL_PATH, engine: str | None = None) -> None:
+        self.model = OnnxModel(path, "face", "vision/training/train_pips.py", engine)
+        self.path = self.model.path
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """``(N, len(CLASSES))`` class probabilities of the crops, in one forward pass."""
@@ -106,8 +94,7 @@ class FaceNet:
         return self._forward(blob).reshape(len(crops), n, -1)
 
     def _forward(self, blob: np.ndarray) -> np.ndarray:
-        self.net.setInput(blob)
-        out = self.net.forward()
+        out = self.model.run(blob)
         return softmax(out.reshape(len(blob), -1).astype(np.float32))
 
 

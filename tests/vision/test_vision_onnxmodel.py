@@ -1,0 +1,113 @@
+"""The packaged networks give the same answers through ONNX Runtime and through OpenCV's
+DNN module (the fallback where ONNX Runtime has no wheel), and a missing or broken model
+or engine is a clear error."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.vision.helpers import labelled_photos
+from vision import dicefinder, facenet
+from vision.crops import crop
+from vision.dicefinder import DiceFinder
+from vision.embedding import SymbolEmbedder
+from vision.enrollment import detection_like
+from vision.facenet import FaceNet
+from vision.onnxmodel import (
+    ENGINE_ENV,
+    ENGINES,
+    ModelError,
+    OnnxModel,
+    available_engines,
+    default_engine,
+)
+from vision.reader import DiceReader
+
+needs_onnxruntime = pytest.mark.skipif(
+    "onnxruntime" not in available_engines(), reason="ONNX Runtime is not installed")
+
+
+def _photo_crops() -> tuple[np.ndarray, list[np.ndarray]]:
+    photo = next(p for p in labelled_photos() if p.path.name == "IMG_20191208_112541.jpg")
+    image = photo.image()
+    finder = DiceFinder(engine="opencv")
+    boxes = [b for b, _ in finder.find(image, max(image.shape[:2]) * 0.064)]
+    assert len(boxes) >= 5
+    return image, [crop(image, detection_like(b, 1.0)) for b in boxes]
+
+
+@needs_onnxruntime
+def test_onnxruntime_is_preferred_where_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENGINE_ENV, raising=False)
+    assert available_engines() == ENGINES
+    assert default_engine() == "onnxruntime"
+    assert FaceNet().model.engine == "onnxruntime"
+
+
+@needs_onnxruntime
+def test_both_engines_give_the_same_outputs_on_a_real_photo() -> None:
+    image, crops = _photo_crops()
+    small, scale = dicefinder.scaled(image, max(image.shape[:2]) * 0.064)
+    blob, _ = dicefinder.prepare(small)
+    maps = {e: DiceFinder(engine=e).maps(blob) for e in ENGINES}
+    assert maps["onnxruntime"].shape == maps["opencv"].shape
+    assert np.allclose(maps["onnxruntime"], maps["opencv"], atol=1e-3)
+    faces = {e: FaceNet(engine=e).probabilities(crops) for e in ENGINES}
+    assert np.allclose(faces["onnxruntime"], faces["opencv"], atol=1e-4)
+    assert (faces["onnxruntime"].argmax(axis=1) == faces["opencv"].argmax(axis=1)).all()
+    views = {e: FaceNet(engine=e).view_probabilities(crops, 4) for e in ENGINES}
+    assert np.allclose(views["onnxruntime"], views["opencv"], atol=1e-4)
+    vectors = {e: SymbolEmbedder(engine=e).embed(crops) for e in ENGINES}
+    assert np.allclose(vectors["onnxruntime"], vectors["opencv"], atol=1e-4)
+
+
+def test_the_reader_reads_without_onnxruntime(monkeypatch: pytest.MonkeyPatch) -> None:
+    # as on 32-bit Pi OS, where ONNX Runtime has no wheel: OpenCV runs the networks
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)
+    monkeypatch.delenv(ENGINE_ENV, raising=False)
+    assert available_engines() == ("opencv",)
+    net = FaceNet()
+    assert net.model.engine == "opencv"
+    with pytest.raises(ModelError, match="onnxruntime engine is not installed"):
+        FaceNet(engine="onnxruntime")
+    photo = next(p for p in labelled_photos() if p.path.name == "IMG_20191208_112541.jpg")
+    monkeypatch.setattr("vision.reader.default_face_net", lambda: net)
+    finder = DiceFinder()
+    assert finder.model.engine == "opencv"
+    monkeypatch.setattr("vision.reader.default_dice_finder", lambda: finder)
+    read = DiceReader("d6").read(photo.image())
+    assert len(read.dice) >= 5
+    assert sum(not d.uncertain for d in read.dice) >= 5
+
+
+def test_the_engine_can_be_chosen_by_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENGINE_ENV, "opencv")
+    assert default_engine() == "opencv"
+    assert FaceNet().model.engine == "opencv"
+    monkeypatch.setenv(ENGINE_ENV, "tensorflow")
+    with pytest.raises(ModelError, match=f"{ENGINE_ENV}=tensorflow"):
+        FaceNet()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_missing_or_corrupt_model_is_a_clear_error(engine: str, tmp_path: Path) -> None:
+    if engine not in available_engines():
+        pytest.skip(f"{engine} is not installed")
+    with pytest.raises(ModelError, match="face model not found.*train_pips.py"):
+        FaceNet(tmp_path / "nothing.onnx", engine=engine)
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(facenet.MODEL_PATH.read_bytes()[:300])
+    with pytest.raises(ModelError, match="cannot load the embedding model"):
+        SymbolEmbedder(broken, engine=engine)
+    broken.write_bytes(b"not a model at all")
+    with pytest.raises(ModelError, match="cannot load the detector model"):
+        DiceFinder(broken, engine=engine)
+
+
+def test_an_unknown_engine_is_refused() -> None:
+    with pytest.raises(ValueError, match="engine must be one of onnxruntime, opencv"):
+        OnnxModel(facenet.MODEL_PATH, "face", "train_pips.py", engine="tflite")

@@ -1,0 +1,106 @@
+"""Running the packaged ONNX networks on the CPU.
+
+The three networks (die detector, d6 face network, symbol embedding) run through
+**ONNX Runtime** where it is installed, and through **OpenCV's DNN module** otherwise (ONNX
+Runtime publishes no wheel for 32-bit Raspberry Pi OS; OpenCV is there everywhere). Both
+give the same outputs to float rounding; ONNX Runtime is about three times faster on the
+face network and a third faster on the detector (``benchmarks/bench_vision_speed.py
+--engine``). Neither downloads anything: the models ship in ``vision/models/``.
+
+ONNX Runtime uses as many threads as OpenCV is set to (``cv2.getNumThreads()`` when the
+model is loaded), so ``cv2.setNumThreads(1)`` holds the whole reader to one core.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ENGINES = ("onnxruntime", "opencv")
+"""The ways a model can be run, the preferred first."""
+
+
+class ModelError(RuntimeError):
+    """A packaged model (face network, detector, embedding) is missing or cannot be
+    loaded."""
+
+
+def available_engines() -> tuple[str, ...]:
+    """The engines this machine can run, the preferred first."""
+    if importlib.util.find_spec("onnxruntime") is None:
+        return ("opencv",)
+    return ENGINES
+
+
+ENGINE_ENV = "TABLESIDE_VISION_ENGINE"
+"""Environment variable that picks the engine (``onnxruntime`` or ``opencv``) for the
+whole process: to compare them, or to fall back should one misbehave on a device."""
+
+
+def default_engine() -> str:
+    """The engine named by :data:`ENGINE_ENV`, else the preferred one installed."""
+    engine = os.environ.get(ENGINE_ENV)
+    if engine and engine not in ENGINES:
+        raise ModelError(f"{ENGINE_ENV}={engine}: the engine must be one of {', '.join(ENGINES)}")
+    return engine or available_engines()[0]
+
+
+class OnnxModel:
+    """One ONNX network with one input and one output, loaded for CPU inference.
+
+    ``what`` names the model in errors and ``trainer`` the script that makes it again.
+    """
+
+    def __init__(self, path: str | Path, what: str, trainer: str,
+                 engine: str | None = None) -> None:
+        p = Path(path)
+        if not p.is_file():
+            raise ModelError(f"{p}: {what} model not found (re-train: {trainer})")
+        engine = engine or default_engine()
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}")
+        if engine not in available_engines():
+            raise ModelError(f"the {engine} engine is not installed (pip install {engine})")
+        self.path, self.engine = p, engine
+        try:
+            if engine == "onnxruntime":
+                self._session = self._load_onnxruntime(p)
+            else:
+                self._net = self._load_opencv(p)
+        except Exception as exc:  # each engine raises its own error types on a bad file
+            raise ModelError(f"{p}: cannot load the {what} model ({exc})") from None
+
+    @staticmethod
+    def _load_onnxruntime(path: Path):  # noqa: ANN205 - the module is imported lazily
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = max(1, cv2.getNumThreads())
+        options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.log_severity_level = 3  # errors only: no warnings on the console
+        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        if len(session.get_inputs()) != 1:
+            raise ValueError("the model must have one input")
+        return session
+
+    @staticmethod
+    def _load_opencv(path: Path) -> cv2.dnn.Net:
+        engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+        if engine is None:  # OpenCV 4: one engine
+            return cv2.dnn.readNetFromONNX(str(path))
+        # OpenCV 5's classic engine runs these small networks ~35% faster than the new one
+        return cv2.dnn.readNetFromONNX(str(path), engine=engine)
+
+    def run(self, blob: np.ndarray) -> np.ndarray:
+        """The network's (first) output for a float32 NCHW ``blob``."""
+        blob = np.ascontiguousarray(blob, dtype=np.float32)
+        if self.engine == "onnxruntime":
+            name = self._session.get_inputs()[0].name
+            return self._session.run(None, {name: blob})[0]
+        self._net.setInput(blob)
+        return self._net.forward()
