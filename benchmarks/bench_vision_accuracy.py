@@ -7,7 +7,10 @@ Nikita Menshikov, from photos and labels BSD-3-Clause, (c) 2019 Nell Byler). Rea
 * ``classic``: pip d6 by counting pips (the classical reader, for comparison; not run
   unless asked with ``--readers``);
 * ``enrolled``: the d6 faces enrolled as arbitrary symbols from at most 5 crops per face of
-  the train split (the classifier compares appearance; it does not count pips).
+  the train split (the classifier compares appearance; it does not count pips);
+* ``learned``: that profile after the table confirmed dice (the issue's "rolls and
+  confirms"; not run unless asked): train photos read in turn, and each die it was
+  unsure of or read wrong learned with its label, up to 5 learned crops per face.
 
 A labelled die is *detected* when a reported box and its label box each contain the
 other's centre (the labels are loose boxes that include the dice's sides, so IoU is a poor
@@ -30,18 +33,26 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from vision.detection import to_work  # noqa: E402
-from vision.enrollment import Profile, crops_from_photos, read_yolo  # noqa: E402
+from vision.enrollment import (  # noqa: E402
+    LEARNED_PER_FACE,
+    Profile,
+    crops_from_photos,
+    read_yolo,
+)
 from vision.faces import D6_FACES  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.reading import Box, TrayRead  # noqa: E402
+from vision.training.calibrate_faces import LABEL_ERRORS  # noqa: E402
 
 DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
 ENROLL_PER_FACE = 5
@@ -53,10 +64,11 @@ def contains_centre(a: Box, b: Box) -> bool:
     return ax <= cx <= ax + aw and ay <= cy <= ay + ah
 
 
-def score(read: TrayRead, truth: list[tuple[str, Box]]) -> dict[str, int]:
+def match(read: TrayRead, truth: list[tuple[str, Box]]) -> list[tuple[int, int]]:
+    """(label index, read die index) of each labelled die found, nearest centre first."""
     used: set[int] = set()
-    out = {"dice": len(truth), "found": 0, "right": 0, "silent": 0, "uncertain": 0}
-    for face, box in truth:
+    pairs = []
+    for t, (_, box) in enumerate(truth):
         gx, gy = box[0] + box[2] / 2, box[1] + box[3] / 2
         candidates = [
             i
@@ -73,15 +85,23 @@ def score(read: TrayRead, truth: list[tuple[str, Box]]) -> dict[str, int]:
             ),
         )
         used.add(i)
+        pairs.append((t, i))
+    return pairs
+
+
+def score(read: TrayRead, truth: list[tuple[str, Box]]) -> dict[str, int]:
+    out = {"dice": len(truth), "found": 0, "right": 0, "silent": 0, "uncertain": 0}
+    pairs = match(read, truth)
+    for t, i in pairs:
         d = read.dice[i]
         out["found"] += 1
         if d.uncertain:
             out["uncertain"] += 1
-        elif d.face == face:
+        elif d.face == truth[t][0]:
             out["right"] += 1
         else:
             out["silent"] += 1
-    out["false"] = len(read.dice) - len(used)
+    out["false"] = len(read.dice) - len(pairs)
     return out
 
 
@@ -90,10 +110,10 @@ def photos(split: str, limit: int | None) -> list[Path]:
     return found[:limit] if limit else found
 
 
-def evaluate(reader: DiceReader, split: str, limit: int | None) -> dict[str, float]:
-    total = {"dice": 0, "found": 0, "right": 0, "silent": 0, "uncertain": 0, "false": 0}
-    images = photos(split, limit)
-    for path in images:
+def labelled_frames(split: str, limit: int | None
+                    ) -> Iterator[tuple[Path, np.ndarray, list[tuple[str, Box]]]]:
+    """(photo, working-size frame, labelled dice in its pixels) of each photo of a split."""
+    for path in photos(split, limit):
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         work = to_work(image)
         small = cv2.resize(
@@ -104,20 +124,55 @@ def evaluate(reader: DiceReader, split: str, limit: int | None) -> dict[str, flo
             (D6_FACES[c], _scale(b, work.scale))
             for c, b in read_yolo(label, image.shape[1], image.shape[0])
         ]
+        yield path, small, truth
+
+
+def evaluate(reader: DiceReader, split: str, limit: int | None) -> dict[str, float]:
+    total = {"dice": 0, "found": 0, "right": 0, "silent": 0, "uncertain": 0, "false": 0}
+    images = 0
+    for path, small, truth in labelled_frames(split, limit):
+        images += 1
         # the reader sees the Pi-like working-size frame, so boxes and timings are for it
         read = reader.read(small, str(path))
         for k, v in score(read, truth).items():
             total[k] += v
     n = max(total["dice"], 1)
     return {
-        "images": len(images),
+        "images": images,
         "dice": total["dice"],
         "accuracy": 100 * total["right"] / n,
         "recall": 100 * total["found"] / n,
         "silent": 100 * total["silent"] / n,
         "uncertain": 100 * total["uncertain"] / n,
-        "false_per_100": 100 * total["false"] / max(len(images), 1),
+        "false_per_100": 100 * total["false"] / max(images, 1),
     }
+
+
+def learned_profile(profile: Profile) -> Profile:
+    """The enrolled profile after the table confirmed dice, as at a real table: the train
+    photos are read in turn with the profile as it is, and every found die it was unsure
+    of or read wrong is confirmed with its label and learned (``Profile.learn``), until
+    each face has learned LEARNED_PER_FACE. Known label mistakes are left out: the table
+    would give the true face."""
+    for path, small, truth in labelled_frames("train", None):
+        if min(_learned_per_face(profile)) >= LEARNED_PER_FACE:
+            break
+        read = DiceReader("d6", profile=profile).read(small, str(path))
+        dice = []
+        for t, i in match(read, truth):
+            face, d = truth[t][0], read.dice[i]
+            if (path.name, face) in LABEL_ERRORS or not (d.uncertain or d.face != face):
+                continue
+            if _learned_per_face(profile)[D6_FACES.index(face)] < LEARNED_PER_FACE:
+                dice.append((face, d.crop, f"{path.name}:{i}"))
+        if dice:
+            profile = profile.learn(dice)
+    return profile
+
+
+def _learned_per_face(profile: Profile) -> list[int]:
+    return [sum(1 for s, o in zip(profile.sources, profile.owners, strict=True)
+                if s and o == f) for f in range(len(profile.labels))]
 
 
 def _scale(box: Box, s: float) -> Box:
@@ -144,9 +199,13 @@ def main(argv: list[str] | None = None) -> int:
         readers["pips"] = DiceReader("d6", detector=args.detector)
     if "classic" in args.readers:
         readers["classic"] = DiceReader("d6", d6_method="pips", detector=args.detector)
-    if "enrolled" in args.readers:
-        readers["enrolled"] = DiceReader("d6", profile=enrolled_profile(),
-                                         detector=args.detector)
+    if "enrolled" in args.readers or "learned" in args.readers:
+        profile = enrolled_profile()
+        if "enrolled" in args.readers:
+            readers["enrolled"] = DiceReader("d6", profile=profile, detector=args.detector)
+        if "learned" in args.readers:
+            readers["learned"] = DiceReader("d6", profile=learned_profile(profile),
+                                            detector=args.detector)
     print(
         f"{'reader':<9} {'split':<6} {'images':>6} {'dice':>5} {'accuracy%':>9} "
         f"{'recall%':>8} {'silent%':>8} {'uncert%':>8} {'false/100img':>12} {'s':>5}"

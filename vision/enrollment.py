@@ -55,11 +55,30 @@ re-trained one reads the d6 faces the same and the synthetic SeaFall dice better
 
 MIN_SIMILARITY = 0.5
 MIN_MARGIN = 0.15
+MIN_MARGIN_LEARNED = 0.13
+LEARNED_PER_FACE = 5
 """A read is uncertain below either: the best face's score, and its lead over the best
 other face's score. With the templates compared at three zooms, a lead of 0.15 read 43.6%
 of train's and 44.1% of val's dice confidently, with 0.14% and 0% silent errors (0.14:
 47.6% with 0.21% on train; 0.16: 39.2% with 0.07%). With the re-trained embedding
-(``symbol-embed-2``): 43.0% and 43.6%, no silent error on either (label mistakes aside)."""
+(``symbol-embed-2``): 43.0% and 43.6%, no silent error on either (label mistakes aside).
+
+A profile that has learned from the table (:meth:`Profile.learn`) keeps up to
+LEARNED_PER_FACE learned crops per face besides its enrolled ones; once every face has
+that many, a lead of MIN_MARGIN_LEARNED is enough (the lead needed falls in proportion to
+the fewest learned crops of a face, :func:`margin_for`).
+Measured on the d6 photos, 5 enrolled crops per face then 5 more per face of the reader's
+own crops of confirmed dice from other train photos: at a lead of 0.13, 52-59% of val's
+dice read confidently with no silent error, and 57-61% of train's other photos with 0-1
+silent errors in about 700-1,000 dice, as 5 crops per face give at 0.15 (47-48%). More
+crops would read more (40 per face: the nearest face is right for 99% of val's dice) but
+each crop costs time at every read."""
+
+
+def margin_for(learned: int) -> float:
+    """The lead a read needs when the face with the fewest learned crops has ``learned``."""
+    share = min(max(learned, 0) / LEARNED_PER_FACE, 1.0)
+    return round(MIN_MARGIN + share * (MIN_MARGIN_LEARNED - MIN_MARGIN), 4)
 
 
 def reframe(crop_bgr: np.ndarray) -> np.ndarray:
@@ -119,12 +138,19 @@ class Profile:
     """Face index (into ``labels``) of each crop."""
     min_similarity: float = MIN_SIMILARITY
     min_margin: float = MIN_MARGIN
+    sources: tuple[str, ...] = ()
+    """Where each crop came from: ``""`` for an enrolled one, else the confirmed die it was
+    learned from (:meth:`learn`); empty when all were enrolled."""
     _templates: np.ndarray = field(init=False, repr=False, compare=False)
     _template_owners: np.ndarray = field(init=False, repr=False, compare=False)
     _vector_owners: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.vectors) != len(self.maps) * ENROLL_TURNS or len(self.owners) != len(self.maps):
+            raise EnrollmentError(f"profile {self.name!r}: its parts do not match in length")
+        if not self.sources:
+            object.__setattr__(self, "sources", ("",) * len(self.maps))
+        elif len(self.sources) != len(self.maps):
             raise EnrollmentError(f"profile {self.name!r}: its parts do not match in length")
         # every map at every turn and shift, as unit vectors, built once per profile (map
         # by map: all the turned maps at once would take three times the vectors' memory)
@@ -152,6 +178,47 @@ class Profile:
         vectors = np.concatenate([embedder.embed(turns(c)) for c in cut])
         return cls(name, die, labels, np.stack([templates.ink_map(c) for c in cut]), vectors,
                    owners)
+
+    def learn(self, dice: Sequence[tuple[str, np.ndarray, str]]) -> Profile:
+        """This profile with dice the table has confirmed added: ``(face, crop, source)``,
+        the crop as the reader cut it and ``source`` naming the die (a read and its
+        number). A die learned before from the same source is replaced (a face corrected
+        twice counts once, as last said). Enrolled crops are always kept; beyond
+        :data:`LEARNED_PER_FACE` learned crops of a face, the oldest make room. The lead
+        a read needs follows the learned crops per face (:func:`margin_for`)."""
+        for face, c, source in dice:
+            if face not in self.labels:
+                raise EnrollmentError(
+                    f"{face!r} is not a face of profile {self.name!r} ({', '.join(self.labels)})")
+            if not source:
+                raise EnrollmentError("a learned die needs its source (read and die)")
+            if c.ndim != 3 or c.shape[2] != 3 or min(c.shape[:2]) < 8:
+                raise EnrollmentError(f"{source}: not a colour crop of a die")
+        new_sources = {source for _, _, source in dice}
+        keep = [i for i, src in enumerate(self.sources) if src not in new_sources]
+        owners = [int(self.owners[i]) for i in keep]
+        sources = [self.sources[i] for i in keep]
+        maps = [self.maps[i] for i in keep]
+        vectors = [self.vectors[i * ENROLL_TURNS:(i + 1) * ENROLL_TURNS] for i in keep]
+        embedder = default_embedder()
+        for face, c, source in dice:
+            owners.append(self.labels.index(face))
+            sources.append(source)
+            maps.append(templates.ink_map(c))
+            vectors.append(embedder.embed(turns(c)))
+        # per face, drop the oldest learned crops beyond the cap (enrolled ones stay)
+        drop: set[int] = set()
+        for f in range(len(self.labels)):
+            learned = [i for i, o in enumerate(owners) if o == f and sources[i]]
+            drop.update(learned[: max(0, len(learned) - LEARNED_PER_FACE)])
+        kept = [i for i in range(len(owners)) if i not in drop]
+        counts = np.bincount(np.array([owners[i] for i in kept if sources[i]], np.int64),
+                             minlength=len(self.labels))
+        return Profile(
+            self.name, self.die, self.labels, np.stack([maps[i] for i in kept]),
+            np.concatenate([vectors[i] for i in kept]),
+            np.array([owners[i] for i in kept], np.int32), self.min_similarity,
+            margin_for(int(counts.min())), tuple(sources[i] for i in kept))
 
     def scores(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """``(N, len(labels))``: each crop's score for each face (see TEMPLATE_WEIGHT)."""
@@ -195,6 +262,7 @@ class Profile:
         np.savez_compressed(
             tmp, meta=np.array(json.dumps(meta)), maps=self.maps.astype(np.float16),
             vectors=self.vectors.astype(np.float16), owners=self.owners,
+            sources=np.array(self.sources, dtype=str),
         )
         tmp.replace(path)
         return path
@@ -215,6 +283,8 @@ class Profile:
                     maps = data["maps"].astype(np.float32)
                     vectors = data["vectors"].astype(np.float32)
                     owners = data["owners"].astype(np.int32)
+                    sources = (tuple(str(v) for v in data["sources"])
+                               if "sources" in data else ())
         except (OSError, ValueError, KeyError) as exc:
             raise EnrollmentError(f"cannot read profile {path}: {exc}") from None
         if method != METHOD:
@@ -224,11 +294,12 @@ class Profile:
             )
         if (maps.ndim != 3 or maps.shape[1:] != (templates.MAP_PX, templates.MAP_PX)
                 or len(owners) != len(maps) or len(vectors) != len(maps) * ENROLL_TURNS
+                or (sources and len(sources) != len(maps))
                 or not 0 <= owners.min(initial=0) <= owners.max(initial=0) < len(meta["labels"])):
             raise EnrollmentError(f"cannot read profile {path}: its parts do not fit together")
         return cls(
             meta["name"], meta["die"], tuple(meta["labels"]), maps, vectors, owners,
-            float(meta["min_similarity"]), float(meta["min_margin"]),
+            float(meta["min_similarity"]), float(meta["min_margin"]), sources,
         )
 
 

@@ -17,6 +17,12 @@ prompt's die (``seafall``, ``d6``, ...). Then:
   read undoes that roll and applies it again with the corrected faces, provided nothing
   was done after the roll (otherwise 409: undo the later commands first). Every correction
   is recorded with who made it.
+* **the profile learns** (the issue's "rolls and confirms"): once a read is applied after
+  the table confirmed or corrected it, the dice the reader was unsure of or read wrong
+  join the die's enrolled profile with the faces the table gave
+  (:meth:`vision.enrollment.Profile.learn`), and the next rolls are read with it. A die
+  corrected again is learned again, as last said. A profile loaded from the profile folder
+  is saved back; the built-in d6 network does not learn.
 
 Every change goes through :class:`companion.table.Table`, so it reaches the log, the undo
 stack and every phone like any other command.
@@ -24,6 +30,7 @@ stack and every phone like any other command.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -31,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from companion.dice import find_die
@@ -46,6 +54,8 @@ from vision.settle import RollTracker
 from web.errors import NotFound
 from web.runtime.images import decode_photo
 from web.runtime.reads import APPLIED, PENDING, SUPERSEDED, DiceReadRecord, ReadDie, ReadStore
+
+log = logging.getLogger(__name__)
 
 
 def roll_prompt(table: Table) -> RollPrompt | None:
@@ -95,6 +105,24 @@ class DiceReaders:
         reader = DiceReader(die, profile=profile)
         self._readers[die] = reader
         return reader
+
+    def learn(self, die: str, dice: Sequence[tuple[str, np.ndarray, str]]) -> Profile | None:
+        """Let the die's profile learn confirmed dice (``(face, crop, source)``); the new
+        profile reads from now on, and is saved where it was loaded from. None when the die
+        has no profile (the built-in d6 network)."""
+        with self._lock:
+            if die == "d6" and die not in self.profiles:
+                return None
+            profile = self.reader(die).profile
+            if profile is None:
+                return None
+            learned = profile.learn(dice)
+            if die in self.profiles:
+                self.profiles[die] = learned  # given in memory (the demo's): kept in memory
+            else:
+                learned.save(self.profile_dir)
+            self._readers[die] = DiceReader(die, profile=learned)
+            return learned
 
     def read(self, die: str, frame: np.ndarray, ref: str) -> TrayRead:
         """Read a frame (one read at a time: the face network is not shared across threads)."""
@@ -185,8 +213,10 @@ class DiceService:
             if not new_faces:
                 raise InvalidCommand("no dice to confirm: give the faces ('faces')")
             applied = self._apply(table, record, new_faces, actor, expected_version)
-            return self._note_corrections(applied, record.answer, new_faces, who or actor,
-                                          False)
+            confirmed = self._note_corrections(applied, record.answer, new_faces, who or actor,
+                                               False)
+            self._teach(confirmed)
+            return confirmed
 
     def correct(self, table: Table, read_id: str, die: int, face: str,
                 expected_version: int | None, actor: str | None,
@@ -210,7 +240,10 @@ class DiceService:
             if old == face:
                 return record
             updated = self._reapply(table, record, tuple(faces), actor, expected_version)
-            return self._note_corrections(updated, before, tuple(faces), who or actor, True)
+            corrected = self._note_corrections(updated, before, tuple(faces), who or actor,
+                                               True)
+            self._teach(corrected)
+            return corrected
 
     # -- looking up --------------------------------------------------------------------------
     def get(self, table: Table | None, read_id: str) -> DiceReadRecord:
@@ -227,6 +260,33 @@ class DiceService:
         return record
 
     # -- helpers -----------------------------------------------------------------------------
+    def _teach(self, record: DiceReadRecord) -> None:
+        """The applied read's dice that the reader was unsure of, or that were corrected
+        (even back to the face read: what was learned from the wrong face is replaced),
+        with the faces the table gave, to the die's profile. Nothing is learned when the faces were
+        replaced as a whole (a die missed or extra: which face is which crop's is not
+        known). Learning never fails the confirm: a problem is logged."""
+        faces = tuple(record.dice[i].face for i in record.positions)
+        if record.status != APPLIED or faces != tuple(record.applied_faces or ()):
+            return
+        dice = []
+        for i in record.positions:
+            d = record.dice[i]
+            if not (d.uncertain or d.face != d.read_face or d.corrected_by is not None):
+                continue  # read sure and right: nothing to learn
+            path = self.store.file(record.id, f"crop-{i}.png")
+            crop = cv2.imread(str(path), cv2.IMREAD_COLOR) if path is not None else None
+            if crop is not None:
+                dice.append((d.face, crop, f"{record.id}:{i}"))
+        if not dice:
+            return
+        try:
+            self.readers.learn(record.die, dice)
+        except (EnrollmentError, OSError, ValueError) as exc:
+            log.warning("the %s profile could not learn read %s: %s", record.die, record.id,
+                        exc)
+
+
     @staticmethod
     def _open_prompt(table: Table) -> RollPrompt:
         prompt = roll_prompt(table)
