@@ -45,6 +45,7 @@ from torch.nn import functional as F  # noqa: N812 - the usual name
 from vision.crops import CROP_PX
 from vision.embedding import DIM, MODEL_PATH, SymbolEmbedder
 from vision.facenet import INPUT_PX, prepare
+from vision.onnxmodel import available_engines
 from vision.synthetic import Glyph, random_dots, random_glyph, symbol_die_crop
 from vision.training.common import conv_block
 
@@ -264,9 +265,11 @@ def main(argv: list[str] | None = None) -> int:
     check = [crops[i, 0] for i in range(32)]
     with torch.no_grad():
         ref = F.normalize(model(torch.from_numpy(prepare(check))), dim=1).numpy()
-    got = SymbolEmbedder(args.out).embed(check)
-    print(f"saved {args.out} ({args.out.stat().st_size / 1024:.0f} KiB); OpenCV vs PyTorch "
-          f"max diff {np.abs(got - ref).max():.2e}; total {time.monotonic() - start:.0f} s")
+    diffs = {e: np.abs(SymbolEmbedder(args.out, e).embed(check) - ref).max()
+             for e in available_engines()}
+    print(f"saved {args.out} ({args.out.stat().st_size / 1024:.0f} KiB); vs PyTorch, max diff "
+          + ", ".join(f"{e} {d:.2e}" for e, d in diffs.items())
+          + f"; total {time.monotonic() - start:.0f} s")
     return 0
 
 

@@ -25,8 +25,8 @@ for :mod:`vision.training.calibrate_faces`, which places the reader's uncertaint
 the reads of the left-out photos.
 
 Needs the ``train`` extra (``pip install -e '.[train]'``: PyTorch, and ``onnx`` for the
-exporter); the reader itself runs the exported model with OpenCV only. On one CPU core
-it takes about ten minutes (a fold network about seven)::
+exporter); the reader itself runs the exported model with ONNX Runtime or OpenCV only. On
+one CPU core it takes about ten minutes (a fold network about seven)::
 
     .venv/bin/python -m vision.training.train_pips [--epochs 40] [--copies 3] [--seed 6]
 
@@ -53,6 +53,7 @@ from vision.detection import expected_die_px, to_work
 from vision.dicefinder import default_dice_finder
 from vision.enrollment import detection_like, read_yolo
 from vision.facenet import CLASSES, INPUT_PX, MODEL_PATH, FaceNet, prepare
+from vision.onnxmodel import available_engines
 from vision.reading import Box
 from vision.training.common import conv_block, photometric
 
@@ -251,15 +252,15 @@ class FaceCNN(nn.Module):
     head: about 80k weights and 4.5M multiply-adds per crop (a frame of 20 dice in a few
     milliseconds on one core)."""
 
-    def __init__(self, classes: int = len(CLASSES)) -> None:
+    def __init__(self, classes: int = len(CLASSES), width: float = 1.0) -> None:
         super().__init__()
-
+        a, b, c, d = (max(8, round(n * width)) for n in (16, 32, 48, 96))
         self.features = nn.Sequential(
-            *conv_block(3, 16), nn.MaxPool2d(2),
-            *conv_block(16, 32), nn.MaxPool2d(2),
-            *conv_block(32, 48), *conv_block(48, 48), nn.MaxPool2d(2),
-            *conv_block(48, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
-            nn.Linear(96, classes),
+            *conv_block(3, a), nn.MaxPool2d(2),
+            *conv_block(a, b), nn.MaxPool2d(2),
+            *conv_block(b, c), *conv_block(c, c), nn.MaxPool2d(2),
+            *conv_block(c, d), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
+            nn.Linear(d, classes),
         )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -305,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the fold left out (photo index %% folds); see calibrate_faces")
     parser.add_argument("--ghost", type=float, default=GHOST_CHANCE,
                         help="share of crops made translucent")
+    parser.add_argument("--width", type=float, default=1.0,
+                        help="channels of every layer times this (1: 16-32-48-48-96)")
     args = parser.parse_args(argv)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -317,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
     counts = np.bincount([s.label for s in train], minlength=len(CLASSES))
     print(f"samples: train {len(train)} {counts.tolist()}, val {len(val)}; "
           f"extracted in {time.monotonic() - start:.0f} s", flush=True)
-    model = FaceCNN()
+    model = FaceCNN(width=args.width)
     params = sum(p.numel() for p in model.parameters())
     print(f"model: {params} parameters, input {INPUT_PX}x{INPUT_PX} BGR", flush=True)
     steps_per_epoch = math.ceil(len(train) * args.copies / 128)
@@ -360,13 +363,15 @@ def main(argv: list[str] | None = None) -> int:
     torch.onnx.export(model, torch.zeros(1, 3, INPUT_PX, INPUT_PX), str(args.out),
                       dynamo=False, input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=13)
-    # the exported model must give what PyTorch gives, through OpenCV
+    # the exported model must give what PyTorch gives, through each engine the reader uses
     check = [render(s, None) for s in val[:64]]
     with torch.no_grad():
         ref = model(torch.from_numpy(prepare(check))).softmax(1).numpy()
-    got = FaceNet(args.out).probabilities(check)
-    print(f"saved {args.out} ({args.out.stat().st_size / 1024:.0f} KiB); OpenCV vs PyTorch "
-          f"max diff {np.abs(got - ref).max():.2e}; total {time.monotonic() - start:.0f} s")
+    diffs = {e: np.abs(FaceNet(args.out, e).probabilities(check) - ref).max()
+             for e in available_engines()}
+    print(f"saved {args.out} ({args.out.stat().st_size / 1024:.0f} KiB); vs PyTorch, max diff "
+          + ", ".join(f"{e} {d:.2e}" for e, d in diffs.items())
+          + f"; total {time.monotonic() - start:.0f} s")
     return 0
 
 
