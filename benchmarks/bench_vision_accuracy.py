@@ -52,7 +52,7 @@ from vision.enrollment import (  # noqa: E402
 from vision.faces import D6_FACES  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.reading import Box, TrayRead  # noqa: E402
-from vision.training.calibrate_faces import LABEL_ERRORS  # noqa: E402
+from vision.training.label_errors import LABEL_ERRORS  # noqa: E402
 
 DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
 ENROLL_PER_FACE = 5

@@ -26,12 +26,15 @@ the reads of the left-out photos.
 
 Needs the ``train`` extra (``pip install -e '.[train]'``: PyTorch, and ``onnx`` for the
 exporter); the reader itself runs the exported model with ONNX Runtime or OpenCV only. On
-one CPU core it takes about ten minutes (a fold network about seven)::
+one CPU core a fold network took 13 minutes, the packaged one 24 (three runs sharing two
+cores)::
 
-    .venv/bin/python -m vision.training.train_pips [--epochs 40] [--copies 3] [--seed 6]
+    .venv/bin/python -m vision.training.train_pips [--epochs 40] [--copies 3] \
+        [--width 1.5] [--seed 6]
 
 (24 epochs of 2 augmented copies, the first recipe, read 3 points fewer out-of-fold dice
-confidently with the same uncertainty rule.)
+confidently with the same uncertainty rule; the same recipe at width 1, the second
+session's network, 0.8 points fewer.)
 """
 
 from __future__ import annotations
@@ -248,8 +251,9 @@ def _turned(c: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 class FaceCNN(nn.Module):
-    """Five 3x3 conv layers (16-32-48-48-96 channels, pooled from 32 to 4 px) and a linear
-    head: about 80k weights and 4.5M multiply-adds per crop (a frame of 20 dice in a few
+    """Five 3x3 conv layers (16-32-48-48-96 channels times ``width``, pooled from 32 to 4
+    px) and a linear head. At the packaged width, 1.5 (24-48-72-72-144): about 184k weights
+    and 9.8M multiply-adds per crop (at width 1, 82k and 4.5M; a frame of 20 dice in a few
     milliseconds on one core)."""
 
     def __init__(self, classes: int = len(CLASSES), width: float = 1.0) -> None:
@@ -306,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the fold left out (photo index %% folds); see calibrate_faces")
     parser.add_argument("--ghost", type=float, default=GHOST_CHANCE,
                         help="share of crops made translucent")
-    parser.add_argument("--width", type=float, default=1.0,
+    parser.add_argument("--width", type=float, default=1.5,
                         help="channels of every layer times this (1: 16-32-48-48-96)")
     args = parser.parse_args(argv)
     torch.manual_seed(args.seed)
