@@ -94,6 +94,10 @@ MIN_WORK_SCALE = 0.5
 that shrinks it below this (a 2736 px photo); nearer the working size (a 1280x720 camera
 frame) crops are cut from the frame itself, which saves a resize per frame."""
 
+UNREAD = "?"
+"""The face of a die found but not read: a die with no enrolled profile yet, read with
+``DiceReader(unknown_faces=True)``; the table gives its face (and so enrolls it)."""
+
 DETECTORS = ("net", "classic")
 """How dice are found: the learned detector (default, :mod:`vision.dicefinder`) or the
 classic edge-and-blob detector (:mod:`vision.detection`, kept for comparison)."""
@@ -166,7 +170,9 @@ class DiceReader:
     the profile's enrolled symbols. ``die_px`` and ``roi`` come from a tray calibration;
     without ``die_px`` the framing default is used, or, with ``estimate_size``, the die
     size is estimated on each frame (a second detection pass; it did not pay on the d6
-    photos, whose framing matches the default).
+    photos, whose framing matches the default). With ``unknown_faces``, a die other than
+    d6 needs no profile: its dice are found but not read (face :data:`UNREAD`, uncertain,
+    confidence 0), for the table to name them, as when enrolling at the table.
     """
 
     die: str = "d6"
@@ -181,9 +187,10 @@ class DiceReader:
     clock: Callable[[], float] = time.perf_counter
     face_net: FaceNet | None = None
     """The d6 face network; None for the packaged one (another is for calibration)."""
+    unknown_faces: bool = False
 
     def __post_init__(self) -> None:
-        if self.profile is None and self.die != "d6":
+        if self.profile is None and self.die != "d6" and not self.unknown_faces:
             raise ValueError(
                 f"the {self.die} die has no built-in reader: enroll its faces "
                 f"(tableside enroll --die {self.die} --profile NAME ...) and pass --profile"
@@ -223,6 +230,8 @@ class DiceReader:
         if self.profile is not None:
             # every crop of the frame in one forward pass
             guesses = self.profile.classify_many(crops)
+        elif self.die != "d6":
+            pass  # unknown faces: found, not read
         elif self.d6_method == "net":
             assert self.face_net is not None
             probs = self.face_net.probabilities(crops)
@@ -235,6 +244,8 @@ class DiceReader:
                 g = guesses[i]
                 read = None if g.similarity < NOT_A_DIE_SIMILARITY else (
                     g.face, g.confidence, g.uncertain)
+            elif self.die != "d6":
+                read = UNREAD, 0.0, True
             else:
                 wide = crop(work.image, det.work_box, margin=WIDE_MARGIN)
                 read = self._classify(c, wide)

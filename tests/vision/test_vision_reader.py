@@ -9,8 +9,8 @@ import pytest
 from tests.vision.helpers import PHOTOS, labelled_photos, same_die, score_photos
 from vision.detection import detect, estimate_die_px, expected_die_px, to_work
 from vision.pips import count_pips
-from vision.reader import DiceReader, ImageError, load_image
-from vision.synthetic import draw_face
+from vision.reader import UNREAD, DiceReader, ImageError, load_image
+from vision.synthetic import draw_face, tray_photo
 
 
 def test_reader_finds_and_reads_real_photos_without_enrollment() -> None:
@@ -126,6 +126,19 @@ def test_load_image_reports_missing_and_corrupt_files(tmp_path: Path) -> None:
 def test_reader_refuses_a_custom_die_without_a_profile() -> None:
     with pytest.raises(ValueError, match="enroll"):
         DiceReader("seafall")
+
+
+def test_a_custom_die_without_a_profile_can_be_found_but_not_read() -> None:
+    # enrolling at the table: the dice are found for the players to name
+    rng = np.random.default_rng(4)
+    photo = tray_photo(rng, ["blank", "strong", "weak", "standard", "weak"])
+    read = DiceReader("seafall", unknown_faces=True).read(photo.image)
+    assert len(read.dice) == 5
+    assert all(d.face == UNREAD and d.uncertain and d.confidence == 0 for d in read.dice)
+    assert all(any(same_die(t.box, d.box) for t in photo.dice) for d in read.dice)
+    assert all(d.crop.shape == (64, 64, 3) for d in read.dice)
+    assert not DiceReader("seafall", unknown_faces=True).read(
+        tray_photo(rng, []).image).dice
 
 
 def test_read_accepts_grey_and_bgra_frames() -> None:

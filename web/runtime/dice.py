@@ -23,6 +23,11 @@ prompt's die (``seafall``, ``d6``, ...). Then:
   (:meth:`vision.enrollment.Profile.learn`), and the next rolls are read with it. A die
   corrected again is learned again, as last said. A profile loaded from the profile folder
   is saved back; the built-in d6 network does not learn.
+* **enrolling at the table**: a die with no profile yet (none in the profile folder) is
+  not refused: its dice are found and shown unread (face ``"?"``), and the players give
+  their faces. Once the confirmed dice hold :data:`STARTER_PER_FACE` of every face, a
+  profile is made from them (up to :data:`ENROLL_PER_FACE` each, the first confirmed)
+  and saved, and the table reads that die itself from then on.
 
 Every change goes through :class:`companion.table.Table`, so it reaches the log, the undo
 stack and every phone like any other command.
@@ -47,15 +52,24 @@ from companion.errors import IllegalCommand, InvalidCommand
 from companion.prompts import RollPrompt
 from companion.store.errors import VersionConflict
 from companion.table import Table
-from vision.enrollment import EnrollmentError, Profile
-from vision.reader import DiceReader
+from vision.enrollment import EnrollmentError, Profile, profiles_dir
+from vision.faces import faces_of
+from vision.reader import UNREAD, DiceReader
 from vision.reading import TrayRead
 from vision.settle import RollTracker
+from vision.storage import check_name
 from web.errors import NotFound
 from web.runtime.images import decode_photo
 from web.runtime.reads import APPLIED, PENDING, SUPERSEDED, DiceReadRecord, ReadDie, ReadStore
 
 log = logging.getLogger(__name__)
+
+STARTER_PER_FACE = 3
+"""Confirmed dice of every face a die needs before the table makes its profile."""
+
+ENROLL_PER_FACE = 5
+"""At most this many confirmed dice per face go into a profile made at the table (as many
+as the enrolled reader was measured with); later ones are learned (``Profile.learn``)."""
 
 
 def roll_prompt(table: Table) -> RollPrompt | None:
@@ -96,13 +110,16 @@ class DiceReaders:
         profile = self.profiles.get(die)
         if profile is None and die != "d6":
             try:
-                profile = Profile.load(die, self.profile_dir)
-            except (EnrollmentError, ValueError):
+                path = (self.profile_dir or profiles_dir()) / f"{check_name(die, 'die')}.npz"
+                if path.is_file():
+                    profile = Profile.load(str(path))
+            except (EnrollmentError, ValueError) as exc:
                 raise IllegalCommand(
-                    f"this table cannot read {die} dice yet: enroll their faces first "
-                    f"(tableside enroll --die {die} --profile {die} --crops DIR), or type "
-                    "the faces in") from None
-        reader = DiceReader(die, profile=profile)
+                    f"this table cannot read {die} dice: {exc}. Enroll their faces again "
+                    f"(tableside enroll --die {die} --profile {die} --crops DIR), or remove "
+                    "the profile to enroll them at the table") from None
+        # no profile yet: the dice are found, and the table names them (and so enrolls them)
+        reader = DiceReader(die, profile=profile, unknown_faces=profile is None)
         self._readers[die] = reader
         return reader
 
@@ -123,6 +140,14 @@ class DiceReaders:
                 learned.save(self.profile_dir)
             self._readers[die] = DiceReader(die, profile=learned)
             return learned
+
+    def start_profile(self, die: str, crops: dict[str, list[np.ndarray]]) -> Profile:
+        """Make, save and use a die's first profile from dice the table named."""
+        with self._lock:
+            profile = Profile.from_crops(die, die, crops)
+            profile.save(self.profile_dir)
+            self._readers[die] = DiceReader(die, profile=profile)
+            return profile
 
     def read(self, die: str, frame: np.ndarray, ref: str) -> TrayRead:
         """Read a frame (one read at a time: the face network is not shared across threads)."""
@@ -184,6 +209,10 @@ class DiceService:
         answering = len(use) if use is not None else len(dice)
         if answering != prompt.count:
             note = f"the roll asks for {prompt.count} dice; {len(dice)} were seen"
+        if any(d.read_face == UNREAD for d in dice):
+            unread = (f"this table does not know {tray.die} dice yet: give their faces; "
+                      f"after {STARTER_PER_FACE} of each face it reads them itself")
+            note = f"{note}; {unread}" if note else unread
         with self._lock:
             record = self.store.add(
                 table_id=table.session_id, prompt_id=prompt.id, die=tray.die, source=source,
@@ -210,6 +239,9 @@ class DiceService:
             if record.status == SUPERSEDED:
                 raise IllegalCommand("a newer read replaced this one: confirm the latest read")
             new_faces = record.answer if faces is None else self._faces(record.die, faces)
+            if UNREAD in new_faces:
+                raise InvalidCommand("these dice were found but not read (the table does not "
+                                     "know their faces yet): give their faces ('faces')")
             if not new_faces:
                 raise InvalidCommand("no dice to confirm: give the faces ('faces')")
             applied = self._apply(table, record, new_faces, actor, expected_version)
@@ -281,11 +313,35 @@ class DiceService:
         if not dice:
             return
         try:
-            self.readers.learn(record.die, dice)
-        except (EnrollmentError, OSError, ValueError) as exc:
+            if self.readers.reader(record.die).profile is None:
+                self._enroll_at_table(record.die)
+            else:
+                self.readers.learn(record.die, dice)
+        except (EnrollmentError, IllegalCommand, OSError, ValueError) as exc:
             log.warning("the %s profile could not learn read %s: %s", record.die, record.id,
                         exc)
 
+
+    def _enroll_at_table(self, die: str) -> None:
+        """Make the die's profile once the table has named enough of its unread dice."""
+        labels = faces_of(die) or tuple(dict.fromkeys(f.label for f in find_die(die).faces))
+        crops: dict[str, list[np.ndarray]] = {label: [] for label in labels}
+        for record in self.store.applied(die):
+            if tuple(record.dice[i].face for i in record.positions) != record.applied_faces:
+                continue  # faces replaced as a whole: which crop shows which is not known
+            for i in record.positions:
+                d = record.dice[i]
+                if (d.read_face != UNREAD or d.face not in crops
+                        or len(crops[d.face]) >= ENROLL_PER_FACE):
+                    continue
+                path = self.store.file(record.id, f"crop-{i}.png")
+                crop = cv2.imread(str(path), cv2.IMREAD_COLOR) if path is not None else None
+                if crop is not None:
+                    crops[d.face].append(crop)
+        if min(len(v) for v in crops.values()) >= STARTER_PER_FACE:
+            self.readers.start_profile(die, crops)
+            log.info("the table enrolled the %s die from %d confirmed dice", die,
+                     sum(len(v) for v in crops.values()))
 
     @staticmethod
     def _open_prompt(table: Table) -> RollPrompt:

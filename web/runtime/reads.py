@@ -274,6 +274,15 @@ class ReadStore:
             corrections = self._corrections(row[0])
         return _record(row, corrections)
 
+    def applied(self, die: str) -> list[DiceReadRecord]:
+        """Every applied read of a die, of any table, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {_COLUMNS} FROM reads WHERE die = ? AND status = '{APPLIED}' "
+                "ORDER BY created_at, rowid", (die,)).fetchall()
+            found = [(row, self._corrections(row[0])) for row in rows]
+        return [_record(row, corrections) for row, corrections in found]
+
     def count(self, table_id: str | None = None) -> int:
         with self._lock:
             if table_id is None:

@@ -1,17 +1,23 @@
 """The phone pages in a real browser (headless Chromium at 360x640, a real waitress server):
 join by link, build an endeavor with its odds, answer the roll, and a second phone sees the
 result live; undo; a stale page gets a clear conflict; French; the TV view at 1920x1080;
-the campaign page; the photo page with the dice reader."""
+the campaign page; the photo page with the dice reader, and dice not known yet named by
+tapping."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from companion.engine import Command
 from tests.e2e.browser.server import TV, WAIT
+from tests.vision.helpers import same_die
+from vision.synthetic import tray_photo
+from web.runtime.recording import DIE_PX, SIZE
 
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
@@ -267,19 +273,19 @@ FACE_NAMES = {"blank": "blank", "standard": "success", "weak": "weak success",
               "strong": "strong success"}
 
 
-REAL_PHOTO = Path(__file__).resolve().parents[2] / "vision" / "photos" / \
-    "IMG_20191208_112404.jpg"
-
-
 @pytest.mark.parametrize("path, file_input", [
     pytest.param("/t/{id}", "#photo-input", id="from the table page's roll prompt"),
     pytest.param("/t/{id}/photo", "#photo-file", id="from the photo page"),
 ])
-def test_a_photo_the_reader_cannot_read_is_refused_clearly_and_typing_still_works(
+def test_dice_the_table_does_not_know_yet_are_shown_unread_and_named_by_tapping(
         devices, server, tmp_path, path, file_input):
-    """Without enrolled SeaFall faces the dice reader refuses the photo (409 with the way
-    out); the page says so and the roll can still be typed in."""
+    """With no SeaFall profile at all, the photo's dice are found and shown unread; the
+    player taps each to name it and confirms, which answers the roll (and starts enrolling
+    the die at the table: docs/vision.md, "Enrolling at the table")."""
     server.services.dice().readers.profile_dir = tmp_path / "no-profiles"
+    photo = tray_photo(np.random.default_rng(3), ["weak", "strong"], size=SIZE, die_px=DIE_PX)
+    picture = tmp_path / "two-dice.jpg"
+    cv2.imwrite(str(picture), photo.image)
     ana = join_as(devices, server, "Ana", "blue")
     start_exploration(ana)
     page = ana
@@ -288,13 +294,25 @@ def test_a_photo_the_reader_cannot_read_is_refused_clearly_and_typing_still_work
         page.set_default_timeout(WAIT)
         page.goto(server.url(path.format(id=server.table)))
         expect(page.locator("#photo-prompt")).to_contain_text("Roll 2 dice")
-    page.set_input_files(file_input, str(REAL_PHOTO))
-    expect(page.locator("#notice")).to_contain_text("cannot read seafall dice yet")
-    assert server.services.tables.get(server.table).state.endeavor.faces == []
-    for face in ("blank", "weak"):
-        ana.locator(f"#prompt li[data-face={face}] button[aria-label^='one more']").click()
-    ana.click("#confirm-faces")
-    expect(ana.locator("#history-list")).to_contain_text("Dice read (typed): blank, weak")
+    page.set_input_files(file_input, str(picture))
+    read = page.locator("#dice .read")
+    expect(read).to_have_attribute("data-status", "pending")
+    kept = page.request.get(server.url(f"/api/tables/{server.table}/dice/latest")).json()
+    assert [d["face"] for d in kept["dice"]] == ["?", "?"]
+    tiles = read.locator(".die-tile")
+    expect(tiles).to_have_count(2)
+    expect(read.locator(".die-tile.uncertain")).to_have_count(2)
+    for n, die in enumerate(kept["dice"]):
+        expect(tiles.nth(n)).to_have_attribute("aria-label", re.compile("not read yet"))
+        face = next(d.face for d in photo.dice if same_die(d.box, die["box"]))
+        tiles.nth(n).click()
+        page.locator(f"#dice .picker button.face-button.f-{face}").click()
+        expect(page.locator("#dice .die-tile").nth(n)).to_contain_text(FACE_NAMES[face])
+    page.click("#confirm-read")
+    expect(page.locator("#dice .read")).to_have_attribute("data-status", "applied")
+    faces = sorted(server.services.tables.get(server.table).state.endeavor.faces)
+    assert faces == ["strong", "weak"]
+    expect(ana.locator("#history-list")).to_contain_text("Dice read (photo)")
 
 
 def test_rule_search_and_hardware_status_on_the_table_page(devices, server):

@@ -286,14 +286,21 @@ def test_a_photo_when_no_roll_is_asked_for_is_409(client):
     assert response.status_code == 409 and "no roll is asked for" in response.json["message"]
 
 
-def test_seafall_dice_without_an_enrolled_profile_say_how_to_enroll(services):
+def test_seafall_dice_with_an_unusable_profile_say_how_to_enroll_again(services):
+    from vision.enrollment import profiles_dir
     from web.app import create_app
 
+    folder = profiles_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "seafall.npz").write_bytes(b"not a profile at all")
     client = browser(create_app(services, {"TESTING": True}))
     tid = new_table(client)
     data, _ = settled(0)
     response = upload(client, tid, data)
-    assert response.status_code == 409 and "tableside enroll" in response.json["message"]
+    assert response.status_code == 409
+    assert "cannot read profile" in response.json["message"]
+    assert "tableside enroll" in response.json["message"]
+    assert (folder / "seafall.npz").read_bytes() == b"not a profile at all"  # left as it was
 
 
 def test_reads_of_unknown_tables_and_ids_are_404(client):

@@ -1,5 +1,6 @@
 """Rolls and confirms: the dice the table confirms or corrects teach the die's profile
-(web/runtime/dice.py, vision.enrollment.Profile.learn)."""
+(web/runtime/dice.py, vision.enrollment.Profile.learn), and a die with no profile yet is
+enrolled at the table from the dice the players name."""
 
 from __future__ import annotations
 
@@ -9,10 +10,15 @@ import cv2
 import numpy as np
 
 from tests.support.web import browser, join
+from tests.vision.helpers import same_die
 from tests.web.runtime.support import demo_profile
 from tests.web.runtime.test_dice_api import new_table, pending_read, settled, state, upload
-from vision.enrollment import Profile
+from vision.enrollment import Profile, profiles_dir
+from vision.faces import SEAFALL_FACES
+from vision.synthetic import tray_photo
 from web.app import create_app
+from web.runtime.dice import STARTER_PER_FACE
+from web.runtime.recording import DIE_PX, SIZE
 
 
 def _profile(services) -> Profile:
@@ -94,3 +100,51 @@ def test_a_profile_from_the_profile_folder_is_saved_with_what_it_learned(service
     assert saved.sources[-1] == f"{read['read_id']}:0"
     assert saved.labels[saved.owners[-1]] == fixed
     assert len(saved.maps) == len(demo_profile().maps) + 1
+
+
+def _photo_of(faces: list[str], seed: int) -> tuple[bytes, list[tuple[str, tuple]]]:
+    photo = tray_photo(np.random.default_rng(seed), faces, size=SIZE, die_px=DIE_PX)
+    data = cv2.imencode(".jpg", photo.image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+    return data, [(d.face, d.box) for d in photo.dice]
+
+
+def test_a_die_without_a_profile_is_enrolled_at_the_table(services):
+    """No SeaFall profile anywhere: the dice are found but shown unread, the players name
+    them, and after STARTER_PER_FACE of every face the table makes the profile and reads
+    the next roll itself."""
+    client = browser(create_app(services, {"TESTING": True}))
+    tid = new_table(client, count=4, rolls=STARTER_PER_FACE + 1)
+    path = profiles_dir() / "seafall.npz"
+    rolls = 0
+    for seed in range(100, 140):  # trays in which the detector finds all four dice
+        faces = list(np.random.default_rng(seed).permutation(SEAFALL_FACES))
+        data, truth = _photo_of(faces, seed)
+        read = upload(client, tid, data).json
+        if len(read["dice"]) != 4:
+            continue
+        assert read["status"] == "pending"
+        assert {d["face"] for d in read["dice"]} == {"?"}
+        assert all(d["uncertain"] and d["confidence"] == 0 for d in read["dice"])
+        assert "give their faces" in read["note"]
+        url = f"/api/tables/{tid}/dice/{read['read_id']}/confirm"
+        version = state(client, tid)["version"]
+        refused = client.post(url, json={"expected_version": version})
+        assert refused.status_code == 400 and "give their faces" in refused.json["message"]
+        named = [next(f for f, b in truth if same_die(b, d["box"])) for d in read["dice"]]
+        out = client.post(url, json={"faces": named, "expected_version": version}).json
+        assert out["status"] == "applied"
+        rolls += 1
+        assert path.is_file() == (rolls >= STARTER_PER_FACE)
+        if rolls == STARTER_PER_FACE:
+            break
+    assert rolls == STARTER_PER_FACE
+    profile = Profile.load("seafall")
+    assert profile.labels == SEAFALL_FACES and set(profile.sources) == {""}
+    assert np.bincount(profile.owners).tolist() == [STARTER_PER_FACE] * 4
+    # the next roll is read with the new profile: faces, not "?"
+    data, truth = _photo_of(["strong", "weak", "blank", "standard"], 7)
+    read = upload(client, tid, data).json
+    assert read["dice"] and all(d["face"] in SEAFALL_FACES for d in read["dice"])
+    for d in read["dice"]:
+        if not d["uncertain"]:
+            assert d["face"] == next(f for f, b in truth if same_die(b, d["box"]))
