@@ -118,8 +118,11 @@ class DiceReaders:
                     f"this table cannot read {die} dice: {exc}. Enroll their faces again "
                     f"(tableside enroll --die {die} --profile {die} --crops DIR), or remove "
                     "the profile to enroll them at the table") from None
-        # no profile yet: the dice are found, and the table names them (and so enrolls them)
-        reader = DiceReader(die, profile=profile, unknown_faces=profile is None)
+        if profile is None and die != "d6":
+            # no profile yet: the dice are found, and the table names them (and so enrolls
+            # them); not kept, so a profile enrolled meanwhile (tableside enroll) is used
+            return DiceReader(die, unknown_faces=True)
+        reader = DiceReader(die, profile=profile)
         self._readers[die] = reader
         return reader
 

@@ -148,3 +148,13 @@ def test_a_die_without_a_profile_is_enrolled_at_the_table(services):
     for d in read["dice"]:
         if not d["uncertain"]:
             assert d["face"] == next(f for f, b in truth if same_die(b, d["box"]))
+
+
+def test_a_profile_enrolled_while_the_server_runs_is_used_at_once(services):
+    client = browser(create_app(services, {"TESTING": True}))
+    tid = new_table(client, count=2)
+    data, faces = settled(0)
+    assert {d["face"] for d in upload(client, tid, data).json["dice"]} == {"?"}
+    dataclasses.replace(demo_profile(), name="seafall").save()  # tableside enroll, meanwhile
+    read = upload(client, tid, data).json
+    assert read["status"] == "applied" and read["faces"] == faces
