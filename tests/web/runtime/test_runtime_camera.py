@@ -290,8 +290,25 @@ def test_the_camera_thread_restarts_after_an_unexpected_failure():
         assert loop.stop(timeout=2.0)
 
 
-def test_without_a_profile_for_the_die_the_camera_says_so_and_goes_on(services):
+def test_without_a_profile_for_the_die_the_camera_shows_the_dice_unread(services):
     table = dice_table(services)  # SeaFall dice, and no SeaFall profile enrolled
+    frames, faces = throws(2)
+    runtime = runtime_with(services, lambda: FakeSource(frames, clock=Ticking()))
+    runtime.camera.run()
+    status = runtime.camera.status()
+    assert status["reads"] == len(faces) and status["last_error"] is None
+    read = services.dice().latest(table)
+    assert read.status == "pending" and read.faces == ("?", "?")
+    assert "give their faces" in read.note
+    assert table.view(None)["rolled"] == []  # waits for the players to name them
+
+
+def test_with_an_unusable_profile_for_the_die_the_camera_says_so_and_goes_on(services):
+    from vision.enrollment import profiles_dir
+
+    profiles_dir().mkdir(parents=True, exist_ok=True)
+    (profiles_dir() / "seafall.npz").write_bytes(b"corrupt")
+    table = dice_table(services)
     frames, faces = throws(2)
     runtime = runtime_with(services, lambda: FakeSource(frames, clock=Ticking()))
     runtime.camera.run()
