@@ -109,22 +109,26 @@ class DiceReaders:
             return reader
         profile = self.profiles.get(die)
         if profile is None and die != "d6":
-            try:
-                path = (self.profile_dir or profiles_dir()) / f"{check_name(die, 'die')}.npz"
-                if path.is_file():
-                    profile = Profile.load(str(path))
-            except (EnrollmentError, ValueError) as exc:
-                raise IllegalCommand(
-                    f"this table cannot read {die} dice: {exc}. Enroll their faces again "
-                    f"(tableside enroll --die {die} --profile {die} --crops DIR), or remove "
-                    "the profile to enroll them at the table") from None
-        if profile is None and die != "d6":
-            # no profile yet: the dice are found, and the table names them (and so enrolls
-            # them); not kept, so a profile enrolled meanwhile (tableside enroll) is used
-            return DiceReader(die, unknown_faces=True)
+            profile = self._saved_profile(die)
+            if profile is None:
+                # no profile yet: the dice are found, and the table names them (and so
+                # enrolls them); not kept, so a profile enrolled meanwhile is used at once
+                return DiceReader(die, unknown_faces=True)
         reader = DiceReader(die, profile=profile)
         self._readers[die] = reader
         return reader
+
+    def _saved_profile(self, die: str) -> Profile | None:
+        """The die's profile from the profile folder; None when there is none, and
+        IllegalCommand (saying how to enroll again) when it cannot be used."""
+        try:
+            path = (self.profile_dir or profiles_dir()) / f"{check_name(die, 'die')}.npz"
+            return Profile.load(str(path)) if path.is_file() else None
+        except (EnrollmentError, ValueError) as exc:
+            raise IllegalCommand(
+                f"this table cannot read {die} dice: {exc}. Enroll their faces again "
+                f"(tableside enroll --die {die} --profile {die} --crops DIR), or remove "
+                "the profile to enroll them at the table") from None
 
     def learn(self, die: str, dice: Sequence[tuple[str, np.ndarray, str]]) -> Profile | None:
         """Let the die's profile learn confirmed dice (``(face, crop, source)``); the new
