@@ -431,4 +431,11 @@ def enroll(
                 f"the {die} die is not built in: name its faces in class order (--faces a,b,c)"
             )
         crops = crops_from_photos(photos_in(photos_dir), face_list, per_face)
+    known = faces or faces_of(die)
+    missing = [f for f in known or () if f not in crops]
+    if missing:
+        # a profile without a face would read that face as another, and could be sure of it
+        raise EnrollmentError(
+            f"no crops of {', '.join(missing)}: show every face of the {die} die "
+            f"({', '.join(known or ())})")
     return Profile.from_crops(name, die, crops)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import cv2
@@ -122,6 +123,11 @@ def test_enroll_from_crop_folders(tmp_path: Path) -> None:
     (tmp_path / "kraken").mkdir()
     cv2.imwrite(str(tmp_path / "kraken" / "0.png"), crops["weak"][0])
     with pytest.raises(EnrollmentError, match="kraken: not faces of the seafall die"):
+        enroll("mine", "seafall", crops_dir=tmp_path)
+    # every face must be shown: a profile without one would read it as another, sure of it
+    shutil.rmtree(tmp_path / "kraken")
+    shutil.rmtree(tmp_path / "strong")
+    with pytest.raises(EnrollmentError, match="no crops of strong: show every face"):
         enroll("mine", "seafall", crops_dir=tmp_path)
 
 
