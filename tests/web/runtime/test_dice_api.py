@@ -32,6 +32,11 @@ def upload(client, tid: str, data: bytes, name: str = "dice.jpg"):
                        content_type="multipart/form-data")
 
 
+def post_read(client, tid: str, read: dict, route: str, body: dict):
+    """POST a players' answer (``confirm`` or ``correct``) to one read of a table."""
+    return client.post(f"/api/tables/{tid}/dice/{read['read_id']}/{route}", json=body)
+
+
 def settled(n: int) -> tuple[bytes, list[str]]:
     """The n-th photo of two SeaFall dice that the reader reads for sure, and its faces."""
     data, faces = certain_photos()[n]
@@ -132,8 +137,7 @@ def test_a_read_with_the_wrong_count_waits_then_is_confirmed_with_the_faces(app,
     version = state(client, tid)["version"]
     given = [*faces, "strong"]
     red = join(app, client, tid, "Rosa", "red")
-    response = red.post(f"/api/tables/{tid}/dice/{read['read_id']}/confirm",
-                        json={"faces": given, "expected_version": version})
+    response = post_read(red, tid, read, "confirm", {"faces": given, "expected_version": version})
     assert response.status_code == 200, response.json
     out = response.json
     assert out["status"] == "applied" and out["faces"] == given
@@ -141,16 +145,15 @@ def test_a_read_with_the_wrong_count_waits_then_is_confirmed_with_the_faces(app,
                                    "to": " ".join(given), "actor": "Rosa",
                                    "at": out["corrections"][0]["at"], "after_apply": False}]
     assert state(client, tid)["state"]["rolled"] == [given]
-    again = client.post(f"/api/tables/{tid}/dice/{read['read_id']}/confirm",
-                        json={"expected_version": out["table_version"]})
+    again = post_read(client, tid, read, "confirm", {"expected_version": out["table_version"]})
     assert again.status_code == 409 and "already applied" in again.json["message"]
 
 
 def test_confirm_from_a_stale_page_is_a_conflict_and_changes_nothing(client):
     tid, read, faces = pending_read(client)
     version = state(client, tid)["version"]
-    response = client.post(f"/api/tables/{tid}/dice/{read['read_id']}/confirm",
-                           json={"faces": [*faces, "blank"], "expected_version": version - 1})
+    response = post_read(client, tid, read, "confirm",
+                         {"faces": [*faces, "blank"], "expected_version": version - 1})
     assert response.status_code == 409 and response.json["error"] == "conflict"
     assert response.json["version"] == version
     assert client.get(f"/api/tables/{tid}/dice/{read['read_id']}").json["status"] == "pending"
@@ -169,14 +172,12 @@ def test_correcting_a_pending_die_then_confirming_applies_the_corrected_faces(ap
     assert all(d["uncertain"] for d in read["dice"])
     wrong = "strong" if read["dice"][0]["face"] != "strong" else "blank"
     red = join(app, client, tid, "Rosa", "red")
-    out = red.post(f"/api/tables/{tid}/dice/{read['read_id']}/correct",
-                   json={"die": 0, "face": wrong}).json
+    out = post_read(red, tid, read, "correct", {"die": 0, "face": wrong}).json
     assert out["status"] == "pending"
     assert out["dice"][0]["face"] == wrong and out["dice"][0]["corrected_by"] == "Rosa"
     assert out["dice"][0]["read_face"] == read["dice"][0]["face"]
     version = state(client, tid)["version"]
-    done = red.post(f"/api/tables/{tid}/dice/{read['read_id']}/confirm",
-                    json={"expected_version": version}).json
+    done = post_read(red, tid, read, "confirm", {"expected_version": version}).json
     assert done["status"] == "applied"
     assert state(client, tid)["state"]["rolled"] == [[wrong, read["dice"][1]["face"]]]
 
@@ -188,9 +189,8 @@ def test_correcting_an_applied_read_undoes_the_roll_and_applies_it_again(app, cl
     read = upload(yellow, tid, data).json
     assert read["status"] == "applied"
     other = "blank" if faces[1] != "blank" else "weak"
-    response = yellow.post(f"/api/tables/{tid}/dice/{read['read_id']}/correct",
-                           json={"die": 1, "face": other,
-                                 "expected_version": read["table_version"]})
+    response = post_read(yellow, tid, read, "correct", {
+        "die": 1, "face": other, "expected_version": read["table_version"]})
     assert response.status_code == 200, response.json
     out = response.json
     assert out["status"] == "applied" and out["faces"] == [faces[0], other]
@@ -219,7 +219,7 @@ def test_bad_corrections_are_refused_and_change_nothing(client, body, status, wo
     tid = new_table(client)
     data, faces = settled(0)
     read = upload(client, tid, data).json
-    response = client.post(f"/api/tables/{tid}/dice/{read['read_id']}/correct", json=body)
+    response = post_read(client, tid, read, "correct", body)
     assert response.status_code == status and words in response.json["message"]
     assert state(client, tid)["state"]["rolled"] == [faces]
 
@@ -229,8 +229,7 @@ def test_a_correction_after_later_commands_is_refused(client):
     data, faces = settled(0)
     read = upload(client, tid, data).json
     client.post(f"/api/tables/{tid}/commands", json={"type": "note", "text": "next"})
-    response = client.post(f"/api/tables/{tid}/dice/{read['read_id']}/correct",
-                           json={"die": 0, "face": "blank"})
+    response = post_read(client, tid, read, "correct", {"die": 0, "face": "blank"})
     assert response.status_code == 409 and "undo the later commands" in response.json["message"]
     assert state(client, tid)["state"]["rolled"] == [faces]
 
@@ -335,8 +334,7 @@ def test_spectators_cannot_send_photos_or_confirm(app, client):
     assert response.status_code == 403 and response.json["error"] == "forbidden"
     assert client.get(f"/api/tables/{tid}/dice/latest").status_code == 404
     read = upload(client, tid, data).json
-    response = watcher.post(f"/api/tables/{tid}/dice/{read['read_id']}/correct",
-                            json={"die": 0, "face": "blank"})
+    response = post_read(watcher, tid, read, "correct", {"die": 0, "face": "blank"})
     assert response.status_code == 403
     # reading the evidence is open to everyone at the table
     assert watcher.get(read["frame_url"]).status_code == 200

@@ -12,7 +12,14 @@ import numpy as np
 from tests.support.web import browser, join
 from tests.vision.helpers import same_die
 from tests.web.runtime.support import demo_profile
-from tests.web.runtime.test_dice_api import new_table, pending_read, settled, state, upload
+from tests.web.runtime.test_dice_api import (
+    new_table,
+    pending_read,
+    post_read,
+    settled,
+    state,
+    upload,
+)
 from vision.enrollment import Profile, profiles_dir
 from vision.faces import SEAFALL_FACES
 from vision.synthetic import tray_photo
@@ -37,8 +44,8 @@ def test_confirming_a_pending_read_teaches_the_profile_its_unsure_dice(app, clie
     before = _profile(seafall_services)
     assert set(before.sources) == {""}
     red = join(app, client, tid, "Rosa", "red")
-    out = red.post(f"/api/tables/{tid}/dice/{read['read_id']}/confirm",
-                   json={"faces": faces, "expected_version": state(client, tid)["version"]})
+    out = post_read(red, tid, read, "confirm",
+                    {"faces": faces, "expected_version": state(client, tid)["version"]})
     assert out.status_code == 200 and out.json["status"] == "applied"
     after = _profile(seafall_services)
     assert len(after.maps) == len(before.maps) + 2
@@ -76,9 +83,8 @@ def test_a_corrected_die_is_learned_as_last_said_and_sure_dice_are_not(app, clie
 def test_faces_replaced_as_a_whole_teach_nothing(app, client, seafall_services):
     tid, read, faces = pending_read(client)
     size = len(_profile(seafall_services).maps)
-    out = client.post(f"/api/tables/{tid}/dice/{read['read_id']}/confirm",
-                      json={"faces": [*faces, "strong"],
-                            "expected_version": state(client, tid)["version"]}).json
+    out = post_read(client, tid, read, "confirm", {
+        "faces": [*faces, "strong"], "expected_version": state(client, tid)["version"]}).json
     assert out["status"] == "applied"
     # three faces for two crops: which crop shows which face is not known
     assert len(_profile(seafall_services).maps) == size
@@ -92,9 +98,8 @@ def test_a_profile_from_the_profile_folder_is_saved_with_what_it_learned(service
     read = upload(client, tid, data).json
     assert read["status"] == "applied"
     fixed = "strong" if faces[0] != "strong" else "weak"
-    out = client.post(f"/api/tables/{tid}/dice/{read['read_id']}/correct",
-                      json={"die": 0, "face": fixed,
-                            "expected_version": read["table_version"]})
+    out = post_read(client, tid, read, "correct", {
+        "die": 0, "face": fixed, "expected_version": read["table_version"]})
     assert out.status_code == 200
     saved = Profile.load("seafall")
     assert saved.sources[-1] == f"{read['read_id']}:0"
