@@ -150,18 +150,22 @@ def evaluate(reader: DiceReader, split: str, limit: int | None) -> dict[str, flo
 
 def learned_profile(profile: Profile) -> Profile:
     """The enrolled profile after the table confirmed dice, as at a real table: the train
-    photos are read in turn with the profile as it is, and every found die it was unsure
-    of or read wrong is confirmed with its label and learned (``Profile.learn``), until
-    each face has learned LEARNED_PER_FACE. Known label mistakes are left out: the table
-    would give the true face."""
+    photos are read in turn with the profile as it is. A read with a die the reader was
+    unsure of waits for the players, who confirm it with its true faces: every found die
+    of it is learned (``Profile.learn``). A read sure of every die is applied as it is, and
+    a die of it read wrong is corrected and learned. This goes on until each face has
+    learned LEARNED_PER_FACE. Known label mistakes are left out: the table would give the
+    true face."""
     for path, small, truth in labelled_frames("train", None):
         if min(_learned_per_face(profile)) >= LEARNED_PER_FACE:
             break
         read = DiceReader("d6", profile=profile).read(small, str(path))
+        pairs = match(read, truth)
+        confirmed = any(read.dice[i].uncertain for _, i in pairs)
         dice = []
-        for t, i in match(read, truth):
+        for t, i in pairs:
             face, d = truth[t][0], read.dice[i]
-            if (path.name, face) in LABEL_ERRORS or not (d.uncertain or d.face != face):
+            if (path.name, face) in LABEL_ERRORS or not (confirmed or d.face != face):
                 continue
             if _learned_per_face(profile)[D6_FACES.index(face)] < LEARNED_PER_FACE:
                 dice.append((face, d.crop, f"{path.name}:{i}"))

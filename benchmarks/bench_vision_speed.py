@@ -15,7 +15,9 @@ little of the other work on a shared machine in it (not the target's measure).
 
 ``--reader enrolled`` times the enrolled reader instead (the d6 faces enrolled as symbols
 from 5 train crops per face, as in ``bench_vision_accuracy.py``: ink templates and the
-symbol embedding in place of the face network), as SeaFall dice are read.
+symbol embedding in place of the face network), as SeaFall dice are read; ``--reader
+learned`` the same profile once it has learned its full share of confirmed dice from the
+table (``LEARNED_PER_FACE`` per face besides the 5 enrolled), the largest a profile grows.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
+import gc  # noqa: E402
 import resource  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
@@ -41,7 +44,7 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench_vision_accuracy import enrolled_profile  # noqa: E402
+from bench_vision_accuracy import enrolled_profile, learned_profile  # noqa: E402
 
 from vision.enrollment import read_yolo  # noqa: E402
 from vision.onnxmodel import ENGINE_ENV, ENGINES, default_engine  # noqa: E402
@@ -72,6 +75,27 @@ def frames(min_dice: int = 15) -> Iterator[tuple[np.ndarray, int, float]]:
             yield frame, len(boxes), die_px
 
 
+def reset_peak() -> None:
+    """Start the peak resident memory afresh (Linux: writing 5 to clear_refs), where the
+    system allows it."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        pass
+
+
+def peak_resident_mb() -> float:
+    """Peak resident memory since the start or :func:`reset_peak` (VmHWM), else the
+    process's peak."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def percentile(values: list[float], q: float) -> float:
     return float(np.percentile(np.array(values), q))
 
@@ -81,8 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="reads of each frame")
     parser.add_argument("--detector", choices=["net", "classic"], default="net",
                         help="the learned detector (default) or the classic one")
-    parser.add_argument("--reader", choices=["pips", "enrolled"], default="pips",
-                        help="the d6 face network (default) or an enrolled profile")
+    parser.add_argument("--reader", choices=["pips", "enrolled", "learned"], default="pips",
+                        help="the d6 face network (default), an enrolled profile, or the "
+                             "same after learning its fill from the table")
     parser.add_argument("--engine", choices=ENGINES, default=None,
                         help="what runs the networks (default: ONNX Runtime where installed)")
     args = parser.parse_args(argv)
@@ -92,7 +117,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"dataset not found: {DATASET}", file=sys.stderr)
         return 2
     cv2.setNumThreads(1)
-    profile = enrolled_profile() if args.reader == "enrolled" else None
+    profile = None
+    if args.reader != "pips":
+        profile = enrolled_profile()
+    if args.reader == "learned":
+        profile = learned_profile(profile)
+        print(f"profile: {len(profile.maps)} crops", flush=True)
+    if profile is not None:
+        # making the profile decodes full-size photos: not the reader's memory
+        gc.collect()
+        reset_peak()
     dice: list[int] = []
     read_ms: list[float] = []
     read_cpu_ms: list[float] = []
@@ -115,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
             settle_ms.append((time.perf_counter() - t) * 1000)
         least_ms.append(min(read_ms[first:]))
         dice_found.append(len(read.dice))
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak_mb = peak_resident_mb()
     print(f"frames: {len(dice)} real photos as 1280x720, {min(dice)}-{max(dice)} dice "
           f"(median {statistics.median(dice):.0f}); one OpenCV thread; {args.repeat} reads each; "
           f"reader: {args.reader}; engine: {default_engine()}")

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from vision.crops import crop
 from vision.detection import expected_die_px, to_work
 from vision.dicefinder import default_dice_finder
 from vision.enrollment import (
+    BEST_OF,
     LEARNED_PER_FACE,
     MIN_MARGIN,
     MIN_MARGIN_LEARNED,
@@ -186,19 +188,25 @@ def _learned(crops: dict[str, list[np.ndarray]], tag: str) -> list[tuple[str, np
 
 def test_a_profile_learns_from_confirmed_dice_and_reads_more() -> None:
     # the "rolls and confirms": the table confirms dice the reader was unsure of,
-    # and their crops join the profile. Measured: 70 of 96 synthetic SeaFall dice read
-    # confidently right from 5 enrolled crops per face, 76 once 5 confirmed crops per face
-    # (other trays) were learned, no silent error either way
+    # and their crops join the profile. Measured: 79 of 96 synthetic SeaFall dice read
+    # confidently right from 5 enrolled crops per face, 82 once 5 confirmed crops per face
+    # (other trays) were learned, no silent error either way (on 16 other photos: 154,
+    # 161, and 164 of 192 with 20 learned per face)
     profile = Profile.from_crops("seafall-test", "seafall", seafall_crops(seed=7))
     assert profile.min_margin == margin_for(0) == MIN_MARGIN
+    assert profile.best_of == 1
     learned = profile.learn(_learned(seafall_crops(seed=21), "read"))
     assert len(learned.maps) == 2 * len(profile.maps)
-    assert learned.min_margin == margin_for(LEARNED_PER_FACE) == MIN_MARGIN_LEARNED
+    # the lead needed falls with what was learned; each face now has 10 crops, and scores
+    # the mean of its best two
+    assert MIN_MARGIN_LEARNED < learned.min_margin == margin_for(5) < MIN_MARGIN
+    assert margin_for(LEARNED_PER_FACE) == MIN_MARGIN_LEARNED
+    assert learned.best_of == BEST_OF
     assert learned.sources[:20] == ("",) * 20 and all(learned.sources[20:])
     before = score_synthetic(DiceReader("seafall", profile=profile), seed=11, photos=8)
     after = score_synthetic(DiceReader("seafall", profile=learned), seed=11, photos=8)
-    assert after["right"] >= before["right"] + 4
-    assert after["silent"] <= 1
+    assert after["right"] >= before["right"] + 3
+    assert before["silent"] == after["silent"] == 0
 
 
 def test_learning_replaces_a_die_taught_twice_and_keeps_enrolled_crops(tmp_path: Path) -> None:
@@ -222,6 +230,20 @@ def test_learning_replaces_a_die_taught_twice_and_keeps_enrolled_crops(tmp_path:
     back = Profile.load(str(full.save(tmp_path)))
     assert back.sources == full.sources and back.min_margin == full.min_margin
     assert np.array_equal(back.owners, full.owners)
+
+
+def test_a_saved_profile_reads_with_the_lead_of_the_current_rule(tmp_path: Path) -> None:
+    # a profile saved under an earlier rule (its lead saved with it) keeps its crops and
+    # is read with the lead the current rule gives for what it has learned
+    profile = Profile.from_crops("sf", "seafall", seafall_crops(seed=3, per_face=2))
+    path = profile.save(tmp_path)
+    with np.load(path) as data:
+        parts = {k: data[k] for k in data.files}
+    meta = json.loads(str(parts["meta"]))
+    meta["min_margin"] = 0.15
+    parts["meta"] = np.array(json.dumps(meta))
+    np.savez_compressed(path, **parts)
+    assert Profile.load(str(path)).min_margin == margin_for(0) == MIN_MARGIN
 
 
 def test_learning_refuses_what_is_not_a_confirmed_die() -> None:

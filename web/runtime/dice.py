@@ -254,7 +254,7 @@ class DiceService:
             applied = self._apply(table, record, new_faces, actor, expected_version)
             confirmed = self._note_corrections(applied, record.answer, new_faces, who or actor,
                                                False)
-            self._teach(confirmed)
+            self._teach(confirmed, confirmed=True)
             return confirmed
 
     def correct(self, table: Table, read_id: str, die: int, face: str,
@@ -299,20 +299,23 @@ class DiceService:
         return record
 
     # -- helpers -----------------------------------------------------------------------------
-    def _teach(self, record: DiceReadRecord) -> None:
-        """The applied read's dice that the reader was unsure of, or that were corrected
-        (even back to the face read: what was learned from the wrong face is replaced),
-        with the faces the table gave, to the die's profile. Nothing is learned when the faces were
-        replaced as a whole (a die missed or extra: which face is which crop's is not
-        known). Learning never fails the confirm: a problem is logged."""
+    def _teach(self, record: DiceReadRecord, confirmed: bool = False) -> None:
+        """Teach the die's profile the applied read's dice the players looked at, with the
+        faces the table gave: every die of a read they confirmed (``confirmed``: they saw
+        the whole roll and named or passed each die), else the dice they corrected (even
+        back to the face read: what was learned from the wrong face is replaced). A read
+        applied as read, every die sure, teaches nothing: a wrong sure read would teach
+        itself. Nothing is learned when the faces were replaced as a whole (a die missed
+        or extra: which face is which crop's is not known). Learning never fails the
+        confirm: a problem is logged."""
         faces = tuple(record.dice[i].face for i in record.positions)
         if record.status != APPLIED or faces != tuple(record.applied_faces or ()):
             return
         dice = []
         for i in record.positions:
             d = record.dice[i]
-            if not (d.uncertain or d.face != d.read_face or d.corrected_by is not None):
-                continue  # read sure and right: nothing to learn
+            if not (confirmed or d.face != d.read_face or d.corrected_by is not None):
+                continue  # read sure and right, and not looked at: nothing to learn
             path = self.store.file(record.id, f"crop-{i}.png")
             crop = cv2.imread(str(path), cv2.IMREAD_COLOR) if path is not None else None
             if crop is not None:

@@ -32,8 +32,8 @@ def _profile(services) -> Profile:
     return services.dice().readers.reader("seafall").profile
 
 
-def test_confirming_a_pending_read_teaches_the_profile_its_unsure_dice(app, client,
-                                                                       seafall_services):
+def test_confirming_a_pending_read_teaches_the_profile_its_dice(app, client,
+                                                              seafall_services):
     tid = new_table(client, count=2)
     data, faces = settled(1)
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
@@ -53,6 +53,31 @@ def test_confirming_a_pending_read_teaches_the_profile_its_unsure_dice(app, clie
     assert [after.labels[o] for o in after.owners[-2:]] == faces
     # the next read uses what was learned
     assert seafall_services.dice().readers.reader("seafall").profile is after
+
+
+def test_a_confirmed_read_teaches_its_sure_dice_too(app, client, seafall_services):
+    # the players saw the whole roll when they confirmed it: the dice read sure are theirs
+    # as much as the one they named
+    tid = new_table(client, count=3)
+    faces = ["standard", "strong", "weak"]
+    data, dice = _photo_of(faces, seed=4)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    x, y, w, h = dice[0][1]
+    noise = np.random.default_rng(1).integers(0, 255, (h // 2, w // 2, 3), dtype=np.uint8)
+    image[y + h // 4:y + h // 4 + h // 2, x + w // 4:x + w // 4 + w // 2] = noise
+    read = upload(client, tid, cv2.imencode(".png", image)[1].tobytes()).json
+    assert read["status"] == "pending" and len(read["dice"]) == 3
+    unsure = [d["uncertain"] for d in read["dice"]]
+    assert any(unsure) and not all(unsure)
+    truth = [next(f for f, box in dice if same_die(box, tuple(d["box"]))) for d in read["dice"]]
+    before = _profile(seafall_services)
+    out = post_read(client, tid, read, "confirm",
+                    {"faces": truth, "expected_version": state(client, tid)["version"]})
+    assert out.status_code == 200 and out.json["status"] == "applied"
+    after = _profile(seafall_services)
+    assert len(after.maps) == len(before.maps) + 3
+    assert after.sources[-3:] == tuple(f"{read['read_id']}:{i}" for i in range(3))
+    assert [after.labels[o] for o in after.owners[-3:]] == truth
 
 
 def test_a_corrected_die_is_learned_as_last_said_and_sure_dice_are_not(app, client,
