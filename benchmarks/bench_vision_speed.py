@@ -30,10 +30,11 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
-import gc  # noqa: E402
+import multiprocessing  # noqa: E402
 import resource  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
+import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -46,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench_vision_accuracy import enrolled_profile, learned_profile  # noqa: E402
 
-from vision.enrollment import read_yolo  # noqa: E402
+from vision.enrollment import Profile, read_yolo  # noqa: E402
 from vision.onnxmodel import ENGINE_ENV, ENGINES, default_engine  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.settle import SettleDetector  # noqa: E402
@@ -75,25 +76,28 @@ def frames(min_dice: int = 15) -> Iterator[tuple[np.ndarray, int, float]]:
             yield frame, len(boxes), die_px
 
 
-def reset_peak() -> None:
-    """Start the peak resident memory afresh (Linux: writing 5 to clear_refs), where the
-    system allows it."""
-    try:
-        Path("/proc/self/clear_refs").write_text("5")
-    except OSError:
-        pass
+def _make_profile(reader: str, directory: str) -> None:
+    profile = enrolled_profile()
+    if reader == "learned":
+        profile = learned_profile(profile)
+    profile.save(Path(directory))
 
 
-def peak_resident_mb() -> float:
-    """Peak resident memory since the start or :func:`reset_peak` (VmHWM), else the
-    process's peak."""
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def made_profile(reader: str) -> Profile:
+    """The enrolled (or learned) profile, made in another process and loaded from its
+    file, as the server loads one: making it decodes full-size photos, which is not the
+    reader's memory."""
+    with tempfile.TemporaryDirectory() as directory:
+        child = multiprocessing.get_context("spawn").Process(
+            target=_make_profile, args=(reader, directory))
+        child.start()
+        child.join()
+        if child.exitcode != 0:
+            raise SystemExit(f"making the {reader} profile failed")
+        (path,) = Path(directory).glob("*.npz")
+        profile = Profile.load(str(path))
+    print(f"profile: {len(profile.maps)} crops", flush=True)
+    return profile
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -117,16 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"dataset not found: {DATASET}", file=sys.stderr)
         return 2
     cv2.setNumThreads(1)
-    profile = None
-    if args.reader != "pips":
-        profile = enrolled_profile()
-    if args.reader == "learned":
-        profile = learned_profile(profile)
-        print(f"profile: {len(profile.maps)} crops", flush=True)
-    if profile is not None:
-        # making the profile decodes full-size photos: not the reader's memory
-        gc.collect()
-        reset_peak()
+    profile = None if args.reader == "pips" else made_profile(args.reader)
     dice: list[int] = []
     read_ms: list[float] = []
     read_cpu_ms: list[float] = []
@@ -149,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
             settle_ms.append((time.perf_counter() - t) * 1000)
         least_ms.append(min(read_ms[first:]))
         dice_found.append(len(read.dice))
-    peak_mb = peak_resident_mb()
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"frames: {len(dice)} real photos as 1280x720, {min(dice)}-{max(dice)} dice "
           f"(median {statistics.median(dice):.0f}); one OpenCV thread; {args.repeat} reads each; "
           f"reader: {args.reader}; engine: {default_engine()}")

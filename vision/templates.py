@@ -139,12 +139,16 @@ def polar(maps: np.ndarray, shifts: Sequence[tuple[int, int]] = ((0, 0),)) -> np
 
 
 def spectra(maps: np.ndarray, shifts: Sequence[tuple[int, int]] = SHIFTS) -> np.ndarray:
-    """``(TURNS // 2 + 1, RINGS, len(maps) * len(shifts))`` complex: the rings of each
-    map's :func:`polar` form at every shift, as Fourier series round the circle
-    (conjugated, and laid out for :func:`best_per_crop`'s matrix product). This is what a
-    profile keeps of an enrolled map (about 8 KB), instead of every turned copy."""
-    series = np.fft.rfft(polar(maps, shifts), axis=2)
-    return np.ascontiguousarray(np.conj(series).transpose(2, 1, 0).astype(np.complex64))
+    """``(2, TURNS // 2 + 1, 2 * RINGS, len(maps) * len(shifts))`` float32: the rings of
+    each map's :func:`polar` form at every shift, as Fourier series round the circle,
+    conjugated and laid out for :func:`best_per_crop` (real matrices that give the real,
+    then the imaginary, part of a product with a die's series). This is what a profile
+    keeps of an enrolled map (about 15 KB), instead of every turned copy."""
+    series = np.conj(np.fft.rfft(polar(maps, shifts), axis=2)).transpose(2, 1, 0)
+    re, im = series.real, series.imag                              # (F, RINGS, M * shifts)
+    # [Re q, Im q] @ [[Re e], [-Im e]] = Re(q e);  [Re q, Im q] @ [[Im e], [Re e]] = Im(q e)
+    return np.ascontiguousarray(np.stack([np.concatenate([re, -im], axis=1),
+                                          np.concatenate([im, re], axis=1)]), np.float32)
 
 
 @cache
@@ -170,23 +174,29 @@ def best_per_crop(crops: Sequence[np.ndarray], enrolled: np.ndarray) -> np.ndarr
     (:data:`ZOOMS`). ``enrolled``: the maps' :func:`spectra`.
 
     Turning a map turns its polar rings, so the similarity at every turn is a circular
-    cross-correlation, made for all turns at once from the two spectra."""
+    cross-correlation, made for all turns at once from the two spectra: their products,
+    summed over the rings (two batched real matrix products), then turned back into
+    similarities at every turn (one more)."""
     shifts = len(SHIFTS)
-    count = enrolled.shape[2] // shifts
+    count = enrolled.shape[3] // shifts
     if not len(crops) or not count:
         return np.zeros((len(crops), count), np.float32)
     zooms = len(ZOOMS)
-    query = np.fft.rfft(polar(np.concatenate([ink_maps(c) for c in crops])), axis=2)
-    query = np.ascontiguousarray(query.transpose(2, 0, 1).astype(np.complex64))
+    series = np.fft.rfft(polar(np.concatenate([ink_maps(c) for c in crops])), axis=2)
+    series = series.transpose(2, 0, 1)                               # (F, N * zooms, RINGS)
+    query = np.ascontiguousarray(np.concatenate([series.real, series.imag], axis=2),
+                                 np.float32)                         # (F, N * zooms, 2 RINGS)
     turning = _turning()
+    freqs, columns = enrolled.shape[1], enrolled.shape[3]
     out = np.empty((len(crops), count), np.float32)
-    step = max(1, PAIRS_PER_PASS // enrolled.shape[2])               # dice per pass
+    step = max(1, PAIRS_PER_PASS // columns)                         # dice per pass
     for first in range(0, len(crops), step):
         last = min(first + step, len(crops))
-        # (F, n * zooms, RINGS) @ (F, RINGS, M * shifts): summed over the rings
-        products = np.matmul(query[:, first * zooms:last * zooms], enrolled)
-        flat = products.reshape(len(products), -1)
-        sims = (turning @ np.concatenate([flat.real, flat.imag])).max(axis=0)
+        q = query[:, first * zooms:last * zooms]
+        products = np.empty((2, freqs, len(q[0]), columns), np.float32)
+        np.matmul(q, enrolled[0], out=products[0])                   # real parts
+        np.matmul(q, enrolled[1], out=products[1])                   # imaginary parts
+        sims = (turning @ products.reshape(2 * freqs, -1)).max(axis=0)
         out[first:last] = sims.reshape(last - first, zooms, count, shifts).max(axis=(1, 3))
     return out
 

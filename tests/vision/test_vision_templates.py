@@ -50,8 +50,9 @@ def test_ink_maps_ignore_the_die_colours_and_which_is_darker() -> None:
 def test_a_turned_and_shifted_mark_matches_its_enrolled_map() -> None:
     enrolled_map = templates.ink_map(face((20, 20, 20), (235, 235, 235)))
     enrolled = templates.spectra(enrolled_map[None])
-    assert enrolled.shape == (templates.TURNS // 2 + 1, templates.RINGS, len(templates.SHIFTS))
-    assert enrolled.dtype == np.complex64
+    assert enrolled.shape == (2, templates.TURNS // 2 + 1, 2 * templates.RINGS,
+                              len(templates.SHIFTS))
+    assert enrolled.dtype == np.float32
     turned = face((20, 20, 20), (235, 235, 235), turn=125.0)
     shifted = np.roll(turned, 2, axis=1)
     for crop in (turned, shifted):
@@ -108,8 +109,8 @@ def test_best_per_owner_takes_each_faces_best_column() -> None:
     owners = np.array([0, 0, 1, 1])
     best = templates.best_per_owner(sims, owners, 3)
     assert np.allclose(best, [[0.9, 0.3, -1.0], [0.5, 0.8, -1.0]])
-    enrolled = np.zeros((templates.TURNS // 2 + 1, templates.RINGS, 4 * len(templates.SHIFTS)),
-                        np.complex64)
+    enrolled = np.zeros((2, templates.TURNS // 2 + 1, 2 * templates.RINGS,
+                         4 * len(templates.SHIFTS)), np.float32)
     assert templates.best_per_face([], enrolled, owners, 3).shape == (0, 3)
 
 
