@@ -9,8 +9,13 @@ Nikita Menshikov, from photos and labels BSD-3-Clause, (c) 2019 Nell Byler). Rea
 * ``enrolled``: the d6 faces enrolled as arbitrary symbols from at most 5 crops per face of
   the train split (the classifier compares appearance; it does not count pips);
 * ``learned``: that profile after the table confirmed dice (the issue's "rolls and
-  confirms"; not run unless asked): train photos read in turn, and each die it was
-  unsure of or read wrong learned with its label, up to 5 learned crops per face.
+  confirms"; not run unless asked): train photos read in turn; every die of a read with
+  a die it was unsure of (the players confirm it), and a sure die read wrong (they
+  correct it), learned with its label, up to LEARNED_PER_FACE learned crops per face.
+
+Which crops are enrolled moves the enrolled figures by several points, and its silent
+errors more: ``--draws N`` reads the enrolled and learned readers again over N
+enrollments from other places in the train photos and prints their spread.
 
 A labelled die is *detected* when a reported box and its label box each contain the
 other's centre (the labels are loose boxes that include the dice's sides, so IoU is a poor
@@ -183,9 +188,46 @@ def _scale(box: Box, s: float) -> Box:
     return (round(box[0] * s), round(box[1] * s), round(box[2] * s), round(box[3] * s))
 
 
-def enrolled_profile() -> Profile:
-    crops = crops_from_photos(photos("train", None), D6_FACES, per_face=ENROLL_PER_FACE)
+def enrolled_profile(start: int = 0, per_photo: int | None = None) -> Profile:
+    """The d6 faces enrolled as symbols from ENROLL_PER_FACE crops per face: the first
+    labelled dice of the train photos from photo ``start`` on, at most ``per_photo`` of a
+    face from one photo (known label mistakes left out: a player names the face shown)."""
+    crops = crops_from_photos(photos("train", None)[start:], D6_FACES,
+                              per_face=ENROLL_PER_FACE, per_photo=per_photo,
+                              wrong_labels=LABEL_ERRORS)
     return Profile.from_crops("bench-d6-symbols", "d6", crops)
+
+
+def enrollment_draws(count: int) -> list[tuple[int, int | None]]:
+    """``count`` enrollments (start photo, per photo) from 16: 8 places in the train
+    photos, each taking every labelled die of a photo or one of a face per photo."""
+    return [(start, per_photo) for start in range(0, 200, 25)
+            for per_photo in (None, 1)][:count]
+
+
+def evaluate_draws(name: str, splits: list[str], count: int, limit: int | None,
+                   detector: str) -> None:
+    """The enrolled (or learned) reader over ``count`` enrollments: how much its figures
+    hang on which crops were enrolled. Prints each split's mean and range over the draws
+    and its silent errors pooled."""
+    runs: dict[str, list[dict[str, float]]] = {split: [] for split in splits}
+    for start, per_photo in enrollment_draws(count):
+        profile = enrolled_profile(start, per_photo)
+        if name == "learned":
+            profile = learned_profile(profile)
+        reader = DiceReader("d6", profile=profile, detector=detector)
+        for split in splits:
+            runs[split].append(evaluate(reader, split, limit))
+    print(f"{name} over {count} enrollments (5 crops per face from {count} places in the "
+          f"train photos):")
+    print(f"{'split':<6} {'accuracy% mean':>14} {'min-max':>11} {'silent% pooled':>14} "
+          f"{'silent dice per draw':>20}")
+    for split, rs in runs.items():
+        acc = [r["accuracy"] for r in rs]
+        silent = [round(r["silent"] * r["dice"] / 100) for r in rs]
+        pooled = 100 * sum(silent) / max(sum(r["dice"] for r in rs), 1)
+        print(f"{split:<6} {np.mean(acc):>14.1f} {min(acc):>5.1f}-{max(acc):<5.1f} "
+              f"{pooled:>14.2f} {' '.join(map(str, silent)):>20}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -194,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--readers", nargs="+", default=["pips", "enrolled"])
     parser.add_argument("--detector", choices=["net", "classic"], default="net")
+    parser.add_argument("--draws", type=int, default=0, metavar="N",
+                        help="also read the enrolled and learned readers over N (up to 16) "
+                             "enrollments from other train photos, and print their spread")
     args = parser.parse_args(argv)
     if not DATASET.is_dir():
         print(f"dataset not found: {DATASET}", file=sys.stderr)
@@ -240,6 +285,9 @@ def main(argv: list[str] | None = None) -> int:
         met = r[key] >= target if op == ">=" else r[key] <= target
         print(f"test {name:<9} {key:<14} {r[key]:>7.2f} {op} {target:<5} "
               f"{'met' if met else 'NOT met'}")
+    for name in ("enrolled", "learned"):
+        if args.draws and name in args.readers:
+            evaluate_draws(name, args.splits, min(args.draws, 16), args.limit, args.detector)
     return 0
 
 
