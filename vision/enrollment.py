@@ -64,43 +64,61 @@ of train's other photos' dice and 70% of val's read confidently, no silent error
 against 51%, lead 0.13)."""
 
 MIN_SIMILARITY = 0.5
-MIN_MARGIN = 0.18
-MIN_MARGIN_PAIRED = 0.14
-MIN_MARGIN_LEARNED = 0.13
+MIN_MARGIN = 0.205
+MIN_MARGIN_PAIRED = 0.17
+MIN_MARGIN_LEARNED = 0.16
 LEARNED_PER_FACE = 20
-"""A read is uncertain below either: the best face's score, and its lead over the best
-other face's score. The lead needed depends on the profile (:func:`margin_for`):
-MIN_MARGIN while each face scores its best crop (5 enrolled crops per face),
-MIN_MARGIN_PAIRED once every face has BEST_OF_FROM crops and scores the mean of its
-best two (a profile that has learned from the table), MIN_MARGIN_LEARNED once every
-face has its LEARNED_PER_FACE learned crops besides its enrolled ones (the most it
-keeps: :meth:`Profile.learn`).
+LEAD_PIVOT = 0.8
+LEAD_FLOOR = 0.06
+"""A read is uncertain when the best face's score is under MIN_SIMILARITY, or its lead over
+the best other face's score is under the lead needed (:func:`lead_needed`): the
+profile's margin for a best score of LEAD_PIVOT, one point less for each point the best
+score is above it (one more for each below), and never under LEAD_FLOOR. A die that
+matches a crop closely needs a smaller lead than one that matches loosely.
+
+The margin depends on the profile (:func:`margin_for`): MIN_MARGIN while each face scores
+its best crop (5 enrolled crops per face), MIN_MARGIN_PAIRED once every face has
+BEST_OF_FROM crops and scores the mean of its best two (a profile that has learned from
+the table), MIN_MARGIN_LEARNED once every face has its LEARNED_PER_FACE learned crops
+besides its enrolled ones (the most it keeps: :meth:`Profile.learn`).
 
 Chosen on train and val over 16 enrollments (5 crops per face from 16 places in the
-train photos; the silent errors a lead leaves vary with which crops are enrolled: from
-1 to 15 in about 1,400 train dice at a lead of 0.13), each also with 5 and 20 learned
-crops per face (the reader's crops of confirmed dice, drawn from half the train photos;
-read on the other half and on val; known label mistakes left out; test not read):
+train photos; the silent errors a lead leaves vary with which crops are enrolled: from 1
+to 15 in about 1,400 train dice at a plain lead of 0.13), each also with 5 and 20
+learned crops per face (the reader's crops of confirmed dice, drawn from half the train
+photos; read on the other half and on val; known label mistakes left out; test not
+read); each margin is the least that leaves at most 0.15% of train's dice silently wrong:
 
-  crops per face           lead   read confidently   silent errors (target 0.2%)
-                                  train     val       train     val
-  5 enrolled               0.18   37.5%    40.4%      0.13%    0.19%
-                           0.15   49.6%    52.0%      0.37%    0.34%
-  + 5 learned (best two)   0.14   56.2%    58.3%      0.17%    0.19%
-  + 20 learned             0.13   63.2%    65.9%      0.19%    0.00%
-                           0.12   68.3%    71.3%      0.21%    0.00%
+  crops per face          lead needed               read confidently   silent errors
+                                                    train     val      train     val
+  5 enrolled              0.18, the same whatever   37.5%    40.4%     0.13%    0.19%
+                          the score
+                          0.205 at a score of 0.8   49.6%    53.1%     0.15%    0.06%
+  + 5 learned, best two   0.14 whatever the score   56.2%    58.3%     0.17%    0.19%
+                          0.17 at 0.8               61.6%    64.6%     0.13%    0.06%
+  + 20 learned            0.13 whatever the score   63.2%    65.9%     0.19%    0.00%
+                          0.16 at 0.8               74.7%    76.2%     0.14%    0.00%
 
-(The earlier leads, 0.15 for 5 enrolled crops per face and 0.13 once learned, were each
-chosen on one enrollment whose crops happened to leave few silent errors: over the 16,
-0.15 leaves 0.28-0.37% with either way of mixing the likenesses.)"""
+A lead falling half a point per point of score read 3-4 points fewer, two points per
+point 0-1 fewer; the floor (0.06) costs none of these reads. (The leads before the fourth
+session, 0.15 for 5 enrolled crops per face and 0.13 once learned, whatever the score,
+were each chosen on one enrollment whose crops happened to leave few silent errors: over
+the 16, 0.15 leaves 0.28-0.37%, with either way of mixing the likenesses.)"""
 
 
 def margin_for(learned: int, crops: int) -> float:
-    """The lead a read needs when the face with the fewest learned crops has ``learned``
-    and the face with the fewest crops in all has ``crops``."""
+    """The profile's margin (the lead needed at a best score of LEAD_PIVOT) when the face
+    with the fewest learned crops has ``learned`` and the face with the fewest crops in all
+    has ``crops``."""
     if crops < BEST_OF_FROM:
         return MIN_MARGIN
     return MIN_MARGIN_LEARNED if learned >= LEARNED_PER_FACE else MIN_MARGIN_PAIRED
+
+
+def lead_needed(margin: float, top: float) -> float:
+    """The lead over the second face a read with best score ``top`` needs, for a profile
+    whose margin is ``margin``."""
+    return max(margin - (top - LEAD_PIVOT), LEAD_FLOOR)
 
 
 def fewest(owners: np.ndarray, sources: Sequence[str], faces: int) -> tuple[int, int]:
@@ -171,6 +189,7 @@ class Profile:
     """Face index (into ``labels``) of each crop."""
     min_similarity: float = MIN_SIMILARITY
     min_margin: float = MIN_MARGIN
+    """The lead a read needs at a best score of LEAD_PIVOT (:func:`lead_needed`)."""
     sources: tuple[str, ...] = ()
     """Where each crop came from: ``""`` for an enrolled one, else the confirmed die it was
     learned from (:meth:`learn`); empty when all were enrolled."""
@@ -289,8 +308,9 @@ class Profile:
             top = float(row[order[0]])
             second = float(row[order[1]]) if len(order) > 1 else -1.0
             margin = top - second
-            confidence = float(np.clip(top, 0, 1) * min(1.0, margin / (2 * self.min_margin)))
-            uncertain = top < self.min_similarity or margin < self.min_margin
+            needed = lead_needed(self.min_margin, top)
+            confidence = float(np.clip(top, 0, 1) * min(1.0, margin / (2 * needed)))
+            uncertain = top < self.min_similarity or margin < needed
             out.append(FaceGuess(self.labels[order[0]], round(confidence, 3), uncertain, top,
                                  margin))
         return out
