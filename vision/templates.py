@@ -164,8 +164,8 @@ def _turning() -> np.ndarray:
         np.float32)
 
 
-PAIRS_PER_PASS = 32_768
-"""Die-to-template comparisons made in one pass (bounds a read's memory: about 16 MB)."""
+PAIRS_PER_PASS = 16_384
+"""Die-to-template comparisons made in one pass (bounds a read's memory: about 8 MB)."""
 
 
 def best_per_crop(crops: Sequence[np.ndarray], enrolled: np.ndarray) -> np.ndarray:
