@@ -100,7 +100,12 @@ read); each margin is the least that leaves at most 0.15% of train's dice silent
                           0.16 at 0.8               74.7%    76.2%     0.14%    0.00%
 
 A lead falling half a point per point of score read 3-4 points fewer, two points per
-point 0-1 fewer; the floor (0.06) costs none of these reads. (The leads before the fourth
+point 0-1 fewer; the floor (0.06) costs none of these reads. With other learned crops
+(a second draw for each of the 16 enrollments) the kept margins read 61% and 75% of
+train (63% and 78% of val) with 0.18% and 0.19% of train's dice silently wrong (val
+0.06% and 0.03%): within the target, less room than on the first draw. Mixing the
+likenesses at 0.5 or 0.6 instead of 0.7 read 1-5 points more of train but left up to
+0.4% of val silently wrong, so 0.7 stays. (The leads before the fourth
 session, 0.15 for 5 enrolled crops per face and 0.13 once learned, whatever the score,
 were each chosen on one enrollment whose crops happened to leave few silent errors: over
 the 16, 0.15 leaves 0.28-0.37%, with either way of mixing the likenesses.)"""
