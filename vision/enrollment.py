@@ -272,8 +272,8 @@ class Profile:
     @property
     def best_of(self) -> int:
         """How many of a face's best crops its score is the mean of (:data:`BEST_OF`)."""
-        fewest = np.bincount(self.owners, minlength=len(self.labels)).min()
-        return BEST_OF if fewest >= BEST_OF_FROM else 1
+        _, crops = fewest(self.owners, (), len(self.labels))
+        return BEST_OF if crops >= BEST_OF_FROM else 1
 
     def crop_scores(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """``(N, M)``: each crop's likeness to each of the M profile crops: its ink-template

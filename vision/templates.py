@@ -199,22 +199,3 @@ def best_per_crop(crops: Sequence[np.ndarray], enrolled: np.ndarray) -> np.ndarr
         sims = (turning @ products.reshape(2 * freqs, -1)).max(axis=0)
         out[first:last] = sims.reshape(last - first, zooms, count, shifts).max(axis=(1, 3))
     return out
-
-
-def best_per_face(
-    crops: Sequence[np.ndarray], enrolled: np.ndarray, owners: np.ndarray, faces: int
-) -> np.ndarray:
-    """``(N, faces)``: each crop's best similarity (:func:`best_per_crop`) to any enrolled
-    map of each face (``owners``: the face index of each enrolled map)."""
-    return best_per_owner(best_per_crop(crops, enrolled), owners, faces)
-
-
-def best_per_owner(sims: np.ndarray, owners: np.ndarray, faces: int) -> np.ndarray:
-    """``(N, faces)``: the best of each row of ``sims`` over the columns of each face
-    (``owners``: the face index of each column)."""
-    best = np.full((len(sims), faces), -1.0, np.float32)
-    for f in range(faces):
-        mine = owners == f
-        if mine.any():
-            best[:, f] = sims[:, mine].max(axis=1)
-    return best

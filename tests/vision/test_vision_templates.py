@@ -56,7 +56,7 @@ def test_a_turned_and_shifted_mark_matches_its_enrolled_map() -> None:
     turned = face((20, 20, 20), (235, 235, 235), turn=125.0)
     shifted = np.roll(turned, 2, axis=1)
     for crop in (turned, shifted):
-        best = templates.best_per_face([crop], enrolled, np.zeros(1, np.int32), 1)
+        best = templates.best_per_crop([crop], enrolled)
         assert best.shape == (1, 1)
         assert best[0, 0] > 0.85
         # the crop as it is, not turned back, is much less like the enrolled one
@@ -102,16 +102,6 @@ def test_a_flat_crop_gives_a_zero_vector_not_nans() -> None:
     v = templates.polar(templates.ink_map(flat)[None])
     assert np.isfinite(v).all()
     assert float(np.abs(v).max()) == 0.0
-
-
-def test_best_per_owner_takes_each_faces_best_column() -> None:
-    sims = np.array([[0.1, 0.9, 0.3, 0.2], [0.5, 0.4, 0.8, 0.7]], np.float32)
-    owners = np.array([0, 0, 1, 1])
-    best = templates.best_per_owner(sims, owners, 3)
-    assert np.allclose(best, [[0.9, 0.3, -1.0], [0.5, 0.8, -1.0]])
-    enrolled = np.zeros((2, templates.TURNS // 2 + 1, 2 * templates.RINGS,
-                         4 * len(templates.SHIFTS)), np.float32)
-    assert templates.best_per_face([], enrolled, owners, 3).shape == (0, 3)
 
 
 def symbol_profile() -> tuple[Profile, dict[str, list[np.ndarray]]]:
