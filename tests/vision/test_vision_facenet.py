@@ -142,18 +142,23 @@ def _probs(face: int, p: float) -> np.ndarray:
 
 def test_dice_the_views_read_differently_are_marked_uncertain() -> None:
     plain = _probs(2, 0.8)  # a "3" the network alone would call confident
-    agree = np.stack([_probs(2, q) for q in (0.8, 0.7, 0.9, 0.75)])
-    face, confidence, uncertain = DiceReader._classify_net(plain, agree)  # type: ignore[misc]
+    firm = np.stack([_probs(2, q) for q in (0.8, 0.7, 0.9, 0.75, 0.85, 0.8, 0.7, 0.9)])
+    face, confidence, uncertain = DiceReader._classify_net(plain, firm)  # type: ignore[misc]
     assert (face, uncertain) == ("3", False)
-    assert confidence == pytest.approx(agree[:, 2].mean())
-    # one view (turned) reads a "5": the die is uncertain, its face still the likeliest
-    disagree = agree.copy()
-    disagree[3] = _probs(4, 0.6)
+    assert confidence == pytest.approx(firm[:, 2].mean())
+    # two views (turned) read a "5": the mean falls below the rule's, the die is uncertain,
+    # its face still the likeliest
+    disagree = firm.copy()
+    disagree[[3, 6]] = _probs(4, 0.8)
     face, confidence, uncertain = DiceReader._classify_net(plain, disagree)  # type: ignore[misc]
-    assert face == "3" and uncertain and confidence < NET_UNCERTAIN_BELOW
+    assert face == "3" and uncertain and confidence < NET_VIEWS_MEAN
+    # one view read otherwise at a low probability, the seven others firm: still sure
+    one_off = firm.copy()
+    one_off[5] = _probs(4, 0.4)
+    assert not DiceReader._classify_net(plain, one_off)[2]  # type: ignore[index]
     # the views agree, but weakly on average: uncertain
     low = NET_VIEWS_MEAN - 0.05
-    weak = np.stack([_probs(2, q) for q in (low + 0.1, low - 0.1, low, low)])
+    weak = np.stack([_probs(2, q) for q in (low + 0.1, low - 0.1, low, low) * 2])
     assert DiceReader._classify_net(plain, weak)[2]  # type: ignore[index]
 
 

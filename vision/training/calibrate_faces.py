@@ -93,10 +93,10 @@ def mislabelled(labels: np.ndarray, views: np.ndarray, names: list[str]) -> np.n
 def rule_table(labels: np.ndarray, views: np.ndarray, wrong_label: np.ndarray | None = None,
                ) -> list[tuple[str, float, float, float]]:
     """(rule, accuracy %, silent %, uncertain %) over the dice for the candidate rules
-    ``floor / check below / views / mean``: a die is uncertain below the floor; one read
-    from the floor to the check is read again in that many views and uncertain unless
-    they all agree with a mean probability of at least the mean. Dice marked in
-    ``wrong_label`` are left out.
+    ``floor / check below / views [agree] / mean``: a die is uncertain below the floor;
+    one read from the floor to the check is read again in that many views and uncertain
+    unless its face's mean probability over them is at least the mean (and, with
+    ``agree``, every view reads that face). Dice marked in ``wrong_label`` are left out.
 
     ``views`` is ``(N, VIEWS, classes)``; view 0 is the crop as the reader sees it."""
     if wrong_label is not None:
@@ -118,14 +118,15 @@ def rule_table(labels: np.ndarray, views: np.ndarray, wrong_label: np.ndarray | 
         add(f"top >= {t}", top < t)
     for u in (0.5, 0.6, 0.7):
         for c in (0.85, 0.9, 0.95):
-            for k in (2, 4):
-                for m in (0.5, 0.6, 0.7):
+            for k in (2, 4, 8):
+                for m in (0.5, 0.6, 0.65, 0.7):
                     # dice read at c or more are not looked at again (the reader's speed)
                     agree = (faces[:, :k].argmax(2) == face[:, None]).all(1)
                     mean = faces[:, :k, :].mean(1)[np.arange(len(face)), face]
                     checked = (top >= u) & (top < c)
-                    add(f"{u} / {c} / {k} views / {m}",
+                    add(f"{u} / {c} / {k} views agree / {m}",
                         (top < u) | (checked & (~agree | (mean < m))))
+                    add(f"{u} / {c} / {k} views / {m}", (top < u) | (checked & (mean < m)))
     return out
 
 
