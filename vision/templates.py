@@ -17,7 +17,7 @@ cross-correlation, made at once from their Fourier series round the circle
 own place and shifted by a pixel or two (:data:`SHIFTS`); a die's map is taken at a few
 zooms (:data:`ZOOMS`); its likeness to an enrolled map is the best over turns, shifts and
 zooms. (Before, every enrolled map was kept turned and shifted as 180 images and compared
-by one large matrix product: about the same likeness, at 30 times the memory per crop.)
+by one large matrix product: about the same likeness, at 17 times the memory per crop.)
 
 Chosen on the d6 photos' val split with the faces enrolled as symbols from 5 train crops
 each (the test split was not read): this read the most dice right by their nearest face
