@@ -105,8 +105,42 @@ def _junk(img: np.ndarray, centres: np.ndarray, side: float, rng: np.random.Gene
         return
 
 
-def sample(photo: Photo, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """An augmented WINDOW px window and its boxes (x, y, w, h in window pixels)."""
+BLANK_CHANCE = 0.3
+"""Share of training windows in which some dice lose their marks (:func:`blank_faces`)."""
+
+
+def blank_faces(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator,
+                share: float = 0.5) -> None:
+    """Wipe the marks off about ``share`` of the dice in a window, in place: the top face's
+    pixels far in colour from its body are painted over from around them (OpenCV's
+    inpainting), leaving the die's body, shading and sides. The photos hold only pip
+    dice; custom dice have faces with no mark at all (SeaFall's blanks), and a die must be
+    found by its body, not by its pips."""
+    mask = np.zeros(img.shape[:2], np.uint8)
+    ycc = cv2.cvtColor(img, cv2.COLOR_BGR2YCrCb).astype(np.float32)
+    h, w = mask.shape
+    for x, y, bw, bh in boxes:
+        if rng.random() >= share:
+            continue
+        # the top face: the middle of the label box (which also holds the die's sides)
+        cx, cy, r = x + bw / 2, y + bh / 2, 0.32 * min(bw, bh)
+        x0, x1 = max(int(cx - r), 0), min(int(cx + r) + 1, w)
+        y0, y1 = max(int(cy - r), 0), min(int(cy + r) + 1, h)
+        if x1 - x0 < 3 or y1 - y0 < 3:
+            continue
+        face = ycc[y0:y1, x0:x1]
+        d = face - np.median(face.reshape(-1, 3), axis=0)
+        far = np.sqrt(d[..., 0] ** 2 + 4 * d[..., 1] ** 2 + 4 * d[..., 2] ** 2) > 35
+        mask[y0:y1, x0:x1] |= far.astype(np.uint8)
+    if mask.any():
+        mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
+        img[:] = cv2.inpaint(img, mask, 2, cv2.INPAINT_TELEA)
+
+
+def sample(photo: Photo, rng: np.random.Generator, blank: float = BLANK_CHANCE
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """An augmented WINDOW px window and its boxes (x, y, w, h in window pixels); in a
+    ``blank`` share of windows some dice have their marks wiped (:func:`blank_faces`)."""
     k = NET_DIE_PX / STORE_DIE_PX * rng.uniform(0.7, 1.5)
     angle = rng.uniform(-15, 15) + 90 * int(rng.integers(4))
     h, w = photo.image.shape[:2]
@@ -143,6 +177,8 @@ def sample(photo: Photo, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarr
         out = out[inside]
     else:
         out = np.zeros((0, 4), np.float32)
+    if len(out) and rng.random() < blank:
+        blank_faces(img, out, rng)
     side = float(np.median(out[:, 2:].max(axis=1))) if len(out) else NET_DIE_PX
     centres = out[:, :2] + out[:, 2:] / 2
     for _ in range(int(rng.integers(0, 3)) if rng.random() < 0.5 else 0):
@@ -255,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=4)
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    parser.add_argument("--blank", type=float, default=BLANK_CHANCE,
+                        help="share of windows in which some dice lose their marks")
     args = parser.parse_args(argv)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -276,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
     for step in range(1, args.steps + 1):
         xs, ts = [], []
         for _ in range(args.batch):
-            img, boxes = sample(train[int(rng.integers(len(train)))], rng)
+            img, boxes = sample(train[int(rng.integers(len(train)))], rng, args.blank)
             blob, _ = prepare(img)
             xs.append(blob[0])
             ts.append(targets(boxes, side))
