@@ -193,7 +193,7 @@ def best_per_crop(crops: Sequence[np.ndarray], enrolled: np.ndarray) -> np.ndarr
     for first in range(0, len(crops), step):
         last = min(first + step, len(crops))
         q = query[:, first * zooms:last * zooms]
-        products = np.empty((2, freqs, len(q[0]), columns), np.float32)
+        products = np.empty((2, freqs, q.shape[1], columns), np.float32)
         np.matmul(q, enrolled[0], out=products[0])                   # real parts
         np.matmul(q, enrolled[1], out=products[1])                   # imaginary parts
         sims = (turning @ products.reshape(2 * freqs, -1)).max(axis=0)

@@ -116,17 +116,18 @@ def rule_table(labels: np.ndarray, views: np.ndarray, wrong_label: np.ndarray | 
 
     for t in (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98):
         add(f"top >= {t}", top < t)
+    # per number of views: do they all read the plain read's face, and its mean over them
+    agree = {k: (faces[:, :k].argmax(2) == face[:, None]).all(1) for k in (2, 4, 8)}
+    mean = {k: faces[:, :k].mean(1)[np.arange(len(face)), face] for k in (2, 4, 8)}
     for u in (0.5, 0.6, 0.7):
         for c in (0.85, 0.9, 0.95):
+            # dice read at c or more are not looked at again (the reader's speed)
+            checked = (top >= u) & (top < c)
             for k in (2, 4, 8):
                 for m in (0.5, 0.6, 0.65, 0.7):
-                    # dice read at c or more are not looked at again (the reader's speed)
-                    agree = (faces[:, :k].argmax(2) == face[:, None]).all(1)
-                    mean = faces[:, :k, :].mean(1)[np.arange(len(face)), face]
-                    checked = (top >= u) & (top < c)
                     add(f"{u} / {c} / {k} views agree / {m}",
-                        (top < u) | (checked & (~agree | (mean < m))))
-                    add(f"{u} / {c} / {k} views / {m}", (top < u) | (checked & (mean < m)))
+                        (top < u) | (checked & (~agree[k] | (mean[k] < m))))
+                    add(f"{u} / {c} / {k} views / {m}", (top < u) | (checked & (mean[k] < m)))
     return out
 
 
