@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import logging
 import signal
 import threading
 from collections import deque
@@ -35,6 +36,8 @@ from typing import Any
 from companion.engine import Event
 from companion.store.records import StoredEvent
 from companion.table import Position, Table, replay
+
+log = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 15.0
 REMEMBERED = 256  # changes per table kept in memory for reconnecting phones
@@ -293,6 +296,7 @@ class LiveServer:
         options.setdefault("outbuf_high_watermark", OUTBUF_BYTES)
         self.server: Any = waitress.create_server(app, host=host, port=port, threads=threads,
                                                   ident="tableside", **options)
+        self._unwoken: dict[int, Any] = {}  # sockets stop() took from a loop it could not wake
 
     @property
     def port(self) -> int:
@@ -300,11 +304,17 @@ class LiveServer:
 
     def run(self) -> None:
         """Serve until :meth:`stop`, SIGINT or SIGTERM."""
+        from waitress import wasyncore
+
         restore = self._handle_signals()
         try:
             self.server.run()
+        except OSError:
+            if not self._unwoken:  # a loop ending with a broken wake-up pipe: see stop()
+                raise
         finally:
             self.broker.close()
+            wasyncore.close_all(self._unwoken, ignore_all=True)
             self.server.task_dispatcher.shutdown()
             restore()
 
@@ -314,7 +324,15 @@ class LiveServer:
 
         self.broker.close()
         sockets = self.server._map
-        self.server.trigger.pull_trigger(lambda: wasyncore.close_all(sockets))
+        try:
+            self.server.trigger.pull_trigger(lambda: wasyncore.close_all(sockets))
+        except OSError as exc:
+            # The pipe that wakes the server's loop is gone (seen once in CI, under a full
+            # test run; not reproduced). The server must stop all the same: emptied of its
+            # sockets, the loop ends at its next time-out (a second), and run() closes them.
+            log.warning("cannot wake the server (%s): it stops within a second", exc)
+            self._unwoken.update(sockets)
+            sockets.clear()
 
     def _handle_signals(self) -> Callable[[], None]:
         if threading.current_thread() is not threading.main_thread():

@@ -5,9 +5,12 @@ get heartbeats, and streams end cleanly when the server stops."""
 
 from __future__ import annotations
 
+import errno
 import http.client
 import json
+import logging
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -279,6 +282,33 @@ def test_streams_end_cleanly_when_the_server_stops():
     reader.join(5)
     assert ended == [None, None, None]  # each stream ended, none cut mid-message
     assert services.live.open_streams == 0
+
+
+def test_the_server_stops_even_when_its_wake_up_pipe_is_gone(caplog):
+    # stop() wakes waitress's loop through a pipe; once, under a full test run, writing to
+    # it failed (EBADF). The server must stop all the same, its streams ended cleanly.
+    services = Services(SQLiteStore(MEMORY))
+    services.live = Broker(heartbeat=30.0)
+    server_run = serve(services)
+    live = next(server_run)
+    _, tid = tally_table(live)
+    stream = live.stream(tid)
+    stream.table()
+    trigger = live.server.server.trigger
+
+    def broken(thunk: Any = None) -> None:
+        raise OSError(errno.EBADF, "Bad file descriptor")
+
+    trigger.pull_trigger = broken
+    started = time.monotonic()
+    with caplog.at_level(logging.WARNING, logger="web.live"):
+        with pytest.raises(StopIteration):
+            next(server_run)  # fails if the server's thread does not end
+    assert time.monotonic() - started < 5
+    assert stream.next() is None
+    assert "cannot wake the server" in caplog.text
+    with pytest.raises(OSError):  # nothing listens any more
+        Stream(live.server.port, f"/api/stream/{tid}")
 
 
 SERVER = """
