@@ -21,12 +21,16 @@ import numpy as np
 from vision.facenet import prepare
 from vision.onnxmodel import ModelError, OnnxModel
 
-__all__ = ["DIM", "MODEL_ID", "MODEL_PATH", "ModelError", "SymbolEmbedder", "default_embedder"]
+__all__ = ["DIM", "INPUT_PX", "MODEL_ID", "MODEL_PATH", "ModelError", "SymbolEmbedder",
+           "default_embedder"]
 
 MODEL_PATH = Path(__file__).parent / "models" / "symbol_embed.onnx"
 
 DIM = 64
 """Length of an embedding vector."""
+
+INPUT_PX = 32
+"""Side of the network's input (the face network's may differ: :mod:`vision.facenet`)."""
 
 MODEL_ID = "symbol-embed-2"
 """Names the embedding a profile's vectors come from (a re-trained model gets a new id,
@@ -44,7 +48,7 @@ class SymbolEmbedder:
         """``(N, DIM)`` unit vectors of BGR crops, in one forward pass."""
         if not len(crops):
             return np.zeros((0, DIM), np.float32)
-        v = self.model.run(prepare(crops)).reshape(len(crops), -1).astype(np.float32)
+        v = self.model.run(prepare(crops, INPUT_PX)).reshape(len(crops), -1).astype(np.float32)
         return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-6)
 
 

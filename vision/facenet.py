@@ -42,15 +42,15 @@ NOT_A_DIE = "none"
 CLASSES: tuple[str, ...] = (*D6_FACES, NOT_A_DIE)
 
 
-def prepare(crops: Sequence[np.ndarray]) -> np.ndarray:
-    """An ``(N, 3, INPUT_PX, INPUT_PX)`` float32 blob of BGR crops, each standardised
-    (zero mean, unit spread over its pixels) so that exposure and contrast matter less."""
-    small = np.empty((len(crops), INPUT_PX, INPUT_PX, 3), np.uint8)
+def prepare(crops: Sequence[np.ndarray], px: int = INPUT_PX) -> np.ndarray:
+    """An ``(N, 3, px, px)`` float32 blob of BGR crops, each standardised (zero mean, unit
+    spread over its pixels) so that exposure and contrast matter less."""
+    small = np.empty((len(crops), px, px, 3), np.uint8)
     for i, c in enumerate(crops):
         if c.ndim == 2:
             c = cv2.cvtColor(c, cv2.COLOR_GRAY2BGR)
-        if c.shape[:2] != (INPUT_PX, INPUT_PX):
-            c = cv2.resize(c, (INPUT_PX, INPUT_PX), interpolation=cv2.INTER_AREA)
+        if c.shape[:2] != (px, px):
+            c = cv2.resize(c, (px, px), interpolation=cv2.INTER_AREA)
         small[i] = c
     x = small.astype(np.float32)
     x -= x.mean(axis=(1, 2, 3), keepdims=True)
@@ -67,15 +67,21 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 class FaceNet:
     """The ONNX face classifier (``engine``: see :mod:`vision.onnxmodel`)."""
 
-    def __init__(self, path: str | Path = MODEL_PATH, engine: str | None = None) -> None:
+    def __init__(self, path: str | Path = MODEL_PATH, engine: str | None = None,
+                 input_px: int = INPUT_PX) -> None:
         self.model = OnnxModel(path, "face", "vision/training/train_pips.py", engine)
         self.path = self.model.path
+        self.input_px = input_px
+        shape = self.model.input_shape
+        if shape is not None and tuple(shape[2:]) != (input_px, input_px):
+            raise ModelError(f"{self.path}: the face model takes {shape[2]}x{shape[3]} px "
+                             f"crops, not {input_px}x{input_px} (train_pips --input-px)")
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """``(N, len(CLASSES))`` class probabilities of the crops, in one forward pass."""
         if not len(crops):
             return np.zeros((0, len(CLASSES)), np.float32)
-        return self._forward(prepare(crops))
+        return self._forward(prepare(crops, self.input_px))
 
     def view_probabilities(self, crops: Sequence[np.ndarray], views: int = 4,
                            first: int = 0) -> np.ndarray:
@@ -87,7 +93,7 @@ class FaceNet:
         n = views - first
         if not len(crops):
             return np.zeros((0, n, len(CLASSES)), np.float32)
-        x = prepare(crops)
+        x = prepare(crops, self.input_px)
         turned = [np.rot90(x if v < 4 else x[:, :, :, ::-1], TURNS[v % 4], axes=(2, 3))
                   for v in range(first, views)]
         blob = np.ascontiguousarray(np.stack(turned, axis=1).reshape(-1, *x.shape[1:]))

@@ -96,6 +96,14 @@ class OnnxModel:
         # OpenCV 5's classic engine runs these small networks ~35% faster than the new one
         return cv2.dnn.readNetFromONNX(str(path), engine=engine)
 
+    @property
+    def input_shape(self) -> tuple[int | str, ...] | None:
+        """The input's shape as the model declares it (a name for a free axis), where the
+        engine tells it (ONNX Runtime); ``None`` where it does not (OpenCV)."""
+        if self.engine != "onnxruntime":
+            return None
+        return tuple(self._session.get_inputs()[0].shape)
+
     def run(self, blob: np.ndarray) -> np.ndarray:
         """The network's (first) output for a float32 NCHW ``blob``."""
         blob = np.ascontiguousarray(blob, dtype=np.float32)

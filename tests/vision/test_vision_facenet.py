@@ -11,6 +11,7 @@ from tests.vision.helpers import labelled_photos, same_die, score_photos
 from vision.crops import crop
 from vision.detection import detect
 from vision.facenet import CLASSES, MODEL_PATH, VIEWS, FaceNet, ModelError, default_face_net
+from vision.onnxmodel import available_engines
 from vision.reader import (
     NET_CHECK_BELOW,
     NET_UNCERTAIN_BELOW,
@@ -108,6 +109,16 @@ def test_a_smeared_face_is_marked_uncertain_rather_than_misread(sigma: float) ->
                 wrong += d.face != face and not d.uncertain
     assert wrong == 0
     assert sure < len(photo.boxes)  # the damage shows: not every die read with confidence
+
+
+def test_a_model_made_for_another_input_size_is_refused_clearly() -> None:
+    # train_pips --input-px makes networks for other crop sizes; one given the wrong size
+    # must say so when it loads, not fail on its first frame
+    if "onnxruntime" not in available_engines():
+        pytest.skip("only ONNX Runtime tells a model's input size")
+    with pytest.raises(ModelError, match="takes 32x32 px crops, not 40x40"):
+        FaceNet(MODEL_PATH, "onnxruntime", input_px=40)
+    assert FaceNet(MODEL_PATH, "onnxruntime", input_px=32).input_px == 32
 
 
 def _reader_crops(name: str) -> list[np.ndarray]:

@@ -31,7 +31,7 @@ import numpy as np
 
 from vision.detection import to_work
 from vision.enrollment import read_yolo
-from vision.facenet import CLASSES, NOT_A_DIE, VIEWS, FaceNet
+from vision.facenet import CLASSES, INPUT_PX, NOT_A_DIE, VIEWS, FaceNet
 from vision.faces import D6_FACES
 from vision.reader import DiceReader
 from vision.reading import Box
@@ -138,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="path of fold k's network, {} standing for k")
     parser.add_argument("--val-model", type=Path, default=None,
                         help="network for the val column (default: the packaged one)")
+    parser.add_argument("--input-px", type=int, default=INPUT_PX,
+                        help="input side of the fold networks (train_pips --input-px)")
     parser.add_argument("--save", type=Path, default=None)
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
@@ -146,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     views: list[np.ndarray] = []
     names: list[str] = []
     for k in range(args.folds):
-        net = FaceNet(args.models.format(k))
+        net = FaceNet(args.models.format(k), input_px=args.input_px)
         reader = DiceReader("d6", face_net=net)
         photos = [i for i in range(n_photos) if in_fold(i, args.folds, k)]
         lab, crops, nm = found_dice(reader, "train", photos)
@@ -155,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
         views.append(net.view_probabilities(crops, VIEWS))
         print(f"fold {k}: {len(photos)} photos, {len(lab)} dice found", flush=True)
     oof_labels, oof_views = np.array(labels), np.concatenate(views)
-    val_net = FaceNet(args.val_model) if args.val_model else FaceNet()
+    val_net = (FaceNet(args.val_model, input_px=args.input_px) if args.val_model
+               else FaceNet())
     vl, vc, vn = found_dice(DiceReader("d6", face_net=val_net), "val")
     val_labels, val_views = np.array(vl), val_net.view_probabilities(vc, VIEWS)
     if args.save:

@@ -43,8 +43,8 @@ from torch import nn
 from torch.nn import functional as F  # noqa: N812 - the usual name
 
 from vision.crops import CROP_PX
-from vision.embedding import DIM, MODEL_PATH, SymbolEmbedder
-from vision.facenet import INPUT_PX, prepare
+from vision.embedding import DIM, INPUT_PX, MODEL_PATH, SymbolEmbedder
+from vision.facenet import prepare
 from vision.onnxmodel import available_engines
 from vision.synthetic import Glyph, random_dots, random_glyph, symbol_die_crop
 from vision.training.common import conv_block
@@ -181,7 +181,7 @@ def held_out(model: nn.Module, rng: np.random.Generator) -> float:
     labels = np.repeat(np.arange(len(glyphs)), 15 * 4)
     enroll = np.tile(np.repeat(np.arange(15) < 5, 4), len(glyphs))
     with torch.no_grad():
-        v = F.normalize(model(torch.from_numpy(prepare(flat))), dim=1).numpy()
+        v = F.normalize(model(torch.from_numpy(prepare(flat, INPUT_PX))), dim=1).numpy()
     model.train()
     return nearest_accuracy(v, labels, enroll)
 
@@ -235,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         picked = [augment(crops[c, j], rng) for c, j in zip(cls, idx, strict=True)]
         rcls = rng.integers(len(real), size=n_real) if n_real else np.zeros(0, np.int64)
         picked += [augment(real[c, 0], rng, turn=True) for c in rcls]
-        x = torch.from_numpy(prepare(picked))
+        x = torch.from_numpy(prepare(picked, INPUT_PX))
         y = torch.from_numpy(np.concatenate([cls, CLASSES + rcls]).astype(np.int64))
         emb = F.normalize(model(x), dim=1)
         cos = emb @ F.normalize(head, dim=1).T
@@ -264,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
                       dynamic_axes={"crops": {0: "n"}, "embedding": {0: "n"}}, opset_version=13)
     check = [crops[i, 0] for i in range(32)]
     with torch.no_grad():
-        ref = F.normalize(model(torch.from_numpy(prepare(check))), dim=1).numpy()
+        ref = F.normalize(model(torch.from_numpy(prepare(check, INPUT_PX))), dim=1).numpy()
     diffs = {e: np.abs(SymbolEmbedder(args.out, e).embed(check) - ref).max()
              for e in available_engines()}
     print(f"saved {args.out} ({args.out.stat().st_size / 1024:.0f} KiB); vs PyTorch, max diff "
