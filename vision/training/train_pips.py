@@ -17,7 +17,8 @@ pencil, a fingertip) are the ``none`` class. Re-train the detector first. Traini
 augments every crop with a random rotation (any angle), scale, shift, brightness,
 contrast, colour-channel order, blur and noise, makes ``--ghost`` of the dice (0.3)
 look translucent (another die's face blended in faintly, tinted, low contrast:
-:func:`translucent`), and feeds the network exactly what the reader does
+:func:`translucent`), draws a glint across ``--glare`` of the crops (0.3: :func:`glare`),
+and feeds the network exactly what the reader does
 (:func:`vision.facenet.prepare` of a 64 px crop).
 
 ``--folds 3 --fold k`` trains without fold *k* of the train photos (photo index modulo 3)
@@ -220,8 +221,43 @@ def translucent(x: np.ndarray, ghost: np.ndarray, rng: np.random.Generator) -> n
     return c * x + (1 - c) * tint
 
 
+GLARE_CHANCE = 0.3
+"""Share of training crops given a drawn glint (see :func:`glare`; the packaged network's
+recipe since the fifth session)."""
+
+
+def glare(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A crop with a specular glint drawn across it: a thin bright streak or arc, or a long
+    narrow highlight, as a glossy die's edge or face throws under a lamp. Such glints are
+    what the network took for pips (a 4 with a streak down its middle read as 5); a glint
+    is long and thin where a pip is round, and the label stays the die's."""
+    size = x.shape[0]
+    mask = np.zeros(x.shape[:2], np.float32)
+    c = np.array([size / 2, size / 2]) + rng.normal(0, size * 0.12, 2)
+    angle = float(rng.uniform(0, 180))
+    kind = int(rng.integers(3))
+    if kind == 0:  # a straight streak, maybe across the whole face
+        half = size * rng.uniform(0.15, 0.45)
+        d = half * np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
+        cv2.line(mask, tuple(int(v) for v in c - d), tuple(int(v) for v in c + d), 1.0,
+                 int(rng.integers(1, 6)), cv2.LINE_AA)
+    elif kind == 1:  # an arc, as round a pip's rim or a rounded edge
+        axes = (int(size * rng.uniform(0.08, 0.4)), int(size * rng.uniform(0.08, 0.4)))
+        start = float(rng.uniform(0, 360))
+        cv2.ellipse(mask, tuple(int(v) for v in c), axes, angle, start,
+                    start + float(rng.uniform(60, 200)), 1.0, int(rng.integers(1, 3)),
+                    cv2.LINE_AA)
+    else:  # a long narrow highlight
+        axes = (int(size * rng.uniform(0.08, 0.25)), max(1, int(size * rng.uniform(0.01, 0.04))))
+        cv2.ellipse(mask, tuple(int(v) for v in c), axes, angle, 0, 360, 1.0, -1, cv2.LINE_AA)
+    mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(0.5, 2.5))
+    mask *= rng.uniform(0.5, 1.0) / max(float(mask.max()), 1e-6)
+    light = rng.uniform(225, 255) + rng.normal(0, 8, 3)
+    return x * (1 - mask[..., None]) + light * mask[..., None]
+
+
 def render(s: Sample, rng: np.random.Generator | None,
-           ghost: Sample | None = None) -> np.ndarray:
+           ghost: Sample | None = None, glare_chance: float = 0.0) -> np.ndarray:
     """The reader's 64 px crop of a sample; with ``rng``, randomly augmented (and with
     ``ghost``, made to look translucent with that die's face showing through)."""
     centre = s.patch.shape[0] / 2
@@ -241,6 +277,8 @@ def render(s: Sample, rng: np.random.Generator | None,
     x = c.astype(np.float32)
     if ghost is not None:
         x = translucent(x, _turned(render(ghost, None), rng), rng)
+    if glare_chance and rng.random() < glare_chance:
+        x = glare(x, rng)
     return photometric(x, rng, CROP_PX, white_balance=False, blur=(0.4, 1.3),
                        down=(0.25, 0.45, 0.8), noise=(2, 8))
 
@@ -273,7 +311,7 @@ class FaceCNN(nn.Module):
 
 def batch(samples: list[Sample], rng: np.random.Generator | None,
           dice: list[Sample] | None = None, ghost_chance: float = GHOST_CHANCE,
-          ) -> torch.Tensor:
+          px: int = INPUT_PX, glare_chance: float = GLARE_CHANCE) -> torch.Tensor:
     """The network's input for samples; with ``rng`` augmented, and with ``dice`` some
     made translucent with one of those dice showing through."""
     crops = []
@@ -282,15 +320,16 @@ def batch(samples: list[Sample], rng: np.random.Generator | None,
         if (rng is not None and dice and s.label != NONE
                 and rng.random() < ghost_chance):
             ghost = dice[int(rng.integers(len(dice)))]
-        crops.append(render(s, rng, ghost))
-    return torch.from_numpy(prepare(crops))
+        crops.append(render(s, rng, ghost, glare_chance))
+    return torch.from_numpy(prepare(crops, px))
 
 
-def evaluate(model: nn.Module, samples: list[Sample]) -> tuple[float, float]:
+def evaluate(model: nn.Module, samples: list[Sample], px: int = INPUT_PX,
+             ) -> tuple[float, float]:
     """(accuracy over dice, accuracy over non-dice) without augmentation."""
     model.eval()
     with torch.no_grad():
-        pred = model(batch(samples, None)).argmax(1).numpy()
+        pred = model(batch(samples, None, px=px)).argmax(1).numpy()
     y = np.array([s.label for s in samples])
     dice = y != NONE
     return float((pred[dice] == y[dice]).mean()), float((pred[~dice] == NONE).mean())
@@ -312,6 +351,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of crops made translucent")
     parser.add_argument("--width", type=float, default=1.5,
                         help="channels of every layer times this (1: 16-32-48-48-96)")
+    parser.add_argument("--glare", type=float, default=GLARE_CHANCE,
+                        help="share of crops given a drawn glint (streak, arc, highlight)")
+    parser.add_argument("--input-px", type=int, default=INPUT_PX,
+                        help="side of the network's input (the reader's must match)")
     args = parser.parse_args(argv)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -326,7 +369,7 @@ def main(argv: list[str] | None = None) -> int:
           f"extracted in {time.monotonic() - start:.0f} s", flush=True)
     model = FaceCNN(width=args.width)
     params = sum(p.numel() for p in model.parameters())
-    print(f"model: {params} parameters, input {INPUT_PX}x{INPUT_PX} BGR", flush=True)
+    print(f"model: {params} parameters, input {args.input_px}x{args.input_px} BGR", flush=True)
     steps_per_epoch = math.ceil(len(train) * args.copies / 128)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-3)
     sched = torch.optim.lr_scheduler.OneCycleLR(
@@ -342,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
             chunk = order[b * 128 : (b + 1) * 128]
             if not chunk:
                 break
-            x = batch(chunk, rng, dice, args.ghost)
+            x = batch(chunk, rng, dice, args.ghost, args.input_px, args.glare)
             y = torch.tensor([s.label for s in chunk])
             opt.zero_grad()
             loss = loss_fn(model(x), y)
@@ -350,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
             opt.step()
             sched.step()
             total += loss.item() * len(chunk)
-        dice_acc, none_acc = evaluate(model, val)
+        dice_acc, none_acc = evaluate(model, val, args.input_px)
         score = dice_acc + 0.2 * none_acc
         if best is None or score >= best[0]:
             best = (score, {k: v.clone() for k, v in model.state_dict().items()})
@@ -364,14 +407,14 @@ def main(argv: list[str] | None = None) -> int:
     model.load_state_dict(best[1])
     model.eval()
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(model, torch.zeros(1, 3, INPUT_PX, INPUT_PX), str(args.out),
+    torch.onnx.export(model, torch.zeros(1, 3, args.input_px, args.input_px), str(args.out),
                       dynamo=False, input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=13)
     # the exported model must give what PyTorch gives, through each engine the reader uses
     check = [render(s, None) for s in val[:64]]
     with torch.no_grad():
-        ref = model(torch.from_numpy(prepare(check))).softmax(1).numpy()
-    diffs = {e: np.abs(FaceNet(args.out, e).probabilities(check) - ref).max()
+        ref = model(torch.from_numpy(prepare(check, args.input_px))).softmax(1).numpy()
+    diffs = {e: np.abs(FaceNet(args.out, e, args.input_px).probabilities(check) - ref).max()
              for e in available_engines()}
     print(f"saved {args.out} ({args.out.stat().st_size / 1024:.0f} KiB); vs PyTorch, max diff "
           + ", ".join(f"{e} {d:.2e}" for e, d in diffs.items())
