@@ -18,7 +18,9 @@ augments every crop with a random rotation (any angle), scale, shift, brightness
 contrast, colour-channel order, blur and noise, makes ``--ghost`` of the dice (0.3)
 look translucent (another die's face blended in faintly, tinted, low contrast:
 :func:`translucent`), draws a glint across ``--glare`` of the crops (0.3: :func:`glare`),
-and feeds the network exactly what the reader does
+leaves out the known label mistakes (``--label-errors drop``: :data:`LABEL_ERRORS`, each
+die picked out by the packaged network's read), and feeds the network exactly what the
+reader does
 (:func:`vision.facenet.prepare` of a 64 px crop).
 
 ``--folds 3 --fold k`` trains without fold *k* of the train photos (photo index modulo 3)
@@ -56,10 +58,11 @@ from vision.crops import CROP_PX
 from vision.detection import expected_die_px, to_work
 from vision.dicefinder import default_dice_finder
 from vision.enrollment import detection_like, read_yolo
-from vision.facenet import CLASSES, INPUT_PX, MODEL_PATH, FaceNet, prepare
+from vision.facenet import CLASSES, INPUT_PX, MODEL_PATH, FaceNet, default_face_net, prepare
 from vision.onnxmodel import available_engines
 from vision.reading import Box
 from vision.training.common import conv_block, photometric
+from vision.training.label_errors import LABEL_ERRORS
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
@@ -108,10 +111,13 @@ def in_fold(index: int, folds: int, fold: int) -> bool:
 
 
 def extract(split: str, rng: np.random.Generator, skip_fold: tuple[int, int] = (1, 0),
-            ) -> list[Sample]:
+            drop: frozenset[tuple[str, str]] = frozenset()) -> list[Sample]:
     """Samples of one split: labelled dice (label and detector boxes) and non-dice;
     ``skip_fold=(folds, fold)`` leaves out that fold's photos (for out-of-fold
-    calibration)."""
+    calibration). ``drop`` names (photo, face label) pairs of known label mistakes
+    (:data:`LABEL_ERRORS`): of the dice with that label in that photo, the one the packaged
+    network reads as another face at 0.8 or more gives no sample (a photo may hold other,
+    rightly labelled dice of that face)."""
     out: list[Sample] = []
     for index, path in enumerate(split_photos(split)):
         if in_fold(index, *skip_fold):
@@ -124,12 +130,16 @@ def extract(split: str, rng: np.random.Generator, skip_fold: tuple[int, int] = (
                            image.shape[1], image.shape[0])
         truth = [(c, detection_like(b, work.scale),
                   tuple(round(v * work.scale) for v in b)) for c, b in labels]
+        dropped = [t for t in truth if _mislabelled(path.name, t[0], small, t[1], drop)]
+        truth = [t for t in truth if t not in dropped]
         for c, box, _ in truth:
             out.append(Sample(*_patch(small, box), c))
         for found, _ in default_dice_finder().find(small, expected_die_px(small.shape)):
             # the reader's crop box for this detection (its top face)
             box = detection_like(found, 1.0)
             hits = [c for c, _, lb in truth if _centre_in(lb, found) and _centre_in(found, lb)]
+            if any(_centre_in(lb, found) for _, _, lb in dropped):
+                continue
             if len(hits) == 1:
                 out.append(Sample(*_patch(small, box), hits[0]))
             elif not any(_centre_in(lb, found) for _, _, lb in truth):
@@ -142,7 +152,7 @@ def extract(split: str, rng: np.random.Generator, skip_fold: tuple[int, int] = (
                 cx, cy = rng.uniform(side, w - side), rng.uniform(side, h - side)
                 if all(abs(cx - (lb[0] + lb[2] / 2)) > 0.9 * max(lb[2], side)
                        or abs(cy - (lb[1] + lb[3] / 2)) > 0.9 * max(lb[3], side)
-                       for _, _, lb in truth):
+                       for _, _, lb in truth + dropped):
                     s = side * rng.uniform(0.7, 1.3)
                     box = (round(cx - s / 2), round(cy - s / 2), round(s), round(s))
                     patch, pside = _patch(small, box)
@@ -153,6 +163,15 @@ def extract(split: str, rng: np.random.Generator, skip_fold: tuple[int, int] = (
         for sample in out[first:]:
             sample.photo = index
     return out
+
+
+def _mislabelled(photo: str, label: int, image: np.ndarray, box: Box,
+                 drop: frozenset[tuple[str, str]]) -> bool:
+    """Whether the die labelled ``label`` at ``box`` is a known label mistake."""
+    if (photo, CLASSES[label]) not in drop:
+        return False
+    p = default_face_net().probabilities([render(Sample(*_patch(image, box), label), None)])[0]
+    return int(p.argmax()) != label and float(p.max()) >= 0.8
 
 
 JUNK_PER_PHOTO = 3
@@ -353,6 +372,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="channels of every layer times this (1: 16-32-48-48-96)")
     parser.add_argument("--glare", type=float, default=GLARE_CHANCE,
                         help="share of crops given a drawn glint (streak, arc, highlight)")
+    parser.add_argument("--label-errors", choices=("keep", "drop"), default="drop",
+                        help="train on the known label mistakes' dice as labelled, or not")
     parser.add_argument("--input-px", type=int, default=INPUT_PX,
                         help="side of the network's input (the reader's must match)")
     args = parser.parse_args(argv)
@@ -361,7 +382,8 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     rng = np.random.default_rng(args.seed)
     start = time.monotonic()
-    train = extract("train", rng, (args.folds, args.fold))
+    train = extract("train", rng, (args.folds, args.fold),
+                    LABEL_ERRORS if args.label_errors == "drop" else frozenset())
     dice = [s for s in train if s.label != NONE]
     val = extract("val", rng)
     counts = np.bincount([s.label for s in train], minlength=len(CLASSES))
