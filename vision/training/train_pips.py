@@ -135,9 +135,9 @@ def extract(split: str, rng: np.random.Generator, skip_fold: tuple[int, int] = (
         for c, box, _ in truth:
             out.append(Sample(*_patch(small, box), c))
         for found, _ in default_dice_finder().find(small, expected_die_px(small.shape)):
-            # the reader's crop box for this detection (its top face)
             if any(_centre_in(lb, found) for _, _, lb in dropped):
                 continue  # a known label mistake: neither its face nor tray
+            # the reader's crop box for this detection (its top face)
             box = detection_like(found, 1.0)
             hits = [c for c, _, lb in truth if _centre_in(lb, found) and _centre_in(found, lb)]
             if len(hits) == 1:
