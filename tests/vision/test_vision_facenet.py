@@ -9,14 +9,24 @@ import pytest
 
 from tests.vision.helpers import labelled_photos, same_die, score_photos
 from vision.crops import crop
-from vision.detection import detect
-from vision.facenet import CLASSES, MODEL_PATH, VIEWS, FaceNet, ModelError, default_face_net
+from vision.detection import Detection, detect
+from vision.facenet import (
+    CLASSES,
+    MODEL_PATH,
+    NOT_A_DIE,
+    VIEWS,
+    FaceNet,
+    ModelError,
+    default_face_net,
+)
 from vision.onnxmodel import available_engines
 from vision.reader import (
     NET_CHECK_BELOW,
     NET_UNCERTAIN_BELOW,
     NET_VIEWS,
     NET_VIEWS_MEAN,
+    NET_WIDE_MEAN,
+    WIDE_MARGIN,
     DiceReader,
 )
 
@@ -186,6 +196,75 @@ def test_only_dice_read_confidently_but_not_very_are_looked_at_again() -> None:
     assert np.allclose(checks[2][1:], net.view_probabilities([crops[2]], NET_VIEWS)[0, 1:],
                        atol=1e-4)
     assert DiceReader()._check_views(probs[:0], []) == {}
+
+
+def test_a_die_left_uncertain_is_read_from_its_wider_crop_when_that_is_firm() -> None:
+    unsure = _probs(2, 0.4)  # a "3" under the floor
+    firm_wide = np.stack([_probs(3, q) for q in (0.9, 0.85, 0.95, 0.9) * 2])
+    face, confidence, uncertain = DiceReader._classify_net(  # type: ignore[misc]
+        unsure, None, firm_wide)
+    assert (face, uncertain) == ("4", False)
+    assert confidence == pytest.approx(firm_wide[:, 3].mean())
+    # the wider crop read weakly on average: the die stays uncertain, as first read
+    low = NET_WIDE_MEAN - 0.05
+    weak_wide = np.stack([_probs(3, q) for q in (low + 0.1, low - 0.1, low, low) * 2])
+    assert DiceReader._classify_net(unsure, None, weak_wide) == (  # type: ignore[misc]
+        "3", pytest.approx(0.4), True)
+    # a die the views left uncertain is looked at again the same way
+    split = np.stack([_probs(2, 0.8)] * 4 + [_probs(4, 0.8)] * 4)
+    assert DiceReader._classify_net(_probs(2, 0.7), split, firm_wide)[:3:2] == (  # type: ignore[index]
+        "4", False)
+    # a sure read is not overruled by the wider crop
+    assert DiceReader._classify_net(_probs(2, 0.95), None, firm_wide)[:3:2] == (  # type: ignore[index]
+        "3", False)
+
+
+def test_only_dice_the_rule_leaves_uncertain_are_cut_wider_and_read_again() -> None:
+    photo = next(p for p in labelled_photos() if p.path.name == "IMG_20191208_112541.jpg")
+    work, found = detect(photo.image())
+    found = found[:5]
+    crops = [crop(work.image, d.work_box) for d in found]
+    probs = np.stack([_probs(1, 0.3), _probs(1, 0.7), _probs(1, 0.7), _probs(1, 0.999),
+                      _probs(CLASSES.index(NOT_A_DIE), 0.9)])  # the last: no die
+    checks = {1: np.stack([_probs(1, 0.9)] * NET_VIEWS), 2: np.stack([_probs(1, 0.4)] * NET_VIEWS)}
+    reader = DiceReader()
+    wides = reader._wide_views(probs, checks, work.image, found)
+    assert sorted(wides) == [0, 2]
+    net = default_face_net()
+    for i in (0, 2):
+        wide = crop(work.image, found[i].work_box, margin=WIDE_MARGIN)
+        assert not np.array_equal(wide, crops[i])
+        assert np.allclose(wides[i], net.view_probabilities([wide], NET_VIEWS)[0], atol=1e-4)
+    assert reader._wide_views(probs[:0], {}, work.image, []) == {}
+
+
+def test_dice_cut_too_tight_are_read_from_the_wider_crop_and_never_wrongly() -> None:
+    # the detector's boxes made 30% too small (a large die, or a box off its centre, cuts
+    # pips off): measured on the checked-in photos, 37 dice are read sure and right
+    # without the second look and 43 with it; neither reads one wrongly
+    def tight_reader(second_look: bool) -> DiceReader:
+        reader = DiceReader("d6")
+        find = reader._find
+
+        def tight(frame: np.ndarray, die_px: float | None):  # type: ignore[no-untyped-def]
+            work, found, small = find(frame, die_px)
+            out = []
+            for d in found:
+                x, y, w, h = d.work_box
+                cx, cy, tw, th = x + w / 2, y + h / 2, w * 0.7, h * 0.7
+                out.append(Detection((round(cx - tw / 2), round(cy - th / 2),
+                                      max(1, round(tw)), max(1, round(th))), d.box))
+            return work, out, small
+
+        reader._find = tight  # type: ignore[method-assign]
+        if not second_look:
+            reader._wide_views = lambda *a: {}  # type: ignore[method-assign]
+        return reader
+
+    without, with_ = score_photos(tight_reader(False)), score_photos(tight_reader(True))
+    assert without["silent"] == with_["silent"] == 0
+    assert with_["right"] >= without["right"] + 4
+    assert with_["right"] >= 42
 
 
 def test_a_translucent_looking_die_is_never_read_confidently_wrong() -> None:

@@ -29,11 +29,19 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.crops import crop
 from vision.detection import to_work
-from vision.enrollment import read_yolo
+from vision.enrollment import detection_like, read_yolo
 from vision.facenet import CLASSES, INPUT_PX, NOT_A_DIE, VIEWS, FaceNet
 from vision.faces import D6_FACES
-from vision.reader import DiceReader
+from vision.reader import (
+    NET_CHECK_BELOW,
+    NET_UNCERTAIN_BELOW,
+    NET_VIEWS,
+    NET_VIEWS_MEAN,
+    WIDE_MARGIN,
+    DiceReader,
+)
 from vision.reading import Box
 from vision.training.label_errors import LABEL_ERRORS
 from vision.training.train_pips import in_fold, split_photos
@@ -49,11 +57,14 @@ def _centre_in(a: Box, b: Box) -> bool:
 
 
 def found_dice(reader: DiceReader, split: str, photos: list[int] | None = None,
-               ) -> tuple[list[int], list[np.ndarray], list[str]]:
-    """(label, the reader's crop, photo name) of every labelled die the reader finds in
-    the split's photos (all of them, or those indices), matched as the benchmark does."""
+               ) -> tuple[list[int], list[np.ndarray], list[np.ndarray], list[str]]:
+    """(label, the reader's crop, its wider crop, photo name) of every labelled die the
+    reader finds in the split's photos (all of them, or those indices), matched as the
+    benchmark does. The wider crop is the one the reader reads again for a die it is
+    unsure of (:data:`vision.reader.NET_WIDE_MEAN`)."""
     labels: list[int] = []
     crops: list[np.ndarray] = []
+    wides: list[np.ndarray] = []
     names: list[str] = []
     for index, path in enumerate(split_photos(split)):
         if photos is not None and index not in photos:
@@ -76,10 +87,15 @@ def found_dice(reader: DiceReader, split: str, photos: list[int] | None = None,
             i = min(hits, key=lambda j: abs(read.dice[j].box[0] + read.dice[j].box[2] / 2 - gx)
                     + abs(read.dice[j].box[1] + read.dice[j].box[3] / 2 - gy))
             used.add(i)
+            # the photo is read at the working scale, so the reader cut its crops from it
+            work_box = detection_like(read.dice[i].box, 1.0)
+            if not np.array_equal(crop(small, work_box), read.dice[i].crop):
+                raise RuntimeError("the reader's crops are no longer cut as found_dice cuts them")
             labels.append(c)
             crops.append(read.dice[i].crop)
+            wides.append(crop(small, work_box, margin=WIDE_MARGIN))
             names.append(path.name)
-    return labels, crops, names
+    return labels, crops, wides, names
 
 
 def mislabelled(labels: np.ndarray, views: np.ndarray, names: list[str]) -> np.ndarray:
@@ -91,16 +107,22 @@ def mislabelled(labels: np.ndarray, views: np.ndarray, names: list[str]) -> np.n
 
 
 def rule_table(labels: np.ndarray, views: np.ndarray, wrong_label: np.ndarray | None = None,
-               ) -> list[tuple[str, float, float, float]]:
+               wide: np.ndarray | None = None) -> list[tuple[str, float, float, float]]:
     """(rule, accuracy %, silent %, uncertain %) over the dice for the candidate rules
     ``floor / check below / views [agree] / mean``: a die is uncertain below the floor;
     one read from the floor to the check is read again in that many views and uncertain
     unless its face's mean probability over them is at least the mean (and, with
     ``agree``, every view reads that face). Dice marked in ``wrong_label`` are left out.
 
+    With ``wide`` (the wider crops' views, ``(N, VIEWS, classes)``), the kept rule is
+    also shown with the reader's second look: a die it leaves uncertain is read sure when
+    its wider crop's likeliest face has a mean probability over the views of at least
+    the row's figure.
+
     ``views`` is ``(N, VIEWS, classes)``; view 0 is the crop as the reader sees it."""
     if wrong_label is not None:
         labels, views = labels[~wrong_label], views[~wrong_label]
+        wide = None if wide is None else wide[~wrong_label]
     n = max(len(labels), 1)
     faces = views[:, :, :NONE]
     plain = faces[:, 0]
@@ -128,6 +150,18 @@ def rule_table(labels: np.ndarray, views: np.ndarray, wrong_label: np.ndarray | 
                     add(f"{u} / {c} / {k} views agree / {m}",
                         (top < u) | (checked & (~agree[k] | (mean[k] < m))))
                     add(f"{u} / {c} / {k} views / {m}", (top < u) | (checked & (mean[k] < m)))
+    if wide is not None:
+        checked = (top >= NET_UNCERTAIN_BELOW) & (top < NET_CHECK_BELOW)
+        kept = (top < NET_UNCERTAIN_BELOW) | (checked & (mean[NET_VIEWS] < NET_VIEWS_MEAN))
+        second = wide[:, :, :NONE].mean(1)
+        for t in (0.7, 0.75, 0.8, 0.85, 0.9):
+            sure = kept & (second.max(1) >= t)
+            face = np.where(sure, second.argmax(1), plain.argmax(1))
+            uncertain = kept & ~sure
+            right = (~uncertain) & (face == labels)
+            silent = (~uncertain) & (face != labels)
+            out.append((f"kept + wider second look / {t}", 100 * right.sum() / n,
+                        100 * silent.sum() / n, 100 * uncertain.sum() / n))
     return out
 
 
@@ -146,29 +180,34 @@ def main(argv: list[str] | None = None) -> int:
     n_photos = len(split_photos("train"))
     labels: list[int] = []
     views: list[np.ndarray] = []
+    wides: list[np.ndarray] = []
     names: list[str] = []
     for k in range(args.folds):
         net = FaceNet(args.models.format(k), input_px=args.input_px)
         reader = DiceReader("d6", face_net=net)
         photos = [i for i in range(n_photos) if in_fold(i, args.folds, k)]
-        lab, crops, nm = found_dice(reader, "train", photos)
+        lab, crops, wide, nm = found_dice(reader, "train", photos)
         labels += lab
         names += nm
         views.append(net.view_probabilities(crops, VIEWS))
+        wides.append(net.view_probabilities(wide, VIEWS))
         print(f"fold {k}: {len(photos)} photos, {len(lab)} dice found", flush=True)
     oof_labels, oof_views = np.array(labels), np.concatenate(views)
+    oof_wide = np.concatenate(wides)
     val_net = (FaceNet(args.val_model, input_px=args.input_px) if args.val_model
                else FaceNet())
-    vl, vc, vn = found_dice(DiceReader("d6", face_net=val_net), "val")
+    vl, vc, vw, vn = found_dice(DiceReader("d6", face_net=val_net), "val")
     val_labels, val_views = np.array(vl), val_net.view_probabilities(vc, VIEWS)
+    val_wide = val_net.view_probabilities(vw, VIEWS)
     if args.save:
         np.savez_compressed(args.save, oof_labels=oof_labels, oof_views=oof_views,
-                            oof_names=np.array(names), val_labels=val_labels,
-                            val_views=val_views, val_names=np.array(vn))
+                            oof_wide=oof_wide, oof_names=np.array(names),
+                            val_labels=val_labels, val_views=val_views, val_wide=val_wide,
+                            val_names=np.array(vn))
     wrong_label = mislabelled(oof_labels, oof_views, names)
     print(f"label mistakes left out: {int(wrong_label.sum())}")
-    oof = rule_table(oof_labels, oof_views, wrong_label)
-    val = rule_table(val_labels, val_views)
+    oof = rule_table(oof_labels, oof_views, wrong_label, oof_wide)
+    val = rule_table(val_labels, val_views, wide=val_wide)
     print(f"{'rule':<36} {'out-of-fold train (' + str(int((~wrong_label).sum())) + ' dice)':>34}"
           f" {'val (' + str(len(val_labels)) + ' dice)':>28}")
     print(f"{'':<36} {'accuracy%':>11} {'silent%':>10} {'uncert%':>10}"
