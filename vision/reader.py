@@ -22,6 +22,7 @@ from vision.detection import (
     to_work,
 )
 from vision.dicefinder import default_dice_finder, scaled
+from vision.dieornot import DIE_FROM, body_dice_finder, default_die_or_not
 from vision.enrollment import Profile, detection_like
 from vision.facenet import CLASSES, NOT_A_DIE, FaceNet, default_face_net
 from vision.pips import count_pips
@@ -209,6 +210,11 @@ class DiceReader:
     face_net: FaceNet | None = None
     """The d6 face network; None for the packaged one (another is for calibration)."""
     unknown_faces: bool = False
+    body_check: bool = True
+    """Custom-face dice (read by a profile, or unknown faces) are found by the body
+    detector and kept only when the die-or-not check takes them for dice
+    (:mod:`vision.dieornot`: a blank face has no mark to be found by); False finds them
+    with the pip-dice detector alone, as before the sixth session (for comparison)."""
 
     def __post_init__(self) -> None:
         if self.profile is None and self.die != "d6" and not self.unknown_faces:
@@ -226,7 +232,10 @@ class DiceReader:
             )
         # load the models now (once per process) so a missing one is a clear error here,
         # not in the middle of a read
-        if self.detector == "net":
+        if self._by_body:
+            body_dice_finder()
+            default_die_or_not()
+        elif self.detector == "net":
             default_dice_finder()
         if self.profile is None and self.d6_method == "net" and self.face_net is None:
             self.face_net = default_face_net()
@@ -247,6 +256,11 @@ class DiceReader:
             work_roi = cv2.resize(self.roi, (work.image.shape[1], work.image.shape[0]),
                                   interpolation=cv2.INTER_NEAREST)
         crops = [crop(work.image, det.work_box) for det in found]
+        if self._by_body and found:
+            # the body detector also takes round blobs and clutter for dice
+            die = default_die_or_not().probabilities(crops) >= DIE_FROM
+            found = [d for d, k in zip(found, die, strict=True) if k]
+            crops = [c for c, k in zip(crops, die, strict=True) if k]
         probs = guesses = None
         if self.profile is not None:
             # every crop of the frame in one forward pass
@@ -313,7 +327,8 @@ class DiceReader:
             work = WorkFrame(frame, 1.0, size)
         small, scale = scaled(frame, size)
         found = []
-        for box, _score in default_dice_finder().find_scaled(small, scale, frame.shape):
+        finder = body_dice_finder() if self._by_body else default_dice_finder()
+        for box, _score in finder.find_scaled(small, scale, frame.shape):
             x, y, w, h = box
             cx, cy = x + w / 2, y + h / 2
             if self.roi is not None and not self.roi[
@@ -324,6 +339,12 @@ class DiceReader:
             # label-like box (sides included) shrunk about its centre
             found.append(Detection(detection_like(box, work.scale), box))
         return work, found, small
+
+    @property
+    def _by_body(self) -> bool:
+        """Whether dice are found by the body detector and the die-or-not check."""
+        return (self.body_check and self.detector == "net"
+                and (self.profile is not None or self.die != "d6"))
 
     @staticmethod
     def _is_cut(box: Box, shape: tuple[int, ...], roi: np.ndarray | None) -> bool:

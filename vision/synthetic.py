@@ -155,6 +155,35 @@ def random_faces(rng: np.random.Generator, n: int,
     return [faces[int(i)] for i in rng.integers(0, len(faces), n)]
 
 
+def blank_faces(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator,
+                share: float = 0.5) -> None:
+    """Wipe the marks off about ``share`` of the dice in a window, in place: the top face's
+    pixels far in colour from its body are painted over from around them (OpenCV's
+    inpainting), leaving the die's body, shading and sides. The photos hold only pip
+    dice; custom dice have faces with no mark at all (SeaFall's blanks), and a die must be
+    found by its body, not by its pips. (The body detector and the die-or-not check learn
+    from such dice: ``vision/training/train_detector.py --blank``, ``train_dieornot.py``.)"""
+    mask = np.zeros(img.shape[:2], np.uint8)
+    ycc = cv2.cvtColor(img, cv2.COLOR_BGR2YCrCb).astype(np.float32)
+    h, w = mask.shape
+    for x, y, bw, bh in boxes:
+        if rng.random() >= share:
+            continue
+        # the top face: the middle of the label box (which also holds the die's sides)
+        cx, cy, r = x + bw / 2, y + bh / 2, 0.32 * min(bw, bh)
+        x0, x1 = max(int(cx - r), 0), min(int(cx + r) + 1, w)
+        y0, y1 = max(int(cy - r), 0), min(int(cy + r) + 1, h)
+        if x1 - x0 < 3 or y1 - y0 < 3:
+            continue
+        face = ycc[y0:y1, x0:x1]
+        d = face - np.median(face.reshape(-1, 3), axis=0)
+        far = np.sqrt(d[..., 0] ** 2 + 4 * d[..., 1] ** 2 + 4 * d[..., 2] ** 2) > 35
+        mask[y0:y1, x0:x1] |= far.astype(np.uint8)
+    if mask.any():
+        mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
+        img[:] = cv2.inpaint(img, mask, 2, cv2.INPAINT_TELEA)
+
+
 # --- random symbol dice: training data for the enrolled-face embedding -------------------
 
 GLYPH_KINDS = ("dot", "ring", "bar", "polygon", "letter", "arc")

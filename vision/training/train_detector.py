@@ -22,6 +22,12 @@ or OpenCV only.
 Fixed seeds; on one CPU core it takes about fifteen minutes::
 
     .venv/bin/python -m vision.training.train_detector [--steps 1600] [--threads 1]
+
+The body detector for custom-face dice (``vision/models/dice_bodies.onnx``, see
+:mod:`vision.dieornot`) is the same recipe with marks wiped off some dice::
+
+    .venv/bin/python -m vision.training.train_detector --blank 0.3 \
+        --out vision/models/dice_bodies.onnx
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ from vision.detection import DEFAULT_DIE_FRACTION
 from vision.dicefinder import MODEL_PATH, NET_DIE_PX, STRIDE, DiceFinder, decode, prepare
 from vision.enrollment import read_yolo
 from vision.onnxmodel import available_engines
+from vision.synthetic import blank_faces
 from vision.training.common import photometric
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,46 +113,22 @@ def _junk(img: np.ndarray, centres: np.ndarray, side: float, rng: np.random.Gene
 
 
 BLANK_CHANCE = 0.0
-"""Share of training windows in which some dice lose their marks (:func:`blank_faces`).
+"""Share of training windows in which some dice lose their marks
+(:func:`vision.synthetic.blank_faces`).
 Tried at 0.3 and 0.12 (fourth session): the detector then found SeaFall's blank faces on
 synthetic trays (4-5 of 72 missed, against 18), but on the d6 photos it also took round
 grey blobs (the tray's) for dice, which the enrolled reader reports (20-24 false
-detections per 100 val photos, against 0), and it read val's pips no better. Not kept
-until the enrolled path can tell a die's square body from a disc."""
-
-
-def blank_faces(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator,
-                share: float = 0.5) -> None:
-    """Wipe the marks off about ``share`` of the dice in a window, in place: the top face's
-    pixels far in colour from its body are painted over from around them (OpenCV's
-    inpainting), leaving the die's body, shading and sides. The photos hold only pip
-    dice; custom dice have faces with no mark at all (SeaFall's blanks), and a die must be
-    found by its body, not by its pips."""
-    mask = np.zeros(img.shape[:2], np.uint8)
-    ycc = cv2.cvtColor(img, cv2.COLOR_BGR2YCrCb).astype(np.float32)
-    h, w = mask.shape
-    for x, y, bw, bh in boxes:
-        if rng.random() >= share:
-            continue
-        # the top face: the middle of the label box (which also holds the die's sides)
-        cx, cy, r = x + bw / 2, y + bh / 2, 0.32 * min(bw, bh)
-        x0, x1 = max(int(cx - r), 0), min(int(cx + r) + 1, w)
-        y0, y1 = max(int(cy - r), 0), min(int(cy + r) + 1, h)
-        if x1 - x0 < 3 or y1 - y0 < 3:
-            continue
-        face = ycc[y0:y1, x0:x1]
-        d = face - np.median(face.reshape(-1, 3), axis=0)
-        far = np.sqrt(d[..., 0] ** 2 + 4 * d[..., 1] ** 2 + 4 * d[..., 2] ** 2) > 35
-        mask[y0:y1, x0:x1] |= far.astype(np.uint8)
-    if mask.any():
-        mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
-        img[:] = cv2.inpaint(img, mask, 2, cv2.INPAINT_TELEA)
+detections per 100 val photos, against 0), and it read val's pips no better. So the
+pip-dice detector (the default, ``dice_centres.onnx``) is trained without; since the sixth
+session a second detector trained with ``--blank 0.3`` (``dice_bodies.onnx``) finds
+custom-face dice, and the die-or-not check (:mod:`vision.dieornot`) drops its discs."""
 
 
 def sample(photo: Photo, rng: np.random.Generator, blank: float = BLANK_CHANCE
            ) -> tuple[np.ndarray, np.ndarray]:
     """An augmented WINDOW px window and its boxes (x, y, w, h in window pixels); in a
-    ``blank`` share of windows some dice have their marks wiped (:func:`blank_faces`)."""
+    ``blank`` share of windows some dice have their marks wiped
+    (:func:`vision.synthetic.blank_faces`)."""
     k = NET_DIE_PX / STORE_DIE_PX * rng.uniform(0.7, 1.5)
     angle = rng.uniform(-15, 15) + 90 * int(rng.integers(4))
     h, w = photo.image.shape[:2]

@@ -1,0 +1,238 @@
+"""Train the die-or-not check (``vision/models/die_or_not.onnx``) for dice read by a profile.
+
+The packaged d6 face network has a *none* class, but it learned dice from pip dice only: a
+SeaFall die's blank face, or its wheel, bar or star, is *none* to it, as a grey disc on
+the tray is. Custom-face dice are found by the body detector (``dice_bodies.onnx``,
+:mod:`vision.training.train_detector` with ``--blank``: it learned dice with their marks
+wiped off too, so it finds a blank face), which also takes round grey blobs on a tray for
+dice. This network tells the two apart: a die, whatever its face shows or does not show,
+against anything else a detector may report.
+
+Samples (each the reader's 64 px crop, :func:`vision.training.train_pips.render`):
+
+* **die**: every labelled die of the d6 train photos (around its label box and around the
+  packaged detector's box for it), each also with its marks wiped off (inpainted from the
+  body around them, :func:`vision.training.train_detector.blank_faces`); and the dice of
+  ``--synthetic`` synthetic SeaFall trays (:func:`vision.synthetic.tray_photo`, every face,
+  random tray colour and die size);
+* **not a die**: the packaged detector's and the body detector's detections that match no
+  labelled die, random tray patches, tray patches with drawn junk (coins, print, pencils,
+  fingertips), and the body detector's detections on the synthetic trays that match no die.
+
+Val is the d6 val photos' samples and synthetic trays of other seeds; the epoch kept is
+the best on val (a die lost weighs as much as a false detection kept). The d6 test split
+is never read. Needs the ``train`` extra (PyTorch)::
+
+    .venv/bin/python -m vision.training.train_detector --blank 0.3 \\
+        --out vision/models/dice_bodies.onnx        # first: the body detector
+    .venv/bin/python -m vision.training.train_dieornot [--epochs 24] [--threads 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+
+from vision.detection import expected_die_px, to_work
+from vision.dicefinder import DiceFinder
+from vision.dieornot import BODIES_PATH, INPUT_PX, MODEL_PATH, DieOrNot
+from vision.enrollment import BOX_TO_DIE, detection_like, read_yolo
+from vision.facenet import prepare
+from vision.onnxmodel import available_engines
+from vision.reading import Box
+from vision.synthetic import blank_faces, random_faces, tray_photo
+from vision.training.train_pips import (
+    DATASET,
+    NONE,
+    FaceCNN,
+    Sample,
+    _centre_in,
+    _patch,
+    extract,
+    render,
+    split_photos,
+)
+
+NOT, DIE = 0, 1
+
+
+def wiped(s: Sample, rng: np.random.Generator) -> Sample:
+    """The sample's die with the marks of its top face wiped off."""
+    patch = s.patch.copy()
+    c = patch.shape[0] / 2
+    side = s.side / BOX_TO_DIE  # the label box (sides included) the wipe is placed in
+    blank_faces(patch, np.array([[c - side / 2, c - side / 2, side, side]]), rng, share=1.0)
+    return Sample(patch, s.side, DIE, s.photo)
+
+
+TRAY_PATCHES = 6
+"""Random tray patches per photo or synthetic tray, besides :func:`extract`'s."""
+
+
+def tray_patches(image: np.ndarray, boxes: list[Box], side: float, rng: np.random.Generator,
+                 n: int = TRAY_PATCHES) -> list[Sample]:
+    """Up to ``n`` die-sized patches of tray away from every die (``boxes``, with sides)."""
+    h, w = image.shape[:2]
+    out = []
+    for _ in range(n * 5):
+        if len(out) == n:
+            break
+        cx, cy = rng.uniform(side, w - side), rng.uniform(side, h - side)
+        if all(abs(cx - (b[0] + b[2] / 2)) > 0.9 * max(b[2], side)
+               or abs(cy - (b[1] + b[3] / 2)) > 0.9 * max(b[3], side) for b in boxes):
+            s = side * rng.uniform(0.7, 1.3)
+            out.append(Sample(*_patch(image, (round(cx - s / 2), round(cy - s / 2),
+                                              round(s), round(s))), NOT))
+    return out
+
+
+def body_detections(split: str, finder: DiceFinder, rng: np.random.Generator
+                    ) -> list[Sample]:
+    """The body detector's detections in a split's photos that match no labelled die, and
+    more random tray patches."""
+    out = []
+    for index, path in enumerate(split_photos(split)):
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        work = to_work(image)
+        small = work.image
+        labels = [tuple(round(v * work.scale) for v in b) for _, b in read_yolo(
+            DATASET / "labels" / split / (path.stem + ".txt"), image.shape[1], image.shape[0])]
+        for found, _ in finder.find(small, expected_die_px(small.shape)):
+            if not any(_centre_in(lb, found) for lb in labels):
+                out.append(Sample(*_patch(small, detection_like(found, 1.0)), NOT, index))
+        if labels:
+            side = float(np.median([max(b[2], b[3]) for b in labels])) * BOX_TO_DIE
+            out += tray_patches(small, labels, side, rng)
+    return out
+
+
+def synthetic(seeds: range, finder: DiceFinder) -> list[Sample]:
+    """Dice and non-dice of synthetic SeaFall trays (one tray per seed, drawn from it)."""
+    out = []
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        die_px = int(rng.integers(30, 60))
+        tray = tuple(int(v) for v in rng.integers(60, 230) + rng.integers(-20, 20, 3))
+        photo = tray_photo(rng, random_faces(rng, int(rng.integers(6, 13))), die_px=die_px,
+                           tray=tray)
+        image = photo.image
+        for d in photo.dice:
+            out.append(Sample(*_patch(image, detection_like(d.box, 1.0)), DIE, seed))
+        for found, _ in finder.find(image, float(die_px)):
+            if not any(_centre_in(d.box, found) for d in photo.dice):
+                out.append(Sample(*_patch(image, detection_like(found, 1.0)), NOT, seed))
+        out += tray_patches(image, [d.box for d in photo.dice], die_px * BOX_TO_DIE, rng, 3)
+    return out
+
+
+def samples(split: str, rng: np.random.Generator, finder: DiceFinder,
+            seeds: range) -> list[Sample]:
+    """Every sample of a split of the d6 photos, and of the synthetic trays ``seeds``."""
+    out = []
+    for s in extract(split, rng):
+        if s.label == NONE:
+            out.append(Sample(s.patch, s.side, NOT, s.photo))
+        else:
+            out.append(Sample(s.patch, s.side, DIE, s.photo))
+            out.append(wiped(s, rng))
+    return out + body_detections(split, finder, rng) + synthetic(seeds, finder)
+
+
+def evaluate(model: nn.Module, val: list[Sample]) -> tuple[float, float]:
+    """(share of dice kept, share of non-dice dropped) without augmentation."""
+    model.eval()
+    with torch.no_grad():
+        pred = model(torch.from_numpy(prepare([render(s, None) for s in val], INPUT_PX)))
+    p = pred.argmax(1).numpy()
+    y = np.array([s.label for s in val])
+    return float((p[y == DIE] == DIE).mean()), float((p[y == NOT] == NOT).mean())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--epochs", type=int, default=24)
+    parser.add_argument("--copies", type=int, default=2, help="augmented copies per epoch")
+    parser.add_argument("--synthetic", type=int, default=300,
+                        help="synthetic SeaFall trays to learn from")
+    parser.add_argument("--max-minutes", type=float, default=30.0)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=8)
+    parser.add_argument("--bodies", type=Path, default=BODIES_PATH,
+                        help="the body detector whose false detections are learned")
+    parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    args = parser.parse_args(argv)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(args.seed)
+    start = time.monotonic()
+    finder = DiceFinder(args.bodies)
+    train = samples("train", rng, finder, range(args.synthetic))
+    val = samples("val", rng, finder, range(10_000, 10_040))
+    counts = np.bincount([s.label for s in train], minlength=2)
+    print(f"samples: train {len(train)} (not {counts[NOT]}, die {counts[DIE]}), val "
+          f"{len(val)}; made in {time.monotonic() - start:.0f} s", flush=True)
+    model = FaceCNN(classes=2, width=1.0)
+    print(f"model: {sum(p.numel() for p in model.parameters())} parameters", flush=True)
+    steps_per_epoch = math.ceil(len(train) * args.copies / 128)
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-3)
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, max_lr=3e-3, total_steps=args.epochs * steps_per_epoch, pct_start=0.15)
+    # the classes are weighted to count alike, whatever their numbers
+    weight = torch.tensor(counts.sum() / (2.0 * np.maximum(counts, 1)), dtype=torch.float32)
+    loss_fn = nn.CrossEntropyLoss(weight=weight, label_smoothing=0.05)
+    best: tuple[float, dict[str, torch.Tensor]] | None = None
+    train_start = time.monotonic()
+    for epoch in range(args.epochs):
+        model.train()
+        order = [train[i] for i in rng.permutation(len(train) * args.copies) % len(train)]
+        total = 0.0
+        for b in range(steps_per_epoch):
+            chunk = order[b * 128 : (b + 1) * 128]
+            if not chunk:
+                break
+            x = torch.from_numpy(prepare([render(s, rng) for s in chunk], INPUT_PX))
+            y = torch.tensor([s.label for s in chunk])
+            opt.zero_grad()
+            loss = loss_fn(model(x), y)
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(chunk)
+        kept, dropped = evaluate(model, val)
+        if best is None or kept + dropped >= best[0]:
+            best = (kept + dropped, {k: v.clone() for k, v in model.state_dict().items()})
+        minutes = (time.monotonic() - train_start) / 60
+        print(f"epoch {epoch + 1:>3} loss {total / len(order):.3f} val dice kept {kept:.4f} "
+              f"non-dice dropped {dropped:.4f} ({minutes:.1f} min)", flush=True)
+        if minutes > args.max_minutes:
+            print("time budget reached", flush=True)
+            break
+    assert best is not None
+    model.load_state_dict(best[1])
+    model.eval()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, torch.zeros(1, 3, INPUT_PX, INPUT_PX), str(args.out),
+                      dynamo=False, input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=13)
+    check = [render(s, None) for s in val[:64]]
+    with torch.no_grad():
+        ref = model(torch.from_numpy(prepare(check, INPUT_PX))).softmax(1).numpy()[:, DIE]
+    diffs = {e: np.abs(DieOrNot(args.out, e).probabilities(check) - ref).max()
+             for e in available_engines()}
+    print(f"saved {args.out} ({args.out.stat().st_size / 1024:.0f} KiB); vs PyTorch, max diff "
+          + ", ".join(f"{e} {d:.2e}" for e, d in diffs.items())
+          + f"; total {time.monotonic() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
