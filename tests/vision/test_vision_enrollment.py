@@ -92,15 +92,16 @@ def test_synthetic_symbols_are_distinct_and_photos_carry_their_truth() -> None:
 
 def test_enrolled_seafall_profile_reads_synthetic_photos() -> None:
     # measured with ink templates (three zooms) and the symbol embedding (symbol-embed-2):
-    # 89/96 found, 70 read confidently right (63 with the first embedding, 54 with it
-    # alone), no silent error, 1 false detection (the thresholds favour "uncertain" over a
-    # guess; blank faces, having no marks, lead by less)
+    # 96/96 found by body (89 by the pip-dice detector, which misses blank faces), 79 read
+    # confidently right, no silent error, no false detection (1 by the pip-dice detector;
+    # the thresholds favour "uncertain" over a guess; blank faces, having no marks, lead
+    # by less)
     profile = Profile.from_crops("seafall-test", "seafall", seafall_crops(seed=7))
     s = score_synthetic(DiceReader("seafall", profile=profile), seed=11, photos=8)
-    assert s["found"] >= 0.85 * s["dice"]
-    assert s["right"] >= 0.65 * s["dice"]
+    assert s["found"] >= 0.97 * s["dice"]
+    assert s["right"] >= 0.75 * s["dice"]
     assert s["silent"] <= 1
-    assert s["false"] <= 2
+    assert s["false"] <= 1
 
 
 def test_profile_saves_to_the_data_dir_and_loads(_private_data_dir: Path) -> None:
