@@ -50,7 +50,7 @@ from vision.dicefinder import MODEL_PATH, NET_DIE_PX, STRIDE, DiceFinder, decode
 from vision.enrollment import read_yolo
 from vision.onnxmodel import available_engines
 from vision.synthetic import blank_faces
-from vision.training.common import photometric
+from vision.training.common import photometric, report_saved
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
@@ -346,9 +346,7 @@ def main(argv: list[str] | None = None) -> int:
         ref = model(torch.from_numpy(blob)).numpy()
     diffs = {e: np.abs(DiceFinder(args.out, engine=e).maps(blob) - ref).max()
              for e in available_engines()}
-    print(f"saved {args.out} ({args.out.stat().st_size / 1024:.0f} KiB); vs PyTorch, max diff "
-          + ", ".join(f"{e} {d:.2e}" for e, d in diffs.items())
-          + f"; total {time.monotonic() - start:.0f} s")
+    report_saved(args.out, diffs, start)
     return 0
 
 

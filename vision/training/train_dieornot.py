@@ -31,7 +31,6 @@ is never read. Needs the ``train`` extra (PyTorch)::
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from pathlib import Path
@@ -49,6 +48,7 @@ from vision.facenet import prepare
 from vision.onnxmodel import available_engines
 from vision.reading import Box
 from vision.synthetic import blank_faces, random_faces, tray_photo
+from vision.training.common import fit, report_saved
 from vision.training.train_pips import (
     DATASET,
     NONE,
@@ -182,43 +182,17 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(val)}; made in {time.monotonic() - start:.0f} s", flush=True)
     model = FaceCNN(classes=2, width=1.0)
     print(f"model: {sum(p.numel() for p in model.parameters())} parameters", flush=True)
-    steps_per_epoch = math.ceil(len(train) * args.copies / 128)
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-3)
-    sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, max_lr=3e-3, total_steps=args.epochs * steps_per_epoch, pct_start=0.15)
+    def score() -> tuple[float, str]:
+        kept, dropped = evaluate(model, val)
+        return kept + dropped, f"val dice kept {kept:.4f} non-dice dropped {dropped:.4f}"
+
     # the classes are weighted to count alike, whatever their numbers
     weight = torch.tensor(counts.sum() / (2.0 * np.maximum(counts, 1)), dtype=torch.float32)
-    loss_fn = nn.CrossEntropyLoss(weight=weight, label_smoothing=0.05)
-    best: tuple[float, dict[str, torch.Tensor]] | None = None
-    train_start = time.monotonic()
-    for epoch in range(args.epochs):
-        model.train()
-        order = [train[i] for i in rng.permutation(len(train) * args.copies) % len(train)]
-        total = 0.0
-        for b in range(steps_per_epoch):
-            chunk = order[b * 128 : (b + 1) * 128]
-            if not chunk:
-                break
-            x = torch.from_numpy(prepare([render(s, rng) for s in chunk], INPUT_PX))
-            y = torch.tensor([s.label for s in chunk])
-            opt.zero_grad()
-            loss = loss_fn(model(x), y)
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item() * len(chunk)
-        kept, dropped = evaluate(model, val)
-        if best is None or kept + dropped >= best[0]:
-            best = (kept + dropped, {k: v.clone() for k, v in model.state_dict().items()})
-        minutes = (time.monotonic() - train_start) / 60
-        print(f"epoch {epoch + 1:>3} loss {total / len(order):.3f} val dice kept {kept:.4f} "
-              f"non-dice dropped {dropped:.4f} ({minutes:.1f} min)", flush=True)
-        if minutes > args.max_minutes:
-            print("time budget reached", flush=True)
-            break
-    assert best is not None
-    model.load_state_dict(best[1])
-    model.eval()
+    fit(model, train,
+        lambda chunk: torch.from_numpy(prepare([render(s, rng) for s in chunk], INPUT_PX)),
+        lambda s: s.label, rng, epochs=args.epochs, copies=args.copies,
+        loss_fn=nn.CrossEntropyLoss(weight=weight, label_smoothing=0.05),
+        max_minutes=args.max_minutes, evaluate=score)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(model, torch.zeros(1, 3, INPUT_PX, INPUT_PX), str(args.out),
                       dynamo=False, input_names=["crops"], output_names=["logits"],
@@ -226,11 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     check = [render(s, None) for s in val[:64]]
     with torch.no_grad():
         ref = model(torch.from_numpy(prepare(check, INPUT_PX))).softmax(1).numpy()[:, DIE]
-    diffs = {e: np.abs(DieOrNot(args.out, e).probabilities(check) - ref).max()
+    diffs = {e: float(np.abs(DieOrNot(args.out, e).probabilities(check) - ref).max())
              for e in available_engines()}
-    print(f"saved {args.out} ({args.out.stat().st_size / 1024:.0f} KiB); vs PyTorch, max diff "
-          + ", ".join(f"{e} {d:.2e}" for e, d in diffs.items())
-          + f"; total {time.monotonic() - start:.0f} s")
+    report_saved(args.out, diffs, start)
     return 0
 
 

@@ -47,7 +47,7 @@ from vision.embedding import DIM, INPUT_PX, MODEL_PATH, SymbolEmbedder
 from vision.facenet import prepare
 from vision.onnxmodel import available_engines
 from vision.synthetic import Glyph, random_dots, random_glyph, symbol_die_crop
-from vision.training.common import conv_block
+from vision.training.common import conv_block, report_saved
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
@@ -267,9 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         ref = F.normalize(model(torch.from_numpy(prepare(check, INPUT_PX))), dim=1).numpy()
     diffs = {e: np.abs(SymbolEmbedder(args.out, e).embed(check) - ref).max()
              for e in available_engines()}
-    print(f"saved {args.out} ({args.out.stat().st_size / 1024:.0f} KiB); vs PyTorch, max diff "
-          + ", ".join(f"{e} {d:.2e}" for e, d in diffs.items())
-          + f"; total {time.monotonic() - start:.0f} s")
+    report_saved(args.out, diffs, start)
     return 0
 
 

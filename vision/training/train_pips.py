@@ -61,7 +61,7 @@ from vision.enrollment import detection_like, read_yolo
 from vision.facenet import CLASSES, INPUT_PX, MODEL_PATH, FaceNet, default_face_net, prepare
 from vision.onnxmodel import available_engines
 from vision.reading import Box
-from vision.training.common import conv_block, photometric
+from vision.training.common import conv_block, fit, photometric, report_saved
 from vision.training.label_errors import LABEL_ERRORS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -275,8 +275,13 @@ def glare(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return x * (1 - mask[..., None]) + light * mask[..., None]
 
 
+SHIFT = 0.06
+"""Spread of the random shift of a training crop's centre, as a share of the die's side."""
+
+
 def render(s: Sample, rng: np.random.Generator | None,
-           ghost: Sample | None = None, glare_chance: float = 0.0) -> np.ndarray:
+           ghost: Sample | None = None, glare_chance: float = 0.0,
+           shift: float = SHIFT) -> np.ndarray:
     """The reader's 64 px crop of a sample; with ``rng``, randomly augmented (and with
     ``ghost``, made to look translucent with that die's face showing through)."""
     centre = s.patch.shape[0] / 2
@@ -285,7 +290,7 @@ def render(s: Sample, rng: np.random.Generator | None,
     if rng is not None:
         angle = rng.uniform(0, 360)
         k = rng.uniform(0.85, 1.2)
-        dx, dy = rng.normal(0, 0.06 * s.side, 2)
+        dx, dy = rng.normal(0, shift * s.side, 2)
     m = cv2.getRotationMatrix2D((centre + dx, centre + dy), angle, CROP_PX / (side * k))
     m[0, 2] += CROP_PX / 2 - (centre + dx)
     m[1, 2] += CROP_PX / 2 - (centre + dy)
@@ -330,7 +335,8 @@ class FaceCNN(nn.Module):
 
 def batch(samples: list[Sample], rng: np.random.Generator | None,
           dice: list[Sample] | None = None, ghost_chance: float = GHOST_CHANCE,
-          px: int = INPUT_PX, glare_chance: float = GLARE_CHANCE) -> torch.Tensor:
+          px: int = INPUT_PX, glare_chance: float = GLARE_CHANCE,
+          shift: float = SHIFT) -> torch.Tensor:
     """The network's input for samples; with ``rng`` augmented, and with ``dice`` some
     made translucent with one of those dice showing through."""
     crops = []
@@ -339,7 +345,7 @@ def batch(samples: list[Sample], rng: np.random.Generator | None,
         if (rng is not None and dice and s.label != NONE
                 and rng.random() < ghost_chance):
             ghost = dice[int(rng.integers(len(dice)))]
-        crops.append(render(s, rng, ghost, glare_chance))
+        crops.append(render(s, rng, ghost, glare_chance, shift))
     return torch.from_numpy(prepare(crops, px))
 
 
@@ -374,6 +380,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of crops given a drawn glint (streak, arc, highlight)")
     parser.add_argument("--label-errors", choices=("keep", "drop"), default="drop",
                         help="train on the known label mistakes' dice as labelled, or not")
+    parser.add_argument("--shift", type=float, default=SHIFT,
+                        help="spread of a crop's random shift, as a share of the die's side")
     parser.add_argument("--input-px", type=int, default=INPUT_PX,
                         help="side of the network's input (the reader's must match)")
     args = parser.parse_args(argv)
@@ -392,42 +400,16 @@ def main(argv: list[str] | None = None) -> int:
     model = FaceCNN(width=args.width)
     params = sum(p.numel() for p in model.parameters())
     print(f"model: {params} parameters, input {args.input_px}x{args.input_px} BGR", flush=True)
-    steps_per_epoch = math.ceil(len(train) * args.copies / 128)
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-3)
-    sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, max_lr=3e-3, total_steps=args.epochs * steps_per_epoch, pct_start=0.15)
-    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-    best: tuple[float, dict[str, torch.Tensor]] | None = None
-    train_start = time.monotonic()
-    for epoch in range(args.epochs):
-        model.train()
-        order = [train[i] for i in rng.permutation(len(train) * args.copies) % len(train)]
-        total = 0.0
-        for b in range(steps_per_epoch):
-            chunk = order[b * 128 : (b + 1) * 128]
-            if not chunk:
-                break
-            x = batch(chunk, rng, dice, args.ghost, args.input_px, args.glare)
-            y = torch.tensor([s.label for s in chunk])
-            opt.zero_grad()
-            loss = loss_fn(model(x), y)
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item() * len(chunk)
+
+    def score() -> tuple[float, str]:
         dice_acc, none_acc = evaluate(model, val, args.input_px)
-        score = dice_acc + 0.2 * none_acc
-        if best is None or score >= best[0]:
-            best = (score, {k: v.clone() for k, v in model.state_dict().items()})
-        minutes = (time.monotonic() - train_start) / 60
-        print(f"epoch {epoch + 1:>3} loss {total / len(order):.3f} val dice {dice_acc:.4f} "
-              f"none {none_acc:.3f} ({minutes:.1f} min)", flush=True)
-        if minutes > args.max_minutes:
-            print("time budget reached", flush=True)
-            break
-    assert best is not None
-    model.load_state_dict(best[1])
-    model.eval()
+        return dice_acc + 0.2 * none_acc, f"val dice {dice_acc:.4f} none {none_acc:.3f}"
+
+    fit(model, train,
+        lambda chunk: batch(chunk, rng, dice, args.ghost, args.input_px, args.glare, args.shift),
+        lambda s: s.label, rng, epochs=args.epochs, copies=args.copies,
+        loss_fn=nn.CrossEntropyLoss(label_smoothing=0.05), max_minutes=args.max_minutes,
+        evaluate=score)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(model, torch.zeros(1, 3, args.input_px, args.input_px), str(args.out),
                       dynamo=False, input_names=["crops"], output_names=["logits"],
@@ -436,11 +418,9 @@ def main(argv: list[str] | None = None) -> int:
     check = [render(s, None) for s in val[:64]]
     with torch.no_grad():
         ref = model(torch.from_numpy(prepare(check, args.input_px))).softmax(1).numpy()
-    diffs = {e: np.abs(FaceNet(args.out, e, args.input_px).probabilities(check) - ref).max()
-             for e in available_engines()}
-    print(f"saved {args.out} ({args.out.stat().st_size / 1024:.0f} KiB); vs PyTorch, max diff "
-          + ", ".join(f"{e} {d:.2e}" for e, d in diffs.items())
-          + f"; total {time.monotonic() - start:.0f} s")
+    diffs = {e: float(np.abs(FaceNet(args.out, e, args.input_px).probabilities(check)
+                             - ref).max()) for e in available_engines()}
+    report_saved(args.out, diffs, start)
     return 0
 
 
