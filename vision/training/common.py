@@ -18,6 +18,15 @@ from torch import nn
 T = TypeVar("T")
 
 
+def seeded(seed: int, threads: int) -> np.random.Generator:
+    """Start a reproducible run: PyTorch seeded and held to ``threads``, OpenCV to one
+    thread; the run's NumPy generator."""
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    cv2.setNumThreads(1)
+    return np.random.default_rng(seed)
+
+
 def photometric(x: np.ndarray, rng: np.random.Generator, side: int, *,
                 white_balance: bool, blur: tuple[float, float],
                 down: tuple[float, float, float], noise: tuple[float, float]) -> np.ndarray:

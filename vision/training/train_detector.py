@@ -50,7 +50,7 @@ from vision.dicefinder import MODEL_PATH, NET_DIE_PX, STRIDE, DiceFinder, decode
 from vision.enrollment import read_yolo
 from vision.onnxmodel import available_engines
 from vision.synthetic import blank_faces
-from vision.training.common import photometric, report_saved
+from vision.training.common import photometric, report_saved, seeded
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
@@ -282,10 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blank", type=float, default=BLANK_CHANCE,
                         help="share of windows in which some dice lose their marks")
     args = parser.parse_args(argv)
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    cv2.setNumThreads(1)
-    rng = np.random.default_rng(args.seed)
+    rng = seeded(args.seed, args.threads)
     start = time.monotonic()
     train, val = load("train"), load("val")
     print(f"photos: train {len(train)}, val {len(val)}; loaded in "

@@ -48,7 +48,7 @@ from vision.facenet import prepare
 from vision.onnxmodel import available_engines
 from vision.reading import Box
 from vision.synthetic import blank_faces, random_faces, tray_photo
-from vision.training.common import fit, report_saved
+from vision.training.common import fit, report_saved, seeded
 from vision.training.train_pips import (
     DATASET,
     NONE,
@@ -169,10 +169,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the body detector whose false detections are learned")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args(argv)
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    cv2.setNumThreads(1)
-    rng = np.random.default_rng(args.seed)
+    rng = seeded(args.seed, args.threads)
     start = time.monotonic()
     finder = DiceFinder(args.bodies)
     train = samples("train", rng, finder, range(args.synthetic))

@@ -47,7 +47,7 @@ from vision.embedding import DIM, INPUT_PX, MODEL_PATH, SymbolEmbedder
 from vision.facenet import prepare
 from vision.onnxmodel import available_engines
 from vision.synthetic import Glyph, random_dots, random_glyph, symbol_die_crop
-from vision.training.common import conv_block, report_saved
+from vision.training.common import conv_block, report_saved, seeded
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
@@ -204,10 +204,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="up to N empty-tray patches from the train photos as floors")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args(argv)
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    cv2.setNumThreads(1)
-    rng = np.random.default_rng(args.seed)
+    rng = seeded(args.seed, args.threads)
     start = time.monotonic()
     glyphs = bank(rng, CLASSES, args.dots)
     trays = real_trays(args.real_trays, rng) if args.real_trays else None

@@ -61,7 +61,7 @@ from vision.enrollment import detection_like, read_yolo
 from vision.facenet import CLASSES, INPUT_PX, MODEL_PATH, FaceNet, default_face_net, prepare
 from vision.onnxmodel import available_engines
 from vision.reading import Box
-from vision.training.common import conv_block, fit, photometric, report_saved
+from vision.training.common import conv_block, fit, photometric, report_saved, seeded
 from vision.training.label_errors import LABEL_ERRORS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -385,10 +385,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--input-px", type=int, default=INPUT_PX,
                         help="side of the network's input (the reader's must match)")
     args = parser.parse_args(argv)
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    cv2.setNumThreads(1)
-    rng = np.random.default_rng(args.seed)
+    rng = seeded(args.seed, args.threads)
     start = time.monotonic()
     train = extract("train", rng, (args.folds, args.fold),
                     LABEL_ERRORS if args.label_errors == "drop" else frozenset())
