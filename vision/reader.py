@@ -271,11 +271,14 @@ class DiceReader:
             assert self.face_net is not None
             probs = self.face_net.probabilities(crops)
             checks = self._check_views(probs, crops)
-            wides = self._wide_views(probs, checks, work.image, found)
+            reads = [self._classify_net(p, checks.get(i)) for i, p in enumerate(probs)]
+            wides = self._wide_views(reads, work.image, found)
         dice: list[DieRead] = []
         for i, (det, c) in enumerate(zip(found, crops, strict=True)):
             if probs is not None:
-                read = self._classify_net(probs[i], checks.get(i), wides.get(i))
+                read = reads[i]
+                if i in wides:
+                    read = self._second_look(reads[i], wides[i])
             elif guesses is not None:
                 g = guesses[i]
                 read = None if g.similarity < NOT_A_DIE_SIMILARITY else (
@@ -374,13 +377,12 @@ class DiceReader:
         views = np.concatenate([probs[idx][:, None], turned], axis=1)
         return dict(zip(idx, views, strict=True))
 
-    def _wide_views(self, probs: np.ndarray, checks: dict[int, np.ndarray],
-                    image: np.ndarray, found: list[Detection]) -> dict[int, np.ndarray]:
+    def _wide_views(self, reads: list[tuple[str, float, bool] | None], image: np.ndarray,
+                    found: list[Detection]) -> dict[int, np.ndarray]:
         """The view probabilities (``(NET_VIEWS, classes)``) of a wider crop of each die
-        the rule leaves uncertain, by index; all of them in one forward pass."""
+        read uncertain, by index; all of them in one forward pass."""
         assert self.face_net is not None
-        idx = [i for i in range(len(probs))
-               if (r := self._classify_net(probs[i], checks.get(i))) is not None and r[2]]
+        idx = [i for i, r in enumerate(reads) if r is not None and r[2]]
         if not idx:
             return {}
         wide = [crop(image, found[i].work_box, margin=WIDE_MARGIN) for i in idx]
@@ -388,8 +390,8 @@ class DiceReader:
         return dict(zip(idx, views, strict=True))
 
     @staticmethod
-    def _classify_net(p: np.ndarray, views: np.ndarray | None = None,
-                      wide: np.ndarray | None = None) -> tuple[str, float, bool] | None:
+    def _classify_net(p: np.ndarray, views: np.ndarray | None = None
+                      ) -> tuple[str, float, bool] | None:
         if p[CLASSES.index(NOT_A_DIE)] >= NET_NOT_A_DIE:
             return None
         face = int(np.argmax(p[: len(CLASSES) - 1]))
@@ -401,12 +403,20 @@ class DiceReader:
             # read again turned and mirrored: the face must stay likely in every view
             confidence = float(views[:, face].mean())
             uncertain = confidence < NET_VIEWS_MEAN
-        if uncertain and wide is not None:
-            # a second look, cut wider: a crop too tight or off centre may cut pips off
-            mean = wide[:, : len(CLASSES) - 1].mean(axis=0)
-            if mean.max() >= NET_WIDE_MEAN:
-                return CLASSES[int(np.argmax(mean))], float(mean.max()), False
         return CLASSES[face], confidence, uncertain
+
+    @staticmethod
+    def _second_look(read: tuple[str, float, bool] | None, wide: np.ndarray
+                     ) -> tuple[str, float, bool] | None:
+        """An uncertain read made sure by its wider crop's views (``(NET_VIEWS,
+        classes)``) when they read one face firmly enough (NET_WIDE_MEAN); any other read
+        as it is. A crop too tight or off centre may cut pips off."""
+        if read is None or not read[2]:
+            return read
+        mean = wide[:, : len(CLASSES) - 1].mean(axis=0)
+        if mean.max() >= NET_WIDE_MEAN:
+            return CLASSES[int(np.argmax(mean))], float(mean.max()), False
+        return read
 
     def _classify(
         self, c: np.ndarray, wide: np.ndarray | None = None

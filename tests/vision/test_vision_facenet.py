@@ -13,7 +13,6 @@ from vision.detection import Detection, detect
 from vision.facenet import (
     CLASSES,
     MODEL_PATH,
-    NOT_A_DIE,
     VIEWS,
     FaceNet,
     ModelError,
@@ -199,43 +198,42 @@ def test_only_dice_read_confidently_but_not_very_are_looked_at_again() -> None:
 
 
 def test_a_die_left_uncertain_is_read_from_its_wider_crop_when_that_is_firm() -> None:
-    unsure = _probs(2, 0.4)  # a "3" under the floor
+    unsure = DiceReader._classify_net(_probs(2, 0.4))  # a "3" under the floor
+    assert unsure is not None and unsure[2]
     firm_wide = np.stack([_probs(3, q) for q in (0.9, 0.85, 0.95, 0.9) * 2])
-    face, confidence, uncertain = DiceReader._classify_net(  # type: ignore[misc]
-        unsure, None, firm_wide)
+    face, confidence, uncertain = DiceReader._second_look(unsure, firm_wide)  # type: ignore[misc]
     assert (face, uncertain) == ("4", False)
     assert confidence == pytest.approx(firm_wide[:, 3].mean())
     # the wider crop read weakly on average: the die stays uncertain, as first read
     low = NET_WIDE_MEAN - 0.05
     weak_wide = np.stack([_probs(3, q) for q in (low + 0.1, low - 0.1, low, low) * 2])
-    assert DiceReader._classify_net(unsure, None, weak_wide) == (  # type: ignore[misc]
-        "3", pytest.approx(0.4), True)
+    assert DiceReader._second_look(unsure, weak_wide) == ("3", pytest.approx(0.4), True)
     # a die the views left uncertain is looked at again the same way
     split = np.stack([_probs(2, 0.8)] * 4 + [_probs(4, 0.8)] * 4)
-    assert DiceReader._classify_net(_probs(2, 0.7), split, firm_wide)[:3:2] == (  # type: ignore[index]
-        "4", False)
-    # a sure read is not overruled by the wider crop
-    assert DiceReader._classify_net(_probs(2, 0.95), None, firm_wide)[:3:2] == (  # type: ignore[index]
-        "3", False)
+    checked = DiceReader._classify_net(_probs(2, 0.7), split)
+    assert checked is not None and checked[2]
+    assert DiceReader._second_look(checked, firm_wide)[:3:2] == ("4", False)  # type: ignore[index]
+    # a sure read is not overruled by the wider crop, and no die stays no die
+    sure = DiceReader._classify_net(_probs(2, 0.95))
+    assert DiceReader._second_look(sure, firm_wide) == sure
+    assert DiceReader._second_look(None, firm_wide) is None
 
 
-def test_only_dice_the_rule_leaves_uncertain_are_cut_wider_and_read_again() -> None:
+def test_only_dice_read_uncertain_are_cut_wider_and_read_again() -> None:
     photo = next(p for p in labelled_photos() if p.path.name == "IMG_20191208_112541.jpg")
     work, found = detect(photo.image())
     found = found[:5]
     crops = [crop(work.image, d.work_box) for d in found]
-    probs = np.stack([_probs(1, 0.3), _probs(1, 0.7), _probs(1, 0.7), _probs(1, 0.999),
-                      _probs(CLASSES.index(NOT_A_DIE), 0.9)])  # the last: no die
-    checks = {1: np.stack([_probs(1, 0.9)] * NET_VIEWS), 2: np.stack([_probs(1, 0.4)] * NET_VIEWS)}
+    reads = [("2", 0.3, True), ("2", 0.9, False), ("2", 0.6, True), None, ("5", 0.99, False)]
     reader = DiceReader()
-    wides = reader._wide_views(probs, checks, work.image, found)
+    wides = reader._wide_views(reads, work.image, found)
     assert sorted(wides) == [0, 2]
     net = default_face_net()
     for i in (0, 2):
         wide = crop(work.image, found[i].work_box, margin=WIDE_MARGIN)
         assert not np.array_equal(wide, crops[i])
         assert np.allclose(wides[i], net.view_probabilities([wide], NET_VIEWS)[0], atol=1e-4)
-    assert reader._wide_views(probs[:0], {}, work.image, []) == {}
+    assert reader._wide_views([], work.image, []) == {}
 
 
 def test_dice_cut_too_tight_are_read_from_the_wider_crop_and_never_wrongly() -> None:
