@@ -165,6 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-minutes", type=float, default=30.0)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=8)
+    parser.add_argument("--width", type=float, default=1.0,
+                        help="channels of every layer times this (1: 16-32-48-48-96)")
     parser.add_argument("--bodies", type=Path, default=BODIES_PATH,
                         help="the body detector whose false detections are learned")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
@@ -177,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     counts = np.bincount([s.label for s in train], minlength=2)
     print(f"samples: train {len(train)} (not {counts[NOT]}, die {counts[DIE]}), val "
           f"{len(val)}; made in {time.monotonic() - start:.0f} s", flush=True)
-    model = FaceCNN(classes=2, width=1.0)
+    model = FaceCNN(classes=2, width=args.width)
     print(f"model: {sum(p.numel() for p in model.parameters())} parameters", flush=True)
     def score() -> tuple[float, str]:
         kept, dropped = evaluate(model, val)
