@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import vision.reader
-from tests.vision.helpers import empty_tray, labelled_photos, same_die
+from tests.vision.helpers import empty_tray, labelled_photos, same_die, score_photos
 from vision.crops import crop
 from vision.dieornot import (
     BODIES_PATH,
@@ -125,27 +125,12 @@ def test_reading_real_d6_photos_by_body_finds_their_dice_and_no_round_blob(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # a checked-in photo's tray holds a grey disc the body detector alone takes for a die;
     # one unlabelled die, blurred in a player's hand, is found either way
-    def score(reader: DiceReader) -> tuple[int, int, int]:
-        dice = found = false = 0
-        for photo in labelled_photos():
-            read = reader.read(photo.image())
-            used: set[int] = set()
-            for box in photo.boxes:
-                dice += 1
-                hits = [i for i, d in enumerate(read.dice)
-                        if i not in used and same_die(box, d.box)]
-                if hits:
-                    used.add(hits[0])
-                    found += 1
-            false += len(read.dice) - len(used)
-        return dice, found, false
-
-    dice, found, false = score(DiceReader("seafall", unknown_faces=True))
-    _, pip_found, pip_false = score(DiceReader("seafall", unknown_faces=True, body_check=False))
-    assert found >= dice - 1 and found >= pip_found
-    assert false <= pip_false <= 1
+    body = score_photos(DiceReader("seafall", unknown_faces=True))
+    pips = score_photos(DiceReader("seafall", unknown_faces=True, body_check=False))
+    assert body["found"] >= body["dice"] - 1 and body["found"] >= pips["found"]
+    assert body["false"] <= pips["false"] <= 1
     monkeypatch.setattr(vision.reader, "DIE_FROM", 0.0)  # the body detector unchecked
-    assert score(DiceReader("seafall", unknown_faces=True))[2] > false
+    assert score_photos(DiceReader("seafall", unknown_faces=True))["false"] > body["false"]
 
 
 def test_only_custom_face_dice_are_found_by_body() -> None:
