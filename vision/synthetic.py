@@ -363,3 +363,50 @@ def symbol_die_crop(rng: np.random.Generator, glyph: Glyph, px: int = 64,
     out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.3, 1.3)))
     out += rng.normal(0, rng.uniform(1, 8), out.shape).astype(np.float32)
     return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _paint(rng: np.random.Generator, body: np.ndarray) -> tuple[int, int, int]:
+    """The colour of a die's marks: mostly white or black paint (whichever stands out from
+    the body), sometimes gold, sometimes any colour that contrasts."""
+    r = rng.random()
+    if r < 0.7:
+        light = float(body.mean()) < 140
+        v = rng.uniform(200, 255) if light else rng.uniform(0, 45)
+        if abs(v - float(body.mean())) > 90:
+            return (int(v),) * 3
+    elif r < 0.8:
+        gold = (rng.uniform(20, 70), rng.uniform(150, 200), rng.uniform(190, 240))
+        if np.abs(np.array(gold) - body).sum() > 180:
+            return tuple(int(v) for v in gold)
+    return _contrasting(rng, body.astype(np.uint8))
+
+
+def glyph_on_body(rng: np.random.Generator, glyph: Glyph, body: np.ndarray,
+                  face: float = 0.72) -> np.ndarray:
+    """``glyph`` drawn on a photographed die whose marks were wiped off (``body``: a
+    reader crop of it, :func:`blank_faces`), so that the embedding learns symbols on real
+    dice bodies, sides, shadows, glints and camera blur rather than only drawn ones. The
+    symbol is turned at random and placed about the crop's centre, on a face about
+    ``face`` of the crop's side; its ink contrasts with the body's colour and follows the
+    light across the face, and it is blurred as the photo is."""
+    px = body.shape[0]
+    big = 2 * px
+    face_px = int(big * face * rng.uniform(0.9, 1.1))
+    tile = np.zeros((face_px, face_px), np.uint8)
+    draw_glyph(tile, glyph, (255,))
+    m = cv2.getRotationMatrix2D((face_px / 2, face_px / 2), float(rng.uniform(0, 360)), 1.0)
+    m[:, 2] += np.array([big / 2, big / 2]) - face_px / 2 + rng.normal(0, big * 0.02, 2)
+    alpha = cv2.warpAffine(tile, m, (big, big), flags=cv2.INTER_LINEAR).astype(np.float32)
+    alpha = cv2.resize(alpha, (px, px), interpolation=cv2.INTER_AREA) / 255
+    alpha = cv2.GaussianBlur(alpha, (0, 0), float(rng.uniform(0.5, 1.4)))[..., None]
+    out = body.astype(np.float32)
+    s = px // 4
+    middle = out[s:px - s, s:px - s].reshape(-1, 3)
+    colour = np.median(middle, axis=0)
+    ink = np.array(_paint(rng, colour), np.float32)
+    # the light on the face: the body's brightness about each pixel against its median
+    light = cv2.GaussianBlur(out.mean(axis=2), (0, 0), px * 0.08) / max(float(colour.mean()), 1.0)
+    shaded = ink * np.clip(light, 0.4, 1.6)[..., None]
+    out = out * (1 - alpha) + shaded * alpha
+    out += rng.normal(0, rng.uniform(0.5, 4), out.shape).astype(np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.synthetic import random_dots, random_glyph, symbol_die_crop
+from vision.synthetic import Glyph, glyph_on_body, random_dots, random_glyph, symbol_die_crop
 
 
 def test_random_dots_are_alike_and_apart() -> None:
@@ -38,3 +38,24 @@ def test_translucent_dice_and_real_trays_change_the_render_only_when_asked() -> 
                 for s in range(8)]
     corners = [np.abs(np.diff(t[:6, :, 1].astype(int), axis=1)).mean() for t in textured]
     assert max(corners) > 3 * min(corners)  # some floors striped, some plain
+
+
+def test_a_symbol_drawn_on_a_real_body_marks_its_face_and_leaves_the_rest() -> None:
+    # a dark red body lit from the left, as a reader crop of a die whose marks were wiped
+    body = np.empty((64, 64, 3), np.float32)
+    body[:] = (40, 40, 150)
+    body *= np.linspace(1.2, 0.8, 64)[None, :, None]
+    body = body.astype(np.uint8)
+    dot = Glyph((("dot", 0.0, 0.0, 0.12),))
+    out = glyph_on_body(np.random.default_rng(2), dot, body)
+    assert out.shape == body.shape and out.dtype == np.uint8
+    change = np.abs(out.astype(int) - body.astype(int)).sum(axis=2)
+    assert change[24:40, 24:40].max() > 180  # the dot, in paint that stands out
+    assert change[28:36, 28:36].mean() > 100  # near the middle of the face
+    ring = np.ones((64, 64), bool)
+    ring[12:52, 12:52] = False
+    assert change[ring].mean() < 12  # the body, sides and floor keep the photo's pixels
+    # a blank face adds only the photo's noise; the same seed gives the same render
+    blank = glyph_on_body(np.random.default_rng(2), Glyph(()), body)
+    assert np.abs(blank.astype(int) - body.astype(int)).mean() < 6
+    assert np.array_equal(out, glyph_on_body(np.random.default_rng(2), dot, body))

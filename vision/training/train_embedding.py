@@ -20,6 +20,13 @@ read).
 photos, each crop a class of its own (no label file is read). It was tried and is off by
 default: the d6 val faces' nearest-face accuracy fell from 68% to 56%.
 
+``--real-bodies N`` draws a share (``--body-share``) of each symbol's renders on up to N
+dice the detector finds in the train photos, their pips wiped off
+(:func:`vision.synthetic.glyph_on_body`; no label file is read). Tried in the seventh
+session and off by default: alone the embedding picked the right d6 face more often
+(76% against 72%), but mixed with the ink templates it read fewer dice confidently
+(``docs/vision.md``, *Custom faces*).
+
 Needs the ``train`` extra (PyTorch). Fixed seeds; about twelve minutes on one core::
 
     .venv/bin/python -m vision.training.train_embedding [--steps 3000] [--threads 1]
@@ -46,7 +53,14 @@ from vision.crops import CROP_PX
 from vision.embedding import DIM, INPUT_PX, MODEL_PATH, SymbolEmbedder
 from vision.facenet import prepare
 from vision.onnxmodel import available_engines
-from vision.synthetic import Glyph, random_dots, random_glyph, symbol_die_crop
+from vision.synthetic import (
+    Glyph,
+    blank_faces,
+    glyph_on_body,
+    random_dots,
+    random_glyph,
+    symbol_die_crop,
+)
 from vision.training.common import conv_block, report_saved, seeded
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,13 +83,46 @@ def bank(rng: np.random.Generator, n: int, dots: float = 0.0) -> list[Glyph]:
 
 
 def render_bank(glyphs: list[Glyph], renders: int, rng: np.random.Generator,
-                trays: np.ndarray | None = None, translucent: float = 0.0) -> np.ndarray:
-    """``(len(glyphs), renders, CROP_PX, CROP_PX, 3)`` uint8 crops."""
+                trays: np.ndarray | None = None, translucent: float = 0.0,
+                bodies: np.ndarray | None = None, body_share: float = 0.0) -> np.ndarray:
+    """``(len(glyphs), renders, CROP_PX, CROP_PX, 3)`` uint8 crops: about ``body_share``
+    of each symbol's renders drawn on real dice bodies (``bodies``, :func:`real_bodies`),
+    the rest on synthetic dice."""
     out = np.empty((len(glyphs), renders, CROP_PX, CROP_PX, 3), np.uint8)
+    on_bodies = bodies is not None and len(bodies) > 0
     for i, g in enumerate(glyphs):
         for j in range(renders):
-            out[i, j] = symbol_die_crop(rng, g, CROP_PX, trays, translucent)
+            if on_bodies and rng.random() < body_share:
+                body = bodies[int(rng.integers(len(bodies)))]
+                out[i, j] = glyph_on_body(rng, g, body)
+            else:
+                out[i, j] = symbol_die_crop(rng, g, CROP_PX, trays, translucent)
     return out
+
+
+def real_bodies(limit: int, rng: np.random.Generator) -> np.ndarray:
+    """Up to ``limit`` reader crops of dice the detector finds in the train photos, with
+    their marks wiped off (:func:`vision.synthetic.blank_faces`), ``(n, CROP_PX, CROP_PX,
+    3)``: real bodies, sides, shadows and light to draw random symbols on. No label file
+    is read."""
+    from vision.crops import crop
+    from vision.detection import expected_die_px, to_work
+    from vision.dicefinder import default_dice_finder
+    from vision.enrollment import detection_like
+
+    out = []
+    for path in sorted((DATASET / "images" / "train").glob("*.jpg")):
+        work = to_work(cv2.imread(str(path), cv2.IMREAD_COLOR)).image
+        found = [box for box, _ in default_dice_finder().find(work, expected_die_px(work.shape))]
+        if not found:
+            continue
+        blank = work.copy()
+        blank_faces(blank, np.array(found), rng, share=1.0)
+        for box in found:
+            out.append(crop(blank, detection_like(box, 1.0)))
+            if len(out) >= limit:
+                return np.stack(out)
+    return np.stack(out) if out else np.zeros((0, CROP_PX, CROP_PX, 3), np.uint8)
 
 
 def real_trays(limit: int, rng: np.random.Generator) -> np.ndarray:
@@ -202,6 +249,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of renders on translucent dice")
     parser.add_argument("--real-trays", type=int, default=0,
                         help="up to N empty-tray patches from the train photos as floors")
+    parser.add_argument("--real-bodies", type=int, default=0,
+                        help="draw symbols on up to N dice of the train photos, marks wiped")
+    parser.add_argument("--body-share", type=float, default=0.5,
+                        help="share of each symbol's renders drawn on those bodies")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args(argv)
     rng = seeded(args.seed, args.threads)
@@ -210,7 +261,10 @@ def main(argv: list[str] | None = None) -> int:
     trays = real_trays(args.real_trays, rng) if args.real_trays else None
     if trays is not None:
         print(f"real tray patches: {len(trays)}", flush=True)
-    crops = render_bank(glyphs, RENDERS, rng, trays, args.translucent)
+    bodies = real_bodies(args.real_bodies, rng) if args.real_bodies else None
+    if bodies is not None:
+        print(f"real dice bodies: {len(bodies)}", flush=True)
+    crops = render_bank(glyphs, RENDERS, rng, trays, args.translucent, bodies, args.body_share)
     print(f"bank: {CLASSES} symbols x {RENDERS} renders in {time.monotonic() - start:.0f} s",
           flush=True)
     real = real_dice(args.real_dice) if args.real_dice else np.zeros((0, 1, CROP_PX, CROP_PX, 3),
