@@ -51,16 +51,18 @@ from vision.detection import to_work  # noqa: E402
 from vision.enrollment import (  # noqa: E402
     LEARNED_PER_FACE,
     Profile,
-    crops_from_photos,
     read_yolo,
 )
 from vision.faces import D6_FACES  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.reading import Box, TrayRead  # noqa: E402
+from vision.training.calibrate_enrolled import (  # noqa: E402
+    enrolled_profile,
+    enrollment_draws,
+)
 from vision.training.label_errors import LABEL_ERRORS  # noqa: E402
 
 DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
-ENROLL_PER_FACE = 5
 
 
 def contains_centre(a: Box, b: Box) -> bool:
@@ -186,23 +188,6 @@ def _learned_per_face(profile: Profile) -> list[int]:
 
 def _scale(box: Box, s: float) -> Box:
     return (round(box[0] * s), round(box[1] * s), round(box[2] * s), round(box[3] * s))
-
-
-def enrolled_profile(start: int = 0, per_photo: int | None = None) -> Profile:
-    """The d6 faces enrolled as symbols from ENROLL_PER_FACE crops per face: the first
-    labelled dice of the train photos from photo ``start`` on, at most ``per_photo`` of a
-    face from one photo (known label mistakes left out: a player names the face shown)."""
-    crops = crops_from_photos(photos("train", None)[start:], D6_FACES,
-                              per_face=ENROLL_PER_FACE, per_photo=per_photo,
-                              wrong_labels=LABEL_ERRORS)
-    return Profile.from_crops("bench-d6-symbols", "d6", crops)
-
-
-def enrollment_draws(count: int) -> list[tuple[int, int | None]]:
-    """``count`` enrollments (start photo, per photo) from 16: 8 places in the train
-    photos, each taking every labelled die of a photo or one of a face per photo."""
-    return [(start, per_photo) for start in range(0, 200, 25)
-            for per_photo in (None, 1)][:count]
 
 
 def evaluate_draws(name: str, splits: list[str], count: int, limit: int | None,

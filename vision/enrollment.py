@@ -275,13 +275,18 @@ class Profile:
         _, crops = fewest(self.owners, (), len(self.labels))
         return BEST_OF if crops >= BEST_OF_FROM else 1
 
-    def crop_scores(self, crops: Sequence[np.ndarray]) -> np.ndarray:
-        """``(N, M)``: each crop's likeness to each of the M profile crops: its ink-template
-        similarity (at its best turn, shift and zoom) and its embedding similarity (at the
-        profile crop's best turn), mixed by :data:`TEMPLATE_WEIGHT`."""
+    def likeness_parts(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Two ``(N, M)`` arrays: each crop's ink-template similarity to each of the M
+        profile crops (at its best turn, shift and zoom) and its embedding similarity (at
+        the profile crop's best turn)."""
         ink = templates.best_per_crop(crops, self._templates)
         sims = default_embedder().embed(crops) @ self.vectors.T
-        embedded = sims.reshape(len(crops), len(self.maps), ENROLL_TURNS).max(axis=2)
+        return ink, sims.reshape(len(crops), len(self.maps), ENROLL_TURNS).max(axis=2)
+
+    def crop_scores(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """``(N, M)``: each crop's likeness to each of the M profile crops, its two
+        :meth:`likeness_parts` mixed by :data:`TEMPLATE_WEIGHT`."""
+        ink, embedded = self.likeness_parts(crops)
         return TEMPLATE_WEIGHT * ink + (1 - TEMPLATE_WEIGHT) * embedded
 
     def scores(self, crops: Sequence[np.ndarray]) -> np.ndarray:
@@ -440,11 +445,13 @@ def read_yolo(path: Path, width: int, height: int) -> list[tuple[int, tuple[int,
 def crops_from_photos(
     photos: Iterable[Path], faces: Sequence[str], per_face: int | None = None,
     per_photo: int | None = None, wrong_labels: Collection[tuple[str, str]] = (),
+    taken_from: list[str] | None = None,
 ) -> dict[str, list[np.ndarray]]:
     """Crops of labelled dice in photos (class i = ``faces[i]``), at the working scale:
     at most ``per_face`` of a face, at most ``per_photo`` of a face from one photo, and
     none labelled with a face in ``wrong_labels`` (``(photo name, face)``: labels known
-    to be mistaken)."""
+    to be mistaken). ``taken_from``, when given, gets the name of each photo a crop was
+    taken from (so that a measurement can leave those photos out)."""
     out: dict[str, list[np.ndarray]] = {f: [] for f in faces}
     for path in photos:
         if per_face is not None and min(len(v) for v in out.values()) >= per_face:
@@ -469,6 +476,8 @@ def crops_from_photos(
                 continue
             taken[face] = taken.get(face, 0) + 1
             out[face].append(crop(work.image, detection_like(box, work.scale)))
+            if taken_from is not None and path.name not in taken_from:
+                taken_from.append(path.name)
     return {f: c for f, c in out.items() if c}
 
 

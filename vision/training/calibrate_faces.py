@@ -29,9 +29,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import crop
-from vision.detection import to_work
-from vision.enrollment import detection_like, read_yolo
 from vision.facenet import CLASSES, INPUT_PX, NOT_A_DIE, VIEWS, FaceNet
 from vision.faces import D6_FACES
 from vision.reader import (
@@ -39,63 +36,12 @@ from vision.reader import (
     NET_UNCERTAIN_BELOW,
     NET_VIEWS,
     NET_VIEWS_MEAN,
-    WIDE_MARGIN,
     DiceReader,
 )
-from vision.reading import Box
 from vision.training.label_errors import LABEL_ERRORS
-from vision.training.train_pips import in_fold, split_photos
+from vision.training.photos import found_dice, in_fold, split_photos
 
-ROOT = Path(__file__).resolve().parents[2]
-DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
 NONE = CLASSES.index(NOT_A_DIE)
-
-
-def _centre_in(a: Box, b: Box) -> bool:
-    cx, cy = b[0] + b[2] / 2, b[1] + b[3] / 2
-    return a[0] <= cx <= a[0] + a[2] and a[1] <= cy <= a[1] + a[3]
-
-
-def found_dice(reader: DiceReader, split: str, photos: list[int] | None = None,
-               ) -> tuple[list[int], list[np.ndarray], list[np.ndarray], list[str]]:
-    """(label, the reader's crop, its wider crop, photo name) of every labelled die the
-    reader finds in the split's photos (all of them, or those indices), matched as the
-    benchmark does. The wider crop is the one the reader reads again for a die it is
-    unsure of (:data:`vision.reader.NET_WIDE_MEAN`)."""
-    labels: list[int] = []
-    crops: list[np.ndarray] = []
-    wides: list[np.ndarray] = []
-    names: list[str] = []
-    for index, path in enumerate(split_photos(split)):
-        if photos is not None and index not in photos:
-            continue
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        work = to_work(image)
-        small = cv2.resize(image, (work.image.shape[1], work.image.shape[0]),
-                           interpolation=cv2.INTER_AREA)
-        truth = [(c, tuple(round(v * work.scale) for v in b)) for c, b in
-                 read_yolo(DATASET / "labels" / split / (path.stem + ".txt"),
-                           image.shape[1], image.shape[0])]
-        read = reader.read(small, str(path))
-        used: set[int] = set()
-        for c, box in truth:
-            gx, gy = box[0] + box[2] / 2, box[1] + box[3] / 2
-            hits = [i for i, d in enumerate(read.dice)
-                    if i not in used and _centre_in(box, d.box) and _centre_in(d.box, box)]
-            if not hits:
-                continue
-            i = min(hits, key=lambda j: abs(read.dice[j].box[0] + read.dice[j].box[2] / 2 - gx)
-                    + abs(read.dice[j].box[1] + read.dice[j].box[3] / 2 - gy))
-            used.add(i)
-            # the photo is read at the working scale, so the reader cut its crops from it
-            work_box = detection_like(read.dice[i].box, 1.0)
-            if not np.array_equal(crop(small, work_box), read.dice[i].crop):
-                raise RuntimeError("the reader's crops are no longer cut as found_dice cuts them")
-            labels.append(c)
-            crops.append(read.dice[i].crop)
-            wides.append(crop(small, work_box, margin=WIDE_MARGIN))
-            names.append(path.name)
-    return labels, crops, wides, names
 
 
 def mislabelled(labels: np.ndarray, views: np.ndarray, names: list[str]) -> np.ndarray:

@@ -49,16 +49,14 @@ from vision.onnxmodel import available_engines
 from vision.reading import Box
 from vision.synthetic import blank_faces, random_faces, tray_photo
 from vision.training.common import fit, report_saved, seeded
+from vision.training.photos import DATASET, centre_in, split_photos
 from vision.training.train_pips import (
-    DATASET,
     NONE,
     FaceCNN,
     Sample,
-    _centre_in,
     _patch,
     extract,
     render,
-    split_photos,
 )
 
 NOT, DIE = 0, 1
@@ -106,7 +104,7 @@ def body_detections(split: str, finder: DiceFinder, rng: np.random.Generator
         labels = [tuple(round(v * work.scale) for v in b) for _, b in read_yolo(
             DATASET / "labels" / split / (path.stem + ".txt"), image.shape[1], image.shape[0])]
         for found, _ in finder.find(small, expected_die_px(small.shape)):
-            if not any(_centre_in(lb, found) for lb in labels):
+            if not any(centre_in(lb, found) for lb in labels):
                 out.append(Sample(*_patch(small, detection_like(found, 1.0)), NOT, index))
         if labels:
             side = float(np.median([max(b[2], b[3]) for b in labels])) * BOX_TO_DIE
@@ -127,7 +125,7 @@ def synthetic(seeds: range, finder: DiceFinder) -> list[Sample]:
         for d in photo.dice:
             out.append(Sample(*_patch(image, detection_like(d.box, 1.0)), DIE, seed))
         for found, _ in finder.find(image, float(die_px)):
-            if not any(_centre_in(d.box, found) for d in photo.dice):
+            if not any(centre_in(d.box, found) for d in photo.dice):
                 out.append(Sample(*_patch(image, detection_like(found, 1.0)), NOT, seed))
         out += tray_patches(image, [d.box for d in photo.dice], die_px * BOX_TO_DIE, rng, 3)
     return out

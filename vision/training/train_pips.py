@@ -63,9 +63,9 @@ from vision.onnxmodel import available_engines
 from vision.reading import Box
 from vision.training.common import conv_block, fit, photometric, report_saved, seeded
 from vision.training.label_errors import LABEL_ERRORS
+from vision.training.photos import DATASET, centre_in, in_fold, split_photos
 
 ROOT = Path(__file__).resolve().parents[2]
-DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
 NONE = len(CLASSES) - 1
 PATCH_SIDES = 3.0
 """A stored patch spans this many die sides around the die's centre (room to rotate)."""
@@ -90,24 +90,6 @@ def _patch(image: np.ndarray, box: Box) -> tuple[np.ndarray, float]:
     patch = cv2.warpAffine(image, m, (2 * half, 2 * half), flags=cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE)
     return patch, side
-
-
-def _centre_in(a: Box, b: Box) -> bool:
-    cx, cy = b[0] + b[2] / 2, b[1] + b[3] / 2
-    return a[0] <= cx <= a[0] + a[2] and a[1] <= cy <= a[1] + a[3]
-
-
-def split_photos(split: str) -> list[Path]:
-    """The photos of a split, in name order (a photo's index decides its fold)."""
-    paths = sorted((DATASET / "images" / split).glob("*.jpg"))
-    if not paths:
-        raise SystemExit(f"no photos in {DATASET / 'images' / split}")
-    return paths
-
-
-def in_fold(index: int, folds: int, fold: int) -> bool:
-    """Photo ``index`` of the train split belongs to ``fold`` of ``folds``."""
-    return folds > 1 and index % folds == fold
 
 
 def extract(split: str, rng: np.random.Generator, skip_fold: tuple[int, int] = (1, 0),
@@ -135,14 +117,14 @@ def extract(split: str, rng: np.random.Generator, skip_fold: tuple[int, int] = (
         for c, box, _ in truth:
             out.append(Sample(*_patch(small, box), c))
         for found, _ in default_dice_finder().find(small, expected_die_px(small.shape)):
-            if any(_centre_in(lb, found) for _, _, lb in dropped):
+            if any(centre_in(lb, found) for _, _, lb in dropped):
                 continue  # a known label mistake: neither its face nor tray
             # the reader's crop box for this detection (its top face)
             box = detection_like(found, 1.0)
-            hits = [c for c, _, lb in truth if _centre_in(lb, found) and _centre_in(found, lb)]
+            hits = [c for c, _, lb in truth if centre_in(lb, found) and centre_in(found, lb)]
             if len(hits) == 1:
                 out.append(Sample(*_patch(small, box), hits[0]))
-            elif not any(_centre_in(lb, found) for _, _, lb in truth):
+            elif not any(centre_in(lb, found) for _, _, lb in truth):
                 out.append(Sample(*_patch(small, box), NONE))
         # random tray patches away from every die
         side = float(np.median([max(b[2], b[3]) for _, b, _ in truth])) if truth else 32.0

@@ -1,0 +1,49 @@
+"""The enrolled lead's calibration rule (vision/training/calibrate_enrolled.py), on made-up
+likenesses: the script itself reads the d6 photos, which tests do not need."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.training.calibrate_enrolled import Scored, face_scores, least_margin, read_counts
+
+
+def _run() -> Scored:
+    # six faces of one crop each; four dice of face 0 and one of face 1
+    owners = np.arange(6)
+    ink = np.full((5, 6), 0.3, np.float32)
+    ink[0, 0] = 0.95                   # clearly face 0
+    ink[1, 0], ink[1, 1] = 0.85, 0.70  # face 0 by 0.15
+    ink[2, 0], ink[2, 3] = 0.80, 0.70  # face 0 by 0.10
+    ink[3, 0] = 0.45                   # too unlike anything
+    ink[4, 0], ink[4, 1] = 0.86, 0.74  # a face 1 that looks like face 0, by 0.12
+    return Scored(np.array([0, 0, 0, 0, 1]), ink, ink.copy(), owners)
+
+
+def test_face_scores_are_each_faces_best_likeness_mixed() -> None:
+    run = _run()
+    embedded = np.zeros_like(run.embedded)
+    mixed = Scored(run.labels, run.ink, embedded, run.owners)
+    scores = face_scores(mixed, 0.7, 6)
+    assert scores.shape == (5, 6)
+    assert np.allclose(scores, 0.7 * run.ink)
+
+
+def test_read_counts_follow_the_falling_lead() -> None:
+    run = _run()
+    # lead needed = margin - (top - 0.8), never under the floor (0.06)
+    dice, right, silent, nearest = read_counts([run], 1.0, 0.2)
+    assert (dice, nearest) == (5, 4)
+    # die 0 (top 0.95, needs 0.05 -> the floor), die 1 (0.85: needs 0.15, has 0.15), and the
+    # face 1 read as 0 (0.86: needs 0.14, has 0.12: uncertain); die 2 (needs 0.2) and 3 not
+    assert (right, silent) == (2, 0)
+    dice, right, silent, _ = read_counts([run], 1.0, 0.17)
+    assert (right, silent) == (2, 1)  # the look-alike is now read, wrongly
+
+
+def test_least_margin_is_the_smallest_within_the_silent_share() -> None:
+    run = _run()
+    margins = [k / 100 for k in range(10, 31)]
+    assert least_margin([run], 1.0, margins, silent_pct=0.0) == 0.19
+    assert least_margin([run], 1.0, margins, silent_pct=20.0) == 0.1
+    assert least_margin([run], 1.0, [0.1, 0.12], silent_pct=0.0) is None

@@ -1,0 +1,82 @@
+"""The d6 photos as the training and calibration scripts read them: the splits in name
+order, the folds of the train photos, and the labelled dice a reader finds in them.
+
+Torch-free, so that the calibration scripts and the benchmarks can use it without the
+``train`` extra. The photos are ``../shared/datasets/d6-photos/data`` beside the
+repository."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import crop
+from vision.detection import to_work
+from vision.enrollment import detection_like, read_yolo
+from vision.reader import WIDE_MARGIN, DiceReader
+from vision.reading import Box
+
+ROOT = Path(__file__).resolve().parents[2]
+DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
+
+
+def split_photos(split: str) -> list[Path]:
+    """The photos of a split, in name order (a photo's index decides its fold)."""
+    paths = sorted((DATASET / "images" / split).glob("*.jpg"))
+    if not paths:
+        raise SystemExit(f"no photos in {DATASET / 'images' / split}")
+    return paths
+
+
+def in_fold(index: int, folds: int, fold: int) -> bool:
+    """Photo ``index`` of the train split belongs to ``fold`` of ``folds``."""
+    return folds > 1 and index % folds == fold
+
+
+def centre_in(a: Box, b: Box) -> bool:
+    cx, cy = b[0] + b[2] / 2, b[1] + b[3] / 2
+    return a[0] <= cx <= a[0] + a[2] and a[1] <= cy <= a[1] + a[3]
+
+
+def found_dice(reader: DiceReader, split: str, photos: list[int] | None = None,
+               ) -> tuple[list[int], list[np.ndarray], list[np.ndarray], list[str]]:
+    """(label, the reader's crop, its wider crop, photo name) of every labelled die the
+    reader finds in the split's photos (all of them, or those indices), matched as the
+    benchmark does. The wider crop is the one the reader reads again for a die it is
+    unsure of (:data:`vision.reader.NET_WIDE_MEAN`)."""
+    labels: list[int] = []
+    crops: list[np.ndarray] = []
+    wides: list[np.ndarray] = []
+    names: list[str] = []
+    for index, path in enumerate(split_photos(split)):
+        if photos is not None and index not in photos:
+            continue
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        work = to_work(image)
+        small = cv2.resize(image, (work.image.shape[1], work.image.shape[0]),
+                           interpolation=cv2.INTER_AREA)
+        truth = [(c, tuple(round(v * work.scale) for v in b)) for c, b in
+                 read_yolo(DATASET / "labels" / split / (path.stem + ".txt"),
+                           image.shape[1], image.shape[0])]
+        read = reader.read(small, str(path))
+        used: set[int] = set()
+        for c, box in truth:
+            gx, gy = box[0] + box[2] / 2, box[1] + box[3] / 2
+            hits = [i for i, d in enumerate(read.dice)
+                    if i not in used and centre_in(box, d.box) and centre_in(d.box, box)]
+            if not hits:
+                continue
+            i = min(hits, key=lambda j: abs(read.dice[j].box[0] + read.dice[j].box[2] / 2 - gx)
+                    + abs(read.dice[j].box[1] + read.dice[j].box[3] / 2 - gy))
+            used.add(i)
+            # the photo is read at the working scale, so the reader cut its crops from it
+            work_box = detection_like(read.dice[i].box, 1.0)
+            if not np.array_equal(crop(small, work_box), read.dice[i].crop):
+                raise RuntimeError("the reader's crops are no longer cut as found_dice cuts them")
+            labels.append(c)
+            crops.append(read.dice[i].crop)
+            wides.append(crop(small, work_box, margin=WIDE_MARGIN))
+            names.append(path.name)
+    return labels, crops, wides, names
