@@ -47,6 +47,30 @@ def test_ink_maps_ignore_the_die_colours_and_which_is_darker() -> None:
     assert cosine(dark_on_white, ring) < 0.7
 
 
+def test_marks_stand_out_from_a_marbled_body_and_a_solid_symbol_keeps_its_middle() -> None:
+    # a red die with a broad swirl of another red across its face, and one small white pip
+    c = np.full((64, 64, 3), 120, np.uint8)
+    cv2.rectangle(c, (8, 8), (55, 55), (40, 40, 160), -1)
+    swirl = np.zeros((64, 64), np.float32)
+    cv2.ellipse(swirl, (26, 34), (14, 9), 30, 0, 360, 1.0, -1)
+    swirl = cv2.GaussianBlur(swirl, (0, 0), 3)[..., None]
+    c = (c * (1 - swirl) + np.array([90, 70, 120]) * swirl).astype(np.uint8)
+    cv2.circle(c, (40, 26), 3, (240, 240, 240), -1)
+    m = templates.ink_map(c)
+    at = lambda x, y: float(m[round(y / 2), round(x / 2)])  # noqa: E731 - map is half the crop
+    # the pip is the strongest mark, and the swirl's broad middle counts for much less (the
+    # plain map, before the top-hat: the die's edge strongest, the swirl 0.83 of the pip)
+    assert at(40, 26) >= 0.95 * m.max()
+    assert at(26, 34) < 0.65 * at(40, 26)
+    # a large solid symbol (a blob wider than the top-hat's element) is not hollowed out
+    blob = np.full((64, 64, 3), 120, np.uint8)
+    cv2.rectangle(blob, (8, 8), (55, 55), (200, 200, 200), -1)
+    cv2.circle(blob, (32, 32), 11, (20, 20, 20), -1)
+    b = templates.ink_map(blob)
+    assert b[16, 16] > 0.25 * b.max()
+    assert b[16, 16] > 3 * b[4, 16]  # its middle is still ink; the face around it is not
+
+
 def test_a_turned_and_shifted_mark_matches_its_enrolled_map() -> None:
     enrolled_map = templates.ink_map(face((20, 20, 20), (235, 235, 235)))
     enrolled = templates.spectra(enrolled_map[None])
@@ -147,9 +171,10 @@ def test_a_profile_whose_parts_do_not_fit_is_a_clear_error(tmp_path: Path) -> No
         Profile.load(str(path))
 
 
-def test_the_95th_percentile_by_partition_is_numpys() -> None:
+def test_the_percentile_by_partition_is_numpys() -> None:
     rng = np.random.default_rng(4)
     for n in (1, 2, 7, 1024):
         values = rng.normal(size=n).astype(np.float32)
-        assert templates.percentile95(values) == pytest.approx(
-            float(np.percentile(values, 95)), rel=1e-6, abs=1e-6)
+        for q in (95, 99, 50):
+            assert templates.percentile(values, q) == pytest.approx(
+                float(np.percentile(values, q)), rel=1e-6, abs=1e-6)
