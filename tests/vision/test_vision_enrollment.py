@@ -91,12 +91,12 @@ def test_synthetic_symbols_are_distinct_and_photos_carry_their_truth() -> None:
 
 
 def test_enrolled_seafall_profile_reads_synthetic_photos() -> None:
-    # measured with ink templates (three zooms, marks picked out by a top-hat since the
-    # seventh session) and the symbol embedding (symbol-embed-2): 96/96 found by body (89
-    # by the pip-dice detector, which misses blank faces), 78 read confidently right (79
-    # with the sixth session's maps and lead), no silent error, no false detection (1 by
-    # the pip-dice detector; the thresholds favour "uncertain" over a guess; blank faces,
-    # having no marks, lead by less)
+    # measured with ink templates (three zooms; since the seventh session marks picked out
+    # by a top-hat, and centred on) and the symbol embedding (symbol-embed-2): 96/96 found
+    # by body (89 by the pip-dice detector, which misses blank faces), 78 read confidently
+    # right (79 with the sixth session's maps and lead), no silent error, no false
+    # detection (1 by the pip-dice detector; the thresholds favour "uncertain" over a
+    # guess; blank faces, having no marks, lead by less)
     profile = Profile.from_crops("seafall-test", "seafall", seafall_crops(seed=7))
     s = score_synthetic(DiceReader("seafall", profile=profile), seed=11, photos=8)
     assert s["found"] >= 0.97 * s["dice"]

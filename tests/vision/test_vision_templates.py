@@ -178,3 +178,24 @@ def test_the_percentile_by_partition_is_numpys() -> None:
         for q in (95, 99, 50):
             assert templates.percentile(values, q) == pytest.approx(
                 float(np.percentile(values, q)), rel=1e-6, abs=1e-6)
+
+
+def test_a_map_is_centred_on_its_marks_by_a_few_pixels_at_most() -> None:
+    def mark_at(x: int, y: int) -> np.ndarray:
+        d = np.zeros((64, 64), np.float32)
+        cv2.circle(d, (x, y), 4, 1.0, -1)
+        return cv2.GaussianBlur(d, (0, 0), 1.0)
+
+    def centre(d: np.ndarray) -> tuple[float, float]:
+        yy, xx = np.mgrid[0:64, 0:64]
+        return float((d * xx).sum() / d.sum()), float((d * yy).sum() / d.sum())
+
+    # two pixels off the middle: moved onto it
+    cx, cy = centre(templates.centred_on_marks(mark_at(34, 30)))
+    assert abs(cx - 31.5) < 0.5 and abs(cy - 31.5) < 0.5
+    # far off (a neighbour's pip, say): moved by RECENTRE_PX at most
+    cx, _ = centre(templates.centred_on_marks(mark_at(44, 32)))
+    assert cx == pytest.approx(44 - templates.RECENTRE_PX, abs=0.3)
+    # a map with no marks is left as it is
+    flat = np.full((64, 64), 0.2, np.float32)
+    assert np.array_equal(templates.centred_on_marks(flat), flat)
