@@ -128,10 +128,24 @@ def margin_for(learned: int, crops: int) -> float:
     return MIN_MARGIN_LEARNED if learned >= LEARNED_PER_FACE else MIN_MARGIN_PAIRED
 
 
-def lead_needed(margin: float, top: float) -> float:
+def lead_needed(margin: float, top: float | np.ndarray) -> float | np.ndarray:
     """The lead over the second face a read with best score ``top`` needs, for a profile
-    whose margin is ``margin``."""
-    return max(margin - (top - LEAD_PIVOT), LEAD_FLOOR)
+    whose margin is ``margin`` (for an array of best scores, an array of leads)."""
+    needed = np.maximum(margin - (top - LEAD_PIVOT), LEAD_FLOOR)
+    return float(needed) if np.ndim(needed) == 0 else needed
+
+
+def face_scores(likeness: np.ndarray, owners: np.ndarray, faces: int, best: int) -> np.ndarray:
+    """``(N, faces)``: from each die's likeness to each profile crop (``(N, M)``, crop j
+    showing face ``owners[j]``), each face's score, the mean of its ``best`` best
+    likenesses (-1 for a face without crops)."""
+    out = np.full((len(likeness), faces), -1.0, np.float32)
+    for f in range(faces):
+        mine = likeness[:, owners == f]
+        if mine.shape[1]:
+            k = min(best, mine.shape[1])
+            out[:, f] = np.partition(mine, mine.shape[1] - k, axis=1)[:, -k:].mean(axis=1)
+    return out
 
 
 def fewest(owners: np.ndarray, sources: Sequence[str], faces: int) -> tuple[int, int]:
@@ -302,15 +316,8 @@ class Profile:
         :attr:`best_of` best likenesses to that face's crops (:meth:`crop_scores`)."""
         if not len(crops):
             return np.zeros((0, len(self.labels)), np.float32)
-        likeness = self.crop_scores(crops)
-        best = self.best_of
-        out = np.full((len(crops), len(self.labels)), -1.0, np.float32)
-        for f in range(len(self.labels)):
-            mine = likeness[:, self.owners == f]
-            if mine.shape[1]:
-                k = min(best, mine.shape[1])
-                out[:, f] = np.partition(mine, mine.shape[1] - k, axis=1)[:, -k:].mean(axis=1)
-        return out
+        return face_scores(self.crop_scores(crops), self.owners, len(self.labels),
+                           self.best_of)
 
     def classify(self, crop_bgr: np.ndarray) -> FaceGuess:
         """The enrolled face most like this crop, with a confidence and an uncertain flag."""

@@ -90,35 +90,58 @@ def face_scores(run: Scored, weight: float, faces: int) -> np.ndarray:
     """``(N, faces)``: each die's score per face, its best likeness among the face's crops
     (the likenesses mixed by ``weight``, as a profile of 5 crops per face scores)."""
     likeness = weight * run.ink + (1 - weight) * run.embedded
-    return np.stack([likeness[:, run.owners == f].max(axis=1) for f in range(faces)], axis=1)
+    return enrollment.face_scores(likeness, run.owners, faces, 1)
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One run's dice as the lead rule sees them: label, best score, lead, best face."""
+
+    labels: np.ndarray
+    top: np.ndarray
+    lead: np.ndarray
+    face: np.ndarray
+
+
+def ranked(runs: Sequence[Scored], weight: float) -> list[Ranked]:
+    """Each run's dice scored once (the scores do not hang on the margin)."""
+    out = []
+    for run in runs:
+        scores = face_scores(run, weight, len(D6_FACES))
+        order = np.sort(scores, axis=1)
+        out.append(Ranked(run.labels, order[:, -1], order[:, -1] - order[:, -2],
+                          scores.argmax(axis=1)))
+    return out
+
+
+def counts(reads: Sequence[Ranked], margin: float, min_similarity: float = MIN_SIMILARITY,
+           ) -> tuple[int, int, int, int]:
+    """(dice, read right, read silently wrong, nearest face right) over the reads, for the
+    reader's rule at this margin: a die is uncertain when its best score is under
+    ``min_similarity`` or its lead over the second face under :func:`lead_needed`."""
+    dice = right = silent = nearest = 0
+    for r in reads:
+        sure = (r.top >= min_similarity) & (r.lead >= lead_needed(margin, r.top))
+        dice += len(r.face)
+        right += int((sure & (r.face == r.labels)).sum())
+        silent += int((sure & (r.face != r.labels)).sum())
+        nearest += int((r.face == r.labels).sum())
+    return dice, right, silent, nearest
 
 
 def read_counts(runs: Sequence[Scored], weight: float, margin: float,
                 min_similarity: float = MIN_SIMILARITY) -> tuple[int, int, int, int]:
-    """(dice, read right, read silently wrong, nearest face right) over the runs, for the
-    reader's rule at this margin: a die is uncertain when its best score is under
-    ``min_similarity`` or its lead over the second face under :func:`lead_needed`."""
-    dice = right = silent = nearest = 0
-    for run in runs:
-        scores = face_scores(run, weight, len(D6_FACES))
-        ranked = np.sort(scores, axis=1)
-        top, lead = ranked[:, -1], ranked[:, -1] - ranked[:, -2]
-        face = scores.argmax(axis=1)
-        needed = np.array([lead_needed(margin, float(t)) for t in top])
-        sure = (top >= min_similarity) & (lead >= needed)
-        dice += len(face)
-        right += int((sure & (face == run.labels)).sum())
-        silent += int((sure & (face != run.labels)).sum())
-        nearest += int((face == run.labels).sum())
-    return dice, right, silent, nearest
+    """:func:`counts` of the runs scored with the likenesses mixed by ``weight``."""
+    return counts(ranked(runs, weight), margin, min_similarity)
 
 
 def least_margin(runs: Sequence[Scored], weight: float, margins: Sequence[float],
                  silent_pct: float) -> float | None:
     """The least of ``margins`` leaving at most ``silent_pct`` percent of the dice silently
     wrong (None when none does)."""
+    reads = ranked(runs, weight)
     for m in sorted(margins):
-        dice, _, silent, _ = read_counts(runs, weight, m)
+        dice, _, silent, _ = counts(reads, m)
         if 100 * silent <= silent_pct * max(dice, 1):
             return m
     return None
@@ -164,6 +187,7 @@ def main(argv: list[str] | None = None) -> int:
             runs[split].append(score_split(profile, crops, labels, names, leave_out))
     margins = [k / 1000 for k in range(100, 351, 5)]
     kept = least_margin(runs["train"], args.weight, margins, args.silent)
+    reads = {split: ranked(split_runs, args.weight) for split, split_runs in runs.items()}
     print(f"{len(draws)} enrollments of {ENROLL_PER_FACE} crops per face; likeness "
           f"{args.weight:g} templates + {1 - args.weight:g} embedding; lead needed: the margin "
           f"at a best score of {LEAD_PIVOT}, a point less per point above")
@@ -173,13 +197,13 @@ def main(argv: list[str] | None = None) -> int:
             continue  # the table every hundredth, and the margins that matter
         row = []
         for split in ("train", "val"):
-            dice, right, silent, _ = read_counts(runs[split], args.weight, m)
+            dice, right, silent, _ = counts(reads[split], m)
             row.append(f"{100 * right / dice:>10.1f} {100 * silent / dice:>8.2f}")
         note = f"  <- least with train silent <= {args.silent:g}%" if m == kept else ""
         note += "  (the packaged MIN_MARGIN)" if m == MIN_MARGIN else ""
         print(f"{m:>7.3f} {row[0]:>20} {row[1]:>19}{note}")
     for split in ("train", "val"):
-        dice, _, _, nearest = read_counts(runs[split], args.weight, 1.0)
+        dice, _, _, nearest = counts(reads[split], 1.0)
         print(f"{split}: nearest face right for {100 * nearest / dice:.1f}% of "
               f"{dice} die reads")
     print(f"({time.monotonic() - start_time:.0f} s)")

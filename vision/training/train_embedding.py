@@ -86,7 +86,7 @@ def render_bank(glyphs: list[Glyph], renders: int, rng: np.random.Generator,
                 trays: np.ndarray | None = None, translucent: float = 0.0,
                 bodies: np.ndarray | None = None, body_share: float = 0.0) -> np.ndarray:
     """``(len(glyphs), renders, CROP_PX, CROP_PX, 3)`` uint8 crops: about ``body_share``
-    of each symbol's renders drawn on real dice bodies (``bodies``, :func:`real_bodies`),
+    of each symbol's renders drawn on real dice bodies (``bodies``, :func:`real_dice`),
     the rest on synthetic dice."""
     out = np.empty((len(glyphs), renders, CROP_PX, CROP_PX, 3), np.uint8)
     on_bodies = bodies is not None and len(bodies) > 0
@@ -98,31 +98,6 @@ def render_bank(glyphs: list[Glyph], renders: int, rng: np.random.Generator,
             else:
                 out[i, j] = symbol_die_crop(rng, g, CROP_PX, trays, translucent)
     return out
-
-
-def real_bodies(limit: int, rng: np.random.Generator) -> np.ndarray:
-    """Up to ``limit`` reader crops of dice the detector finds in the train photos, with
-    their marks wiped off (:func:`vision.synthetic.blank_faces`), ``(n, CROP_PX, CROP_PX,
-    3)``: real bodies, sides, shadows and light to draw random symbols on. No label file
-    is read."""
-    from vision.crops import crop
-    from vision.detection import expected_die_px, to_work
-    from vision.dicefinder import default_dice_finder
-    from vision.enrollment import detection_like
-
-    out = []
-    for path in sorted((DATASET / "images" / "train").glob("*.jpg")):
-        work = to_work(cv2.imread(str(path), cv2.IMREAD_COLOR)).image
-        found = [box for box, _ in default_dice_finder().find(work, expected_die_px(work.shape))]
-        if not found:
-            continue
-        blank = work.copy()
-        blank_faces(blank, np.array(found), rng, share=1.0)
-        for box in found:
-            out.append(crop(blank, detection_like(box, 1.0)))
-            if len(out) >= limit:
-                return np.stack(out)
-    return np.stack(out) if out else np.zeros((0, CROP_PX, CROP_PX, 3), np.uint8)
 
 
 def real_trays(limit: int, rng: np.random.Generator) -> np.ndarray:
@@ -152,10 +127,13 @@ def real_trays(limit: int, rng: np.random.Generator) -> np.ndarray:
     return np.stack(out) if out else np.zeros((0, 2 * CROP_PX, 2 * CROP_PX, 3), np.uint8)
 
 
-def real_dice(limit: int) -> np.ndarray:
-    """Up to ``limit`` reader crops of dice found by the detector in the train photos, as
-    ``(n, 1, CROP_PX, CROP_PX, 3)``: no label file is read (each crop becomes a class of
-    its own, so the network learns what varies between two looks at one real die)."""
+def real_dice(limit: int, wipe: np.random.Generator | None = None) -> np.ndarray:
+    """Up to ``limit`` reader crops of dice the detector finds in the train photos,
+    ``(n, CROP_PX, CROP_PX, 3)``; no label file is read. With ``wipe`` (the generator
+    :func:`vision.synthetic.blank_faces` draws from), their marks are wiped off first:
+    real bodies, sides, shadows and light to draw random symbols on (``--real-bodies``).
+    Without, each crop becomes a class of its own (``--real-dice``), so the network learns
+    what varies between two looks at one real die."""
     from vision.crops import crop
     from vision.detection import expected_die_px, to_work
     from vision.dicefinder import default_dice_finder
@@ -163,13 +141,16 @@ def real_dice(limit: int) -> np.ndarray:
 
     out = []
     for path in sorted((DATASET / "images" / "train").glob("*.jpg")):
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        work = to_work(image)
-        for box, _ in default_dice_finder().find(work.image, expected_die_px(work.image.shape)):
-            out.append(crop(work.image, detection_like(box, 1.0)))
+        work = to_work(cv2.imread(str(path), cv2.IMREAD_COLOR)).image
+        found = [box for box, _ in default_dice_finder().find(work, expected_die_px(work.shape))]
+        if wipe is not None and found:
+            work = work.copy()
+            blank_faces(work, np.array(found), wipe, share=1.0)
+        for box in found:
+            out.append(crop(work, detection_like(box, 1.0)))
             if len(out) >= limit:
-                return np.stack(out)[:, None]
-    return np.stack(out)[:, None] if out else np.zeros((0, 1, CROP_PX, CROP_PX, 3), np.uint8)
+                return np.stack(out)
+    return np.stack(out) if out else np.zeros((0, CROP_PX, CROP_PX, 3), np.uint8)
 
 
 def augment(c: np.ndarray, rng: np.random.Generator, turn: bool = False) -> np.ndarray:
@@ -261,14 +242,14 @@ def main(argv: list[str] | None = None) -> int:
     trays = real_trays(args.real_trays, rng) if args.real_trays else None
     if trays is not None:
         print(f"real tray patches: {len(trays)}", flush=True)
-    bodies = real_bodies(args.real_bodies, rng) if args.real_bodies else None
+    bodies = real_dice(args.real_bodies, wipe=rng) if args.real_bodies else None
     if bodies is not None:
         print(f"real dice bodies: {len(bodies)}", flush=True)
     crops = render_bank(glyphs, RENDERS, rng, trays, args.translucent, bodies, args.body_share)
     print(f"bank: {CLASSES} symbols x {RENDERS} renders in {time.monotonic() - start:.0f} s",
           flush=True)
-    real = real_dice(args.real_dice) if args.real_dice else np.zeros((0, 1, CROP_PX, CROP_PX, 3),
-                                                                        np.uint8)
+    real = (real_dice(args.real_dice) if args.real_dice
+            else np.zeros((0, CROP_PX, CROP_PX, 3), np.uint8))[:, None]
     n_classes = CLASSES + len(real)
     print(f"real dice (unlabelled, one class each): {len(real)}", flush=True)
     model = EmbedCNN()
