@@ -20,8 +20,9 @@ look translucent (another die's face blended in faintly, tinted, low contrast:
 :func:`translucent`), draws a glint across ``--glare`` of the crops (0.3: :func:`glare`),
 leaves out the known label mistakes (``--label-errors drop``: :data:`LABEL_ERRORS`, each
 die picked out by the packaged network's read), and feeds the network exactly what the
-reader does
-(:func:`vision.facenet.prepare` of a 64 px crop).
+reader does (:func:`vision.facenet.prepare` of a 64 px crop). ``--neighbour`` (off: tried
+in the eighth session, it read no more out-of-fold dice under the reader's rule) pastes
+another die against a side of that share of the dice (:func:`beside`).
 
 ``--folds 3 --fold k`` trains without fold *k* of the train photos (photo index modulo 3)
 for :mod:`vision.training.calibrate_faces`, which places the reader's uncertainty rule on
@@ -257,13 +258,38 @@ def glare(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return x * (1 - mask[..., None]) + light * mask[..., None]
 
 
+NEIGHBOUR_CHANCE = 0.0
+"""Share of training dice given a drawn neighbour (see :func:`beside`; tried in the eighth
+session, 0 in the packaged network's recipe)."""
+
+
+def beside(x: np.ndarray, other: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A crop with another die's crop pasted against one side, as a die lying beside a
+    neighbour is cut: the neighbour's face, turned at random, fills the crop beyond a line
+    about half a die from the centre (the two dice's common edge), so that its marks show
+    at the crop's border. The label stays the centre die's."""
+    size = x.shape[0]
+    side = size / (1 + 2 * CROP_MARGIN)
+    angle = rng.uniform(0, 2 * np.pi)
+    u = np.array([np.cos(angle), np.sin(angle)])
+    gap = side * rng.uniform(0.7, 1.05)  # centre to centre (less: a box off its die)
+    shift = gap * u
+    move = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
+    moved = cv2.warpAffine(other.astype(np.float32), move, (size, size),
+                           borderMode=cv2.BORDER_REPLICATE)
+    yy, xx = np.mgrid[:size, :size].astype(np.float32) - (size - 1) / 2
+    edge = gap / 2 + rng.normal(0, side * 0.04)
+    mask = np.clip((xx * u[0] + yy * u[1] - edge) / 1.5 + 0.5, 0, 1)[..., None]
+    return x * (1 - mask) + moved * mask
+
+
 SHIFT = 0.06
 """Spread of the random shift of a training crop's centre, as a share of the die's side."""
 
 
 def render(s: Sample, rng: np.random.Generator | None,
            ghost: Sample | None = None, glare_chance: float = 0.0,
-           shift: float = SHIFT) -> np.ndarray:
+           shift: float = SHIFT, neighbour: Sample | None = None) -> np.ndarray:
     """The reader's 64 px crop of a sample; with ``rng``, randomly augmented (and with
     ``ghost``, made to look translucent with that die's face showing through)."""
     centre = s.patch.shape[0] / 2
@@ -283,6 +309,8 @@ def render(s: Sample, rng: np.random.Generator | None,
     x = c.astype(np.float32)
     if ghost is not None:
         x = translucent(x, _turned(render(ghost, None), rng), rng)
+    if neighbour is not None:
+        x = beside(x, _turned(render(neighbour, None), rng), rng)
     if glare_chance and rng.random() < glare_chance:
         x = glare(x, rng)
     return photometric(x, rng, CROP_PX, white_balance=False, blur=(0.4, 1.3),
@@ -318,7 +346,7 @@ class FaceCNN(nn.Module):
 def batch(samples: list[Sample], rng: np.random.Generator | None,
           dice: list[Sample] | None = None, ghost_chance: float = GHOST_CHANCE,
           px: int = INPUT_PX, glare_chance: float = GLARE_CHANCE,
-          shift: float = SHIFT) -> torch.Tensor:
+          shift: float = SHIFT, neighbour_chance: float = NEIGHBOUR_CHANCE) -> torch.Tensor:
     """The network's input for samples; with ``rng`` augmented, and with ``dice`` some
     made translucent with one of those dice showing through."""
     crops = []
@@ -327,7 +355,11 @@ def batch(samples: list[Sample], rng: np.random.Generator | None,
         if (rng is not None and dice and s.label != NONE
                 and rng.random() < ghost_chance):
             ghost = dice[int(rng.integers(len(dice)))]
-        crops.append(render(s, rng, ghost, glare_chance, shift))
+        neighbour = None
+        if (rng is not None and dice and s.label != NONE and neighbour_chance
+                and rng.random() < neighbour_chance):
+            neighbour = dice[int(rng.integers(len(dice)))]
+        crops.append(render(s, rng, ghost, glare_chance, shift, neighbour))
     return torch.from_numpy(prepare(crops, px))
 
 
@@ -364,6 +396,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="train on the known label mistakes' dice as labelled, or not")
     parser.add_argument("--shift", type=float, default=SHIFT,
                         help="spread of a crop's random shift, as a share of the die's side")
+    parser.add_argument("--neighbour", type=float, default=NEIGHBOUR_CHANCE,
+                        help="share of dice given a drawn neighbour against one side")
     parser.add_argument("--input-px", type=int, default=INPUT_PX,
                         help="side of the network's input (the reader's must match)")
     args = parser.parse_args(argv)
@@ -385,7 +419,8 @@ def main(argv: list[str] | None = None) -> int:
         return dice_acc + 0.2 * none_acc, f"val dice {dice_acc:.4f} none {none_acc:.3f}"
 
     fit(model, train,
-        lambda chunk: batch(chunk, rng, dice, args.ghost, args.input_px, args.glare, args.shift),
+        lambda chunk: batch(chunk, rng, dice, args.ghost, args.input_px, args.glare, args.shift,
+                            args.neighbour),
         lambda s: s.label, rng, epochs=args.epochs, copies=args.copies,
         loss_fn=nn.CrossEntropyLoss(label_smoothing=0.05), max_minutes=args.max_minutes,
         evaluate=score)
