@@ -41,64 +41,25 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.detection import to_work  # noqa: E402
-from vision.enrollment import (  # noqa: E402
-    LEARNED_PER_FACE,
-    Profile,
-    read_yolo,
-)
 from vision.faces import D6_FACES  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.reading import Box, TrayRead  # noqa: E402
 from vision.training.calibrate_enrolled import (  # noqa: E402
     enrolled_profile,
     enrollment_draws,
+    learned_profile,
 )
-from vision.training.label_errors import LABEL_ERRORS  # noqa: E402
-
-DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
-
-
-def contains_centre(a: Box, b: Box) -> bool:
-    ax, ay, aw, ah = a
-    cx, cy = b[0] + b[2] / 2, b[1] + b[3] / 2
-    return ax <= cx <= ax + aw and ay <= cy <= ay + ah
-
-
-def match(read: TrayRead, truth: list[tuple[str, Box]]) -> list[tuple[int, int]]:
-    """(label index, read die index) of each labelled die found, nearest centre first."""
-    used: set[int] = set()
-    pairs = []
-    for t, (_, box) in enumerate(truth):
-        gx, gy = box[0] + box[2] / 2, box[1] + box[3] / 2
-        candidates = [
-            i
-            for i, d in enumerate(read.dice)
-            if i not in used and contains_centre(box, d.box) and contains_centre(d.box, box)
-        ]
-        if not candidates:
-            continue
-        i = min(
-            candidates,
-            key=lambda j: (
-                abs(read.dice[j].box[0] + read.dice[j].box[2] / 2 - gx)
-                + abs(read.dice[j].box[1] + read.dice[j].box[3] / 2 - gy)
-            ),
-        )
-        used.add(i)
-        pairs.append((t, i))
-    return pairs
+from vision.training.photos import DATASET, labelled_frames, match  # noqa: E402
 
 
 def score(read: TrayRead, truth: list[tuple[str, Box]]) -> dict[str, int]:
     out = {"dice": len(truth), "found": 0, "right": 0, "silent": 0, "uncertain": 0}
-    pairs = match(read, truth)
+    pairs = match([d.box for d in read.dice], [b for _, b in truth])
     for t, i in pairs:
         d = read.dice[i]
         out["found"] += 1
@@ -112,32 +73,18 @@ def score(read: TrayRead, truth: list[tuple[str, Box]]) -> dict[str, int]:
     return out
 
 
-def photos(split: str, limit: int | None) -> list[Path]:
-    found = sorted((DATASET / "images" / split).glob("*.jpg"))
-    return found[:limit] if limit else found
-
-
-def labelled_frames(split: str, limit: int | None
-                    ) -> Iterator[tuple[Path, np.ndarray, list[tuple[str, Box]]]]:
-    """(photo, working-size frame, labelled dice in its pixels) of each photo of a split."""
-    for path in photos(split, limit):
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        work = to_work(image)
-        small = cv2.resize(
-            image, (work.image.shape[1], work.image.shape[0]), interpolation=cv2.INTER_AREA
-        )
-        label = DATASET / "labels" / split / (path.stem + ".txt")
-        truth = [
-            (D6_FACES[c], _scale(b, work.scale))
-            for c, b in read_yolo(label, image.shape[1], image.shape[0])
-        ]
-        yield path, small, truth
+def frames(split: str, limit: int | None
+           ) -> Iterator[tuple[Path, np.ndarray, list[tuple[str, Box]]]]:
+    """(photo, working-size frame, labelled dice as (face, box) in its pixels) of each
+    photo of a split, or of its first ``limit``."""
+    for path, small, truth in labelled_frames(split, list(range(limit)) if limit else None):
+        yield path, small, [(D6_FACES[c], b) for c, b in truth]
 
 
 def evaluate(reader: DiceReader, split: str, limit: int | None) -> dict[str, float]:
     total = {"dice": 0, "found": 0, "right": 0, "silent": 0, "uncertain": 0, "false": 0}
     images = 0
-    for path, small, truth in labelled_frames(split, limit):
+    for path, small, truth in frames(split, limit):
         images += 1
         # the reader sees the Pi-like working-size frame, so boxes and timings are for it
         read = reader.read(small, str(path))
@@ -153,41 +100,6 @@ def evaluate(reader: DiceReader, split: str, limit: int | None) -> dict[str, flo
         "uncertain": 100 * total["uncertain"] / n,
         "false_per_100": 100 * total["false"] / max(images, 1),
     }
-
-
-def learned_profile(profile: Profile) -> Profile:
-    """The enrolled profile after the table confirmed dice, as at a real table: the train
-    photos are read in turn with the profile as it is. A read with a die the reader was
-    unsure of waits for the players, who confirm it with its true faces: every found die
-    of it is learned (``Profile.learn``). A read sure of every die is applied as it is, and
-    a die of it read wrong is corrected and learned. This goes on until each face has
-    learned LEARNED_PER_FACE. Known label mistakes are left out: the table would give the
-    true face."""
-    for path, small, truth in labelled_frames("train", None):
-        if min(_learned_per_face(profile)) >= LEARNED_PER_FACE:
-            break
-        read = DiceReader("d6", profile=profile).read(small, str(path))
-        pairs = match(read, truth)
-        confirmed = any(read.dice[i].uncertain for _, i in pairs)
-        dice = []
-        for t, i in pairs:
-            face, d = truth[t][0], read.dice[i]
-            if (path.name, face) in LABEL_ERRORS or not (confirmed or d.face != face):
-                continue
-            if _learned_per_face(profile)[D6_FACES.index(face)] < LEARNED_PER_FACE:
-                dice.append((face, d.crop, f"{path.name}:{i}"))
-        if dice:
-            profile = profile.learn(dice)
-    return profile
-
-
-def _learned_per_face(profile: Profile) -> list[int]:
-    return [sum(1 for s, o in zip(profile.sources, profile.owners, strict=True)
-                if s and o == f) for f in range(len(profile.labels))]
-
-
-def _scale(box: Box, s: float) -> Box:
-    return (round(box[0] * s), round(box[1] * s), round(box[2] * s), round(box[3] * s))
 
 
 def evaluate_draws(name: str, splits: list[str], count: int, limit: int | None,

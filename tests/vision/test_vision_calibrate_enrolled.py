@@ -47,3 +47,26 @@ def test_least_margin_is_the_smallest_within_the_silent_share() -> None:
     assert least_margin([run], 1.0, margins, silent_pct=0.0) == 0.19
     assert least_margin([run], 1.0, margins, silent_pct=20.0) == 0.1
     assert least_margin([run], 1.0, [0.1, 0.12], silent_pct=0.0) is None
+
+
+def test_a_learned_profile_scores_each_face_by_its_two_best() -> None:
+    run = _run()
+    # a profile that has learned: face 0 has a second crop, a little less like die 0
+    owners = np.array([0, 0, 1, 2, 3, 4, 5])
+    ink = np.hstack([run.ink[:, :1], run.ink[:, :1] - 0.1, run.ink[:, 1:]])
+    learned = Scored(run.labels, ink, ink.copy(), owners, best=2)
+    scores = face_scores(learned, 1.0, 6)
+    assert np.allclose(scores[:, 0], run.ink[:, 0] - 0.05)  # the mean of its two crops
+    assert np.allclose(scores[:, 1:], run.ink[:, 1:])      # one crop: that one
+
+
+def test_learned_per_face_counts_the_table_s_crops_only() -> None:
+    from tests.vision.test_vision_enrollment import seafall_crops
+    from vision.enrollment import Profile
+    from vision.training.calibrate_enrolled import learned_per_face
+
+    profile = Profile.from_crops("sf", "seafall", seafall_crops(seed=3, per_face=1))
+    assert learned_per_face(profile) == [0, 0, 0, 0]
+    weak = seafall_crops(seed=21, per_face=2)["weak"]
+    learned = profile.learn([("weak", c, f"read:{i}") for i, c in enumerate(weak)])
+    assert learned_per_face(learned) == [0, 0, 2, 0]

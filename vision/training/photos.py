@@ -7,6 +7,7 @@ repository."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import cv2
@@ -40,16 +41,10 @@ def centre_in(a: Box, b: Box) -> bool:
     return a[0] <= cx <= a[0] + a[2] and a[1] <= cy <= a[1] + a[3]
 
 
-def found_dice(reader: DiceReader, split: str, photos: list[int] | None = None,
-               ) -> tuple[list[int], list[np.ndarray], list[np.ndarray], list[str]]:
-    """(label, the reader's crop, its wider crop, photo name) of every labelled die the
-    reader finds in the split's photos (all of them, or those indices), matched as the
-    benchmark does. The wider crop is the one the reader reads again for a die it is
-    unsure of (:data:`vision.reader.NET_WIDE_MEAN`)."""
-    labels: list[int] = []
-    crops: list[np.ndarray] = []
-    wides: list[np.ndarray] = []
-    names: list[str] = []
+def labelled_frames(split: str, photos: list[int] | None = None,
+                    ) -> Iterator[tuple[Path, np.ndarray, list[tuple[int, Box]]]]:
+    """(photo, the photo at the reader's working size, its labelled dice as (face index,
+    box in the working photo's pixels)) of each photo of a split, or of those indices."""
     for index, path in enumerate(split_photos(split)):
         if photos is not None and index not in photos:
             continue
@@ -60,22 +55,47 @@ def found_dice(reader: DiceReader, split: str, photos: list[int] | None = None,
         truth = [(c, tuple(round(v * work.scale) for v in b)) for c, b in
                  read_yolo(DATASET / "labels" / split / (path.stem + ".txt"),
                            image.shape[1], image.shape[0])]
+        yield path, small, truth
+
+
+def match(found: Sequence[Box], truth: Sequence[Box]) -> list[tuple[int, int]]:
+    """(labelled die, found die) index pairs: a labelled die is found when a found box and
+    its label box each hold the other's centre (the labels are loose boxes that include
+    the dice's sides, so IoU is a poor test), the nearest centre first, each found die
+    matched once."""
+    used: set[int] = set()
+    pairs = []
+    for t, box in enumerate(truth):
+        gx, gy = box[0] + box[2] / 2, box[1] + box[3] / 2
+        hits = [i for i, b in enumerate(found)
+                if i not in used and centre_in(box, b) and centre_in(b, box)]
+        if not hits:
+            continue
+        i = min(hits, key=lambda j: abs(found[j][0] + found[j][2] / 2 - gx)
+                + abs(found[j][1] + found[j][3] / 2 - gy))
+        used.add(i)
+        pairs.append((t, i))
+    return pairs
+
+
+def found_dice(reader: DiceReader, split: str, photos: list[int] | None = None,
+               ) -> tuple[list[int], list[np.ndarray], list[np.ndarray], list[str]]:
+    """(label, the reader's crop, its wider crop, photo name) of every labelled die the
+    reader finds in the split's photos (all of them, or those indices), matched as the
+    benchmark does (:func:`match`). The wider crop is the one the reader reads again for a
+    die it is unsure of (:data:`vision.reader.NET_WIDE_MEAN`)."""
+    labels: list[int] = []
+    crops: list[np.ndarray] = []
+    wides: list[np.ndarray] = []
+    names: list[str] = []
+    for path, small, truth in labelled_frames(split, photos):
         read = reader.read(small, str(path))
-        used: set[int] = set()
-        for c, box in truth:
-            gx, gy = box[0] + box[2] / 2, box[1] + box[3] / 2
-            hits = [i for i, d in enumerate(read.dice)
-                    if i not in used and centre_in(box, d.box) and centre_in(d.box, box)]
-            if not hits:
-                continue
-            i = min(hits, key=lambda j: abs(read.dice[j].box[0] + read.dice[j].box[2] / 2 - gx)
-                    + abs(read.dice[j].box[1] + read.dice[j].box[3] / 2 - gy))
-            used.add(i)
+        for t, i in match([d.box for d in read.dice], [b for _, b in truth]):
             # the photo is read at the working scale, so the reader cut its crops from it
             work_box = detection_like(read.dice[i].box, 1.0)
             if not np.array_equal(crop(small, work_box), read.dice[i].crop):
                 raise RuntimeError("the reader's crops are no longer cut as found_dice cuts them")
-            labels.append(c)
+            labels.append(truth[t][0])
             crops.append(read.dice[i].crop)
             wides.append(crop(small, work_box, margin=WIDE_MARGIN))
             names.append(path.name)
