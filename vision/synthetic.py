@@ -244,6 +244,40 @@ def random_dots(rng: np.random.Generator, most: int = 9) -> Glyph:
     return Glyph(tuple(("dot", x, y, r) for x, y in dots))
 
 
+def glyph_family(rng: np.random.Generator, members: int = 3) -> list[Glyph]:
+    """Up to ``members`` distinct symbols that differ from a random base by one stroke
+    each: the base, the base with one more stroke (a mark like one it has, or any mark),
+    and the base less one of its strokes. Symbols one of which holds another (generic
+    near-twins, not any die's faces) are what an embedding trained on independent random
+    symbols tells apart worst; a bank with families makes it weigh a single mark."""
+    while True:
+        base = random_dots(rng, 6) if rng.random() < 0.5 else random_glyph(rng, 4)
+        if base.strokes:
+            break
+    out = [base]
+    for _ in range(4 * members):
+        if len(out) >= members:
+            break
+        strokes = list(base.strokes)
+        if rng.random() < 0.6 or len(strokes) < 2:
+            like = strokes[int(rng.integers(len(strokes)))]
+            if like[0] == "dot" and rng.random() < 0.7:  # one more alike dot, kept apart
+                r = like[3]
+                x, y = (float(v) for v in rng.uniform(-0.33, 0.33, 2))
+                if all(s[0] != "dot" or (x - s[1]) ** 2 + (y - s[2]) ** 2 > (2.6 * r) ** 2
+                       for s in strokes):
+                    strokes.append(("dot", x, y, r))
+            else:
+                extra = random_glyph(rng, 1).strokes
+                strokes.extend(extra[:1])
+        else:
+            strokes.pop(int(rng.integers(len(strokes))))
+        g = Glyph(tuple(strokes))
+        if g.strokes and g not in out:
+            out.append(g)
+    return out
+
+
 def draw_glyph(img: np.ndarray, glyph: Glyph, ink: tuple[int, ...]) -> None:
     """Draw a glyph over a square face image (in place), the face filling the image."""
     s = img.shape[0]

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.synthetic import Glyph, glyph_on_body, random_dots, random_glyph, symbol_die_crop
+from vision.synthetic import (
+    Glyph,
+    glyph_family,
+    glyph_on_body,
+    random_dots,
+    random_glyph,
+    symbol_die_crop,
+)
 
 
 def test_random_dots_are_alike_and_apart() -> None:
@@ -21,6 +28,23 @@ def test_random_dots_are_alike_and_apart() -> None:
         assert d.min() > 2.6 * r  # never touching
         counts.add(len(g.strokes))
     assert len(counts) >= 6  # many arrangements, not a fixed set
+
+
+def test_a_glyph_family_is_near_twins_one_stroke_apart() -> None:
+    rng = np.random.default_rng(4)
+    kinds = set()
+    for _ in range(40):
+        family = glyph_family(rng)
+        assert 2 <= len(family) <= 3 and len(set(family)) == len(family)
+        base = set(family[0].strokes)
+        for twin in family[1:]:
+            mine = set(twin.strokes)
+            assert mine  # never the blank face
+            # one stroke added or one taken away, nothing else changed
+            assert (mine > base and len(mine - base) == 1) or (
+                mine < base and len(base - mine) == 1)
+        kinds.add("added" if len(family[1].strokes) > len(base) else "removed")
+    assert kinds == {"added", "removed"}
 
 
 def test_translucent_dice_and_real_trays_change_the_render_only_when_asked() -> None:

@@ -56,6 +56,7 @@ from vision.onnxmodel import available_engines
 from vision.synthetic import (
     Glyph,
     blank_faces,
+    glyph_family,
     glyph_on_body,
     random_dots,
     random_glyph,
@@ -71,15 +72,20 @@ SCALE, MARGIN = 20.0, 0.3
 """CosFace head: logit scale and the margin taken off the true class's cosine."""
 
 
-def bank(rng: np.random.Generator, n: int, dots: float = 0.0) -> list[Glyph]:
+def bank(rng: np.random.Generator, n: int, dots: float = 0.0,
+         families: float = 0.0) -> list[Glyph]:
     """``n`` distinct-enough symbols: the blank face first, then non-blank random ones (a
-    share ``dots`` of them random scatters of alike dots, :func:`random_dots`)."""
+    share ``dots`` of them random scatters of alike dots, :func:`random_dots`, and about a
+    share ``families`` of them in families of near-twins, :func:`glyph_family`)."""
     out = [Glyph(())]
     while len(out) < n:
+        if families and rng.random() < families / 3:  # a family brings about three
+            out.extend(g for g in glyph_family(rng) if g not in out)
+            continue
         g = random_dots(rng) if dots and rng.random() < dots else random_glyph(rng)
         if g.strokes:
             out.append(g)
-    return out
+    return out[:n]
 
 
 def render_bank(glyphs: list[Glyph], renders: int, rng: np.random.Generator,
@@ -226,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real-share", type=float, default=0.25)
     parser.add_argument("--dots", type=float, default=0.0,
                         help="share of the symbol bank that is random dot scatters")
+    parser.add_argument("--families", type=float, default=0.0,
+                        help="share of the symbol bank in families differing by one stroke")
     parser.add_argument("--translucent", type=float, default=0.0,
                         help="share of renders on translucent dice")
     parser.add_argument("--real-trays", type=int, default=0,
@@ -238,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rng = seeded(args.seed, args.threads)
     start = time.monotonic()
-    glyphs = bank(rng, CLASSES, args.dots)
+    glyphs = bank(rng, CLASSES, args.dots, args.families)
     trays = real_trays(args.real_trays, rng) if args.real_trays else None
     if trays is not None:
         print(f"real tray patches: {len(trays)}", flush=True)
