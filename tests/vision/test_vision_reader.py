@@ -192,3 +192,38 @@ def test_reader_marks_dice_cut_by_the_frame_edge_or_the_tray_uncertain() -> None
     roi[:, : x + w // 3] = 0
     read = DiceReader("d6", roi=roi).read(image)
     assert all(d.uncertain for d in read.dice if d.box[0] < x + w)
+
+
+def test_a_custom_die_boxed_much_smaller_than_the_others_is_cut_at_their_size() -> None:
+    from vision.reader import SMALL_BOX, _grown
+
+    boxes = [(0, 0, 40, 40), (100, 0, 42, 41), (200, 0, 38, 38), (300, 100, 24, 22)]
+    grown = _grown(boxes)
+    assert grown[:3] == boxes[:3]  # dice of about the frame's size are left alone
+    x, y, w, h = grown[3]
+    assert w == h == 39  # the median side
+    assert abs(x + w / 2 - 312) <= 1 and abs(y + h / 2 - 111) <= 1  # about the same centre
+    assert _grown(boxes[2:]) == boxes[2:]  # two dice say nothing of the usual size
+    assert 24 < SMALL_BOX * 39 < 38
+
+
+def test_a_large_symbol_boxed_alone_is_not_read_as_a_blank_die() -> None:
+    # On this synthetic tray the body detector boxes the dark ship's wheel of an ivory die
+    # (its "standard" face) instead of the die; that crop alone looks like a blank black
+    # die, and was read so, sure, before boxes much smaller than the frame's dice were cut
+    # again at their size.
+    from tests.vision.test_vision_enrollment import seafall_crops
+    from vision.enrollment import Profile
+    from vision.synthetic import random_faces
+
+    rng = np.random.default_rng(21)
+    tray_photo(rng, random_faces(rng, 12))
+    photo = tray_photo(rng, random_faces(rng, 12))
+    profile = Profile.from_crops("sf", "seafall", seafall_crops(seed=3))
+    read = DiceReader("seafall", profile=profile).read(photo.image)
+    sides = [max(d.box[2], d.box[3]) for d in read.dice]
+    assert min(sides) >= 0.75 * float(np.median(sides))
+    for die in photo.dice:
+        got = [d for d in read.dice if same_die(die.box, d.box)]
+        assert got, f"the {die.face} die at {die.box} was not found"
+        assert got[0].uncertain or got[0].face == die.face
