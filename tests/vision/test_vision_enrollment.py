@@ -91,16 +91,17 @@ def test_synthetic_symbols_are_distinct_and_photos_carry_their_truth() -> None:
 
 
 def test_enrolled_seafall_profile_reads_synthetic_photos() -> None:
-    # measured with ink templates (three zooms; since the seventh session marks picked out
-    # by a top-hat, and centred on) and the symbol embedding (symbol-embed-2): 96/96 found
-    # by body (89 by the pip-dice detector, which misses blank faces), 78 read confidently
-    # right (79 with the sixth session's maps and lead), no silent error, no false
+    # measured with ink templates (three zooms, marks picked out by a top-hat and centred
+    # on) and the symbol embedding (symbol-embed-3, eighth session): 96/96 found by body
+    # (89 by the pip-dice detector, which misses blank faces), 85 read confidently right
+    # (78 with symbol-embed-2 before boxes much smaller than the frame's dice were cut at
+    # their size; 79 with the sixth session's maps and lead), no silent error, no false
     # detection (1 by the pip-dice detector; the thresholds favour "uncertain" over a
     # guess; blank faces, having no marks, lead by less)
     profile = Profile.from_crops("seafall-test", "seafall", seafall_crops(seed=7))
     s = score_synthetic(DiceReader("seafall", profile=profile), seed=11, photos=8)
     assert s["found"] >= 0.97 * s["dice"]
-    assert s["right"] >= 0.75 * s["dice"]
+    assert s["right"] >= 0.85 * s["dice"]
     assert s["silent"] <= 1
     assert s["false"] <= 1
 
@@ -194,25 +195,30 @@ def _learned(crops: dict[str, list[np.ndarray]], tag: str) -> list[tuple[str, np
 
 def test_a_profile_learns_from_confirmed_dice_and_reads_more() -> None:
     # the "rolls and confirms": the table confirms dice the reader was unsure of,
-    # and their crops join the profile. Measured: 79 of 96 synthetic SeaFall dice read
-    # confidently right from 5 enrolled crops per face, 82 once 5 confirmed crops per face
-    # (other trays) were learned, no silent error either way (88 with 20 learned per face;
-    # on 16 other photos: 163, 169 and 177 of 192)
+    # and their crops join the profile. Measured (eighth session: symbol-embed-3, the
+    # margins placed by calibrate_enrolled, small boxes cut at the frame's die size): 85 of
+    # 96 synthetic SeaFall dice read confidently right from 5 enrolled crops per face, 85
+    # once 5 confirmed crops per face (other trays) were learned, 88 with 20, no silent
+    # error (on 16 other photos: 181, 183 and 184 of 192). The margin rises at 5 learned
+    # (the best two of 10 crops lie closer together) and falls below the first at 20.
     profile = Profile.from_crops("seafall-test", "seafall", seafall_crops(seed=7))
     assert profile.min_margin == margin_for(0, 5) == MIN_MARGIN
     assert profile.best_of == 1
     learned = profile.learn(_learned(seafall_crops(seed=21), "read"))
     assert len(learned.maps) == 2 * len(profile.maps)
-    # the lead needed falls with what was learned; each face now has 10 crops, and scores
-    # the mean of its best two
-    assert learned.min_margin == margin_for(5, 10) == MIN_MARGIN_PAIRED < MIN_MARGIN
-    assert margin_for(LEARNED_PER_FACE, 25) == MIN_MARGIN_LEARNED < MIN_MARGIN_PAIRED
+    # each face now has 10 crops, and scores the mean of its best two
+    assert learned.min_margin == margin_for(5, 10) == MIN_MARGIN_PAIRED
     assert learned.best_of == BEST_OF
     assert learned.sources[:20] == ("",) * 20 and all(learned.sources[20:])
+    full = profile.learn(_learned(seafall_crops(seed=21, per_face=LEARNED_PER_FACE), "read"))
+    assert full.min_margin == margin_for(LEARNED_PER_FACE, 25) == MIN_MARGIN_LEARNED
+    assert MIN_MARGIN_LEARNED < min(MIN_MARGIN, MIN_MARGIN_PAIRED)
     before = score_synthetic(DiceReader("seafall", profile=profile), seed=11, photos=8)
     after = score_synthetic(DiceReader("seafall", profile=learned), seed=11, photos=8)
-    assert after["right"] >= before["right"] + 3
-    assert before["silent"] == after["silent"] == 0
+    taught = score_synthetic(DiceReader("seafall", profile=full), seed=11, photos=8)
+    assert after["right"] >= before["right"]
+    assert taught["right"] >= before["right"] + 3
+    assert before["silent"] == after["silent"] == taught["silent"] == 0
 
 
 def test_learning_replaces_a_die_taught_twice_and_keeps_enrolled_crops(tmp_path: Path) -> None:
