@@ -124,7 +124,8 @@ side about the same centre (:func:`_grown`). The body detector sometimes boxes a
 symbol on a low-contrast die (an ivory die on a light tray) instead of the die: on the
 synthetic SeaFall trays, 97 of 569 dice; the crop of a dark wheel alone looks like a blank
 black die, and was read so, sure. On the d6 photos, 3 of 1,618 dice have such a box
-(eighth session)."""
+(eighth session). Only boxes the die-or-not check kept are grown (a grown box round a
+small blob beside a die holds the die, and would pass the check)."""
 
 UNREAD = "?"
 """The face of a die found but not read: a die with no enrolled profile yet, read with
@@ -287,6 +288,12 @@ class DiceReader:
             die = default_die_or_not().probabilities(crops) >= DIE_FROM
             found = [d for d, k in zip(found, die, strict=True) if k]
             crops = [c for c, k in zip(crops, die, strict=True) if k]
+            # a die boxed much smaller than the others (a large symbol boxed alone) is cut
+            # again at their size; after the check, so that a blob it dropped stays dropped
+            for i, box in enumerate(_grown([d.box for d in found])):
+                if box != found[i].box:
+                    found[i] = Detection(detection_like(box, work.scale), box)
+                    crops[i] = crop(work.image, found[i].work_box)
         probs = guesses = None
         if self.profile is not None:
             # every crop of the frame in one forward pass
@@ -367,9 +374,6 @@ class DiceReader:
             # the crop is of the die's top face, as the classifiers were trained on: the
             # label-like box (sides included) shrunk about its centre
             found.append(Detection(detection_like(box, work.scale), box))
-        if self._by_body:
-            found = [Detection(detection_like(b, work.scale), b)
-                     for b in _grown([d.box for d in found])]
         return work, found, small
 
     @property
