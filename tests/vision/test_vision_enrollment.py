@@ -199,7 +199,7 @@ def test_a_profile_learns_from_confirmed_dice_and_reads_more() -> None:
     # margins placed by calibrate_enrolled, small boxes cut at the frame's die size): 85 of
     # 96 synthetic SeaFall dice read confidently right from 5 enrolled crops per face, 85
     # once 5 confirmed crops per face (other trays) were learned, 88 with 20, no silent
-    # error (on 16 other photos: 181, 183 and 184 of 192). The margin rises at 5 learned
+    # error (on 16 other photos: 181, 182 and 184 of 192). The margin rises at 5 learned
     # (the best two of 10 crops lie closer together) and falls below the first at 20.
     profile = Profile.from_crops("seafall-test", "seafall", seafall_crops(seed=7))
     assert profile.min_margin == margin_for(0, 5) == MIN_MARGIN

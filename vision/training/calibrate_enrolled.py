@@ -85,7 +85,8 @@ def learned_profile(profile: Profile, per_face: int = LEARNED_PER_FACE,
     learned ``per_face``. Known label mistakes are left out: the table would give the
     true face. ``taken_from`` gets the names of the photos read."""
     for path, small, truth in labelled_frames("train"):
-        if min(learned_per_face(profile)) >= per_face:
+        have = learned_per_face(profile)
+        if min(have) >= per_face:
             break
         if taken_from is not None:
             taken_from.append(path.name)
@@ -97,7 +98,8 @@ def learned_profile(profile: Profile, per_face: int = LEARNED_PER_FACE,
             face, d = D6_FACES[truth[t][0]], read.dice[i]
             if (path.name, face) in LABEL_ERRORS or not (confirmed or d.face != face):
                 continue
-            if learned_per_face(profile)[D6_FACES.index(face)] < per_face:
+            if have[truth[t][0]] < per_face:  # a face's crops stop at per_face
+                have[truth[t][0]] += 1
                 dice.append((face, d.crop, f"{path.name}:{i}"))
         if dice:
             profile = profile.learn(dice)
