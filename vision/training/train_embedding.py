@@ -27,15 +27,18 @@ session and off by default: alone the embedding picked the right d6 face more of
 (76% against 72%), but mixed with the ink templates it read fewer dice confidently
 (``docs/vision.md``, *Custom faces*).
 
-``--families`` (0.8, the packaged model ``symbol-embed-3``, eighth session) makes about
-that share of the bank families of near-twins (:func:`vision.synthetic.glyph_family`: a
+``--families F`` (0.8, the packaged model ``symbol-embed-3``, eighth session): each new
+symbol of the bank starts a family with a chance of F/3, a family bringing about three,
+so that 0.8 makes about half the bank (52%) families of near-twins
+(:func:`vision.synthetic.glyph_family`: a
 random base, the base with one more stroke, often a dot like one it has, and the base
 less one stroke), each twin a class of its own. Trained on independent random symbols,
 the embedding took a symbol and the same symbol with one more mark for one another (a 4
 and a 5, a 2 and a 3, when the d6 faces are enrolled as symbols); the families teach it
 that one mark makes another symbol, without any die's layout. With the ink templates, the
 d6 faces enrolled from 5 crops each then read 69.9% of train and 72.4% of val
-confidently at the calibrated lead, against 59.9% and 62.7% (``docs/vision.md``).
+confidently at the calibrated lead, against 58.9% and 62.1% (``docs/vision.md``; other
+trainings of the recipe read 61-65%).
 
 Needs the ``train`` extra (PyTorch). Fixed seeds; about twelve minutes on one core::
 
@@ -86,8 +89,9 @@ SCALE, MARGIN = 20.0, 0.3
 def bank(rng: np.random.Generator, n: int, dots: float = 0.0,
          families: float = 0.0) -> list[Glyph]:
     """``n`` distinct-enough symbols: the blank face first, then non-blank random ones (a
-    share ``dots`` of them random scatters of alike dots, :func:`random_dots`, and about a
-    share ``families`` of them in families of near-twins, :func:`glyph_family`)."""
+    share ``dots`` of them random scatters of alike dots, :func:`random_dots`; a new symbol
+    starts a family of near-twins, :func:`glyph_family`, with a chance of ``families``/3,
+    so that 0.8 puts about half the bank in families)."""
     out = [Glyph(())]
     while len(out) < n:
         if families and rng.random() < families / 3:  # a family brings about three
@@ -244,7 +248,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dots", type=float, default=0.0,
                         help="share of the symbol bank that is random dot scatters")
     parser.add_argument("--families", type=float, default=0.8,
-                        help="share of the symbol bank in families differing by one stroke")
+                        help="3 x the chance that a new symbol starts a family of near-twins "
+                             "one stroke apart (0.8: about half the bank in families)")
     parser.add_argument("--translucent", type=float, default=0.0,
                         help="share of renders on translucent dice")
     parser.add_argument("--real-trays", type=int, default=0,
