@@ -37,8 +37,9 @@ the embedding took a symbol and the same symbol with one more mark for one anoth
 and a 5, a 2 and a 3, when the d6 faces are enrolled as symbols); the families teach it
 that one mark makes another symbol, without any die's layout. With the ink templates, the
 d6 faces enrolled from 5 crops each then read 69.9% of train and 72.4% of val
-confidently at the calibrated lead, against 58.9% and 62.1% (``docs/vision.md``; other
-trainings of the recipe read 61-65%).
+confidently at the calibrated lead, against 58.9% and 62.1% (``docs/vision.md``; the
+same recipe with seed 12 read 60.9% of train, other family shares 59-65%: trainings
+differ much, and the packaged one is the best of five on train and val).
 
 Needs the ``train`` extra (PyTorch). Fixed seeds; about twelve minutes on one core::
 
