@@ -171,15 +171,20 @@ def face_scores(likeness: np.ndarray, owners: np.ndarray, faces: int, best: int)
     return out
 
 
+def learned_counts(owners: np.ndarray, sources: Sequence[str], faces: int) -> np.ndarray:
+    """``(faces,)``: how many learned crops each face has (``sources``: ``""`` for an
+    enrolled crop; empty when all were enrolled)."""
+    learned = np.array([o for o, src in zip(owners, sources, strict=True) if src], np.int64)
+    return np.bincount(learned, minlength=faces)
+
+
 def fewest(owners: np.ndarray, sources: Sequence[str], faces: int) -> tuple[int, int]:
     """(learned, crops): the learned crops of the face with the fewest, and the crops of
-    the face with the fewest (``sources``: ``""`` for an enrolled crop; empty when all
-    were enrolled)."""
+    the face with the fewest (``sources`` as :func:`learned_counts` takes them)."""
     crops = int(np.bincount(owners, minlength=faces).min())
     if not len(sources):
         return 0, crops
-    learned = np.array([o for o, src in zip(owners, sources, strict=True) if src], np.int64)
-    return int(np.bincount(learned, minlength=faces).min()), crops
+    return int(learned_counts(owners, sources, faces).min()), crops
 
 
 def reframe(crop_bgr: np.ndarray) -> np.ndarray:

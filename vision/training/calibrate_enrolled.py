@@ -108,8 +108,8 @@ def learned_profile(profile: Profile, per_face: int = LEARNED_PER_FACE,
 
 def learned_per_face(profile: Profile) -> list[int]:
     """How many crops of each face the profile has learned from the table."""
-    return [sum(1 for s, o in zip(profile.sources, profile.owners, strict=True)
-                if s and o == f) for f in range(len(profile.labels))]
+    return enrollment.learned_counts(profile.owners, profile.sources,
+                                     len(profile.labels)).tolist()
 
 
 @dataclass(frozen=True)
