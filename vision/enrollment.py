@@ -9,11 +9,11 @@ each crop is cut again as the reader cuts dice (:func:`reframe`) and kept two wa
   on synthetic random symbols only), at :data:`ENROLL_TURNS` turns.
 
 A die's likeness to each profile crop mixes the two cosine similarities
-(:data:`TEMPLATE_WEIGHT`); each face scores its best likeness, or the mean of its best
-:data:`BEST_OF` once the profile has learned from the table (:meth:`Profile.learn`). A die
-is read as the best-scoring face; the confidence grows
-with that score and with its lead over the best other face, and a die below either
-threshold is marked uncertain. Nothing here counts pips or knows any die's faces: the
+(:data:`TEMPLATE_WEIGHT`); each face scores its best likeness (:func:`face_scores`). A die
+is read as the best-scoring face; the confidence grows with that score and with its lead
+over the best other face, and a die below either threshold is marked uncertain; the lead
+needed follows what the profile has learned from the table (:meth:`Profile.learn`,
+:func:`margin_for`). Nothing here counts pips or knows any die's faces: the
 faces are arbitrary symbols.
 """
 
@@ -53,20 +53,12 @@ alone) and 73% (embedding alone); mixes of 0.5 and 0.85 read fewer dice confiden
 same silent errors, and so did asking the templates and the embedding to agree. (Mixed
 per face until the fourth session, per crop since: the same or a little better.)"""
 
-BEST_OF = 2
-BEST_OF_FROM = 10
-"""A face's score is its best likeness among its crops; once every face has BEST_OF_FROM
-crops or more (a profile that has learned from the table), the mean of its BEST_OF best.
-One lucky crop of a wrong face then counts less, and the lead grows with the profile. On
-the d6 photos (5 enrolled + 20 learned crops per face, one enrollment, lead 0.12): 66%
-of train's other photos' dice and 70% of val's read confidently, no silent error, against
-62% and 63% with the best alone; with 5 crops per face the best alone reads more (55%
-against 51%, lead 0.13)."""
-
 MIN_SIMILARITY = 0.5
 MIN_MARGIN = 0.205
-MIN_MARGIN_PAIRED = 0.255
-MIN_MARGIN_LEARNED = 0.19
+MIN_MARGIN_LEARNING = 0.25
+MIN_MARGIN_HALFWAY = 0.205
+MIN_MARGIN_LEARNED = 0.17
+LEARNED_HALFWAY = 10
 LEARNED_PER_FACE = 20
 LEAD_PIVOT = 0.8
 LEAD_FLOOR = 0.06
@@ -76,79 +68,52 @@ profile's margin for a best score of LEAD_PIVOT, one point less for each point t
 score is above it (one more for each below), and never under LEAD_FLOOR. A die that
 matches a crop closely needs a smaller lead than one that matches loosely.
 
-The margin depends on the profile (:func:`margin_for`): MIN_MARGIN while each face scores
-its best crop (5 enrolled crops per face), MIN_MARGIN_PAIRED once every face has
-BEST_OF_FROM crops and scores the mean of its best two (a profile that has learned from
-the table), MIN_MARGIN_LEARNED once every face has its LEARNED_PER_FACE learned crops
-besides its enrolled ones (the most it keeps: :meth:`Profile.learn`).
+The margin depends on what the profile has learned (:func:`margin_for`): MIN_MARGIN
+while it has learned nothing (5 enrolled crops per face), MIN_MARGIN_LEARNING while it
+learns its first LEARNED_HALFWAY crops per face (from the first learned crop of any face),
+MIN_MARGIN_HALFWAY from there, MIN_MARGIN_LEARNED once every face has its
+LEARNED_PER_FACE learned crops besides its enrolled ones (the most it keeps:
+:meth:`Profile.learn`).
 
-Chosen on train and val over 16 enrollments (5 crops per face from 16 places in the
-train photos; the silent errors a lead leaves vary with which crops are enrolled: from 1
-to 15 in about 1,400 train dice at a plain lead of 0.13), each also with 5 and 20
-learned crops per face (the reader's crops of confirmed dice, drawn from half the train
-photos; read on the other half and on val; known label mistakes left out; test not
-read); each margin is the least that leaves at most 0.15% of train's dice silently wrong:
+Each margin is placed by ``python -m vision.training.calibrate_enrolled`` (``--learned N``
+for the learned ones): the least that leaves at most 0.15% of train's dice silently
+wrong over 16 enrollments of 5 crops per face from 16 places in the train photos, each
+made to learn N crops per face from train photos as a table would
+(:func:`vision.training.calibrate_enrolled.learned_profile`); train is read outside every
+photo the profile saw, val whole, the known label mistakes left out, test not read.
+Ninth session (``symbol-embed-3``; each face scores its best crop at every stage):
 
-  crops per face          lead needed               read confidently   silent errors
-                                                    train     val      train     val
-  5 enrolled              0.18, the same whatever   37.5%    40.4%     0.13%    0.19%
-                          the score
-                          0.205 at a score of 0.8   49.6%    53.1%     0.15%    0.06%
-  + 5 learned, best two   0.14 whatever the score   56.2%    58.3%     0.17%    0.19%
-                          0.17 at 0.8               61.6%    64.6%     0.13%    0.06%
-  + 20 learned            0.13 whatever the score   63.2%    65.9%     0.19%    0.00%
-                          0.16 at 0.8               74.7%    76.2%     0.14%    0.00%
+  learned per face   margin     read confidently   silent errors   nearest face right
+                     needed     train     val      train    val    train    val
+  none (5 enrolled)  0.205      69.9%    72.4%     0.14%   0.00%   94.5%   95.3%
+  1                  0.21       70.6%    73.1%     0.14%   0.00%   94.7%   95.1%
+  3                  0.25       60.7%    63.0%     0.14%   0.00%   95.5%   96.5%
+  5                  0.24       65.5%    67.7%     0.14%   0.00%   95.7%   96.3%
+  10                 0.205      76.6%    79.0%     0.14%   0.00%   96.1%   96.5%
+  15                 0.205      77.7%    76.3%     0.10%   0.00%   96.7%   96.9%
+  20                 0.17       85.5%    82.6%     0.13%   0.00%   96.7%   96.6%
 
-A lead falling half a point per point of score read 3-4 points fewer, two points per
-point 0-1 fewer; the floor (0.06) costs none of these reads. With other learned crops
-(a second draw for each of the 16 enrollments) the kept margins read 61% and 75% of
-train (63% and 78% of val) with 0.18% and 0.19% of train's dice silently wrong (val
-0.06% and 0.03%): within the target, less room than on the first draw. Mixing the
-likenesses at 0.5 or 0.6 instead of 0.7 read 1-5 points more of train but left up to
-0.4% of val silently wrong, so 0.7 stays. (The leads before the fourth
-session, 0.15 for 5 enrolled crops per face and 0.13 once learned, whatever the score,
-were each chosen on one enrollment whose crops happened to leave few silent errors: over
-the 16, 0.15 leaves 0.28-0.37%, with either way of mixing the likenesses.)
-
-Seventh session: the ink maps pick marks out by their size (:data:`templates.TOPHAT_PX`),
-and MIN_MARGIN is placed by ``python -m vision.training.calibrate_enrolled`` (the same
-study for 5 crops per face, as a script): 0.245, reading 51.0% of train and 55.3% of val
-confidently with 0.14% and 0.00% silently wrong (the earlier maps at 0.205, on the crops
-the body detector cuts: 48.2% and 51.2%, with 0.18% and 0.06%); with the maps then
-centred on their marks (:data:`templates.RECENTRE_PX`) the same lead reads 58.9% and
-61.9%, with 0.14% and 0.00%.
-
-Eighth session: all three margins placed by the script (``--learned 5`` and ``--learned
-20`` for the learned ones: the table's lessons simulated on the train photos in turn,
-:func:`vision.training.calibrate_enrolled.learned_profile`, and those photos left out of
-train too). With the seventh session's maps the learned margins had drifted out of the
-rule: 0.17 and 0.16 left 0.43% and 0.28% of train silently wrong (val 0.06% and 0.00%),
-and the rule asked 0.245 and 0.21. The embedding was then re-trained with families of
-near-twin symbols (``symbol-embed-3``), and the margins placed again:
-
-  crops per face          margin   read confidently   silent errors   nearest face right
-                                   train     val      train    val    train    val
-  5 enrolled              0.205    69.9%    72.4%     0.14%   0.00%   94.5%   95.3%
-  + 5 learned, best two   0.255    59.7%    62.3%     0.13%   0.00%   96.2%   96.9%
-  + 20 learned            0.19     82.6%    81.1%     0.09%   0.00%   97.2%   97.3%
-
-(symbol-embed-2 at its own margins by the same rule: 58.9% / 62.1% at 0.245, and, before
-``learned_profile`` stopped each face at N, 60.8% / 62.2% at 0.245 and 76.4% / 75.8% at
-0.21.) A profile that has learned 5 crops per face needs a larger lead than a new one,
-and reads fewer dice until it has learned more: the table teaches the dice the reader was
-unsure of, which are like more than one face, and the mean of the best two of 10 crops
-lies closer to the second face than the best of 5 does. Scoring each face by its best
-crop at that stage would read more (65.5% / 67.7% at 0.24): a change for a later session
-(:data:`BEST_OF_FROM`)."""
+so MIN_MARGIN_LEARNING is the most the first stages ask (0.25), MIN_MARGIN_HALFWAY the
+most 10 and 15 ask. The first crops a table teaches are the dice the reader was unsure
+of, like more than one face, and they bring lucky near matches for the wrong face; more
+of them bring the right face closer again. Until the ninth session a face with 10 crops
+or more scored the mean of its best two (margins 0.255 at 5 learned, 0.19 at 20: 59.7%
+and 82.6% of train), and a profile whose faces had not all learned 10 kept MIN_MARGIN,
+which leaves 0.16-0.23% of train silently wrong at 1-3 learned. Earlier studies:
+``docs/vision.md``, *Custom faces*."""
 
 
-def margin_for(learned: int, crops: int) -> float:
+def margin_for(fewest: int, most: int) -> float:
     """The profile's margin (the lead needed at a best score of LEAD_PIVOT) when the face
-    with the fewest learned crops has ``learned`` and the face with the fewest crops in all
-    has ``crops``."""
-    if crops < BEST_OF_FROM:
-        return MIN_MARGIN
-    return MIN_MARGIN_LEARNED if learned >= LEARNED_PER_FACE else MIN_MARGIN_PAIRED
+    with the fewest learned crops has ``fewest`` and the face with the most has ``most``:
+    MIN_MARGIN for a profile that has learned nothing, MIN_MARGIN_LEARNING while it learns
+    its first LEARNED_HALFWAY crops per face, MIN_MARGIN_HALFWAY from there, and
+    MIN_MARGIN_LEARNED once every face has its LEARNED_PER_FACE."""
+    if fewest >= LEARNED_PER_FACE:
+        return MIN_MARGIN_LEARNED
+    if fewest >= LEARNED_HALFWAY:
+        return MIN_MARGIN_HALFWAY
+    return MIN_MARGIN_LEARNING if most else MIN_MARGIN
 
 
 def lead_needed(margin: float, top: float | np.ndarray) -> float | np.ndarray:
@@ -158,33 +123,32 @@ def lead_needed(margin: float, top: float | np.ndarray) -> float | np.ndarray:
     return float(needed) if np.ndim(needed) == 0 else needed
 
 
-def face_scores(likeness: np.ndarray, owners: np.ndarray, faces: int, best: int) -> np.ndarray:
+def face_scores(likeness: np.ndarray, owners: np.ndarray, faces: int) -> np.ndarray:
     """``(N, faces)``: from each die's likeness to each profile crop (``(N, M)``, crop j
-    showing face ``owners[j]``), each face's score, the mean of its ``best`` best
-    likenesses (-1 for a face without crops)."""
+    showing face ``owners[j]``), each face's score, its best likeness (-1 for a face
+    without crops)."""
     out = np.full((len(likeness), faces), -1.0, np.float32)
     for f in range(faces):
         mine = likeness[:, owners == f]
         if mine.shape[1]:
-            k = min(best, mine.shape[1])
-            out[:, f] = np.partition(mine, mine.shape[1] - k, axis=1)[:, -k:].mean(axis=1)
+            out[:, f] = mine.max(axis=1)
     return out
 
 
 def learned_counts(owners: np.ndarray, sources: Sequence[str], faces: int) -> np.ndarray:
     """``(faces,)``: how many learned crops each face has (``sources``: ``""`` for an
     enrolled crop; empty when all were enrolled)."""
+    if not len(sources):
+        return np.zeros(faces, np.int64)
     learned = np.array([o for o, src in zip(owners, sources, strict=True) if src], np.int64)
     return np.bincount(learned, minlength=faces)
 
 
-def fewest(owners: np.ndarray, sources: Sequence[str], faces: int) -> tuple[int, int]:
-    """(learned, crops): the learned crops of the face with the fewest, and the crops of
-    the face with the fewest (``sources`` as :func:`learned_counts` takes them)."""
-    crops = int(np.bincount(owners, minlength=faces).min())
-    if not len(sources):
-        return 0, crops
-    return int(learned_counts(owners, sources, faces).min()), crops
+def learned_range(owners: np.ndarray, sources: Sequence[str], faces: int) -> tuple[int, int]:
+    """(fewest, most): the learned crops of the face with the fewest and of the face with
+    the most (``sources`` as :func:`learned_counts` takes them)."""
+    counts = learned_counts(owners, sources, faces)
+    return int(counts.min()), int(counts.max())
 
 
 def reframe(crop_bgr: np.ndarray) -> np.ndarray:
@@ -276,7 +240,7 @@ class Profile:
         embedder = default_embedder()
         vectors = np.concatenate([embedder.embed(turns(c)) for c in cut])
         return cls(name, die, labels, np.stack([templates.ink_map(c) for c in cut]), vectors,
-                   owners, MIN_SIMILARITY, margin_for(*fewest(owners, (), len(labels))))
+                   owners, MIN_SIMILARITY, MIN_MARGIN)
 
     def learn(self, dice: Sequence[tuple[str, np.ndarray, str]]) -> Profile:
         """This profile with dice the table has confirmed added: ``(face, crop, source)``,
@@ -316,14 +280,8 @@ class Profile:
         return Profile(
             self.name, self.die, self.labels, np.stack([maps[i] for i in kept]),
             np.concatenate([vectors[i] for i in kept]), owners_kept, self.min_similarity,
-            margin_for(*fewest(owners_kept, sources_kept, len(self.labels))),
+            margin_for(*learned_range(owners_kept, sources_kept, len(self.labels))),
             sources_kept)
-
-    @property
-    def best_of(self) -> int:
-        """How many of a face's best crops its score is the mean of (:data:`BEST_OF`)."""
-        _, crops = fewest(self.owners, (), len(self.labels))
-        return BEST_OF if crops >= BEST_OF_FROM else 1
 
     def likeness_parts(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Two ``(N, M)`` arrays: each crop's ink-template similarity to each of the M
@@ -340,12 +298,11 @@ class Profile:
         return TEMPLATE_WEIGHT * ink + (1 - TEMPLATE_WEIGHT) * embedded
 
     def scores(self, crops: Sequence[np.ndarray]) -> np.ndarray:
-        """``(N, len(labels))``: each crop's score for each face, the mean of its
-        :attr:`best_of` best likenesses to that face's crops (:meth:`crop_scores`)."""
+        """``(N, len(labels))``: each crop's score for each face, its best likeness to
+        that face's crops (:meth:`crop_scores`)."""
         if not len(crops):
             return np.zeros((0, len(self.labels)), np.float32)
-        return face_scores(self.crop_scores(crops), self.owners, len(self.labels),
-                           self.best_of)
+        return face_scores(self.crop_scores(crops), self.owners, len(self.labels))
 
     def classify(self, crop_bgr: np.ndarray) -> FaceGuess:
         """The enrolled face most like this crop, with a confidence and an uncertain flag."""
@@ -422,7 +379,7 @@ class Profile:
             # the lead follows the profile's learned crops, as the reader now compares them
             # (a profile saved under an earlier rule keeps its crops, not its old lead)
             float(meta["min_similarity"]),
-            margin_for(*fewest(owners, sources, len(meta["labels"]))), sources,
+            margin_for(*learned_range(owners, sources, len(meta["labels"]))), sources,
         )
 
 

@@ -49,15 +49,14 @@ def test_least_margin_is_the_smallest_within_the_silent_share() -> None:
     assert least_margin([run], 1.0, [0.1, 0.12], silent_pct=0.0) is None
 
 
-def test_a_learned_profile_scores_each_face_by_its_two_best() -> None:
+def test_a_face_with_several_crops_scores_its_best() -> None:
     run = _run()
-    # a profile that has learned: face 0 has a second crop, a little less like die 0
+    # a profile that has learned: face 0 has a second crop, a little less like each die
     owners = np.array([0, 0, 1, 2, 3, 4, 5])
-    ink = np.hstack([run.ink[:, :1], run.ink[:, :1] - 0.1, run.ink[:, 1:]])
-    learned = Scored(run.labels, ink, ink.copy(), owners, best=2)
+    ink = np.hstack([run.ink[:, :1] - 0.1, run.ink[:, :1], run.ink[:, 1:]])
+    learned = Scored(run.labels, ink, ink.copy(), owners)
     scores = face_scores(learned, 1.0, 6)
-    assert np.allclose(scores[:, 0], run.ink[:, 0] - 0.05)  # the mean of its two crops
-    assert np.allclose(scores[:, 1:], run.ink[:, 1:])      # one crop: that one
+    assert np.allclose(scores, run.ink)  # the best of face 0's two crops; the others' one
 
 
 def test_learned_per_face_counts_the_table_s_crops_only() -> None:

@@ -13,9 +13,10 @@ share read silently wrong, pooled over the enrollments; the kept margin is the l
 leaves at most ``--silent`` percent of train's dice silently wrong. The test split is never
 read. By default it places the margin of a profile of 5 crops per face
 (:data:`vision.enrollment.MIN_MARGIN`); with ``--learned N``, that of the same profile once
-the table has confirmed N dice per face (:func:`learned_profile`: 5 places
-:data:`vision.enrollment.MIN_MARGIN_PAIRED`, 20 :data:`vision.enrollment.MIN_MARGIN_LEARNED`),
-the photos the table read left out of train as the enrolled ones are.
+the table has confirmed N dice per face (:func:`learned_profile`), the photos the table
+read left out of train as the enrolled ones are: :data:`vision.enrollment.MIN_MARGIN_LEARNING`
+is the most that 1, 3 and 5 ask, :data:`vision.enrollment.MIN_MARGIN_HALFWAY` the most
+that 10 and 15 ask, and 20 places :data:`vision.enrollment.MIN_MARGIN_LEARNED`.
 
     .venv/bin/python -m vision.training.calibrate_enrolled [--draws 16] [--weight 0.7] \\
         [--embedding MODEL.onnx] [--learned N]
@@ -124,16 +125,13 @@ class Scored:
     """``(N, M)`` embedding similarity to each crop."""
     owners: np.ndarray
     """``(M,)`` face index of each profile crop."""
-    best: int = 1
-    """A face's score is the mean of its ``best`` best likenesses (:attr:`Profile.best_of`)."""
 
 
 def face_scores(run: Scored, weight: float, faces: int) -> np.ndarray:
-    """``(N, faces)``: each die's score per face, the mean of its ``run.best`` best
-    likenesses among the face's crops (the likenesses mixed by ``weight``), as the
-    profile scores."""
+    """``(N, faces)``: each die's score per face, its best likeness among the face's crops
+    (the likenesses mixed by ``weight``), as the profile scores."""
     likeness = weight * run.ink + (1 - weight) * run.embedded
-    return enrollment.face_scores(likeness, run.owners, faces, run.best)
+    return enrollment.face_scores(likeness, run.owners, faces)
 
 
 @dataclass(frozen=True)
@@ -197,7 +195,7 @@ def score_split(profile: Profile, crops: list[np.ndarray], labels: np.ndarray,
     keep = np.array([n not in leave_out and (n, D6_FACES[lab]) not in LABEL_ERRORS
                      for n, lab in zip(names, labels, strict=True)], bool)
     ink, embedded = profile.likeness_parts([c for c, k in zip(crops, keep, strict=True) if k])
-    return Scored(labels[keep], ink, embedded, profile.owners, profile.best_of)
+    return Scored(labels[keep], ink, embedded, profile.owners)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -209,7 +207,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="score with this embedding network instead of the packaged one")
     parser.add_argument("--learned", type=int, default=0, metavar="N",
                         help="place the margin of a profile that has learned N crops per face "
-                             "from the table (5: MIN_MARGIN_PAIRED, 20: MIN_MARGIN_LEARNED)")
+                             "from the table (1-5: MIN_MARGIN_LEARNING, 10-15: MIN_MARGIN_HALFWAY, "
+                             "20: MIN_MARGIN_LEARNED)")
     parser.add_argument("--silent", type=float, default=0.15,
                         help="the most train dice (%%) the kept margin may leave silently wrong")
     args = parser.parse_args(argv)
