@@ -296,8 +296,10 @@ class DiceReader:
                     crops[i] = crop(work.image, found[i].work_box)
         probs = guesses = None
         if self.profile is not None:
-            # every crop of the frame in one forward pass
-            guesses = self.profile.classify_many(crops)
+            # every crop of the frame in one forward pass; the ink templates also look at
+            # each die cut wider, in case its box cuts marks off (Profile.likeness_parts)
+            wides = [crop(work.image, det.work_box, margin=WIDE_MARGIN) for det in found]
+            guesses = self.profile.classify_many(crops, wides)
         elif self.die != "d6":
             pass  # unknown faces: found, not read
         elif self.d6_method == "net":

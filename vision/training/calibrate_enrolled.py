@@ -188,13 +188,16 @@ def least_margin(runs: Sequence[Scored], weight: float, margins: Sequence[float]
     return None
 
 
-def score_split(profile: Profile, crops: list[np.ndarray], labels: np.ndarray,
-                names: np.ndarray, leave_out: set[str]) -> Scored:
-    """The likenesses of a split's dice to a profile, the dice of ``leave_out`` photos and
-    the known label mistakes left out."""
+def score_split(profile: Profile, crops: list[np.ndarray], wides: list[np.ndarray],
+                labels: np.ndarray, names: np.ndarray, leave_out: set[str]) -> Scored:
+    """The likenesses of a split's dice (their crops and wider crops, as the reader reads
+    them) to a profile, the dice of ``leave_out`` photos and the known label mistakes left
+    out."""
     keep = np.array([n not in leave_out and (n, D6_FACES[lab]) not in LABEL_ERRORS
                      for n, lab in zip(names, labels, strict=True)], bool)
-    ink, embedded = profile.likeness_parts([c for c, k in zip(crops, keep, strict=True) if k])
+    ink, embedded = profile.likeness_parts(
+        [c for c, k in zip(crops, keep, strict=True) if k],
+        [c for c, k in zip(wides, keep, strict=True) if k])
     return Scored(labels[keep], ink, embedded, profile.owners)
 
 
@@ -220,8 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     reader = DiceReader("d6", profile=enrolled_profile())
     split_dice = {}
     for split in ("train", "val"):
-        labels, crops, _, names = found_dice(reader, split)
-        split_dice[split] = (crops, np.array(labels), np.array(names))
+        labels, crops, wides, names = found_dice(reader, split)
+        split_dice[split] = (crops, wides, np.array(labels), np.array(names))
         print(f"{split}: {len(labels)} labelled dice found", flush=True)
     runs: dict[str, list[Scored]] = {"train": [], "val": []}
     packaged = 0.0
@@ -231,9 +234,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.learned:  # the table's photos are left out too
             profile = learned_profile(profile, args.learned, taken)
         packaged = profile.min_margin
-        for split, (crops, labels, names) in split_dice.items():
+        for split, (crops, wides, labels, names) in split_dice.items():
             leave_out = set(taken) if split == "train" else set()
-            runs[split].append(score_split(profile, crops, labels, names, leave_out))
+            runs[split].append(score_split(profile, crops, wides, labels, names, leave_out))
     margins = [k / 1000 for k in range(50, 351, 5)]
     kept = least_margin(runs["train"], args.weight, margins, args.silent)
     reads = {split: ranked(split_runs, args.weight) for split, split_runs in runs.items()}
