@@ -9,7 +9,9 @@ each crop is cut again as the reader cuts dice (:func:`reframe`) and kept two wa
   on synthetic random symbols only), at :data:`ENROLL_TURNS` turns.
 
 A die's likeness to each profile crop mixes the two cosine similarities
-(:data:`TEMPLATE_WEIGHT`); each face scores its best likeness (:func:`face_scores`). A die
+(:data:`TEMPLATE_WEIGHT`), the ink one the better of the die's crop and its wider crop
+when the reader hands both (:meth:`Profile.likeness_parts`); each face scores its best
+likeness (:func:`face_scores`). A die
 is read as the best-scoring face; the confidence grows with that score and with its lead
 over the best other face, and a die below either threshold is marked uncertain; the lead
 needed follows what the profile has learned from the table (:meth:`Profile.learn`,
