@@ -106,8 +106,7 @@ reading 69.9%, 70.6%, 60.7%, 65.5%, 76.6%, 77.7% and 85.5% of train.) Until the 
 session a face with 10 crops or more scored the mean of its best two (margins 0.255 at 5
 learned, 0.19 at 20: 59.7% and 82.6% of train), and a profile whose faces had not all
 learned 10 kept MIN_MARGIN, which left 0.16-0.23% of train silently wrong at 1-3
-learned. Earlier studies:
-``docs/vision.md``, *Custom faces*."""
+learned. Earlier studies: ``docs/vision.md``, *Custom faces*."""
 
 
 def margin_for(fewest: int, most: int) -> float:
@@ -299,12 +298,12 @@ class Profile:
         wider margin, :data:`vision.reader.WIDE_MARGIN`), the ink similarity is the better
         of the crop's and its wide crop's: a box that cuts marks off, or frames the die
         loosely, loses less (ninth session: *Custom faces* in ``docs/vision.md``)."""
-        ink = templates.best_per_crop(crops, self._templates)
-        if wides is not None:
-            if len(wides) != len(crops):
-                raise ValueError(f"{len(wides)} wide crops for {len(crops)} crops")
-            if len(wides):
-                ink = np.maximum(ink, templates.best_per_crop(wides, self._templates))
+        if wides is not None and len(wides) != len(crops):
+            raise ValueError(f"{len(wides)} wide crops for {len(crops)} crops")
+        n = len(crops)
+        ink = templates.best_per_crop([*crops, *(() if wides is None else wides)],
+                                      self._templates)
+        ink = np.maximum(ink[:n], ink[n:]) if len(ink) > n else ink
         sims = default_embedder().embed(crops) @ self.vectors.T
         return ink, sims.reshape(len(crops), len(self.maps), ENROLL_TURNS).max(axis=2)
 
