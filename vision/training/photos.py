@@ -59,23 +59,29 @@ def labelled_frames(split: str, photos: list[int] | None = None,
 
 
 def match(found: Sequence[Box], truth: Sequence[Box]) -> list[tuple[int, int]]:
-    """(labelled die, found die) index pairs: a labelled die is found when a found box and
-    its label box each hold the other's centre (the labels are loose boxes that include
-    the dice's sides, so IoU is a poor test), the nearest centre first, each found die
-    matched once."""
-    used: set[int] = set()
-    pairs = []
+    """(labelled die, found die) index pairs, in label order: a labelled die is found when
+    a found box and its label box each hold the other's centre (the labels are loose boxes
+    that include the dice's sides, so IoU is a poor test). The pairs are taken nearest
+    centres first over the whole photo, each label and each found die once: a label whose
+    die was missed does not take its neighbour's box from the neighbour's own label.
+    (Until the ninth session each label in turn took its nearest box: a missed blue 1
+    took the pink 6 beside it, which then counted as a 6 read as a 1.)"""
+    candidates = []
     for t, box in enumerate(truth):
         gx, gy = box[0] + box[2] / 2, box[1] + box[3] / 2
-        hits = [i for i, b in enumerate(found)
-                if i not in used and centre_in(box, b) and centre_in(b, box)]
-        if not hits:
-            continue
-        i = min(hits, key=lambda j: abs(found[j][0] + found[j][2] / 2 - gx)
-                + abs(found[j][1] + found[j][3] / 2 - gy))
-        used.add(i)
-        pairs.append((t, i))
-    return pairs
+        for i, b in enumerate(found):
+            if centre_in(box, b) and centre_in(b, box):
+                distance = abs(b[0] + b[2] / 2 - gx) + abs(b[1] + b[3] / 2 - gy)
+                candidates.append((distance, t, i))
+    labels: set[int] = set()
+    dice: set[int] = set()
+    pairs = []
+    for _, t, i in sorted(candidates):
+        if t not in labels and i not in dice:
+            labels.add(t)
+            dice.add(i)
+            pairs.append((t, i))
+    return sorted(pairs)
 
 
 def found_dice(reader: DiceReader, split: str, photos: list[int] | None = None,
