@@ -199,7 +199,7 @@ def test_a_profile_learns_from_confirmed_dice_and_reads_more() -> None:
     # and their crops join the profile. Measured (ninth session: symbol-embed-3, each face
     # scoring its best crop, the templates also reading each die's wider crop, the
     # margins placed by calibrate_enrolled): 87 of 96 synthetic SeaFall dice read
-    # confidently right from 5 enrolled crops per face, 85 once 5 confirmed crops per face
+    # confidently right from 5 enrolled crops per face, 86 once 5 confirmed crops per face
     # (other trays) were learned, 89 with 20, no silent error (16 trays of seed 99: 172,
     # 172 and 180 of 192). The margin rises while the profile learns (its first lessons
     # are hard dice), so it may read a few fewer then, and falls below the first at 20.
