@@ -326,11 +326,10 @@ class Profile:
             return np.zeros((0, len(self.labels)), np.float32)
         return face_scores(self.crop_scores(crops, wides), self.owners, len(self.labels))
 
-    def classify(self, crop_bgr: np.ndarray, wide: np.ndarray | None = None) -> FaceGuess:
-        """The enrolled face most like this crop (and its wider crop, when given: the
-        reader's reads and the margins placed for them use both), with a confidence and an
-        uncertain flag."""
-        return self.classify_many([crop_bgr], None if wide is None else [wide])[0]
+    def classify(self, crop_bgr: np.ndarray) -> FaceGuess:
+        """The enrolled face most like this crop, with a confidence and an uncertain flag
+        (the reader reads with :meth:`classify_many` and each die's wider crop too)."""
+        return self.classify_many([crop_bgr])[0]
 
     def classify_many(self, crops: Sequence[np.ndarray],
                       wides: Sequence[np.ndarray] | None = None) -> list[FaceGuess]:
