@@ -8,6 +8,8 @@ whether its marks are darker or lighter than its body, marks come out bright on 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import cv2
 import numpy as np
 
@@ -35,11 +37,48 @@ def face_distance(crop_bgr: np.ndarray) -> np.ndarray:
     """Float32 map of each pixel's colour distance to the die body's colour (YCrCb, the
     colour axes weighted up so that red pips on a blue die stand out as well as black
     pips on a white one)."""
-    ycc = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2YCrCb).astype(np.float32)
-    s = ycc.shape[0]
-    centre = ycc[s // 4 : 3 * s // 4, s // 4 : 3 * s // 4].reshape(-1, 3)
-    body = np.median(centre, axis=0)
-    d = ycc - body
-    dist = np.sqrt(d[..., 0] ** 2 + (CHROMA_WEIGHT * d[..., 1]) ** 2
-                   + (CHROMA_WEIGHT * d[..., 2]) ** 2)
-    return cv2.GaussianBlur(dist, (3, 3), 0)
+    return face_distances([crop_bgr])[0]
+
+
+def face_distances(crops: Sequence[np.ndarray]) -> np.ndarray:
+    """``(N, h, w)``: :func:`face_distance` of N crops of one size, made together (a
+    frame's dice in a few OpenCV calls instead of a few per die; the same maps)."""
+    stack = np.stack(crops)
+    n, h, w = stack.shape[:3]
+    ycc = cv2.cvtColor(stack.reshape(n * h, w, 3), cv2.COLOR_BGR2YCrCb)
+    # one contiguous plane per channel: (3, n, h, w)
+    planes = np.ascontiguousarray(ycc.reshape(n, h, w, 3).transpose(3, 0, 1, 2))
+    s = h
+    centre = planes[:, :, s // 4 : 3 * s // 4, s // 4 : 3 * s // 4].reshape(3 * n, -1)
+    middle = centre.shape[1] // 2
+    part = np.partition(centre, (middle - 1, middle), axis=1).astype(np.float32)
+    body = (part[:, middle] if centre.shape[1] % 2
+            else (part[:, middle - 1] + part[:, middle]) / 2).reshape(3, n, 1, 1)  # the median
+    planes = planes.astype(np.float32)
+    d = planes - body
+    dist = np.sqrt(d[0] ** 2 + (CHROMA_WEIGHT * d[1]) ** 2 + (CHROMA_WEIGHT * d[2]) ** 2)
+    return each_map(lambda m: cv2.GaussianBlur(m, (3, 3), 0), dist)
+
+
+MAPS_PER_CALL = 128
+"""Maps handed to one OpenCV call by :func:`each_map` (as the channels of one image;
+the Python binding takes at most 128)."""
+
+
+def each_map(op: Callable[[np.ndarray], np.ndarray], maps: np.ndarray,
+             per_call: int = MAPS_PER_CALL) -> np.ndarray:
+    """``op`` (an OpenCV filter, warp or resize of one single-channel image) applied to
+    each of ``maps`` (``(N, h, w)`` float32), the maps passed as the channels of a few
+    images: OpenCV filters each channel alone, so the maps come out as one at a time
+    would, for a call per ``per_call`` maps instead of one per map. A warp must be given
+    ``per_call=4``: ``cv2.warpAffine`` mixes up images of other channel counts above 4
+    (and of 2), so the maps go four at a time, the last four made up with blank ones."""
+    n = len(maps)
+    if per_call == 4 and n % 4:
+        maps = np.concatenate([maps, np.zeros((4 - n % 4, *maps.shape[1:]), maps.dtype)])
+    parts = []
+    for first in range(0, len(maps), per_call):
+        chunk = np.ascontiguousarray(maps[first:first + per_call].transpose(1, 2, 0))
+        out = op(chunk)
+        parts.append(out.reshape(*out.shape[:2], -1).transpose(2, 0, 1))
+    return np.concatenate(parts)[:n] if parts else maps[:0]

@@ -36,7 +36,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from vision.crops import face_distance
+from vision.crops import each_map, face_distances
 
 METHOD = "ink-templates-3"
 """Names how profiles' templates are made: a profile saved by another method must be
@@ -142,22 +142,35 @@ def ink_map(crop_bgr: np.ndarray) -> np.ndarray:
 def ink_maps(crop_bgr: np.ndarray, zooms: Sequence[float] = ZOOMS) -> np.ndarray:
     """``(len(zooms), MAP_PX, MAP_PX)``: the crop's ink map at each zoom about its centre
     (the face-distance map is made and its marks picked out once, then zoomed)."""
-    d = face_distance(crop_bgr)
-    h, w = d.shape
-    d = cv2.morphologyEx(d, cv2.MORPH_TOPHAT, _tophat_element(h)) + PLAIN_SHARE * d
-    d = centred_on_marks(d)
+    return ink_maps_many([crop_bgr], zooms)[0]
+
+
+def ink_maps_many(crops: Sequence[np.ndarray], zooms: Sequence[float] = ZOOMS) -> np.ndarray:
+    """``(N, len(zooms), MAP_PX, MAP_PX)``: :func:`ink_maps` of N crops, made together
+    (each step one call for all the crops of a size, :func:`vision.crops.each_map`)."""
+    if not len(crops):
+        return np.empty((0, len(zooms), MAP_PX, MAP_PX), np.float32)
+    if len({c.shape for c in crops}) > 1:
+        return np.concatenate([ink_maps_many([c], zooms) for c in crops])
+    d = face_distances(crops)
+    n, h, w = d.shape
+    element = _tophat_element(h)
+    d = each_map(lambda m: cv2.morphologyEx(m, cv2.MORPH_TOPHAT, element), d) + PLAIN_SHARE * d
+    d = centred_on_marks_many(d)
     near_disc = _near_disc()
-    out = np.empty((len(zooms), MAP_PX, MAP_PX), np.float32)
+    out = np.empty((n, len(zooms), MAP_PX, MAP_PX), np.float32)
     for i, z in enumerate(zooms):
         m = d
         if z != 1.0:
             warp = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), 0.0, z)
-            m = cv2.warpAffine(d, warp, (w, h), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
-        m = cv2.resize(m, (MAP_PX, MAP_PX), interpolation=cv2.INTER_AREA)
-        scale = percentile(m[near_disc], NORM_PERCENTILE)
-        m = np.clip(m / max(scale, 1e-3), 0.0, CLIP)
-        out[i] = cv2.GaussianBlur(m, (0, 0), BLUR)
+            m = each_map(lambda c, warp=warp: cv2.warpAffine(
+                c, warp, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
+                m, per_call=4)
+        m = each_map(lambda c: cv2.resize(c, (MAP_PX, MAP_PX), interpolation=cv2.INTER_AREA),
+                     m, per_call=4)
+        scale = percentiles(m[:, near_disc], NORM_PERCENTILE)
+        m = np.clip(m / np.maximum(scale, 1e-3)[:, None, None], 0.0, CLIP)
+        out[:, i] = each_map(lambda c: cv2.GaussianBlur(c, (0, 0), BLUR), m)
     return out
 
 
@@ -167,17 +180,27 @@ def centred_on_marks(d: np.ndarray) -> np.ndarray:
     :data:`MARKS_PERCENTILE` percentile within :data:`MARKS_RADIUS` of the middle, each
     weighted by how far above it is. A die's box is often a little off its top face (sides
     in view, a neighbour close by); the face's marks are where its symbol is."""
-    h, w = d.shape
+    return centred_on_marks_many(d[None])[0]
+
+
+def centred_on_marks_many(maps: np.ndarray) -> np.ndarray:
+    """:func:`centred_on_marks` of each of ``(N, h, w)`` maps (a map without marks that
+    stand out, a flat or blank face, stays where it is)."""
+    n, h, w = maps.shape
     xx, yy, near = _marks_grid(h, w)
-    weight = np.maximum(d - percentile(d[near], MARKS_PERCENTILE), 0.0) * near
-    total = float(weight.sum())
-    if total <= 0:
-        return d  # no marks stand out (a flat or blank face): nothing to centre on
+    weight = np.maximum(maps - percentiles(maps[:, near], MARKS_PERCENTILE)[:, None, None],
+                        0.0) * near
+    total = weight.sum(axis=(1, 2))
     limit = RECENTRE_PX * h / 64
-    dx = float(np.clip((w - 1) / 2 - (weight * xx).sum() / total, -limit, limit))
-    dy = float(np.clip((h - 1) / 2 - (weight * yy).sum() / total, -limit, limit))
-    return cv2.warpAffine(d, np.float32([[1, 0, dx], [0, 1, dy]]), (w, h),
-                          flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    moved = total > 0
+    safe = np.where(moved, total, 1.0)
+    dx = np.clip((w - 1) / 2 - (weight * xx).sum(axis=(1, 2)) / safe, -limit, limit)
+    dy = np.clip((h - 1) / 2 - (weight * yy).sum(axis=(1, 2)) / safe, -limit, limit)
+    out = maps.copy()
+    for i in np.flatnonzero(moved):
+        out[i] = cv2.warpAffine(maps[i], np.float32([[1, 0, dx[i]], [0, 1, dy[i]]]), (w, h),
+                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out
 
 
 @cache
@@ -208,12 +231,16 @@ def _near_disc() -> np.ndarray:
 def percentile(values: np.ndarray, q: float) -> float:
     """``np.percentile(values, q)`` (linear between order statistics), by partition: a few
     times faster on arrays this small."""
-    flat = values.ravel()
-    k = q / 100 * (flat.size - 1)
+    return float(percentiles(values.reshape(1, -1), q)[0])
+
+
+def percentiles(rows: np.ndarray, q: float) -> np.ndarray:
+    """``(N,)``: :func:`percentile` of each row of ``(N, K)`` values."""
+    k = q / 100 * (rows.shape[1] - 1)
     lo = int(k)
-    hi = min(lo + 1, flat.size - 1)
-    part = np.partition(flat, (lo, hi))
-    return float(part[lo] + (part[hi] - part[lo]) * (k - lo))
+    hi = min(lo + 1, rows.shape[1] - 1)
+    part = np.partition(rows, (lo, hi), axis=1)
+    return part[:, lo] + (part[:, hi] - part[:, lo]) * (k - lo)
 
 
 RINGS = 10
@@ -237,17 +264,20 @@ def polar(maps: np.ndarray, shifts: Sequence[tuple[int, int]] = ((0, 0),)) -> np
     """``(len(maps) * len(shifts), RINGS, TURNS)``: each map's disc in polar form, moved by
     each shift (x, y in map pixels), weighted by area, less its mean and of unit length, so
     that the sum of two products is their cosine similarity (a flat map gives zeros)."""
+    out = np.empty((len(maps), len(shifts), RINGS, TURNS), np.float32)
+    if not len(maps):
+        return out.reshape(-1, RINGS, TURNS)
     x, y, weight = _polar_grid()
     area = weight * weight
-    out = np.empty((len(maps) * len(shifts), RINGS, TURNS), np.float32)
-    i = 0
-    for m in maps:
-        for dx, dy in shifts:
-            p = cv2.remap(m, x - dx, y - dy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-            p = (p - (p * area).sum() / (area.sum() * TURNS)) * weight
-            out[i] = p / max(float(np.linalg.norm(p)), 1e-6)
-            i += 1
-    return out
+    for j, (dx, dy) in enumerate(shifts):
+        out[:, j] = each_map(lambda m, dx=dx, dy=dy: cv2.remap(
+            m, x - dx, y - dy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
+            maps, per_call=4)
+    out = out.reshape(-1, RINGS, TURNS)
+    mean = (out * area).sum(axis=(1, 2)) / (area.sum() * TURNS)
+    out = (out - mean[:, None, None]) * weight
+    norm = np.sqrt((out * out).sum(axis=(1, 2)))
+    return out / np.maximum(norm, 1e-6)[:, None, None]
 
 
 def spectra(maps: np.ndarray, shifts: Sequence[tuple[int, int]] = SHIFTS) -> np.ndarray:
@@ -294,7 +324,7 @@ def best_per_crop(crops: Sequence[np.ndarray], enrolled: np.ndarray) -> np.ndarr
     if not len(crops) or not count:
         return np.zeros((len(crops), count), np.float32)
     zooms = len(ZOOMS)
-    series = np.fft.rfft(polar(np.concatenate([ink_maps(c) for c in crops])), axis=2)
+    series = np.fft.rfft(polar(ink_maps_many(crops).reshape(-1, MAP_PX, MAP_PX)), axis=2)
     series = series.transpose(2, 0, 1)                               # (F, N * zooms, RINGS)
     query = np.ascontiguousarray(np.concatenate([series.real, series.imag], axis=2),
                                  np.float32)                         # (F, N * zooms, 2 RINGS)

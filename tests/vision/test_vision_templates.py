@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from vision import templates
+from vision.crops import each_map, face_distance, face_distances
 from vision.enrollment import ENROLL_TURNS, EnrollmentError, Profile
 from vision.synthetic import random_glyph, symbol_die_crop
 
@@ -199,3 +200,48 @@ def test_a_map_is_centred_on_its_marks_by_a_few_pixels_at_most() -> None:
     # a map with no marks is left as it is
     flat = np.full((64, 64), 0.2, np.float32)
     assert np.array_equal(templates.centred_on_marks(flat), flat)
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 5, 9, 130])
+def test_each_map_gives_what_opencv_gives_one_map_at_a_time(count: int) -> None:
+    """Maps handed to OpenCV as the channels of one image come out as one at a time would:
+    filters, the top-hat and resizes many at a call, warps four at a call (OpenCV's warp
+    mixes up 2-channel and wider images)."""
+    maps = np.random.default_rng(count).random((count, 64, 64)).astype(np.float32)
+    warp = cv2.getRotationMatrix2D((31.5, 31.5), 0.0, 0.9)
+    x, y = (v.astype(np.float32) for v in np.random.default_rng(1).uniform(-3, 67, (2, 10, 36)))
+    ops = {
+        "blur": (lambda m: cv2.GaussianBlur(m, (0, 0), 1.2), 128),
+        "tophat": (lambda m: cv2.morphologyEx(m, cv2.MORPH_TOPHAT, np.ones((15, 15), np.uint8)),
+                   128),
+        "warp": (lambda m: cv2.warpAffine(m, warp, (64, 64), flags=cv2.INTER_LINEAR,
+                                          borderMode=cv2.BORDER_REPLICATE), 4),
+        "resize": (lambda m: cv2.resize(m, (32, 32), interpolation=cv2.INTER_AREA), 4),
+        "remap": (lambda m: cv2.remap(m, x, y, cv2.INTER_LINEAR,
+                                      borderMode=cv2.BORDER_REPLICATE), 4),
+    }
+    for name, (op, per_call) in ops.items():
+        one_at_a_time = np.stack([op(m) for m in maps])
+        together = each_map(op, maps, per_call)
+        assert together.shape == one_at_a_time.shape, name
+        assert np.array_equal(together, one_at_a_time), name
+
+
+def test_a_frames_maps_made_together_are_each_crops_own() -> None:
+    """The reader makes all the ink maps of a frame at once (face distances, top-hat,
+    centring, zooms): each is the map of its crop made alone, crops of another size
+    included."""
+    rng = np.random.default_rng(7)
+    crops = [symbol_die_crop(rng, random_glyph(rng)) for _ in range(6)]
+    crops += [face((20, 20, 20), (235, 235, 235), turn=t) for t in (0, 33)]
+    crops.append(np.full((64, 64, 3), 128, np.uint8))  # flat: nothing to centre on
+    together = templates.ink_maps_many(crops)
+    assert together.shape == (len(crops), len(templates.ZOOMS), templates.MAP_PX,
+                              templates.MAP_PX)
+    for c, maps in zip(crops, together, strict=True):
+        assert np.allclose(templates.ink_maps(c), maps, atol=1e-5)
+        assert np.allclose(face_distances([c])[0], face_distance(c))
+    mixed = [crops[0], cv2.resize(crops[1], (48, 48))]
+    assert np.allclose(templates.ink_maps_many(mixed)[1], templates.ink_maps(mixed[1]))
+    assert templates.ink_maps_many([]).shape == (0, len(templates.ZOOMS), templates.MAP_PX,
+                                                 templates.MAP_PX)
