@@ -145,6 +145,11 @@ def ink_maps(crop_bgr: np.ndarray, zooms: Sequence[float] = ZOOMS) -> np.ndarray
     return ink_maps_many([crop_bgr], zooms)[0]
 
 
+CROPS_PER_PASS = 256
+"""Crops whose maps :func:`ink_maps_many` makes at once (a frame's dice are far fewer; a
+calibration's thousands go in passes of this many, a few tens of MB each)."""
+
+
 def ink_maps_many(crops: Sequence[np.ndarray], zooms: Sequence[float] = ZOOMS) -> np.ndarray:
     """``(N, len(zooms), MAP_PX, MAP_PX)``: :func:`ink_maps` of N crops, made together
     (each step one call for all the crops of a size, :func:`vision.crops.each_map`)."""
@@ -152,6 +157,9 @@ def ink_maps_many(crops: Sequence[np.ndarray], zooms: Sequence[float] = ZOOMS) -
         return np.empty((0, len(zooms), MAP_PX, MAP_PX), np.float32)
     if len({c.shape for c in crops}) > 1:
         return np.concatenate([ink_maps_many([c], zooms) for c in crops])
+    if len(crops) > CROPS_PER_PASS:  # bounds the memory a long list takes (calibration)
+        return np.concatenate([ink_maps_many(crops[i:i + CROPS_PER_PASS], zooms)
+                               for i in range(0, len(crops), CROPS_PER_PASS)])
     d = face_distances(crops)
     n, h, w = d.shape
     element = _tophat_element(h)
