@@ -48,8 +48,7 @@ def face_distances(crops: Sequence[np.ndarray]) -> np.ndarray:
     ycc = cv2.cvtColor(stack.reshape(n * h, w, 3), cv2.COLOR_BGR2YCrCb)
     # one contiguous plane per channel: (3, n, h, w)
     planes = np.ascontiguousarray(ycc.reshape(n, h, w, 3).transpose(3, 0, 1, 2))
-    s = h
-    centre = planes[:, :, s // 4 : 3 * s // 4, s // 4 : 3 * s // 4].reshape(3 * n, -1)
+    centre = planes[:, :, h // 4 : 3 * h // 4, h // 4 : 3 * h // 4].reshape(3 * n, -1)
     middle = centre.shape[1] // 2
     part = np.partition(centre, (middle - 1, middle), axis=1).astype(np.float32)
     body = (part[:, middle] if centre.shape[1] % 2
