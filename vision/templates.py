@@ -175,35 +175,31 @@ comparisons (about 6 ms a frame of 22 dice on one core)."""
 
 def ink_map(crop_bgr: np.ndarray) -> np.ndarray:
     """The ``(MAP_PX, MAP_PX)`` float32 ink map of a BGR crop of one die."""
-    return ink_maps(crop_bgr, (1.0,))[0]
-
-
-def ink_maps(crop_bgr: np.ndarray, zooms: Sequence[float] = ZOOMS) -> np.ndarray:
-    """``(len(zooms), MAP_PX, MAP_PX)``: the crop's ink map at each zoom about its centre
-    (the face-distance map is made and its marks picked out once, then zoomed)."""
-    return ink_maps_many([crop_bgr], zooms)[0]
+    return ink_maps([crop_bgr], (1.0,))[0, 0]
 
 
 CROPS_PER_PASS = 256
-"""Crops whose maps :func:`ink_maps_many` makes at once (a frame's dice are far fewer; a
+"""Crops whose maps :func:`ink_maps` makes at once (a frame's dice are far fewer; a
 calibration's thousands go in passes of this many, a few tens of MB each)."""
 
 
-def ink_maps_many(crops: Sequence[np.ndarray], zooms: Sequence[float] = ZOOMS) -> np.ndarray:
-    """``(N, len(zooms), MAP_PX, MAP_PX)``: :func:`ink_maps` of N crops, made together
-    (each step one call for all the crops of a size, :func:`vision.crops.each_map`)."""
+def ink_maps(crops: Sequence[np.ndarray], zooms: Sequence[float] = ZOOMS) -> np.ndarray:
+    """``(N, len(zooms), MAP_PX, MAP_PX)``: each crop's ink map at each zoom about its
+    centre (the face-distance map is made and its marks picked out once, then zoomed),
+    for N crops together (each step one call for all the crops of a size,
+    :func:`vision.crops.each_map`)."""
     if not len(crops):
         return np.empty((0, len(zooms), MAP_PX, MAP_PX), np.float32)
     if len({c.shape for c in crops}) > 1:
-        return np.concatenate([ink_maps_many([c], zooms) for c in crops])
+        return np.concatenate([ink_maps([c], zooms) for c in crops])
     if len(crops) > CROPS_PER_PASS:  # bounds the memory a long list takes (calibration)
-        return np.concatenate([ink_maps_many(crops[i:i + CROPS_PER_PASS], zooms)
+        return np.concatenate([ink_maps(crops[i:i + CROPS_PER_PASS], zooms)
                                for i in range(0, len(crops), CROPS_PER_PASS)])
     d = face_distances(crops)
     n, h, w = d.shape
     element = _tophat_element(h)
     d = each_map(lambda m: cv2.morphologyEx(m, cv2.MORPH_TOPHAT, element), d) + PLAIN_SHARE * d
-    d = centred_on_marks_many(d)
+    d = centred_on_marks(d)
     near_disc = _near_disc()
     out = np.empty((n, len(zooms), MAP_PX, MAP_PX), np.float32)
     for i, z in enumerate(zooms):
@@ -221,18 +217,13 @@ def ink_maps_many(crops: Sequence[np.ndarray], zooms: Sequence[float] = ZOOMS) -
     return out
 
 
-def centred_on_marks(d: np.ndarray) -> np.ndarray:
-    """The map moved so that its marks' centre lies at its middle, by at most
-    :data:`RECENTRE_PX` each way: the centre is the centroid of the values above their
+def centred_on_marks(maps: np.ndarray) -> np.ndarray:
+    """Each of ``(N, h, w)`` maps moved so that its marks' centre lies at its middle, by at
+    most :data:`RECENTRE_PX` each way: the centre is the centroid of the values above their
     :data:`MARKS_PERCENTILE` percentile within :data:`MARKS_RADIUS` of the middle, each
     weighted by how far above it is. A die's box is often a little off its top face (sides
-    in view, a neighbour close by); the face's marks are where its symbol is."""
-    return centred_on_marks_many(d[None])[0]
-
-
-def centred_on_marks_many(maps: np.ndarray) -> np.ndarray:
-    """:func:`centred_on_marks` of each of ``(N, h, w)`` maps (a map without marks that
-    stand out, a flat or blank face, stays where it is)."""
+    in view, a neighbour close by); the face's marks are where its symbol is. A map without
+    marks that stand out (a flat or blank face) stays where it is."""
     n, h, w = maps.shape
     xx, yy, near = _marks_grid(h, w)
     weight = np.maximum(maps - percentiles(maps[:, near], MARKS_PERCENTILE)[:, None, None],
@@ -275,14 +266,9 @@ def _near_disc() -> np.ndarray:
     return ((xx - c) ** 2 + (yy - c) ** 2) <= (1.1 * RADIUS * MAP_PX) ** 2
 
 
-def percentile(values: np.ndarray, q: float) -> float:
-    """``np.percentile(values, q)`` (linear between order statistics), by partition: a few
-    times faster on arrays this small."""
-    return float(percentiles(values.reshape(1, -1), q)[0])
-
-
 def percentiles(rows: np.ndarray, q: float) -> np.ndarray:
-    """``(N,)``: :func:`percentile` of each row of ``(N, K)`` values."""
+    """``(N,)``: ``np.percentile(row, q)`` of each row of ``(N, K)`` values (linear between
+    order statistics), by partition: a few times faster on rows this small."""
     k = q / 100 * (rows.shape[1] - 1)
     lo = int(k)
     hi = min(lo + 1, rows.shape[1] - 1)
@@ -371,7 +357,7 @@ def best_per_crop(crops: Sequence[np.ndarray], enrolled: np.ndarray) -> np.ndarr
     if not len(crops) or not count:
         return np.zeros((len(crops), count), np.float32)
     zooms = len(ZOOMS)
-    series = np.fft.rfft(polar(ink_maps_many(crops).reshape(-1, MAP_PX, MAP_PX)), axis=2)
+    series = np.fft.rfft(polar(ink_maps(crops).reshape(-1, MAP_PX, MAP_PX)), axis=2)
     series = series.transpose(2, 0, 1)                               # (F, N * zooms, RINGS)
     query = np.ascontiguousarray(np.concatenate([series.real, series.imag], axis=2),
                                  np.float32)                         # (F, N * zooms, 2 RINGS)

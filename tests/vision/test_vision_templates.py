@@ -174,12 +174,12 @@ def test_a_profile_whose_parts_do_not_fit_is_a_clear_error(tmp_path: Path) -> No
         Profile.load(str(path))
 
 
-def test_the_percentile_by_partition_is_numpys() -> None:
+def test_the_percentiles_by_partition_are_numpys() -> None:
     rng = np.random.default_rng(4)
     for n in (1, 2, 7, 1024):
         values = rng.normal(size=n).astype(np.float32)
         for q in (95, 99, 50):
-            assert templates.percentile(values, q) == pytest.approx(
+            assert float(templates.percentiles(values[None], q)[0]) == pytest.approx(
                 float(np.percentile(values, q)), rel=1e-6, abs=1e-6)
 
 
@@ -194,14 +194,14 @@ def test_a_map_is_centred_on_its_marks_by_a_few_pixels_at_most() -> None:
         return float((d * xx).sum() / d.sum()), float((d * yy).sum() / d.sum())
 
     # two pixels off the middle: moved onto it
-    cx, cy = centre(templates.centred_on_marks(mark_at(34, 30)))
+    cx, cy = centre(templates.centred_on_marks(mark_at(34, 30)[None])[0])
     assert abs(cx - 31.5) < 0.5 and abs(cy - 31.5) < 0.5
     # far off (a neighbour's pip, say): moved by RECENTRE_PX at most
-    cx, _ = centre(templates.centred_on_marks(mark_at(44, 32)))
+    cx, _ = centre(templates.centred_on_marks(mark_at(44, 32)[None])[0])
     assert cx == pytest.approx(44 - templates.RECENTRE_PX, abs=0.3)
     # a map with no marks is left as it is
     flat = np.full((64, 64), 0.2, np.float32)
-    assert np.array_equal(templates.centred_on_marks(flat), flat)
+    assert np.array_equal(templates.centred_on_marks(flat[None])[0], flat)
 
 
 @pytest.mark.parametrize("count", [1, 2, 3, 5, 9, 130])
@@ -237,13 +237,13 @@ def test_a_frames_maps_made_together_are_each_crops_own() -> None:
     crops = [symbol_die_crop(rng, random_glyph(rng)) for _ in range(6)]
     crops += [face((20, 20, 20), (235, 235, 235), turn=t) for t in (0, 33)]
     crops.append(np.full((64, 64, 3), 128, np.uint8))  # flat: nothing to centre on
-    together = templates.ink_maps_many(crops)
+    together = templates.ink_maps(crops)
     assert together.shape == (len(crops), len(templates.ZOOMS), templates.MAP_PX,
                               templates.MAP_PX)
     for c, maps in zip(crops, together, strict=True):
-        assert np.allclose(templates.ink_maps(c), maps, atol=1e-5)
+        assert np.allclose(templates.ink_maps([c])[0], maps, atol=1e-5)
         assert np.allclose(face_distances([c])[0], face_distance(c))
     mixed = [crops[0], cv2.resize(crops[1], (48, 48))]
-    assert np.allclose(templates.ink_maps_many(mixed)[1], templates.ink_maps(mixed[1]))
-    assert templates.ink_maps_many([]).shape == (0, len(templates.ZOOMS), templates.MAP_PX,
+    assert np.allclose(templates.ink_maps(mixed)[1], templates.ink_maps([mixed[1]])[0])
+    assert templates.ink_maps([]).shape == (0, len(templates.ZOOMS), templates.MAP_PX,
                                                  templates.MAP_PX)
