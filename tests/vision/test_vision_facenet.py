@@ -166,10 +166,10 @@ def test_dice_the_views_read_differently_are_marked_uncertain() -> None:
     face, confidence, uncertain = DiceReader._classify_net(plain, firm)  # type: ignore[misc]
     assert (face, uncertain) == ("3", False)
     assert confidence == pytest.approx(firm[:, 2].mean())
-    # two views (turned) read a "5": the mean falls below the rule's, the die is uncertain,
-    # its face still the likeliest
+    # half the views (turned and mirrored) read a "5": the mean falls below the rule's, the
+    # die is uncertain, its face still the likeliest
     disagree = firm.copy()
-    disagree[[3, 6]] = _probs(4, 0.8)
+    disagree[[1, 3, 4, 6]] = _probs(4, 0.8)
     face, confidence, uncertain = DiceReader._classify_net(plain, disagree)  # type: ignore[misc]
     assert face == "3" and uncertain and confidence < NET_VIEWS_MEAN
     # one view read otherwise at a low probability, the seven others firm: still sure
@@ -237,10 +237,12 @@ def test_only_dice_read_uncertain_are_cut_wider_and_read_again() -> None:
 
 
 def test_dice_cut_too_tight_are_read_from_the_wider_crop_and_never_wrongly() -> None:
-    # the detector's boxes made 30% too small (a large die, or a box off its centre, cuts
-    # pips off): measured on the checked-in photos, 37 dice are read sure and right
-    # without the second look and 43 with it; neither reads one wrongly
-    def tight_reader(second_look: bool) -> DiceReader:
+    # the detector's boxes made too small (a large die, or a box off its centre, cuts pips
+    # off). Measured on the checked-in photos: 30% too small, the network (trained on crops
+    # zoomed 0.7-1.35) reads 46 dice sure and right with or without the second look, none
+    # wrongly; 40% too small, 40 without and 42 with it, the same one die read wrongly
+    # (its pips cut off in the wider crop too): the second look reads more, never worse
+    def tight_reader(second_look: bool, keep: float) -> DiceReader:
         reader = DiceReader("d6")
         find = reader._find
 
@@ -249,7 +251,7 @@ def test_dice_cut_too_tight_are_read_from_the_wider_crop_and_never_wrongly() -> 
             out = []
             for d in found:
                 x, y, w, h = d.work_box
-                cx, cy, tw, th = x + w / 2, y + h / 2, w * 0.7, h * 0.7
+                cx, cy, tw, th = x + w / 2, y + h / 2, w * keep, h * keep
                 out.append(Detection((round(cx - tw / 2), round(cy - th / 2),
                                       max(1, round(tw)), max(1, round(th))), d.box))
             return work, out, small
@@ -259,10 +261,11 @@ def test_dice_cut_too_tight_are_read_from_the_wider_crop_and_never_wrongly() -> 
             reader._wide_views = lambda *a: {}  # type: ignore[method-assign]
         return reader
 
-    without, with_ = score_photos(tight_reader(False)), score_photos(tight_reader(True))
-    assert without["silent"] == with_["silent"] == 0
-    assert with_["right"] >= without["right"] + 4
-    assert with_["right"] >= 42
+    with_ = score_photos(tight_reader(True, 0.7))
+    assert with_["silent"] == 0 and with_["right"] >= 44
+    without, with_ = score_photos(tight_reader(False, 0.6)), score_photos(tight_reader(True, 0.6))
+    assert with_["silent"] == without["silent"] <= 1
+    assert with_["right"] >= without["right"] + 2
 
 
 def test_a_translucent_looking_die_is_never_read_confidently_wrong() -> None:
