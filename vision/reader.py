@@ -89,7 +89,6 @@ the networks of the earlier recipe (zoom 0.85-1.2, val not learned from), 0.65 w
 (98.06% read over two seeds, 3 silent errors); how each rule was reached is in
 ``docs/vision-history.md``."""
 
-
 NET_WIDE_MEAN = 0.8
 """A die the rule above leaves uncertain is looked at once more, cut with a wider margin
 (WIDE_MARGIN) and read in NET_VIEWS views: it is read as that crop's likeliest face, sure,
