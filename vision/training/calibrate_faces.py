@@ -100,7 +100,7 @@ def rule_table(labels: np.ndarray, views: np.ndarray, wrong_label: np.ndarray | 
         checked = (top >= NET_UNCERTAIN_BELOW) & (top < NET_CHECK_BELOW)
         kept = (top < NET_UNCERTAIN_BELOW) | (checked & (mean[NET_VIEWS] < NET_VIEWS_MEAN))
         second = wide[:, :, :NONE].mean(1)
-        for t in (0.7, 0.75, 0.8, 0.85, 0.9):
+        for t in (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9):
             sure = kept & (second.max(1) >= t)
             face = np.where(sure, second.argmax(1), plain.argmax(1))
             uncertain = kept & ~sure
