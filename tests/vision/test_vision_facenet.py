@@ -17,6 +17,7 @@ from vision.facenet import (
     FaceNet,
     ModelError,
     default_face_net,
+    prepare,
 )
 from vision.onnxmodel import available_engines
 from vision.reader import (
@@ -292,3 +293,19 @@ def test_a_translucent_looking_die_is_never_read_confidently_wrong() -> None:
                 right += d.face == face
     assert wrong == 0
     assert right >= len(photo.boxes) // 2
+
+
+def test_crops_of_a_frame_are_prepared_together_as_each_would_be_alone() -> None:
+    # the reader's 64 px crops are scaled to the network's input in one call, stacked;
+    # the blob must be exactly the one made crop by crop (and odd crops still work)
+    rng = np.random.default_rng(3)
+    crops = [rng.integers(0, 256, (64, 64, 3), dtype=np.uint8) for _ in range(7)]
+    together = prepare(crops)
+    alone = np.concatenate([prepare([c]) for c in crops])
+    assert np.array_equal(together, alone)
+    mixed = [crops[0], rng.integers(0, 256, (50, 41, 3), dtype=np.uint8),
+             cv2.cvtColor(crops[1], cv2.COLOR_BGR2GRAY)]
+    blob = prepare(mixed)
+    assert blob.shape == (3, 3, 32, 32)
+    assert np.array_equal(blob[0], alone[0])
+    assert np.allclose(blob.std(axis=(1, 2, 3)), 1.0, atol=1e-3)
