@@ -77,19 +77,23 @@ def decode(maps: np.ndarray, threshold: float, scale: float) -> list[tuple[Box, 
     peaks = heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero(peaks & (heat >= threshold))
     order = np.argsort(-heat[ys, xs], kind="stable")
-    kept: list[tuple[float, float, float, float, float]] = []
-    for y, x in zip(ys[order], xs[order], strict=True):
-        cx = (x + maps[1, y, x]) * STRIDE / scale
-        cy = (y + maps[2, y, x]) * STRIDE / scale
-        w = float(np.exp(maps[3, y, x])) * STRIDE / scale
-        h = float(np.exp(maps[4, y, x])) * STRIDE / scale
-        # a second peak on one die: closer to a stronger peak than half a die
-        if any(abs(cx - kx) < SAME_DIE * min(w, kw) and abs(cy - ky) < SAME_DIE * min(h, kh)
-               for kx, ky, kw, kh, _ in kept):
-            continue
-        kept.append((cx, cy, w, h, float(heat[y, x])))
-    return [((round(cx - w / 2), round(cy - h / 2), max(1, round(w)), max(1, round(h))), s)
-            for cx, cy, w, h, s in kept]
+    ys, xs = ys[order], xs[order]
+    k = STRIDE / scale
+    cx = (xs + maps[1, ys, xs]) * k
+    cy = (ys + maps[2, ys, xs]) * k
+    w = np.exp(maps[3, ys, xs]) * k
+    h = np.exp(maps[4, ys, xs]) * k
+    # a second peak on one die: closer to a stronger peak than half a die (on both axes)
+    near = ((np.abs(cx[:, None] - cx[None]) < SAME_DIE * np.minimum(w[:, None], w[None]))
+            & (np.abs(cy[:, None] - cy[None]) < SAME_DIE * np.minimum(h[:, None], h[None])))
+    kept: list[int] = []
+    for i in range(len(ys)):  # strongest first: a peak near a kept one is dropped
+        if not near[i, kept].any():
+            kept.append(i)
+    scores = heat[ys, xs]
+    return [((round(float(cx[i] - w[i] / 2)), round(float(cy[i] - h[i] / 2)),
+              max(1, round(float(w[i]))), max(1, round(float(h[i])))), float(scores[i]))
+            for i in kept]
 
 
 class DiceFinder:
