@@ -3,7 +3,10 @@
 Reads ``../shared/datasets/d6-photos`` (250 top-down photos, YOLO labels; MIT, (c) 2025
 Nikita Menshikov, from photos and labels BSD-3-Clause, (c) 2019 Nell Byler). Readers:
 
-* ``pips``: pip d6 without enrollment (the learned face network, ``vision/facenet.py``);
+* ``pips``: pip d6 without enrollment (the learned face network, ``vision/facenet.py``,
+  with its quick first look);
+* ``pips-full``: the same without the quick first look, every die read by the face network
+  (for comparison; not run unless asked);
 * ``classic``: pip d6 by counting pips (the classical reader, for comparison; not run
   unless asked with ``--readers``);
 * ``enrolled``: the d6 faces enrolled as arbitrary symbols from at most 5 crops per face of
@@ -143,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     readers: dict[str, DiceReader] = {}
     if "pips" in args.readers:
         readers["pips"] = DiceReader("d6", detector=args.detector)
+    if "pips-full" in args.readers:  # without the quick first look, for comparison
+        readers["pips-full"] = DiceReader("d6", detector=args.detector, quick_look=False)
     if "classic" in args.readers:
         readers["classic"] = DiceReader("d6", d6_method="pips", detector=args.detector)
     if "enrolled" in args.readers or "learned" in args.readers:

@@ -14,11 +14,13 @@ work on a shared machine in it (not the target's measure).
 ``--engine opencv`` runs the networks through OpenCV's DNN module instead of ONNX Runtime
 (:mod:`vision.onnxmodel`), as on a Pi without an ONNX Runtime wheel.
 
-``--reader enrolled`` times the enrolled reader instead (the d6 faces enrolled as symbols
-from 5 train crops per face, as in ``bench_vision_accuracy.py``: ink templates and the
-symbol embedding in place of the face network), as SeaFall dice are read; ``--reader
-learned`` the same profile once it has learned its full share of confirmed dice from the
-table (``LEARNED_PER_FACE`` per face besides the 5 enrolled), the largest a profile grows.
+``--reader pips-full`` times the pip reader without its quick first look (every die read
+by the face network). ``--reader enrolled`` times the enrolled reader instead (the d6
+faces enrolled as symbols from 5 train crops per face, as in ``bench_vision_accuracy.py``:
+ink templates and the symbol embedding in place of the face network), as SeaFall dice are
+read; ``--reader learned`` the same profile once it has learned its full share of
+confirmed dice from the table (``LEARNED_PER_FACE`` per face besides the 5 enrolled), the
+largest a profile grows.
 """
 
 from __future__ import annotations
@@ -115,9 +117,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="reads of each frame")
     parser.add_argument("--detector", choices=["net", "classic"], default="net",
                         help="the learned detector (default) or the classic one")
-    parser.add_argument("--reader", choices=["pips", "enrolled", "learned"], default="pips",
-                        help="the d6 face network (default), an enrolled profile, or the "
-                             "same after learning its fill from the table")
+    parser.add_argument("--reader", choices=["pips", "pips-full", "enrolled", "learned"],
+                        default="pips",
+                        help="the d6 face network with its quick first look (default), the "
+                             "face network alone, an enrolled profile, or the same after "
+                             "learning its fill from the table")
     parser.add_argument("--engine", choices=ENGINES, default=None,
                         help="what runs the networks (default: ONNX Runtime where installed)")
     args = parser.parse_args(argv)
@@ -127,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"dataset not found: {DATASET}", file=sys.stderr)
         return 2
     cv2.setNumThreads(1)
-    profile = None if args.reader == "pips" else made_profile(args.reader)
+    profile = None if args.reader.startswith("pips") else made_profile(args.reader)
     dice: list[int] = []
     read_ms: list[float] = []
     read_dice: list[int] = []  # the labelled dice of each read's frame
@@ -137,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     dice_found: list[int] = []
     for frame, labelled, die_px in frames():
         dice.append(labelled)
-        reader = DiceReader("d6", die_px=die_px, detector=args.detector, profile=profile)
+        reader = DiceReader("d6", die_px=die_px, detector=args.detector, profile=profile,
+                            quick_look=args.reader != "pips-full")
         detector = SettleDetector(clock=time.monotonic)
         reader.read(frame)  # warm caches
         first = len(read_ms)

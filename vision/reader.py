@@ -24,7 +24,7 @@ from vision.detection import (
 from vision.dicefinder import default_dice_finder, scaled
 from vision.dieornot import DIE_FROM, body_dice_finder, default_die_or_not
 from vision.enrollment import Profile, detection_like
-from vision.facenet import CLASSES, NOT_A_DIE, FaceNet, default_face_net
+from vision.facenet import CLASSES, NOT_A_DIE, FaceNet, default_face_net, default_quick_net
 from vision.pips import count_pips
 from vision.reading import Box, DieRead, TrayRead
 from vision.settle import hand_fraction
@@ -114,6 +114,14 @@ wrongly at most at 0.53 and rightly from 0.51 up:
 read a die wrongly at 0.76 (a 4 as a 6; 0.8 was kept then). The wide crop alone reads
 fewer dice (96-97%): the network was trained on the usual framing, so it is only a second
 look."""
+
+QUICK_SURE = 0.9
+"""A die the quick first look (:data:`vision.facenet.QUICK_MODEL_PATH`, half the face
+network's cost) reads with at least this probability is read as it says, sure, and the
+face network is run only for the other dice (about a quarter of them): placed by
+``calibrate_faces --quick-models`` (see docs/vision.md). It must be at least
+NET_CHECK_BELOW, so that a die the quick look reads is never one the view check would
+look at again."""
 
 NET_NOT_A_DIE = 0.3
 """A candidate the face network takes for no die with at least this probability is dropped
@@ -250,6 +258,12 @@ class DiceReader:
     clock: Callable[[], float] = time.perf_counter
     face_net: FaceNet | None = None
     """The d6 face network; None for the packaged one (another is for calibration)."""
+    quick_net: FaceNet | None = None
+    """The quick first look (QUICK_SURE); None for the packaged one when the face network
+    is the packaged one too, and for none with another face network (a calibration's
+    fold network is read alone)."""
+    quick_look: bool = True
+    """False reads every die with the face network (for comparison)."""
     unknown_faces: bool = False
     body_check: bool = True
     """Custom-face dice (read by a profile, or unknown faces) are found by the body
@@ -280,6 +294,10 @@ class DiceReader:
             default_dice_finder()
         if self.profile is None and self.d6_method == "net" and self.face_net is None:
             self.face_net = default_face_net()
+            if self.quick_look and self.quick_net is None:
+                self.quick_net = default_quick_net()
+        if not self.quick_look:
+            self.quick_net = None
 
     def read(self, frame: np.ndarray, frame_ref: str = "frame") -> TrayRead:
         """Every die found in a BGR frame, with faces, confidences and evidence crops."""
@@ -318,7 +336,7 @@ class DiceReader:
             pass  # unknown faces: found, not read
         elif self.d6_method == "net":
             assert self.face_net is not None
-            probs = self.face_net.probabilities(crops)
+            probs = self._face_probabilities(crops)
             checks = self._check_views(probs, crops)
             reads = [self._classify_net(p, checks.get(i)) for i, p in enumerate(probs)]
             wides = self._wide_views(reads, work.image, found)
@@ -409,6 +427,19 @@ class DiceReader:
         gx, gy = max(1, w // 5), max(1, h // 5)
         patch = roi[max(y - gy, 0) : y + h + gy, max(x - gx, 0) : x + w + gx]
         return bool(patch.size) and float((patch > 0).mean()) < 0.9
+
+    def _face_probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        """``(N, classes)`` probabilities of the crops: the quick first look's for the dice
+        it reads at QUICK_SURE or more, the face network's for the others (each network
+        one pass over its dice)."""
+        assert self.face_net is not None
+        if self.quick_net is None or not crops:
+            return self.face_net.probabilities(crops)
+        probs = self.quick_net.probabilities(crops)
+        rest = np.flatnonzero(probs[:, : len(CLASSES) - 1].max(axis=1) < QUICK_SURE)
+        if len(rest):
+            probs[rest] = self.face_net.probabilities([crops[i] for i in rest])
+        return probs
 
     def _check_views(self, probs: np.ndarray, crops: list[np.ndarray]
                      ) -> dict[int, np.ndarray]:

@@ -18,6 +18,13 @@ by the packaged model, is shown beside it. The test split is never read.
     .venv/bin/python -m vision.training.calibrate_faces --models /tmp/fold{}.onnx
 
 ``--save FILE.npz`` keeps the per-die probabilities (labels, views) for further study.
+
+``--quick-models /tmp/quick{}.onnx`` (fold networks of the quick first look, each taught
+by the fold network of the same fold: ``train_pips --width 1.0 --teacher /tmp/fold0.onnx
+--folds 3 --fold 0 --out /tmp/quick0.onnx``) adds the table that places
+:data:`vision.reader.QUICK_SURE`: per threshold, the share of dice the quick look reads
+alone, the reads and silent errors of the two together, and how many dice it reads
+otherwise than the face network under the reader's rule would.
 """
 
 from __future__ import annotations
@@ -36,6 +43,8 @@ from vision.reader import (
     NET_UNCERTAIN_BELOW,
     NET_VIEWS,
     NET_VIEWS_MEAN,
+    NET_WIDE_MEAN,
+    QUICK_SURE,
     DiceReader,
 )
 from vision.training.label_errors import LABEL_ERRORS
@@ -111,6 +120,47 @@ def rule_table(labels: np.ndarray, views: np.ndarray, wrong_label: np.ndarray | 
     return out
 
 
+def kept_reads(views: np.ndarray, wide: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(face, uncertain) of each die under the reader's rule, its second look included,
+    from its crop's and its wider crop's views (each ``(N, VIEWS, classes)``)."""
+    faces = views[:, :, :NONE]
+    face, top = faces[:, 0].argmax(1), faces[:, 0].max(1)
+    mean = faces[:, :NET_VIEWS].mean(1)[np.arange(len(face)), face]
+    checked = (top >= NET_UNCERTAIN_BELOW) & (top < NET_CHECK_BELOW)
+    uncertain = (top < NET_UNCERTAIN_BELOW) | (checked & (mean < NET_VIEWS_MEAN))
+    second = wide[:, :, :NONE].mean(1)
+    sure = uncertain & (second.max(1) >= NET_WIDE_MEAN)
+    return np.where(sure, second.argmax(1), face), uncertain & ~sure
+
+
+QUICK_CANDIDATES = (0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99)
+
+
+def quick_table(labels: np.ndarray, views: np.ndarray, wide: np.ndarray, quick: np.ndarray,
+                wrong_label: np.ndarray | None = None
+                ) -> list[tuple[str, float, float, float, float, int]]:
+    """(quick look at, share it reads %, accuracy %, silent %, uncertain %, dice read
+    otherwise than by the face network alone) for candidate QUICK_SURE thresholds, the
+    quick first look's probabilities ``quick`` (``(N, classes)``) taken where its likeliest
+    face reaches the threshold and the reader's rule (:func:`kept_reads`) elsewhere."""
+    if wrong_label is not None:
+        keep = ~wrong_label
+        labels, views, wide, quick = labels[keep], views[keep], wide[keep], quick[keep]
+    n = max(len(labels), 1)
+    face, uncertain = kept_reads(views, wide)
+    q_face, q_top = quick[:, :NONE].argmax(1), quick[:, :NONE].max(1)
+    out = []
+    for t in QUICK_CANDIDATES:
+        taken = q_top >= t
+        f = np.where(taken, q_face, face)
+        u = uncertain & ~taken
+        otherwise = int((taken & (uncertain | (q_face != face))).sum())
+        out.append((f"quick look at {t}", 100 * taken.sum() / n,
+                    100 * ((~u) & (f == labels)).sum() / n,
+                    100 * ((~u) & (f != labels)).sum() / n, 100 * u.sum() / n, otherwise))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folds", type=int, default=3)
@@ -120,6 +170,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="network for the val column (default: the packaged one)")
     parser.add_argument("--input-px", type=int, default=INPUT_PX,
                         help="input side of the fold networks (train_pips --input-px)")
+    parser.add_argument("--quick-models", default=None,
+                        help="path of fold k's quick first look ({} standing for k): "
+                             "prints the table that places QUICK_SURE")
     parser.add_argument("--save", type=Path, default=None)
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
@@ -128,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     views: list[np.ndarray] = []
     wides: list[np.ndarray] = []
     names: list[str] = []
+    quick: list[np.ndarray] = []
     for k in range(args.folds):
         net = FaceNet(args.models.format(k), input_px=args.input_px)
         reader = DiceReader("d6", face_net=net)
@@ -137,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
         names += nm
         views.append(net.view_probabilities(crops, VIEWS))
         wides.append(net.view_probabilities(wide, VIEWS))
+        if args.quick_models:
+            quick.append(FaceNet(args.quick_models.format(k)).probabilities(crops))
         print(f"fold {k}: {len(photos)} photos, {len(lab)} dice found", flush=True)
     oof_labels, oof_views = np.array(labels), np.concatenate(views)
     oof_wide = np.concatenate(wides)
@@ -149,7 +205,8 @@ def main(argv: list[str] | None = None) -> int:
         np.savez_compressed(args.save, oof_labels=oof_labels, oof_views=oof_views,
                             oof_wide=oof_wide, oof_names=np.array(names),
                             val_labels=val_labels, val_views=val_views, val_wide=val_wide,
-                            val_names=np.array(vn))
+                            val_names=np.array(vn),
+                            oof_quick=np.concatenate(quick) if quick else np.zeros((0,)))
     wrong_label = mislabelled(oof_labels, oof_views, names)
     print(f"label mistakes left out: {int(wrong_label.sum())}")
     oof = rule_table(oof_labels, oof_views, wrong_label, oof_wide)
@@ -160,6 +217,14 @@ def main(argv: list[str] | None = None) -> int:
           f" {'accuracy%':>10} {'silent%':>8} {'uncert%':>8}")
     for (name, a, s, u), (_, va, vs, vu) in zip(oof, val, strict=True):
         print(f"{name:<36} {a:>11.2f} {s:>10.2f} {u:>10.2f} {va:>10.2f} {vs:>8.2f} {vu:>8.2f}")
+    if quick:
+        print(f"quick first look (QUICK_SURE, packaged {QUICK_SURE}), the reader's rule "
+              "elsewhere:")
+        print(f"{'':<24} {'read by it%':>12} {'accuracy%':>10} {'silent%':>8} "
+              f"{'uncert%':>8} {'read otherwise':>15}")
+        for name, share, a, s_, u, other in quick_table(
+                oof_labels, oof_views, oof_wide, np.concatenate(quick), wrong_label):
+            print(f"{name:<24} {share:>12.2f} {a:>10.2f} {s_:>8.2f} {u:>8.2f} {other:>15}")
     wrong = np.flatnonzero(oof_views[:, 0, :NONE].argmax(1) != oof_labels)
     print("out-of-fold dice read wrong (photo, label, read, top, views agree):")
     for i in wrong:
