@@ -106,13 +106,8 @@ def rule_table(labels: np.ndarray, views: np.ndarray, wrong_label: np.ndarray | 
                         (top < u) | (checked & (~agree[k] | (mean[k] < m))))
                     add(f"{u} / {c} / {k} views / {m}", (top < u) | (checked & (mean[k] < m)))
     if wide is not None:
-        checked = (top >= NET_UNCERTAIN_BELOW) & (top < NET_CHECK_BELOW)
-        kept = (top < NET_UNCERTAIN_BELOW) | (checked & (mean[NET_VIEWS] < NET_VIEWS_MEAN))
-        second = wide[:, :, :NONE].mean(1)
         for t in (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9):
-            sure = kept & (second.max(1) >= t)
-            face = np.where(sure, second.argmax(1), plain.argmax(1))
-            uncertain = kept & ~sure
+            face, uncertain = kept_reads(views, wide, t)
             right = (~uncertain) & (face == labels)
             silent = (~uncertain) & (face != labels)
             out.append((f"kept + wider second look / {t}", 100 * right.sum() / n,
@@ -120,16 +115,18 @@ def rule_table(labels: np.ndarray, views: np.ndarray, wrong_label: np.ndarray | 
     return out
 
 
-def kept_reads(views: np.ndarray, wide: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(face, uncertain) of each die under the reader's rule, its second look included,
-    from its crop's and its wider crop's views (each ``(N, VIEWS, classes)``)."""
+def kept_reads(views: np.ndarray, wide: np.ndarray, wide_mean: float = NET_WIDE_MEAN
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(face, uncertain) of each die under the reader's rule, its second look (at
+    ``wide_mean``) included, from its crop's and its wider crop's views (each ``(N, VIEWS,
+    classes)``)."""
     faces = views[:, :, :NONE]
     face, top = faces[:, 0].argmax(1), faces[:, 0].max(1)
     mean = faces[:, :NET_VIEWS].mean(1)[np.arange(len(face)), face]
     checked = (top >= NET_UNCERTAIN_BELOW) & (top < NET_CHECK_BELOW)
     uncertain = (top < NET_UNCERTAIN_BELOW) | (checked & (mean < NET_VIEWS_MEAN))
     second = wide[:, :, :NONE].mean(1)
-    sure = uncertain & (second.max(1) >= NET_WIDE_MEAN)
+    sure = uncertain & (second.max(1) >= wide_mean)
     return np.where(sure, second.argmax(1), face), uncertain & ~sure
 
 
