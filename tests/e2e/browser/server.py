@@ -17,6 +17,7 @@ from companion.games.seafall.setup import demo_options
 from companion.store.sqlite import SQLiteStore
 from companion.table import Table
 from web.app import create_app
+from web.live import LiveServer
 from web.services import Services
 
 CHROMIUM = Path(os.environ.get("TABLESIDE_CHROMIUM", "/usr/bin/chromium"))
@@ -48,36 +49,28 @@ class Server:
 
 @contextmanager
 def demo_server(folder: Path, threads: int = 16) -> Iterator[Server]:
-    """Serve a fresh demo table until the block ends."""
-    import waitress.server
-
+    """Serve a fresh demo table until the block ends, on the production server
+    (:class:`web.live.LiveServer`, so its stop is the one ``tableside serve`` uses: it ends
+    the live streams first, and stops even when waitress's wake-up pipe is gone)."""
     store = SQLiteStore(folder / "tableside.sqlite3")
     services = Services(store, data_dir=folder)
     table = Table.create(store, "seafall", demo_options(), "demo")
     services.demo_table = table.session_id
-    app = create_app(services)
-    server: Any = waitress.server.create_server(app, host="127.0.0.1", port=0,
-                                                threads=threads, ident="tableside-test")
-    port = server.socket.getsockname()[1]
+    server = LiveServer(create_app(services), services.live, port=0, threads=threads)
     thread = threading.Thread(target=server.run, name="waitress", daemon=True)
     thread.start()
     try:
-        yield Server(f"http://127.0.0.1:{port}", services, table.session_id)
+        yield Server(f"http://127.0.0.1:{server.port}", services, table.session_id)
     finally:
         services.live.close(timeout=1.0)  # ends the live streams
-        dispatcher = server.task_dispatcher
+        dispatcher = server.server.task_dispatcher
         deadline = time.monotonic() + 5
         while (dispatcher.active_count or dispatcher.queue) and time.monotonic() < deadline:
             time.sleep(0.02)  # let the last answers go out
-
-        def stop() -> None:  # in the server's own thread: its loop ends with no sockets
-            for dispatcher in list(server._map.values()):
-                dispatcher.close()
-
-        server.trigger.pull_trigger(stop)
+        server.stop()
         thread.join(timeout=5)
-        server.task_dispatcher.shutdown(timeout=5)
         services.close()
+        assert not thread.is_alive(), "the test server did not stop"
 
 
 @contextmanager
