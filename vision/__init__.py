@@ -4,6 +4,8 @@ Knows nothing of the companion, firmware_bridge or web packages. The main entry 
 
 * :class:`vision.reader.DiceReader` reads a frame into a :class:`vision.reading.TrayRead`
   (per die: face, confidence, uncertain flag, box, evidence crop);
+* :func:`vision.imagefile.read_file` decodes a photo file, its size checked first (a very
+  large JPEG decoded reduced, a decompression bomb refused);
 * :func:`vision.sources.open_source` opens ``camera:0``, ``picamera``, ``images:DIR``,
   ``video:FILE`` or an image;
 * :class:`vision.settle.SettleDetector` and :class:`vision.settle.RollTracker` (and

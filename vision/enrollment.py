@@ -35,6 +35,7 @@ from vision.detection import BOX_TO_DIE, to_work
 from vision.dicefinder import default_dice_finder
 from vision.embedding import MODEL_ID, default_embedder
 from vision.faces import faces_of
+from vision.imagefile import ImageError, read_file
 from vision.reading import Box
 from vision.storage import check_name, data_dir
 
@@ -424,6 +425,14 @@ def _images(directory: Path) -> list[Path]:
     return sorted(p for p in directory.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
 
 
+def _image(path: Path) -> np.ndarray:
+    """An enrollment picture (a very large JPEG decoded reduced: :mod:`vision.imagefile`)."""
+    try:
+        return read_file(path).image
+    except ImageError as exc:
+        raise EnrollmentError(f"cannot read image {exc}") from None
+
+
 def crops_from_dir(directory: Path) -> dict[str, list[np.ndarray]]:
     """``--crops DIR``: one sub-folder per face label, each holding crops of single dice."""
     if not directory.is_dir():
@@ -432,10 +441,7 @@ def crops_from_dir(directory: Path) -> dict[str, list[np.ndarray]]:
     for sub in sorted(p for p in directory.iterdir() if p.is_dir()):
         images = []
         for path in _images(sub):
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is None:
-                raise EnrollmentError(f"cannot read image {path}")
-            images.append(image)
+            images.append(_image(path))
         if images:
             out[sub.name] = [cv2.resize(i, (64, 64), interpolation=cv2.INTER_AREA) for i in images]
     if not out:
@@ -493,9 +499,7 @@ def crops_from_photos(
         labels = label_file(path)
         if labels is None:
             continue
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise EnrollmentError(f"cannot read image {path}")
+        image = _image(path)
         work = to_work(image)
         for cls_id, box in read_yolo(labels, image.shape[1], image.shape[0]):
             if not 0 <= cls_id < len(faces):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -25,6 +25,7 @@ from vision.dicefinder import default_dice_finder, scaled
 from vision.dieornot import DIE_FROM, body_dice_finder, default_die_or_not
 from vision.enrollment import Profile, detection_like
 from vision.facenet import CLASSES, NOT_A_DIE, FaceNet, default_face_net, default_quick_net
+from vision.imagefile import read_file
 from vision.pips import count_pips
 from vision.reading import Box, DieRead, TrayRead
 from vision.settle import hand_fraction
@@ -207,10 +208,6 @@ def _drop_overlapping(dice: list[DieRead]) -> list[DieRead]:
     return kept
 
 
-class ImageError(ValueError):
-    """An image that cannot be read (missing, not an image, corrupt)."""
-
-
 def _grown(boxes: list[Box]) -> list[Box]:
     """The boxes, each whose side is under SMALL_BOX of the median's made a square of the
     median side about its centre (with at least SMALL_BOX_FROM boxes; else as they are)."""
@@ -228,18 +225,16 @@ def _grown(boxes: list[Box]) -> list[Box]:
 
 
 def load_image(path: str | Path) -> np.ndarray:
-    """Read a photo as BGR, or raise :class:`ImageError` saying why not."""
-    p = Path(path)
-    if not p.is_file():
-        raise ImageError(f"{p}: no such file")
-    try:
-        data = np.fromfile(str(p), dtype=np.uint8)
-    except OSError as exc:
-        raise ImageError(f"{p}: cannot read ({exc.strerror or exc})") from None
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None or image.size == 0:
-        raise ImageError(f"{p}: not a readable image (corrupt or unsupported format)")
-    return image
+    """Read a photo as BGR, or raise :class:`ImageError` saying why not. A JPEG over
+    :data:`vision.imagefile.MAX_PIXELS` comes decoded at a half, a quarter or an eighth of
+    its size (:meth:`DiceReader.read_path` gives boxes in the file's own pixels)."""
+    return read_file(path).image
+
+
+def _unscaled(box: Box, scale: float) -> Box:
+    """A box in a reduced image's pixels, in the full image's."""
+    x, y, w, h = box
+    return (round(x / scale), round(y / scale), round(w / scale), round(h / scale))
 
 
 @dataclass
@@ -384,12 +379,17 @@ class DiceReader:
                         frame if self.keep_frame else None, warnings)
 
     def read_path(self, path: str | Path) -> TrayRead:
-        """Read a photo file (:class:`ImageError` if it cannot be decoded)."""
+        """Read a photo file (:class:`ImageError` if it cannot be decoded), boxes in the
+        file's own pixels (a very large JPEG is read decoded reduced: see
+        :func:`load_image`)."""
         start = self.clock()
-        image = load_image(path)
-        read = self.read(image, str(path))
+        decoded = read_file(path)
+        read = self.read(decoded.image, str(path))
+        dice = read.dice
+        if decoded.scale != 1.0:
+            dice = tuple(replace(d, box=_unscaled(d.box, decoded.scale)) for d in dice)
         ms = (self.clock() - start) * 1000.0
-        return TrayRead(read.die, read.dice, read.frame_ref, ms, read.frame, read.warnings)
+        return TrayRead(read.die, dice, read.frame_ref, ms, read.frame, read.warnings)
 
     def _find(
         self, frame: np.ndarray, die_px: float | None

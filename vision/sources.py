@@ -27,6 +27,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.imagefile import ImageError, read_file
+
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 
 
@@ -92,11 +94,10 @@ class FrameSource(abc.ABC):
 
 
 def _read_image(path: Path) -> np.ndarray:
-    data = np.fromfile(str(path), dtype=np.uint8) if path.is_file() else np.empty(0, np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise SourceError(f"{path}: not a readable image")
-    return image
+    try:
+        return read_file(path).image
+    except ImageError as exc:
+        raise SourceError(str(exc)) from None
 
 
 class ImageSource(FrameSource):

@@ -1,8 +1,11 @@
-"""Helpers for the vision tests: the checked-in labelled photos, a manual clock."""
+"""Helpers for the vision tests: the checked-in labelled photos, a manual clock, a
+decompression bomb's header."""
 
 from __future__ import annotations
 
 import json
+import struct
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -180,3 +183,15 @@ def score_photos(reader: DiceReader) -> dict[str, int]:
                 out["right" if die.face == face else "silent"] += 1
         out["false"] += len(read.dice) - len(used)
     return out
+
+
+def png_claiming(width: int, height: int) -> bytes:
+    """A PNG whose header claims ``width`` x ``height`` (a decompression bomb's header:
+    the pixels never need to exist to be refused)."""
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        crc = zlib.crc32(kind + body) & 0xFFFFFFFF
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + chunk(b"IEND", b""))

@@ -7,7 +7,7 @@ from pathlib import Path
 import cv2
 import pytest
 
-from tests.vision.helpers import PHOTOS, photo, roll_sequence
+from tests.vision.helpers import PHOTOS, photo, png_claiming, roll_sequence
 from web.cli import vision as vision_cli
 
 
@@ -46,6 +46,21 @@ def test_read_dice_json_contract(capsys: pytest.CaptureFixture[str], tmp_path: P
         assert 0 <= x < 1024 and 0 <= y < 1024 and 20 < w < 200 and 20 < h < 200
     assert out[1]["dice"] == [] and "not a readable image" in out[1]["error"]
     assert "no such file" in out[2]["error"]
+
+
+def test_read_dice_refuses_a_picture_too_large_to_decode(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A PNG of 200 bytes claiming 1.2 gigapixels (OpenCV raised on it before): an error
+    line naming it, the other images still read, no traceback."""
+    bomb = tmp_path / "bomb.png"
+    bomb.write_bytes(png_claiming(40000, 30000))
+    good = PHOTOS / "IMG_20191209_100614.jpg"
+    assert run(["read-dice", str(bomb), str(good), "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out[0]["dice"] == [] and "40000x30000 pixels" in out[0]["error"]
+    assert len(out[1]["dice"]) == 3
+    assert run(["read-dice", str(bomb)]) == 1
+    assert "more than Tableside decodes" in capsys.readouterr().out
 
 
 def test_read_dice_readable_summary(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.helpers import PHOTOS, labelled_photos, same_die
+from tests.vision.helpers import PHOTOS, labelled_photos, png_claiming, same_die
 from vision.crops import crop
 from vision.detection import expected_die_px, to_work
 from vision.dicefinder import default_dice_finder
@@ -182,6 +182,11 @@ def test_enroll_input_errors_are_clear(tmp_path: Path) -> None:
     one = {"weak": seafall_crops(seed=2, per_face=1)["weak"]}
     with pytest.raises(EnrollmentError, match="at least two faces"):
         Profile.from_crops("x", "seafall", one)
+    (tmp_path / "crops" / "weak").mkdir(parents=True)
+    (tmp_path / "crops" / "weak" / "huge.png").write_bytes(png_claiming(30000, 20000))
+    with pytest.raises(EnrollmentError,
+                       match=r"cannot read image .*huge\.png: 30000x20000 pixels"):
+        enroll("x", "seafall", crops_dir=tmp_path / "crops")
 
 
 def test_reader_checks_the_profile_matches_the_die() -> None:

@@ -8,8 +8,9 @@ import pytest
 
 from tests.vision.helpers import PHOTOS, labelled_photos, same_die, score_photos
 from vision.detection import detect, estimate_die_px, expected_die_px, to_work
+from vision.imagefile import ImageError
 from vision.pips import count_pips
-from vision.reader import UNREAD, DiceReader, ImageError, load_image
+from vision.reader import UNREAD, DiceReader, load_image
 from vision.synthetic import draw_face, tray_photo
 
 

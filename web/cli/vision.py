@@ -11,7 +11,8 @@ from typing import Any
 
 from vision.enrollment import EnrollmentError, Profile, enroll
 from vision.facenet import ModelError
-from vision.reader import DiceReader, ImageError
+from vision.imagefile import ImageError
+from vision.reader import DiceReader
 from vision.settle import Roll, SettleDetector
 from vision.sources import SourceError, open_source
 from vision.watcher import SourceNotice, watch

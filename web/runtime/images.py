@@ -4,7 +4,8 @@ A phone sends JPEG or PNG (``<input type=file accept=image/*>``); iPhones may se
 which OpenCV cannot decode: that gets its own message saying what to change on the phone
 rather than "corrupt image". Large photos are scaled down (the reader works at a die size
 of about 40 px anyway), so the frame kept as evidence and the boxes in the answer share
-one size that a phone can show.
+one size that a phone can show; a large JPEG is decoded at that size directly, and a
+picture too large to decode is refused (:mod:`vision.imagefile`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import cv2
 import numpy as np
 
 from companion.errors import InvalidCommand
+from vision.imagefile import ImageError, decode
 
 MAX_SIDE = 1600
 """Longest side of a kept frame; a 12 MP phone photo becomes about 1600x1200."""
@@ -27,17 +29,25 @@ def is_heif(data: bytes) -> bool:
 
 
 def decode_photo(data: bytes, name: str = "the photo") -> np.ndarray:
-    """BGR pixels of an uploaded photo (``InvalidCommand`` with a reason a player can act on)."""
+    """BGR pixels of an uploaded photo (``InvalidCommand`` with a reason a player can act on).
+
+    The photo's size is read from its header first (:mod:`vision.imagefile`): a large JPEG
+    is decoded straight at the size kept, and a picture too large to decode on the Pi (a
+    PNG of a few hundred kilobytes can hold gigabytes of pixels) is refused."""
     if not data:
         raise InvalidCommand(f"{name} is empty: take the photo again")
     if is_heif(data):
         raise InvalidCommand(
             f"{name} is a HEIC/HEIF picture, which Tableside cannot read: set the phone's "
             "camera format to 'Most Compatible' (JPEG), or send a JPEG or PNG")
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if image is None or image.size == 0:
-        raise InvalidCommand(f"{name} is not a readable image (corrupt, or not a JPEG or PNG)")
-    return shrink(image)
+    try:
+        decoded = decode(data, min_side=MAX_SIDE)
+    except ImageError as exc:
+        if str(exc).startswith("not a readable image"):
+            raise InvalidCommand(f"{name} is not a readable image (corrupt, or not a JPEG or "
+                                 "PNG)") from None
+        raise InvalidCommand(f"{name} is {exc}") from None
+    return shrink(decoded.image)
 
 
 def shrink(image: np.ndarray, max_side: int = MAX_SIDE) -> np.ndarray:

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support.web import browser, join
-from tests.vision.helpers import PHOTOS, labelled_photos, same_die
+from tests.vision.helpers import PHOTOS, labelled_photos, png_claiming, same_die
 from tests.web.runtime.support import certain_photos
 
 
@@ -259,6 +259,8 @@ def _truncated() -> bytes:
     pytest.param(b"", "empty", id="empty"),
     pytest.param(b"this is not a picture", "not a readable image", id="text"),
     pytest.param(_truncated(), "not a readable image", id="truncated jpeg"),
+    pytest.param(png_claiming(30000, 20000), "30000x20000 pixels, more than Tableside decodes",
+                 id="decompression bomb"),
     pytest.param(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 64,
                  "HEIC", id="heic from an iphone"),
 ])

@@ -1,0 +1,119 @@
+"""Image files: sizes read from headers before decoding, large JPEGs decoded reduced,
+pictures too large to decode refused with a reason (``vision/imagefile.py``)."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.helpers import PHOTOS, png_claiming
+from vision import imagefile
+from vision.imagefile import ImageError, decode, image_size, read_file
+from vision.reader import DiceReader
+
+PHOTO = PHOTOS / "IMG_20191209_100614.jpg"  # 1024x1024, 3 dice
+
+
+def tiff_claiming(width: int, height: int) -> bytes:
+    """An uncompressed RGB TIFF header claiming ``width`` x ``height``."""
+    tags = [(256, 4, width), (257, 4, height), (258, 3, 8), (259, 3, 1), (262, 3, 2),
+            (273, 4, 8), (277, 3, 3), (278, 4, height),
+            (279, 4, min(width * height * 3, 0xFFFFFFFF))]
+    ifd = struct.pack("<H", len(tags)) + b"".join(
+        struct.pack("<HHII", tag, kind, 1, value) for tag, kind, value in tags)
+    return b"II*\x00" + struct.pack("<I", 8) + ifd + b"\x00\x00\x00\x00"
+
+
+@pytest.mark.parametrize(("ext", "params"), [
+    (".jpg", []),
+    (".jpg", [cv2.IMWRITE_JPEG_PROGRESSIVE, 1]),
+    (".png", []),
+    (".webp", [cv2.IMWRITE_WEBP_QUALITY, 80]),
+    (".webp", [cv2.IMWRITE_WEBP_QUALITY, 101]),  # lossless
+    (".bmp", []),
+    (".tiff", []),
+])
+def test_the_size_is_read_from_the_header(ext: str, params: list[int]) -> None:
+    image = np.random.default_rng(1).integers(0, 255, (23, 37, 3), dtype=np.uint8)
+    ok, data = cv2.imencode(ext, image, params)
+    assert ok
+    assert image_size(data.tobytes()) == (37, 23)
+
+
+def test_headers_that_say_nothing_give_no_size() -> None:
+    jpeg = PHOTO.read_bytes()
+    assert image_size(jpeg) == (1024, 1024)
+    assert image_size(jpeg[:100]) is None  # cut before the frame header
+    assert image_size(b"this is not a picture") is None
+    assert image_size(b"") is None
+    assert image_size(b"P6\n37 23\n255\n") is None  # not a format read here
+
+
+def test_a_decompression_bomb_is_refused_before_decoding() -> None:
+    data = png_claiming(30000, 20000)
+    assert len(data) < 200
+    with pytest.raises(ImageError, match="30000x20000 pixels, more than Tableside decodes"):
+        decode(data)
+    with pytest.raises(ImageError, match="6000x5000 pixels.*send it as a JPEG"):
+        decode(tiff_claiming(6000, 5000))
+
+
+def test_opencv_refusing_a_size_is_an_image_error_not_a_crash() -> None:
+    # a format whose header is not read here, claiming 10 gigapixels: OpenCV's own limit
+    # (a gigapixel) refuses it with an exception, which must not escape as one
+    with pytest.raises(ImageError, match="too large to decode"):
+        decode(b"P6\n100000 100000\n255\n" + bytes(64))
+
+
+def test_a_large_jpeg_is_decoded_reduced(monkeypatch: pytest.MonkeyPatch) -> None:
+    full = decode(PHOTO.read_bytes())
+    assert full.image.shape == (1024, 1024, 3) and full.scale == 1.0
+    monkeypatch.setattr(imagefile, "MAX_PIXELS", 300_000)  # 1024x1024 is over it
+    half = decode(PHOTO.read_bytes())
+    assert half.image.shape == (512, 512, 3) and half.scale == 0.5
+    # decoded reduced, not decoded and thrown away: the same picture, smaller
+    smaller = cv2.resize(full.image, (512, 512), interpolation=cv2.INTER_AREA)
+    assert np.abs(half.image.astype(int) - smaller).mean() < 4
+    monkeypatch.setattr(imagefile, "MAX_PIXELS", 10_000)  # even an eighth is over it
+    with pytest.raises(ImageError, match="1024x1024 pixels"):
+        decode(PHOTO.read_bytes())
+
+
+def test_a_caller_needing_less_gets_a_jpeg_decoded_smaller() -> None:
+    data = PHOTO.read_bytes()
+    assert decode(data, min_side=400).image.shape == (512, 512, 3)  # 256 would be under
+    assert decode(data, min_side=1024).image.shape == (1024, 1024, 3)
+    assert decode(data, min_side=2000).image.shape == (1024, 1024, 3)  # never enlarged
+    png = cv2.imencode(".png", decode(data).image)[1].tobytes()
+    assert decode(png, min_side=400).image.shape == (1024, 1024, 3)  # only JPEGs scale
+
+
+def test_read_file_names_the_file(tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.png"
+    bomb.write_bytes(png_claiming(40000, 40000))
+    with pytest.raises(ImageError, match=r"bomb\.png: 40000x40000 pixels"):
+        read_file(bomb)
+    with pytest.raises(ImageError, match=r"missing\.jpg: no such file"):
+        read_file(tmp_path / "missing.jpg")
+
+
+def test_boxes_of_a_reduced_jpeg_are_in_the_files_own_pixels(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    reader = DiceReader("d6")
+    small = reader.read_path(PHOTO)
+    large = tmp_path / "large.jpg"
+    image = cv2.resize(decode(PHOTO.read_bytes()).image, (2048, 2048),
+                       interpolation=cv2.INTER_CUBIC)
+    cv2.imwrite(str(large), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    monkeypatch.setattr(imagefile, "MAX_PIXELS", 1_100_000)  # 2048x2048 decodes at 1024
+    read = reader.read_path(large)
+    assert read.frame is None or read.frame.shape[:2] == (1024, 1024)
+    assert sorted(d.face for d in read.dice) == sorted(d.face for d in small.dice)
+    for die in read.dice:
+        x, y, w, h = die.box
+        near = min(small.dice, key=lambda d: abs(2 * d.box[0] - x) + abs(2 * d.box[1] - y))
+        assert all(abs(2 * a - b) <= 6 for a, b in zip(near.box, die.box, strict=True))

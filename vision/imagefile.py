@@ -1,0 +1,202 @@
+"""Image files into frames, with their size checked before a pixel is decoded.
+
+A photo's header says how large it is. A phone photo of 108 megapixels decodes to 324 MB,
+and a PNG of 875 KB can hold 300 megapixels of one colour (1.8 GB decoded), more than a
+Raspberry Pi has: decoding either would take the server down. So the size is read from the
+header first (:func:`image_size`), and:
+
+* a JPEG larger than :data:`MAX_PIXELS` is decoded at a half, a quarter or an eighth of its
+  size (libjpeg scales while it decodes, so the full image never exists in memory); a
+  caller that only needs a smaller picture (the server keeps 1600 px) can ask for it
+  (``min_side``) and have it decoded at that size directly, which is also faster;
+* a PNG, WebP, BMP or TIFF larger than that is refused, with the size and what to send
+  instead;
+* another format (PNM, JPEG 2000, ...: no phone or camera sends them) is decoded as OpenCV
+  does, within its own limit (a gigapixel, ``OPENCV_IO_MAX_IMAGE_PIXELS``, read when
+  OpenCV is loaded, so not set from here); its errors become :class:`ImageError`.
+
+:class:`Decoded` carries the scale of the decoded pixels to the file's, so that boxes can be
+given in the file's own pixels (``tableside read-dice``'s contract).
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+__all__ = ["MAX_PIXELS", "Decoded", "ImageError", "decode", "image_size", "read_file"]
+
+MAX_PIXELS = 25_000_000
+"""The most pixels decoded from one file (75 MB as BGR). Phone photos of up to 24
+megapixels decode whole; larger JPEGs are decoded reduced, other formats refused."""
+
+_REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2,
+            4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
+
+# JPEG start-of-frame markers (baseline, progressive, lossless, arithmetic...): not DHT
+# (C4), JPG (C8) or DAC (CC), which share the range
+_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+
+
+class ImageError(ValueError):
+    """An image that cannot be read (missing, not an image, corrupt, too large). From
+    :func:`decode` the message is the reason, to follow "<name> is " ("not a readable
+    image (...)"); from :func:`read_file` it is "<path>: <reason>"."""
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """A decoded image and its scale: decoded pixels per pixel of the file (1, or 1/2,
+    1/4, 1/8 for a JPEG decoded reduced)."""
+
+    image: np.ndarray
+    scale: float = 1.0
+
+
+def is_jpeg(data: bytes) -> bool:
+    return data[:3] == b"\xff\xd8\xff"
+
+
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """``(width, height)`` from a JPEG, PNG, WebP, BMP or TIFF header; None for another
+    format or a header too short or malformed to say."""
+    try:
+        if is_jpeg(data):
+            return _jpeg_size(data)
+        if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
+            return struct.unpack(">II", data[16:24])
+        if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+            return _webp_size(data)
+        if data[:2] == b"BM" and len(data) >= 26:
+            width, height = struct.unpack("<ii", data[18:26])
+            return abs(width), abs(height)  # a negative height: rows stored top-down
+        if data[:4] in (b"II*\x00", b"MM\x00*"):
+            return _tiff_size(data)
+    except struct.error:
+        return None
+    return None
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    i = 2
+    while i + 4 <= len(data):
+        if data[i] != 0xFF:
+            return None
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker == 0x01 or 0xD0 <= marker <= 0xD7:  # markers without a length
+            i += 2
+            continue
+        (length,) = struct.unpack(">H", data[i + 2 : i + 4])
+        if marker in _SOF:
+            height, width = struct.unpack(">HH", data[i + 5 : i + 9])
+            return width, height
+        if marker == 0xDA:  # start of scan before any frame header
+            return None
+        i += 2 + length
+    return None
+
+
+def _webp_size(data: bytes) -> tuple[int, int] | None:
+    chunk = data[12:16]
+    if chunk == b"VP8 ":  # lossy: 14 bits each after the key frame's start code
+        width, height = struct.unpack("<HH", data[26:30])
+        return width & 0x3FFF, height & 0x3FFF
+    if chunk == b"VP8L":  # lossless: 14 bits each, less one, after a signature byte
+        (bits,) = struct.unpack("<I", data[21:25])
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if chunk == b"VP8X":  # extended: 24 bits each, less one
+        width = int.from_bytes(data[24:27], "little") + 1
+        height = int.from_bytes(data[27:30], "little") + 1
+        return width, height
+    return None
+
+
+def _tiff_size(data: bytes) -> tuple[int, int] | None:
+    """The first image's size, from its directory's ImageWidth and ImageLength tags."""
+    order = "<" if data[:2] == b"II" else ">"
+    (offset,) = struct.unpack(order + "I", data[4:8])
+    (count,) = struct.unpack(order + "H", data[offset : offset + 2])
+    size: dict[int, int] = {}
+    for i in range(count):
+        entry = data[offset + 2 + 12 * i : offset + 14 + 12 * i]
+        tag, kind = struct.unpack(order + "HH", entry[:4])
+        if tag in (256, 257):  # SHORT (3) or LONG (4), held in the entry itself
+            fmt = order + ("H" if kind == 3 else "I")
+            size[tag] = struct.unpack(fmt, entry[8 : 10 if kind == 3 else 12])[0]
+    if 256 in size and 257 in size:
+        return size[256], size[257]
+    return None
+
+
+def _reduction(width: int, height: int, min_side: int | None) -> int | None:
+    """The JPEG decoding reduction (1, 2, 4 or 8): the least that brings the image within
+    MAX_PIXELS, or the most that keeps its longest side at ``min_side`` or more, whichever
+    is larger; None if even an eighth is too large."""
+    fits = [k for k in _REDUCED if -(-width // k) * -(-height // k) <= MAX_PIXELS]
+    if not fits:
+        return None
+    k = min(fits)
+    if min_side is not None:
+        k = max([k] + [f for f in fits if max(width, height) // f >= min_side])
+    return k
+
+
+def decode(data: bytes | np.ndarray, min_side: int | None = None) -> Decoded:
+    """The BGR pixels of an image file's bytes, or :class:`ImageError` saying why not.
+
+    ``min_side``: the caller keeps the longest side no larger than this, so a JPEG may be
+    decoded reduced down to it (never below)."""
+    raw = data.tobytes() if isinstance(data, np.ndarray) else bytes(data)
+    if not raw:
+        raise ImageError("an empty file, not a readable image")
+    size = image_size(raw)
+    k = 1
+    if size is not None:
+        width, height = size
+        if width <= 0 or height <= 0:
+            raise ImageError("not a readable image (its header gives no size)")
+        if is_jpeg(raw):
+            reduction = _reduction(width, height, min_side)
+            if reduction is None:
+                raise ImageError(_too_large(width, height))
+            k = reduction
+        elif width * height > MAX_PIXELS:
+            raise ImageError(_too_large(width, height) + ": send it as a JPEG, or smaller")
+    try:
+        image = cv2.imdecode(np.frombuffer(raw, np.uint8), _REDUCED[k])
+    except cv2.error as exc:
+        if "CV_IO_MAX_IMAGE" in str(exc):
+            raise ImageError(f"too large to decode (more than {MAX_PIXELS / 1e6:.0f} "
+                             "megapixels)") from None
+        lines = str(exc).strip().splitlines()
+        raise ImageError(f"not a readable image ({lines[-1] if lines else 'OpenCV error'})"
+                         ) from None
+    if image is None or image.size == 0:
+        raise ImageError("not a readable image (corrupt or unsupported format)")
+    return Decoded(image, 1.0 / k)
+
+
+def _too_large(width: int, height: int) -> str:
+    return (f"{width}x{height} pixels, more than Tableside decodes "
+            f"({MAX_PIXELS / 1e6:.0f} megapixels)")
+
+
+def read_file(path: str | Path, min_side: int | None = None) -> Decoded:
+    """:func:`decode` of a file (:class:`ImageError` "<path>: <reason>" if it is missing or
+    cannot be read)."""
+    p = Path(path)
+    if not p.is_file():
+        raise ImageError(f"{p}: no such file")
+    try:
+        return decode(p.read_bytes(), min_side)
+    except OSError as exc:
+        raise ImageError(f"{p}: cannot read ({exc.strerror or exc})") from None
+    except ImageError as exc:
+        raise ImageError(f"{p}: {exc}") from None
