@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.detection import estimate_die_px, expected_die_px, to_work
+from vision.filters import colourless
 from vision.storage import check_name, data_dir
 
 FOCUS_MIN = 0.075
@@ -50,7 +51,8 @@ class QualityReport:
 
 
 def quality(frame: np.ndarray, die_px: float | None = None) -> QualityReport:
-    """Measure focus, exposure, glare and contrast of a frame at the working scale."""
+    """Measure focus, exposure, glare and contrast of a frame at the working scale, and
+    whether it has colour at all (advice only: :func:`vision.filters.colourless`)."""
     work = to_work(frame, die_px).image
     grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     # sharpness of the strongest edges (tray rim, dice), not of the smooth floor: on an edge
@@ -84,6 +86,10 @@ def quality(frame: np.ndarray, die_px: float | None = None) -> QualityReport:
                       "avoid glossy tray floors.")
     if contrast < 0.08:
         advice.append("Low contrast: use a tray floor whose colour differs from the dice.")
+    if colourless(frame):
+        advice.append("The picture has no colour: turn off the camera's black-and-white or "
+                      "night mode (dice are read from colour pictures; on grey ones every "
+                      "die is left for the table to confirm).")
     return QualityReport(focus, brightness, dark, bright, glare, contrast, tuple(advice))
 
 

@@ -1,4 +1,4 @@
-"""Small image filters shared by detection and pip reading."""
+"""Small image filters shared by detection, pip reading, the reader and calibration."""
 
 from __future__ import annotations
 
@@ -20,3 +20,22 @@ def centre_surround(image: np.ndarray, radius: int) -> np.ndarray:
     outer = cv2.boxFilter(src, cv2.CV_32F, (outer_side, outer_side))
     big, small = outer_side**2, inner_side**2
     return (inner - outer) * (big / (big - small))
+
+
+COLOURLESS_SHARE = 0.99
+"""A frame is colourless when at least this share of its pixels has channels within 1 of
+each other. A black-and-white camera or filter gives 1.0 (a grey JPEG decodes so too); the
+250 colour photos of the d6 set give at most 0.5 even counting pixels within 2, their
+white tray being never quite neutral (vision-history.md, thirteenth session)."""
+
+
+def colourless(image: np.ndarray) -> bool:
+    """Whether a frame carries no colour: one channel, or its channels (nearly) equal
+    everywhere, as from a black-and-white camera, a camera's night mode or a phone's
+    black-and-white filter. The readers learned from colour photos: on such frames they
+    read fewer dice right and some wrong (see the reader)."""
+    if image.ndim == 2 or image.shape[2] == 1:
+        return True
+    b, g, r = cv2.split(image[..., :3])
+    spread = cv2.max(cv2.max(cv2.absdiff(b, g), cv2.absdiff(g, r)), cv2.absdiff(b, r))
+    return cv2.countNonZero(spread > 1) <= (1 - COLOURLESS_SHARE) * spread.size

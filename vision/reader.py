@@ -25,6 +25,7 @@ from vision.dicefinder import default_dice_finder, scaled
 from vision.dieornot import DIE_FROM, body_dice_finder, default_die_or_not
 from vision.enrollment import Profile, detection_like
 from vision.facenet import CLASSES, NOT_A_DIE, FaceNet, default_face_net, default_quick_net
+from vision.filters import colourless
 from vision.imagefile import read_file
 from vision.pips import count_pips
 from vision.reading import Box, DieRead, TrayRead
@@ -307,6 +308,7 @@ class DiceReader:
     def read(self, frame: np.ndarray, frame_ref: str = "frame") -> TrayRead:
         """Every die found in a BGR frame, with faces, confidences and evidence crops."""
         start = self.clock()
+        grey = colourless(frame)
         if frame.ndim == 2:
             frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
         elif frame.shape[2] == 4:
@@ -368,15 +370,21 @@ class DiceReader:
                 confidence, uncertain = min(confidence, 0.3), True
             dice.append(DieRead(face, confidence, uncertain, det.box, c))
         dice = _drop_overlapping(dice)
-        warnings: tuple[str, ...] = ()
+        warnings: list[str] = []
+        if grey:
+            # the networks and templates learned from colour photos: on grey ones they
+            # find fewer dice and read some wrong, sure (d6 val: 2 of 204)
+            warnings.append("the picture has no colour (a black-and-white camera, night mode "
+                            "or filter): every die is marked uncertain")
         if hand_fraction(small) > HAND_FRACTION:
             # dice in or near a hand may be moving, held or hidden: confirm them all
-            warnings = ("a hand is in the tray: every die is marked uncertain",)
+            warnings.append("a hand is in the tray: every die is marked uncertain")
+        if warnings:
             dice = [DieRead(d.face, min(d.confidence, 0.2), True, d.box, d.crop) for d in dice]
         dice.sort(key=lambda d: (d.box[1] + d.box[3] // 2, d.box[0]))
         ms = (self.clock() - start) * 1000.0
         return TrayRead(self.die, tuple(dice), frame_ref, ms,
-                        frame if self.keep_frame else None, warnings)
+                        frame if self.keep_frame else None, tuple(warnings))
 
     def read_path(self, path: str | Path) -> TrayRead:
         """Read a photo file (:class:`ImageError` if it cannot be decoded), boxes in the

@@ -65,6 +65,9 @@ def test_calibration_uses_the_xdg_data_dir_by_default(_private_data_dir: Path) -
                      id="overexposed"),
         pytest.param(lambda im: cv2.addWeighted(im, 0.1, np.full_like(im, 170), 0.9, 0),
                      "contrast", id="washed out"),
+        pytest.param(lambda im: cv2.cvtColor(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY),
+                                              cv2.COLOR_GRAY2BGR),
+                     "no colour", id="black-and-white camera"),
     ],
 )
 def test_quality_report_gives_advice_for_bad_images(spoil, advice: str) -> None:
