@@ -19,6 +19,7 @@ import numpy as np
 
 from vision.detection import estimate_die_px, expected_die_px, to_work
 from vision.filters import colourless
+from vision.sources import FrameSource, SourceError, SourceLost
 from vision.storage import check_name, data_dir
 
 FOCUS_MIN = 0.075
@@ -115,6 +116,9 @@ class Calibration:
     @classmethod
     def load(cls, name: str, directory: Path | None = None) -> Calibration:
         folder = (directory or setups_dir()) / check_name(name, "setup")
+        if not (folder / "calibration.json").is_file():
+            raise ValueError(f"no calibration {name!r} in {folder.parent}: calibrate it first "
+                             f"(tableside calibrate SOURCE --setup {name})")
         try:
             meta = json.loads((folder / "calibration.json").read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as exc:
@@ -174,3 +178,37 @@ def calibrate(
         die_px = estimate_die_px(dice_frame, roi)
     die_px = expected_die_px(shape, die_px)
     return Calibration(name, background, roi, die_px, quality(background, die_px))
+
+
+CAMERA_WARMUP = 15
+"""Frames a camera delivers before calibration takes any: its exposure and white balance
+settle over the first half second."""
+
+
+def source_frames(source: FrameSource, count: int) -> list[np.ndarray]:
+    """Up to ``count`` frames from a source (a camera's first :data:`CAMERA_WARMUP`
+    passed over); :class:`SourceError` when it gives none. A camera that goes away midway
+    (``SourceLost``) ends the frames taken so far, or is the error when there are none."""
+    frames: list[np.ndarray] = []
+    skip = CAMERA_WARMUP if source.live else 0
+    while len(frames) < count:
+        try:
+            frame = source.read()
+        except SourceLost:
+            if frames:
+                break
+            raise
+        if frame is None:
+            break
+        if skip:
+            skip -= 1
+            continue
+        frames.append(frame.image)
+    if not frames:
+        raise SourceError(f"{source.name}: no frames to calibrate from")
+    return frames
+
+
+def tray_share(calibration: Calibration) -> float:
+    """The share of the frame the tray floor covers."""
+    return float((calibration.roi > 0).mean())

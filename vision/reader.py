@@ -306,13 +306,20 @@ class DiceReader:
             self.quick_net = None
 
     def read(self, frame: np.ndarray, frame_ref: str = "frame") -> TrayRead:
-        """Every die found in a BGR frame, with faces, confidences and evidence crops."""
+        """Every die found in a BGR frame, with faces, confidences and evidence crops.
+        ``ValueError`` when the reader has a tray region (a calibration's) of another size
+        than the frame."""
         start = self.clock()
         grey = colourless(frame)
         if frame.ndim == 2:
             frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
         elif frame.shape[2] == 4:
             frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+        if self.roi is not None and self.roi.shape[:2] != frame.shape[:2]:
+            raise ValueError(
+                f"the frame is {frame.shape[1]}x{frame.shape[0]} but the tray was calibrated "
+                f"at {self.roi.shape[1]}x{self.roi.shape[0]}: calibrate this camera at this "
+                "size, or read without the setup")
         die_px = self.die_px
         if die_px is None and self.estimate_size:
             die_px = estimate_die_px(frame, self.roi)

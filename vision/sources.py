@@ -55,6 +55,9 @@ class FrameSource(abc.ABC):
     ``reopen()``, use as a context manager and iteration until the source ends."""
 
     name = "source"
+    live = False
+    """A camera (frames as they come, the first ones while its exposure settles) rather
+    than a recording or a file."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self._clock = clock
@@ -270,6 +273,7 @@ class PicameraSource(FrameSource):
     ) -> None:
         super().__init__(clock)
         self.name = "picamera"
+        self.live = True
         self.size = size
         if module is None:
             try:
@@ -353,6 +357,8 @@ def open_source(
         return ImagesSource(path, clock=clock)
     if path.is_file():
         return ImageSource(path, clock=clock)
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        raise SourceError(f"{spec}: no such file")
     raise SourceError(
         f"unknown source {spec!r}: use camera:N, a /dev/video path, picamera, images:DIR, "
         "video:FILE or an image file"

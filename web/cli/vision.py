@@ -1,4 +1,5 @@
-"""``tableside read-dice``, ``enroll`` and ``watch``: the camera pipeline from the shell."""
+"""``tableside calibrate``, ``read-dice``, ``enroll`` and ``watch``: the camera pipeline from
+the shell."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from vision.calibration import Calibration, calibrate, source_frames, tray_share
 from vision.enrollment import EnrollmentError, Profile, enroll
 from vision.facenet import ModelError
 from vision.imagefile import ImageError
@@ -19,6 +21,26 @@ from vision.watcher import SourceNotice, watch
 
 
 def register(subparsers: Any) -> None:
+    c = subparsers.add_parser(
+        "calibrate", help="learn the empty tray and check the picture (light, focus)",
+        description="Learn a setup from frames of the empty tray (its background, the tray "
+        "floor and the die size) and report the picture's quality with advice: run it, fix "
+        "what it says, run it again, then play. The setup is saved under its name for "
+        "read-dice --setup and watch --setup (docs/vision.md, Calibration).",
+    )
+    c.add_argument("source", help="camera:N, /dev/videoN, picamera, images:DIR, video:FILE "
+                   "or a photo, of the empty tray")
+    c.add_argument("--setup", required=True, help="the setup's name (a letter or digit first)")
+    c.add_argument("--frames", type=int, default=10,
+                   help="frames of the empty tray to take (default 10; a camera's first "
+                        "15 are passed over while its exposure settles)")
+    c.add_argument("--dice", metavar="SOURCE",
+                   help="a photo (or source) of the same tray with a few dice in it, taken "
+                        "the same way: measures the die size (else the framing default)")
+    c.add_argument("--no-save", action="store_true", help="only report; save nothing")
+    c.add_argument("--json", action="store_true", help="print one JSON object")
+    c.set_defaults(handler=_calibrate)
+
     p = subparsers.add_parser(
         "read-dice", help="read the dice in photos",
         description="Find and read every die in each photo (pip d6 by default).",
@@ -27,6 +49,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--die", default="d6", help="d6 (built in), seafall or a custom die name")
     p.add_argument("--profile", help="an enrolled profile (needed for any die but d6)")
     p.add_argument("--die-px", type=float, help="die size in the photos' pixels, if known")
+    p.add_argument("--setup", help="a calibrated setup (tableside calibrate): its die size and "
+                   "tray floor, for photos from its camera at its size")
     p.add_argument("--json", action="store_true", help="print a JSON list, one object per image")
     p.set_defaults(handler=_read_dice)
 
@@ -52,20 +76,28 @@ def register(subparsers: Any) -> None:
     w.add_argument("--die", default="d6")
     w.add_argument("--profile")
     w.add_argument("--die-px", type=float)
+    w.add_argument("--setup", help="a calibrated setup (tableside calibrate): its die size, "
+                   "tray floor and empty-tray background (which shows a still hand)")
     w.add_argument("--fps", type=float, default=0.0,
                    help="frame rate of a recording without timestamps (images:DIR)")
     w.add_argument("--json", action="store_true", help="one JSON object per roll")
     w.set_defaults(handler=_watch)
 
 
-def _reader(args: argparse.Namespace) -> DiceReader:
+def _setup(args: argparse.Namespace) -> Calibration | None:
+    return Calibration.load(args.setup) if args.setup else None
+
+
+def _reader(args: argparse.Namespace, setup: Calibration | None = None) -> DiceReader:
     profile = Profile.load(args.profile) if args.profile else None
-    return DiceReader(args.die, profile=profile, die_px=args.die_px)
+    die_px = args.die_px or (setup.die_px if setup else None)
+    return DiceReader(args.die, profile=profile, die_px=die_px,
+                      roi=setup.roi if setup else None)
 
 
 def _read_dice(args: argparse.Namespace) -> int:
     try:
-        reader = _reader(args)
+        reader = _reader(args, _setup(args))
     except (EnrollmentError, ValueError, ModelError) as exc:
         print(f"tableside read-dice: {exc}", file=sys.stderr)
         return 2
@@ -74,7 +106,7 @@ def _read_dice(args: argparse.Namespace) -> int:
     for path in args.images:
         try:
             read = reader.read_path(path)
-        except ImageError as exc:
+        except (ImageError, ValueError) as exc:  # ValueError: not the setup's frame size
             failed += 1
             results.append({"image": path, "error": str(exc), "dice": []})
             if not args.json:
@@ -121,20 +153,78 @@ def _watch(args: argparse.Namespace) -> int:
     frame_period = 1.0 / args.fps if args.fps > 0 else 0.0
     clock = _FrameClock(frame_period) if frame_period else time.monotonic
     try:
-        reader = _reader(args)
+        setup = _setup(args)
+        reader = _reader(args, setup)
         source = open_source(args.source, clock=clock)
     except (EnrollmentError, ValueError, SourceError, ModelError) as exc:
         print(f"tableside watch: {exc}", file=sys.stderr)
         return 2
-    detector = SettleDetector(clock=clock)
+    detector = SettleDetector(clock=clock, background=setup.background if setup else None,
+                              die_px=reader.die_px)
     with source:
-        for item in watch(source, reader, detector, reopen_attempts=10,
-                          wait=lambda: time.sleep(1.0)):
-            if isinstance(item, SourceNotice):
-                print(f"[{item.kind}] {item.message}", file=sys.stderr, flush=True)
-                continue
-            _print_roll(item, args.json)
+        try:
+            for item in watch(source, reader, detector, reopen_attempts=10,
+                              wait=lambda: time.sleep(1.0)):
+                if isinstance(item, SourceNotice):
+                    print(f"[{item.kind}] {item.message}", file=sys.stderr, flush=True)
+                    continue
+                _print_roll(item, args.json)
+        except ValueError as exc:  # frames of another size than the setup's
+            print(f"tableside watch: {exc}", file=sys.stderr)
+            return 2
     return 0
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    if args.frames < 1:
+        print("tableside calibrate: --frames must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        with open_source(args.source) as source:
+            empty = source_frames(source, args.frames)
+        dice = None
+        if args.dice:
+            with open_source(args.dice) as source:
+                dice = source_frames(source, 1)[0]
+        setup = calibrate(args.setup, empty, dice)
+        # a background with dice in it would hide them from the settle detector's checks
+        found = DiceReader("any", unknown_faces=True, die_px=setup.die_px).read(setup.background)
+        saved = None if args.no_save or found.dice else setup.save()
+    except (SourceError, ValueError, OSError, ModelError) as exc:
+        print(f"tableside calibrate: {exc}", file=sys.stderr)
+        return 2
+    advice = list(setup.quality.advice)
+    if found.dice:
+        advice.append(f"{len(found.dice)} dice (or things like dice) are in the empty-tray "
+                      "frames: take everything out of the tray and calibrate again (nothing "
+                      "was saved).")
+    h, w = setup.background.shape[:2]
+    if args.json:
+        print(json.dumps({
+            "setup": setup.name, "source": args.source, "frames": len(empty), "size": [w, h],
+            "die_px": round(setup.die_px, 1), "die_px_from": "dice" if dice is not None
+            else "framing", "tray_share": round(tray_share(setup), 3),
+            "quality": {**setup.quality.to_json(), "advice": advice},
+            "saved": str(saved) if saved else None}, indent=1))
+        return 1 if found.dice else 0
+    q = setup.quality
+    frames = f"{len(empty)} frame{'s' if len(empty) > 1 else ''}"
+    print(f"setup {setup.name!r}: {frames} of the empty tray from {args.source} ({w}x{h})")
+    print(f"  focus {q.focus:.3f}  brightness {q.brightness:.2f}  clipped dark "
+          f"{100 * q.dark_clipped:.1f}% / bright {100 * q.bright_clipped:.1f}%  glare "
+          f"{100 * q.glare:.2f}%  contrast {q.contrast:.2f}")
+    size = "measured on the dice" if dice is not None else "the framing default: add --dice"
+    print(f"  tray floor {100 * tray_share(setup):.0f}% of the frame; a die about "
+          f"{setup.die_px:.0f} px across ({size})")
+    for line in advice:
+        print(f"  advice: {line}")
+    if not advice:
+        print("  the picture is good: play")
+    if saved:
+        print(f"saved to {saved}")
+    elif not found.dice:
+        print("not saved (--no-save)")
+    return 1 if found.dice else 0
 
 
 class _FrameClock:

@@ -1,0 +1,141 @@
+"""``tableside calibrate`` and the setups ``read-dice --setup`` and ``watch --setup`` use,
+on real photos: an empty tray is the photo with its dice painted out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.helpers import empty_tray, photo, roll_sequence
+from tests.vision.test_vision_cli import run
+from vision.calibration import CAMERA_WARMUP, Calibration, setups_dir, source_frames
+from vision.sources import FakeSource, SourceError, SourceLost
+
+SHEET = photo("IMG_20191208_112541.jpg")  # 7 dice on a white sheet, 1024x1024
+
+
+def empty_frames(folder: Path, count: int = 3) -> Path:
+    """A recording of the empty tray: the sheet photo with its dice painted out, with a
+    little noise from frame to frame."""
+    folder.mkdir(parents=True)
+    empty = empty_tray(SHEET)
+    for i in range(count):
+        frame = np.clip(empty.astype(np.int16) + (i - 1) * 2, 0, 255).astype(np.uint8)
+        cv2.imwrite(str(folder / f"{i:02d}.png"), frame)
+    return folder
+
+
+def test_calibrate_saves_a_setup_that_read_dice_uses(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    frames = empty_frames(tmp_path / "empty")
+    assert run(["calibrate", f"images:{frames}", "--setup", "kitchen",
+                "--dice", str(SHEET.path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["setup"] == "kitchen" and out["frames"] == 3 and out["size"] == [1024, 1024]
+    assert out["die_px_from"] == "dice" and out["quality"]["advice"] == []
+    assert 0.5 < out["tray_share"] <= 1.0
+    setup = Calibration.load("kitchen")
+    assert out["saved"] == str(setups_dir() / "kitchen")
+    truth = float(np.median([max(w, h) for _, _, w, h in SHEET.boxes]))
+    assert setup.die_px == pytest.approx(out["die_px"], abs=0.1)
+    assert setup.die_px == pytest.approx(truth, rel=0.3)
+
+    assert run(["read-dice", str(SHEET.path), "--setup", "kitchen", "--json"]) == 0
+    read = json.loads(capsys.readouterr().out)[0]
+    assert sorted(d["face"] for d in read["dice"]) == sorted(SHEET.faces)
+
+    # a photo of another size is not this setup's camera: an error for it alone
+    other = tmp_path / "other.jpg"
+    cv2.imwrite(str(other), cv2.resize(SHEET.image(), (800, 600)))
+    assert run(["read-dice", str(other), str(SHEET.path), "--setup", "kitchen",
+                "--json"]) == 1
+    first, second = json.loads(capsys.readouterr().out)
+    assert "calibrated at 1024x1024" in first["error"] and first["dice"] == []
+    assert len(second["dice"]) == len(SHEET.faces)
+
+
+def test_watch_reads_rolls_with_a_setup(capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Path) -> None:
+    assert run(["calibrate", f"images:{empty_frames(tmp_path / 'empty')}",
+                "--setup", "den"]) == 0
+    capsys.readouterr()
+    frames, _ = roll_sequence(SHEET, moved=set(range(7)))
+    for i, f in enumerate(frames):
+        cv2.imwrite(str(tmp_path / f"{i:03d}.jpg"), f)
+    assert run(["watch", f"images:{tmp_path}", "--fps", "10", "--setup", "den",
+                "--json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(lines) == 1 and len(lines[0]["dice"]) >= 5
+    assert run(["watch", f"images:{tmp_path}", "--setup", "attic"]) == 2
+    assert "calibrate it first" in capsys.readouterr().err
+
+
+def test_calibrate_reports_what_to_fix(capsys: pytest.CaptureFixture[str],
+                                       tmp_path: Path) -> None:
+    dark = tmp_path / "dark.png"
+    cv2.imwrite(str(dark), (empty_tray(SHEET) * 0.15).astype(np.uint8))
+    assert run(["calibrate", str(dark), "--setup", "cellar"]) == 0
+    text = capsys.readouterr().out
+    assert "1 frame of the empty tray" in text and "advice: Too dark" in text
+    assert "saved to" in text and Calibration.load("cellar").quality.advice
+
+
+def test_calibrate_refuses_a_tray_with_dice_in_it(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["calibrate", str(SHEET.path), "--setup", "messy"]) == 1
+    text = capsys.readouterr().out
+    assert "take everything out of the tray" in text and "saved to" not in text
+    assert not (setups_dir() / "messy").exists()
+
+
+def test_calibrate_only_reports_with_no_save(capsys: pytest.CaptureFixture[str],
+                                             tmp_path: Path) -> None:
+    assert run(["calibrate", f"images:{empty_frames(tmp_path / 'e')}", "--setup", "look",
+                "--no-save"]) == 0
+    assert "not saved" in capsys.readouterr().out
+    assert not (setups_dir() / "look").exists()
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["calibrate", "telescope:1", "--setup", "x"], "unknown source"),
+    (["calibrate", "/nowhere/tray.jpg", "--setup", "x"], "no such file"),
+    (["calibrate", str(SHEET.path), "--setup", "../x"], "setup"),
+    (["calibrate", str(SHEET.path), "--setup", "x", "--frames", "0"], "at least 1"),
+])
+def test_calibrate_bad_input_is_a_clear_error(capsys: pytest.CaptureFixture[str],
+                                              argv: list[str], words: str) -> None:
+    assert run(argv) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_a_frame_of_another_size_is_a_clear_error(tmp_path: Path) -> None:
+    assert run(["calibrate", f"images:{empty_frames(tmp_path / 'e')}", "--setup", "k"]) == 0
+    setup = Calibration.load("k")
+    from vision.reader import DiceReader
+
+    reader = DiceReader("d6", die_px=setup.die_px, roi=setup.roi)
+    with pytest.raises(ValueError, match="the frame is 640x480 but the tray was calibrated"):
+        reader.read(np.zeros((480, 640, 3), np.uint8))
+
+
+def test_source_frames_pass_over_a_cameras_first_frames() -> None:
+    frames = [np.full((4, 4, 3), i, np.uint8) for i in range(40)]
+    camera = FakeSource(frames)
+    camera.live = True
+    taken = source_frames(camera, 5)
+    assert [int(f[0, 0, 0]) for f in taken] == list(range(CAMERA_WARMUP, CAMERA_WARMUP + 5))
+    recording = FakeSource(frames)  # a recording's frames all count
+    assert [int(f[0, 0, 0]) for f in source_frames(recording, 3)] == [0, 1, 2]
+    assert len(source_frames(FakeSource(frames[:2]), 10)) == 2  # as many as there are
+
+
+def test_source_frames_when_the_camera_goes_away() -> None:
+    frames = [np.full((4, 4, 3), i, np.uint8) for i in range(10)]
+    assert len(source_frames(FakeSource(frames, lose_after=4), 10)) == 4
+    with pytest.raises(SourceLost):
+        source_frames(FakeSource(frames, lose_after=0), 10)
+    with pytest.raises(SourceError, match="no frames"):
+        source_frames(FakeSource([]), 10)
