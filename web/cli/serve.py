@@ -42,6 +42,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "--demo)")
     p.add_argument("--gpio", choices=("auto", "none"), default="auto",
                    help="buttons on the Pi's GPIO: auto (only on a Raspberry Pi) or none")
+    p.add_argument("--setup", metavar="NAME", default=None,
+                   help="a calibrated tray (tableside calibrate): camera frames are read with "
+                        "its die size and tray floor, and its empty-tray background shows "
+                        "the settle detector a still hand")
     p.add_argument("--threads", type=int, default=24,
                    help="worker threads: each open live stream holds one (default %(default)s)")
     p.set_defaults(handler=run)
@@ -88,8 +92,12 @@ def run(args: argparse.Namespace) -> int:
                 print(f"Demo: cannot enroll the SeaFall faces ({exc}); camera reads will "
                       "fail until a profile is enrolled", file=sys.stderr, flush=True)
         options = RuntimeOptions(demo=args.demo, camera=args.camera, box=args.box,
-                                 gpio=args.gpio != "none")
-        services.runtime = Runtime(services, options)
+                                 gpio=args.gpio != "none", setup=args.setup)
+        try:
+            services.runtime = Runtime(services, options)
+        except ValueError as exc:  # a setup that was never calibrated
+            print(f"tableside serve: {exc}", file=sys.stderr)
+            return 2
         app = create_app(services)
         # waitress, with the live streams closed first on Ctrl-C / SIGTERM (web.live)
         try:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +31,8 @@ import numpy as np
 from firmware_bridge.bridge import SerialBridge
 from firmware_bridge.gpio import GpioButtonBox, GpioUnavailable, pi_pin_factory
 from firmware_bridge.ports import PortSpec
+from vision.calibration import Calibration
+from vision.settle import SettleDetector
 from vision.sources import Frame, FrameSource, SourceError, open_source
 from web.runtime import hardware
 from web.runtime.boxes import ButtonBoxes
@@ -46,6 +49,7 @@ class RuntimeOptions:
     camera: str | None = None  # None: look for one; "none": off; else a source spec
     box: str | None = None  # None: look for one ("auto"); "none": off; else a port
     gpio: bool = True  # used only on a Raspberry Pi
+    setup: str | None = None  # a calibrated tray (vision.calibration) for the camera
 
 
 class Runtime:
@@ -63,6 +67,8 @@ class Runtime:
         self._devices = video_devices
         self._demo_box: Any = None
         self._stopped = threading.Event()
+        # ValueError, saying how to calibrate it, when the setup was never calibrated
+        self.setup = Calibration.load(options.setup) if options.setup else None
         self.camera = self._make_camera(camera_factory, camera_spec)
         self.boxes = self._make_boxes(bridge)
 
@@ -70,7 +76,8 @@ class Runtime:
     def _make_camera(self, factory: Callable[[], FrameSource] | None,
                      spec: str | None) -> CameraLoop | None:
         if factory is not None:
-            return CameraLoop(spec or "test", factory, self._on_settled)
+            return CameraLoop(spec or "test", factory, self._on_settled,
+                              detector=self._detector)
         if self.options.demo and self.options.camera is None:
             from web.runtime.demo import recording_dir
             from web.runtime.recording import RecordedSource, Recording
@@ -79,14 +86,22 @@ class Runtime:
             return CameraLoop(f"demo recording ({recording.seconds:.0f} s, looping)",
                               lambda: RecordedSource(recording, loop=True,
                                                      pace=self._stopped.wait),
-                              self._on_settled)
+                              self._on_settled, detector=self._detector)
         if self.options.camera == "none":
             return None
         if self.options.camera is not None:
             wanted = self.options.camera
             return CameraLoop(wanted, lambda: open_source(wanted), self._on_settled,
-                              min_period=0.05)
-        return CameraLoop("auto", self._auto_camera, self._on_settled, min_period=0.05)
+                              detector=self._detector, min_period=0.05)
+        return CameraLoop("auto", self._auto_camera, self._on_settled,
+                          detector=self._detector, min_period=0.05)
+
+    def _detector(self) -> SettleDetector:
+        """A settle detector, given the setup's empty tray and die size when there is one."""
+        if self.setup is None:
+            return SettleDetector(clock=time.monotonic)
+        return SettleDetector(clock=time.monotonic, background=self.setup.background,
+                              die_px=self.setup.die_px)
 
     def _auto_camera(self) -> FrameSource:
         spec = hardware.camera_spec(None, self._devices, is_pi=self.model is not None)
@@ -153,7 +168,7 @@ class Runtime:
         if table is None:
             return None
         record = self.services.dice().read_frame(table, frame.image, frame.ref,
-                                                 motion=motion)
+                                                 motion=motion, setup=self.setup)
         return record.id if record is not None else None
 
     # -- demo -------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ import logging
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,7 @@ from companion.errors import IllegalCommand, InvalidCommand
 from companion.prompts import RollPrompt
 from companion.store.errors import VersionConflict
 from companion.table import Table
+from vision.calibration import Calibration
 from vision.enrollment import EnrollmentError, Profile, profiles_dir
 from vision.faces import faces_of
 from vision.reader import UNREAD, DiceReader
@@ -156,10 +157,16 @@ class DiceReaders:
             self._readers[die] = DiceReader(die, profile=profile)
             return profile
 
-    def read(self, die: str, frame: np.ndarray, ref: str) -> TrayRead:
-        """Read a frame (one read at a time: the face network is not shared across threads)."""
+    def read(self, die: str, frame: np.ndarray, ref: str,
+             setup: Calibration | None = None) -> TrayRead:
+        """Read a frame (one read at a time: the face network is not shared across threads),
+        with a calibrated tray's die size and floor for the camera's frames (``ValueError``
+        for a frame of another size than the setup's)."""
         with self._lock:
-            return self.reader(die).read(frame, ref)
+            reader = self.reader(die)
+            if setup is not None:
+                reader = replace(reader, die_px=setup.die_px, roi=setup.roi)
+            return reader.read(frame, ref)
 
 
 @dataclass
@@ -183,8 +190,8 @@ class DiceService:
         return self.record(table, prompt, tray, frame, source="photo", actor=actor, who=who)
 
     def read_frame(self, table: Table, frame: np.ndarray, ref: str = "camera",
-                   actor: str | None = "camera", motion: np.ndarray | None = None
-                   ) -> DiceReadRecord | None:
+                   actor: str | None = "camera", motion: np.ndarray | None = None,
+                   setup: Calibration | None = None) -> DiceReadRecord | None:
         """A settled camera frame; None when the table has no roll prompt open or the tray
         is empty (it settles empty between rolls: that is no roll). ``motion`` (0/1, the
         frame's size) marks where anything moved since the last settle: a die that did not
@@ -192,7 +199,7 @@ class DiceService:
         prompt = roll_prompt(table)
         if prompt is None:
             return None
-        tray = self.readers.read(prompt.die, frame, ref)
+        tray = self.readers.read(prompt.die, frame, ref, setup)
         if not tray.dice:
             self._trackers.pop(table.session_id, None)  # the dice were picked up
             return None

@@ -316,3 +316,52 @@ def test_with_an_unusable_profile_for_the_die_the_camera_says_so_and_goes_on(ser
     assert status["settles"] == 2 * len(faces) and status["reads"] == 0
     assert "tableside enroll" in status["last_error"] and status["state"] == "absent"
     assert table.view(None)["rolled"] == []
+
+
+def _setup_with_left_half_off(name: str, image: np.ndarray, die_px: float) -> None:
+    """A calibrated setup whose tray floor is the right half of the frame only."""
+    from vision.calibration import Calibration, quality
+
+    roi = np.zeros(image.shape[:2], np.uint8)
+    roi[:, image.shape[1] // 2:] = 255
+    Calibration(name, image, roi, die_px, quality(image)).save()
+
+
+def test_a_calibrated_setup_reads_the_camera_within_its_tray(services):
+    """``serve --setup``: the camera's frames are read with the setup's die size and tray
+    floor (dice centred off the floor are not the table's), phone photos without it."""
+    p = photo(SHEET)
+    image = p.image()
+    right = sum(1 for x, _, w, _ in p.boxes if x + w / 2 > image.shape[1] / 2)
+    assert 0 < right < len(p.boxes)
+    _setup_with_left_half_off("kitchen", image, float(np.median([max(b[2:]) for b in p.boxes])))
+    frames = [image] * 8
+    runtime = Runtime(services, RuntimeOptions(box="none", setup="kitchen"),
+                      camera_factory=lambda: FakeSource(frames, clock=Ticking()),
+                      camera_spec="test", pi_model=None)
+    assert runtime.setup is not None and runtime.setup.name == "kitchen"
+    table = services.tables.create("dicegame", {"die": "d6", "count": right, "rolls": 1})
+    runtime.camera.run()
+    read = services.dice().store.latest(table.session_id)
+    assert read is not None and len(read.dice) == right
+    # the same reader, for a phone's photo, looks at the whole frame
+    assert len(services.dice().readers.read("d6", image, "photo").dice) == len(p.boxes)
+
+
+def test_a_frame_of_another_size_than_the_setup_says_so_and_the_camera_goes_on(services):
+    p = photo(SHEET)
+    _setup_with_left_half_off("attic", p.image(), 60.0)
+    small = cv2.resize(p.image(), (640, 640))
+    runtime = Runtime(services, RuntimeOptions(box="none", setup="attic"),
+                      camera_factory=lambda: FakeSource([small] * 8, clock=Ticking()),
+                      camera_spec="test", pi_model=None)
+    services.tables.create("dicegame", {"die": "d6", "count": 7, "rolls": 1})
+    runtime.camera.run()
+    status = runtime.camera.status()
+    assert "calibrated at 1024x1024" in status["last_error"] and status["reads"] == 0
+
+
+def test_a_setup_never_calibrated_stops_the_runtime_with_how_to(services):
+    with pytest.raises(ValueError, match="calibrate it first"):
+        Runtime(services, RuntimeOptions(box="none", camera="none", setup="garage"),
+                pi_model=None)
