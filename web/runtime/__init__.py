@@ -183,6 +183,8 @@ class Runtime:
             camera = self.camera.status()
         else:
             camera = CameraStatus(detail="turned off (--camera none)").to_json()
+        if self.setup is not None:
+            camera["setup"] = self.setup.name
         return {
             "mode": "demo" if self.options.demo else "hardware",
             "table": focus.session_id if focus is not None else None,

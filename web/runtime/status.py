@@ -43,6 +43,7 @@ class CameraStatus:
     last_read: str | None = None
     last_read_id: str | None = None
     last_error: str | None = None  # why the last settled frame could not be read
+    setup: str | None = None  # the calibrated tray the camera is read with (serve --setup)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

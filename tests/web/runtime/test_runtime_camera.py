@@ -339,7 +339,7 @@ def test_a_calibrated_setup_reads_the_camera_within_its_tray(services):
     runtime = Runtime(services, RuntimeOptions(box="none", setup="kitchen"),
                       camera_factory=lambda: FakeSource(frames, clock=Ticking()),
                       camera_spec="test", pi_model=None)
-    assert runtime.setup is not None and runtime.setup.name == "kitchen"
+    assert runtime.setup is not None and runtime.status()["camera"]["setup"] == "kitchen"
     table = services.tables.create("dicegame", {"die": "d6", "count": right, "rolls": 1})
     runtime.camera.run()
     read = services.dice().store.latest(table.session_id)
