@@ -212,3 +212,46 @@ def source_frames(source: FrameSource, count: int) -> list[np.ndarray]:
 def tray_share(calibration: Calibration) -> float:
     """The share of the frame the tray floor covers."""
     return float((calibration.roi > 0).mean())
+
+
+@dataclass(frozen=True)
+class CalibrationCheck:
+    """A calibration and what to fix before keeping it: the quality report's advice, and
+    whether the "empty" tray had dice (or things like dice) in it, in which case it must
+    not be kept (its background would hide them from the settle detector)."""
+
+    setup: Calibration
+    frames: int
+    things_in_tray: int
+    die_px_from: str  # "dice" (measured on a frame with dice) or "framing" (the default)
+
+    @property
+    def advice(self) -> tuple[str, ...]:
+        tray = () if not self.things_in_tray else (
+            f"{self.things_in_tray} dice (or things like dice) are in the empty-tray frames: "
+            "take everything out of the tray and calibrate again.",)
+        return self.setup.quality.advice + tray
+
+    @property
+    def keepable(self) -> bool:
+        return not self.things_in_tray
+
+    def to_json(self) -> dict[str, object]:
+        h, w = self.setup.background.shape[:2]
+        return {"setup": self.setup.name, "frames": self.frames, "size": [w, h],
+                "die_px": round(self.setup.die_px, 1), "die_px_from": self.die_px_from,
+                "tray_share": round(tray_share(self.setup), 3), "things_in_tray":
+                self.things_in_tray, "quality": {**self.setup.quality.to_json(),
+                                                 "advice": list(self.advice)}}
+
+
+def check(name: str, empty_frames: Sequence[np.ndarray],
+          dice_frame: np.ndarray | None = None) -> CalibrationCheck:
+    """:func:`calibrate`, and the empty tray's background looked over for dice (by their
+    bodies, as custom dice are found: :mod:`vision.dieornot`)."""
+    from vision.reader import DiceReader  # the reader does not know calibrations
+
+    setup = calibrate(name, empty_frames, dice_frame)
+    found = DiceReader("any", unknown_faces=True, die_px=setup.die_px).read(setup.background)
+    return CalibrationCheck(setup, len(empty_frames), len(found.dice),
+                            "dice" if dice_frame is not None else "framing")

@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify
 
 from companion.errors import IllegalCommand, InvalidCommand
+from vision.storage import check_name
 from web import auth
 from web.api.requests import json_body
 from web.errors import Forbidden
@@ -54,3 +55,35 @@ def press_simulated_box() -> Any:
         raise InvalidCommand("'long' is true or false")
     box.press(button, long)
     return jsonify({"pressed": button, "long": long})
+
+
+@bp.post("/hardware/camera/check")
+def check_the_tray() -> Any:
+    """Check the camera's picture of the empty tray: ``{"save": true, "setup": "tray"}``
+    (both optional). The camera's next frames get the quality report (focus, exposure,
+    glare, contrast, colour) with advice, and a tray with nothing in it is kept as the
+    camera's setup (``tableside calibrate`` from a phone: docs/vision.md, *Calibration*).
+    It changes how the camera reads for the table it serves, so only that table's host
+    may ask for it."""
+    services: Services = current_app.extensions["tableside"]
+    runtime = services.runtime
+    if runtime is None:
+        raise IllegalCommand("no camera runs here (the server was started without its "
+                             "hardware loops)")
+    served = runtime.focus.table()
+    if served is None:
+        raise IllegalCommand("no table is open for the camera to serve")
+    if auth.current(served.session_id).role != "host":
+        raise Forbidden("only the host of the table the camera serves may check its tray")
+    data = json_body()
+    save, name = data.get("save", True), data.get("setup")
+    if not isinstance(save, bool):
+        raise InvalidCommand("'save' is true or false")
+    if name is not None:
+        try:
+            check_name(name if isinstance(name, str) else "", "setup")
+        except ValueError as exc:
+            raise InvalidCommand(str(exc)) from None
+    result = runtime.check_tray(name, save)
+    saved = save and result.keepable
+    return jsonify({**result.to_json(), "saved": saved})

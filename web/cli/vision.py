@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from vision.calibration import Calibration, calibrate, source_frames, tray_share
+from vision.calibration import Calibration, check, source_frames, tray_share
 from vision.enrollment import EnrollmentError, Profile, enroll
 from vision.facenet import ModelError
 from vision.imagefile import ImageError
@@ -186,29 +186,19 @@ def _calibrate(args: argparse.Namespace) -> int:
         if args.dice:
             with open_source(args.dice) as source:
                 dice = source_frames(source, 1)[0]
-        setup = calibrate(args.setup, empty, dice)
-        # a background with dice in it would hide them from the settle detector's checks
-        found = DiceReader("any", unknown_faces=True, die_px=setup.die_px).read(setup.background)
-        saved = None if args.no_save or found.dice else setup.save()
+        result = check(args.setup, empty, dice)
+        saved = result.setup.save() if result.keepable and not args.no_save else None
     except (SourceError, ValueError, OSError, ModelError) as exc:
         print(f"tableside calibrate: {exc}", file=sys.stderr)
         return 2
-    advice = list(setup.quality.advice)
-    if found.dice:
-        advice.append(f"{len(found.dice)} dice (or things like dice) are in the empty-tray "
-                      "frames: take everything out of the tray and calibrate again (nothing "
-                      "was saved).")
-    h, w = setup.background.shape[:2]
+    status = 0 if result.keepable else 1
     if args.json:
-        print(json.dumps({
-            "setup": setup.name, "source": args.source, "frames": len(empty), "size": [w, h],
-            "die_px": round(setup.die_px, 1), "die_px_from": "dice" if dice is not None
-            else "framing", "tray_share": round(tray_share(setup), 3),
-            "quality": {**setup.quality.to_json(), "advice": advice},
-            "saved": str(saved) if saved else None}, indent=1))
-        return 1 if found.dice else 0
-    q = setup.quality
-    frames = f"{len(empty)} frame{'s' if len(empty) > 1 else ''}"
+        print(json.dumps({**result.to_json(), "source": args.source,
+                          "saved": str(saved) if saved else None}, indent=1))
+        return status
+    setup, q = result.setup, result.setup.quality
+    h, w = setup.background.shape[:2]
+    frames = f"{result.frames} frame{'s' if result.frames > 1 else ''}"
     print(f"setup {setup.name!r}: {frames} of the empty tray from {args.source} ({w}x{h})")
     print(f"  focus {q.focus:.3f}  brightness {q.brightness:.2f}  clipped dark "
           f"{100 * q.dark_clipped:.1f}% / bright {100 * q.bright_clipped:.1f}%  glare "
@@ -216,15 +206,17 @@ def _calibrate(args: argparse.Namespace) -> int:
     size = "measured on the dice" if dice is not None else "the framing default: add --dice"
     print(f"  tray floor {100 * tray_share(setup):.0f}% of the frame; a die about "
           f"{setup.die_px:.0f} px across ({size})")
-    for line in advice:
+    for line in result.advice:
         print(f"  advice: {line}")
-    if not advice:
+    if not result.advice:
         print("  the picture is good: play")
     if saved:
         print(f"saved to {saved}")
-    elif not found.dice:
+    elif result.keepable:
         print("not saved (--no-save)")
-    return 1 if found.dice else 0
+    else:
+        print("nothing was saved")
+    return status
 
 
 class _FrameClock:

@@ -28,10 +28,11 @@ from typing import Any
 
 import numpy as np
 
+from companion.errors import IllegalCommand
 from firmware_bridge.bridge import SerialBridge
 from firmware_bridge.gpio import GpioButtonBox, GpioUnavailable, pi_pin_factory
 from firmware_bridge.ports import PortSpec
-from vision.calibration import Calibration
+from vision.calibration import Calibration, CalibrationCheck, check
 from vision.settle import SettleDetector
 from vision.sources import Frame, FrameSource, SourceError, open_source
 from web.runtime import hardware
@@ -41,6 +42,14 @@ from web.runtime.focus import Focus
 from web.runtime.status import CameraStatus, GpioStatus, software_box_json
 
 log = logging.getLogger(__name__)
+
+
+TRAY_CHECK_FRAMES = 10
+"""Frames of the empty tray a tray check takes from the running camera (a third of a
+second at 30 fps; their median is the background)."""
+
+TRAY_CHECK_SECONDS = 5.0
+"""How long a tray check waits for those frames before saying the camera gives none."""
 
 
 @dataclass(frozen=True)
@@ -170,6 +179,27 @@ class Runtime:
         record = self.services.dice().read_frame(table, frame.image, frame.ref,
                                                  motion=motion, setup=self.setup)
         return record.id if record is not None else None
+
+    # -- the tray check ----------------------------------------------------------------------
+    def check_tray(self, name: str | None = None, save: bool = True) -> CalibrationCheck:
+        """The camera's picture of the empty tray checked (the quality report, with advice)
+        from its next :data:`TRAY_CHECK_FRAMES` frames; kept as the camera's setup (saved
+        under ``name``, by default the current setup's or "tray") when ``save`` and the tray
+        held nothing like a die. ``IllegalCommand`` when there is no camera or it gives no
+        frames."""
+        if self.camera is None:
+            raise IllegalCommand("the camera is turned off (--camera none)")
+        name = name or (self.setup.name if self.setup is not None else "tray")
+        try:
+            frames = self.camera.grab(TRAY_CHECK_FRAMES, TRAY_CHECK_SECONDS)
+        except SourceError as exc:
+            raise IllegalCommand(f"cannot check the tray: {exc}") from None
+        result = check(name, frames)
+        if save and result.keepable:
+            result.setup.save()
+            self.setup = result.setup
+            self.camera.new_detector()  # its background, from the next frame on
+        return result
 
     # -- demo -------------------------------------------------------------------------------
     @property

@@ -48,6 +48,8 @@ class CameraLoop:
         self._status = CameraStatus(source=spec, detail="starting")
         self._source: FrameSource | None = None
         self._thread = threading.Thread(target=self._run, name="camera-loop", daemon=True)
+        self._grab: _Grab | None = None  # frames asked for by grab(), filled by the loop
+        self._new_detector = threading.Event()
 
     # -- public ------------------------------------------------------------------------------
     def start(self) -> CameraLoop:
@@ -63,6 +65,29 @@ class CameraLoop:
     def status(self) -> dict[str, Any]:
         with self._lock:
             return self._status.to_json()
+
+    def grab(self, count: int, timeout: float = 5.0) -> list[np.ndarray]:
+        """The next ``count`` frames the loop reads (a tray check, from another thread);
+        ``SourceError`` saying why when they do not all come within ``timeout`` seconds
+        (no camera, or it stopped). The loop goes on reading and settling meanwhile."""
+        grab = _Grab(count)
+        with self._lock:
+            self._grab = grab
+        try:
+            if not grab.done.wait(timeout):
+                with self._lock:
+                    detail = self._status.detail
+                raise SourceError(f"the camera gave {len(grab.frames)} of {count} frames in "
+                                  f"{timeout:g} s ({detail})")
+            return grab.frames
+        finally:
+            with self._lock:
+                if self._grab is grab:
+                    self._grab = None
+
+    def new_detector(self) -> None:
+        """Settle with a new detector from the next frame on (a new tray setup's)."""
+        self._new_detector.set()
 
     def run(self, frames: int | None = None) -> None:
         """Run in this thread (tests): until stopped, the source ends, or ``frames`` read."""
@@ -108,6 +133,10 @@ class CameraLoop:
                 self._set(state=ABSENT, detail=f"{self.spec}: the recording ended")
                 return
             seen += 1
+            self._hand_over(frame.image)
+            if self._new_detector.is_set():
+                self._new_detector.clear()
+                detector = self._make_detector()
             decision = detector.update(frame.image, frame.timestamp)
             self._set(frames=self._status.frames + 1, tray=decision.state.value,
                       last_frame=utc_now())
@@ -132,6 +161,14 @@ class CameraLoop:
             return
         if read_id is not None:
             self._set(reads=self._status.reads + 1, last_read=utc_now(), last_read_id=read_id)
+
+    def _hand_over(self, image: np.ndarray) -> None:
+        with self._lock:
+            grab = self._grab
+        if grab is not None and not grab.done.is_set():
+            grab.frames.append(image.copy())
+            if len(grab.frames) >= grab.count:
+                grab.done.set()
 
     def _open(self) -> bool:
         try:
@@ -175,3 +212,12 @@ class CameraLoop:
         with self._lock:
             for key, value in changes.items():
                 setattr(self._status, key, value)
+
+
+class _Grab:
+    """Frames asked of the loop: filled on its thread, waited for on the asker's."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.frames: list[np.ndarray] = []
+        self.done = threading.Event()

@@ -365,3 +365,37 @@ def test_a_setup_never_calibrated_stops_the_runtime_with_how_to(services):
     with pytest.raises(ValueError, match="calibrate it first"):
         Runtime(services, RuntimeOptions(box="none", camera="none", setup="garage"),
                 pi_model=None)
+
+
+def test_grab_hands_over_the_next_frames_while_the_loop_goes_on():
+    frames = [np.full((30, 40, 3), i, np.uint8) for i in range(50)]
+    loop = CameraLoop("t", lambda: FakeSource(frames, loop=True), lambda f, m: None,
+                      min_period=0.001).start()
+    try:
+        taken = loop.grab(5, timeout=3.0)
+        values = [int(f[0, 0, 0]) for f in taken]
+        assert len(taken) == 5 and values == [(values[0] + i) % 50 for i in range(5)]
+        assert loop.status()["frames"] >= 5 and loop.status()["state"] == "running"
+    finally:
+        assert loop.stop()
+
+
+def test_a_new_detector_is_made_from_the_next_frame_on():
+    from vision.settle import SettleDetector
+
+    made = []
+
+    def factory() -> SettleDetector:
+        made.append(1)
+        return SettleDetector(clock=time.monotonic)
+
+    frames = [np.zeros((30, 40, 3), np.uint8)] * 20
+    loop = CameraLoop("t", lambda: FakeSource(frames, loop=True), lambda f, m: None,
+                      detector=factory)
+    loop.run(frames=3)
+    assert len(made) == 1
+    loop.new_detector()
+    loop.run(frames=3)  # one at the start of the run, one for the flag
+    assert len(made) == 3
+    loop.run(frames=3)
+    assert len(made) == 4

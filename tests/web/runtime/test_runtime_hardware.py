@@ -15,7 +15,7 @@ import pytest
 from firmware_bridge.backoff import Backoff
 from firmware_bridge.bridge import SerialBridge
 from firmware_bridge.pty_box import FakePtyBox
-from tests.support.web import browser
+from tests.support.web import browser, join
 from vision.sources import FakeSource
 from web.app import create_app
 from web.runtime import Runtime, RuntimeOptions
@@ -135,6 +135,105 @@ def test_pressing_the_simulated_box_needs_the_demo(services):
     client = create_app(services, {"TESTING": True}).test_client()
     response = client.post("/api/hardware/box/press", json={"button": 0})
     assert response.status_code == 409 and "--demo" in response.json["message"]
+
+
+def _tray_runtime(services, frames):
+    runtime = Runtime(services, RuntimeOptions(box="none"),
+                      camera_factory=lambda: FakeSource(frames, loop=True, name="camera:0"),
+                      camera_spec="camera:0", pi_model=None)
+    services.runtime = runtime
+    return runtime
+
+
+def test_the_host_checks_the_tray_from_a_phone_and_keeps_it(services):
+    """``POST /api/hardware/camera/check``: the running camera's next frames of the empty
+    tray get the quality report; a clean tray becomes the camera's setup, saved, and the
+    settle detector takes its background from the next frame on."""
+    from tests.vision.helpers import empty_tray, photo
+    from vision.calibration import Calibration
+
+    sheet = photo("IMG_20191208_112541.jpg")
+    runtime = _tray_runtime(services, [empty_tray(sheet)] * 3)
+    app = create_app(services, {"TESTING": True})
+    host = browser(app)
+    tid = host.post("/api/tables", json={"game": "seafall", "options": SETUP}).json["id"]
+    runtime.start()
+    try:
+        assert wait_for(lambda: runtime.status()["camera"]["frames"] > 2)
+        out = host.post("/api/hardware/camera/check", json={"setup": "kitchen"})
+        assert out.status_code == 200, out.json
+        body = out.json
+        assert body["saved"] and body["setup"] == "kitchen" and body["frames"] == 10
+        assert body["quality"]["advice"] == [] and body["things_in_tray"] == 0
+        assert body["size"] == [1024, 1024] and body["die_px_from"] == "framing"
+        assert Calibration.load("kitchen").die_px == pytest.approx(body["die_px"], abs=0.1)
+        assert runtime.setup is not None and runtime.setup.name == "kitchen"
+        assert client_get(host, "/api/hardware")["camera"]["setup"] == "kitchen"
+        # only the host: a player is refused
+        ana = join(app, host, tid, "Ana", "red")
+        refused = ana.post("/api/hardware/camera/check", json={})
+        assert refused.status_code == 403
+        bad = host.post("/api/hardware/camera/check", json={"setup": "../up"})
+        assert bad.status_code == 400 and "bad setup name" in bad.json["message"]
+        assert host.post("/api/hardware/camera/check",
+                         json={"save": "yes"}).status_code == 400
+    finally:
+        assert runtime.stop(timeout=3.0)
+
+
+def test_a_tray_with_dice_in_it_is_reported_and_not_kept(services):
+    from tests.vision.helpers import photo
+
+    runtime = _tray_runtime(services, [photo("IMG_20191208_112541.jpg").image()] * 3)
+    host = browser(create_app(services, {"TESTING": True}))
+    host.post("/api/tables", json={"game": "seafall", "options": SETUP})
+    runtime.start()
+    try:
+        assert wait_for(lambda: runtime.status()["camera"]["frames"] > 2)
+        body = host.post("/api/hardware/camera/check", json={}).json
+        assert not body["saved"] and body["things_in_tray"] >= 5
+        assert any("take everything out" in a for a in body["quality"]["advice"])
+        assert runtime.setup is None
+    finally:
+        assert runtime.stop(timeout=3.0)
+
+
+def test_checking_the_tray_without_a_camera_says_why(services):
+    host = browser(create_app(services, {"TESTING": True}))
+    host.post("/api/tables", json={"game": "seafall", "options": SETUP})
+    out = host.post("/api/hardware/camera/check", json={})
+    assert out.status_code == 409 and "without its hardware loops" in out.json["message"]
+    services.runtime = Runtime(services, RuntimeOptions(box="none", camera="none"),
+                               pi_model=None)
+    out = host.post("/api/hardware/camera/check", json={})
+    assert out.status_code == 409 and "turned off" in out.json["message"]
+
+
+def test_a_camera_that_gives_no_frames_fails_the_check_clearly(services, monkeypatch):
+    import web.runtime
+    from vision.sources import SourceError
+
+    def absent():
+        raise SourceError("no camera found (no /dev/video* device)")
+
+    monkeypatch.setattr(web.runtime, "TRAY_CHECK_SECONDS", 0.3)
+    runtime = Runtime(services, RuntimeOptions(box="none"), camera_factory=absent,
+                      camera_spec="camera:0", pi_model=None)
+    services.runtime = runtime
+    host = browser(create_app(services, {"TESTING": True}))
+    host.post("/api/tables", json={"game": "seafall", "options": SETUP})
+    runtime.start()
+    try:
+        out = host.post("/api/hardware/camera/check", json={})
+        assert out.status_code == 409
+        assert "cannot check the tray: the camera gave 0 of 10 frames" in out.json["message"]
+        assert "no camera found" in out.json["message"]  # the camera's own detail
+    finally:
+        assert runtime.stop(timeout=3.0)
+
+
+def client_get(client, url):
+    return client.get(url).json
 
 
 @pytest.mark.hardware
