@@ -343,3 +343,41 @@ def test_creating_a_table_from_the_home_page_makes_the_creator_host(devices, ser
     expect(page.locator("#me")).to_contain_text("host")
     expect(page.locator("#provinces article.province")).to_have_count(3)
     expect(page.locator("#provinces")).to_contain_text("Cy")
+
+
+def test_the_host_checks_the_trays_picture_from_the_table_page(devices, server, tmp_path,
+                                                               monkeypatch):
+    """The camera's picture of the empty tray checked from the host's phone: advice, or
+    "good", and the tray kept as the camera's setup (docs/vision.md, "Calibration")."""
+    from tests.vision.helpers import empty_tray, photo
+    from vision.sources import FakeSource
+    from web.runtime import Runtime, RuntimeOptions
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))  # the setup is saved there
+    empty = empty_tray(photo("IMG_20191208_112541.jpg"))
+    runtime = Runtime(server.services, RuntimeOptions(box="none"),
+                      camera_factory=lambda: FakeSource([empty] * 3, loop=True,
+                                                        name="camera:0"),
+                      camera_spec="camera:0", pi_model=None)
+    server.services.runtime = runtime
+    runtime.start()
+    try:
+        page = devices()
+        page.goto(server.host_link())
+        page.goto(server.url(f"/t/{server.table}"))
+        camera = page.locator("#hardware [data-device=camera]")
+        expect(camera).to_contain_text("running")
+        page.click("#check-tray")
+        result = page.locator("#tray-check")
+        expect(result).to_have_attribute("data-saved", "true")
+        expect(result).to_contain_text("The picture is good")
+        expect(camera).to_contain_text("read with the tray setup “tray”")
+        assert runtime.setup is not None and runtime.setup.name == "tray"
+        # another phone, not the host's, has no such button
+        watcher = devices()
+        watcher.goto(server.url(f"/t/{server.table}"))
+        expect(watcher.locator("#hardware [data-device=camera]")).to_contain_text("running")
+        expect(watcher.locator("#check-tray")).to_have_count(0)
+    finally:
+        assert runtime.stop(timeout=3.0)
+        server.services.runtime = None

@@ -348,6 +348,8 @@ function renderHistory() {
   $("#redo").disabled = !view.can_redo || !canAct();
 }
 
+let trayCheck = null;      // the host's last tray check (POST /api/hardware/camera/check)
+
 async function renderHardware() {
   const box = $("#hardware");
   let status = null;
@@ -363,9 +365,43 @@ async function renderHardware() {
         h("span", {class: "hw-dot", "aria-hidden": "true"}),
         h("strong", {text: t("hw." + name, null, name.replace(/_/g, " "))}), " ",
         h("span", {text: t("hw.state." + value.state, null, value.state)}),
-        value.detail ? h("div", {class: "muted small", text: value.detail}) : null);
+        value.detail ? h("div", {class: "muted small", text: value.detail}) : null,
+        name === "camera" && value.setup
+          ? h("div", {class: "muted small", text: t("hw.setup", {setup: value.setup})}) : null,
+        name === "camera" ? trayCheckBlock(value) : null);
     });
   fill($("#hardware-list"), rows);
+}
+
+// The host checks the camera's picture of the empty tray (light, focus, colour, things left
+// in it) and keeps it as the camera's setup (docs/vision.md, "Calibration").
+function trayCheckBlock(camera) {
+  if (!who || who.role !== "host" || camera.state !== "running") return null;
+  const button = h("button", {type: "button", id: "check-tray", class: "secondary",
+                              text: t("hw.check_tray")});
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    button.textContent = t("hw.checking");
+    try {
+      trayCheck = await send("/api/hardware/camera/check", {}, tableId);
+    } catch (err) {
+      trayCheck = null;
+      showError(err);
+    }
+    renderHardware();
+  });
+  let result = null;
+  if (trayCheck) {
+    const advice = trayCheck.quality.advice;
+    const head = !trayCheck.saved ? t("hw.tray_not_kept")
+      : advice.length ? t("hw.tray_kept_advice", {setup: trayCheck.setup})
+        : t("hw.tray_good", {setup: trayCheck.setup});
+    result = h("div", {id: "tray-check", "data-saved": String(trayCheck.saved)},
+      h("p", {text: head}),
+      advice.length ? h("ul", {class: "small"}, advice.map((a) => h("li", {text: a}))) : null);
+  }
+  return h("div", {class: "tray-check"}, h("p", {class: "muted small", text: t("hw.check_tray_hint")}),
+    button, result);
 }
 
 async function searchRules(event) {
