@@ -247,11 +247,13 @@ class CalibrationCheck:
 
 def check(name: str, empty_frames: Sequence[np.ndarray],
           dice_frame: np.ndarray | None = None) -> CalibrationCheck:
-    """:func:`calibrate`, and the empty tray's background looked over for dice (by their
-    bodies, as custom dice are found: :mod:`vision.dieornot`)."""
+    """:func:`calibrate`, and the empty tray's floor looked over for dice (by their
+    bodies, as custom dice are found: :mod:`vision.dieornot`; what lies beside the tray
+    does not count)."""
     from vision.reader import DiceReader  # the reader does not know calibrations
 
     setup = calibrate(name, empty_frames, dice_frame)
-    found = DiceReader("any", unknown_faces=True, die_px=setup.die_px).read(setup.background)
+    found = DiceReader("any", unknown_faces=True, die_px=setup.die_px,
+                       roi=setup.roi).read(setup.background)
     return CalibrationCheck(setup, len(empty_frames), len(found.dice),
                             "dice" if dice_frame is not None else "framing")

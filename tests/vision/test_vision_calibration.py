@@ -94,3 +94,22 @@ def test_calibration_rejects_bad_input() -> None:
         calibrate("x", [a, b])
     with pytest.raises(ValueError, match="bad setup name"):
         calibrate("../etc", [a])
+
+
+def test_the_check_counts_what_lies_on_the_tray_floor_only() -> None:
+    from tests.vision.helpers import die_patches, paste
+    from vision.calibration import check
+
+    p = photo(TRAY)
+    empty = empty_tray(p)
+    patch, _ = die_patches(p)[0]
+    assert check("t", [empty]).things_in_tray == 0
+    beside = empty.copy()
+    paste(beside, patch, (8, 8))  # on the tray's wall, off its floor
+    result = check("t", [beside])
+    assert result.setup.roi[20, 20] == 0 and result.things_in_tray == 0 and result.keepable
+    inside = empty.copy()
+    paste(inside, patch, (500, 500))
+    result = check("t", [inside])
+    assert result.things_in_tray == 1 and not result.keepable
+    assert any("take everything out" in a for a in result.advice)
