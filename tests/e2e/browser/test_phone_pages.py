@@ -7,6 +7,7 @@ tapping."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import cv2
@@ -350,18 +351,21 @@ def test_the_host_checks_the_trays_picture_from_the_table_page(devices, server, 
     """The camera's picture of the empty tray checked from the host's phone: advice, or
     "good", and the tray kept as the camera's setup (docs/vision.md, "Calibration")."""
     from tests.vision.helpers import empty_tray, photo
-    from vision.sources import FakeSource
+    from tests.web.runtime.support import PacedCamera
     from web.runtime import Runtime, RuntimeOptions
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))  # the setup is saved there
     empty = empty_tray(photo("IMG_20191208_112541.jpg"))
     runtime = Runtime(server.services, RuntimeOptions(box="none"),
-                      camera_factory=lambda: FakeSource([empty] * 3, loop=True,
-                                                        name="camera:0"),
+                      camera_factory=lambda: PacedCamera([empty]),
                       camera_spec="camera:0", pi_model=None)
     server.services.runtime = runtime
     runtime.start()
     try:
+        # the page shows the camera as it is when it loads (and again every 15 s)
+        deadline = time.monotonic() + 10
+        while runtime.status()["camera"]["state"] != "running" and time.monotonic() < deadline:
+            time.sleep(0.02)
         page = devices()
         page.goto(server.host_link())
         page.goto(server.url(f"/t/{server.table}"))

@@ -1,14 +1,17 @@
-"""Shared by the runtime tests: the demo's SeaFall profile and photos it reads for sure."""
+"""Shared by the runtime tests: the demo's SeaFall profile, photos it reads for sure, and a
+fake camera that delivers at a camera's pace."""
 
 from __future__ import annotations
 
 import functools
+import time
 
 import cv2
 import numpy as np
 
 from vision.enrollment import Profile
 from vision.reader import DiceReader
+from vision.sources import FakeSource, Frame
 from vision.synthetic import random_faces, tray_photo
 from web.runtime.recording import (
     DIE_PX,
@@ -57,3 +60,16 @@ def throw(photo: bytes) -> list[np.ndarray]:
     empty = empty_tray()
     return ([empty] * 4 + [hand_over(empty, 0.45, seed=1)] * 2
             + [motion_blurred(settled, 15), motion_blurred(settled, 7)] + [settled] * 6)
+
+
+class PacedCamera(FakeSource):
+    """The same frames over and over at about 30 a second, as a camera gives them (a
+    looping fake source read as fast as it can would take a core from the rest of a test)."""
+
+    def __init__(self, frames: list[np.ndarray], name: str = "camera:0") -> None:
+        super().__init__(frames, loop=True, name=name)
+        self.live = True
+
+    def read(self) -> Frame | None:
+        time.sleep(1 / 30)
+        return super().read()

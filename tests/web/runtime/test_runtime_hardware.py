@@ -16,6 +16,7 @@ from firmware_bridge.backoff import Backoff
 from firmware_bridge.bridge import SerialBridge
 from firmware_bridge.pty_box import FakePtyBox
 from tests.support.web import browser, join
+from tests.web.runtime.support import PacedCamera
 from vision.sources import FakeSource
 from web.app import create_app
 from web.runtime import Runtime, RuntimeOptions
@@ -139,7 +140,7 @@ def test_pressing_the_simulated_box_needs_the_demo(services):
 
 def _tray_runtime(services, frames):
     runtime = Runtime(services, RuntimeOptions(box="none"),
-                      camera_factory=lambda: FakeSource(frames, loop=True, name="camera:0"),
+                      camera_factory=lambda: PacedCamera(frames),
                       camera_spec="camera:0", pi_model=None)
     services.runtime = runtime
     return runtime
