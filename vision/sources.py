@@ -29,6 +29,12 @@ import numpy as np
 
 from vision.imagefile import ImageError, read_file
 
+CAMERA_SIZE = (1280, 720)
+"""The frame size asked of a camera (``camera:N``, ``/dev/videoN``, ``picamera``): the
+size the framing advice and the speed targets are for (docs/vision.md, *Camera height and
+framing*). USB webcams often start at 640x480, where a die is half as many pixels across;
+a camera that cannot give it gives its nearest size."""
+
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 
 
@@ -228,6 +234,10 @@ class CaptureSource(FrameSource):
             what = "camera" if self.live else "video"
             raise SourceError(f"{self.name}: cannot open the {what}")
         if self.size is not None:
+            if self.live:
+                # compressed frames: over USB 2, many webcams give 1280x720 uncompressed
+                # only at 5-10 frames a second (one without MJPG keeps its own format)
+                cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*"MJPG"))
             cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
             cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
         self._cap = cap
@@ -268,7 +278,7 @@ class PicameraSource(FrameSource):
     """A Raspberry Pi camera through picamera2 (imported only here, when asked)."""
 
     def __init__(
-        self, size: tuple[int, int] = (1280, 720), clock: Callable[[], float] = time.monotonic,
+        self, size: tuple[int, int] = CAMERA_SIZE, clock: Callable[[], float] = time.monotonic,
         module: Any = None,
     ) -> None:
         super().__init__(clock)
@@ -338,7 +348,7 @@ def open_source(
         if not index.isdigit():
             raise SourceError(f"{spec}: expected camera:N with N a number")
         return CaptureSource(int(index), live=True, name=spec, clock=clock,
-                             capture_factory=capture_factory)
+                             capture_factory=capture_factory, size=CAMERA_SIZE)
     if spec == "picamera":
         return PicameraSource(clock=clock)
     if spec.startswith("images:"):
@@ -351,7 +361,7 @@ def open_source(
                              capture_factory=capture_factory)
     if spec.startswith("/dev/"):
         return CaptureSource(spec, live=True, name=spec, clock=clock,
-                             capture_factory=capture_factory)
+                             capture_factory=capture_factory, size=CAMERA_SIZE)
     path = Path(spec)
     if path.is_dir():
         return ImagesSource(path, clock=clock)

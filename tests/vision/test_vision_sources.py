@@ -10,6 +10,7 @@ import pytest
 
 from tests.vision.helpers import PHOTOS, ManualClock
 from vision.sources import (
+    CAMERA_SIZE,
     CaptureSource,
     FakeSource,
     ImageSource,
@@ -121,6 +122,24 @@ def test_device_path_goes_to_video_capture() -> None:
     with open_source("/dev/video7", capture_factory=factory) as source:
         assert source.read() is not None
     assert seen == ["/dev/video7"]
+
+
+def test_cameras_are_asked_for_1280x720_in_mjpg_and_video_files_are_not() -> None:
+    made: list[FakeCapture] = []
+
+    def factory(target: Any) -> FakeCapture:
+        made.append(FakeCapture())
+        return made[-1]
+
+    for spec in ("camera:0", "/dev/video2"):
+        with open_source(spec, capture_factory=factory):
+            props = made[-1].props
+        assert (props[cv2.CAP_PROP_FRAME_WIDTH], props[cv2.CAP_PROP_FRAME_HEIGHT]) == CAMERA_SIZE
+        assert props[cv2.CAP_PROP_FOURCC] == cv2.VideoWriter.fourcc(*"MJPG")
+    video = CaptureSource("clip.avi", live=False, name="video:clip.avi",
+                          capture_factory=factory)
+    assert made[-1].props == {}  # a file plays at its own size
+    video.close()
 
 
 def test_video_file_source_reads_every_frame(tmp_path: Path) -> None:
