@@ -127,10 +127,23 @@ class Calibration:
         roi = cv2.imread(str(folder / "roi.png"), cv2.IMREAD_GRAYSCALE)
         if background is None or roi is None:
             raise ValueError(f"calibration {name!r} in {folder} is missing its images")
-        q = meta["quality"]
-        report = QualityReport(q["focus"], q["brightness"], q["dark_clipped"],
-                               q["bright_clipped"], q["glare"], q["contrast"], tuple(q["advice"]))
-        return cls(meta["name"], background, roi, float(meta["die_px"]), report)
+        if roi.shape != background.shape[:2]:
+            raise ValueError(f"calibration {name!r} in {folder} is damaged (its images differ "
+                             "in size): calibrate it again")
+        try:
+            q = meta["quality"]
+            report = QualityReport(
+                float(q["focus"]), float(q["brightness"]), float(q["dark_clipped"]),
+                float(q["bright_clipped"]), float(q["glare"]), float(q["contrast"]),
+                tuple(str(a) for a in q["advice"]))
+            die_px = float(meta["die_px"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"calibration {name!r} in {folder} is damaged ({exc!r}): "
+                             "calibrate it again") from None
+        if not die_px > 0:
+            raise ValueError(f"calibration {name!r} in {folder} is damaged (die size "
+                             f"{die_px}): calibrate it again")
+        return cls(name, background, roi, die_px, report)
 
 
 def setups_dir() -> Path:
