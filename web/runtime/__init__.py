@@ -194,7 +194,8 @@ class Runtime:
             frames = self.camera.grab(TRAY_CHECK_FRAMES, TRAY_CHECK_SECONDS)
         except SourceError as exc:
             raise IllegalCommand(f"cannot check the tray: {exc}") from None
-        result = check(name, frames)
+        with self.services.dice().readers.in_use():  # the camera thread reads with them
+            result = check(name, frames)
         if save and result.keepable:
             result.setup.save()
             self.setup = result.setup

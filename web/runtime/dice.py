@@ -157,6 +157,13 @@ class DiceReaders:
             self._readers[die] = DiceReader(die, profile=profile)
             return profile
 
+    @contextmanager
+    def in_use(self) -> Iterator[None]:
+        """Hold the vision models for other work (a tray check): a network run through
+        OpenCV's DNN module must not run on two threads at once."""
+        with self._lock:
+            yield
+
     def read(self, die: str, frame: np.ndarray, ref: str,
              setup: Calibration | None = None) -> TrayRead:
         """Read a frame (one read at a time: the face network is not shared across threads),
