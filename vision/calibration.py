@@ -189,8 +189,22 @@ def calibrate(
         if dice_frame.shape != shape:
             raise ValueError("the frame with dice must have the size of the empty-tray frames")
         die_px = estimate_die_px(dice_frame, roi)
-    die_px = expected_die_px(shape, die_px)
+    die_px = expected_die_px(shape, die_px)  # the framing default when none is measured
     return Calibration(name, background, roi, die_px, quality(background, die_px))
+
+
+def measured(setup: Calibration, dice_frame: np.ndarray) -> Calibration:
+    """The setup with its die size measured on a frame of its tray with a few dice in it
+    (``ValueError`` for a frame of another size, or one with no die to measure)."""
+    if dice_frame.shape != setup.background.shape:
+        raise ValueError("the frame with dice must have the size of the setup's frames "
+                         f"({setup.background.shape[1]}x{setup.background.shape[0]})")
+    die_px = estimate_die_px(dice_frame, setup.roi)
+    if die_px is None:
+        raise ValueError("no die to measure: put a few dice on the tray floor, apart, and "
+                         "let them rest")
+    return Calibration(setup.name, setup.background, setup.roi, die_px,
+                       quality(setup.background, die_px))
 
 
 CAMERA_WARMUP = 15

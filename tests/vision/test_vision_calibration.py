@@ -132,3 +132,18 @@ def test_a_damaged_calibration_is_a_clear_error(tmp_path: Path, damage, words: s
     damage(folder)
     with pytest.raises(ValueError, match=words):
         Calibration.load("kitchen", tmp_path)
+
+
+def test_the_dice_are_measured_on_a_calibrated_tray() -> None:
+    from vision.calibration import measured
+
+    p = photo(SHEET)
+    setup = calibrate("kitchen", [empty_tray(p)])
+    truth = float(np.median([max(w, h) for _, _, w, h in p.boxes]))
+    with_dice = measured(setup, p.image())
+    assert with_dice.die_px == pytest.approx(truth, rel=0.3)
+    assert with_dice.name == "kitchen" and with_dice.roi is setup.roi
+    with pytest.raises(ValueError, match="no die to measure"):
+        measured(setup, empty_tray(p))
+    with pytest.raises(ValueError, match="size of the setup's frames"):
+        measured(setup, cv2.resize(p.image(), (640, 640)))

@@ -65,16 +65,7 @@ def check_the_tray() -> Any:
     camera's setup (``tableside calibrate`` from a phone: docs/vision.md, *Calibration*).
     It changes how the camera reads for the table it serves, so only that table's host
     may ask for it."""
-    services: Services = current_app.extensions["tableside"]
-    runtime = services.runtime
-    if runtime is None:
-        raise IllegalCommand("no camera runs here (the server was started without its "
-                             "hardware loops)")
-    served = runtime.focus.table()
-    if served is None:
-        raise IllegalCommand("no table is open for the camera to serve")
-    if auth.current(served.session_id).role != "host":
-        raise Forbidden("only the host of the table the camera serves may check its tray")
+    runtime = _camera_host()
     data = json_body()
     save, name = data.get("save", True), data.get("setup")
     if not isinstance(save, bool):
@@ -87,3 +78,29 @@ def check_the_tray() -> Any:
     result = runtime.check_tray(name, save)
     saved = save and result.keepable
     return jsonify({**result.to_json(), "saved": saved})
+
+
+@bp.post("/hardware/camera/measure")
+def measure_the_dice() -> Any:
+    """Measure the die size on the camera's next frame, a few dice resting on the tray:
+    the camera's setup (made by a tray check) is kept with it (docs/vision.md,
+    *Calibration*). The host of the table the camera serves only."""
+    setup = _camera_host().measure_dice()
+    return jsonify({"setup": setup.name, "die_px": round(setup.die_px, 1),
+                    "quality": setup.quality.to_json()})
+
+
+def _camera_host() -> Any:
+    """The runtime, when the asker is the host of the table its camera serves (what the
+    camera reads with changes for that table's players)."""
+    services: Services = current_app.extensions["tableside"]
+    runtime = services.runtime
+    if runtime is None:
+        raise IllegalCommand("no camera runs here (the server was started without its "
+                             "hardware loops)")
+    served = runtime.focus.table()
+    if served is None:
+        raise IllegalCommand("no table is open for the camera to serve")
+    if auth.current(served.session_id).role != "host":
+        raise Forbidden("only the host of the table the camera serves may set up its tray")
+    return runtime

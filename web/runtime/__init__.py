@@ -32,7 +32,7 @@ from companion.errors import IllegalCommand
 from firmware_bridge.bridge import SerialBridge
 from firmware_bridge.gpio import GpioButtonBox, GpioUnavailable, pi_pin_factory
 from firmware_bridge.ports import PortSpec
-from vision.calibration import Calibration, CalibrationCheck, check
+from vision.calibration import Calibration, CalibrationCheck, check, measured
 from vision.settle import SettleDetector
 from vision.sources import Frame, FrameSource, SourceError, open_source
 from web.runtime import hardware
@@ -201,6 +201,27 @@ class Runtime:
             self.setup = result.setup
             self.camera.new_detector()  # its background, from the next frame on
         return result
+
+    def measure_dice(self) -> Calibration:
+        """The camera's setup with its die size measured on the camera's next frame (a
+        few dice resting on the tray), saved and read with from then on. ``IllegalCommand``
+        without a setup (check the tray first), without a camera, or with no die in view."""
+        if self.camera is None:
+            raise IllegalCommand("the camera is turned off (--camera none)")
+        setup = self.setup
+        if setup is None:
+            raise IllegalCommand("check the empty tray first: the dice are measured on its "
+                                 "setup")
+        try:
+            frame = self.camera.grab(1, TRAY_CHECK_SECONDS)[0]
+            with self.services.dice().readers.in_use():
+                setup = measured(setup, frame)
+        except (SourceError, ValueError) as exc:
+            raise IllegalCommand(f"cannot measure the dice: {exc}") from None
+        setup.save()
+        self.setup = setup
+        self.camera.new_detector()
+        return setup
 
     # -- demo -------------------------------------------------------------------------------
     @property

@@ -355,10 +355,10 @@ def test_the_host_checks_the_trays_picture_from_the_table_page(devices, server, 
     from web.runtime import Runtime, RuntimeOptions
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))  # the setup is saved there
-    empty = empty_tray(photo("IMG_20191208_112541.jpg"))
+    sheet = photo("IMG_20191208_112541.jpg")
+    camera = PacedCamera([empty_tray(sheet)])
     runtime = Runtime(server.services, RuntimeOptions(box="none"),
-                      camera_factory=lambda: PacedCamera([empty]),
-                      camera_spec="camera:0", pi_model=None)
+                      camera_factory=lambda: camera, camera_spec="camera:0", pi_model=None)
     server.services.runtime = runtime
     runtime.start()
     try:
@@ -369,14 +369,21 @@ def test_the_host_checks_the_trays_picture_from_the_table_page(devices, server, 
         page = devices()
         page.goto(server.host_link())
         page.goto(server.url(f"/t/{server.table}"))
-        camera = page.locator("#hardware [data-device=camera]")
-        expect(camera).to_contain_text("running")
+        row = page.locator("#hardware [data-device=camera]")
+        expect(row).to_contain_text("running")
         page.click("#check-tray")
         result = page.locator("#tray-check")
         expect(result).to_have_attribute("data-saved", "true")
         expect(result).to_contain_text("The picture is good")
-        expect(camera).to_contain_text("read with the tray setup “tray”")
+        expect(row).to_contain_text("read with the tray setup “tray”")
         assert runtime.setup is not None and runtime.setup.name == "tray"
+        # then a few dice on the tray, and their size is measured
+        camera.frames[:] = [sheet.image()]
+        page.click("#measure-dice")
+        expect(page.locator("#notice")).to_contain_text("The dice are about")
+        truth = float(np.median([max(w, h) for _, _, w, h in sheet.boxes]))
+        assert runtime.setup.die_px == pytest.approx(truth, rel=0.3)
+        expect(page.locator("#notice")).to_contain_text(f"{round(runtime.setup.die_px)} pixels")
         # another phone, not the host's, has no such button
         watcher = devices()
         watcher.goto(server.url(f"/t/{server.table}"))

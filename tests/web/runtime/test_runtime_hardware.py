@@ -154,7 +154,10 @@ def test_the_host_checks_the_tray_from_a_phone_and_keeps_it(services):
     from vision.calibration import Calibration
 
     sheet = photo("IMG_20191208_112541.jpg")
-    runtime = _tray_runtime(services, [empty_tray(sheet)] * 3)
+    camera = PacedCamera([empty_tray(sheet)])
+    runtime = Runtime(services, RuntimeOptions(box="none"), camera_factory=lambda: camera,
+                      camera_spec="camera:0", pi_model=None)
+    services.runtime = runtime
     app = create_app(services, {"TESTING": True})
     host = browser(app)
     tid = host.post("/api/tables", json={"game": "seafall", "options": SETUP}).json["id"]
@@ -178,6 +181,18 @@ def test_the_host_checks_the_tray_from_a_phone_and_keeps_it(services):
         assert bad.status_code == 400 and "bad setup name" in bad.json["message"]
         assert host.post("/api/hardware/camera/check",
                          json={"save": "yes"}).status_code == 400
+        # then a few dice on the tray: their size is measured and kept with the setup
+        assert host.post("/api/hardware/camera/measure", json={}).status_code == 409  # none
+        camera.frames[:] = [sheet.image()]
+        measured = host.post("/api/hardware/camera/measure", json={})
+        assert measured.status_code == 200, measured.json
+        truth = float(np.median([max(w, h) for _, _, w, h in sheet.boxes]))
+        assert measured.json["setup"] == "kitchen"
+        assert measured.json["die_px"] == pytest.approx(truth, rel=0.3)
+        assert Calibration.load("kitchen").die_px == pytest.approx(measured.json["die_px"],
+                                                                   abs=0.1)
+        assert runtime.setup.die_px == pytest.approx(measured.json["die_px"], abs=0.1)
+        assert ana.post("/api/hardware/camera/measure", json={}).status_code == 403
     finally:
         assert runtime.stop(timeout=3.0)
 
@@ -195,6 +210,20 @@ def test_a_tray_with_dice_in_it_is_reported_and_not_kept(services):
         assert not body["saved"] and body["things_in_tray"] >= 5
         assert any("take everything out" in a for a in body["quality"]["advice"])
         assert runtime.setup is None
+    finally:
+        assert runtime.stop(timeout=3.0)
+
+
+def test_the_dice_are_measured_on_a_checked_tray_only(services):
+    from tests.vision.helpers import photo
+
+    runtime = _tray_runtime(services, [photo("IMG_20191208_112541.jpg").image()])
+    host = browser(create_app(services, {"TESTING": True}))
+    host.post("/api/tables", json={"game": "seafall", "options": SETUP})
+    runtime.start()
+    try:
+        out = host.post("/api/hardware/camera/measure", json={})
+        assert out.status_code == 409 and "check the empty tray first" in out.json["message"]
     finally:
         assert runtime.stop(timeout=3.0)
 

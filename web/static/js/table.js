@@ -401,7 +401,24 @@ function trayCheckBlock(camera) {
       advice.length ? h("ul", {class: "small"}, advice.map((a) => h("li", {text: a}))) : null);
   }
   return h("div", {class: "tray-check"}, h("p", {class: "muted small", text: t("hw.check_tray_hint")}),
-    button, result);
+    button, result, camera.setup ? measureBlock() : null);
+}
+
+// Then a few dice on the tray: their size in the picture is measured for the setup.
+function measureBlock() {
+  const button = h("button", {type: "button", id: "measure-dice", class: "secondary",
+                              text: t("hw.measure_dice")});
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const out = await send("/api/hardware/camera/measure", {}, tableId);
+      notice(t("hw.dice_measured", {px: Math.round(out.die_px)}), "info");
+    } catch (err) {
+      showError(err);
+    }
+    button.disabled = false;
+  });
+  return h("div", {}, h("p", {class: "muted small", text: t("hw.measure_dice_hint")}), button);
 }
 
 async function searchRules(event) {
