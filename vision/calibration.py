@@ -150,6 +150,29 @@ def setups_dir() -> Path:
     return data_dir() / "setups"
 
 
+IN_USE = "in-use.txt"
+"""The file in the setups folder naming the setup last calibrated or checked: the one the
+table's camera reads with (``tableside serve`` without ``--setup``)."""
+
+
+def remember_in_use(name: str, directory: Path | None = None) -> None:
+    """Make ``name`` the setup the table's camera reads with from its next start."""
+    folder = directory or setups_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / (IN_USE + ".tmp")
+    tmp.write_text(check_name(name, "setup") + "\n", encoding="utf-8")
+    tmp.replace(folder / IN_USE)
+
+
+def in_use(directory: Path | None = None) -> str | None:
+    """The name of the setup last calibrated or checked, None when there is none."""
+    try:
+        name = ((directory or setups_dir()) / IN_USE).read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    return name or None
+
+
 def tray_region(background: np.ndarray) -> np.ndarray:
     """0/255 mask of the tray floor: the largest region close to the centre's colour."""
     h, w = background.shape[:2]

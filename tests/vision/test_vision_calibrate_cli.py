@@ -12,7 +12,7 @@ import pytest
 
 from tests.vision.helpers import empty_tray, photo, roll_sequence
 from tests.vision.test_vision_cli import run
-from vision.calibration import CAMERA_WARMUP, Calibration, setups_dir, source_frames
+from vision.calibration import CAMERA_WARMUP, Calibration, in_use, setups_dir, source_frames
 from vision.sources import FakeSource, SourceError, SourceLost
 
 SHEET = photo("IMG_20191208_112541.jpg")  # 7 dice on a white sheet, 1024x1024
@@ -40,6 +40,7 @@ def test_calibrate_saves_a_setup_that_read_dice_uses(
     assert 0.5 < out["tray_share"] <= 1.0
     setup = Calibration.load("kitchen")
     assert out["saved"] == str(setups_dir() / "kitchen")
+    assert in_use() == "kitchen"  # `serve` reads with it from its next start
     truth = float(np.median([max(w, h) for _, _, w, h in SHEET.boxes]))
     assert setup.die_px == pytest.approx(out["die_px"], abs=0.1)
     assert setup.die_px == pytest.approx(truth, rel=0.3)
@@ -96,7 +97,7 @@ def test_calibrate_only_reports_with_no_save(capsys: pytest.CaptureFixture[str],
     assert run(["calibrate", f"images:{empty_frames(tmp_path / 'e')}", "--setup", "look",
                 "--no-save"]) == 0
     assert "not saved" in capsys.readouterr().out
-    assert not (setups_dir() / "look").exists()
+    assert not (setups_dir() / "look").exists() and in_use() is None
 
 
 @pytest.mark.parametrize(("argv", "words"), [

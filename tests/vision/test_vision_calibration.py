@@ -147,3 +147,16 @@ def test_the_dice_are_measured_on_a_calibrated_tray() -> None:
         measured(setup, empty_tray(p))
     with pytest.raises(ValueError, match="size of the setup's frames"):
         measured(setup, cv2.resize(p.image(), (640, 640)))
+
+
+def test_the_setup_in_use_is_remembered(tmp_path: Path) -> None:
+    from vision.calibration import in_use, remember_in_use
+
+    assert in_use(tmp_path) is None
+    remember_in_use("kitchen", tmp_path)
+    assert in_use(tmp_path) == "kitchen"
+    remember_in_use("den", tmp_path)
+    assert in_use(tmp_path) == "den"
+    with pytest.raises(ValueError, match="bad setup name"):
+        remember_in_use("../den", tmp_path)
+    assert in_use(tmp_path) == "den"

@@ -45,7 +45,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--setup", metavar="NAME", default=None,
                    help="a calibrated tray (tableside calibrate): camera frames are read with "
                         "its die size and tray floor, and its empty-tray background shows "
-                        "the settle detector a still hand")
+                        "the settle detector a still hand (default: the setup last "
+                        "calibrated or checked, if any; none: without one)")
     p.add_argument("--threads", type=int, default=24,
                    help="worker threads: each open live stream holds one (default %(default)s)")
     p.set_defaults(handler=run)

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from vision.calibration import Calibration, check, source_frames, tray_share
+from vision.calibration import Calibration, check, remember_in_use, source_frames, tray_share
 from vision.enrollment import EnrollmentError, Profile, enroll
 from vision.facenet import ModelError
 from vision.imagefile import ImageError
@@ -188,6 +188,8 @@ def _calibrate(args: argparse.Namespace) -> int:
                 dice = source_frames(source, 1)[0]
         result = check(args.setup, empty, dice)
         saved = result.setup.save() if result.keepable and not args.no_save else None
+        if saved:
+            remember_in_use(result.setup.name)  # the one `serve` reads with from now on
     except (SourceError, ValueError, OSError, ModelError) as exc:
         print(f"tableside calibrate: {exc}", file=sys.stderr)
         return 2

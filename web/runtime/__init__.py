@@ -32,7 +32,14 @@ from companion.errors import IllegalCommand
 from firmware_bridge.bridge import SerialBridge
 from firmware_bridge.gpio import GpioButtonBox, GpioUnavailable, pi_pin_factory
 from firmware_bridge.ports import PortSpec
-from vision.calibration import Calibration, CalibrationCheck, check, measured
+from vision.calibration import (
+    Calibration,
+    CalibrationCheck,
+    check,
+    in_use,
+    measured,
+    remember_in_use,
+)
 from vision.settle import SettleDetector
 from vision.sources import Frame, FrameSource, SourceError, open_source
 from web.runtime import hardware
@@ -76,12 +83,33 @@ class Runtime:
         self._devices = video_devices
         self._demo_box: Any = None
         self._stopped = threading.Event()
-        # ValueError, saying how to calibrate it, when the setup was never calibrated
-        self.setup = Calibration.load(options.setup) if options.setup else None
+        # the demo's recorded camera is not the table's: it reads with no remembered setup
+        recorded = options.demo and options.camera is None and camera_factory is None
+        self.setup = self._load_setup(options.setup, remembered=not recorded)
         self.camera = self._make_camera(camera_factory, camera_spec)
         self.boxes = self._make_boxes(bridge)
 
     # -- building the parts -------------------------------------------------------------------
+    @staticmethod
+    def _load_setup(wanted: str | None, remembered: bool = True) -> Calibration | None:
+        """The tray setup the camera reads with: the one named (``ValueError``, saying how
+        to calibrate it, when it cannot be loaded), none for "none", else (``remembered``)
+        the one last calibrated or checked, if it still loads (docs/runtime.md)."""
+        if wanted == "none":
+            return None
+        if wanted is not None:
+            return Calibration.load(wanted)
+        if not remembered:
+            return None
+        name = in_use()
+        if name is None:
+            return None
+        try:
+            return Calibration.load(name)
+        except ValueError as exc:
+            log.warning("not reading with the last tray setup: %s", exc)
+            return None
+
     def _make_camera(self, factory: Callable[[], FrameSource] | None,
                      spec: str | None) -> CameraLoop | None:
         if factory is not None:
@@ -198,6 +226,7 @@ class Runtime:
             result = check(name, frames)
         if save and result.keepable:
             result.setup.save()
+            remember_in_use(result.setup.name)
             self.setup = result.setup
             self.camera.new_detector()  # its background, from the next frame on
         return result
@@ -219,6 +248,7 @@ class Runtime:
         except (SourceError, ValueError) as exc:
             raise IllegalCommand(f"cannot measure the dice: {exc}") from None
         setup.save()
+        remember_in_use(setup.name)
         self.setup = setup
         self.camera.new_detector()
         return setup

@@ -399,3 +399,24 @@ def test_a_new_detector_is_made_from_the_next_frame_on():
     assert len(made) == 3
     loop.run(frames=3)
     assert len(made) == 4
+
+
+def test_the_camera_reads_with_the_setup_last_kept_unless_told_otherwise(services, caplog):
+    from vision.calibration import remember_in_use, setups_dir
+
+    p = photo(SHEET)
+    _setup_with_left_half_off("kitchen", p.image(), 60.0)
+    remember_in_use("kitchen")
+
+    def make(**options):
+        return Runtime(services, RuntimeOptions(box="none", **options),
+                       camera_factory=(lambda: FakeSource([])) if "demo" not in options
+                       else None, pi_model=None)
+
+    assert make().setup.name == "kitchen"  # serve without --setup, next time
+    assert make(setup="none").setup is None
+    assert make(demo=True).setup is None  # the demo's recording is not the table's camera
+    (setups_dir() / "kitchen" / "calibration.json").write_text("{broken")
+    with caplog.at_level("WARNING"):
+        assert make().setup is None  # a damaged setup is not read with; serve goes on
+    assert "not reading with the last tray setup" in caplog.text

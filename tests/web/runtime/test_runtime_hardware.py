@@ -151,7 +151,7 @@ def test_the_host_checks_the_tray_from_a_phone_and_keeps_it(services):
     tray get the quality report; a clean tray becomes the camera's setup, saved, and the
     settle detector takes its background from the next frame on."""
     from tests.vision.helpers import empty_tray, photo
-    from vision.calibration import Calibration
+    from vision.calibration import Calibration, in_use
 
     sheet = photo("IMG_20191208_112541.jpg")
     camera = PacedCamera([empty_tray(sheet)])
@@ -173,6 +173,7 @@ def test_the_host_checks_the_tray_from_a_phone_and_keeps_it(services):
         assert Calibration.load("kitchen").die_px == pytest.approx(body["die_px"], abs=0.1)
         assert runtime.setup is not None and runtime.setup.name == "kitchen"
         assert client_get(host, "/api/hardware")["camera"]["setup"] == "kitchen"
+        assert in_use() == "kitchen"  # read with from the server's next start too
         # only the host: a player is refused
         ana = join(app, host, tid, "Ana", "red")
         refused = ana.post("/api/hardware/camera/check", json={})
