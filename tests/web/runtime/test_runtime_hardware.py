@@ -255,6 +255,7 @@ def test_a_camera_that_gives_no_frames_fails_the_check_clearly(services, monkeyp
     host.post("/api/tables", json={"game": "seafall", "options": SETUP})
     runtime.start()
     try:
+        assert wait_for(lambda: "no camera found" in runtime.status()["camera"]["detail"])
         out = host.post("/api/hardware/camera/check", json={})
         assert out.status_code == 409
         assert "cannot check the tray: the camera gave 0 of 10 frames" in out.json["message"]
