@@ -83,8 +83,10 @@ class Runtime:
         self._devices = video_devices
         self._demo_box: Any = None
         self._stopped = threading.Event()
-        # the demo's recorded camera is not the table's: it reads with no remembered setup
+        # the demo's recorded camera is not the table's: it reads with no remembered setup,
+        # and a setup made on it is kept for this run only (never saved or remembered)
         recorded = options.demo and options.camera is None and camera_factory is None
+        self._keeps_setups = not recorded
         self.setup = self._load_setup(options.setup, remembered=not recorded)
         self.camera = self._make_camera(camera_factory, camera_spec)
         self.boxes = self._make_boxes(bridge)
@@ -225,10 +227,7 @@ class Runtime:
         with self.services.dice().readers.in_use():  # the camera thread reads with them
             result = check(name, frames)
         if save and result.keepable:
-            result.setup.save()
-            remember_in_use(result.setup.name)
-            self.setup = result.setup
-            self.camera.new_detector()  # its background, from the next frame on
+            self._keep(result.setup)  # its background settles from the next frame on
         return result
 
     def measure_dice(self) -> Calibration:
@@ -247,11 +246,18 @@ class Runtime:
                 setup = measured(setup, frame)
         except (SourceError, ValueError) as exc:
             raise IllegalCommand(f"cannot measure the dice: {exc}") from None
-        setup.save()
-        remember_in_use(setup.name)
-        self.setup = setup
-        self.camera.new_detector()
+        self._keep(setup)
         return setup
+
+    def _keep(self, setup: Calibration) -> None:
+        """Read the camera with this setup from its next frame on; saved, and remembered
+        for the next start (not for the demo's recorded camera)."""
+        if self._keeps_setups:
+            setup.save()
+            remember_in_use(setup.name)
+        self.setup = setup
+        assert self.camera is not None
+        self.camera.new_detector()
 
     # -- demo -------------------------------------------------------------------------------
     @property

@@ -420,3 +420,19 @@ def test_the_camera_reads_with_the_setup_last_kept_unless_told_otherwise(service
     with caplog.at_level("WARNING"):
         assert make().setup is None  # a damaged setup is not read with; serve goes on
     assert "not reading with the last tray setup" in caplog.text
+
+
+def test_a_setup_made_on_the_demo_recording_is_kept_for_the_run_only(services):
+    """The demo's recorded camera is not the table's: a tray checked on it is read with
+    until the server stops, never saved or remembered for the real camera."""
+    from vision.calibration import calibrate, in_use, setups_dir
+
+    setup = calibrate("tray", [photo(SHEET).image()])
+    demo = Runtime(services, RuntimeOptions(demo=True, box="none"), pi_model=None)
+    demo._keep(setup)
+    assert demo.setup is setup and demo.status()["camera"]["setup"] == "tray"
+    assert in_use() is None and not (setups_dir() / "tray").exists()
+    table = Runtime(services, RuntimeOptions(box="none"),
+                    camera_factory=lambda: FakeSource([]), pi_model=None)
+    table._keep(setup)
+    assert in_use() == "tray" and (setups_dir() / "tray" / "calibration.json").is_file()
