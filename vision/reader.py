@@ -276,6 +276,10 @@ class DiceReader:
     detector and kept only when the die-or-not check takes them for dice
     (:mod:`vision.dieornot`: a blank face has no mark to be found by); False finds them
     with the pip-dice detector alone, as before the sixth session (for comparison)."""
+    neighbours: bool = True
+    """A die a profile is unsure of is read again with the frame's sure dice as templates
+    too (:mod:`vision.neighbours`); False reads each die by the profile alone, as before
+    the fourteenth session (for comparison)."""
 
     def __post_init__(self) -> None:
         if self.profile is None and self.die != "d6" and not self.unknown_faces:
@@ -345,7 +349,7 @@ class DiceReader:
             # every crop of the frame in one forward pass; the ink templates also look at
             # each die cut wider, in case its box cuts marks off (Profile.likeness_parts)
             wides = [crop(work.image, det.work_box, margin=WIDE_MARGIN) for det in found]
-            guesses = self.profile.classify_many(crops, wides)
+            guesses = self.profile.classify_many(crops, wides, neighbours=self.neighbours)
         elif self.die != "d6":
             pass  # unknown faces: found, not read
         elif self.d6_method == "net":

@@ -16,7 +16,7 @@ The disc is compared in polar form (:func:`polar`: :data:`RINGS` rings of :data:
 samples, weighted by area, less the mean, of unit length), where turning a map shifts its
 rings round. So the cosine similarity of two maps at every turn is a circular
 cross-correlation, made at once from their Fourier series round the circle
-(:func:`spectra`, :func:`best_per_crop`). An enrolled map is kept as those series at its
+(:func:`spectra`, :func:`best_similarities`). An enrolled map is kept as those series at its
 own place and shifted by a pixel or two (:data:`SHIFTS`); a die's map is taken at a few
 zooms (:data:`ZOOMS`); its likeness to an enrolled map is the best over turns, shifts and
 zooms. (Before, every enrolled map was kept turned and shifted as 180 images and compared
@@ -31,6 +31,7 @@ replaced, and 77-87% for crops re-aligned to the top face's outline first).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 
 import cv2
@@ -316,7 +317,7 @@ def polar(maps: np.ndarray, shifts: Sequence[tuple[int, int]] = ((0, 0),)) -> np
 def spectra(maps: np.ndarray, shifts: Sequence[tuple[int, int]] = SHIFTS) -> np.ndarray:
     """``(2, TURNS // 2 + 1, 2 * RINGS, len(maps) * len(shifts))`` float32: the rings of
     each map's :func:`polar` form at every shift, as Fourier series round the circle,
-    conjugated and laid out for :func:`best_per_crop` (real matrices that give the real,
+    conjugated and laid out for :func:`best_similarities` (real matrices that give the real,
     then the imaginary, part of a product with a die's series). This is what a profile
     keeps of an enrolled map (about 15 KB), instead of every turned copy."""
     series = np.conj(np.fft.rfft(polar(maps, shifts), axis=2)).transpose(2, 1, 0)
@@ -343,10 +344,53 @@ PAIRS_PER_PASS = 16_384
 """Die-to-template comparisons made in one pass (bounds a read's memory: about 8 MB)."""
 
 
+@dataclass(frozen=True)
+class Queries:
+    """Dice's ink maps made ready to compare (:func:`queries`): kept, so that the same
+    dice can be compared with other templates (the sure dice of their frame,
+    :mod:`vision.neighbours`) without making their maps again."""
+
+    maps: np.ndarray
+    """``(N, len(ZOOMS), MAP_PX, MAP_PX)``: each die's ink map at each zoom."""
+    series: np.ndarray
+    """``(F, N * len(ZOOMS), 2 * RINGS)``: the maps' polar rings as Fourier series round
+    the circle (real parts, then imaginary)."""
+
+    def __len__(self) -> int:
+        return len(self.maps)
+
+    def take(self, rows: Sequence[int]) -> Queries:
+        """The queries of these dice only."""
+        zooms = len(ZOOMS)
+        cols = [r * zooms + z for r in rows for z in range(zooms)]
+        return Queries(self.maps[list(rows)], self.series[:, cols])
+
+    def unzoomed(self) -> np.ndarray:
+        """``(N, MAP_PX, MAP_PX)``: each die's map at zoom 1.0, as :func:`ink_map` makes
+        it (what :func:`spectra` takes to make the dice templates)."""
+        return self.maps[:, ZOOMS.index(1.0)]
+
+
+def queries(crops: Sequence[np.ndarray]) -> Queries:
+    """The crops' ink maps at every zoom, ready for :func:`best_similarities`."""
+    maps = ink_maps(crops)
+    series = np.fft.rfft(polar(maps.reshape(-1, MAP_PX, MAP_PX)), axis=2)
+    series = series.transpose(2, 0, 1)                               # (F, N * zooms, RINGS)
+    return Queries(maps, np.ascontiguousarray(
+        np.concatenate([series.real, series.imag], axis=2), np.float32))
+
+
 def best_per_crop(crops: Sequence[np.ndarray], enrolled: np.ndarray) -> np.ndarray:
     """``(N, M)``: each crop's best cosine similarity to each of M enrolled maps, over
     every turn (:data:`TURNS`), shift (:data:`SHIFTS`) and zoom of the crop's map
-    (:data:`ZOOMS`). ``enrolled``: the maps' :func:`spectra`.
+    (:data:`ZOOMS`). ``enrolled``: the maps' :func:`spectra`."""
+    if not len(crops) or not enrolled.shape[3]:
+        return np.zeros((len(crops), enrolled.shape[3] // len(SHIFTS)), np.float32)
+    return best_similarities(queries(crops), enrolled)
+
+
+def best_similarities(dice: Queries, enrolled: np.ndarray) -> np.ndarray:
+    """:func:`best_per_crop` of dice whose :func:`queries` are made.
 
     Turning a map turns its polar rings, so the similarity at every turn is a circular
     cross-correlation, made for all turns at once from the two spectra: their products,
@@ -354,19 +398,16 @@ def best_per_crop(crops: Sequence[np.ndarray], enrolled: np.ndarray) -> np.ndarr
     similarities at every turn (one more)."""
     shifts = len(SHIFTS)
     count = enrolled.shape[3] // shifts
-    if not len(crops) or not count:
-        return np.zeros((len(crops), count), np.float32)
+    if not len(dice) or not count:
+        return np.zeros((len(dice), count), np.float32)
     zooms = len(ZOOMS)
-    series = np.fft.rfft(polar(ink_maps(crops).reshape(-1, MAP_PX, MAP_PX)), axis=2)
-    series = series.transpose(2, 0, 1)                               # (F, N * zooms, RINGS)
-    query = np.ascontiguousarray(np.concatenate([series.real, series.imag], axis=2),
-                                 np.float32)                         # (F, N * zooms, 2 RINGS)
+    query = dice.series
     turning = _turning()
     freqs, columns = enrolled.shape[1], enrolled.shape[3]
-    out = np.empty((len(crops), count), np.float32)
+    out = np.empty((len(dice), count), np.float32)
     step = max(1, PAIRS_PER_PASS // columns)                         # dice per pass
-    for first in range(0, len(crops), step):
-        last = min(first + step, len(crops))
+    for first in range(0, len(dice), step):
+        last = min(first + step, len(dice))
         q = query[:, first * zooms:last * zooms]
         products = np.empty((2, freqs, q.shape[1], columns), np.float32)
         np.matmul(q, enrolled[0], out=products[0])                   # real parts

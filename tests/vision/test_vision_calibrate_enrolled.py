@@ -69,3 +69,32 @@ def test_learned_per_face_counts_the_table_s_crops_only() -> None:
     weak = seafall_crops(seed=21, per_face=2)["weak"]
     learned = profile.learn([("weak", c, f"read:{i}") for i, c in enumerate(weak)])
     assert learned_per_face(learned) == [0, 0, 2, 0]
+
+
+def test_an_unsure_die_is_looked_at_again_with_the_sure_dice_of_its_photo() -> None:
+    from vision.training.calibrate_enrolled import Frames
+
+    # two faces of one crop each; photo A holds dice 0-2, photo B die 3
+    owners = np.arange(2)
+    ink = np.array([[0.95, 0.30],    # A: sure face 0 (not counted: say, an enrolled photo)
+                    [0.75, 0.70],    # A: a face 0 the profile is unsure of
+                    [0.72, 0.70],    # A: a face 1 the profile is unsure of, near face 0
+                    [0.75, 0.70]],   # B: as die 1, but alone in its photo
+                   np.float32)
+    groups = np.array([[0, 1, 2], [3, -1, -1]])
+    beside = np.zeros((2, 3, 3), np.float32)
+    beside[0, 1, 0] = 0.96           # die 1 is much like die 0
+    beside[0, 2, 0] = 0.90           # and so, less, is die 2
+    beside[0, 1, 2] = beside[0, 2, 1] = 0.5
+    frames = Frames(groups, beside, beside.copy())
+    labels = np.array([0, 0, 1, 0])
+    keep = np.array([False, True, True, True])
+    alone = Scored(labels, ink, ink.copy(), owners, keep)
+    together = Scored(labels, ink, ink.copy(), owners, keep, frames)
+    assert read_counts([alone], 1.0, 0.14) == (3, 0, 0, 2)
+    # die 1 reads 0.96 for face 0 now: a lead of 0.26, sure and right; die 2 reads 0.90
+    # for face 0 against 0.70: sure and wrong (the rule is the profile's, as at a table);
+    # die 3 has no sure die beside it
+    assert read_counts([together], 1.0, 0.14) == (3, 1, 1, 2)
+    # at a margin where die 0 itself is unsure, nothing is looked at again
+    assert read_counts([together], 1.0, 0.9)[1:3] == (0, 0)

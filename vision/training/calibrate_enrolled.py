@@ -19,7 +19,7 @@ is the most that 1, 3 and 5 ask, :data:`vision.enrollment.MIN_MARGIN_HALFWAY` th
 that 10 and 15 ask, and 20 places :data:`vision.enrollment.MIN_MARGIN_LEARNED`.
 
     .venv/bin/python -m vision.training.calibrate_enrolled [--draws 16] [--weight 0.7] \\
-        [--embedding MODEL.onnx] [--learned N]
+        [--embedding MODEL.onnx] [--learned N] [--alone]
 
 ``--weight`` mixes the likenesses as :data:`vision.enrollment.TEMPLATE_WEIGHT` does, and
 ``--embedding`` scores with another embedding network (one being tried), so that a change
@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision import enrollment
+from vision import enrollment, templates
 from vision.embedding import SymbolEmbedder
 from vision.enrollment import (
     LEAD_PIVOT,
@@ -49,6 +49,7 @@ from vision.enrollment import (
     lead_needed,
 )
 from vision.faces import D6_FACES
+from vision.neighbours import likeness_parts as neighbour_likeness
 from vision.reader import DiceReader
 from vision.training.label_errors import LABEL_ERRORS
 from vision.training.photos import found_dice, labelled_frames, match, split_photos
@@ -77,21 +78,22 @@ def enrolled_profile(start: int = 0, per_photo: int | None = None,
 
 
 def learned_profile(profile: Profile, per_face: int = LEARNED_PER_FACE,
-                    taken_from: list[str] | None = None) -> Profile:
+                    taken_from: list[str] | None = None, neighbours: bool = True) -> Profile:
     """The enrolled profile after the table confirmed dice, as at a real table: the train
     photos are read in turn with the profile as it is. A read with a die the reader was
     unsure of waits for the players, who confirm it with its true faces: every found die
     of it is learned (``Profile.learn``). A read sure of every die is applied as it is, and
     a die of it read wrong is corrected and learned. This goes on until each face has
     learned ``per_face``. Known label mistakes are left out: the table would give the
-    true face. ``taken_from`` gets the names of the photos read."""
+    true face. ``taken_from`` gets the names of the photos read. ``neighbours``: whether
+    the reader looks again at unsure dice with the sure ones beside them (as it does)."""
     for path, small, truth in labelled_frames("train"):
         have = learned_per_face(profile)
         if min(have) >= per_face:
             break
         if taken_from is not None:
             taken_from.append(path.name)
-        read = DiceReader("d6", profile=profile).read(small, str(path))
+        read = DiceReader("d6", profile=profile, neighbours=neighbours).read(small, str(path))
         pairs = match([d.box for d in read.dice], [b for _, b in truth])
         confirmed = any(read.dice[i].uncertain for _, i in pairs)
         dice = []
@@ -114,6 +116,42 @@ def learned_per_face(profile: Profile) -> list[int]:
 
 
 @dataclass(frozen=True)
+class Frames:
+    """A split's dice grouped by photo, with each die's likeness parts to the other dice
+    of its photo (:func:`vision.neighbours.likeness_parts`), for the reader's second look
+    at the dice a profile is unsure of (the sure dice of the frame as templates)."""
+
+    groups: np.ndarray
+    """``(P, K)``: the dice of each photo (indices; -1 past a photo's last die)."""
+    ink: np.ndarray
+    """``(P, K, K)``: ink similarity of each die of a photo to each die of it (0 past the
+    photo's last die; a die is never its own neighbour, being sure or not)."""
+    embedded: np.ndarray
+    """``(P, K, K)``: their embedding similarity."""
+
+
+def frames_of(crops: list[np.ndarray], wides: list[np.ndarray], names: np.ndarray,
+              ) -> Frames:
+    """:class:`Frames` of a split's dice (their crops and wider crops, photo names)."""
+    photos = list(dict.fromkeys(names.tolist()))
+    most = max((int((names == p).sum()) for p in photos), default=0)
+    groups = np.full((len(photos), most), -1, np.int64)
+    ink = np.zeros((len(photos), most, most), np.float32)
+    embedded = ink.copy()
+    for k, photo in enumerate(photos):
+        dice = np.flatnonzero(names == photo)
+        n = len(dice)
+        groups[k, :n] = dice
+        both = templates.queries([crops[i] for i in dice] + [wides[i] for i in dice])
+        vectors = enrollment.default_embedder().embed([crops[i] for i in dice])
+        every = np.arange(n)
+        pair_ink, pair_embedded = neighbour_likeness(
+            both.take(range(n)), vectors, every, every, both.take(range(n, 2 * n)))
+        ink[k, :n, :n], embedded[k, :n, :n] = pair_ink, pair_embedded
+    return Frames(groups, ink, embedded)
+
+
+@dataclass(frozen=True)
 class Scored:
     """One enrollment's likenesses for one split's dice."""
 
@@ -125,6 +163,12 @@ class Scored:
     """``(N, M)`` embedding similarity to each crop."""
     owners: np.ndarray
     """``(M,)`` face index of each profile crop."""
+    keep: np.ndarray | None = None
+    """``(N,)`` the dice counted (the others are read, and may help their neighbours, but
+    not counted: the enrolled photos' dice, known label mistakes); None: all."""
+    frames: Frames | None = None
+    """The dice's photos, for the second look with the sure dice beside them; None: each
+    die read alone."""
 
 
 def face_scores(run: Scored, weight: float, faces: int) -> np.ndarray:
@@ -136,37 +180,70 @@ def face_scores(run: Scored, weight: float, faces: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Ranked:
-    """One run's dice as the lead rule sees them: label, best score, lead, best face."""
+    """One run's dice as the lead rule sees them: labels, scores per face, and the
+    likenesses to their neighbours (mixed)."""
 
     labels: np.ndarray
-    top: np.ndarray
-    lead: np.ndarray
-    face: np.ndarray
+    scores: np.ndarray
+    keep: np.ndarray
+    groups: np.ndarray | None
+    beside: np.ndarray | None
 
 
 def ranked(runs: Sequence[Scored], weight: float) -> list[Ranked]:
     """Each run's dice scored once (the scores do not hang on the margin)."""
     out = []
     for run in runs:
-        scores = face_scores(run, weight, len(D6_FACES))
-        order = np.sort(scores, axis=1)
-        out.append(Ranked(run.labels, order[:, -1], order[:, -1] - order[:, -2],
-                          scores.argmax(axis=1)))
+        keep = np.ones(len(run.labels), bool) if run.keep is None else run.keep
+        frames = run.frames
+        beside = None if frames is None else weight * frames.ink + (1 - weight) * frames.embedded
+        out.append(Ranked(run.labels, face_scores(run, weight, len(D6_FACES)), keep,
+                          None if frames is None else frames.groups, beside))
     return out
+
+
+def _rule(scores: np.ndarray, margin: float, min_similarity: float,
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """(best face, sure) of each die by the reader's lead rule."""
+    order = np.sort(scores, axis=1)
+    top, lead = order[:, -1], order[:, -1] - order[:, -2]
+    return scores.argmax(axis=1), (top >= min_similarity) & (lead >= lead_needed(margin, top))
+
+
+def _with_neighbours(r: Ranked, face: np.ndarray, sure: np.ndarray, margin: float,
+                     min_similarity: float) -> tuple[np.ndarray, np.ndarray]:
+    """(face, sure) after the reader's second look at the unsure dice, each face's score
+    raised to the die's best likeness to a sure die of its photo read as that face
+    (:meth:`vision.enrollment.Profile.classify_many`)."""
+    assert r.groups is not None and r.beside is not None
+    valid = r.groups >= 0
+    dice = np.where(valid, r.groups, 0)
+    sure_here, face_here = sure[dice] & valid, face[dice]
+    scores = r.scores.copy()
+    for f in range(scores.shape[1]):
+        source = sure_here & (face_here == f)                              # (P, K)
+        best = np.where(source[:, None, :], r.beside, -np.inf).max(axis=2)  # (P, K)
+        scores[r.groups[valid], f] = np.maximum(scores[r.groups[valid], f], best[valid])
+    again, sure_again = _rule(scores, margin, min_similarity)
+    made_sure = ~sure & sure_again
+    return np.where(made_sure, again, face), sure | made_sure
 
 
 def counts(reads: Sequence[Ranked], margin: float, min_similarity: float = MIN_SIMILARITY,
            ) -> tuple[int, int, int, int]:
     """(dice, read right, read silently wrong, nearest face right) over the reads, for the
     reader's rule at this margin: a die is uncertain when its best score is under
-    ``min_similarity`` or its lead over the second face under :func:`lead_needed`."""
+    ``min_similarity`` or its lead over the second face under :func:`lead_needed`; with
+    frames, an unsure die is looked at again with its photo's sure dice as templates."""
     dice = right = silent = nearest = 0
     for r in reads:
-        sure = (r.top >= min_similarity) & (r.lead >= lead_needed(margin, r.top))
-        dice += len(r.face)
-        right += int((sure & (r.face == r.labels)).sum())
-        silent += int((sure & (r.face != r.labels)).sum())
-        nearest += int((r.face == r.labels).sum())
+        face, sure = _rule(r.scores, margin, min_similarity)
+        nearest += int((r.keep & (face == r.labels)).sum())
+        if r.groups is not None:
+            face, sure = _with_neighbours(r, face, sure, margin, min_similarity)
+        dice += int(r.keep.sum())
+        right += int((r.keep & sure & (face == r.labels)).sum())
+        silent += int((r.keep & sure & (face != r.labels)).sum())
     return dice, right, silent, nearest
 
 
@@ -189,16 +266,15 @@ def least_margin(runs: Sequence[Scored], weight: float, margins: Sequence[float]
 
 
 def score_split(profile: Profile, crops: list[np.ndarray], wides: list[np.ndarray],
-                labels: np.ndarray, names: np.ndarray, leave_out: set[str]) -> Scored:
+                labels: np.ndarray, names: np.ndarray, leave_out: set[str],
+                frames: Frames | None = None) -> Scored:
     """The likenesses of a split's dice (their crops and wider crops, as the reader reads
-    them) to a profile, the dice of ``leave_out`` photos and the known label mistakes left
-    out."""
+    them) to a profile; the dice of ``leave_out`` photos and the known label mistakes are
+    not counted. With ``frames``, unsure dice get the reader's second look."""
     keep = np.array([n not in leave_out and (n, D6_FACES[lab]) not in LABEL_ERRORS
                      for n, lab in zip(names, labels, strict=True)], bool)
-    ink, embedded = profile.likeness_parts(
-        [c for c, k in zip(crops, keep, strict=True) if k],
-        [c for c, k in zip(wides, keep, strict=True) if k])
-    return Scored(labels[keep], ink, embedded, profile.owners)
+    ink, embedded = profile.likeness_parts(crops, wides)
+    return Scored(labels, ink, embedded, profile.owners, keep, frames)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -212,6 +288,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="place the margin of a profile that has learned N crops per face "
                              "from the table (1-5: MIN_MARGIN_LEARNING, 10-15: MIN_MARGIN_HALFWAY, "
                              "20: MIN_MARGIN_LEARNED)")
+    parser.add_argument("--alone", action="store_true",
+                        help="read each die by the profile alone, without the second look at "
+                             "an unsure die with the sure dice of its photo (vision.neighbours)")
     parser.add_argument("--silent", type=float, default=0.15,
                         help="the most train dice (%%) the kept margin may leave silently wrong")
     args = parser.parse_args(argv)
@@ -224,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     split_dice = {}
     for split in ("train", "val"):
         labels, crops, wides, names = found_dice(reader, split)
-        split_dice[split] = (crops, wides, np.array(labels), np.array(names))
+        frames = None if args.alone else frames_of(crops, wides, np.array(names))
+        split_dice[split] = (crops, wides, np.array(labels), np.array(names), frames)
         print(f"{split}: {len(labels)} labelled dice found", flush=True)
     runs: dict[str, list[Scored]] = {"train": [], "val": []}
     packaged = 0.0
@@ -232,11 +312,12 @@ def main(argv: list[str] | None = None) -> int:
         taken: list[str] = []
         profile = enrolled_profile(start, per_photo, taken)
         if args.learned:  # the table's photos are left out too
-            profile = learned_profile(profile, args.learned, taken)
+            profile = learned_profile(profile, args.learned, taken, neighbours=not args.alone)
         packaged = profile.min_margin
-        for split, (crops, wides, labels, names) in split_dice.items():
+        for split, (crops, wides, labels, names, frames) in split_dice.items():
             leave_out = set(taken) if split == "train" else set()
-            runs[split].append(score_split(profile, crops, wides, labels, names, leave_out))
+            runs[split].append(score_split(profile, crops, wides, labels, names, leave_out,
+                                           frames))
     margins = [k / 1000 for k in range(50, 351, 5)]
     kept = least_margin(runs["train"], args.weight, margins, args.silent)
     reads = {split: ranked(split_runs, args.weight) for split, split_runs in runs.items()}
