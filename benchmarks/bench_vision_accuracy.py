@@ -10,7 +10,10 @@ Nikita Menshikov, from photos and labels BSD-3-Clause, (c) 2019 Nell Byler). Rea
 * ``classic``: pip d6 by counting pips (the classical reader, for comparison; not run
   unless asked with ``--readers``);
 * ``enrolled``: the d6 faces enrolled as arbitrary symbols from at most 5 crops per face of
-  the train split (the classifier compares appearance; it does not count pips);
+  the train split (the classifier compares appearance; it does not count pips), an unsure
+  die looked at again beside the sure dice of its photo (``vision/neighbours.py``);
+* ``enrolled-alone``: the same, each die read by the profile alone (for comparison; not run
+  unless asked);
 * ``learned``: that profile after the table confirmed dice (the issue's "rolls and
   confirms"; not run unless asked): train photos read in turn; every die of a read with
   a die it was unsure of (the players confirm it), and a sure die read wrong (they
@@ -150,15 +153,18 @@ def main(argv: list[str] | None = None) -> int:
         readers["pips-full"] = DiceReader("d6", detector=args.detector, quick_look=False)
     if "classic" in args.readers:
         readers["classic"] = DiceReader("d6", d6_method="pips", detector=args.detector)
-    if "enrolled" in args.readers or "learned" in args.readers:
+    if {"enrolled", "enrolled-alone", "learned"} & set(args.readers):
         profile = enrolled_profile()
         if "enrolled" in args.readers:
             readers["enrolled"] = DiceReader("d6", profile=profile, detector=args.detector)
+        if "enrolled-alone" in args.readers:  # without the second look, for comparison
+            readers["enrolled-alone"] = DiceReader("d6", profile=profile, neighbours=False,
+                                                   detector=args.detector)
         if "learned" in args.readers:
             readers["learned"] = DiceReader("d6", profile=learned_profile(profile),
                                             detector=args.detector)
     print(
-        f"{'reader':<9} {'split':<6} {'images':>6} {'dice':>5} {'accuracy%':>9} "
+        f"{'reader':<14} {'split':<6} {'images':>6} {'dice':>5} {'accuracy%':>9} "
         f"{'recall%':>8} {'silent%':>8} {'uncert%':>8} {'false/100img':>12} {'s':>5}"
     )
     results: dict[tuple[str, str], dict[str, float]] = {}
@@ -168,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
             r = evaluate(reader, split, args.limit)
             results[name, split] = r
             print(
-                f"{name:<9} {split:<6} {r['images']:>6} {r['dice']:>5} {r['accuracy']:>9.1f} "
+                f"{name:<14} {split:<6} {r['images']:>6} {r['dice']:>5} {r['accuracy']:>9.1f} "
                 f"{r['recall']:>8.1f} {r['silent']:>8.2f} {r['uncertain']:>8.1f} "
                 f"{r['false_per_100']:>12.1f} {time.perf_counter() - t:>5.1f}",
                 flush=True,
