@@ -98,3 +98,30 @@ def test_an_unsure_die_is_looked_at_again_with_the_sure_dice_of_its_photo() -> N
     assert read_counts([together], 1.0, 0.14) == (3, 1, 1, 2)
     # at a margin where die 0 itself is unsure, nothing is looked at again
     assert read_counts([together], 1.0, 0.9)[1:3] == (0, 0)
+
+
+def test_frames_group_a_split_s_dice_by_photo_with_their_likenesses() -> None:
+    from tests.vision.test_vision_enrollment import seafall_crops
+    from vision import templates
+    from vision.embedding import default_embedder
+    from vision.neighbours import likeness_parts
+    from vision.training.calibrate_enrolled import frames_of
+
+    crops = [c for items in seafall_crops(seed=5, per_face=1).values() for c in items]
+    wides = [c.copy() for c in crops]
+    names = np.array(["a.jpg", "b.jpg", "a.jpg", "a.jpg"])  # dice 0, 2, 3 in a; 1 in b
+    frames = frames_of(crops, wides, names)
+    assert frames.groups.tolist() == [[0, 2, 3], [1, -1, -1]]
+    assert frames.ink.shape == frames.embedded.shape == (2, 3, 3)
+    # photo a's likenesses are vision.neighbours' for its three dice
+    mine = [crops[i] for i in (0, 2, 3)]
+    both = templates.queries(mine + mine)
+    every = np.arange(3)
+    ink, embedded = likeness_parts(both.take(range(3)), default_embedder().embed(mine),
+                                   every, every, both.take(range(3, 6)))
+    assert np.allclose(frames.ink[0], ink, atol=1e-5)
+    assert np.allclose(frames.embedded[0], embedded, atol=1e-5)
+    # photo b has one die: nothing past it (a die's likeness to itself is never used: a
+    # die is either sure, and a template, or unsure, and compared)
+    for part in (frames.ink[1], frames.embedded[1]):
+        assert (part[1:] == 0).all() and (part[:, 1:] == 0).all()
