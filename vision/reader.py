@@ -21,7 +21,7 @@ from vision.detection import (
     expected_die_px,
     to_work,
 )
-from vision.dicefinder import default_dice_finder, scaled
+from vision.dicefinder import CHECKED_THRESHOLD, default_dice_finder, scaled
 from vision.dieornot import DIE_FROM, body_dice_finder, default_die_or_not
 from vision.enrollment import Profile, detection_like
 from vision.facenet import CLASSES, NOT_A_DIE, FaceNet, default_face_net, default_quick_net
@@ -427,7 +427,10 @@ class DiceReader:
         small, scale = scaled(frame, size)
         found = []
         finder = body_dice_finder() if self._by_body else default_dice_finder()
-        for box, _score in finder.find_scaled(small, scale, frame.shape):
+        # candidates the face network checks (its none class) may come from lower peaks
+        checked = self.profile is None and self.die == "d6" and self.d6_method == "net"
+        threshold = CHECKED_THRESHOLD if checked else None
+        for box, _score in finder.find_scaled(small, scale, frame.shape, threshold):
             x, y, w, h = box
             cx, cy = x + w / 2, y + h / 2
             if self.roi is not None and not self.roi[

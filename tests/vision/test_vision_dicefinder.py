@@ -123,3 +123,31 @@ def test_missing_or_broken_detector_model_is_a_clear_error(tmp_path: Path) -> No
 def test_reader_refuses_an_unknown_detector() -> None:
     with pytest.raises(ValueError, match="detector"):
         DiceReader("d6", detector="guess")
+
+
+def test_a_lower_threshold_adds_candidates_and_only_the_checked_reader_asks_for_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision import reader as reader_module
+    from vision.dicefinder import CHECKED_THRESHOLD, THRESHOLD, scaled
+
+    assert CHECKED_THRESHOLD < THRESHOLD
+    finder = default_dice_finder()
+    for p in labelled_photos():
+        image = p.image()
+        small, scale = scaled(image, expected_die_px(image.shape))
+        own = finder.find_scaled(small, scale, image.shape)
+        assert own == finder.find_scaled(small, scale, image.shape, THRESHOLD)
+        lower = finder.find_scaled(small, scale, image.shape, CHECKED_THRESHOLD)
+        assert all(s >= CHECKED_THRESHOLD for _, s in lower)
+        # every die found at the finder's own threshold is found at the lower one
+        assert all(any(same_die(b, c) for c, _ in lower) for b, _ in own)
+    # the d6 face network reads (and checks) every candidate: its reader asks for the
+    # lower threshold; a reader that does not check its candidates keeps the finder's own
+    (p,) = [p for p in labelled_photos() if len(p.faces) == 25]
+    image = p.image()
+    d6 = DiceReader("d6").read(image).dice
+    unread = DiceReader("seafall", unknown_faces=True, body_check=False).read(image).dice
+    monkeypatch.setattr(reader_module, "CHECKED_THRESHOLD", 1.1)  # no peak is that high
+    assert len(d6) >= 24 and DiceReader("d6").read(image).dice == ()
+    again = DiceReader("seafall", unknown_faces=True, body_check=False).read(image).dice
+    assert [d.box for d in again] == [d.box for d in unread]
