@@ -45,7 +45,9 @@ BODY_THRESHOLD = THRESHOLD
 (train and val) and the tests' SeaFall profile (64 synthetic trays, 768 dice; seeds 11,
 12, 13 and 5000): at 0.2 (the d6 reader's :data:`vision.dicefinder.CHECKED_THRESHOLD`) it
 found 2 more val dice and 2 more train dice, and 4 more on the trays (2 read sure and
-right), but made 1 more false detection on train and 2 on the trays; not kept."""
+right), but made 1 more false detection on train and 2 on the trays; with DIE_FROM at 0.5
+or 0.6, still the one on train and one on the trays. At 0.25, 1 more val die (left
+uncertain) and 1 more false detection on the trays. Not kept."""
 
 
 class DieOrNot:
