@@ -385,8 +385,7 @@ class Profile:
         if neighbours and len(unsure) and len(sure):
             beside = vision_neighbours.likeness(read.dice, read.vectors, unsure, sure,
                                                 TEMPLATE_WEIGHT, read.wides)
-            read_as = np.array([self.labels.index(guesses[i].face) for i in sure], np.int32)
-            better = face_scores(beside, read_as, len(self.labels))
+            better = face_scores(beside, rows[sure].argmax(axis=1), len(self.labels))
             for k, i in enumerate(unsure):
                 again = self._guess(np.maximum(rows[i], better[k]))
                 if not again.uncertain:  # only a die the frame makes sure is read again

@@ -352,7 +352,7 @@ class DiceReader:
             guesses = self.profile.classify_many(crops, wides, neighbours=self.neighbours)
         elif self.die != "d6":
             pass  # unknown faces: found, not read
-        elif self.d6_method == "net":
+        elif self._by_face_net:
             assert self.face_net is not None
             probs = self._face_probabilities(crops)
             checks = self._check_views(probs, crops)
@@ -428,8 +428,7 @@ class DiceReader:
         found = []
         finder = body_dice_finder() if self._by_body else default_dice_finder()
         # candidates the face network checks (its none class) may come from lower peaks
-        checked = self.profile is None and self.die == "d6" and self.d6_method == "net"
-        threshold = CHECKED_THRESHOLD if checked else None
+        threshold = CHECKED_THRESHOLD if self._by_face_net else None
         for box, _score in finder.find_scaled(small, scale, frame.shape, threshold):
             x, y, w, h = box
             cx, cy = x + w / 2, y + h / 2
@@ -447,6 +446,11 @@ class DiceReader:
         """Whether dice are found by the body detector and the die-or-not check."""
         return (self.body_check and self.detector == "net"
                 and (self.profile is not None or self.die != "d6"))
+
+    @property
+    def _by_face_net(self) -> bool:
+        """Whether the d6 face network reads (and checks) every candidate."""
+        return self.profile is None and self.die == "d6" and self.d6_method == "net"
 
     @staticmethod
     def _is_cut(box: Box, shape: tuple[int, ...], roi: np.ndarray | None) -> bool:
