@@ -324,7 +324,7 @@ def _contrasting(rng: np.random.Generator, body: np.ndarray) -> tuple[int, int, 
 
 def symbol_die_crop(rng: np.random.Generator, glyph: Glyph, px: int = 64,
                     trays: np.ndarray | None = None, translucent: float = 0.0,
-                    ) -> np.ndarray:
+                    marked_sides: float = 0.0, streaks: float = 0.0) -> np.ndarray:
     """A reader-like ``px`` square BGR crop of one die showing ``glyph``: a random body and
     ink colour, a random turn, the die's sides showing on one side as under a slightly
     tilted camera, a shadow, a tray of random colour, uneven light, blur and noise.
@@ -332,13 +332,18 @@ def symbol_die_crop(rng: np.random.Generator, glyph: Glyph, px: int = 64,
     ``trays`` (``(n, 2*px, 2*px, 3)`` uint8 patches, e.g. of real empty tray) gives the
     tray a real texture half the time; with probability ``translucent`` the die is
     translucent: the tray shows through its body and the marks of its hidden faces (other
-    random marks, blurred and faint) show through its face."""
+    random marks, blurred and faint) show through its face. With probability
+    ``marked_sides`` the die is seen at a steeper slant with one side face in view,
+    foreshortened and shaded, carrying another symbol (as a real die's sides carry its
+    other faces); with probability ``streaks`` a glint is a thin bright streak across the
+    face rather than a round highlight."""
     big = px * 2
     face_px = int(big * rng.uniform(0.5, 0.72))
     body = rng.integers(0, 256, 3)
     tile = np.empty((face_px, face_px, 3), np.uint8)
     tile[:] = body
-    draw_glyph(tile, glyph, _contrasting(rng, body))
+    ink = _contrasting(rng, body)
+    draw_glyph(tile, glyph, ink)
     tile = tile.astype(np.float32)
     see_through = translucent > 0 and rng.random() < translucent
     if see_through:
@@ -367,6 +372,7 @@ def symbol_die_crop(rng: np.random.Generator, glyph: Glyph, px: int = 64,
     m = cv2.getRotationMatrix2D((face_px / 2, face_px / 2), angle, 1.0)
     m[:, 2] += (cx - face_px / 2, cy - face_px / 2)
     alpha = cv2.warpAffine(mask, m, (big, big), flags=cv2.INTER_LINEAR)
+    marked = marked_sides > 0 and rng.random() < marked_sides
     # shadow, then the sides (the body seen at a slant), then the face
     d = face_px * rng.uniform(0.03, 0.18)
     a = rng.uniform(0, 2 * np.pi)
@@ -374,7 +380,9 @@ def symbol_die_crop(rng: np.random.Generator, glyph: Glyph, px: int = 64,
     shade = cv2.warpAffine(alpha, np.float32([[1, 0, 1.6 * sx], [0, 1, 1.6 * sy]]), (big, big))
     shade = cv2.GaussianBlur(shade, (0, 0), face_px * 0.08)
     canvas *= (1 - rng.uniform(0.2, 0.6) * shade)[..., None]
-    for k in np.linspace(1, 0, 5):
+    if marked:
+        canvas = _marked_side(rng, canvas, body, ink, face_px, m, big)
+    for k in np.linspace(1, 0, 5) if not marked else ():
         side = cv2.warpAffine(alpha, np.float32([[1, 0, k * sx], [0, 1, k * sy]]), (big, big))
         colour = body.astype(np.float32) * rng.uniform(0.45, 0.8) if k == 1 else None
         if colour is not None:
@@ -387,8 +395,13 @@ def symbol_die_crop(rng: np.random.Generator, glyph: Glyph, px: int = 64,
         canvas = (1 - k) * canvas + k * cv2.GaussianBlur(floor, (0, 0), 3.0)
     if rng.random() < 0.3:  # a glint
         g = np.zeros((big, big), np.float32)
-        cv2.circle(g, tuple(int(v) for v in rng.uniform(big * 0.3, big * 0.7, 2)),
-                   int(big * rng.uniform(0.03, 0.1)), 1.0, -1)
+        centre = tuple(int(v) for v in rng.uniform(big * 0.3, big * 0.7, 2))
+        if streaks > 0 and rng.random() < streaks:  # a thin streak
+            axes = (int(big * rng.uniform(0.12, 0.35)), int(big * rng.uniform(0.0, 0.2)))
+            cv2.ellipse(g, centre, axes, float(rng.uniform(0, 180)), 0.0,
+                        float(rng.uniform(60, 180)), 1.0, int(rng.integers(2, 5)))
+        else:
+            cv2.circle(g, centre, int(big * rng.uniform(0.03, 0.1)), 1.0, -1)
         canvas += rng.uniform(40, 120) * cv2.GaussianBlur(g, (0, 0), big * 0.03)[..., None]
     yy, xx = np.mgrid[0:big, 0:big].astype(np.float32) / big - 0.5
     gx, gy = rng.uniform(-0.4, 0.4, 2)
@@ -397,6 +410,30 @@ def symbol_die_crop(rng: np.random.Generator, glyph: Glyph, px: int = 64,
     out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.3, 1.3)))
     out += rng.normal(0, rng.uniform(1, 8), out.shape).astype(np.float32)
     return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _marked_side(rng: np.random.Generator, canvas: np.ndarray, body: np.ndarray,
+                 ink: tuple[int, ...], face_px: int, m: np.ndarray, big: int) -> np.ndarray:
+    """``canvas`` with one side face of the die drawn beside its top face (placed by
+    ``m``): another symbol on the body's colour, squashed to the slant's depth and shaded,
+    as a die tilted towards the camera shows it."""
+    depth = max(2, int(face_px * rng.uniform(0.12, 0.4)))
+    other = random_dots(rng) if rng.random() < 0.5 else random_glyph(rng)
+    side = np.empty((face_px, face_px, 3), np.uint8)
+    side[:] = body
+    draw_glyph(side, other, ink)
+    mask = _rounded_mask(face_px)
+    shade = rng.uniform(0.45, 0.8)
+    net = np.zeros((face_px + depth, face_px, 3), np.float32)
+    net_alpha = np.zeros((face_px + depth, face_px), np.float32)
+    top = face_px - face_px // 8  # the side starts under the top face's rounded edge
+    squashed = (face_px, face_px + depth - top)
+    net[top:] = cv2.resize(side, squashed, interpolation=cv2.INTER_AREA).astype(np.float32) * shade
+    net_alpha[top:] = cv2.resize(mask, squashed, interpolation=cv2.INTER_AREA) / 255
+    size = (big, big)
+    drawn = cv2.warpAffine(net, m, size, flags=cv2.INTER_LINEAR)
+    alpha = cv2.warpAffine(net_alpha, m, size, flags=cv2.INTER_LINEAR)[..., None]
+    return canvas * (1 - alpha) + drawn * alpha
 
 
 def _paint(rng: np.random.Generator, body: np.ndarray) -> tuple[int, int, int]:

@@ -6,6 +6,7 @@ import numpy as np
 
 from vision.synthetic import (
     Glyph,
+    _marked_side,
     glyph_family,
     glyph_on_body,
     random_dots,
@@ -62,6 +63,34 @@ def test_translucent_dice_and_real_trays_change_the_render_only_when_asked() -> 
                 for s in range(8)]
     corners = [np.abs(np.diff(t[:6, :, 1].astype(int), axis=1)).mean() for t in textured]
     assert max(corners) > 3 * min(corners)  # some floors striped, some plain
+
+
+def test_marked_sides_and_streak_glints_change_the_render_only_when_asked() -> None:
+    glyph = Glyph((("dot", 0.0, 0.0, 0.12),))
+    plain = symbol_die_crop(np.random.default_rng(5), glyph)
+    again = symbol_die_crop(np.random.default_rng(5), glyph, marked_sides=0.0, streaks=0.0)
+    assert np.array_equal(plain, again)  # the default render is unchanged
+    # a side face in view is drawn beside the top face, shaded, carrying its own symbol
+    body, ink = np.array([40, 40, 150], np.uint8), (255, 255, 255)
+    place = np.float32([[1, 0, 34], [0, 1, 20]])  # the top face at x 34-94, y 20-80
+    inked = 0
+    for seed in range(6):
+        tray = np.zeros((128, 128, 3), np.float32)
+        out = _marked_side(np.random.default_rng(seed), tray, body, ink, 60, place, 128)
+        drawn = out.sum(axis=2) > 0
+        rows = np.flatnonzero(drawn.any(axis=1))
+        assert 70 <= rows.min() and 85 <= rows.max() <= 110  # under the face, a slant deep
+        cols = np.flatnonzero(drawn.any(axis=0))
+        assert 33 <= cols.min() and cols.max() <= 95
+        side = out[rows.min():rows.max() + 1, 34:94]
+        assert side.max() <= 255 * 0.8 + 1  # shaded: a side is lit less than the top
+        assert (side[..., 2] > side[..., 0] + 40).mean() > 0.5  # mostly the red body
+        inked += side[..., 0].max() > 100  # the symbol's white ink on it
+    assert inked >= 4  # (a small symbol squashed to a shallow side can blur away)
+    streaked = [symbol_die_crop(np.random.default_rng(s), glyph, streaks=1.0) for s in range(12)]
+    rounds = [symbol_die_crop(np.random.default_rng(s), glyph) for s in range(12)]
+    changed = [not np.array_equal(a, b) for a, b in zip(streaked, rounds, strict=True)]
+    assert any(changed) and not all(changed)  # only the renders with a glint differ
 
 
 def test_a_symbol_drawn_on_a_real_body_marks_its_face_and_leaves_the_rest() -> None:
