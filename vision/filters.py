@@ -44,3 +44,20 @@ def colourless(image: np.ndarray) -> bool:
     b, g, r = cv2.split(sample)
     spread = cv2.max(cv2.max(cv2.absdiff(b, g), cv2.absdiff(g, r)), cv2.absdiff(b, r))
     return cv2.countNonZero(spread > 1) <= (1 - COLOURLESS_SHARE) * spread.size
+
+
+BLANK_RANGE = 10
+"""A frame is blank when the middle 98% of its pixels' brightness spans at most this many
+levels (of 255): a covered lens, a camera in the dark, a frame burnt white. The 250 photos
+of the d6 set span 56 levels and more, the synthetic empty trays 26 and more."""
+
+
+def blank(image: np.ndarray) -> bool:
+    """Whether a frame shows nothing but one flat shade (:data:`BLANK_RANGE`)."""
+    h, w = image.shape[:2]
+    step = max(1, round((h * w / 65536) ** 0.5))
+    sample = image[::step, ::step]
+    grey = sample if sample.ndim == 2 else cv2.cvtColor(
+        np.ascontiguousarray(sample[..., :3]), cv2.COLOR_BGR2GRAY)
+    low, high = np.percentile(grey, (1, 99))
+    return bool(high - low <= BLANK_RANGE)

@@ -13,7 +13,10 @@ header first (:func:`image_size`), and:
   instead;
 * another format (PNM, JPEG 2000, ...: no phone or camera sends them) is decoded as OpenCV
   does, within its own limit (a gigapixel, ``OPENCV_IO_MAX_IMAGE_PIXELS``, read when
-  OpenCV is loaded, so not set from here); its errors become :class:`ImageError`.
+  OpenCV is loaded, so not set from here); its errors become :class:`ImageError`;
+* a picture too small or too long and narrow to show a dice tray (:func:`shape_problem`)
+  is refused too: the reader sizes its work from the picture's short side, and a strip of
+  a few pixels by many thousands cost it seconds and gigabytes.
 
 :class:`Decoded` carries the scale of the decoded pixels to the file's, so that boxes can be
 given in the file's own pixels (``tableside read-dice``'s contract).
@@ -28,11 +31,34 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-__all__ = ["MAX_PIXELS", "Decoded", "ImageError", "decode", "image_size", "read_file"]
+__all__ = ["MAX_ASPECT", "MAX_PIXELS", "MIN_SIDE", "Decoded", "ImageError", "decode",
+           "image_size", "read_file", "shape_problem"]
 
 MAX_PIXELS = 25_000_000
 """The most pixels decoded from one file (75 MB as BGR). Phone photos of up to 24
 megapixels decode whole; larger JPEGs are decoded reduced, other formats refused."""
+
+MIN_SIDE = 32
+"""The fewest pixels a picture of the tray has each way: a die in a smaller one is a few
+pixels across, which no reader reads."""
+
+MAX_ASPECT = 8.0
+"""The most times longer than wide a picture of the tray is (a camera's is 16:9, a phone's
+up to about 2:1; a phone panorama is rarely more than 8:1)."""
+
+
+def shape_problem(width: int, height: int) -> str | None:
+    """Why a picture of this size cannot show a dice tray (to follow "<name> is "), or
+    None."""
+    short, long = min(width, height), max(width, height)
+    if short < MIN_SIDE:
+        return (f"{width}x{height} pixels: too small to show dice (a picture of the tray "
+                f"has at least {MIN_SIDE} pixels each way)")
+    if long > MAX_ASPECT * short:
+        return (f"{width}x{height} pixels: too long and narrow to show a dice tray (a "
+                f"picture of the tray is at most {MAX_ASPECT:g} times as long as it is wide)")
+    return None
+
 
 _REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2,
             4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
@@ -162,6 +188,9 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None) -> Decoded:
         width, height = size
         if width <= 0 or height <= 0:
             raise ImageError("not a readable image (its header gives no size)")
+        problem = shape_problem(width, height)
+        if problem:  # refused before a pixel is decoded
+            raise ImageError(problem)
         if is_jpeg(raw):
             reduction = _reduction(width, height, min_side)
             if reduction is None:
@@ -180,6 +209,9 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None) -> Decoded:
                          ) from None
     if image is None or image.size == 0:
         raise ImageError("not a readable image (corrupt or unsupported format)")
+    problem = shape_problem(image.shape[1] * k, image.shape[0] * k)
+    if problem:  # a format whose header was not read
+        raise ImageError(problem)
     return Decoded(image, 1.0 / k)
 
 
@@ -192,6 +224,8 @@ def read_file(path: str | Path, min_side: int | None = None) -> Decoded:
     """:func:`decode` of a file (:class:`ImageError` "<path>: <reason>" if it is missing or
     cannot be read)."""
     p = Path(path)
+    if p.is_dir():
+        raise ImageError(f"{p}: a folder, not an image file")
     if not p.is_file():
         raise ImageError(f"{p}: no such file")
     try:

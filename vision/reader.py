@@ -25,8 +25,8 @@ from vision.dicefinder import CHECKED_THRESHOLD, default_dice_finder, scaled
 from vision.dieornot import DIE_FROM, body_dice_finder, default_die_or_not
 from vision.enrollment import Profile, detection_like
 from vision.facenet import CLASSES, NOT_A_DIE, FaceNet, default_face_net, default_quick_net
-from vision.filters import colourless
-from vision.imagefile import read_file
+from vision.filters import blank, colourless
+from vision.imagefile import read_file, shape_problem
 from vision.pips import count_pips
 from vision.reading import Box, DieRead, TrayRead
 from vision.settle import hand_fraction
@@ -232,6 +232,19 @@ def load_image(path: str | Path) -> np.ndarray:
     return read_file(path).image
 
 
+def _blank_warning(frame: np.ndarray) -> str:
+    """What to tell the table of a frame that is one flat shade (:func:`blank`)."""
+    level = float(frame.mean())
+    if level < 40:
+        return ("the picture is black, with nothing in it: is the camera's lens covered, or "
+                "the light over the tray off?")
+    if level > 215:
+        return ("the picture is white, with nothing in it: the camera's exposure is far too "
+                "high, or a lamp shines straight into it")
+    return ("the picture is one flat colour, with nothing in it: is the camera's lens "
+            "covered, or the camera pointed away from the tray?")
+
+
 def _unscaled(box: Box, scale: float) -> Box:
     """A box in a reduced image's pixels, in the full image's."""
     x, y, w, h = box
@@ -312,8 +325,12 @@ class DiceReader:
     def read(self, frame: np.ndarray, frame_ref: str = "frame") -> TrayRead:
         """Every die found in a BGR frame, with faces, confidences and evidence crops.
         ``ValueError`` when the reader has a tray region (a calibration's) of another size
-        than the frame."""
+        than the frame, or the frame is too small or too long and narrow to show a tray
+        (:func:`vision.imagefile.shape_problem`)."""
         start = self.clock()
+        problem = shape_problem(frame.shape[1], frame.shape[0])
+        if problem:
+            raise ValueError(f"the frame is {problem}")
         grey = colourless(frame)
         if frame.ndim == 2:
             frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
@@ -382,7 +399,10 @@ class DiceReader:
             dice.append(DieRead(face, confidence, uncertain, det.box, c))
         dice = _drop_overlapping(dice)
         warnings: list[str] = []
-        if grey:
+        if not dice and blank(frame):
+            # nothing to read, and nothing wrong with colour or hands: say what is wrong
+            warnings.append(_blank_warning(frame))
+        elif grey:
             # the networks and templates learned from colour photos: on grey ones they
             # find fewer dice and read some wrong, sure (d6 val: 2 of 204)
             warnings.append("the picture has no colour (a black-and-white camera, night mode "

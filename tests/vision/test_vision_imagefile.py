@@ -92,6 +92,26 @@ def test_a_caller_needing_less_gets_a_jpeg_decoded_smaller() -> None:
     assert decode(png, min_side=400).image.shape == (1024, 1024, 3)  # only JPEGs scale
 
 
+def test_a_picture_too_small_or_too_narrow_for_a_tray_is_refused_before_decoding() -> None:
+    # a strip of 16 px by 30000 is only 480,000 pixels, but the reader, sizing its dice
+    # from the short side, once spent 14 s and 5.8 GB on one (a 4x100000 one, 9.5 GB)
+    with pytest.raises(ImageError, match="30000x16 pixels: too small to show dice"):
+        decode(png_claiming(30000, 16))
+    with pytest.raises(ImageError, match="4x100000 pixels: too small"):
+        decode(png_claiming(4, 100000))
+    with pytest.raises(ImageError, match="400x40 pixels: too long and narrow"):
+        decode(png_claiming(400, 40))
+    with pytest.raises(ImageError, match="1x1 pixels: too small"):
+        decode(cv2.imencode(".png", np.zeros((1, 1, 3), np.uint8))[1].tobytes())
+    # a format whose size is only known once decoded is checked then
+    with pytest.raises(ImageError, match="20x300 pixels: too small"):
+        decode(b"P6\n20 300\n255\n" + bytes(20 * 300 * 3))
+    # the limits themselves pass: 32 px each way, 8 times as long as wide
+    for width, height in ((32, 32), (256, 32), (32, 256)):
+        image = np.full((height, width, 3), 128, np.uint8)
+        assert decode(cv2.imencode(".png", image)[1].tobytes()).image.shape == image.shape
+
+
 def test_read_file_names_the_file(tmp_path: Path) -> None:
     bomb = tmp_path / "bomb.png"
     bomb.write_bytes(png_claiming(40000, 40000))
@@ -99,6 +119,8 @@ def test_read_file_names_the_file(tmp_path: Path) -> None:
         read_file(bomb)
     with pytest.raises(ImageError, match=r"missing\.jpg: no such file"):
         read_file(tmp_path / "missing.jpg")
+    with pytest.raises(ImageError, match=r"a folder, not an image file"):
+        read_file(tmp_path)
 
 
 def test_boxes_of_a_reduced_jpeg_are_in_the_files_own_pixels(

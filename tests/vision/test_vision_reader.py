@@ -8,7 +8,8 @@ import pytest
 
 from tests.vision.helpers import PHOTOS, labelled_photos, same_die, score_photos
 from vision.detection import detect, estimate_die_px, expected_die_px, to_work
-from vision.filters import colourless
+from vision.dicefinder import MAX_UPSCALE, scaled
+from vision.filters import blank, colourless
 from vision.imagefile import ImageError
 from vision.pips import count_pips
 from vision.reader import UNREAD, DiceReader, load_image
@@ -188,6 +189,49 @@ def test_reader_marks_every_die_uncertain_in_a_picture_without_colour() -> None:
             assert any("no colour" in w for w in read.warnings), read.warnings
             assert all(d.uncertain and d.confidence <= 0.2 for d in read.dice)
         assert not DiceReader("d6").read(photo.image()).warnings
+
+
+@pytest.mark.parametrize(("level", "says"), [
+    pytest.param((0, 0, 0), "black", id="lens covered"),
+    pytest.param((255, 255, 255), "white", id="burnt white"),
+    pytest.param((40, 120, 200), "one flat colour", id="one flat colour"),
+])
+def test_a_blank_frame_says_what_is_wrong_not_that_it_lacks_colour(
+        level: tuple[int, int, int], says: str) -> None:
+    frame = np.full((720, 1280, 3), level, np.uint8)
+    # a dark sensor's noise is still blank
+    frame = cv2.add(frame, np.random.default_rng(0).integers(0, 6, frame.shape, dtype=np.uint8))
+    assert blank(frame)
+    read = DiceReader("d6").read(frame)
+    assert read.dice == ()
+    assert len(read.warnings) == 1 and f"the picture is {says}" in read.warnings[0]
+    assert "no colour" not in read.warnings[0]
+
+
+def test_real_photos_and_empty_trays_are_not_blank() -> None:
+    for photo in labelled_photos():
+        assert not blank(photo.image())
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        empty = tray_photo(rng, [], size=(640, 480), die_px=48).image
+        assert not blank(empty)
+        assert not DiceReader("d6").read(empty).warnings
+
+
+@pytest.mark.parametrize("shape", [(16, 30000, 3), (100000, 4, 3), (40, 400, 3), (1, 1, 3)])
+def test_a_frame_too_small_or_narrow_for_a_tray_is_a_clear_error(
+        shape: tuple[int, int, int]) -> None:
+    with pytest.raises(ValueError, match=f"the frame is {shape[1]}x{shape[0]} pixels: too"):
+        DiceReader("d6").read(np.full(shape, 128, np.uint8))
+
+
+def test_the_detector_never_enlarges_a_frame_more_than_twice() -> None:
+    # dice guessed at a pixel across (a tiny frame's short side) once meant 16 times larger
+    frame = np.zeros((48, 64, 3), np.uint8)
+    small, scale = scaled(frame, die_px=1.0)
+    assert scale == MAX_UPSCALE == 2.0
+    assert small.shape[:2] == (96, 128)
+    assert scaled(frame, die_px=32.0)[1] == pytest.approx(0.5)
 
 
 def test_colourless_tells_grey_pictures_from_colour_ones() -> None:

@@ -261,6 +261,10 @@ def _truncated() -> bytes:
     pytest.param(_truncated(), "not a readable image", id="truncated jpeg"),
     pytest.param(png_claiming(30000, 20000), "30000x20000 pixels, more than Tableside decodes",
                  id="decompression bomb"),
+    pytest.param(png_claiming(30000, 16), "30000x16 pixels: too small to show dice",
+                 id="a strip a few pixels high"),
+    pytest.param(png_claiming(4000, 300), "too long and narrow to show a dice tray",
+                 id="a panorama"),
     pytest.param(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 64,
                  "HEIC", id="heic from an iphone"),
 ])
