@@ -10,6 +10,7 @@ saved per setup (``<data dir>/setups/<name>/``).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,12 +122,14 @@ class Calibration:
                              f"(tableside calibrate SOURCE --setup {name})")
         try:
             meta = json.loads((folder / "calibration.json").read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise ValueError(f"no usable calibration {name!r} in {folder}: {exc}") from None
+        except (OSError, ValueError) as exc:  # not JSON, or not text at all
+            raise ValueError(f"calibration {name!r} in {folder} is damaged ({exc}): "
+                             "calibrate it again") from None
         background = cv2.imread(str(folder / "background.png"), cv2.IMREAD_COLOR)
         roi = cv2.imread(str(folder / "roi.png"), cv2.IMREAD_GRAYSCALE)
         if background is None or roi is None:
-            raise ValueError(f"calibration {name!r} in {folder} is missing its images")
+            raise ValueError(f"calibration {name!r} in {folder} has its images missing or "
+                             "damaged: calibrate it again")
         if roi.shape != background.shape[:2]:
             raise ValueError(f"calibration {name!r} in {folder} is damaged (its images differ "
                              "in size): calibrate it again")
@@ -140,7 +143,7 @@ class Calibration:
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"calibration {name!r} in {folder} is damaged ({exc!r}): "
                              "calibrate it again") from None
-        if not die_px > 0:
+        if not (math.isfinite(die_px) and die_px > 0):
             raise ValueError(f"calibration {name!r} in {folder} is damaged (die size "
                              f"{die_px}): calibrate it again")
         return cls(name, background, roi, die_px, report)

@@ -22,9 +22,12 @@ faces are arbitrary symbols.
 from __future__ import annotations
 
 import json
+import zipfile
+import zlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, BinaryIO
 
 import cv2
 import numpy as np
@@ -431,8 +434,11 @@ class Profile:
         if not path.is_file():
             raise EnrollmentError(f"no profile {name_or_path!r} (looked for {path})")
         try:
-            with np.load(path, allow_pickle=False) as data:
+            # the file is opened here, so that it is closed whatever np.load makes of it
+            with path.open("rb") as f, _npz(f) as data:
                 meta = json.loads(str(data["meta"]))
+                if not isinstance(meta, dict):
+                    raise ValueError("its description is not a JSON object")
                 method = meta.get("method")
                 if method == METHOD:
                     maps = data["maps"].astype(np.float32)
@@ -440,6 +446,8 @@ class Profile:
                     owners = data["owners"].astype(np.int32)
                     sources = (tuple(str(v) for v in data["sources"])
                                if "sources" in data else ())
+        except (EOFError, zipfile.BadZipFile, zlib.error):  # cut short, or damaged inside
+            raise EnrollmentError(f"cannot read profile {path}: {NOT_A_PROFILE}") from None
         except (OSError, ValueError, KeyError) as exc:
             raise EnrollmentError(f"cannot read profile {path}: {exc}") from None
         if method != METHOD:
@@ -459,6 +467,19 @@ class Profile:
             float(meta["min_similarity"]),
             margin_for(*learned_range(owners, sources, len(meta["labels"]))), sources,
         )
+
+
+def _npz(f: BinaryIO) -> Any:
+    """``np.load`` of an open ``.npz`` file (``ValueError`` if it is not a zip archive:
+    np.load would take it for a pickle, and speak of pickled data)."""
+    if f.read(4) != b"PK\x03\x04":
+        raise ValueError(NOT_A_PROFILE)
+    f.seek(0)
+    return np.load(f, allow_pickle=False)
+
+
+NOT_A_PROFILE = ("not a whole profile file (damaged, cut short, or not made by tableside "
+                 "enroll): enroll its faces again")
 
 
 def profiles_dir() -> Path:

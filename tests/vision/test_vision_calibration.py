@@ -116,17 +116,21 @@ def test_the_check_counts_what_lies_on_the_tray_floor_only() -> None:
 
 
 @pytest.mark.parametrize(("damage", "words"), [
-    (lambda f: (f / "calibration.json").write_text("{not json"), "no usable calibration"),
+    (lambda f: (f / "calibration.json").write_text("{not json"), "damaged.*calibrate it again"),
+    (lambda f: (f / "calibration.json").write_bytes(b"\xff\xfe\x00\x81"), "damaged"),
     (lambda f: (f / "calibration.json").write_text('{"name": "k"}'), "damaged"),
     (lambda f: (f / "calibration.json").write_text(
         '{"name": "k", "die_px": "big", "quality": {}}'), "damaged"),
     (lambda f: (f / "calibration.json").write_text(
         (f / "calibration.json").read_text().replace('"die_px": ', '"die_px": -')), "damaged"),
-    (lambda f: (f / "roi.png").unlink(), "missing its images"),
+    (lambda f: (f / "calibration.json").write_text(
+        (f / "calibration.json").read_text().replace('"die_px": ', '"die_px": Infinity, "x": ')),
+     "damaged"),
+    (lambda f: (f / "roi.png").unlink(), "images missing or damaged"),
     (lambda f: cv2.imwrite(str(f / "roi.png"), np.zeros((5, 5), np.uint8)), "differ in size"),
-    (lambda f: (f / "background.png").write_bytes(b"not a png"), "missing its images"),
-], ids=["not json", "no quality", "bad numbers", "negative size", "no roi", "roi size",
-        "broken image"])
+    (lambda f: (f / "background.png").write_bytes(b"not a png"), "images missing or damaged"),
+], ids=["not json", "not text", "no quality", "bad numbers", "negative size", "endless size",
+        "no roi", "roi size", "broken image"])
 def test_a_damaged_calibration_is_a_clear_error(tmp_path: Path, damage, words: str) -> None:
     folder = calibrate("kitchen", [empty_tray(photo(SHEET))]).save(tmp_path)
     damage(folder)

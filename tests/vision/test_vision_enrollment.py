@@ -122,6 +122,33 @@ def test_profile_saves_to_the_data_dir_and_loads(_private_data_dir: Path) -> Non
         Profile.load("../../etc/passwd")
 
 
+def test_a_damaged_profile_file_is_a_clear_error(tmp_path: Path) -> None:
+    # a card pulled out while saving, a file copied half-way, something else named .npz:
+    # each says what is wrong and what to do, never a traceback (they used to escape as
+    # BadZipFile, EOFError, AttributeError, or speak of pickled data)
+    whole = Profile.from_crops("sf", "seafall", seafall_crops(seed=3, per_face=2))
+    data = whole.save(tmp_path).read_bytes()
+    zeroed = bytearray(data)
+    zeroed[len(data) // 2 : len(data) // 2 + 40] = bytes(40)
+    damaged = {
+        "cut short": data[: len(data) - 100],
+        "half": data[: len(data) // 2],
+        "zeroed inside": bytes(zeroed),
+        "empty": b"",
+        "text": b"not a profile at all",
+    }
+    for name, content in damaged.items():
+        path = tmp_path / f"{name}.npz"
+        path.write_bytes(content)
+        with pytest.raises(EnrollmentError, match="not a whole profile file.*enroll its faces"):
+            Profile.load(str(path))
+    listed = tmp_path / "listed.npz"
+    np.savez(listed, meta=np.array("[1, 2]"))
+    with pytest.raises(EnrollmentError, match="not a JSON object"):
+        Profile.load(str(listed))
+    assert Profile.load(str(tmp_path / "sf.npz")).labels == SEAFALL_FACES  # the whole one
+
+
 def test_enroll_from_crop_folders(tmp_path: Path) -> None:
     crops = seafall_crops(seed=9, per_face=3)
     for face, items in crops.items():
