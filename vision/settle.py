@@ -82,19 +82,32 @@ class SettleDetector:
     _armed: bool = field(default=True, init=False, repr=False)
     _motion_mask: np.ndarray | None = field(default=None, init=False, repr=False)
     _small_bg: np.ndarray | None = field(default=None, init=False, repr=False)
+    _small_bg_for: tuple[int, ...] | None = field(default=None, init=False, repr=False)
 
     def _small(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The frame at the analysis width, in colour (BGR) and blurred grey. A grey or
+        BGRA frame is taken as the reader takes it."""
         h, w = image.shape[:2]
         size = (ANALYSIS_WIDTH, max(1, round(h * ANALYSIS_WIDTH / w)))
         colour = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+        if colour.ndim == 2:
+            colour = cv2.cvtColor(colour, cv2.COLOR_GRAY2BGR)
+        elif colour.shape[2] == 4:
+            colour = cv2.cvtColor(colour, cv2.COLOR_BGRA2BGR)
         grey = cv2.GaussianBlur(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), (3, 3), 0)
         return colour, grey
 
     def _hand(self, colour: np.ndarray, grey: np.ndarray) -> float:
         hand = skin_fraction(colour)
         if self.background is not None:
-            if self._small_bg is None or self._small_bg.shape != grey.shape:
+            if self._small_bg_for != grey.shape:
                 self._small_bg = self._small(self.background)[1]
+                self._small_bg_for = grey.shape
+            if self._small_bg is None or self._small_bg.shape != grey.shape:
+                # the empty tray was taken at another aspect (another camera, or this one
+                # at another mode): it says nothing of this frame, so skin alone counts (the
+                # reader refuses the frame with the setup's size and what to do)
+                return hand
             fg = (cv2.absdiff(grey, self._small_bg) > 40).astype(np.uint8)
             n, _, stats, _ = cv2.connectedComponentsWithStats(fg)
             if n > 1:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -72,6 +73,31 @@ def test_settle_with_a_calibrated_background_sees_a_gloved_hand() -> None:
     calibrated = SettleDetector(clock=ManualClock(), background=empty)
     assert _feed(plain, [gloved] * 10)[-1] is TrayState.SETTLED
     assert set(_feed(calibrated, [gloved] * 10)) == {TrayState.HAND}
+
+
+def test_settle_goes_on_when_the_camera_frames_no_longer_fit_the_calibration() -> None:
+    # a camera plugged in again at another mode (4:3 calibrated, 16:9 now) once crashed
+    # the settle detector (sizes of input arguments do not match), stopping the camera
+    p = photo(SHEET)
+    empty = empty_tray(p)                                # 1024x1024
+    wide = cv2.resize(p.image(), (1280, 720), interpolation=cv2.INTER_AREA)
+    calibrated = SettleDetector(clock=ManualClock(), background=empty)
+    assert _feed(calibrated, [wide] * 10)[-1] is TrayState.SETTLED
+    # the reader then refuses the frame with what to do, as before
+    reader = DiceReader("d6", roi=np.full(empty.shape[:2], 255, np.uint8))
+    with pytest.raises(ValueError, match="calibrate this camera at this size"):
+        reader.read(wide)
+    # frames of the calibrated shape still use the empty tray (a gloved hand is seen)
+    gloved = p.image().copy()
+    gloved[600:1024, 380:640] = (60, 50, 45)
+    assert set(_feed(calibrated, [gloved] * 10)) == {TrayState.HAND}
+
+
+@pytest.mark.parametrize("convert", [cv2.COLOR_BGR2GRAY, cv2.COLOR_BGR2BGRA],
+                         ids=["grey", "bgra"])
+def test_settle_takes_grey_and_bgra_frames_as_the_reader_does(convert: int) -> None:
+    tray = cv2.cvtColor(photo(SHEET).image(), convert)
+    assert _feed(SettleDetector(clock=ManualClock()), [tray] * 10)[-1] is TrayState.SETTLED
 
 
 def test_watch_numbers_rolls_and_matches_a_partial_reroll() -> None:
