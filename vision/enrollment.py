@@ -540,6 +540,10 @@ def read_yolo(path: Path, width: int, height: int) -> list[tuple[int, tuple[int,
             x, y, w, h = (float(v) for v in parts[1:5])
         except (ValueError, IndexError):
             raise EnrollmentError(f"{path}:{n}: not a YOLO line: {line!r}") from None
+        if not (0 <= x <= 1 and 0 <= y <= 1 and 0 < w <= 1 and 0 < h <= 1):  # NaN too
+            raise EnrollmentError(
+                f"{path}:{n}: the box is not in the picture (a YOLO line gives its centre "
+                f"and size as fractions of the picture, each 0 to 1): {line!r}")
         box = (round((x - w / 2) * width), round((y - h / 2) * height),
                round(w * width), round(h * height))
         out.append((cls_id, box))

@@ -206,6 +206,15 @@ def test_enroll_input_errors_are_clear(tmp_path: Path) -> None:
     bad.write_text("zero 0.5 0.5 0.1 0.1\n")
     with pytest.raises(EnrollmentError, match="not a YOLO line"):
         read_yolo(bad, 100, 100)
+    # numbers that are no box: these once escaped as a traceback (NaN, infinity) or cut a
+    # crop of the picture's edge and enrolled it as the face (a centre outside)
+    for line in ("3 nan 0.5 0.1 0.1", "0 0.5 0.5 inf 0.1", "1 1.5 -0.2 0.1 0.1",
+                 "2 0.5 0.5 -0.1 0.1", "0 0.5 0.5 0 0"):
+        bad.write_text(f"0 0.5 0.5 0.1 0.1\n{line}\n")
+        with pytest.raises(EnrollmentError, match=r"bad\.txt:2: the box is not in the picture"):
+            read_yolo(bad, 100, 100)
+    bad.write_text("0 0.5 0.5 0.1 0.1\n1 0.0 1.0 1.0 0.2\n")  # the limits themselves
+    assert read_yolo(bad, 100, 100) == [(0, (45, 45, 10, 10)), (1, (-50, 90, 100, 20))]
     one = {"weak": seafall_crops(seed=2, per_face=1)["weak"]}
     with pytest.raises(EnrollmentError, match="at least two faces"):
         Profile.from_crops("x", "seafall", one)
