@@ -490,10 +490,11 @@ def _images(directory: Path) -> list[Path]:
     return sorted(p for p in directory.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
 
 
-def _image(path: Path) -> np.ndarray:
-    """An enrollment picture (a very large JPEG decoded reduced: :mod:`vision.imagefile`)."""
+def _image(path: Path, tray: bool = True) -> np.ndarray:
+    """An enrollment picture (a very large JPEG decoded reduced: :mod:`vision.imagefile`):
+    a photo of the tray, or (``tray`` False) a crop of one die."""
     try:
-        return read_file(path).image
+        return read_file(path, tray=tray).image
     except ImageError as exc:
         raise EnrollmentError(f"cannot read image {exc}") from None
 
@@ -506,7 +507,7 @@ def crops_from_dir(directory: Path) -> dict[str, list[np.ndarray]]:
     for sub in sorted(p for p in directory.iterdir() if p.is_dir()):
         images = []
         for path in _images(sub):
-            images.append(_image(path))
+            images.append(_image(path, tray=False))
         if images:
             out[sub.name] = [cv2.resize(i, (64, 64), interpolation=cv2.INTER_AREA) for i in images]
     if not out:

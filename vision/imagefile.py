@@ -31,8 +31,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-__all__ = ["MAX_ASPECT", "MAX_PIXELS", "MIN_SIDE", "Decoded", "ImageError", "decode",
-           "image_size", "read_file", "shape_problem"]
+__all__ = ["MAX_ASPECT", "MAX_PIXELS", "MIN_CROP_SIDE", "MIN_SIDE", "Decoded", "ImageError",
+           "decode", "image_size", "read_file", "shape_problem"]
 
 MAX_PIXELS = 25_000_000
 """The most pixels decoded from one file (75 MB as BGR). Phone photos of up to 24
@@ -42,21 +42,28 @@ MIN_SIDE = 32
 """The fewest pixels a picture of the tray has each way: a die in a smaller one is a few
 pixels across, which no reader reads."""
 
+MIN_CROP_SIDE = 8
+"""The fewest pixels a crop of one die (``tableside enroll --crops``) has each way."""
+
 MAX_ASPECT = 8.0
-"""The most times longer than wide a picture of the tray is (a camera's is 16:9, a phone's
-up to about 2:1; a phone panorama is rarely more than 8:1)."""
+"""The most times longer than wide a picture of the tray, or a crop of a die, is (a
+camera's frame is 16:9, a phone's up to about 2:1; a phone panorama is rarely more than
+8:1)."""
 
 
-def shape_problem(width: int, height: int) -> str | None:
-    """Why a picture of this size cannot show a dice tray (to follow "<name> is "), or
-    None."""
+def shape_problem(width: int, height: int, tray: bool = True) -> str | None:
+    """Why a picture of this size cannot show a dice tray (``tray``) or one die (a crop),
+    to follow "<name> is "; or None."""
     short, long = min(width, height), max(width, height)
-    if short < MIN_SIDE:
-        return (f"{width}x{height} pixels: too small to show dice (a picture of the tray "
-                f"has at least {MIN_SIDE} pixels each way)")
+    least, what = (MIN_SIDE, "a picture of the tray") if tray else (MIN_CROP_SIDE,
+                                                                       "a crop of a die")
+    if short < least:
+        return (f"{width}x{height} pixels: too small to show dice ({what} has at least "
+                f"{least} pixels each way)")
     if long > MAX_ASPECT * short:
-        return (f"{width}x{height} pixels: too long and narrow to show a dice tray (a "
-                f"picture of the tray is at most {MAX_ASPECT:g} times as long as it is wide)")
+        return (f"{width}x{height} pixels: too long and narrow to show "
+                f"{'a dice tray' if tray else 'a die'} ({what} is at most {MAX_ASPECT:g} "
+                "times as long as it is wide)")
     return None
 
 
@@ -174,11 +181,13 @@ def _reduction(width: int, height: int, min_side: int | None) -> int | None:
     return k
 
 
-def decode(data: bytes | np.ndarray, min_side: int | None = None) -> Decoded:
+def decode(data: bytes | np.ndarray, min_side: int | None = None,
+           tray: bool = True) -> Decoded:
     """The BGR pixels of an image file's bytes, or :class:`ImageError` saying why not.
 
     ``min_side``: the caller keeps the longest side no larger than this, so a JPEG may be
-    decoded reduced down to it (never below)."""
+    decoded reduced down to it (never below). ``tray``: the picture shows the tray (else
+    it is a crop of one die), for :func:`shape_problem`."""
     raw = data.tobytes() if isinstance(data, np.ndarray) else bytes(data)
     if not raw:
         raise ImageError("an empty file, not a readable image")
@@ -188,7 +197,7 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None) -> Decoded:
         width, height = size
         if width <= 0 or height <= 0:
             raise ImageError("not a readable image (its header gives no size)")
-        problem = shape_problem(width, height)
+        problem = shape_problem(width, height, tray)
         if problem:  # refused before a pixel is decoded
             raise ImageError(problem)
         if is_jpeg(raw):
@@ -209,7 +218,7 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None) -> Decoded:
                          ) from None
     if image is None or image.size == 0:
         raise ImageError("not a readable image (corrupt or unsupported format)")
-    problem = shape_problem(image.shape[1] * k, image.shape[0] * k)
+    problem = shape_problem(image.shape[1] * k, image.shape[0] * k, tray)
     if problem:  # a format whose header was not read
         raise ImageError(problem)
     return Decoded(image, 1.0 / k)
@@ -220,7 +229,7 @@ def _too_large(width: int, height: int) -> str:
             f"({MAX_PIXELS / 1e6:.0f} megapixels)")
 
 
-def read_file(path: str | Path, min_side: int | None = None) -> Decoded:
+def read_file(path: str | Path, min_side: int | None = None, tray: bool = True) -> Decoded:
     """:func:`decode` of a file (:class:`ImageError` "<path>: <reason>" if it is missing or
     cannot be read)."""
     p = Path(path)
@@ -229,7 +238,7 @@ def read_file(path: str | Path, min_side: int | None = None) -> Decoded:
     if not p.is_file():
         raise ImageError(f"{p}: no such file")
     try:
-        return decode(p.read_bytes(), min_side)
+        return decode(p.read_bytes(), min_side, tray)
     except OSError as exc:
         raise ImageError(f"{p}: cannot read ({exc.strerror or exc})") from None
     except ImageError as exc:

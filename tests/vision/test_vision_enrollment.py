@@ -223,6 +223,20 @@ def test_enroll_input_errors_are_clear(tmp_path: Path) -> None:
     with pytest.raises(EnrollmentError,
                        match=r"cannot read image .*huge\.png: 30000x20000 pixels"):
         enroll("x", "seafall", crops_dir=tmp_path / "crops")
+    (tmp_path / "crops" / "weak" / "huge.png").unlink()
+    # a crop of one die may be smaller than a picture of the tray may (a die of 24 px from
+    # a high camera), but not a few pixels, nor a strip
+    small = {face: [cv2.resize(c, (24, 24), interpolation=cv2.INTER_AREA) for c in cs]
+             for face, cs in seafall_crops(seed=4, per_face=2).items()}
+    for face, cs in small.items():
+        (tmp_path / "crops" / face).mkdir(exist_ok=True)
+        for i, c in enumerate(cs):
+            cv2.imwrite(str(tmp_path / "crops" / face / f"{i}.png"), c)
+    enrolled = enroll("x", "seafall", crops_dir=tmp_path / "crops")
+    assert sorted(enrolled.labels) == sorted(SEAFALL_FACES)
+    cv2.imwrite(str(tmp_path / "crops" / "weak" / "dot.png"), small["weak"][0][:5, :5])
+    with pytest.raises(EnrollmentError, match=r"dot\.png: 5x5 pixels: too small.*a crop of a die"):
+        enroll("x", "seafall", crops_dir=tmp_path / "crops")
 
 
 def test_reader_checks_the_profile_matches_the_die() -> None:
