@@ -218,7 +218,7 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None,
                          ) from None
     if image is None or image.size == 0:
         raise ImageError("not a readable image (corrupt or unsupported format)")
-    problem = shape_problem(image.shape[1] * k, image.shape[0] * k, tray)
+    problem = None if size else shape_problem(image.shape[1], image.shape[0], tray)
     if problem:  # a format whose header was not read
         raise ImageError(problem)
     return Decoded(image, 1.0 / k)

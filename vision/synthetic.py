@@ -383,11 +383,9 @@ def symbol_die_crop(rng: np.random.Generator, glyph: Glyph, px: int = 64,
     if marked:
         canvas = _marked_side(rng, canvas, body, ink, face_px, m, big)
     else:
+        side_colour = body.astype(np.float32) * rng.uniform(0.45, 0.8)
         for k in np.linspace(1, 0, 5):
             side = cv2.warpAffine(alpha, np.float32([[1, 0, k * sx], [0, 1, k * sy]]), (big, big))
-            colour = body.astype(np.float32) * rng.uniform(0.45, 0.8) if k == 1 else None
-            if colour is not None:
-                side_colour = colour
             canvas = canvas * (1 - side[..., None]) + side_colour * side[..., None]
     face = cv2.warpAffine(tile, m, (big, big), flags=cv2.INTER_LINEAR)
     canvas = canvas * (1 - alpha[..., None]) + face * alpha[..., None]
