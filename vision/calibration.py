@@ -10,7 +10,6 @@ saved per setup (``<data dir>/setups/<name>/``).
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detection import estimate_die_px, expected_die_px, to_work
+from vision.detection import die_size_problem, estimate_die_px, expected_die_px, to_work
 from vision.filters import colourless
 from vision.sources import FrameSource, SourceError, SourceLost
 from vision.storage import check_name, data_dir
@@ -143,9 +142,9 @@ class Calibration:
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"calibration {name!r} in {folder} is damaged ({exc!r}): "
                              "calibrate it again") from None
-        if not (math.isfinite(die_px) and die_px > 0):
-            raise ValueError(f"calibration {name!r} in {folder} is damaged (die size "
-                             f"{die_px}): calibrate it again")
+        if problem := die_size_problem(die_px, background.shape):
+            raise ValueError(f"calibration {name!r} in {folder} is damaged ({problem}): "
+                             "calibrate it again")
         return cls(name, background, roi, die_px, report)
 
 
@@ -215,6 +214,8 @@ def calibrate(
         if dice_frame.shape != shape:
             raise ValueError("the frame with dice must have the size of the empty-tray frames")
         die_px = estimate_die_px(dice_frame, roi)
+        if die_px is not None and (problem := die_size_problem(die_px, shape)):
+            raise ValueError(f"the dice measured: {problem}")
     die_px = expected_die_px(shape, die_px)  # the framing default when none is measured
     return Calibration(name, background, roi, die_px, quality(background, die_px))
 
@@ -229,6 +230,8 @@ def measured(setup: Calibration, dice_frame: np.ndarray) -> Calibration:
     if die_px is None:
         raise ValueError("no die to measure: put a few dice on the tray floor, apart, and "
                          "let them rest")
+    if problem := die_size_problem(die_px, dice_frame.shape):
+        raise ValueError(f"the dice measured: {problem}")
     return Calibration(setup.name, setup.background, setup.roi, die_px,
                        quality(setup.background, die_px))
 

@@ -9,6 +9,7 @@ and blobs bigger than one die are split at the peaks of their distance transform
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -23,6 +24,26 @@ WORK_DIE_PX = 40
 DEFAULT_DIE_FRACTION = 0.0636
 """Die size as a fraction of the frame's shorter side when nothing better is known
 (a camera framing the tray tightly; measured on the d6 photos: median 174 px of 2736)."""
+
+
+MIN_DIE_PX = 8.0
+"""The smallest die size, in a frame's pixels, that a reader is given (a calibration's, or
+``--die-px``): a die under this is a few pixels of colour, with no mark to read."""
+
+
+def die_size_problem(die_px: float, shape: tuple[int, ...] | None = None) -> str | None:
+    """What is wrong with a die size given to a reader (for a frame of ``shape``, when
+    known), or ``None`` when it will do."""
+    if not (math.isfinite(die_px) and die_px > 0):
+        return f"a die size of {die_px} px is not a size: give a number of pixels above 0"
+    if die_px < MIN_DIE_PX:
+        return (f"dice {die_px:g} px across are too small to read (at least "
+                f"{MIN_DIE_PX:g} px): bring the camera closer, or give it a higher resolution")
+    if shape is not None and die_px > min(shape[0], shape[1]):
+        return (f"a die {die_px:g} px across does not fit in a {shape[1]}x{shape[0]} picture: "
+                "the die size is for another camera or resolution (calibrate this one, or "
+                "leave the die size out)")
+    return None
 
 
 PIP_RADIUS_FRACTION = 0.08

@@ -17,6 +17,7 @@ from vision.detection import (
     DetectionSettings,
     WorkFrame,
     detect,
+    die_size_problem,
     estimate_die_px,
     expected_die_px,
     to_work,
@@ -258,7 +259,9 @@ class DiceReader:
     Without a profile the die must be ``d6``, read by the face network (``d6_method="net"``,
     :mod:`vision.facenet`) or by counting pips (``"pips"``). With a profile, faces are
     the profile's enrolled symbols. ``die_px`` and ``roi`` come from a tray calibration;
-    without ``die_px`` the framing default is used, or, with ``estimate_size``, the die
+    a ``die_px`` that is no size or under :data:`vision.detection.MIN_DIE_PX` is a
+    ``ValueError`` here, one larger than a frame at its read; without ``die_px`` the
+    framing default is used, or, with ``estimate_size``, the die
     size is estimated on each frame (a second detection pass; it did not pay on the d6
     photos, whose framing matches the default). With ``unknown_faces``, a die other than
     d6 needs no profile: its dice are found but not read (face :data:`UNREAD`, uncertain,
@@ -304,6 +307,8 @@ class DiceReader:
             raise ValueError(f"detector must be one of {', '.join(DETECTORS)}")
         if self.d6_method not in D6_METHODS:
             raise ValueError(f"d6_method must be one of {', '.join(D6_METHODS)}")
+        if self.die_px is not None and (problem := die_size_problem(self.die_px)):
+            raise ValueError(problem)
         if self.profile is not None and self.profile.die != self.die:
             raise ValueError(
                 f"profile {self.profile.name!r} is for the {self.profile.die} die, not {self.die}"
@@ -325,8 +330,9 @@ class DiceReader:
     def read(self, frame: np.ndarray, frame_ref: str = "frame") -> TrayRead:
         """Every die found in a BGR frame, with faces, confidences and evidence crops.
         ``ValueError`` when the reader has a tray region (a calibration's) of another size
-        than the frame, or the frame is too small or too long and narrow to show a tray
-        (:func:`vision.imagefile.shape_problem`)."""
+        than the frame, the frame is too small or too long and narrow to show a tray
+        (:func:`vision.imagefile.shape_problem`), or the reader's die size does not fit in
+        it (:func:`vision.detection.die_size_problem`)."""
         start = self.clock()
         problem = shape_problem(frame.shape[1], frame.shape[0])
         if problem:
@@ -342,6 +348,8 @@ class DiceReader:
                 f"at {self.roi.shape[1]}x{self.roi.shape[0]}: calibrate this camera at this "
                 "size, or read without the setup")
         die_px = self.die_px
+        if die_px is not None and (problem := die_size_problem(die_px, frame.shape)):
+            raise ValueError(problem)
         if die_px is None and self.estimate_size:
             die_px = estimate_die_px(frame, self.roi)
         work, found, small = self._find(frame, die_px)

@@ -126,11 +126,17 @@ def test_the_check_counts_what_lies_on_the_tray_floor_only() -> None:
     (lambda f: (f / "calibration.json").write_text(
         (f / "calibration.json").read_text().replace('"die_px": ', '"die_px": Infinity, "x": ')),
      "damaged"),
+    (lambda f: (f / "calibration.json").write_text(
+        (f / "calibration.json").read_text().replace('"die_px": ', '"die_px": 1e6, "x": ')),
+     "damaged.*does not fit in a 1024x1024 picture"),
+    (lambda f: (f / "calibration.json").write_text(
+        (f / "calibration.json").read_text().replace('"die_px": ', '"die_px": 3, "x": ')),
+     "damaged.*too small to read"),
     (lambda f: (f / "roi.png").unlink(), "images missing or damaged"),
     (lambda f: cv2.imwrite(str(f / "roi.png"), np.zeros((5, 5), np.uint8)), "differ in size"),
     (lambda f: (f / "background.png").write_bytes(b"not a png"), "images missing or damaged"),
 ], ids=["not json", "not text", "no quality", "bad numbers", "negative size", "endless size",
-        "no roi", "roi size", "broken image"])
+        "size beyond the frame", "size too small", "no roi", "roi size", "broken image"])
 def test_a_damaged_calibration_is_a_clear_error(tmp_path: Path, damage, words: str) -> None:
     folder = calibrate("kitchen", [empty_tray(photo(SHEET))]).save(tmp_path)
     damage(folder)
@@ -164,3 +170,28 @@ def test_the_setup_in_use_is_remembered(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="bad setup name"):
         remember_in_use("../den", tmp_path)
     assert in_use(tmp_path) == "den"
+
+
+def test_dice_measured_too_small_to_read_are_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A camera so high or so coarse that the dice are a few pixels: the setup is not
+    kept with a size no read could use (8 px, vision.detection.MIN_DIE_PX)."""
+    import vision.calibration
+    from vision.calibration import measured
+
+    p = photo(SHEET)
+    setup = calibrate("kitchen", [empty_tray(p)])
+    monkeypatch.setattr(vision.calibration, "estimate_die_px", lambda frame, roi=None: 5.0)
+    with pytest.raises(ValueError, match="the dice measured: dice 5 px across are too small"):
+        measured(setup, p.image())
+    with pytest.raises(ValueError, match="too small to read"):
+        calibrate("kitchen", [empty_tray(p)], p.image())
+
+
+def test_a_tray_too_small_in_the_picture_to_read_a_die_says_so() -> None:
+    """Frames so small that the framing default makes a die under 8 px: the check
+    refuses them with the reason, rather than keeping a setup that cannot read."""
+    from vision.calibration import check
+
+    tiny = cv2.resize(empty_tray(photo(SHEET)), (96, 96), interpolation=cv2.INTER_AREA)
+    with pytest.raises(ValueError, match="too small to read"):
+        check("kitchen", [tiny])

@@ -301,3 +301,26 @@ def test_a_large_symbol_boxed_alone_is_not_read_as_a_blank_die() -> None:
         got = [d for d in read.dice if same_die(die.box, d.box)]
         assert got, f"the {die.face} die at {die.box} was not found"
         assert got[0].uncertain or got[0].face == die.face
+
+
+@pytest.mark.parametrize("die_px", [0.0, -5.0, float("nan"), float("inf"), 7.9])
+def test_a_die_size_that_is_no_size_or_too_small_to_read_is_refused(die_px: float) -> None:
+    """``--die-px 0`` was taken as "not known", a nan as the framing default, infinity
+    crashed OpenCV and 3 px read dice that are not there as sure 1s: each is a clear
+    error when the reader is made (8 px: docs/vision.md, *Image files*)."""
+    with pytest.raises(ValueError, match="not a size|too small to read"):
+        DiceReader(die_px=die_px)
+
+
+def test_a_die_size_larger_than_the_frame_is_a_clear_error_at_the_read() -> None:
+    """A die size for another camera (or a typo: 100000) used to raise an OpenCV
+    assertion from deep in the detector."""
+    image = photo_image()
+    reader = DiceReader(die_px=float(min(image.shape[:2]) + 1))
+    with pytest.raises(ValueError, match="does not fit in a 1024x1024 picture"):
+        reader.read(image)
+    DiceReader(die_px=float(min(image.shape[:2]))).read(image)  # as large as fits: read
+
+
+def photo_image() -> np.ndarray:
+    return cv2.imread(str(PHOTOS / "IMG_20191208_112541.jpg"))

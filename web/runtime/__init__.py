@@ -215,8 +215,8 @@ class Runtime:
         """The camera's picture of the empty tray checked (the quality report, with advice)
         from its next :data:`TRAY_CHECK_FRAMES` frames; kept as the camera's setup (saved
         under ``name``, by default the current setup's or "tray") when ``save`` and the tray
-        held nothing like a die. ``IllegalCommand`` when there is no camera or it gives no
-        frames."""
+        held nothing like a die. ``IllegalCommand`` when there is no camera, it gives no
+        frames, or its frames cannot be checked (too small to show a tray or read a die)."""
         if self.camera is None:
             raise IllegalCommand("the camera is turned off (--camera none)")
         name = name or (self.setup.name if self.setup is not None else "tray")
@@ -224,8 +224,11 @@ class Runtime:
             frames = self.camera.grab(TRAY_CHECK_FRAMES, TRAY_CHECK_SECONDS)
         except SourceError as exc:
             raise IllegalCommand(f"cannot check the tray: {exc}") from None
-        with self.services.dice().readers.in_use():  # the camera thread reads with them
-            result = check(name, frames)
+        try:
+            with self.services.dice().readers.in_use():  # the camera thread reads with them
+                result = check(name, frames)
+        except ValueError as exc:  # frames no tray shows in, or dice too small to read
+            raise IllegalCommand(f"cannot check the tray: {exc}") from None
         if save and result.keepable:
             self._keep(result.setup)  # its background settles from the next frame on
         return result

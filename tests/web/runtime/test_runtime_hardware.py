@@ -229,6 +229,23 @@ def test_the_dice_are_measured_on_a_checked_tray_only(services):
         assert runtime.stop(timeout=3.0)
 
 
+def test_a_camera_whose_frames_cannot_be_checked_says_why(services):
+    """Frames too small for a tray (or for dice to be read) used to raise out of the check
+    as a server error."""
+    runtime = _tray_runtime(services, [np.full((24, 40, 3), 90, np.uint8)])
+    host = browser(create_app(services, {"TESTING": True}))
+    host.post("/api/tables", json={"game": "seafall", "options": SETUP})
+    runtime.start()
+    try:
+        assert wait_for(lambda: runtime.status()["camera"]["frames"] > 2)
+        out = host.post("/api/hardware/camera/check", json={})
+        assert out.status_code == 409, out.json
+        assert out.json["message"].startswith("cannot check the tray: ")
+        assert "too small" in out.json["message"] and runtime.setup is None
+    finally:
+        assert runtime.stop(timeout=3.0)
+
+
 def test_checking_the_tray_without_a_camera_says_why(services):
     host = browser(create_app(services, {"TESTING": True}))
     host.post("/api/tables", json={"game": "seafall", "options": SETUP})
