@@ -5,7 +5,9 @@
 * ``camera:N`` or a device path (``/dev/video0``): OpenCV ``VideoCapture`` (V4L2);
 * ``picamera``: a Raspberry Pi camera through picamera2, imported only when asked;
 * ``images:DIR``: the images of a folder in name order (a recorded sequence);
-* ``video:FILE``: the frames of a video file;
+* ``video:FILE``: the frames of a video file, each timed by its place in the video (not
+  by the clock: a recording read faster or slower than it was made settles as it was
+  filmed);
 * a path to one image (a photo uploaded from a phone).
 
 ``read()`` returns the next :class:`Frame` or ``None`` at the end of a finite source. A
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import abc
 import importlib
+import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -70,8 +73,11 @@ class FrameSource(abc.ABC):
         self._index = 0
         self._closed = False
 
-    def _frame(self, image: np.ndarray, ref: str | None = None) -> Frame:
-        frame = Frame(image, self._index, self._clock(), ref or f"{self.name}#{self._index}")
+    def _frame(self, image: np.ndarray, ref: str | None = None,
+               timestamp: float | None = None) -> Frame:
+        """The next frame, timed by the clock unless the source knows its own time."""
+        when = self._clock() if timestamp is None else timestamp
+        frame = Frame(image, self._index, when, ref or f"{self.name}#{self._index}")
         self._index += 1
         return frame
 
@@ -242,6 +248,7 @@ class CaptureSource(FrameSource):
             cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
         self._cap = cap
         self._failures = 0
+        self._last_ms = -1.0  # the video's time of the frame last read (a file starts over)
 
     def read(self) -> Frame | None:
         self._check_open()
@@ -250,7 +257,7 @@ class CaptureSource(FrameSource):
         ok, image = self._cap.read()
         if ok and image is not None:
             self._failures = 0
-            return self._frame(image)
+            return self._frame(image, timestamp=None if self.live else self._video_time())
         if not self.live:
             return None
         self._failures += 1
@@ -259,6 +266,22 @@ class CaptureSource(FrameSource):
             self._cap = None
             raise SourceLost(f"{self.name}: the camera stopped delivering frames (unplugged?)")
         return self.read()
+
+    def _video_time(self) -> float | None:
+        """The place in the video of the frame just read, in seconds: the container's
+        timestamp, or else the frame's number over the video's frame rate; ``None`` (the
+        clock times it) where the backend tells neither."""
+        get = getattr(self._cap, "get", None)
+        if get is None:
+            return None
+        ms = float(get(cv2.CAP_PROP_POS_MSEC))
+        if math.isfinite(ms) and ms >= 0 and (self._index == 0 or ms > self._last_ms):
+            self._last_ms = ms
+            return ms / 1000
+        fps = float(get(cv2.CAP_PROP_FPS))
+        if math.isfinite(fps) and fps > 0:
+            return self._index / fps
+        return None
 
     def reopen(self) -> None:
         super().reopen()

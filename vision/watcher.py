@@ -12,7 +12,8 @@ from vision.sources import FrameSource, SourceLost
 
 @dataclass(frozen=True)
 class SourceNotice:
-    """The source went away (``lost``) or came back (``back``)."""
+    """The source went away (``lost``) or came back (``back``), or the tray settled with
+    no die found and the reader said why it may have missed them (``warning``)."""
 
     kind: str
     message: str
@@ -23,7 +24,10 @@ def watch(
     tracker: RollTracker | None = None, *, reopen_attempts: int = 0,
     wait: Callable[[], None] = lambda: None,
 ) -> Iterator[Roll | SourceNotice]:
-    """Yield a :class:`Roll` each time the tray settles; stop when the source ends.
+    """Yield a :class:`Roll` each time the tray settles with dice in it; stop when the
+    source ends. A tray that settles empty is no roll: it ends the last one (the next roll
+    is a new one, not a re-roll), and yields a ``warning`` notice when the reader warns
+    (a black or flat picture).
 
     When the source is lost it yields a ``lost`` notice and, up to ``reopen_attempts``
     times (calling ``wait`` before each), tries ``reopen()``; success yields ``back``.
@@ -52,4 +56,12 @@ def watch(
         decision = detector.update(frame.image, frame.timestamp)
         if decision.read_now:
             read = reader.read(frame.image, frame.ref)
-            yield tracker.add(read, detector.take_motion(frame.image.shape))
+            motion = detector.take_motion(frame.image.shape)
+            if read.dice:
+                yield tracker.add(read, motion)
+                continue
+            # an empty tray is no roll (as at the table, web.runtime.dice): the dice were
+            # picked up, so the next roll is a new one, not a re-roll of these
+            tracker.last = None
+            if read.warnings:  # a covered lens, the light off: say so
+                yield SourceNotice("warning", "; ".join(read.warnings))

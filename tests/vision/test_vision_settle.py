@@ -175,3 +175,21 @@ def test_roll_tracker_keeps_faces_of_unmoved_dice_only_where_nothing_moved() -> 
     assert first.id == 1 and second.id == 2
     assert 0 in second.rerolled
     assert set(second.kept) == set(range(1, len(read.dice)))
+
+
+def test_an_empty_tray_is_no_roll_and_ends_the_last_one() -> None:
+    """The tray settles empty before a roll and after the dice are picked up: no roll is
+    yielded (the server does the same), and the next roll is a new one, not a re-roll. A
+    black picture (the lens covered) says so instead of passing in silence."""
+    p = photo(SHEET)
+    empty = empty_tray(p)
+    first, final = roll_sequence(p, moved=set(range(7)))
+    frames = [empty] * 8 + first + [empty] * 8 + first + [np.zeros_like(empty)] * 8
+    clock = ManualClock()
+    with FakeSource(frames, clock=clock) as source:
+        items = list(watch(source, DiceReader("d6"), _TickingDetector(clock)))
+    rolls = [i for i in items if not isinstance(i, SourceNotice)]
+    assert [(r.id, r.previous_id) for r in rolls] == [(1, None), (2, None)]
+    assert all(len(r.read.dice) >= 5 for r in rolls)
+    (notice,) = [i for i in items if isinstance(i, SourceNotice)]
+    assert notice.kind == "warning" and "black" in notice.message

@@ -240,3 +240,40 @@ def test_closed_source_refuses_to_read() -> None:
 def test_images_source_rejects_a_file_as_folder() -> None:
     with pytest.raises(SourceError):
         ImagesSource(PHOTOS / "manifest.json")
+
+
+def test_a_video_file_is_timed_by_its_own_frames_not_by_the_clock(tmp_path: Path) -> None:
+    """``watch video:FILE`` settles a roll by the video's time: read faster than it was
+    filmed, by the clock, its dice would never have been still long enough."""
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (64, 48))
+    if not writer.isOpened():
+        pytest.skip("this OpenCV build cannot write MJPG video")
+    for i in range(4):
+        writer.write(np.full((48, 64, 3), i * 40, np.uint8))
+    writer.release()
+    with open_source(f"video:{path}", clock=ManualClock(500.0)) as source:
+        times = [f.timestamp for f in source]
+        assert times == pytest.approx([0.0, 0.1, 0.2, 0.3])
+        source.reopen()  # a file starts over
+        assert source.read().timestamp == 0.0
+
+
+class _TimedCapture(FakeCapture):
+    """A capture that tells a frame rate but no position (as some backends do)."""
+
+    def get(self, prop: int) -> float:
+        return {cv2.CAP_PROP_POS_MSEC: 0.0, cv2.CAP_PROP_FPS: 25.0}.get(prop, 0.0)
+
+
+def test_a_video_without_positions_is_timed_by_its_frame_rate_else_by_the_clock() -> None:
+    clock = ManualClock(7.0)
+    timed = CaptureSource("a.mp4", live=False, name="video:a.mp4", clock=clock,
+                          capture_factory=lambda _: _TimedCapture(frames=3))
+    assert [f.timestamp for f in timed] == pytest.approx([0.0, 0.04, 0.08])
+    untimed = CaptureSource("b.mp4", live=False, name="video:b.mp4", clock=clock,
+                            capture_factory=lambda _: FakeCapture(frames=2))
+    assert [f.timestamp for f in untimed] == [7.0, 7.0]
+    camera = CaptureSource(0, live=True, name="camera:0", clock=clock,
+                           capture_factory=lambda _: _TimedCapture(frames=2))
+    assert camera.read().timestamp == 7.0  # a camera's frames: as they come
