@@ -127,3 +127,105 @@ def test_shipped_photos_keep_both_licence_notices() -> None:
     notice = (PHOTOS / "NOTICE.txt").read_text()
     assert "BSD 3-Clause" in notice and "Nell Byler" in notice
     assert "Nikita Menshikov" in (PHOTOS / "LICENSE-DiceWatcher.txt").read_text()
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["read-dice", "x.jpg", "--die-px", "0"], "not a size"),
+    (["read-dice", "x.jpg", "--die-px", "nan"], "not a size"),
+    (["read-dice", "x.jpg", "--die-px", "3"], "too small to read"),
+    (["read-dice", "x.jpg", "--die-px", "big"], "not a number of pixels"),
+    (["watch", "images:x", "--die-px", "inf"], "not a size"),
+    (["watch", "images:x", "--fps", "0"], "not a frame rate"),
+    (["watch", "images:x", "--fps", "-2"], "not a frame rate"),
+    (["watch", "images:x", "--fps", "nan"], "not a frame rate"),
+    (["enroll", "--die", "x", "--profile", "p", "--crops", "c", "--per-face", "-1"],
+     "not a number of crops"),
+    (["enroll", "--die", "x", "--profile", "p", "--crops", "c", "--per-face", "0"],
+     "not a number of crops"),
+])
+def test_sizes_and_rates_that_are_not_are_refused_by_the_parser(
+    capsys: pytest.CaptureFixture[str], argv: list[str], words: str
+) -> None:
+    """They used to be taken as "not given" (0, nan, a negative rate), crash OpenCV (an
+    infinite die), read dice that are not there (3 px) or drop each face's last crop
+    (``--per-face -1``)."""
+    with pytest.raises(SystemExit) as exit_:
+        run(argv)
+    assert exit_.value.code == 2
+    assert words in capsys.readouterr().err
+
+
+def test_a_die_size_too_large_for_a_photo_is_that_photos_error(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(PHOTOS / "IMG_20191209_100614.jpg")
+    assert run(["read-dice", path, "--die-px", "5000", "--json"]) == 1
+    (out,) = json.loads(capsys.readouterr().out)
+    assert out["dice"] == [] and "does not fit in a 1024x1024 picture" in out["error"]
+
+
+def test_watch_times_a_recording_by_its_frames_not_by_how_fast_it_is_read(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Without --fps a folder of frames is taken at 10 a second: timed by the clock, the
+    dice of a short recording, read in less than the 0.4 s a roll needs to settle, were
+    never read; at 2 frames a second the same frames settle sooner; the rolls found no
+    longer depend on the machine's speed."""
+    frames, _ = roll_sequence(photo("IMG_20191208_112541.jpg"), moved=set(range(7)))
+    for i, f in enumerate(frames):
+        cv2.imwrite(str(tmp_path / f"{i:03d}.jpg"), f)
+    assert vision_cli.RECORDING_FPS == 10
+    assert run(["watch", f"images:{tmp_path}", "--json"]) == 0
+    (roll,) = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert roll["roll"] == 1 and len(roll["dice"]) >= 5
+    # two frames of the dice at rest: 0.1 s at 10 frames a second, 0.5 s at 2
+    for f in sorted(tmp_path.iterdir())[-6:]:
+        f.unlink()
+    assert run(["watch", f"images:{tmp_path}", "--json"]) == 0
+    out = capsys.readouterr()
+    assert out.out == "" and "ended with no roll settled" in out.err and "0.4 s" in out.err
+    assert run(["watch", f"images:{tmp_path}", "--fps", "2", "--json"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 1
+
+
+def test_watching_one_photo_says_to_read_it_instead(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["watch", str(PHOTOS / "IMG_20191209_100614.jpg")]) == 0
+    out = capsys.readouterr()
+    assert out.out == "" and "read it with tableside read-dice" in out.err
+
+
+def test_watch_refuses_a_frame_rate_for_a_camera(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A camera's frames are timed as they come; --fps would make its rolls settle by
+    frame count."""
+    from vision.sources import CaptureSource
+
+    opened: list[CaptureSource] = []
+
+    def open_camera(spec: str, clock: object) -> CaptureSource:
+        source = CaptureSource(0, live=True, name=spec, clock=clock,  # type: ignore[arg-type]
+                               capture_factory=lambda _: _StillCamera())
+        opened.append(source)
+        return source
+
+    monkeypatch.setattr(vision_cli, "open_source", open_camera)
+    assert run(["watch", "camera:0", "--fps", "5"]) == 2
+    assert "--fps is for a recording" in capsys.readouterr().err
+    assert opened[0]._cap is None  # closed
+
+
+class _StillCamera:
+    """A camera that delivers one frame of the empty tray."""
+
+    def isOpened(self) -> bool:  # noqa: N802 - OpenCV's name
+        return True
+
+    def set(self, prop: int, value: float) -> bool:
+        return True
+
+    def read(self) -> tuple[bool, object]:
+        return True, cv2.imread(str(PHOTOS / "IMG_20191209_100614.jpg"))
+
+    def release(self) -> None:
+        pass

@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from vision.calibration import Calibration, check, remember_in_use, source_frames, tray_share
+from vision.detection import die_size_problem
 from vision.enrollment import EnrollmentError, Profile, enroll
 from vision.facenet import ModelError
 from vision.imagefile import ImageError
 from vision.reader import DiceReader
 from vision.settle import Roll, SettleDetector
-from vision.sources import SourceError, open_source
+from vision.sources import FrameSource, ImageSource, SourceError, open_source
 from vision.watcher import SourceNotice, watch
 
 
@@ -48,7 +50,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("images", nargs="+", metavar="IMAGE")
     p.add_argument("--die", default="d6", help="d6 (built in), seafall or a custom die name")
     p.add_argument("--profile", help="an enrolled profile (needed for any die but d6)")
-    p.add_argument("--die-px", type=float, help="die size in the photos' pixels, if known")
+    p.add_argument("--die-px", type=_die_px,
+                   help="die size in the photos' pixels, if known (at least 8)")
     p.add_argument("--setup", help="a calibrated setup (tableside calibrate): its die size and "
                    "tray floor, for photos from its camera at its size")
     p.add_argument("--json", action="store_true", help="print a JSON list, one object per image")
@@ -64,7 +67,7 @@ def register(subparsers: Any) -> None:
     src.add_argument("--crops", type=Path, help="folder with one sub-folder of crops per face")
     src.add_argument("--photos", type=Path, help="photos with YOLO label files")
     e.add_argument("--faces", help="face labels in class order, comma separated (--photos)")
-    e.add_argument("--per-face", type=int, help="use at most N crops per face")
+    e.add_argument("--per-face", type=_count, help="use at most N crops per face")
     e.set_defaults(handler=_enroll)
 
     w = subparsers.add_parser(
@@ -72,16 +75,63 @@ def register(subparsers: Any) -> None:
         description="Watch a source (camera:0, picamera, images:DIR, video:FILE, /dev/videoN) "
         "and print each roll once the dice have settled.",
     )
-    w.add_argument("source")
+    w.add_argument("source", help="camera:N, /dev/videoN, picamera, images:DIR (frames in name "
+                   "order), video:FILE")
     w.add_argument("--die", default="d6")
     w.add_argument("--profile")
-    w.add_argument("--die-px", type=float)
+    w.add_argument("--die-px", type=_die_px, help="die size in the frames' pixels, if known "
+                   "(at least 8)")
     w.add_argument("--setup", help="a calibrated setup (tableside calibrate): its die size, "
                    "tray floor and empty-tray background (which shows a still hand)")
-    w.add_argument("--fps", type=float, default=0.0,
-                   help="frame rate of a recording without timestamps (images:DIR)")
+    w.add_argument("--fps", type=_fps,
+                   help="frame rate of a recording without timestamps (images:DIR; default "
+                        f"{RECORDING_FPS:g}): a roll settles after "
+                        f"{SettleDetector.settle_seconds:g} s still in the recording's time, "
+                        "however fast it is read; a video file keeps its own timing, a "
+                        "camera the clock's")
     w.add_argument("--json", action="store_true", help="one JSON object per roll")
     w.set_defaults(handler=_watch)
+
+
+RECORDING_FPS = 10.0
+"""The frame rate a recording without timestamps (``images:DIR``) is taken to have when
+``watch --fps`` does not say: timed by the clock, frames read faster than they were taken
+would never stay still long enough to settle, and the rolls found would depend on the
+machine's speed."""
+
+
+def _die_px(text: str) -> float:
+    """``--die-px``: a die size the reader can read at."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of pixels") from None
+    if problem := die_size_problem(value):
+        raise argparse.ArgumentTypeError(problem)
+    return value
+
+
+def _count(text: str) -> int:
+    """``--per-face``: a whole number above 0 (-1 used to drop each face's last crop)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of crops: give 1 or more")
+    return value
+
+
+def _fps(text: str) -> float:
+    """``--fps``: a frame rate above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a frame rate: give frames a "
+                                         "second above 0, as 10 or 29.97")
+    return value
 
 
 def _setup(args: argparse.Namespace) -> Calibration | None:
@@ -150,8 +200,7 @@ def _enroll(args: argparse.Namespace) -> int:
 
 
 def _watch(args: argparse.Namespace) -> int:
-    frame_period = 1.0 / args.fps if args.fps > 0 else 0.0
-    clock = _FrameClock(frame_period) if frame_period else time.monotonic
+    clock = _FrameClock(1.0 / (args.fps or RECORDING_FPS))
     try:
         setup = _setup(args)
         reader = _reader(args, setup)
@@ -159,8 +208,17 @@ def _watch(args: argparse.Namespace) -> int:
     except (EnrollmentError, ValueError, SourceError, ModelError) as exc:
         print(f"tableside watch: {exc}", file=sys.stderr)
         return 2
+    if source.live:
+        if args.fps:
+            source.close()
+            print(f"tableside watch: --fps is for a recording without timestamps "
+                  f"(images:DIR), not a camera: {args.source}'s frames are timed as they "
+                  "come", file=sys.stderr)
+            return 2
+        clock.live = True  # before its first frame is read
     detector = SettleDetector(clock=clock, background=setup.background if setup else None,
                               die_px=reader.die_px)
+    rolls = 0
     with source:
         try:
             for item in watch(source, reader, detector, reopen_attempts=10,
@@ -168,11 +226,22 @@ def _watch(args: argparse.Namespace) -> int:
                 if isinstance(item, SourceNotice):
                     print(f"[{item.kind}] {item.message}", file=sys.stderr, flush=True)
                     continue
+                rolls += 1
                 _print_roll(item, args.json)
         except ValueError as exc:  # frames of another size than the setup's
             print(f"tableside watch: {exc}", file=sys.stderr)
             return 2
+    if not rolls:
+        print(f"tableside watch: {source.name} ended with no roll settled: {_why_none(source)}",
+              file=sys.stderr)
     return 0
+
+
+def _why_none(source: FrameSource) -> str:
+    if isinstance(source, ImageSource):
+        return "one picture never settles (read it with tableside read-dice)"
+    return (f"the dice are read once they have been still, with no hand in the tray, for "
+            f"{SettleDetector.settle_seconds:g} s")
 
 
 def _calibrate(args: argparse.Namespace) -> int:
@@ -222,13 +291,17 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 
 class _FrameClock:
-    """A clock that advances one frame period per call (recordings without timestamps)."""
+    """A recording's clock: it advances one frame period per frame (a recording without
+    timestamps), or, once ``live``, tells the time (a camera's frames)."""
 
     def __init__(self, period: float) -> None:
         self.period = period
         self.now = 0.0
+        self.live = False
 
     def __call__(self) -> float:
+        if self.live:
+            return time.monotonic()
         self.now += self.period
         return self.now
 
