@@ -8,7 +8,8 @@
 * ``video:FILE``: the frames of a video file, each timed by its place in the video (not
   by the clock: a recording read faster or slower than it was made settles as it was
   filmed);
-* a path to one image (a photo uploaded from a phone).
+* a path to one image (a photo uploaded from a phone), or to a video file
+  (:data:`VIDEO_SUFFIXES`), or to a folder of images (as ``images:DIR``).
 
 ``read()`` returns the next :class:`Frame` or ``None`` at the end of a finite source. A
 live source that stops delivering (camera unplugged) raises :class:`SourceLost`; after
@@ -39,6 +40,9 @@ framing*). USB webcams often start at 640x480, where a die is half as many pixel
 a camera that cannot give it gives its nearest size."""
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+
+VIDEO_SUFFIXES = (".mp4", ".m4v", ".mov", ".avi", ".mkv", ".webm", ".mjpeg", ".mjpg", ".h264")
+"""A file path with one of these is a video (as ``video:FILE``), not a picture."""
 
 
 class SourceError(RuntimeError):
@@ -366,6 +370,9 @@ def open_source(
     capture_factory: Callable[[int | str], Any] = cv2.VideoCapture,
 ) -> FrameSource:
     """Open a frame source from its string (see the module docstring)."""
+    if not spec.strip():
+        raise SourceError("no source given: use camera:N, a /dev/video path, picamera, "
+                          "images:DIR, video:FILE or an image file")
     if spec.startswith("camera:"):
         index = spec.split(":", 1)[1]
         if not index.isdigit():
@@ -388,6 +395,8 @@ def open_source(
     path = Path(spec)
     if path.is_dir():
         return ImagesSource(path, clock=clock)
+    if path.is_file() and path.suffix.lower() in VIDEO_SUFFIXES:
+        return open_source(f"video:{spec}", clock=clock, capture_factory=capture_factory)
     if path.is_file():
         return ImageSource(path, clock=clock)
     if path.suffix.lower() in IMAGE_SUFFIXES:

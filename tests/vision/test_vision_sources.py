@@ -277,3 +277,21 @@ def test_a_video_without_positions_is_timed_by_its_frame_rate_else_by_the_clock(
     camera = CaptureSource(0, live=True, name="camera:0", clock=clock,
                            capture_factory=lambda _: _TimedCapture(frames=2))
     assert camera.read().timestamp == 7.0  # a camera's frames: as they come
+
+
+def test_a_video_path_is_a_video_and_an_empty_source_is_an_error(tmp_path: Path) -> None:
+    """``calibrate clip.mp4`` said "not a readable image"; ``watch ''`` read the current
+    folder's pictures."""
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (64, 48))
+    if not writer.isOpened():
+        pytest.skip("this OpenCV build cannot write MJPG video")
+    for _ in range(3):
+        writer.write(np.full((48, 64, 3), 90, np.uint8))
+    writer.release()
+    with open_source(str(path)) as source:
+        assert isinstance(source, CaptureSource) and not source.live
+        assert source.name == f"video:{path}" and len(list(source)) == 3
+    for blank in ("", "  "):
+        with pytest.raises(SourceError, match="no source given"):
+            open_source(blank)
