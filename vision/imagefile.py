@@ -31,12 +31,18 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-__all__ = ["MAX_ASPECT", "MAX_PIXELS", "MIN_CROP_SIDE", "MIN_SIDE", "Decoded", "ImageError",
-           "decode", "image_size", "read_file", "shape_problem"]
+__all__ = ["MAX_ASPECT", "MAX_FILE_BYTES", "MAX_PIXELS", "MIN_CROP_SIDE", "MIN_SIDE",
+           "Decoded", "ImageError", "decode", "image_size", "read_file", "shape_problem"]
 
 MAX_PIXELS = 25_000_000
 """The most pixels decoded from one file (75 MB as BGR). Phone photos of up to 24
 megapixels decode whole; larger JPEGs are decoded reduced, other formats refused."""
+
+MAX_FILE_BYTES = 160 * 2**20
+"""The largest file read as a picture (160 MiB): more than any picture of up to
+:data:`MAX_PIXELS` takes, even as uncompressed 16-bit TIFF. A larger one (a video given to
+``read-dice`` by mistake) is refused before it is read, rather than held whole in memory
+(a 1.5 GB file took 1.6 GB)."""
 
 MIN_SIDE = 32
 """The fewest pixels a picture of the tray has each way: a die in a smaller one is a few
@@ -235,9 +241,16 @@ def read_file(path: str | Path, min_side: int | None = None, tray: bool = True) 
     p = Path(path)
     if p.is_dir():
         raise ImageError(f"{p}: a folder, not an image file")
-    if not p.is_file():
+    if not p.exists():
         raise ImageError(f"{p}: no such file")
+    if not p.is_file():
+        raise ImageError(f"{p}: not an image file (a device or a pipe)")
     try:
+        megabytes = p.stat().st_size / 2**20
+        if megabytes > MAX_FILE_BYTES / 2**20:
+            raise ImageError(f"{megabytes:.0f} MB: too large for a picture (at most "
+                             f"{MAX_FILE_BYTES / 2**20:.0f} MB; a video is watched: "
+                             "tableside watch video:FILE)")
         return decode(p.read_bytes(), min_side, tray)
     except OSError as exc:
         raise ImageError(f"{p}: cannot read ({exc.strerror or exc})") from None

@@ -12,7 +12,7 @@ import pytest
 
 from tests.vision.helpers import PHOTOS, png_claiming
 from vision import imagefile
-from vision.imagefile import ImageError, decode, image_size, read_file
+from vision.imagefile import MAX_FILE_BYTES, ImageError, decode, image_size, read_file
 from vision.reader import DiceReader
 
 PHOTO = PHOTOS / "IMG_20191209_100614.jpg"  # 1024x1024, 3 dice
@@ -139,3 +139,24 @@ def test_boxes_of_a_reduced_jpeg_are_in_the_files_own_pixels(
         x, y, w, h = die.box
         near = min(small.dice, key=lambda d: abs(2 * d.box[0] - x) + abs(2 * d.box[1] - y))
         assert all(abs(2 * a - b) <= 6 for a, b in zip(near.box, die.box, strict=True))
+
+
+def test_a_file_too_large_for_a_picture_is_refused_before_it_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A video given to read-dice by mistake used to be read whole into memory (1.5 GB
+    took 1.6 GB). The file is sparse: refused from its size alone, in no time."""
+    video = tmp_path / "roll.mp4"
+    with video.open("wb") as f:
+        f.truncate(MAX_FILE_BYTES + 1)
+    monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("the file was read"))
+    with pytest.raises(ImageError, match=r"roll.mp4: 160 MB: too large for a picture.*watch"):
+        read_file(video)
+
+
+def test_a_device_is_not_an_image_file() -> None:
+    """/dev/zero was reported as "no such file"."""
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero here")
+    with pytest.raises(ImageError, match="not an image file"):
+        read_file("/dev/zero")
