@@ -384,6 +384,7 @@ class DiceReader:
             reads = [self._classify_net(p, checks.get(i)) for i, p in enumerate(probs)]
             wides = self._wide_views(reads, work.image, found)
         dice: list[DieRead] = []
+        unlike = 0  # found, but like none of the profile's faces
         for i, (det, c) in enumerate(zip(found, crops, strict=True)):
             if probs is not None:
                 read = reads[i]
@@ -393,6 +394,7 @@ class DiceReader:
                 g = guesses[i]
                 read = None if g.similarity < NOT_A_DIE_SIMILARITY else (
                     g.face, g.confidence, g.uncertain)
+                unlike += read is None
             elif self.die != "d6":
                 read = UNREAD, 0.0, True
             else:
@@ -415,6 +417,14 @@ class DiceReader:
             # find fewer dice and read some wrong, sure (d6 val: 2 of 204)
             warnings.append("the picture has no colour (a black-and-white camera, night mode "
                             "or filter): every die is marked uncertain")
+        if not dice and unlike and self.profile is not None:
+            # every die found was dropped as unlike the profile: a profile of another die,
+            # or enrolled under other light; "no dice" alone would hide it
+            warnings.append(
+                f"{unlike} {'die was' if unlike == 1 else 'dice were'} found but "
+                f"{'looks' if unlike == 1 else 'look'} like none of the faces of profile "
+                f"{self.profile.name!r}: is it this die's profile? If the dice or the light "
+                "changed since, enroll the faces again")
         if hand_fraction(small) > HAND_FRACTION:
             # dice in or near a hand may be moving, held or hidden: confirm them all
             warnings.append("a hand is in the tray: every die is marked uncertain")

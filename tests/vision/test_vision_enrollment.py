@@ -387,3 +387,25 @@ def test_learning_refuses_what_is_not_a_confirmed_die() -> None:
     with pytest.raises(EnrollmentError, match="not a colour crop"):
         profile.learn([("weak", c[:, :, 0], "r1:0")])
     assert profile.learn([]).sources == profile.sources
+
+
+def test_dice_unlike_every_face_of_the_profile_are_not_a_silent_no_dice() -> None:
+    """A profile of another die (or enrolled from pictures that are not of dice) drops
+    every die it finds as like none of its faces; the read said only "no dice", with 7
+    dice on the tray."""
+    flat = {"light": [np.full((60, 60, 3), 200, np.uint8)] * 3,
+            "dark": [np.full((60, 60, 3), 50, np.uint8)] * 3}
+    profile = Profile.from_crops("walls", "mine", flat)
+    read = DiceReader("mine", profile=profile).read(cv2.imread(str(PHOTOS / SHEET_7)))
+    assert read.dice == ()
+    (warning,) = read.warnings
+    assert warning.startswith("7 dice were found but look like none of the faces of profile "
+                              "'walls'") and "enroll the faces again" in warning
+    # the profile of the dice on the tray reads them, with no such warning
+    right = Profile.from_crops("sf", "seafall", seafall_crops(seed=3, per_face=2))
+    tray = tray_photo(np.random.default_rng(5), list(SEAFALL_FACES), size=(640, 480))
+    sure = DiceReader("seafall", profile=right).read(tray.image)
+    assert sure.dice and not sure.warnings
+
+
+SHEET_7 = "IMG_20191208_112541.jpg"  # 7 pip dice on a white sheet
