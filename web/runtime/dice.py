@@ -94,6 +94,12 @@ def _holding(table: Table) -> Iterator[None]:
         yield
 
 
+class NoDiceRead(ValueError):
+    """A camera frame settled with no die read, and the reader said why it may have missed
+    them (a profile the dice are unlike, the lens covered): for the camera's status, so the
+    table sees why its roll was not taken."""
+
+
 @dataclass
 class DiceReaders:
     """One :class:`DiceReader` per die: ``d6`` built in, any other die from its profile
@@ -200,15 +206,18 @@ class DiceService:
                    actor: str | None = "camera", motion: np.ndarray | None = None,
                    setup: Calibration | None = None) -> DiceReadRecord | None:
         """A settled camera frame; None when the table has no roll prompt open or the tray
-        is empty (it settles empty between rolls: that is no roll). ``motion`` (0/1, the
-        frame's size) marks where anything moved since the last settle: a die that did not
-        move was not re-rolled."""
+        is empty (it settles empty between rolls: that is no roll); :class:`NoDiceRead`
+        when no die was read and the reader warned why (the camera's status shows it).
+        ``motion`` (0/1, the frame's size) marks where anything moved since the last
+        settle: a die that did not move was not re-rolled."""
         prompt = roll_prompt(table)
         if prompt is None:
             return None
         tray = self.readers.read(prompt.die, frame, ref, setup)
         if not tray.dice:
             self._trackers.pop(table.session_id, None)  # the dice were picked up
+            if tray.warnings:
+                raise NoDiceRead(f"no die was read ({'; '.join(tray.warnings)})")
             return None
         tracker = self._trackers.setdefault(table.session_id, RollTracker())
         roll = tracker.add(tray, motion)

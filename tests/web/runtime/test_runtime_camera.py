@@ -436,3 +436,27 @@ def test_a_setup_made_on_the_demo_recording_is_kept_for_the_run_only(services):
                     camera_factory=lambda: FakeSource([]), pi_model=None)
     table._keep(setup)
     assert in_use() == "tray" and (setups_dir() / "tray" / "calibration.json").is_file()
+
+
+
+def test_a_settle_with_no_die_read_says_why_when_the_reader_knows(services):
+    """The camera settles on a black picture (the lens covered) while the table waits for
+    dice: no read is recorded, and the camera's status says why instead of nothing
+    happening. An empty tray in good light stays silent (it settles so between rolls)."""
+    from tests.vision.helpers import empty_tray
+
+    table = services.tables.create("dicegame", {"die": "d6", "count": 2, "rolls": 1})
+    dice = services.dice()
+    black = np.zeros((480, 640, 3), np.uint8)
+    with pytest.raises(ValueError, match=r"^no die was read \(the picture is black"):
+        dice.read_frame(table, black, "x")
+    assert dice.read_frame(table, empty_tray(photo(SHEET)), "y") is None
+    # at the camera: the lens is covered, a moment's light, covered again
+    frames = [black] * 4 + [np.full_like(black, 40)] + [black] * 6
+    runtime = runtime_with(services, lambda: FakeSource(frames, clock=Ticking()))
+    assert runtime.camera is not None
+    runtime.camera.run()
+    status = runtime.camera.status()
+    assert status["settles"] == 2 and status["reads"] == 0
+    assert status["last_error"].startswith("no die was read (the picture is black")
+    assert table.view(None)["rolled"] == []
