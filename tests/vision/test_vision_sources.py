@@ -142,14 +142,20 @@ def test_cameras_are_asked_for_1280x720_in_mjpg_and_video_files_are_not() -> Non
     video.close()
 
 
-def test_video_file_source_reads_every_frame(tmp_path: Path) -> None:
-    path = tmp_path / "clip.avi"
+def clip(folder: Path, frames: int) -> Path:
+    """A small MJPG video at 10 frames a second, each frame a shade brighter."""
+    path = folder / "clip.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (64, 48))
     if not writer.isOpened():
         pytest.skip("this OpenCV build cannot write MJPG video")
-    for i in range(5):
+    for i in range(frames):
         writer.write(np.full((48, 64, 3), i * 40, np.uint8))
     writer.release()
+    return path
+
+
+def test_video_file_source_reads_every_frame(tmp_path: Path) -> None:
+    path = clip(tmp_path, 5)
     with open_source(f"video:{path}") as source:
         frames = list(source)
     assert len(frames) == 5
@@ -245,13 +251,7 @@ def test_images_source_rejects_a_file_as_folder() -> None:
 def test_a_video_file_is_timed_by_its_own_frames_not_by_the_clock(tmp_path: Path) -> None:
     """``watch video:FILE`` settles a roll by the video's time: read faster than it was
     filmed, by the clock, its dice would never have been still long enough."""
-    path = tmp_path / "clip.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (64, 48))
-    if not writer.isOpened():
-        pytest.skip("this OpenCV build cannot write MJPG video")
-    for i in range(4):
-        writer.write(np.full((48, 64, 3), i * 40, np.uint8))
-    writer.release()
+    path = clip(tmp_path, 4)
     with open_source(f"video:{path}", clock=ManualClock(500.0)) as source:
         times = [f.timestamp for f in source]
         assert times == pytest.approx([0.0, 0.1, 0.2, 0.3])
@@ -282,13 +282,7 @@ def test_a_video_without_positions_is_timed_by_its_frame_rate_else_by_the_clock(
 def test_a_video_path_is_a_video_and_an_empty_source_is_an_error(tmp_path: Path) -> None:
     """``calibrate clip.mp4`` said "not a readable image"; ``watch ''`` read the current
     folder's pictures."""
-    path = tmp_path / "clip.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (64, 48))
-    if not writer.isOpened():
-        pytest.skip("this OpenCV build cannot write MJPG video")
-    for _ in range(3):
-        writer.write(np.full((48, 64, 3), 90, np.uint8))
-    writer.release()
+    path = clip(tmp_path, 3)
     with open_source(str(path)) as source:
         assert isinstance(source, CaptureSource) and not source.live
         assert source.name == f"video:{path}" and len(list(source)) == 3
