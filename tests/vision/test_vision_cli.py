@@ -201,22 +201,22 @@ def test_watch_refuses_a_frame_rate_for_a_camera(
     frame count."""
     from vision.sources import CaptureSource
 
-    opened: list[CaptureSource] = []
+    camera = _StillCamera()
 
     def open_camera(spec: str, clock: object) -> CaptureSource:
-        source = CaptureSource(0, live=True, name=spec, clock=clock,  # type: ignore[arg-type]
-                               capture_factory=lambda _: _StillCamera())
-        opened.append(source)
-        return source
+        return CaptureSource(0, live=True, name=spec, clock=clock,  # type: ignore[arg-type]
+                             capture_factory=lambda _: camera)
 
     monkeypatch.setattr(vision_cli, "open_source", open_camera)
     assert run(["watch", "camera:0", "--fps", "5"]) == 2
     assert "--fps is for a recording" in capsys.readouterr().err
-    assert opened[0]._cap is None  # closed
+    assert camera.released  # the camera is let go, not left open
 
 
 class _StillCamera:
-    """A camera that delivers one frame of the empty tray."""
+    """A camera that delivers frames of dice, and knows whether it was let go."""
+
+    released = False
 
     def isOpened(self) -> bool:  # noqa: N802 - OpenCV's name
         return True
@@ -228,4 +228,4 @@ class _StillCamera:
         return True, cv2.imread(str(PHOTOS / "IMG_20191209_100614.jpg"))
 
     def release(self) -> None:
-        pass
+        self.released = True
