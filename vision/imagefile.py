@@ -246,9 +246,9 @@ def read_file(path: str | Path, min_side: int | None = None, tray: bool = True) 
     if not p.is_file():
         raise ImageError(f"{p}: not an image file (a device or a pipe)")
     try:
-        megabytes = p.stat().st_size / 2**20
-        if megabytes > MAX_FILE_BYTES / 2**20:
-            raise ImageError(f"{megabytes:.0f} MB: too large for a picture (at most "
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ImageError(f"{size / 2**20:.0f} MB: too large for a picture (at most "
                              f"{MAX_FILE_BYTES / 2**20:.0f} MB; a video is watched: "
                              "tableside watch video:FILE)")
         return decode(p.read_bytes(), min_side, tray)
