@@ -7,9 +7,10 @@ with a calibrated empty tray, a blob of foreground far bigger than a die). The t
 clock; it is *settled once* per roll: the next read waits for new motion.
 
 :class:`RollTracker` turns settled reads into :class:`Roll` values with ids. A die whose
-place did not change since the last roll (no motion over it, a die still there) keeps its
-face: this is how a partial re-roll ("re-roll weak successes") is matched to the dice that
-moved.
+place did not change since the last roll (no motion over it, a die still there) is the
+same die showing the same face: this is how a partial re-roll ("re-roll weak successes")
+is matched to the dice that moved. Its two reads are one die's evidence, and the surer
+one gives its face (:func:`still_die`).
 """
 
 from __future__ import annotations
@@ -205,9 +206,7 @@ class RollTracker:
                         continue
                     taken.add(j)
                     kept.append(i)
-                    # an unmoved die keeps the face it was read with before
-                    dice[i] = DieRead(old.face, max(old.confidence, die.confidence),
-                                      old.uncertain and die.uncertain, die.box, die.crop)
+                    dice[i] = still_die(old, die)
                     break
         rerolled = tuple(i for i in range(len(dice)) if i not in kept)
         read = TrayRead(read.die, tuple(dice), read.frame_ref, read.ms, read.frame)
@@ -215,6 +214,26 @@ class RollTracker:
                     previous.id if previous is not None else None)
         self.last = roll
         return roll
+
+
+def still_die(before: DieRead, now: DieRead) -> DieRead:
+    """One die that did not move between two reads: both reads saw the same face, so the
+    face is the one the surer read gives. A sure read wins over an unsure one (a die the
+    reader was unsure of, read sure now, takes the new face); two sure reads that disagree
+    contradict each other, so the die is marked uncertain (the table confirms it) rather
+    than trusting either; two unsure reads give the more confident one's face, still
+    uncertain. The box and crop are the new read's (the frame kept as evidence)."""
+    if before.uncertain != now.uncertain:
+        sure = now if before.uncertain else before
+        return DieRead(sure.face, sure.confidence, False, now.box, now.crop)
+    if not before.uncertain:
+        if before.face == now.face:
+            return DieRead(before.face, max(before.confidence, now.confidence), False,
+                           now.box, now.crop)
+        return DieRead(before.face, min(before.confidence, now.confidence), True, now.box,
+                       now.crop)
+    best = before if before.confidence >= now.confidence else now
+    return DieRead(best.face, best.confidence, True, now.box, now.crop)
 
 
 def _moved(motion: np.ndarray, box: tuple[int, int, int, int]) -> bool:

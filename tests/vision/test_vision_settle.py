@@ -6,7 +6,8 @@ import pytest
 
 from tests.vision.helpers import ManualClock, empty_tray, hand, photo, roll_sequence
 from vision.reader import DiceReader
-from vision.settle import RollTracker, SettleDetector, TrayState
+from vision.reading import DieRead, TrayRead
+from vision.settle import RollTracker, SettleDetector, TrayState, still_die
 from vision.sources import FakeSource, SourceLost
 from vision.watcher import SourceNotice, watch
 
@@ -175,6 +176,52 @@ def test_roll_tracker_keeps_faces_of_unmoved_dice_only_where_nothing_moved() -> 
     assert first.id == 1 and second.id == 2
     assert 0 in second.rerolled
     assert set(second.kept) == set(range(1, len(read.dice)))
+
+
+BOX = (100, 100, 40, 40)
+
+
+def _die(face: str, confidence: float, uncertain: bool, box=BOX) -> DieRead:
+    return DieRead(face, confidence, uncertain, box)
+
+
+@pytest.mark.parametrize(("before", "now", "expected"), [
+    # two sure reads of the same face: sure, the higher confidence
+    (("3", 0.9, False), ("3", 0.97, False), ("3", 0.97, False)),
+    # the reader was unsure before and is sure now: the sure face, not the old guess
+    (("3", 0.4, True), ("5", 0.96, False), ("5", 0.96, False)),
+    # sure before (what the table saw), unsure now: the sure face stands
+    (("3", 0.95, False), ("5", 0.45, True), ("3", 0.95, False)),
+    # two sure reads that disagree on a die that did not move: one of them is wrong, so
+    # the table confirms it (the face it saw before is shown)
+    (("3", 0.95, False), ("5", 0.9, False), ("3", 0.9, True)),
+    # unsure twice: the more confident guess, still unsure
+    (("3", 0.3, True), ("5", 0.45, True), ("5", 0.45, True)),
+    (("3", 0.45, True), ("5", 0.3, True), ("3", 0.45, True)),
+], ids=["sure-same", "unsure-then-sure", "sure-then-unsure", "sure-disagree",
+        "unsure-twice-new", "unsure-twice-old"])
+def test_a_die_that_did_not_move_takes_the_face_of_the_surer_read(
+        before: tuple, now: tuple, expected: tuple) -> None:
+    """Both reads saw the same face of an unmoved die. Before, the old face was kept with
+    the better confidence and the new read's certainty: a die read unsure as a 3 and then
+    sure as a 5 came out a sure 3, a confident wrong read."""
+    moved_box = (BOX[0] + 2, BOX[1] + 1, 40, 40)
+    die = still_die(_die(*before), _die(*now, box=moved_box))
+    assert (die.face, die.confidence, die.uncertain) == expected
+    assert die.box == moved_box  # where the die is now, with the new crop as evidence
+
+
+def test_roll_tracker_gives_a_kept_die_the_surer_reads_face() -> None:
+    tracker = RollTracker()
+    tracker.add(TrayRead("d6", (_die("3", 0.4, True), _die("2", 0.9, False, (300, 100, 40, 40))),
+                         "frame-1"))
+    frame = np.zeros((480, 640), np.uint8)
+    frame[100:140, 300:340] = 1  # the second die was picked up and rolled again
+    second = tracker.add(TrayRead("d6", (_die("5", 0.96, False),
+                                         _die("6", 0.95, False, (300, 100, 40, 40))), "frame-2"),
+                          frame)
+    assert second.kept == (0,) and second.rerolled == (1,)
+    assert [(d.face, d.uncertain) for d in second.read.dice] == [("5", False), ("6", False)]
 
 
 def test_an_empty_tray_is_no_roll_and_ends_the_last_one() -> None:
