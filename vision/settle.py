@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import enum
 import itertools
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -185,11 +185,14 @@ class RollTracker:
 
     _ids: Iterator[int] = field(default_factory=lambda: itertools.count(1), repr=False)
     last: Roll | None = None
+    _told: dict[int, str] = field(default_factory=dict, repr=False)
+    """The table's faces for dice of the last roll (:meth:`confirm`), by die number."""
 
     def add(self, read: TrayRead, motion: np.ndarray | None = None) -> Roll:
         """Record a settled read; ``motion`` (0/1, frame-sized) marks where things moved."""
         previous = self.last
         kept: list[int] = []
+        told: dict[int, str] = {}
         dice = list(read.dice)
         if previous is not None:
             taken: set[int] = set()
@@ -206,14 +209,34 @@ class RollTracker:
                         continue
                     taken.add(j)
                     kept.append(i)
-                    dice[i] = still_die(old, die)
+                    if j in self._told:  # the table said what it shows: that stands
+                        told[i] = self._told[j]
+                        dice[i] = DieRead(told[i], 1.0, False, die.box, die.crop)
+                    else:
+                        dice[i] = still_die(old, die)
                     break
         rerolled = tuple(i for i in range(len(dice)) if i not in kept)
         read = TrayRead(read.die, tuple(dice), read.frame_ref, read.ms, read.frame)
         roll = Roll(next(self._ids), read, rerolled, tuple(kept),
                     previous.id if previous is not None else None)
-        self.last = roll
+        self.last, self._told = roll, told
         return roll
+
+    def confirm(self, roll_id: int, faces: Mapping[int, str]) -> bool:
+        """The table's word on roll ``roll_id``: die ``i`` (a number in its read) shows
+        ``faces[i]``. Said of the last roll, a die of it that stays where it is keeps the
+        table's face, sure, in the next rolls, whatever the reader makes of it (a die the
+        table corrected is not asked about again); said of an older roll, or of dice it does
+        not have, nothing changes. True when the last roll took the faces."""
+        last = self.last
+        if last is None or last.id != roll_id or not all(
+                0 <= i < len(last.read.dice) for i in faces):
+            return False
+        dice = tuple(DieRead(faces[i], 1.0, False, d.box, d.crop) if i in faces else d
+                     for i, d in enumerate(last.read.dice))
+        self.last = replace(last, read=replace(last.read, dice=dice))
+        self._told.update(faces)
+        return True
 
 
 def still_die(before: DieRead, now: DieRead) -> DieRead:

@@ -224,6 +224,32 @@ def test_roll_tracker_gives_a_kept_die_the_surer_reads_face() -> None:
     assert [(d.face, d.uncertain) for d in second.read.dice] == [("5", False), ("6", False)]
 
 
+def test_the_tables_word_on_a_die_stands_while_it_stays_put() -> None:
+    """A die the table corrected keeps the table's face in the re-rolls that leave it where
+    it is, whatever the reader makes of it; a die that moves is read again."""
+    other = (300, 100, 40, 40)
+    tracker = RollTracker()
+    first = tracker.add(TrayRead("d6", (_die("3", 0.95, False), _die("2", 0.9, False, other)),
+                                 "frame-1"))
+    assert not tracker.confirm(first.id + 1, {0: "4"})  # not the last roll
+    assert not tracker.confirm(first.id, {2: "4"})      # no such die
+    assert tracker.last is not None and tracker.last.read.dice[0].face == "3"
+    assert tracker.confirm(first.id, {0: "4"})
+    assert [d.face for d in tracker.last.read.dice] == ["4", "2"]
+    motion = np.zeros((480, 640), np.uint8)
+    motion[100:140, 300:340] = 1  # the second die is rolled again, twice
+    for n in (2, 3):
+        roll = tracker.add(TrayRead("d6", (_die("3", 0.97, False), _die("5", 0.9, False, other)),
+                                    f"frame-{n}"), motion)
+        assert roll.kept == (0,)
+        assert [(d.face, d.confidence, d.uncertain) for d in roll.read.dice] == [
+            ("4", 1.0, False), ("5", 0.9, False)]
+    motion[100:140, 100:140] = 1  # now the first die moves too: it is read as it lands
+    moved = tracker.add(TrayRead("d6", (_die("3", 0.97, False), _die("5", 0.9, False, other)),
+                                 "frame-4"), motion)
+    assert moved.kept == () and moved.read.dice[0].face == "3"
+
+
 def test_an_empty_tray_is_no_roll_and_ends_the_last_one() -> None:
     """The tray settles empty before a roll and after the dice are picked up: no roll is
     yielded (the server does the same), and the next roll is a new one, not a re-roll. A

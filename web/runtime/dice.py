@@ -190,6 +190,9 @@ class DiceService:
     readers: DiceReaders = field(default_factory=DiceReaders)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _trackers: dict[str, RollTracker] = field(default_factory=dict)  # camera, per table
+    _camera_rolls: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """Per table, the camera read its tracker's last roll was recorded as: (read id, roll
+    id), so the table's confirmations and corrections of that read reach the tracker."""
 
     # -- new reads ---------------------------------------------------------------------------
     def read_photo(self, table: Table, data: bytes, actor: str | None = None,
@@ -216,6 +219,7 @@ class DiceService:
         tray = self.readers.read(prompt.die, frame, ref, setup)
         if not tray.dice:
             self._trackers.pop(table.session_id, None)  # the dice were picked up
+            self._camera_rolls.pop(table.session_id, None)
             if tray.warnings:
                 raise NoDiceRead(f"no die was read ({'; '.join(tray.warnings)})")
             return None
@@ -226,7 +230,9 @@ class DiceService:
                 and len(roll.rerolled) == prompt.count):
             use = roll.rerolled
         tray = TrayRead(tray.die, roll.read.dice, tray.frame_ref, tray.ms, None, tray.warnings)
-        return self.record(table, prompt, tray, frame, source="camera", actor=actor, use=use)
+        record = self.record(table, prompt, tray, frame, source="camera", actor=actor, use=use)
+        self._camera_rolls[table.session_id] = (record.id, roll.id)
+        return record
 
     def record(self, table: Table, prompt: RollPrompt, tray: TrayRead, frame: np.ndarray, *,
                source: str, actor: str | None, who: str | None = None,
@@ -278,6 +284,7 @@ class DiceService:
             confirmed = self._note_corrections(applied, record.answer, new_faces, who or actor,
                                                False)
             self._teach(confirmed, confirmed=True)
+            self._tell_camera(table, confirmed)
             return confirmed
 
     def correct(self, table: Table, read_id: str, die: int, face: str,
@@ -297,14 +304,17 @@ class DiceService:
             if record.status == PENDING:
                 if expected_version is not None and expected_version != table.version:
                     raise VersionConflict(table.session_id, expected_version, table.version)
-                return self._note_corrections(record, before, tuple(faces), who or actor,
-                                              False)
+                noted = self._note_corrections(record, before, tuple(faces), who or actor,
+                                               False)
+                self._tell_camera(table, noted)
+                return noted
             if old == face:
                 return record
             updated = self._reapply(table, record, tuple(faces), actor, expected_version)
             corrected = self._note_corrections(updated, before, tuple(faces), who or actor,
                                                True)
             self._teach(corrected)
+            self._tell_camera(table, corrected)
             return corrected
 
     # -- looking up --------------------------------------------------------------------------
@@ -322,6 +332,22 @@ class DiceService:
         return record
 
     # -- helpers -----------------------------------------------------------------------------
+    def _tell_camera(self, table: Table, record: DiceReadRecord) -> None:
+        """The table's faces for a camera read reach the camera's roll tracker: a die of it
+        that stays in the tray keeps the face the table gave in the next read (a re-roll of
+        the others), sure, instead of the reader's first guess. The faces the table gave are
+        those of an applied read's dice that answered the roll, and any die corrected."""
+        camera = self._camera_rolls.get(table.session_id)
+        tracker = self._trackers.get(table.session_id)
+        if camera is None or tracker is None or camera[0] != record.id:
+            return
+        faces = {i: d.face for i, d in enumerate(record.dice) if d.corrected_by is not None}
+        applied = record.applied_faces if record.status == APPLIED else None
+        if applied is not None and len(applied) == len(record.positions):
+            faces.update(zip(record.positions, applied, strict=True))
+        # faces given for a different number of dice than were seen say nothing of each die
+        tracker.confirm(camera[1], {i: f for i, f in faces.items() if f != UNREAD})
+
     def _teach(self, record: DiceReadRecord, confirmed: bool = False) -> None:
         """Teach the die's profile the applied read's dice the players looked at, with the
         faces the table gave: every die of a read they confirmed (``confirmed``: they saw

@@ -265,6 +265,34 @@ def test_a_re_roll_is_answered_by_the_dice_that_moved(services):
         dice.correct(table, reroll.id, (k + 1) % len(faces), "6", None, None)
 
 
+def test_a_die_the_table_corrected_keeps_its_face_when_the_others_are_thrown_again(services):
+    """The table corrects a die of a camera read; then the other dice are thrown again and
+    that one stays where it was. The next read shows it with the table's face, sure, not
+    the reader's first guess again (which the table would have to correct a second time)."""
+    image = photo(SHEET).image()
+    dice = services.dice()
+    faces = [d.face for d in dice.readers.read("d6", image, "x").dice]
+    table = services.tables.create("dicegame", {"die": "d6", "count": len(faces), "rolls": 2})
+    read = dice.read_frame(table, image, "x")
+    assert read is not None
+    if read.status == "pending":
+        read = dice.confirm(table, read.id, None, table.version, None)
+    told = next(f for f in "123456" if f != faces[0])
+    dice.correct(table, read.id, 0, told, table.version, None, "Ana")
+    assert table.view(None)["rolled"] == [[told, *faces[1:]]]
+    # every die but the first is picked up and thrown again (they land as they were)
+    motion = np.ones(image.shape[:2], np.uint8)
+    x, y, w, h = read.dice[0].box
+    motion[y:y + h, x:x + w] = 0
+    second = dice.read_frame(table, image, "y", motion=motion)
+    assert second is not None and second.used is None
+    assert (second.dice[0].face, second.dice[0].uncertain) == (told, False)
+    assert [d.face for d in second.dice[1:]] == faces[1:]
+    if second.status == "pending":
+        second = dice.confirm(table, second.id, None, table.version, None)
+    assert table.view(None)["rolled"][-1] == [told, *faces[1:]]
+
+
 def test_the_camera_thread_restarts_after_an_unexpected_failure():
     opened: list[int] = []
     frames = roll_frames()
