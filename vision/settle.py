@@ -187,10 +187,19 @@ class RollTracker:
     last: Roll | None = None
     _told: dict[int, str] = field(default_factory=dict, repr=False)
     """The table's faces for dice of the last roll (:meth:`confirm`), by die number."""
+    _size: tuple[int, ...] | None = field(default=None, repr=False)
+    """The frame size (h, w) the last roll was read at, where known."""
 
     def add(self, read: TrayRead, motion: np.ndarray | None = None) -> Roll:
-        """Record a settled read; ``motion`` (0/1, frame-sized) marks where things moved."""
+        """Record a settled read; ``motion`` (0/1, frame-sized) marks where things moved.
+        A read of frames of another size than the last roll's (a camera plugged back in at
+        another mode, or another camera) is a new roll: its boxes cannot be laid over the
+        last ones, and a die matched to another die's place would take its face."""
         previous = self.last
+        frame_size = (motion.shape[:2] if motion is not None
+                      else read.frame.shape[:2] if read.frame is not None else None)
+        if frame_size is not None and self._size not in (None, frame_size):
+            previous = None
         kept: list[int] = []
         told: dict[int, str] = {}
         dice = list(read.dice)
@@ -219,7 +228,7 @@ class RollTracker:
         read = TrayRead(read.die, tuple(dice), read.frame_ref, read.ms, read.frame)
         roll = Roll(next(self._ids), read, rerolled, tuple(kept),
                     previous.id if previous is not None else None)
-        self.last, self._told = roll, told
+        self.last, self._told, self._size = roll, told, frame_size
         return roll
 
     def confirm(self, roll_id: int, faces: Mapping[int, str]) -> bool:

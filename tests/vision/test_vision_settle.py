@@ -250,6 +250,21 @@ def test_the_tables_word_on_a_die_stands_while_it_stays_put() -> None:
     assert moved.kept == () and moved.read.dice[0].face == "3"
 
 
+def test_a_read_at_another_frame_size_is_a_new_roll() -> None:
+    """The camera came back at another mode: the same places in pixels are other places on
+    the tray, so no die is matched to the last roll's (one would take another's face)."""
+    tracker = RollTracker()
+    tracker.add(TrayRead("d6", (_die("3", 0.95, False),), "frame-1"),
+                np.zeros((480, 640), np.uint8))
+    again = tracker.add(TrayRead("d6", (_die("5", 0.45, True),), "frame-2"),
+                        np.zeros((720, 1280), np.uint8))
+    assert again.previous_id is None and again.kept == ()
+    assert (again.read.dice[0].face, again.read.dice[0].uncertain) == ("5", True)
+    same = tracker.add(TrayRead("d6", (_die("5", 0.45, True),), "frame-3"),
+                       np.zeros((720, 1280), np.uint8))
+    assert same.previous_id == again.id and same.kept == (0,)
+
+
 def test_an_empty_tray_is_no_roll_and_ends_the_last_one() -> None:
     """The tray settles empty before a roll and after the dice are picked up: no roll is
     yielded (the server does the same), and the next roll is a new one, not a re-roll. A
