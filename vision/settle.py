@@ -4,7 +4,9 @@
 pixels that changed since the previous frame; a hand is a large patch of skin colour (or,
 with a calibrated empty tray, a blob of foreground far bigger than a die). The tray is
 *settled* once it has been still, with no hand, for ``settle_seconds`` on the injected
-clock; it is *settled once* per roll: the next read waits for new motion.
+clock; it is *settled once* per roll: the next read waits for new motion, and a tray that
+settles again looking as it did at the last read (a hand in and out, the table bumped, the
+camera unplugged and back) is not read again.
 
 :class:`RollTracker` turns settled reads into :class:`Roll` values with ids. A die whose
 place did not change since the last roll (no motion over it, a die still there) is the
@@ -84,6 +86,7 @@ class SettleDetector:
     _motion_mask: np.ndarray | None = field(default=None, init=False, repr=False)
     _small_bg: np.ndarray | None = field(default=None, init=False, repr=False)
     _small_bg_for: tuple[int, ...] | None = field(default=None, init=False, repr=False)
+    _last_read: np.ndarray | None = field(default=None, init=False, repr=False)
 
     def _small(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The frame at the analysis width, in colour (BGR) and blurred grey. A grey or
@@ -147,8 +150,27 @@ class SettleDetector:
             return SettleDecision(TrayState.STILL, motion, hand, False)
         if self._armed:
             self._armed = False
+            if self._as_last_read(grey):  # stirred, but nothing in it changed: no roll
+                return SettleDecision(TrayState.SETTLED, motion, hand, False)
+            self._last_read = grey
             return SettleDecision(TrayState.SETTLED, motion, hand, True)
         return SettleDecision(TrayState.SETTLED, motion, hand, False)
+
+    def _as_last_read(self, grey: np.ndarray) -> bool:
+        """Whether the tray looks as it did when it was last read: a hand went in and out,
+        the table was bumped, the camera was unplugged and back, and no die was thrown."""
+        last = self._last_read
+        if last is None or last.shape != grey.shape:
+            return False
+        changed = cv2.absdiff(grey, last) > self.pixel_delta
+        return float(changed.mean()) <= self.motion_threshold
+
+    def resume(self) -> None:
+        """The source was lost and is back: the tray must be seen still again before a
+        read, and what changed while it was away counts as motion (the first frame back is
+        compared with the last one before), so dice thrown meanwhile are read once they
+        settle and a tray left as it was is not read again as a new roll."""
+        self._still_since = None
 
     def take_motion(self, shape: tuple[int, ...]) -> np.ndarray:
         """Where anything moved since the last call, as a 0/1 mask of ``shape`` (h, w)."""

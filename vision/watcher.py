@@ -49,6 +49,7 @@ def watch(
                 except (SourceLost, RuntimeError):
                     continue
                 yield SourceNotice("back", f"{source.name}: frames again")
+                detector.resume()
                 break
             continue
         if frame is None:

@@ -52,6 +52,48 @@ def test_settle_sees_a_real_hand_holding_a_die() -> None:
     assert set(states) == {TrayState.HAND}
 
 
+def test_a_tray_stirred_but_left_as_it_was_is_not_read_again() -> None:
+    """After a read, a hand reaches in and out (or the table is bumped) and the dice are
+    where they were: that is no roll. Dice thrown afterwards are read."""
+    p = photo(SHEET)
+    frames, final = roll_sequence(p, moved=set(range(7)))
+    stirred = [final] * 2 + [hand(final, r, seed=9) for r in (0.3, 0.5, 0.3)] + [final] * 8
+    again, _ = roll_sequence(p, moved={2}, offset=(-60, 90), start=final)
+    detector = SettleDetector(clock=ManualClock())
+    sequence = frames + stirred + again
+    reads = [i for i, f in enumerate(sequence) if detector.update(f, i / FPS).read_now]
+    assert len(reads) == 2
+    assert reads[0] < len(frames) and reads[1] >= len(frames) + len(stirred)
+    states = _feed(SettleDetector(clock=ManualClock()), frames + stirred)
+    assert TrayState.HAND in states[len(frames):]  # the hand was seen, and then no read
+
+
+def test_settle_resumes_after_a_lost_source_without_reading_the_same_tray_again() -> None:
+    """The camera is unplugged after a read and plugged back: a tray left as it was is not
+    read again (it would answer the next roll with the last one's dice); dice thrown while
+    it was away are read once they are seen still."""
+    p = photo(SHEET)
+    frames, final = roll_sequence(p, moved=set(range(7)))
+    detector = SettleDetector(clock=ManualClock())
+    reads = sum(detector.update(f, i / FPS).read_now for i, f in enumerate(frames))
+    assert reads == 1
+    detector.take_motion(final.shape)  # as the camera loop does with each read
+    detector.resume()  # back after a while, the tray as it was
+    later = len(frames) + 50
+    assert not any(detector.update(final, (later + i) / FPS).read_now for i in range(10))
+    _, thrown = roll_sequence(p, moved={0, 3}, offset=(-60, 90), start=final)
+    detector.resume()  # away again; two dice were thrown meanwhile
+    later += 60
+    decisions = [detector.update(thrown, (later + i) / FPS) for i in range(10)]
+    assert [d.read_now for d in decisions].count(True) == 1
+    assert not decisions[0].read_now  # seen still for settle_seconds first
+    motion = detector.take_motion(thrown.shape)
+    x, y, w, h = p.boxes[0]
+    assert motion[y + h // 2, x + w // 2] == 1  # where a die was picked up counts as moved
+    x, y, w, h = p.boxes[1]
+    assert motion[y + h // 2, x + w // 2] == 0
+
+
 def test_settle_uses_the_injected_clock_when_frames_have_no_timestamp() -> None:
     tray = photo(SHEET).image()
     clock = ManualClock()
@@ -153,6 +195,21 @@ def test_watch_reports_a_lost_source_and_resumes_after_reopen() -> None:
     notices = [i for i in items if isinstance(i, SourceNotice)]
     assert [n.kind for n in notices] == ["lost", "back"]
     assert len(attempts) == 2
+
+
+def test_watch_does_not_print_the_same_roll_again_after_the_camera_comes_back() -> None:
+    p = photo(SHEET)
+    frames, final = roll_sequence(p, moved=set(range(7)))
+    clock = ManualClock()
+    source = FakeSource(frames + [final] * 12, lose_after=len(frames), clock=clock)
+
+    def wait() -> None:
+        source.plugged = True
+
+    items = list(watch(source, DiceReader("d6"), _TickingDetector(clock), reopen_attempts=1,
+                       wait=wait))
+    assert [i.kind for i in items if isinstance(i, SourceNotice)] == ["lost", "back"]
+    assert [r.id for r in items if not isinstance(r, SourceNotice)] == [1]
 
 
 def test_watch_gives_up_after_the_reopen_attempts() -> None:

@@ -120,13 +120,11 @@ class CameraLoop:
             started = self._clock()
             try:
                 frame = self._source.read()
-            except SourceLost as exc:
+            except (SourceLost, SourceError) as exc:
                 self._lost(str(exc))
-                detector = self._make_detector()
-                continue
-            except SourceError as exc:
-                self._lost(str(exc))
-                detector = self._make_detector()
+                # the same detector: the first frame back is compared with the last one
+                # before, so a tray left as it was is not read again as a new roll
+                detector.resume()
                 continue
             if frame is None:
                 self._close_source()

@@ -183,6 +183,28 @@ def test_a_camera_lost_mid_stream_is_reopened_and_reads_again(seafall_services):
     assert len(table.view(None)["rolled"]) == 2
 
 
+def test_a_camera_plugged_back_in_does_not_read_the_last_roll_again(seafall_services):
+    """The cable is pulled after a roll and plugged back in; the tray is as it was. Before,
+    the loop started a new settle detector, which read the same dice again once they were
+    seen still and applied them as the next roll. Dice thrown while the camera was away
+    are read (the second half: the next throw's settled tray, first seen after a loss)."""
+    table = dice_table(seafall_services)
+    (first, faces), (second, next_faces) = certain_photos(2)
+    frames = throw(first)
+    still = [frames[-1]] * 12
+    camera = Unpluggable(frames + still + [throw(second)[-1]] * 12, lose_after=len(frames),
+                         out_for=2)
+    runtime = runtime_with(seafall_services, lambda: camera)
+    loop = CameraLoop("camera:9", lambda: camera, runtime._on_settled, backoff=QUICK)
+    loop.run(frames=len(frames) + len(still))
+    assert camera.opened == 2 and loop.status()["state"] == "running"
+    assert loop.status()["reads"] == 1 and table.view(None)["rolled"] == [list(faces)]
+    camera.lose_after = len(frames) + len(still)  # pulled again; the next throw meanwhile
+    loop.run(frames=12)
+    assert camera.opened == 3 and loop.status()["reads"] == 2
+    assert table.view(None)["rolled"] == [list(faces), list(next_faces)]
+
+
 def test_a_camera_absent_at_start_is_looked_for_again():
     tries = {"n": 0}
     clock = ManualClock()
@@ -479,8 +501,9 @@ def test_a_settle_with_no_die_read_says_why_when_the_reader_knows(services):
     with pytest.raises(ValueError, match=r"^no die was read \(the picture is black"):
         dice.read_frame(table, black, "x")
     assert dice.read_frame(table, empty_tray(photo(SHEET)), "y") is None
-    # at the camera: the lens is covered, a moment's light, covered again
-    frames = [black] * 4 + [np.full_like(black, 40)] + [black] * 6
+    # at the camera: the empty tray settles (silent), then the lens is covered
+    empty = empty_tray(photo(SHEET))
+    frames = [empty] * 4 + [np.zeros_like(empty)] * 6
     runtime = runtime_with(services, lambda: FakeSource(frames, clock=Ticking()))
     assert runtime.camera is not None
     runtime.camera.run()
