@@ -165,6 +165,16 @@ class SettleDetector:
         changed = cv2.absdiff(grey, last) > self.pixel_delta
         return float(changed.mean()) <= self.motion_threshold
 
+    def take_over(self, old: SettleDetector) -> SettleDetector:
+        """This detector (another tray setup's, for the same camera) goes on from where
+        ``old`` was: the last frame it saw, how long the tray has been still, whether the
+        roll was read, where things moved, the tray at the last read. A new setup is not a
+        new roll: the dice on the tray are not read again for it. Returns itself."""
+        self._previous, self._still_since = old._previous, old._still_since
+        self._armed, self._last_read = old._armed, old._last_read
+        self._motion_mask = old._motion_mask
+        return self
+
     def resume(self) -> None:
         """The source was lost and is back: the tray must be seen still again before a
         read, and what changed while it was away counts as motion (the first frame back is

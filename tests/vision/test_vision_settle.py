@@ -94,6 +94,18 @@ def test_settle_resumes_after_a_lost_source_without_reading_the_same_tray_again(
     assert motion[y + h // 2, x + w // 2] == 0
 
 
+def test_a_detector_for_a_new_setup_goes_on_from_the_old_ones_view() -> None:
+    p = photo(SHEET)
+    frames, final = roll_sequence(p, moved=set(range(7)))
+    old = SettleDetector(clock=ManualClock())
+    assert sum(old.update(f, i / FPS).read_now for i, f in enumerate(frames)) == 1
+    fresh = SettleDetector(clock=ManualClock(), background=empty_tray(p))
+    new = SettleDetector(clock=ManualClock(), background=empty_tray(p)).take_over(old)
+    later = [(final, (len(frames) + i) / FPS) for i in range(10)]
+    assert sum(fresh.update(f, t).read_now for f, t in later) == 1  # what it did before
+    assert not any(new.update(f, t).read_now for f, t in later)
+
+
 def test_settle_uses_the_injected_clock_when_frames_have_no_timestamp() -> None:
     tray = photo(SHEET).image()
     clock = ManualClock()

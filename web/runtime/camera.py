@@ -50,6 +50,7 @@ class CameraLoop:
         self._thread = threading.Thread(target=self._run, name="camera-loop", daemon=True)
         self._grab: _Grab | None = None  # frames asked for by grab(), filled by the loop
         self._new_detector = threading.Event()
+        self._detector: SettleDetector | None = None
 
     # -- public ------------------------------------------------------------------------------
     def start(self) -> CameraLoop:
@@ -86,7 +87,8 @@ class CameraLoop:
                     self._grab = None
 
     def new_detector(self) -> None:
-        """Settle with a new detector from the next frame on (a new tray setup's)."""
+        """Settle with a new detector from the next frame on (a new tray setup's), going on
+        from the old one's view of the tray (the dice on it are not read again)."""
         self._new_detector.set()
 
     def run(self, frames: int | None = None) -> None:
@@ -111,7 +113,9 @@ class CameraLoop:
             self._close_source()
 
     def _loop(self, frames: int | None) -> None:
-        detector = self._make_detector()
+        if self._detector is None:  # kept across runs and restarts: the same tray
+            self._detector = self._make_detector()
+        detector = self._detector
         seen = 0
         while not self._stop.is_set() and (frames is None or seen < frames):
             if self._source is None and not self._open():
@@ -134,7 +138,7 @@ class CameraLoop:
             self._hand_over(frame.image)
             if self._new_detector.is_set():
                 self._new_detector.clear()
-                detector = self._make_detector()
+                detector = self._detector = self._make_detector().take_over(detector)
             decision = detector.update(frame.image, frame.timestamp)
             self._set(frames=self._status.frames + 1, tray=decision.state.value,
                       last_frame=utc_now())

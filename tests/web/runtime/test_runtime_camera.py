@@ -445,10 +445,33 @@ def test_a_new_detector_is_made_from_the_next_frame_on():
     loop.run(frames=3)
     assert len(made) == 1
     loop.new_detector()
-    loop.run(frames=3)  # one at the start of the run, one for the flag
-    assert len(made) == 3
+    loop.run(frames=3)  # one for the flag; the loop's is kept from run to run
+    assert len(made) == 2
     loop.run(frames=3)
-    assert len(made) == 4
+    assert len(made) == 2
+
+
+def test_a_new_tray_setup_does_not_read_the_dice_on_the_tray_again(seafall_services):
+    """A setup kept while dice lie on the tray (measuring them, or the check done again)
+    gives the loop a new detector. Before, it started with no history and read the same
+    dice again as the next roll; it now goes on from the old one's view of the tray, as
+    does the loop after a restart. The next throw is read."""
+    table = dice_table(seafall_services)
+    (first, faces), (second, next_faces) = certain_photos(2)
+    frames = throw(first)
+    still = [frames[-1]] * 12
+    runtime = runtime_with(seafall_services, lambda: FakeSource([], clock=Ticking()))
+    source = FakeSource(frames + still + still + throw(second), clock=Ticking())
+    loop = CameraLoop("t", lambda: source, runtime._on_settled, detector=runtime._detector)
+    loop.run(frames=len(frames))
+    assert loop.status()["reads"] == 1
+    loop.new_detector()
+    loop.run(frames=len(still))
+    loop.run(frames=len(still))  # a new run: the loop restarted after a failure
+    assert loop.status()["reads"] == 1 and table.view(None)["rolled"] == [list(faces)]
+    loop.run()
+    assert loop.status()["reads"] == 2
+    assert table.view(None)["rolled"] == [list(faces), list(next_faces)]
 
 
 def test_the_camera_reads_with_the_setup_last_kept_unless_told_otherwise(services, caplog):
