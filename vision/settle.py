@@ -200,10 +200,14 @@ class Roll:
     rerolled: tuple[int, ...]
     kept: tuple[int, ...]
     previous_id: int | None
+    thrown: bool = True
+    """False when no die was thrown: every die lies where it lay at the last roll (one was
+    taken off the tray). That is no new roll: the last one as it lies now, with its id."""
 
     @property
     def faces(self) -> tuple[str, ...]:
         return self.read.faces
+
 
 
 def _centre(d: DieRead) -> tuple[float, float]:
@@ -258,8 +262,11 @@ class RollTracker:
                     break
         rerolled = tuple(i for i in range(len(dice)) if i not in kept)
         read = TrayRead(read.die, tuple(dice), read.frame_ref, read.ms, read.frame)
-        roll = Roll(next(self._ids), read, rerolled, tuple(kept),
-                    previous.id if previous is not None else None)
+        if previous is not None and not rerolled:
+            roll = Roll(previous.id, read, (), tuple(kept), previous.previous_id, False)
+        else:
+            roll = Roll(next(self._ids), read, rerolled, tuple(kept),
+                        previous.id if previous is not None else None)
         self.last, self._told, self._size = roll, told, frame_size
         return roll
 

@@ -59,7 +59,9 @@ def watch(
             read = reader.read(frame.image, frame.ref)
             motion = detector.take_motion(frame.image.shape)
             if read.dice:
-                yield tracker.add(read, motion)
+                roll = tracker.add(read, motion)
+                if roll.thrown:  # not when a die was only taken off the tray
+                    yield roll
                 continue
             # an empty tray is no roll (as at the table, web.runtime.dice): the dice were
             # picked up, so the next roll is a new one, not a re-roll of these

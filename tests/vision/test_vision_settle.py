@@ -319,6 +319,23 @@ def test_the_tables_word_on_a_die_stands_while_it_stays_put() -> None:
     assert moved.kept == () and moved.read.dice[0].face == "3"
 
 
+def test_a_die_taken_off_the_tray_is_no_new_roll() -> None:
+    """Every die left lies where it lay: nothing was thrown, so no roll (the server would
+    otherwise answer the next roll with the dice left); the next throw is the next roll."""
+    other = (300, 100, 40, 40)
+    tracker = RollTracker()
+    first = tracker.add(TrayRead("d6", (_die("3", 0.9, False), _die("2", 0.9, False, other)),
+                                 "frame-1"), np.zeros((480, 640), np.uint8))
+    motion = np.zeros((480, 640), np.uint8)
+    motion[100:140, 300:340] = 1  # the second die is taken away
+    left = tracker.add(TrayRead("d6", (_die("3", 0.92, False),), "frame-2"), motion)
+    assert not left.thrown and left.id == first.id and left.previous_id is None
+    assert left.kept == (0,) and left.rerolled == ()
+    motion[:] = 1
+    thrown = tracker.add(TrayRead("d6", (_die("6", 0.9, False, other),), "frame-3"), motion)
+    assert thrown.thrown and thrown.id == first.id + 1 and thrown.previous_id == first.id
+
+
 def test_a_read_at_another_frame_size_is_a_new_roll() -> None:
     """The camera came back at another mode: the same places in pixels are other places on
     the tray, so no die is matched to the last roll's (one would take another's face)."""
@@ -331,7 +348,7 @@ def test_a_read_at_another_frame_size_is_a_new_roll() -> None:
     assert (again.read.dice[0].face, again.read.dice[0].uncertain) == ("5", True)
     same = tracker.add(TrayRead("d6", (_die("5", 0.45, True),), "frame-3"),
                        np.zeros((720, 1280), np.uint8))
-    assert same.previous_id == again.id and same.kept == (0,)
+    assert same.id == again.id and same.kept == (0,) and not same.thrown  # as it lay
 
 
 def test_an_empty_tray_is_no_roll_and_ends_the_last_one() -> None:

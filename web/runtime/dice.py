@@ -208,8 +208,9 @@ class DiceService:
     def read_frame(self, table: Table, frame: np.ndarray, ref: str = "camera",
                    actor: str | None = "camera", motion: np.ndarray | None = None,
                    setup: Calibration | None = None) -> DiceReadRecord | None:
-        """A settled camera frame; None when the table has no roll prompt open or the tray
-        is empty (it settles empty between rolls: that is no roll); :class:`NoDiceRead`
+        """A settled camera frame; None when the table has no roll prompt open, the tray
+        is empty (it settles empty between rolls: that is no roll) or no die on it was
+        thrown since the last read (one was taken off); :class:`NoDiceRead`
         when no die was read and the reader warned why (the camera's status shows it).
         ``motion`` (0/1, the frame's size) marks where anything moved since the last
         settle: a die that did not move was not re-rolled."""
@@ -225,6 +226,9 @@ class DiceService:
             return None
         tracker = self._trackers.setdefault(table.session_id, RollTracker())
         roll = tracker.add(tray, motion)
+        if not roll.thrown:  # a die taken off the tray: the others were not rolled again
+            self._camera_rolls.pop(table.session_id, None)  # its dice are numbered anew
+            return None
         use = None
         if (prompt.count < len(tray.dice) and roll.previous_id is not None
                 and len(roll.rerolled) == prompt.count):

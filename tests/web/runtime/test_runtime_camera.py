@@ -14,7 +14,7 @@ import pytest
 
 from companion.errors import InvalidCommand
 from firmware_bridge.backoff import Backoff
-from tests.vision.helpers import ManualClock, die_patches, paste, photo
+from tests.vision.helpers import ManualClock, die_patches, empty_tray, paste, photo
 from tests.web.runtime.support import certain_photos, throw
 from vision.sources import FakeSource, SourceError, SourceLost
 from web.runtime import Runtime, RuntimeOptions
@@ -315,6 +315,30 @@ def test_a_die_the_table_corrected_keeps_its_face_when_the_others_are_thrown_aga
     assert table.view(None)["rolled"][-1] == [told, *faces[1:]]
 
 
+def test_a_die_taken_off_the_tray_is_not_read_as_a_roll(services):
+    """After a roll, a player takes one die off the tray: the tray settles again with the
+    others where they lay. Before, that read answered the next roll with their faces."""
+    p = photo(SHEET)
+    image = p.image()
+    dice = services.dice()
+    count = len(dice.readers.read("d6", image, "x").dice)
+    table = services.tables.create("dicegame", {"die": "d6", "count": count, "rolls": 2})
+    read = dice.read_frame(table, image, "x")
+    assert read is not None
+    if read.status == "pending":
+        read = dice.confirm(table, read.id, None, table.version, None)
+    taken = empty_tray(p)
+    x, y, w, h = read.dice[0].box
+    paste_back = image.copy()
+    paste_back[y:y + h, x:x + w] = taken[y:y + h, x:x + w]
+    motion = np.zeros(image.shape[:2], np.uint8)
+    motion[y:y + h, x:x + w] = 1
+    records = dice.store.count(table.session_id)
+    assert dice.read_frame(table, paste_back, "y", motion=motion) is None
+    assert dice.store.count(table.session_id) == records
+    assert len(table.view(None)["rolled"]) == 1
+
+
 def test_the_camera_thread_restarts_after_an_unexpected_failure():
     opened: list[int] = []
     frames = roll_frames()
@@ -516,8 +540,6 @@ def test_a_settle_with_no_die_read_says_why_when_the_reader_knows(services):
     """The camera settles on a black picture (the lens covered) while the table waits for
     dice: no read is recorded, and the camera's status says why instead of nothing
     happening. An empty tray in good light stays silent (it settles so between rolls)."""
-    from tests.vision.helpers import empty_tray
-
     table = services.tables.create("dicegame", {"die": "d6", "count": 2, "rolls": 1})
     dice = services.dice()
     black = np.zeros((480, 640, 3), np.uint8)
