@@ -261,7 +261,7 @@ class RollTracker:
                         dice[i] = still_die(old, die)
                     break
         rerolled = tuple(i for i in range(len(dice)) if i not in kept)
-        read = TrayRead(read.die, tuple(dice), read.frame_ref, read.ms, read.frame)
+        read = replace(read, dice=tuple(dice))
         if previous is not None and not rerolled:
             roll = Roll(previous.id, read, (), tuple(kept), previous.previous_id, False)
         else:

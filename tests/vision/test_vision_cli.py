@@ -118,6 +118,25 @@ def test_watch_prints_settled_rolls_from_a_recording(
     assert lines[0]["roll"] == 1 and len(lines[0]["dice"]) >= 5
 
 
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_watch_prints_a_rolls_warnings(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, as_json: bool
+) -> None:
+    """A roll read from a black-and-white camera has every die uncertain, and says why (the
+    settle tracker used to drop the reader's warnings, so watch printed none)."""
+    frames, _ = roll_sequence(photo("IMG_20191208_112541.jpg"), moved=set(range(7)))
+    for i, f in enumerate(frames):
+        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), cv2.cvtColor(f, cv2.COLOR_BGR2GRAY))
+    assert run(["watch", f"images:{tmp_path}", *(["--json"] if as_json else [])]) == 0
+    out = capsys.readouterr().out
+    if as_json:
+        (roll,) = [json.loads(x) for x in out.splitlines()]
+        assert any("no colour" in w for w in roll["warnings"])
+        assert all(d["uncertain"] for d in roll["dice"])
+    else:
+        assert out.startswith("roll 1") and "  warning: the picture has no colour" in out
+
+
 def test_watch_bad_source_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["watch", "telescope:1"]) == 2
     assert "unknown source" in capsys.readouterr().err

@@ -317,3 +317,5 @@ def _print_roll(roll: Roll, as_json: bool) -> None:
     if roll.previous_id is not None and roll.kept:
         line += f" [re-roll of {roll.previous_id}: kept {len(roll.kept)}]"
     print(line, flush=True)
+    for warning in roll.read.warnings:
+        print(f"  warning: {warning}", flush=True)
