@@ -8,7 +8,7 @@ Knows nothing of the companion, firmware_bridge or web packages. The main entry 
   large JPEG decoded reduced, a decompression bomb refused);
 * :func:`vision.sources.open_source` opens ``camera:0``, ``picamera``, ``images:DIR``,
   ``video:FILE`` or an image;
-* :class:`vision.settle.SettleDetector` and :class:`vision.settle.RollTracker` (and
+* :class:`vision.settle.SettleDetector` and :class:`vision.rolls.RollTracker` (and
   :func:`vision.watcher.watch`) turn a stream into one read per roll;
 * :func:`vision.calibration.calibrate` learns an empty tray and reports image quality;
 * :func:`vision.enrollment.enroll` builds a :class:`vision.enrollment.Profile` of custom

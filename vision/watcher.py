@@ -6,7 +6,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from vision.reader import DiceReader
-from vision.settle import Roll, RollTracker, SettleDetector
+from vision.rolls import Roll, RollTracker
+from vision.settle import SettleDetector
 from vision.sources import FrameSource, SourceLost
 
 

@@ -17,7 +17,8 @@ from vision.enrollment import EnrollmentError, Profile, enroll
 from vision.facenet import ModelError
 from vision.imagefile import ImageError
 from vision.reader import DiceReader
-from vision.settle import Roll, SettleDetector
+from vision.rolls import Roll
+from vision.settle import SettleDetector
 from vision.sources import FrameSource, ImageSource, SourceError, open_source
 from vision.watcher import SourceNotice, watch
 

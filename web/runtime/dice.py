@@ -11,7 +11,7 @@ prompt's die (``seafall``, ``d6``, ...). Then:
   applies it with the page's ``expected_version`` (stale: 409, nothing changes);
 * a newer read for the table replaces a pending one (``superseded``);
 * a **re-roll** seen by the camera (the prompt asks for fewer dice than the tray holds):
-  the dice that moved since the last read (:class:`vision.settle.RollTracker`) answer it
+  the dice that moved since the last read (:class:`vision.rolls.RollTracker`) answer it
   when they are exactly as many as the prompt asks for (``used``);
 * **correcting** a die of a pending read changes it there; correcting a die of an applied
   read undoes that roll and applies it again with the corrected faces, provided nothing
@@ -57,7 +57,7 @@ from vision.enrollment import EnrollmentError, Profile, profiles_dir
 from vision.faces import faces_of
 from vision.reader import UNREAD, DiceReader
 from vision.reading import TrayRead
-from vision.settle import RollTracker
+from vision.rolls import RollTracker
 from vision.storage import check_name
 from web.errors import NotFound
 from web.runtime.images import decode_photo

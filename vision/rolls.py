@@ -1,0 +1,143 @@
+"""Rolls: settled reads numbered, and a partial re-roll matched to the dice that moved.
+
+:class:`RollTracker` turns settled reads into :class:`Roll` values with ids. A die whose
+place did not change since the last roll (no motion over it, a die still there) is the
+same die showing the same face: this is how a partial re-roll ("re-roll weak successes")
+is matched to the dice that moved. Its two reads are one die's evidence, and the surer
+one gives its face (:func:`still_die`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from vision.reading import DieRead, TrayRead
+
+
+@dataclass(frozen=True)
+class Roll:
+    """A settled roll: its id, the read, and which dice were re-rolled or kept."""
+
+    id: int
+    read: TrayRead
+    rerolled: tuple[int, ...]
+    kept: tuple[int, ...]
+    previous_id: int | None
+    thrown: bool = True
+    """False when no die was thrown: every die lies where it lay at the last roll (one was
+    taken off the tray). That is no new roll: the last one as it lies now, with its id."""
+
+    @property
+    def faces(self) -> tuple[str, ...]:
+        return self.read.faces
+
+
+
+def _centre(d: DieRead) -> tuple[float, float]:
+    x, y, w, h = d.box
+    return x + w / 2, y + h / 2
+
+
+@dataclass
+class RollTracker:
+    """Numbers settled reads as rolls and matches partial re-rolls to the dice that moved."""
+
+    _ids: Iterator[int] = field(default_factory=lambda: itertools.count(1), repr=False)
+    last: Roll | None = None
+    _told: dict[int, str] = field(default_factory=dict, repr=False)
+    """The table's faces for dice of the last roll (:meth:`confirm`), by die number."""
+    _size: tuple[int, ...] | None = field(default=None, repr=False)
+    """The frame size (h, w) the last roll was read at, where known."""
+
+    def add(self, read: TrayRead, motion: np.ndarray | None = None) -> Roll:
+        """Record a settled read; ``motion`` (0/1, frame-sized) marks where things moved.
+        A read of frames of another size than the last roll's (a camera plugged back in at
+        another mode, or another camera) is a new roll: its boxes cannot be laid over the
+        last ones, and a die matched to another die's place would take its face."""
+        previous = self.last
+        frame_size = (motion.shape[:2] if motion is not None
+                      else read.frame.shape[:2] if read.frame is not None else None)
+        if frame_size is not None and self._size not in (None, frame_size):
+            previous = None
+        kept: list[int] = []
+        told: dict[int, str] = {}
+        dice = list(read.dice)
+        if previous is not None:
+            taken: set[int] = set()
+            for i, die in enumerate(dice):
+                cx, cy = _centre(die)
+                size = max(die.box[2], die.box[3])
+                for j, old in enumerate(previous.read.dice):
+                    if j in taken:
+                        continue
+                    ox, oy = _centre(old)
+                    if np.hypot(cx - ox, cy - oy) > 0.35 * size:
+                        continue
+                    if motion is not None and _moved(motion, old.box):
+                        continue
+                    taken.add(j)
+                    kept.append(i)
+                    if j in self._told:  # the table said what it shows: that stands
+                        told[i] = self._told[j]
+                        dice[i] = DieRead(told[i], 1.0, False, die.box, die.crop)
+                    else:
+                        dice[i] = still_die(old, die)
+                    break
+        rerolled = tuple(i for i in range(len(dice)) if i not in kept)
+        read = replace(read, dice=tuple(dice))
+        if previous is not None and not rerolled:
+            roll = Roll(previous.id, read, (), tuple(kept), previous.previous_id, False)
+        else:
+            roll = Roll(next(self._ids), read, rerolled, tuple(kept),
+                        previous.id if previous is not None else None)
+        self.last, self._told, self._size = roll, told, frame_size
+        return roll
+
+    def confirm(self, roll_id: int, faces: Mapping[int, str]) -> bool:
+        """The table's word on roll ``roll_id``: die ``i`` (a number in its read) shows
+        ``faces[i]``. Said of the last roll, a die of it that stays where it is keeps the
+        table's face, sure, in the next rolls, whatever the reader makes of it (a die the
+        table corrected is not asked about again); said of an older roll, or of dice it does
+        not have, nothing changes. True when the last roll took the faces."""
+        last = self.last
+        if last is None or last.id != roll_id or not all(
+                0 <= i < len(last.read.dice) for i in faces):
+            return False
+        dice = tuple(DieRead(faces[i], 1.0, False, d.box, d.crop) if i in faces else d
+                     for i, d in enumerate(last.read.dice))
+        self.last = replace(last, read=replace(last.read, dice=dice))
+        self._told.update(faces)
+        return True
+
+
+def still_die(before: DieRead, now: DieRead) -> DieRead:
+    """One die that did not move between two reads: both reads saw the same face, so the
+    face is the one the surer read gives. A sure read wins over an unsure one (a die the
+    reader was unsure of, read sure now, takes the new face); two sure reads that disagree
+    contradict each other, so the die is marked uncertain (the table confirms it) rather
+    than trusting either; two unsure reads give the more confident one's face, still
+    uncertain. The box and crop are the new read's (the frame kept as evidence)."""
+    if before.uncertain != now.uncertain:
+        sure = now if before.uncertain else before
+        return DieRead(sure.face, sure.confidence, False, now.box, now.crop)
+    if not before.uncertain:
+        if before.face == now.face:
+            return DieRead(before.face, max(before.confidence, now.confidence), False,
+                           now.box, now.crop)
+        return DieRead(before.face, min(before.confidence, now.confidence), True, now.box,
+                       now.crop)
+    best = before if before.confidence >= now.confidence else now
+    return DieRead(best.face, best.confidence, True, now.box, now.crop)
+
+
+def _moved(motion: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+    """Whether anything moved over the middle of a die's box (its inner half each way: a
+    box includes the die's sides and a neighbour picked up beside it moves those)."""
+    x, y, w, h = box
+    x, y, w, h = x + w // 4, y + h // 4, max(1, w // 2), max(1, h // 2)
+    patch = motion[max(y, 0) : y + h, max(x, 0) : x + w]
+    return bool(patch.size) and float(patch.mean()) > 0.05
