@@ -60,7 +60,7 @@ def watch(
             read = reader.read(frame.image, frame.ref)
             motion = detector.take_motion(frame.image.shape)
             if read.dice:
-                roll = tracker.add(read, motion)
+                roll = tracker.add(read, motion, frame.image)
                 if roll.thrown:  # not when a die was only taken off the tray
                     yield roll
                 continue

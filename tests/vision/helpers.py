@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from vision.reader import DiceReader
+from vision.settle import SettleDecision, SettleDetector
 
 PHOTOS = Path(__file__).parent / "photos"
 
@@ -52,6 +53,18 @@ class ManualClock:
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
+
+
+class TickingDetector(SettleDetector):
+    """A settle detector whose manual clock moves one frame period (``fps``) per frame."""
+
+    def __init__(self, clock: ManualClock, fps: float = 10.0) -> None:
+        super().__init__(clock=clock)
+        self._clock_ref, self._period = clock, 1 / fps
+
+    def update(self, image: np.ndarray, timestamp: float | None = None) -> SettleDecision:
+        self._clock_ref.advance(self._period)
+        return super().update(image, None)
 
 
 def centre_inside(a: tuple[int, ...], b: tuple[int, ...]) -> bool:

@@ -4,13 +4,22 @@ table's word on a die kept."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
-from tests.vision.helpers import photo
+from tests.vision.helpers import (
+    ManualClock,
+    TickingDetector,
+    die_patches,
+    photo,
+    roll_sequence,
+)
 from vision.reader import DiceReader
 from vision.reading import DieRead, TrayRead
-from vision.rolls import RollTracker, still_die
+from vision.rolls import RollTracker, settled_grey, still_die, unchanged
+from vision.sources import FakeSource
+from vision.watcher import SourceNotice, watch
 
 SHEET = "IMG_20191208_112541.jpg"  # 7 dice on a white sheet
 
@@ -131,3 +140,57 @@ def test_a_read_at_another_frame_size_is_a_new_roll() -> None:
     same = tracker.add(TrayRead("d6", (_die("5", 0.45, True),), "frame-3"),
                        np.zeros((720, 1280), np.uint8))
     assert same.id == again.id and same.kept == (0,) and not same.thrown  # as it lay
+
+
+@pytest.mark.parametrize("thrown", [{0, 3}, {1}, {2, 5}, {6}, {4}])
+def test_a_re_roll_is_the_dice_thrown_not_those_the_hand_passed_over(thrown: set[int]) -> None:
+    """The player reaches in and picks up the dice to re-roll; the hand passes over others
+    on the way, and the motion mask marks them too. Before, those counted as re-rolled (2
+    dice thrown came out as 3), so the camera could not answer a re-roll of 2. A die whose
+    place looks as it did at the last roll was not touched (real photo, recorded frames)."""
+    p = photo(SHEET)
+    reader = DiceReader("d6")
+    first, final = roll_sequence(p, moved=set(range(7)))
+    again, _ = roll_sequence(p, moved=thrown, offset=(-60, 90), start=final)
+    clock = ManualClock()
+    with FakeSource(first + again, clock=clock) as source:
+        rolls = [r for r in watch(source, reader, TickingDetector(clock))
+                 if not isinstance(r, SourceNotice)]
+    one, two = rolls
+    assert two.previous_id == one.id
+    landed = [(x - 60 + w / 2, y + 90 + h / 2) for i, (x, y, w, h) in enumerate(p.boxes)
+              if i in thrown]
+
+    def is_thrown(i: int) -> bool:
+        x, y, w, h = two.read.dice[i].box
+        return any(abs(x + w / 2 - cx) < w / 2 and abs(y + h / 2 - cy) < h / 2
+                   for cx, cy in landed)
+
+    assert sorted(i for i in range(len(two.read.dice)) if is_thrown(i)) == list(two.rerolled)
+    assert len(two.rerolled) == len(thrown)
+
+
+def test_a_dies_place_is_unchanged_through_noise_light_and_a_bump_but_not_another_face() -> None:
+    """``unchanged`` on a real photo: the same dice after sensor noise, JPEG, 8% more light
+    and the picture moved a pixel look as they did; a die of another face put in a die's
+    place does not."""
+    p = photo(SHEET)
+    image = p.image()
+    rng = np.random.default_rng(3)
+    noisy = np.clip(image * 1.08 + rng.normal(0, 4, image.shape), 0, 255).astype(np.uint8)
+    noisy = cv2.imdecode(cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 80])[1], 1)
+    bumped = np.roll(noisy, (1, -1), axis=(0, 1))
+    before = settled_grey(image)
+    for box in p.boxes:
+        assert unchanged(before, settled_grey(bumped), box)
+    patches = die_patches(p, grow=0.0)
+    swapped = 0
+    for i, box in enumerate(p.boxes):
+        j = next((j for j, f in enumerate(p.faces) if f != p.faces[i]), None)
+        assert j is not None
+        other = image.copy()
+        x, y, w, h = box
+        other[y:y + h, x:x + w] = cv2.resize(patches[j][0], (w, h))
+        assert not unchanged(before, settled_grey(other), box)
+        swapped += 1
+    assert swapped == len(p.boxes) == 7

@@ -4,7 +4,14 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.helpers import ManualClock, empty_tray, hand, photo, roll_sequence
+from tests.vision.helpers import (
+    ManualClock,
+    TickingDetector,
+    empty_tray,
+    hand,
+    photo,
+    roll_sequence,
+)
 from vision.reader import DiceReader
 from vision.settle import SettleDetector, TrayState
 from vision.sources import FakeSource, SourceLost
@@ -162,7 +169,7 @@ def test_watch_numbers_rolls_and_matches_a_partial_reroll() -> None:
     clock = ManualClock()
     frames = first + again
     with FakeSource(frames, clock=clock) as source:
-        rolls = [r for r in watch(source, reader, _TickingDetector(clock))
+        rolls = [r for r in watch(source, reader, TickingDetector(clock, FPS))
                  if not isinstance(r, SourceNotice)]
     assert [r.id for r in rolls] == [1, 2]
     one, two = rolls
@@ -178,18 +185,6 @@ def test_watch_numbers_rolls_and_matches_a_partial_reroll() -> None:
         assert before and before[0].face == die.face
 
 
-class _TickingDetector(SettleDetector):
-    """A settle detector whose clock moves one frame period per frame."""
-
-    def __init__(self, clock: ManualClock) -> None:
-        super().__init__(clock=clock)
-        self._clock_ref = clock
-
-    def update(self, image: np.ndarray, timestamp: float | None = None):  # type: ignore[override]
-        self._clock_ref.advance(1 / FPS)
-        return super().update(image, None)
-
-
 def test_watch_reports_a_lost_source_and_resumes_after_reopen() -> None:
     tray = photo(SHEET).image()
     clock = ManualClock()
@@ -201,7 +196,7 @@ def test_watch_reports_a_lost_source_and_resumes_after_reopen() -> None:
         if len(attempts) == 2:
             source.plugged = True
 
-    items = list(watch(source, DiceReader("d6"), _TickingDetector(clock),
+    items = list(watch(source, DiceReader("d6"), TickingDetector(clock, FPS),
                        reopen_attempts=3, wait=wait))
     notices = [i for i in items if isinstance(i, SourceNotice)]
     assert [n.kind for n in notices] == ["lost", "back"]
@@ -217,7 +212,7 @@ def test_watch_does_not_print_the_same_roll_again_after_the_camera_comes_back() 
     def wait() -> None:
         source.plugged = True
 
-    items = list(watch(source, DiceReader("d6"), _TickingDetector(clock), reopen_attempts=1,
+    items = list(watch(source, DiceReader("d6"), TickingDetector(clock, FPS), reopen_attempts=1,
                        wait=wait))
     assert [i.kind for i in items if isinstance(i, SourceNotice)] == ["lost", "back"]
     assert [r.id for r in items if not isinstance(r, SourceNotice)] == [1]
@@ -242,7 +237,7 @@ def test_an_empty_tray_is_no_roll_and_ends_the_last_one() -> None:
     frames = [empty] * 8 + first + [empty] * 8 + first + [np.zeros_like(empty)] * 8
     clock = ManualClock()
     with FakeSource(frames, clock=clock) as source:
-        items = list(watch(source, DiceReader("d6"), _TickingDetector(clock)))
+        items = list(watch(source, DiceReader("d6"), TickingDetector(clock, FPS)))
     rolls = [i for i in items if not isinstance(i, SourceNotice)]
     assert [(r.id, r.previous_id) for r in rolls] == [(1, None), (2, None)]
     assert all(len(r.read.dice) >= 5 for r in rolls)

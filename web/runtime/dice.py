@@ -225,7 +225,7 @@ class DiceService:
                 raise NoDiceRead(f"no die was read ({'; '.join(tray.warnings)})")
             return None
         tracker = self._trackers.setdefault(table.session_id, RollTracker())
-        roll = tracker.add(tray, motion)
+        roll = tracker.add(tray, motion, frame)
         if not roll.thrown:  # a die taken off the tray: the others were not rolled again
             self._camera_rolls.pop(table.session_id, None)  # its dice are numbered anew
             return None

@@ -288,10 +288,11 @@ def test_a_re_roll_is_answered_by_the_dice_that_moved(services):
 
 
 def test_a_die_the_table_corrected_keeps_its_face_when_the_others_are_thrown_again(services):
-    """The table corrects a die of a camera read; then the other dice are thrown again and
-    that one stays where it was. The next read shows it with the table's face, sure, not
-    the reader's first guess again (which the table would have to correct a second time)."""
-    image = photo(SHEET).image()
+    """The table corrects a die of a camera read; then another die is thrown again and that
+    one stays where it was. The next read shows it with the table's face, sure, not the
+    reader's first guess again (which the table would have to correct a second time)."""
+    p = photo(SHEET)
+    image = p.image()
     dice = services.dice()
     faces = [d.face for d in dice.readers.read("d6", image, "x").dice]
     table = services.tables.create("dicegame", {"die": "d6", "count": len(faces), "rolls": 2})
@@ -302,17 +303,22 @@ def test_a_die_the_table_corrected_keeps_its_face_when_the_others_are_thrown_aga
     told = next(f for f in "123456" if f != faces[0])
     dice.correct(table, read.id, 0, told, table.version, None, "Ana")
     assert table.view(None)["rolled"] == [[told, *faces[1:]]]
-    # every die but the first is picked up and thrown again (they land as they were)
-    motion = np.ones(image.shape[:2], np.uint8)
-    x, y, w, h = read.dice[0].box
-    motion[y:y + h, x:x + w] = 0
-    second = dice.read_frame(table, image, "y", motion=motion)
+    # the last die is picked up and thrown again: it lands where it was, another face up
+    k = len(faces) - 1
+    x, y, w, h = read.dice[k].box
+    other = next(j for j, f in enumerate(p.faces) if f != faces[k])
+    again = image.copy()
+    paste(again, cv2.resize(die_patches(p)[other][0], (w + w // 4, h + h // 4)),
+          (x - w // 8, y - h // 8))
+    motion = np.zeros(image.shape[:2], np.uint8)
+    motion[y - h // 4:y + h + h // 4, x - w // 4:x + w + w // 4] = 1
+    second = dice.read_frame(table, again, "y", motion=motion)
     assert second is not None and second.used is None
     assert (second.dice[0].face, second.dice[0].uncertain) == (told, False)
-    assert [d.face for d in second.dice[1:]] == faces[1:]
+    assert [d.face for d in second.dice[1:k]] == faces[1:k]
     if second.status == "pending":
         second = dice.confirm(table, second.id, None, table.version, None)
-    assert table.view(None)["rolled"][-1] == [told, *faces[1:]]
+    assert table.view(None)["rolled"][-1][:k] == [told, *faces[1:k]]
 
 
 def test_a_die_taken_off_the_tray_is_not_read_as_a_roll(services):
