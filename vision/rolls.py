@@ -6,10 +6,13 @@ same die showing the same face: this is how a partial re-roll ("re-roll weak suc
 is matched to the dice that moved. Its two reads are one die's evidence, and the surer
 one gives its face (:func:`still_die`).
 
-Motion alone over-counts: a hand reaching for one die passes over others, and the motion
+Given the settled frames, a die is kept when its place looks as it did at the last roll
+(:func:`unchanged`), whatever the motion mask says; the mask is used where the frames are
+not given. Motion over-counts: a hand reaching for one die passes over others, and the
 mask marks them too, so a re-roll of two dice looked like three and the camera could not
-answer it. Given the settled frames, a die marked moved whose picture at its place is the
-same as at the last roll (:func:`unchanged`) was not touched, and is kept as well.
+answer it. And it under-counts what it did not see: a tracker's last roll may be old (the
+camera served another table meanwhile, or was away), and a die that lies where one lay
+then is not that die unless its place looks the same.
 """
 
 from __future__ import annotations
@@ -64,8 +67,8 @@ class RollTracker:
     def add(self, read: TrayRead, motion: np.ndarray | None = None,
             frame: np.ndarray | None = None) -> Roll:
         """Record a settled read; ``motion`` (0/1, frame-sized) marks where things moved,
-        and ``frame`` is the settled frame read (a die marked moved that looks as it did
-        at the last roll, both frames given, was not touched).
+        and ``frame`` is the settled frame read: with this frame and the last roll's, a die
+        is kept when its place looks as it did, whatever the motion.
         A read of frames of another size than the last roll's (a camera plugged back in at
         another mode, or another camera) is a new roll: its boxes cannot be laid over the
         last ones, and a die matched to another die's place would take its face."""
@@ -92,8 +95,10 @@ class RollTracker:
                     ox, oy = _centre(old)
                     if np.hypot(cx - ox, cy - oy) > 0.35 * size:
                         continue
-                    if motion is not None and _moved(motion, old.box) and not (
-                            before is not None and unchanged(before, grey, old.box)):
+                    if before is not None:  # the two settled frames tell best
+                        if not unchanged(before, grey, old.box):
+                            continue
+                    elif motion is not None and _moved(motion, old.box):
                         continue
                     taken.add(j)
                     kept.append(i)

@@ -12,6 +12,7 @@ from tests.vision.helpers import (
     ManualClock,
     TickingDetector,
     die_patches,
+    paste,
     photo,
     roll_sequence,
 )
@@ -194,3 +195,25 @@ def test_a_dies_place_is_unchanged_through_noise_light_and_a_bump_but_not_anothe
         assert not unchanged(before, settled_grey(other), box)
         swapped += 1
     assert swapped == len(p.boxes) == 7
+
+
+def test_a_die_where_one_lay_at_an_old_roll_is_not_kept_unless_its_place_looks_the_same() -> None:
+    """A tracker's last roll can be old: the camera served another table in between, and
+    the motion since its last settle says nothing of what changed before. A die lying where
+    one lay then, showing another face, is read as it is, not given the old face."""
+    p = photo(SHEET)
+    image = p.image()
+    tracker = RollTracker()
+    first = tracker.add(DiceReader("d6").read(image), np.zeros(image.shape[:2], np.uint8),
+                        image)
+    x, y, w, h = first.read.dice[0].box
+    k = next(j for j, f in enumerate(p.faces) if f != first.read.dice[0].face)
+    later = image.copy()
+    paste(later, cv2.resize(die_patches(p)[k][0], (w + w // 4, h + h // 4)),
+          (x - w // 8, y - h // 8))
+    read = DiceReader("d6").read(later)
+    second = tracker.add(read, np.zeros(image.shape[:2], np.uint8), later)  # no motion seen
+    i = next(i for i, d in enumerate(second.read.dice)
+             if abs(d.box[0] - x) < w / 2 and abs(d.box[1] - y) < h / 2)
+    assert i in second.rerolled and second.read.dice[i].face == read.dice[i].face
+    assert len(second.kept) == len(first.read.dice) - 1
