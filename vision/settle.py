@@ -6,7 +6,7 @@ with a calibrated empty tray, a blob of foreground far bigger than a die). The t
 *settled* once it has been still, with no hand, for ``settle_seconds`` on the injected
 clock; it is *settled once* per roll: the next read waits for new motion, and a tray that
 settles again looking as it did at the last read (a hand in and out, the table bumped, the
-camera unplugged and back) is not read again.
+camera unplugged and back: less than a quarter of a die's area changed) is not read again.
 
 Rolls (ids, re-rolls matched to the dice that moved) are :mod:`vision.rolls`.
 """
@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
+
+from vision.detection import DEFAULT_DIE_FRACTION
 
 ANALYSIS_WIDTH = 160
 
@@ -109,7 +111,7 @@ class SettleDetector:
             n, _, stats, _ = cv2.connectedComponentsWithStats(fg)
             if n > 1:
                 scale = ANALYSIS_WIDTH / self.background.shape[1]
-                die = (self.die_px or 0.0636 * min(self.background.shape[:2])) * scale
+                die = (self.die_px or DEFAULT_DIE_FRACTION * min(self.background.shape[:2])) * scale
                 biggest = float(stats[1:, cv2.CC_STAT_AREA].max())
                 if biggest > 6 * die * die:
                     hand = max(hand, biggest / fg.size)
@@ -143,20 +145,25 @@ class SettleDetector:
             return SettleDecision(TrayState.STILL, motion, hand, False)
         if self._armed:
             self._armed = False
-            if self._as_last_read(grey):  # stirred, but nothing in it changed: no roll
+            if self._as_last_read(grey, image.shape):  # stirred, nothing changed: no roll
                 return SettleDecision(TrayState.SETTLED, motion, hand, False)
             self._last_read = grey
             return SettleDecision(TrayState.SETTLED, motion, hand, True)
         return SettleDecision(TrayState.SETTLED, motion, hand, False)
 
-    def _as_last_read(self, grey: np.ndarray) -> bool:
+    def _as_last_read(self, grey: np.ndarray, shape: tuple[int, ...]) -> bool:
         """Whether the tray looks as it did when it was last read: a hand went in and out,
-        the table was bumped, the camera was unplugged and back, and no die was thrown."""
+        the table was bumped, the camera was unplugged and back, and no die was thrown.
+        Less than a quarter of a die's area may differ (and at most the share that counts
+        as motion): one small die thrown again, far from the camera, still changes more.
+        The roll tracker judges each die again (:mod:`vision.rolls`), so a read made when
+        in doubt records no roll if no die was thrown."""
         last = self._last_read
         if last is None or last.shape != grey.shape:
             return False
-        changed = cv2.absdiff(grey, last) > self.pixel_delta
-        return float(changed.mean()) <= self.motion_threshold
+        die = (self.die_px or DEFAULT_DIE_FRACTION * min(shape[:2])) * grey.shape[1] / shape[1]
+        changed = np.count_nonzero(cv2.absdiff(grey, last) > self.pixel_delta)
+        return changed <= min(0.25 * die * die, self.motion_threshold * grey.size)
 
     def take_over(self, old: SettleDetector) -> SettleDetector:
         """This detector (another tray setup's, for the same camera) goes on from where

@@ -74,6 +74,30 @@ def test_a_tray_stirred_but_left_as_it_was_is_not_read_again() -> None:
     assert TrayState.HAND in states[len(frames):]  # the hand was seen, and then no read
 
 
+def test_one_small_die_thrown_again_far_from_the_camera_is_read() -> None:
+    """Dice 12 px across in a 1280x720 frame are under 2 px at the detector's analysis
+    width: one of them thrown again changes fewer pixels than the share that counts as
+    motion. It must still be read, not taken for the tray as it was at the last read."""
+    tray = np.full((720, 1280, 3), 170, np.uint8)
+
+    def frame(places: list[tuple[int, int]]) -> np.ndarray:
+        f = tray.copy()
+        for x, y in places:
+            f[y:y + 12, x:x + 12] = 30
+        return f
+
+    before = frame([(300, 300), (600, 300), (900, 400)])
+    after = frame([(300, 300), (600, 300), (700, 500)])
+    reaching = hand(before, 0.4, seed=2)
+    sequence = [before] * 8 + [reaching] * 3 + [after] * 8
+    detector = SettleDetector(clock=ManualClock(), die_px=12)
+    reads = [i for i, f in enumerate(sequence) if detector.update(f, i / FPS).read_now]
+    assert len(reads) == 2 and reads[1] > 11
+    detector = SettleDetector(clock=ManualClock(), die_px=12)  # a hand in and out: no read
+    still = [before] * 8 + [reaching] * 3 + [before] * 8
+    assert sum(detector.update(f, i / FPS).read_now for i, f in enumerate(still)) == 1
+
+
 def test_settle_resumes_after_a_lost_source_without_reading_the_same_tray_again() -> None:
     """The camera is unplugged after a read and plugged back: a tray left as it was is not
     read again (it would answer the next roll with the last one's dice); dice thrown while
