@@ -1,18 +1,18 @@
 """Rolls: settled reads numbered, and a partial re-roll matched to the dice that moved.
 
 :class:`RollTracker` turns settled reads into :class:`Roll` values with ids. A die whose
-place did not change since the last roll (no motion over it, a die still there) is the
-same die showing the same face: this is how a partial re-roll ("re-roll weak successes")
-is matched to the dice that moved. Its two reads are one die's evidence, and the surer
-one gives its face (:func:`still_die`).
+place did not change since the last roll (a die still there, its place looking as it did)
+is the same die showing the same face: this is how a partial re-roll ("re-roll weak
+successes") is matched to the dice that moved. Its two reads are one die's evidence, and
+the surer one gives its face (:func:`still_die`).
 
 Given the settled frames, a die is kept when its place looks as it did at the last roll
-(:func:`unchanged`), whatever the motion mask says; the mask is used where the frames are
-not given. Motion over-counts: a hand reaching for one die passes over others, and the
-mask marks them too, so a re-roll of two dice looked like three and the camera could not
-answer it. And it under-counts what it did not see: a tracker's last roll may be old (the
-camera served another table meanwhile, or was away), and a die that lies where one lay
-then is not that die unless its place looks the same.
+(:func:`unchanged`), whatever the motion mask says; the mask (no motion over the place)
+is used where the frames are not given. Motion over-counts: a hand reaching for one die
+passes over others, and the mask marks them too, so a re-roll of two dice looked like
+three and the camera could not answer it. And it under-counts what it did not see: a
+tracker's last roll may be old (the camera served another table meanwhile, or was away),
+and a die that lies where one lay then is not that die unless its place looks the same.
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ class Roll:
     @property
     def faces(self) -> tuple[str, ...]:
         return self.read.faces
-
 
 
 def _centre(d: DieRead) -> tuple[float, float]:
@@ -95,10 +94,7 @@ class RollTracker:
                     ox, oy = _centre(old)
                     if np.hypot(cx - ox, cy - oy) > 0.35 * size:
                         continue
-                    if before is not None:  # the two settled frames tell best
-                        if not unchanged(before, grey, old.box):
-                            continue
-                    elif motion is not None and _moved(motion, old.box):
+                    if not _stayed(old.box, before, grey, motion):
                         continue
                     taken.add(j)
                     kept.append(i)
@@ -209,6 +205,16 @@ def unchanged(before: np.ndarray, now: np.ndarray, box: tuple[int, int, int, int
         if np.count_nonzero(changed) <= STILL_SHARE * changed.size:
             return True
     return False
+
+
+def _stayed(box: tuple[int, int, int, int], before: np.ndarray | None,
+            now: np.ndarray | None, motion: np.ndarray | None) -> bool:
+    """Whether the die the last roll read at ``box`` lies there still: its place looks as
+    it did, with both settled frames (:func:`settled_grey`); else nothing moved over it,
+    with a motion mask; else (neither given) it is taken to have stayed."""
+    if before is not None and now is not None:
+        return unchanged(before, now, box)
+    return motion is None or not _moved(motion, box)
 
 
 def _moved(motion: np.ndarray, box: tuple[int, int, int, int]) -> bool:
