@@ -25,10 +25,11 @@ def watch(
     tracker: RollTracker | None = None, *, reopen_attempts: int = 0,
     wait: Callable[[], None] = lambda: None,
 ) -> Iterator[Roll | SourceNotice]:
-    """Yield a :class:`Roll` each time the tray settles with dice in it; stop when the
-    source ends. A tray that settles empty is no roll: it ends the last one (the next roll
-    is a new one, not a re-roll), and yields a ``warning`` notice when the reader warns
-    (a black or flat picture).
+    """Yield a :class:`Roll` each time the tray settles with dice thrown in it; stop when
+    the source ends. A tray that settles empty is no roll: it ends the last one (the next
+    roll is a new one, not a re-roll), and yields a ``warning`` notice when the reader warns
+    (a black or flat picture). Nor is a tray whose dice all lie where they lay (one was
+    taken off: :attr:`Roll.thrown`).
 
     When the source is lost it yields a ``lost`` notice and, up to ``reopen_attempts``
     times (calling ``wait`` before each), tries ``reopen()``; success yields ``back``.
