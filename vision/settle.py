@@ -14,6 +14,7 @@ Rolls (ids, re-rolls matched to the dice that moved) are :mod:`vision.rolls`.
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -23,6 +24,16 @@ import numpy as np
 from vision.detection import DEFAULT_DIE_FRACTION
 
 ANALYSIS_WIDTH = 160
+"""Width the detector looks at a frame at (a small grey copy): fast, and enough for dice
+of the usual size (about 6 px across at this width)."""
+
+MIN_DIE_ANALYSIS_PX = 5.5
+"""Smaller dice (a camera high over a large tray) are looked at wider, up to
+:data:`MAX_ANALYSIS_WIDTH`, so that a die spans at least this many pixels: at 160 px a die
+12 px across in 1280x720 is under 2 px, and one tumbling across the tray changed no pixel
+enough to count, so the tray was read while it still rolled."""
+
+MAX_ANALYSIS_WIDTH = 640
 
 
 class TrayState(enum.Enum):
@@ -83,9 +94,29 @@ class SettleDetector:
     _small_bg_for: tuple[int, ...] | None = field(default=None, init=False, repr=False)
     _last_read: np.ndarray | None = field(default=None, init=False, repr=False)
 
+    def _die(self, shape: tuple[int, ...]) -> float:
+        """The die size in a frame of ``shape``: the setup's, or the framing default."""
+        return self.die_px or DEFAULT_DIE_FRACTION * min(shape[:2])
+
+    def _shrink(self, shape: tuple[int, ...]) -> int | None:
+        """For small dice, the whole factor frames of ``shape`` are shrunk by for motion
+        (a whole factor: OpenCV's area shrink is several times faster so); None when the
+        :data:`ANALYSIS_WIDTH` copy shows dice of :data:`MIN_DIE_ANALYSIS_PX` or more."""
+        w = shape[1]
+        k = max(1, int(self._die(shape) / MIN_DIE_ANALYSIS_PX), math.ceil(w / MAX_ANALYSIS_WIDTH))
+        return k if w // k > ANALYSIS_WIDTH else None
+
+    def analysis_width(self, shape: tuple[int, ...]) -> int:
+        """The width frames of ``shape`` are looked at for motion: :data:`ANALYSIS_WIDTH`,
+        or wider for small dice (:data:`MIN_DIE_ANALYSIS_PX`, at most
+        :data:`MAX_ANALYSIS_WIDTH`)."""
+        k = self._shrink(shape)
+        return ANALYSIS_WIDTH if k is None else shape[1] // k
+
     def _small(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The frame at the analysis width, in colour (BGR) and blurred grey. A grey or
-        BGRA frame is taken as the reader takes it."""
+        """The frame in colour (BGR) at :data:`ANALYSIS_WIDTH`, for the hand (a large
+        patch: the small copy sees it), and in blurred grey at :meth:`analysis_width`, for
+        motion. A grey or BGRA frame is taken as the reader takes it."""
         h, w = image.shape[:2]
         size = (ANALYSIS_WIDTH, max(1, round(h * ANALYSIS_WIDTH / w)))
         colour = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
@@ -93,8 +124,17 @@ class SettleDetector:
             colour = cv2.cvtColor(colour, cv2.COLOR_GRAY2BGR)
         elif colour.shape[2] == 4:
             colour = cv2.cvtColor(colour, cv2.COLOR_BGRA2BGR)
-        grey = cv2.GaussianBlur(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), (3, 3), 0)
-        return colour, grey
+        k = self._shrink(image.shape)
+        if k is None:
+            grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+        else:  # small dice: motion looked at wider (grey first: a third of the pixels)
+            full = image[: h - h % k, : w - w % k]  # a whole factor (the last k-1 px off)
+            if full.ndim == 3:
+                full = cv2.cvtColor(full, cv2.COLOR_BGRA2GRAY if full.shape[2] == 4
+                                    else cv2.COLOR_BGR2GRAY)
+            grey = full if k == 1 else cv2.resize(full, (w // k, h // k),
+                                                  interpolation=cv2.INTER_AREA)
+        return colour, cv2.GaussianBlur(grey, (3, 3), 0)
 
     def _hand(self, colour: np.ndarray, grey: np.ndarray) -> float:
         hand = skin_fraction(colour)
@@ -110,8 +150,7 @@ class SettleDetector:
             fg = (cv2.absdiff(grey, self._small_bg) > 40).astype(np.uint8)
             n, _, stats, _ = cv2.connectedComponentsWithStats(fg)
             if n > 1:
-                scale = ANALYSIS_WIDTH / self.background.shape[1]
-                die = (self.die_px or DEFAULT_DIE_FRACTION * min(self.background.shape[:2])) * scale
+                die = self._die(self.background.shape) * grey.shape[1] / self.background.shape[1]
                 biggest = float(stats[1:, cv2.CC_STAT_AREA].max())
                 if biggest > 6 * die * die:
                     hand = max(hand, biggest / fg.size)
@@ -135,7 +174,7 @@ class SettleDetector:
             self._still_since = None
             self._armed = True
             return SettleDecision(TrayState.HAND, motion, hand, False)
-        if motion > self.motion_threshold:
+        if motion > self._moving_share(grey.shape, image.shape):
             self._still_since = None
             self._armed = True
             return SettleDecision(TrayState.MOVING, motion, hand, False)
@@ -151,6 +190,12 @@ class SettleDetector:
             return SettleDecision(TrayState.SETTLED, motion, hand, True)
         return SettleDecision(TrayState.SETTLED, motion, hand, False)
 
+    def _moving_share(self, small: tuple[int, ...], shape: tuple[int, ...]) -> float:
+        """The share of pixels whose change means motion: :attr:`motion_threshold`, or a
+        die's area where that is less (small dice: one tumbling alone still counts)."""
+        die = self._die(shape) * small[1] / shape[1]
+        return min(self.motion_threshold, die * die / (small[0] * small[1]))
+
     def _as_last_read(self, grey: np.ndarray, shape: tuple[int, ...]) -> bool:
         """Whether the tray looks as it did when it was last read: a hand went in and out,
         the table was bumped, the camera was unplugged and back, and no die was thrown.
@@ -161,7 +206,7 @@ class SettleDetector:
         last = self._last_read
         if last is None or last.shape != grey.shape:
             return False
-        die = (self.die_px or DEFAULT_DIE_FRACTION * min(shape[:2])) * grey.shape[1] / shape[1]
+        die = self._die(shape) * grey.shape[1] / shape[1]
         changed = np.count_nonzero(cv2.absdiff(grey, last) > self.pixel_delta)
         return changed <= min(0.25 * die * die, self.motion_threshold * grey.size)
 

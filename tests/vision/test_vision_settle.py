@@ -7,6 +7,7 @@ import pytest
 from tests.vision.helpers import (
     ManualClock,
     TickingDetector,
+    die_patches,
     empty_tray,
     hand,
     photo,
@@ -96,6 +97,38 @@ def test_one_small_die_thrown_again_far_from_the_camera_is_read() -> None:
     detector = SettleDetector(clock=ManualClock(), die_px=12)  # a hand in and out: no read
     still = [before] * 8 + [reaching] * 3 + [before] * 8
     assert sum(detector.update(f, i / FPS).read_now for i, f in enumerate(still)) == 1
+
+
+@pytest.mark.parametrize("die", [12, 20, 30, 45])
+def test_small_dice_tumbling_are_not_read_until_they_rest(die: int) -> None:
+    """One die thrown again tumbles across a 1280x720 tray (real die pictures, another face
+    and a quarter turn each frame, half a die further each frame) for 1.2 s. Dice 12-30 px
+    across were under 4 px at the 160 px analysis width, and the tumble passed for still:
+    the tray was read mid-roll (at 0.5 s of the 1.2). Small dice are now looked at wider."""
+    p = photo(SHEET)
+    tray = cv2.resize(empty_tray(p), (1280, 720))
+    faces = [cv2.resize(patch, (die, die), interpolation=cv2.INTER_AREA)
+             for patch, _ in die_patches(p)]
+
+    def frame(places: list[tuple[int, int, int, bool]]) -> np.ndarray:
+        f = tray.copy()
+        for x, y, k, turned in places:
+            f[y:y + die, x:x + die] = cv2.rotate(faces[k], cv2.ROTATE_90_CLOCKWISE) \
+                if turned else faces[k]
+        return f
+
+    resting = [(300, 300, 0, False), (600, 300, 1, False)]
+    sequence = [frame([*resting, (900, 400, 2, False)])] * 8
+    sequence += [hand(sequence[0], 0.4, seed=1)] * 3
+    x = 700
+    for t in range(12):  # frames 11-22: tumbling
+        x += die // 2
+        sequence.append(frame([*resting, (x, 420, t % 7, t % 2 == 1)]))
+    sequence += [frame([*resting, (x, 420, 4, False)])] * 8
+    detector = SettleDetector(clock=ManualClock(), die_px=die)
+    reads = [i for i, f in enumerate(sequence) if detector.update(f, i / FPS).read_now]
+    assert len(reads) == 2
+    assert reads[1] >= 22 + round(detector.settle_seconds * FPS)  # still 0.4 s after it
 
 
 def test_settle_resumes_after_a_lost_source_without_reading_the_same_tray_again() -> None:
