@@ -6,10 +6,11 @@ Frames are 1280x720 and built from real photos of the d6 data set
 and padded left and right with the tray's colour. The reader is set up as on a calibrated
 Pi (die size known). Prints latency (median, p95) of a full read (wall clock over all the
 frames and over those with 15-16 dice, the target's count; and CPU time, which is steadier
-on a machine shared with other work), of the settle decision per frame (and for dice of
-12 px, looked at wider), and the process's peak resident memory. For information it also prints the median over frames of each
-frame's fastest read (of ``--repeat``): the reader's own cost with little of the other
-work on a shared machine in it (not the target's measure).
+on a machine shared with other work), of the settle decision per frame (and for dice of 12
+px, looked at wider), and the process's peak resident memory. For information it also
+prints the median over frames of each frame's fastest read (of ``--repeat``): the reader's
+own cost with little of the other work on a shared machine in it (not the target's
+measure).
 
 ``--engine opencv`` runs the networks through OpenCV's DNN module instead of ONNX Runtime
 (:mod:`vision.onnxmodel`), as on a Pi without an ONNX Runtime wheel.
