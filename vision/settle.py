@@ -35,6 +35,16 @@ enough to count, so the tray was read while it still rolled."""
 
 MAX_ANALYSIS_WIDTH = 640
 
+STALE_NOTE = ("the tray no longer looks like its empty-tray check (the light changed, or the "
+              "camera or tray moved): check the empty tray again; until then a hand is seen "
+              "by its skin colour only")
+"""What the camera's status and ``watch`` say once a detector drops its check."""
+
+STALE_SECONDS = 5.0
+"""A tray that looks unlike its empty-tray check over more than six dice' area, with no
+motion and no skin in view, for this long is taken to have changed since the check (a
+lamp lit on one side, the tray moved), not to hold a gloved hand: the check is dropped."""
+
 
 class TrayState(enum.Enum):
     MOVING = "moving"
@@ -93,6 +103,11 @@ class SettleDetector:
     _small_bg: np.ndarray | None = field(default=None, init=False, repr=False)
     _small_bg_for: tuple[int, ...] | None = field(default=None, init=False, repr=False)
     _last_read: np.ndarray | None = field(default=None, init=False, repr=False)
+    _unlike_since: float | None = field(default=None, init=False, repr=False)
+    stale_background: bool = field(default=False, init=False)
+    """True once the tray has looked unlike its empty-tray check, still and with no skin
+    in view, for :data:`STALE_SECONDS`: the check is not used (check the tray again) until
+    the tray looks like it again (the lamp turned off)."""
 
     def _die(self, shape: tuple[int, ...]) -> float:
         """The die size in a frame of ``shape``: the setup's, or the framing default."""
@@ -136,7 +151,9 @@ class SettleDetector:
                                                   interpolation=cv2.INTER_AREA)
         return colour, cv2.GaussianBlur(grey, (3, 3), 0)
 
-    def _hand(self, colour: np.ndarray, grey: np.ndarray) -> float:
+    def _hand(self, colour: np.ndarray, grey: np.ndarray) -> tuple[float, float]:
+        """(the skin-coloured share of the frame, the share of the largest blob unlike the
+        empty tray where it is larger than six dice: 0 without a background)."""
         hand = skin_fraction(colour)
         if self.background is not None:
             if self._small_bg_for != grey.shape:
@@ -146,15 +163,20 @@ class SettleDetector:
                 # the empty tray was taken at another aspect (another camera, or this one
                 # at another mode): it says nothing of this frame, so skin alone counts (the
                 # reader refuses the frame with the setup's size and what to do)
-                return hand
+                return hand, 0.0
+            # the light may have changed since the check (evening lamps after a daytime
+            # check): the frame is brought to the empty tray's brightness first
+            light = float(np.median(grey))
+            if light > 0:
+                grey = cv2.convertScaleAbs(grey, alpha=float(np.median(self._small_bg)) / light)
             fg = (cv2.absdiff(grey, self._small_bg) > 40).astype(np.uint8)
             n, _, stats, _ = cv2.connectedComponentsWithStats(fg)
             if n > 1:
                 die = self._die(self.background.shape) * grey.shape[1] / self.background.shape[1]
                 biggest = float(stats[1:, cv2.CC_STAT_AREA].max())
                 if biggest > 6 * die * die:
-                    hand = max(hand, biggest / fg.size)
-        return hand
+                    return hand, biggest / fg.size
+        return hand, 0.0
 
     def update(self, image: np.ndarray, timestamp: float | None = None) -> SettleDecision:
         """Feed one BGR frame; says whether to read it now."""
@@ -169,12 +191,30 @@ class SettleDetector:
         if self._motion_mask is None or self._motion_mask.shape != grey.shape:
             self._motion_mask = np.zeros(grey.shape, np.uint8)
         self._motion_mask |= moved.astype(np.uint8)
-        hand = self._hand(colour, grey)
+        skin, unlike = self._hand(colour, grey)
+        moving = motion > self._moving_share(grey.shape, image.shape)
+        if self.stale_background:  # dropped until the tray looks like its check again
+            self.stale_background = unlike > self.hand_threshold
+            unlike = 0.0
+        elif unlike > self.hand_threshold >= skin and not moving:
+            # a large still blob unlike the empty tray, not skin: a gloved hand holds still
+            # for a moment; a tray that no longer looks like its check (the light changed,
+            # the camera or tray was moved) stays so. After STALE_SECONDS it is the latter:
+            # the check is no longer used (skin alone shows a hand), and the camera's
+            # status says to check the tray again.
+            if self._unlike_since is None:
+                self._unlike_since = now
+            elif now - self._unlike_since >= STALE_SECONDS:
+                self.stale_background, self._unlike_since = True, None
+                unlike = 0.0
+        else:
+            self._unlike_since = None
+        hand = max(skin, unlike)
         if hand > self.hand_threshold:
             self._still_since = None
             self._armed = True
             return SettleDecision(TrayState.HAND, motion, hand, False)
-        if motion > self._moving_share(grey.shape, image.shape):
+        if moving:
             self._still_since = None
             self._armed = True
             return SettleDecision(TrayState.MOVING, motion, hand, False)

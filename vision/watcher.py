@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from vision.reader import DiceReader
 from vision.rolls import Roll, RollTracker
-from vision.settle import SettleDetector
+from vision.settle import STALE_NOTE, SettleDetector
 from vision.sources import FrameSource, SourceLost
 
 
@@ -56,7 +56,10 @@ def watch(
             continue
         if frame is None:
             return
+        stale = detector.stale_background
         decision = detector.update(frame.image, frame.timestamp)
+        if detector.stale_background and not stale:
+            yield SourceNotice("warning", STALE_NOTE)
         if decision.read_now:
             read = reader.read(frame.image, frame.ref)
             motion = detector.take_motion(frame.image.shape)

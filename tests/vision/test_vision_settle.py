@@ -14,7 +14,7 @@ from tests.vision.helpers import (
     roll_sequence,
 )
 from vision.reader import DiceReader
-from vision.settle import SettleDetector, TrayState
+from vision.settle import STALE_SECONDS, SettleDetector, TrayState
 from vision.sources import FakeSource, SourceLost
 from vision.watcher import SourceNotice, watch
 
@@ -191,6 +191,45 @@ def test_settle_with_a_calibrated_background_sees_a_gloved_hand() -> None:
     calibrated = SettleDetector(clock=ManualClock(), background=empty)
     assert _feed(plain, [gloved] * 10)[-1] is TrayState.SETTLED
     assert set(_feed(calibrated, [gloved] * 10)) == {TrayState.HAND}
+
+
+def test_a_calibrated_tray_under_other_light_still_settles() -> None:
+    """The empty tray was checked in daylight; the game goes on under lamps. Before, the
+    whole tray differed from the check by more than 40 grey levels, read as a hand that
+    never left: the camera never read a roll. A change of the light over the whole tray is
+    taken out (the frame brought to the check's brightness); a lamp lit on one side, which
+    is not, is taken for a stale check after 5 s still with no skin in view (the check is
+    dropped, and says so), while a gloved hand that moves stays a hand."""
+    p = photo(SHEET)
+    empty = empty_tray(p)
+    image = p.image().astype(np.float32)
+    for gain in (0.6, 0.7, 1.4):
+        dimmed = np.clip(image * gain, 0, 255).astype(np.uint8)
+        detector = SettleDetector(clock=ManualClock(), background=empty)
+        assert _feed(detector, [dimmed] * 10)[-1] is TrayState.SETTLED
+        assert not detector.stale_background
+    side_lamp = np.linspace(0.5, 1.0, image.shape[1], dtype=np.float32)[None, :, None]
+    lit = np.clip(image * side_lamp, 0, 255).astype(np.uint8)
+    detector = SettleDetector(clock=ManualClock(), background=empty)
+    states = _feed(detector, [lit] * 80)
+    stale_after = round(STALE_SECONDS * FPS)
+    assert set(states[:stale_after]) == {TrayState.HAND} and not all(
+        s is TrayState.HAND for s in states)
+    assert states[-1] is TrayState.SETTLED and detector.stale_background
+    empty_again = p.image()  # the lamp turned off: the check counts again
+    detector.update(empty_again, 9.0)
+    assert not detector.stale_background
+    states = [detector.update(lit, 9.1 + i / FPS).state for i in range(20)]
+    assert states[0] is TrayState.HAND  # five more seconds before it is dropped again
+    gloved = p.image().copy()
+    waving = []
+    for i in range(80):  # a dark sleeve that moves a little every frame
+        frame = gloved.copy()
+        frame[600:1024, 380 + 4 * (i % 5):640 + 4 * (i % 5)] = (60, 50, 45)
+        waving.append(frame)
+    detector = SettleDetector(clock=ManualClock(), background=empty)
+    assert TrayState.SETTLED not in _feed(detector, waving)
+    assert not detector.stale_background
 
 
 def test_settle_goes_on_when_the_camera_frames_no_longer_fit_the_calibration() -> None:

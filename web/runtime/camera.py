@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from firmware_bridge.backoff import Backoff
-from vision.settle import SettleDetector
+from vision.settle import STALE_NOTE, SettleDetector
 from vision.sources import Frame, FrameSource, SourceError, SourceLost
 from web.runtime.status import ABSENT, LOST, REOPENING, RUNNING, CameraStatus, utc_now
 
@@ -139,9 +139,16 @@ class CameraLoop:
             if self._new_detector.is_set():
                 self._new_detector.clear()
                 detector = self._detector = self._make_detector().take_over(detector)
+                self._set(setup_note=None)
+            stale = detector.stale_background
             decision = detector.update(frame.image, frame.timestamp)
             self._set(frames=self._status.frames + 1, tray=decision.state.value,
                       last_frame=utc_now())
+            if detector.stale_background != stale:  # the setup's check dropped, or back
+                if detector.stale_background:
+                    self._set(detail=STALE_NOTE, setup_note=STALE_NOTE)
+                else:
+                    self._set(setup_note=None)
             if decision.read_now:
                 self._set(settles=self._status.settles + 1, last_settle=utc_now())
                 self._settled(frame, detector.take_motion(frame.image.shape))

@@ -504,6 +504,33 @@ def test_a_new_tray_setup_does_not_read_the_dice_on_the_tray_again(seafall_servi
     assert table.view(None)["rolled"] == [list(faces), list(next_faces)]
 
 
+def test_the_camera_says_when_the_tray_no_longer_looks_like_its_check():
+    """A lamp lit on one side after the empty tray was checked: the check is dropped after
+    5 s still (else the camera never settled: the whole lit side looked like a hand), and
+    the camera's status says to check the tray again; a new setup clears it."""
+    from vision.settle import STALE_NOTE, SettleDetector
+
+    p = photo(SHEET)
+    image = p.image().astype(np.float32)
+    side_lamp = np.linspace(0.5, 1.0, image.shape[1], dtype=np.float32)[None, :, None]
+    lit = np.clip(image * side_lamp, 0, 255).astype(np.uint8)
+    clock = Ticking()
+    settled: list[str] = []
+    loop = CameraLoop("t", lambda: FakeSource([lit], loop=True, clock=clock),
+                      lambda f, m: settled.append(f.ref) or None,
+                      detector=lambda: SettleDetector(clock=time.monotonic,
+                                                      background=empty_tray(p)))
+    loop.run(frames=20)  # 4 s at 0.2 s a frame: a hand, as far as it can tell
+    assert loop.status()["tray"] == "hand" and loop.status()["setup_note"] is None
+    loop.run(frames=10)
+    status = loop.status()
+    assert status["setup_note"] == STALE_NOTE and status["detail"] == STALE_NOTE
+    assert status["tray"] == "settled" and len(settled) == 1
+    loop.new_detector()
+    loop.run(frames=1)
+    assert loop.status()["setup_note"] is None
+
+
 def test_the_camera_reads_with_the_setup_last_kept_unless_told_otherwise(services, caplog):
     from vision.calibration import remember_in_use, setups_dir
 
