@@ -81,6 +81,23 @@ def hand_fraction(frame: np.ndarray) -> float:
     return skin_fraction(cv2.resize(frame, size, interpolation=cv2.INTER_AREA))
 
 
+def brightness(grey: np.ndarray) -> float:
+    """A grey picture's median, over every few pixels (about 3,600 of them: a brightness
+    to scale by, not a measure)."""
+    step = max(1, int(np.sqrt(grey.size / 3600)))
+    return float(np.median(grey[::step, ::step]))
+
+
+def _as_bright_as(grey: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """``grey`` scaled to ``reference``'s brightness (the ratio of their medians): the
+    light over the whole tray changing (a lamp, a camera's exposure or a flickering light
+    from frame to frame) is not motion, nor a hand against the empty tray."""
+    light, wanted = brightness(grey), brightness(reference)
+    if light <= 0 or light == wanted:
+        return grey
+    return cv2.convertScaleAbs(grey, alpha=wanted / light)
+
+
 @dataclass
 class SettleDetector:
     """Decides, frame by frame, when the tray has settled.
@@ -166,10 +183,8 @@ class SettleDetector:
                 return hand, 0.0
             # the light may have changed since the check (evening lamps after a daytime
             # check): the frame is brought to the empty tray's brightness first
-            light = float(np.median(grey))
-            if light > 0:
-                grey = cv2.convertScaleAbs(grey, alpha=float(np.median(self._small_bg)) / light)
-            fg = (cv2.absdiff(grey, self._small_bg) > 40).astype(np.uint8)
+            fg = (cv2.absdiff(_as_bright_as(grey, self._small_bg), self._small_bg) > 40).astype(
+                np.uint8)
             n, _, stats, _ = cv2.connectedComponentsWithStats(fg)
             if n > 1:
                 die = self._die(self.background.shape) * grey.shape[1] / self.background.shape[1]
@@ -185,7 +200,8 @@ class SettleDetector:
         if self._previous is None or self._previous.shape != grey.shape:
             moved = np.zeros(grey.shape, bool)
         else:
-            moved = cv2.absdiff(grey, self._previous) > self.pixel_delta
+            moved = cv2.absdiff(_as_bright_as(grey, self._previous),
+                                self._previous) > self.pixel_delta
         self._previous = grey
         motion = float(moved.mean())
         if self._motion_mask is None or self._motion_mask.shape != grey.shape:
@@ -247,7 +263,8 @@ class SettleDetector:
         if last is None or last.shape != grey.shape:
             return False
         die = self._die(shape) * grey.shape[1] / shape[1]
-        changed = np.count_nonzero(cv2.absdiff(grey, last) > self.pixel_delta)
+        changed = np.count_nonzero(cv2.absdiff(_as_bright_as(grey, last), last)
+                                   > self.pixel_delta)
         return changed <= min(0.25 * die * die, self.motion_threshold * grey.size)
 
     def take_over(self, old: SettleDetector) -> SettleDetector:
