@@ -73,6 +73,12 @@ ENROLL_PER_FACE = 5
 as the enrolled reader was measured with); later ones are learned (``Profile.learn``)."""
 
 
+TRACKED_TABLES = 4
+"""Tables whose last camera roll is kept (the camera serves the table in focus; a few, so
+that a quick switch to another table and back still matches a re-roll). Each keeps its
+last settled frame."""
+
+
 def roll_prompt(table: Table) -> RollPrompt | None:
     """The table's open roll prompt, if the first thing it asks for is dice."""
     prompts = list(table.prompts())
@@ -224,7 +230,11 @@ class DiceService:
             if tray.warnings:
                 raise NoDiceRead(f"no die was read ({'; '.join(tray.warnings)})")
             return None
-        tracker = self._trackers.setdefault(table.session_id, RollTracker())
+        tracker = self._trackers.pop(table.session_id, None) or RollTracker()
+        self._trackers[table.session_id] = tracker  # the most recent last
+        for stale in list(self._trackers)[:-TRACKED_TABLES]:  # each keeps a frame (~1 MB)
+            del self._trackers[stale]
+            self._camera_rolls.pop(stale, None)
         roll = tracker.add(tray, motion, frame)
         if not roll.thrown:  # a die taken off the tray: the others were not rolled again
             self._camera_rolls.pop(table.session_id, None)  # its dice are numbered anew

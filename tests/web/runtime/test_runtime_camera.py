@@ -589,3 +589,20 @@ def test_a_settle_with_no_die_read_says_why_when_the_reader_knows(services):
     assert status["settles"] == 2 and status["reads"] == 0
     assert status["last_error"].startswith("no die was read (the picture is black")
     assert table.view(None)["rolled"] == []
+
+
+def test_the_camera_keeps_the_last_roll_of_a_few_tables_only(services):
+    """Each table's last camera roll keeps its settled frame; a server up for a weekend of
+    games must not keep one per table it ever served."""
+    from web.runtime.dice import TRACKED_TABLES
+
+    image = photo(SHEET).image()
+    dice = services.dice()
+    tables = [services.tables.create("dicegame", {"die": "d6", "count": 2, "rolls": 1})
+              for _ in range(TRACKED_TABLES + 2)]
+    for table in tables:
+        dice.read_frame(table, image, "x")
+    assert list(dice._trackers) == [t.session_id for t in tables[-TRACKED_TABLES:]]
+    assert set(dice._camera_rolls) <= set(dice._trackers)
+    dice.read_frame(tables[-TRACKED_TABLES], image, "y")  # served again: now the latest
+    assert list(dice._trackers)[-1] == tables[-TRACKED_TABLES].session_id
