@@ -74,7 +74,10 @@ def register(subparsers: Any) -> None:
     w = subparsers.add_parser(
         "watch", help="print settled rolls from a camera or recording",
         description="Watch a source (camera:0, picamera, images:DIR, video:FILE, /dev/videoN) "
-        "and print each roll once the dice have settled.",
+        "and print each roll once the dice have settled, with its warnings. A re-roll says "
+        "how many dice stayed in place; a tray stirred but left as it "
+        "was, or with a die only taken off, is no roll. Notices ([lost], [back], "
+        "[warning]) go to stderr.",
     )
     w.add_argument("source", help="camera:N, /dev/videoN, picamera, images:DIR (frames in name "
                    "order), video:FILE")
