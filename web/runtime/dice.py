@@ -196,6 +196,9 @@ class DiceService:
     readers: DiceReaders = field(default_factory=DiceReaders)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _trackers: dict[str, RollTracker] = field(default_factory=dict)  # camera, per table
+    _tracking: threading.Lock = field(default_factory=threading.Lock)
+    """Guards the trackers: the camera thread adds rolls while a phone's confirmation
+    (under ``_lock``, taken before this one) tells the last roll its faces."""
     _camera_rolls: dict[str, tuple[str, int]] = field(default_factory=dict)
     """Per table, the camera read its tracker's last roll was recorded as: (read id, roll
     id), so the table's confirmations and corrections of that read reach the tracker."""
@@ -224,28 +227,32 @@ class DiceService:
         if prompt is None:
             return None
         tray = self.readers.read(prompt.die, frame, ref, setup)
-        if not tray.dice:
-            self._trackers.pop(table.session_id, None)  # the dice were picked up
+        with self._tracking:  # a phone may be confirming the last camera read meanwhile
+            if not tray.dice:
+                self._trackers.pop(table.session_id, None)  # the dice were picked up
+                self._camera_rolls.pop(table.session_id, None)
+                if tray.warnings:
+                    raise NoDiceRead(f"no die was read ({'; '.join(tray.warnings)})")
+                return None
+            tracker = self._trackers.pop(table.session_id, None) or RollTracker()
+            self._trackers[table.session_id] = tracker  # the most recent last
+            for stale in list(self._trackers)[:-TRACKED_TABLES]:  # each keeps a frame
+                del self._trackers[stale]
+                self._camera_rolls.pop(stale, None)
+            roll = tracker.add(tray, motion, frame)
+            # the last camera read no longer matches the tracker's last roll (a new one)
             self._camera_rolls.pop(table.session_id, None)
-            if tray.warnings:
-                raise NoDiceRead(f"no die was read ({'; '.join(tray.warnings)})")
-            return None
-        tracker = self._trackers.pop(table.session_id, None) or RollTracker()
-        self._trackers[table.session_id] = tracker  # the most recent last
-        for stale in list(self._trackers)[:-TRACKED_TABLES]:  # each keeps a frame (~1 MB)
-            del self._trackers[stale]
-            self._camera_rolls.pop(stale, None)
-        roll = tracker.add(tray, motion, frame)
-        if not roll.thrown:  # a die taken off the tray: the others were not rolled again
-            self._camera_rolls.pop(table.session_id, None)  # its dice are numbered anew
-            return None
+            if not roll.thrown:  # a die taken off the tray: the others were not rolled again
+                return None
         use = None
         if (prompt.count < len(tray.dice) and roll.previous_id is not None
                 and len(roll.rerolled) == prompt.count):
             use = roll.rerolled
         tray = TrayRead(tray.die, roll.read.dice, tray.frame_ref, tray.ms, None, tray.warnings)
         record = self.record(table, prompt, tray, frame, source="camera", actor=actor, use=use)
-        self._camera_rolls[table.session_id] = (record.id, roll.id)
+        with self._tracking:
+            if tracker.last is not None and tracker.last.id == roll.id:
+                self._camera_rolls[table.session_id] = (record.id, roll.id)
         return record
 
     def record(self, table: Table, prompt: RollPrompt, tray: TrayRead, frame: np.ndarray, *,
@@ -351,16 +358,17 @@ class DiceService:
         that stays in the tray keeps the face the table gave in the next read (a re-roll of
         the others), sure, instead of the reader's first guess. The faces the table gave are
         those of an applied read's dice that answered the roll, and any die corrected."""
-        camera = self._camera_rolls.get(table.session_id)
-        tracker = self._trackers.get(table.session_id)
-        if camera is None or tracker is None or camera[0] != record.id:
-            return
         faces = {i: d.face for i, d in enumerate(record.dice) if d.corrected_by is not None}
         applied = record.applied_faces if record.status == APPLIED else None
         if applied is not None and len(applied) == len(record.positions):
             faces.update(zip(record.positions, applied, strict=True))
         # faces given for a different number of dice than were seen say nothing of each die
-        tracker.confirm(camera[1], {i: f for i, f in faces.items() if f != UNREAD})
+        with self._tracking:
+            camera = self._camera_rolls.get(table.session_id)
+            tracker = self._trackers.get(table.session_id)
+            if camera is None or tracker is None or camera[0] != record.id:
+                return
+            tracker.confirm(camera[1], {i: f for i, f in faces.items() if f != UNREAD})
 
     def _teach(self, record: DiceReadRecord, confirmed: bool = False) -> None:
         """Teach the die's profile the applied read's dice the players looked at, with the
