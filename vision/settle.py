@@ -1,8 +1,11 @@
 """Settle detection: read once per roll, never while dice move or a hand is in the tray.
 
-:class:`SettleDetector` looks at a small grey copy of each frame. Motion is the share of
-pixels that changed since the previous frame; a hand is a large patch of skin colour (or,
-with a calibrated empty tray, a blob of foreground far bigger than a die). The tray is
+:class:`SettleDetector` looks at a small grey copy of each frame (wider for small dice).
+Motion is the share of pixels that changed since the previous frame, brought to its
+brightness (light swinging over the whole tray is not motion); a hand is a large patch of
+skin colour (or, with a calibrated empty tray, a blob of foreground far bigger than a die,
+the light taken out; one that stays still for :data:`STALE_SECONDS` is a tray changed
+since its check, and the check is dropped until the tray looks like it again). The tray is
 *settled* once it has been still, with no hand, for ``settle_seconds`` on the injected
 clock; it is *settled once* per roll: the next read waits for new motion, and a tray that
 settles again looking as it did at the last read (a hand in and out, the table bumped, the
