@@ -39,6 +39,10 @@ class RollPrompt:
     command: str = "roll"
     arg: str = "faces"
     kind: str = "roll"
+    keep: tuple[str, ...] = ()
+    """On a re-roll, the faces the dice left in the tray show (the roll's others), in any
+    order: a camera can see whether the right dice were picked up. Empty when every die
+    of the roll is thrown."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

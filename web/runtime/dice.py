@@ -56,7 +56,7 @@ from vision.calibration import Calibration
 from vision.enrollment import EnrollmentError, Profile, profiles_dir
 from vision.faces import faces_of
 from vision.reader import UNREAD, DiceReader
-from vision.reading import TrayRead
+from vision.reading import DieRead, TrayRead
 from vision.rolls import RollTracker
 from vision.storage import check_name
 from web.errors import NotFound
@@ -245,10 +245,13 @@ class DiceService:
             if not roll.thrown:  # a die taken off the tray: the others were not rolled again
                 return None
         use = None
+        warnings = tray.warnings
         if (prompt.count < len(tray.dice) and roll.previous_id is not None
                 and len(roll.rerolled) == prompt.count):
             use = roll.rerolled
-        tray = TrayRead(tray.die, roll.read.dice, tray.frame_ref, tray.ms, None, tray.warnings)
+            if (wrong := _wrong_dice_kept(prompt, [roll.read.dice[i] for i in roll.kept])):
+                warnings = (*warnings, wrong)
+        tray = TrayRead(tray.die, roll.read.dice, tray.frame_ref, tray.ms, None, warnings)
         record = self.record(table, prompt, tray, frame, source="camera", actor=actor, use=use)
         with self._tracking:
             if tracker.last is not None and tracker.last.id == roll.id:
@@ -520,6 +523,17 @@ class DiceService:
         fresh = self.store.get(record.id)
         assert fresh is not None
         return fresh
+
+
+def _wrong_dice_kept(prompt: RollPrompt, kept: Sequence[DieRead]) -> str | None:
+    """Why a re-roll read cannot be applied as read: the dice left in the tray do not show
+    what the re-roll keeps (``prompt.keep``), so other dice than those asked for were
+    picked up; None when they do (or the game does not say what it keeps)."""
+    if not prompt.keep or sorted(d.face for d in kept) == sorted(prompt.keep):
+        return None
+    return (f"the dice left in place show {', '.join(sorted(d.face for d in kept))}, but "
+            f"the re-roll keeps {', '.join(sorted(prompt.keep))}: were the right dice "
+            "picked up? Confirm the re-rolled dice, or throw the right ones again")
 
 
 def table_reads_json(record: DiceReadRecord, table: Table) -> dict[str, Any]:

@@ -136,7 +136,9 @@ class SeaFall:
             kinds = ", ".join(end.reroll_kinds)
             return [RollPrompt(id=f"{pid}:reroll", player=end.player, die="seafall",
                                count=len(end.reroll),
-                               purpose=f"re-roll the {len(end.reroll)} dice showing {kinds}")]
+                               purpose=f"re-roll the {len(end.reroll)} dice showing {kinds}",
+                               keep=tuple(f for i, f in enumerate(end.faces)
+                                          if i not in end.reroll))]
         if end.stage == "fortune":
             return [SpendPrompt(id=f"{pid}:fortune", player=end.player, token="fortune",
                                 minimum=0, maximum=end.fortune_offered,

@@ -89,7 +89,9 @@ class DiceGame:
         if state.pending:
             return [RollPrompt(id=f"reroll:{len(state.rolled)}", player=None, die=state.die,
                                count=len(state.pending),
-                               purpose=f"re-roll the dice showing {state.reroll}")]
+                               purpose=f"re-roll the dice showing {state.reroll}",
+                               keep=tuple(f for i, f in enumerate(state.rolled[-1])
+                                          if i not in state.pending))]
         if len(state.rolled) >= state.rolls:
             return []
         return [RollPrompt(id=f"roll:{len(state.rolled)}", player=None, die=state.die,

@@ -287,6 +287,39 @@ def test_a_re_roll_is_answered_by_the_dice_that_moved(services):
         dice.correct(table, reroll.id, (k + 1) % len(faces), "6", None, None)
 
 
+def test_a_re_roll_of_the_wrong_die_waits_for_the_table(services):
+    """The re-roll asks for the die showing one face; the player picks up another die and
+    throws it. The count matches, but the dice left in the tray do not show what the re-roll
+    keeps (`RollPrompt.keep`): before, the throw answered the re-roll as if the right die
+    had been thrown. It now waits for the table, saying why."""
+    p = photo(SHEET)
+    image = p.image()
+    dice = services.dice()
+    first = dice.readers.read("d6", image, "x")
+    faces = [d.face for d in first.dice]
+    k = next(i for i, f in enumerate(faces) if faces.count(f) == 1)
+    j = next(i for i, f in enumerate(faces) if f != faces[k])  # the wrong die
+    table = services.tables.create("dicegame", {"die": "d6", "count": len(faces), "rolls": 1,
+                                                "reroll": faces[k]})
+    read = dice.read_frame(table, image, "x")
+    assert read is not None
+    if read.status == "pending":
+        dice.confirm(table, read.id, None, table.version, None)
+    (prompt,) = table.prompts()
+    assert sorted(prompt.keep) == sorted(faces[:k] + faces[k + 1:])
+    x, y, w, h = first.dice[j].box
+    other = next(i for i, f in enumerate(p.faces) if f != faces[j])
+    again = image.copy()
+    paste(again, cv2.resize(die_patches(p)[other][0], (w + w // 4, h + h // 4)),
+          (x - w // 8, y - h // 8))
+    motion = np.zeros(image.shape[:2], np.uint8)
+    motion[y - h // 4:y + h + h // 4, x - w // 4:x + w + w // 4] = 1
+    reroll = dice.read_frame(table, again, "y", motion=motion)
+    assert reroll is not None and reroll.used == (j,) and reroll.status == "pending"
+    assert any("were the right dice picked up" in w for w in reroll.warnings)
+    assert table.view(None)["pending"] == [k] and table.view(None)["rolled"] == [faces]
+
+
 def test_a_die_the_table_corrected_keeps_its_face_when_the_others_are_thrown_again(services):
     """The table corrects a die of a camera read; then another die is thrown again and that
     one stays where it was. The next read shows it with the table's face, sure, not the

@@ -165,6 +165,9 @@ def test_yellow_spice_raid_nimble_scout_garrison_reroll_and_fortune(game):
     g.roll("blank", "blank", "blank", "weak", "weak", "standard", "strong")
     assert g.prompt.kind == "roll" and g.prompt.count == 2
     assert g.state.endeavor.reroll == [3, 4]
+    # the dice left in the tray show the rest of the roll (a camera checks the right two
+    # were picked up: docs/runtime.md, "Re-rolls")
+    assert sorted(g.prompt.keep) == ["blank", "blank", "blank", "standard", "strong"]
     g.roll("blank", "standard")
     assert g.prompt.kind == "spend" and g.prompt.maximum == 2
     g.do("spend_fortune", amount=2)
