@@ -533,7 +533,7 @@ def _wrong_dice_kept(prompt: RollPrompt, kept: Sequence[DieRead]) -> str | None:
         return None
     return (f"the dice left in place show {', '.join(sorted(d.face for d in kept))}, but "
             f"the re-roll keeps {', '.join(sorted(prompt.keep))}: were the right dice "
-            "picked up? Confirm the re-rolled dice, or throw the right ones again")
+            "picked up? Check the dice and confirm the re-roll's faces")
 
 
 def table_reads_json(record: DiceReadRecord, table: Table) -> dict[str, Any]:
