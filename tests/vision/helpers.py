@@ -117,6 +117,21 @@ def paste(frame: np.ndarray, patch: np.ndarray, at: tuple[int, int], blur: int =
     frame[y : y + h, x : x + w] = (region * (1 - alpha) + patch * alpha).astype(np.uint8)
 
 
+def thrown_again(p: LabelledPhoto, image: np.ndarray, box: tuple[int, int, int, int],
+                 not_face: str) -> tuple[np.ndarray, np.ndarray]:
+    """``image`` (of photo ``p``) with the die at ``box`` picked up and thrown again: it
+    lands where it lay, another face than ``not_face`` up (a die of that face in the photo,
+    a little larger); and the motion mask (frame-sized, 0/1) over where it moved."""
+    x, y, w, h = box
+    other = next(i for i, f in enumerate(p.faces) if f != not_face)
+    again = image.copy()
+    paste(again, cv2.resize(die_patches(p)[other][0], (w + w // 4, h + h // 4)),
+          (x - w // 8, y - h // 8))
+    motion = np.zeros(image.shape[:2], np.uint8)
+    motion[max(y - h // 4, 0):y + h + h // 4, max(x - w // 4, 0):x + w + w // 4] = 1
+    return again, motion
+
+
 def hand(frame: np.ndarray, reach: float, seed: int = 0) -> np.ndarray:
     """A skin-coloured hand and arm reaching ``reach`` (0..1) up from the bottom edge."""
     out = frame.copy()

@@ -12,9 +12,9 @@ from tests.vision.helpers import (
     ManualClock,
     TickingDetector,
     die_patches,
-    paste,
     photo,
     roll_sequence,
+    thrown_again,
 )
 from vision.reader import DiceReader
 from vision.reading import DieRead, TrayRead
@@ -207,10 +207,7 @@ def test_a_die_where_one_lay_at_an_old_roll_is_not_kept_unless_its_place_looks_t
     first = tracker.add(DiceReader("d6").read(image), np.zeros(image.shape[:2], np.uint8),
                         image)
     x, y, w, h = first.read.dice[0].box
-    k = next(j for j, f in enumerate(p.faces) if f != first.read.dice[0].face)
-    later = image.copy()
-    paste(later, cv2.resize(die_patches(p)[k][0], (w + w // 4, h + h // 4)),
-          (x - w // 8, y - h // 8))
+    later, _ = thrown_again(p, image, first.read.dice[0].box, first.read.dice[0].face)
     read = DiceReader("d6").read(later)
     second = tracker.add(read, np.zeros(image.shape[:2], np.uint8), later)  # no motion seen
     i = next(i for i, d in enumerate(second.read.dice)

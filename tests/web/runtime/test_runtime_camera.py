@@ -14,7 +14,7 @@ import pytest
 
 from companion.errors import InvalidCommand
 from firmware_bridge.backoff import Backoff
-from tests.vision.helpers import ManualClock, die_patches, empty_tray, paste, photo
+from tests.vision.helpers import ManualClock, empty_tray, photo, thrown_again
 from tests.web.runtime.support import certain_photos, throw
 from vision.sources import FakeSource, SourceError, SourceLost
 from web.runtime import Runtime, RuntimeOptions
@@ -249,10 +249,10 @@ def test_the_camera_thread_stops_promptly_while_a_camera_is_missing():
     assert loop.status()["state"] == "absent"
 
 
-def test_a_re_roll_is_answered_by_the_dice_that_moved(services):
-    """SeaFall's "re-roll weak successes" at the camera: the prompt asks for fewer dice than
-    the tray holds; the dice that moved since the last read answer it, the others keep
-    their faces (a real d6 photo, one die swapped for another face where motion was)."""
+def _rolled_asking_a_re_roll(services):
+    """A d6 table that rolled the 7 dice of a real photo at the camera and asks to re-roll
+    the one die showing a face no other shows: (photo, image, dice service, table, the
+    first read, that die's number)."""
     p = photo(SHEET)
     image = p.image()
     dice = services.dice()
@@ -264,16 +264,19 @@ def test_a_re_roll_is_answered_by_the_dice_that_moved(services):
     read = dice.read_frame(table, image, "x")
     assert read is not None and read.used is None
     if read.status == "pending":
-        read = dice.confirm(table, read.id, None, table.version, None)
+        dice.confirm(table, read.id, None, table.version, None)
+    return p, image, dice, table, first, k
+
+
+def test_a_re_roll_is_answered_by_the_dice_that_moved(services):
+    """SeaFall's "re-roll weak successes" at the camera: the prompt asks for fewer dice than
+    the tray holds; the dice that moved since the last read answer it, the others keep
+    their faces (a real d6 photo, one die swapped for another face where motion was)."""
+    p, image, dice, table, first, k = _rolled_asking_a_re_roll(services)
+    faces = [d.face for d in first.dice]
     assert table.view(None)["rolled"] == [faces] and table.view(None)["pending"] == [k]
     # the player picks up die k and throws it again: it lands showing another face
-    x, y, w, h = first.dice[k].box
-    other = next(j for j, f in enumerate(p.faces) if f != faces[k])
-    patch, _ = die_patches(p)[other]
-    again = image.copy()
-    paste(again, cv2.resize(patch, (w + w // 4, h + h // 4)), (x - w // 8, y - h // 8))
-    motion = np.zeros(image.shape[:2], np.uint8)
-    motion[y - h // 4 : y + h + h // 4, x - w // 4 : x + w + w // 4] = 1
+    again, motion = thrown_again(p, image, first.dice[k].box, faces[k])
     reroll = dice.read_frame(table, again, "y", motion=motion)
     assert reroll is not None and reroll.used == (k,) and reroll.expected == 1
     if reroll.status == "pending":
@@ -292,28 +295,12 @@ def test_a_re_roll_of_the_wrong_die_waits_for_the_table(services):
     throws it. The count matches, but the dice left in the tray do not show what the re-roll
     keeps (`RollPrompt.keep`): before, the throw answered the re-roll as if the right die
     had been thrown. It now waits for the table, saying why."""
-    p = photo(SHEET)
-    image = p.image()
-    dice = services.dice()
-    first = dice.readers.read("d6", image, "x")
+    p, image, dice, table, first, k = _rolled_asking_a_re_roll(services)
     faces = [d.face for d in first.dice]
-    k = next(i for i, f in enumerate(faces) if faces.count(f) == 1)
     j = next(i for i, f in enumerate(faces) if f != faces[k])  # the wrong die
-    table = services.tables.create("dicegame", {"die": "d6", "count": len(faces), "rolls": 1,
-                                                "reroll": faces[k]})
-    read = dice.read_frame(table, image, "x")
-    assert read is not None
-    if read.status == "pending":
-        dice.confirm(table, read.id, None, table.version, None)
     (prompt,) = table.prompts()
     assert sorted(prompt.keep) == sorted(faces[:k] + faces[k + 1:])
-    x, y, w, h = first.dice[j].box
-    other = next(i for i, f in enumerate(p.faces) if f != faces[j])
-    again = image.copy()
-    paste(again, cv2.resize(die_patches(p)[other][0], (w + w // 4, h + h // 4)),
-          (x - w // 8, y - h // 8))
-    motion = np.zeros(image.shape[:2], np.uint8)
-    motion[y - h // 4:y + h + h // 4, x - w // 4:x + w + w // 4] = 1
+    again, motion = thrown_again(p, image, first.dice[j].box, faces[j])
     reroll = dice.read_frame(table, again, "y", motion=motion)
     assert reroll is not None and reroll.used == (j,) and reroll.status == "pending"
     assert any("were the right dice picked up" in w for w in reroll.warnings)
@@ -338,13 +325,7 @@ def test_a_die_the_table_corrected_keeps_its_face_when_the_others_are_thrown_aga
     assert table.view(None)["rolled"] == [[told, *faces[1:]]]
     # the last die is picked up and thrown again: it lands where it was, another face up
     k = len(faces) - 1
-    x, y, w, h = read.dice[k].box
-    other = next(j for j, f in enumerate(p.faces) if f != faces[k])
-    again = image.copy()
-    paste(again, cv2.resize(die_patches(p)[other][0], (w + w // 4, h + h // 4)),
-          (x - w // 8, y - h // 8))
-    motion = np.zeros(image.shape[:2], np.uint8)
-    motion[y - h // 4:y + h + h // 4, x - w // 4:x + w + w // 4] = 1
+    again, motion = thrown_again(p, image, read.dice[k].box, faces[k])
     second = dice.read_frame(table, again, "y", motion=motion)
     assert second is not None and second.used is None
     assert (second.dice[0].face, second.dice[0].uncertain) == (told, False)
