@@ -12,7 +12,9 @@ prompt's die (``seafall``, ``d6``, ...). Then:
 * a newer read for the table replaces a pending one (``superseded``);
 * a **re-roll** seen by the camera (the prompt asks for fewer dice than the tray holds):
   the dice that moved since the last read (:class:`vision.rolls.RollTracker`) answer it
-  when they are exactly as many as the prompt asks for (``used``);
+  when they are exactly as many as the prompt asks for (``used``), and wait for the table
+  when the dice left in place do not show what the re-roll keeps (``RollPrompt.keep``:
+  the wrong dice were picked up);
 * **correcting** a die of a pending read changes it there; correcting a die of an applied
   read undoes that roll and applies it again with the corrected faces, provided nothing
   was done after the roll (otherwise 409: undo the later commands first). Every correction
@@ -221,8 +223,9 @@ class DiceService:
         is empty (it settles empty between rolls: that is no roll) or no die on it was
         thrown since the last read (one was taken off); :class:`NoDiceRead`
         when no die was read and the reader warned why (the camera's status shows it).
-        ``motion`` (0/1, the frame's size) marks where anything moved since the last
-        settle: a die that did not move was not re-rolled."""
+        A die whose place looks as it did in the last read's frame was not re-rolled;
+        ``motion`` (0/1, the frame's size: where anything moved since the last settle) is
+        used where there is no last frame to compare with."""
         prompt = roll_prompt(table)
         if prompt is None:
             return None
@@ -529,9 +532,10 @@ def _wrong_dice_kept(prompt: RollPrompt, kept: Sequence[DieRead]) -> str | None:
     """Why a re-roll read cannot be applied as read: the dice left in the tray do not show
     what the re-roll keeps (``prompt.keep``), so other dice than those asked for were
     picked up; None when they do (or the game does not say what it keeps)."""
-    if not prompt.keep or sorted(d.face for d in kept) == sorted(prompt.keep):
+    shown = sorted(d.face for d in kept)
+    if not prompt.keep or shown == sorted(prompt.keep):
         return None
-    return (f"the dice left in place show {', '.join(sorted(d.face for d in kept))}, but "
+    return (f"the dice left in place show {', '.join(shown)}, but "
             f"the re-roll keeps {', '.join(sorted(prompt.keep))}: were the right dice "
             "picked up? Check the dice and confirm the re-roll's faces")
 
