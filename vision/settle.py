@@ -2,7 +2,8 @@
 
 :class:`SettleDetector` looks at a small grey copy of each frame (wider for small dice).
 Motion is the share of pixels that changed since the previous frame, brought to its
-brightness (light swinging over the whole tray is not motion); a hand is a large patch of
+brightness (light swinging over the whole tray is not motion), or since the tray began to
+look still (a die sliding slowly); a hand is a large patch of
 skin colour (or, with a calibrated empty tray, a blob of foreground far bigger than a die,
 the light taken out; one that stays still for :data:`STALE_SECONDS` is a tray changed
 since its check, and the check is dropped until the tray looks like it again). The tray is
@@ -123,6 +124,7 @@ class SettleDetector:
     _small_bg: np.ndarray | None = field(default=None, init=False, repr=False)
     _small_bg_for: tuple[int, ...] | None = field(default=None, init=False, repr=False)
     _last_read: np.ndarray | None = field(default=None, init=False, repr=False)
+    _still_frame: np.ndarray | None = field(default=None, init=False, repr=False)
     _unlike_since: float | None = field(default=None, init=False, repr=False)
     stale_background: bool = field(default=False, init=False)
     """True once the tray has looked unlike its empty-tray check, still and with no skin
@@ -211,7 +213,8 @@ class SettleDetector:
             self._motion_mask = np.zeros(grey.shape, np.uint8)
         self._motion_mask |= moved.astype(np.uint8)
         skin, unlike = self._hand(colour, grey)
-        moving = motion > self._moving_share(grey.shape, image.shape)
+        moving = (motion > self._moving_share(grey.shape, image.shape)
+                  or self._drifted(grey, self._unchanged_share(grey.shape, image.shape)))
         if self.stale_background:  # dropped until the tray looks like its check again
             self.stale_background = unlike > self.hand_threshold
             unlike = 0.0
@@ -238,7 +241,7 @@ class SettleDetector:
             self._armed = True
             return SettleDecision(TrayState.MOVING, motion, hand, False)
         if self._still_since is None:
-            self._still_since = now
+            self._still_since, self._still_frame = now, grey
         if now - self._still_since < self.settle_seconds:
             return SettleDecision(TrayState.STILL, motion, hand, False)
         if self._armed:
@@ -248,6 +251,21 @@ class SettleDetector:
             self._last_read = grey
             return SettleDecision(TrayState.SETTLED, motion, hand, True)
         return SettleDecision(TrayState.SETTLED, motion, hand, False)
+
+    def _drifted(self, grey: np.ndarray, share: float) -> bool:
+        """Whether the tray, looking still from frame to frame, has changed since it began
+        to (more than ``share`` of its pixels: a quarter of a die's area): a die sliding or
+        rolling slowly changes few pixels between two frames, yet is not at rest. Its
+        changes count as motion."""
+        start = self._still_frame
+        if self._still_since is None or start is None or start.shape != grey.shape:
+            return False
+        drift = cv2.absdiff(_as_bright_as(grey, start), start) > self.pixel_delta
+        if float(drift.mean()) <= share:
+            return False
+        if self._motion_mask is not None and self._motion_mask.shape == drift.shape:
+            self._motion_mask |= drift.astype(np.uint8)
+        return True
 
     def _moving_share(self, small: tuple[int, ...], shape: tuple[int, ...]) -> float:
         """The share of pixels whose change means motion: :attr:`motion_threshold`, or a
@@ -265,10 +283,14 @@ class SettleDetector:
         last = self._last_read
         if last is None or last.shape != grey.shape:
             return False
-        die = self._die(shape) * grey.shape[1] / shape[1]
-        changed = np.count_nonzero(cv2.absdiff(_as_bright_as(grey, last), last)
-                                   > self.pixel_delta)
-        return changed <= min(0.25 * die * die, self.motion_threshold * grey.size)
+        changed = cv2.absdiff(_as_bright_as(grey, last), last) > self.pixel_delta
+        return float(changed.mean()) <= self._unchanged_share(grey.shape, shape)
+
+    def _unchanged_share(self, small: tuple[int, ...], shape: tuple[int, ...]) -> float:
+        """The share of pixels that may change between two still moments of the tray for
+        it to be the same: a quarter of a die's area, at most :attr:`motion_threshold`."""
+        die = self._die(shape) * small[1] / shape[1]
+        return min(0.25 * die * die / (small[0] * small[1]), self.motion_threshold)
 
     def take_over(self, old: SettleDetector) -> SettleDetector:
         """This detector (another tray setup's, for the same camera) goes on from where
@@ -276,6 +298,7 @@ class SettleDetector:
         roll was read, where things moved, the tray at the last read. A new setup is not a
         new roll: the dice on the tray are not read again for it. Returns itself."""
         self._previous, self._still_since = old._previous, old._still_since
+        self._still_frame = old._still_frame
         self._armed, self._last_read = old._armed, old._last_read
         self._motion_mask = old._motion_mask
         return self

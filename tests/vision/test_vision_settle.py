@@ -131,6 +131,33 @@ def test_small_dice_tumbling_are_not_read_until_they_rest(die: int) -> None:
     assert reads[1] >= 22 + round(detector.settle_seconds * FPS)  # still 0.4 s after it
 
 
+@pytest.mark.parametrize("speed", [20, 40, 100, 200])
+def test_a_die_sliding_slowly_is_not_read_until_it_stops(speed: int) -> None:
+    """A die slides across a 1280x720 tray for 2 s at ``speed`` px a second, seen at 20
+    frames a second: 1-10 px a frame, a fraction of a pixel at the analysis width, so no
+    two frames differed enough to count. Before, the tray was read 0.5 s into the slide
+    (and at 20-40 px/s read again and again once the change since the last still moment
+    counted alone). The change since the tray began to look still now counts too."""
+    fps = 20
+    p = photo(SHEET)
+    tray = cv2.resize(empty_tray(p), (1280, 720))
+    die = cv2.resize(die_patches(p)[0][0], (45, 45))
+
+    def frame(x: float) -> np.ndarray:
+        f = tray.copy()
+        f[300:345, round(x):round(x) + 45] = die
+        return f
+
+    sequence = [frame(200)] * 10 + [hand(frame(200), 0.4, seed=1)] * 4
+    sequence += [frame(200 + speed * (t + 1) / fps) for t in range(2 * fps)]
+    stopped = len(sequence) - 1
+    sequence += [sequence[-1]] * 20
+    detector = SettleDetector(clock=ManualClock())
+    reads = [i for i, f in enumerate(sequence) if detector.update(f, i / fps).read_now]
+    assert len(reads) == 2 and reads[0] < 10
+    assert reads[1] > stopped  # not before the die stopped
+
+
 def test_settle_resumes_after_a_lost_source_without_reading_the_same_tray_again() -> None:
     """The camera is unplugged after a read and plugged back: a tray left as it was is not
     read again (it would answer the next roll with the last one's dice); dice thrown while
