@@ -535,7 +535,8 @@ def _wrong_dice_kept(prompt: RollPrompt, kept: Sequence[DieRead]) -> str | None:
     shown = sorted(d.face for d in kept)
     if not prompt.keep or shown == sorted(prompt.keep):
         return None
-    return (f"the dice left in place show {', '.join(shown)}, but "
+    unsure = " (not all read for sure)" if any(d.uncertain for d in kept) else ""
+    return (f"the dice left in place show {', '.join(shown)}{unsure}, but "
             f"the re-roll keeps {', '.join(sorted(prompt.keep))}: were the right dice "
             "picked up? Check the dice and confirm the re-roll's faces")
 
