@@ -620,3 +620,24 @@ def test_the_camera_keeps_the_last_roll_of_a_few_tables_only(services):
     assert set(dice._camera_rolls) <= set(dice._trackers)
     dice.read_frame(tables[-TRACKED_TABLES], image, "y")  # served again: now the latest
     assert list(dice._trackers)[-1] == tables[-TRACKED_TABLES].session_id
+
+
+def test_the_wrong_dice_warning_says_what_stayed_and_whether_it_was_read_for_sure():
+    from companion.prompts import RollPrompt
+    from vision.reading import DieRead
+    from web.runtime.dice import _wrong_dice_kept
+
+    def prompt(*keep: str) -> RollPrompt:
+        return RollPrompt("r", None, "seafall", 1, "re-roll", keep=keep)
+
+    def die(face: str, uncertain: bool = False) -> DieRead:
+        return DieRead(face, 0.4 if uncertain else 0.95, uncertain, (0, 0, 40, 40))
+
+    kept = [die("strong"), die("blank")]
+    assert _wrong_dice_kept(prompt(), kept) is None  # the game does not say
+    assert _wrong_dice_kept(prompt("blank", "strong"), kept) is None  # in any order
+    wrong = _wrong_dice_kept(prompt("blank", "weak"), kept)
+    assert wrong is not None and wrong.startswith(
+        "the dice left in place show blank, strong, but the re-roll keeps blank, weak")
+    unsure = _wrong_dice_kept(prompt("blank", "weak"), [die("strong", True), die("blank")])
+    assert unsure is not None and "(not all read for sure)" in unsure
