@@ -44,6 +44,12 @@ STALE_NOTE = ("the tray no longer looks like its empty-tray check (the light cha
               "by its skin colour only")
 """What the camera's status and ``watch`` say once a detector drops its check."""
 
+DRIFT_SECONDS = 3.0
+"""Slow change counts as motion (:meth:`SettleDetector._drifted`) up to this long after the
+last frame-to-frame motion or hand: a die slides or rolls slowly for a moment after a
+throw, while a slow change that goes on (a shadow creeping, a colour cast) must not keep
+the tray from ever settling."""
+
 STALE_SECONDS = 5.0
 """A tray that looks unlike its empty-tray check over more than six dice' area, with no
 motion and no skin in view, for this long is taken to have changed since the check (a
@@ -125,6 +131,7 @@ class SettleDetector:
     _small_bg_for: tuple[int, ...] | None = field(default=None, init=False, repr=False)
     _last_read: np.ndarray | None = field(default=None, init=False, repr=False)
     _still_frame: np.ndarray | None = field(default=None, init=False, repr=False)
+    _stirred_at: float | None = field(default=None, init=False, repr=False)
     _unlike_since: float | None = field(default=None, init=False, repr=False)
     stale_background: bool = field(default=False, init=False)
     """True once the tray has looked unlike its empty-tray check, still and with no skin
@@ -213,8 +220,12 @@ class SettleDetector:
             self._motion_mask = np.zeros(grey.shape, np.uint8)
         self._motion_mask |= moved.astype(np.uint8)
         skin, unlike = self._hand(colour, grey)
-        moving = (motion > self._moving_share(grey.shape, image.shape)
-                  or self._drifted(grey, self._unchanged_share(grey.shape, image.shape)))
+        moving = motion > self._moving_share(grey.shape, image.shape)
+        if moving or skin > self.hand_threshold:
+            self._stirred_at = now
+        elif (self._stirred_at is not None and now - self._stirred_at <= DRIFT_SECONDS
+              and self._drifted(grey, self._unchanged_share(grey.shape, image.shape))):
+            moving = True
         if self.stale_background:  # dropped until the tray looks like its check again
             self.stale_background = unlike > self.hand_threshold
             unlike = 0.0
@@ -256,7 +267,7 @@ class SettleDetector:
         """Whether the tray, looking still from frame to frame, has changed since it began
         to (more than ``share`` of its pixels: a quarter of a die's area): a die sliding or
         rolling slowly changes few pixels between two frames, yet is not at rest. Its
-        changes count as motion."""
+        changes count as motion (within :data:`DRIFT_SECONDS` of the last motion)."""
         start = self._still_frame
         if self._still_since is None or start is None or start.shape != grey.shape:
             return False
@@ -298,7 +309,7 @@ class SettleDetector:
         roll was read, where things moved, the tray at the last read. A new setup is not a
         new roll: the dice on the tray are not read again for it. Returns itself."""
         self._previous, self._still_since = old._previous, old._still_since
-        self._still_frame = old._still_frame
+        self._still_frame, self._stirred_at = old._still_frame, old._stirred_at
         self._armed, self._last_read = old._armed, old._last_read
         self._motion_mask = old._motion_mask
         return self

@@ -14,7 +14,7 @@ from tests.vision.helpers import (
     roll_sequence,
 )
 from vision.reader import DiceReader
-from vision.settle import STALE_SECONDS, SettleDetector, TrayState
+from vision.settle import DRIFT_SECONDS, STALE_SECONDS, SettleDetector, TrayState
 from vision.sources import FakeSource, SourceLost
 from vision.watcher import SourceNotice, watch
 
@@ -156,6 +156,25 @@ def test_a_die_sliding_slowly_is_not_read_until_it_stops(speed: int) -> None:
     reads = [i for i, f in enumerate(sequence) if detector.update(f, i / fps).read_now]
     assert len(reads) == 2 and reads[0] < 10
     assert reads[1] > stopped  # not before the die stopped
+
+
+def test_a_slow_change_that_goes_on_does_not_keep_the_tray_from_settling() -> None:
+    """A shadow's edge creeps across the tray (3 px a frame, 10 s) after the dice came to
+    rest: slow change, like a sliding die's, but it goes on. It counts as motion only
+    within DRIFT_SECONDS of the last frame-to-frame motion, so the tray still settles."""
+    p = photo(SHEET)
+    frames, final = roll_sequence(p, moved=set(range(7)))
+    thrown = frames[:-8]
+    creep = []
+    for i in range(100):
+        shaded = final.astype(np.int16)
+        shaded[:, :100 + 3 * i] -= 45
+        creep.append(np.clip(shaded, 0, 255).astype(np.uint8))
+    detector = SettleDetector(clock=ManualClock())
+    reads = [i for i, f in enumerate(thrown + creep)
+             if detector.update(f, i / FPS).read_now]
+    assert len(reads) == 1
+    assert reads[0] <= len(thrown) + round((DRIFT_SECONDS + 1) * FPS)
 
 
 def test_settle_resumes_after_a_lost_source_without_reading_the_same_tray_again() -> None:
