@@ -226,23 +226,7 @@ class SettleDetector:
         elif (self._stirred_at is not None and now - self._stirred_at <= DRIFT_SECONDS
               and self._drifted(grey, self._unchanged_share(grey.shape, image.shape))):
             moving = True
-        if self.stale_background:  # dropped until the tray looks like its check again
-            self.stale_background = unlike > self.hand_threshold
-            unlike = 0.0
-        elif unlike > self.hand_threshold >= skin and not moving:
-            # a large still blob unlike the empty tray, not skin: a gloved hand holds still
-            # for a moment; a tray that no longer looks like its check (the light changed,
-            # the camera or tray was moved) stays so. After STALE_SECONDS it is the latter:
-            # the check is no longer used (skin alone shows a hand), and the camera's
-            # status says to check the tray again.
-            if self._unlike_since is None:
-                self._unlike_since = now
-            elif now - self._unlike_since >= STALE_SECONDS:
-                self.stale_background, self._unlike_since = True, None
-                unlike = 0.0
-        else:
-            self._unlike_since = None
-        hand = max(skin, unlike)
+        hand = max(skin, self._unlike_hand(unlike, skin, moving, now))
         if hand > self.hand_threshold:
             self._still_since = None
             self._armed = True
@@ -262,6 +246,25 @@ class SettleDetector:
             self._last_read = grey
             return SettleDecision(TrayState.SETTLED, motion, hand, True)
         return SettleDecision(TrayState.SETTLED, motion, hand, False)
+
+    def _unlike_hand(self, unlike: float, skin: float, moving: bool, now: float) -> float:
+        """The share of a blob unlike the empty tray that counts as a hand. A large still
+        blob, not skin: a gloved hand holds still for a moment, while a tray that no longer
+        looks like its check (the light changed, the camera or tray was moved) stays so.
+        After :data:`STALE_SECONDS` it is the latter: the check is dropped (skin alone shows
+        a hand; :attr:`stale_background`) until the tray looks like it again."""
+        if self.stale_background:
+            self.stale_background = unlike > self.hand_threshold
+            return 0.0
+        if unlike > self.hand_threshold >= skin and not moving:
+            if self._unlike_since is None:
+                self._unlike_since = now
+            elif now - self._unlike_since >= STALE_SECONDS:
+                self.stale_background, self._unlike_since = True, None
+                return 0.0
+        else:
+            self._unlike_since = None
+        return unlike
 
     def _drifted(self, grey: np.ndarray, share: float) -> bool:
         """Whether the tray, looking still from frame to frame, has changed since it began
