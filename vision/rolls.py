@@ -170,6 +170,12 @@ STILL_SHIFT_PX = 2
 of the table or the camera moves the picture a little."""
 
 
+_SHIFTS = sorted(((dx, dy) for dy in range(-STILL_SHIFT_PX, STILL_SHIFT_PX + 1)
+                  for dx in range(-STILL_SHIFT_PX, STILL_SHIFT_PX + 1)),
+                 key=lambda s: abs(s[0]) + abs(s[1]))
+"""The shifts :func:`unchanged` tries, in place first (the usual case), then nearest."""
+
+
 def settled_grey(frame: np.ndarray) -> np.ndarray:
     """A settled frame as :func:`unchanged` compares it: grey, a little blurred (sensor
     noise); kept by the tracker until the next roll (uint8: 0.9 MB at 1280x720)."""
@@ -194,9 +200,7 @@ def unchanged(before: np.ndarray, now: np.ndarray, box: tuple[int, int, int, int
     wx, wy = max(x0 - m, 0), max(y0 - m, 0)  # the place and its shifts, less its median
     window = now[wy:min(y1 + m, h), wx:min(x1 + m, w)].astype(np.int16)
     window -= int(np.median(now[y0:y1, x0:x1]))
-    shifts = sorted(((dx, dy) for dy in range(-m, m + 1) for dx in range(-m, m + 1)),
-                    key=lambda s: abs(s[0]) + abs(s[1]))  # in place first: the usual case
-    for dx, dy in shifts:
+    for dx, dy in _SHIFTS:
         if y0 + dy < 0 or x0 + dx < 0 or y1 + dy > h or x1 + dx > w:
             continue
         top, left = y0 + dy - wy, x0 + dx - wx

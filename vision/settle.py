@@ -21,6 +21,7 @@ import enum
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -98,14 +99,30 @@ def brightness(grey: np.ndarray) -> float:
     return float(np.median(grey[::step, ::step]))
 
 
-def _as_bright_as(grey: np.ndarray, reference: np.ndarray) -> np.ndarray:
-    """``grey`` scaled to ``reference``'s brightness (the ratio of their medians): the
-    light over the whole tray changing (a lamp, a camera's exposure or a flickering light
-    from frame to frame) is not motion, nor a hand against the empty tray."""
-    light, wanted = brightness(grey), brightness(reference)
-    if light <= 0 or light == wanted:
-        return grey
-    return cv2.convertScaleAbs(grey, alpha=wanted / light)
+class _Look(NamedTuple):
+    """A small grey copy of a frame the detector keeps, with its :func:`brightness`
+    (measured once, however often the frame is compared with)."""
+
+    grey: np.ndarray
+    light: float
+
+    @classmethod
+    def of(cls, grey: np.ndarray) -> _Look:
+        return cls(grey, brightness(grey))
+
+
+def _changed(now: _Look, before: _Look | None, delta: int) -> np.ndarray | None:
+    """Which pixels of ``now`` differ from ``before`` by more than ``delta`` grey levels,
+    ``now`` brought to ``before``'s brightness first (the ratio of their medians): the light
+    over the whole tray changing (a lamp, a camera's exposure or a flickering light from
+    frame to frame) is not motion, nor a hand against the empty tray. None without a
+    ``before`` of the same size."""
+    if before is None or before.grey.shape != now.grey.shape:
+        return None
+    grey = now.grey
+    if now.light > 0 and now.light != before.light:
+        grey = cv2.convertScaleAbs(grey, alpha=before.light / now.light)
+    return cv2.absdiff(grey, before.grey) > delta
 
 
 @dataclass
@@ -123,14 +140,14 @@ class SettleDetector:
     pixel_delta: int = 18
     background: np.ndarray | None = None
     die_px: float | None = None
-    _previous: np.ndarray | None = field(default=None, init=False, repr=False)
+    _previous: _Look | None = field(default=None, init=False, repr=False)
     _still_since: float | None = field(default=None, init=False, repr=False)
     _armed: bool = field(default=True, init=False, repr=False)
     _motion_mask: np.ndarray | None = field(default=None, init=False, repr=False)
-    _small_bg: np.ndarray | None = field(default=None, init=False, repr=False)
+    _small_bg: _Look | None = field(default=None, init=False, repr=False)
     _small_bg_for: tuple[int, ...] | None = field(default=None, init=False, repr=False)
-    _last_read: np.ndarray | None = field(default=None, init=False, repr=False)
-    _still_frame: np.ndarray | None = field(default=None, init=False, repr=False)
+    _last_read: _Look | None = field(default=None, init=False, repr=False)
+    _still_frame: _Look | None = field(default=None, init=False, repr=False)
     _stirred_at: float | None = field(default=None, init=False, repr=False)
     _unlike_since: float | None = field(default=None, init=False, repr=False)
     stale_background: bool = field(default=False, init=False)
@@ -180,26 +197,27 @@ class SettleDetector:
                                                   interpolation=cv2.INTER_AREA)
         return colour, cv2.GaussianBlur(grey, (3, 3), 0)
 
-    def _hand(self, colour: np.ndarray, grey: np.ndarray) -> tuple[float, float]:
+    def _hand(self, colour: np.ndarray, look: _Look) -> tuple[float, float]:
         """(the skin-coloured share of the frame, the share of the largest blob unlike the
         empty tray where it is larger than six dice: 0 without a background)."""
         hand = skin_fraction(colour)
         if self.background is not None:
-            if self._small_bg_for != grey.shape:
-                self._small_bg = self._small(self.background)[1]
-                self._small_bg_for = grey.shape
-            if self._small_bg is None or self._small_bg.shape != grey.shape:
+            if self._small_bg_for != look.grey.shape:
+                self._small_bg = _Look.of(self._small(self.background)[1])
+                self._small_bg_for = look.grey.shape
+            # the light may have changed since the check (evening lamps after a daytime
+            # check): the frame is brought to the empty tray's brightness first
+            unlike = _changed(look, self._small_bg, 40)
+            if unlike is None:
                 # the empty tray was taken at another aspect (another camera, or this one
                 # at another mode): it says nothing of this frame, so skin alone counts (the
                 # reader refuses the frame with the setup's size and what to do)
                 return hand, 0.0
-            # the light may have changed since the check (evening lamps after a daytime
-            # check): the frame is brought to the empty tray's brightness first
-            fg = (cv2.absdiff(_as_bright_as(grey, self._small_bg), self._small_bg) > 40).astype(
-                np.uint8)
+            fg = unlike.astype(np.uint8)
             n, _, stats, _ = cv2.connectedComponentsWithStats(fg)
             if n > 1:
-                die = self._die(self.background.shape) * grey.shape[1] / self.background.shape[1]
+                die = (self._die(self.background.shape) * look.grey.shape[1]
+                       / self.background.shape[1])
                 biggest = float(stats[1:, cv2.CC_STAT_AREA].max())
                 if biggest > 6 * die * die:
                     return hand, biggest / fg.size
@@ -209,22 +227,21 @@ class SettleDetector:
         """Feed one BGR frame; says whether to read it now."""
         now = self.clock() if timestamp is None else timestamp
         colour, grey = self._small(image)
-        if self._previous is None or self._previous.shape != grey.shape:
+        look = _Look.of(grey)
+        moved = _changed(look, self._previous, self.pixel_delta)
+        if moved is None:
             moved = np.zeros(grey.shape, bool)
-        else:
-            moved = cv2.absdiff(_as_bright_as(grey, self._previous),
-                                self._previous) > self.pixel_delta
-        self._previous = grey
+        self._previous = look
         motion = float(moved.mean())
         if self._motion_mask is None or self._motion_mask.shape != grey.shape:
             self._motion_mask = np.zeros(grey.shape, np.uint8)
         self._motion_mask |= moved.astype(np.uint8)
-        skin, unlike = self._hand(colour, grey)
+        skin, unlike = self._hand(colour, look)
         moving = motion > self._moving_share(grey.shape, image.shape)
         if moving or skin > self.hand_threshold:
             self._stirred_at = now
         elif (self._stirred_at is not None and now - self._stirred_at <= DRIFT_SECONDS
-              and self._drifted(grey, self._unchanged_share(grey.shape, image.shape))):
+              and self._drifted(look, self._unchanged_share(grey.shape, image.shape))):
             moving = True
         hand = max(skin, self._unlike_hand(unlike, skin, moving, now))
         if hand > self.hand_threshold:
@@ -236,14 +253,14 @@ class SettleDetector:
             self._armed = True
             return SettleDecision(TrayState.MOVING, motion, hand, False)
         if self._still_since is None:
-            self._still_since, self._still_frame = now, grey
+            self._still_since, self._still_frame = now, look
         if now - self._still_since < self.settle_seconds:
             return SettleDecision(TrayState.STILL, motion, hand, False)
         if self._armed:
             self._armed = False
-            if self._as_last_read(grey, image.shape):  # stirred, nothing changed: no roll
+            if self._as_last_read(look, image.shape):  # stirred, nothing changed: no roll
                 return SettleDecision(TrayState.SETTLED, motion, hand, False)
-            self._last_read = grey
+            self._last_read = look
             return SettleDecision(TrayState.SETTLED, motion, hand, True)
         return SettleDecision(TrayState.SETTLED, motion, hand, False)
 
@@ -266,16 +283,14 @@ class SettleDetector:
             self._unlike_since = None
         return unlike
 
-    def _drifted(self, grey: np.ndarray, share: float) -> bool:
+    def _drifted(self, look: _Look, share: float) -> bool:
         """Whether the tray, looking still from frame to frame, has changed since it began
         to (more than ``share`` of its pixels: a quarter of a die's area): a die sliding or
         rolling slowly changes few pixels between two frames, yet is not at rest. Its
         changes count as motion (within :data:`DRIFT_SECONDS` of the last motion)."""
-        start = self._still_frame
-        if self._still_since is None or start is None or start.shape != grey.shape:
-            return False
-        drift = cv2.absdiff(_as_bright_as(grey, start), start) > self.pixel_delta
-        if float(drift.mean()) <= share:
+        drift = None if self._still_since is None else _changed(
+            look, self._still_frame, self.pixel_delta)
+        if drift is None or float(drift.mean()) <= share:
             return False
         if self._motion_mask is not None and self._motion_mask.shape == drift.shape:
             self._motion_mask |= drift.astype(np.uint8)
@@ -287,18 +302,16 @@ class SettleDetector:
         die = self._die(shape) * small[1] / shape[1]
         return min(self.motion_threshold, die * die / (small[0] * small[1]))
 
-    def _as_last_read(self, grey: np.ndarray, shape: tuple[int, ...]) -> bool:
+    def _as_last_read(self, look: _Look, shape: tuple[int, ...]) -> bool:
         """Whether the tray looks as it did when it was last read: a hand went in and out,
         the table was bumped, the camera was unplugged and back, and no die was thrown.
         Less than a quarter of a die's area may differ (and at most the share that counts
         as motion): one small die thrown again, far from the camera, still changes more.
         The roll tracker judges each die again (:mod:`vision.rolls`), so a read made when
         in doubt records no roll if no die was thrown."""
-        last = self._last_read
-        if last is None or last.shape != grey.shape:
-            return False
-        changed = cv2.absdiff(_as_bright_as(grey, last), last) > self.pixel_delta
-        return float(changed.mean()) <= self._unchanged_share(grey.shape, shape)
+        changed = _changed(look, self._last_read, self.pixel_delta)
+        return changed is not None and float(changed.mean()) <= self._unchanged_share(
+            look.grey.shape, shape)
 
     def _unchanged_share(self, small: tuple[int, ...], shape: tuple[int, ...]) -> float:
         """The share of pixels that may change between two still moments of the tray for
