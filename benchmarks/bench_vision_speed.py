@@ -60,12 +60,12 @@ DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
 
 
 FEW_DICE = 16
+"""The frames with at most this many dice (and at least 15) are timed apart as well: the
+target's own case, 15 dice (4 of the 20 photos), beside all the frames (median 22)."""
 
 SMALL_DIE_PX = 12
 """Die size of the second settle row: dice this small in 1280x720 (a camera high over a
 large tray) are looked at 640 px wide for motion (vision.settle.MIN_DIE_ANALYSIS_PX)."""
-"""The frames with at most this many dice (and at least 15) are timed apart as well: the
-target's own case, 15 dice (4 of the 20 photos), beside all the frames (median 22)."""
 
 
 def frames(min_dice: int = 15) -> Iterator[tuple[np.ndarray, int, float]]:
