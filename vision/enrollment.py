@@ -382,29 +382,34 @@ class Profile:
             return []
         read = self._read(crops, wides)
         rows = face_scores(_mixed(*read.parts), self.owners, len(self.labels))
-        guesses = [self._guess(row) for row in rows]
+        guesses = self._guesses(rows)
         unsure = np.array([i for i, g in enumerate(guesses) if g.uncertain], np.int64)
         sure = np.array([i for i, g in enumerate(guesses) if not g.uncertain], np.int64)
         if neighbours and len(unsure) and len(sure):
             beside = vision_neighbours.likeness(read.dice, read.vectors, unsure, sure,
                                                 TEMPLATE_WEIGHT, read.wides)
             better = face_scores(beside, rows[sure].argmax(axis=1), len(self.labels))
-            for k, i in enumerate(unsure):
-                again = self._guess(np.maximum(rows[i], better[k]))
-                if not again.uncertain:  # only a die the frame makes sure is read again
-                    guesses[i] = again
+            again = self._guesses(np.maximum(rows[unsure], better))
+            for i, guess in zip(unsure, again, strict=True):
+                if not guess.uncertain:  # only a die the frame makes sure is read again
+                    guesses[i] = guess
         return guesses
 
-    def _guess(self, row: np.ndarray) -> FaceGuess:
-        """A die's read from its score for each face, by the lead rule."""
-        order = np.argsort(-row)
-        top = float(row[order[0]])
-        second = float(row[order[1]]) if len(order) > 1 else -1.0
+    def _guesses(self, rows: np.ndarray) -> list[FaceGuess]:
+        """Each die's read from its score for each face (a row each), by the lead rule
+        (all the rows at once: a frame's dice in a few array operations)."""
+        order = np.argsort(-rows, axis=1)
+        rows = rows.astype(np.float64)
+        every = np.arange(len(rows))
+        top = rows[every, order[:, 0]]
+        second = rows[every, order[:, 1]] if rows.shape[1] > 1 else np.full(len(rows), -1.0)
         margin = top - second
         needed = lead_needed(self.min_margin, top)
-        confidence = float(np.clip(top, 0, 1) * min(1.0, margin / (2 * needed)))
-        uncertain = top < self.min_similarity or margin < needed
-        return FaceGuess(self.labels[order[0]], round(confidence, 3), uncertain, top, margin)
+        confidence = np.clip(top, 0, 1) * np.minimum(1.0, margin / (2 * needed))
+        uncertain = (top < self.min_similarity) | (margin < needed)
+        return [FaceGuess(self.labels[order[i, 0]], round(float(confidence[i]), 3),
+                          bool(uncertain[i]), float(top[i]), float(margin[i]))
+                for i in every]
 
     def save(self, directory: Path | None = None) -> Path:
         """Write the profile as ``<name>.npz`` in ``directory`` (default: the data dir)."""

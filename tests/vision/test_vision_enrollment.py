@@ -328,6 +328,15 @@ def test_the_lead_needed_falls_as_the_best_score_rises_down_to_a_floor() -> None
         needed = lead_needed(profile.min_margin, guess.similarity)
         assert guess.uncertain == (guess.similarity < profile.min_similarity
                                    or guess.margin < needed)
+    # a frame's dice are judged together (one array pass): each comes out as read alone
+    # (to the networks' rounding, which differs a little with the batch's size)
+    dice = [c for cs in seafall_crops(seed=9, per_face=2).values() for c in cs]
+    together = profile.classify_many(dice)
+    alone = [profile.classify(c) for c in dice]
+    assert [(g.face, g.uncertain) for g in together] == [(g.face, g.uncertain) for g in alone]
+    for a, b in zip(together, alone, strict=True):
+        assert (a.confidence, a.similarity, a.margin) == pytest.approx(
+            (b.confidence, b.similarity, b.margin), abs=2e-3)
 
 
 def _zoomed(c: np.ndarray, k: float) -> np.ndarray:
