@@ -114,26 +114,25 @@ class Runtime:
 
     def _make_camera(self, factory: Callable[[], FrameSource] | None,
                      spec: str | None) -> CameraLoop | None:
+        def loop(name: str, source: Callable[[], FrameSource], **options: Any) -> CameraLoop:
+            return CameraLoop(name, source, self._on_settled, waiting=self._waiting_for_dice,
+                              detector=self._detector, **options)
+
         if factory is not None:
-            return CameraLoop(spec or "test", factory, self._on_settled,
-                              detector=self._detector)
+            return loop(spec or "test", factory)
         if self.options.demo and self.options.camera is None:
             from web.runtime.demo import recording_dir
             from web.runtime.recording import RecordedSource, Recording
 
             recording = Recording.load(recording_dir())
-            return CameraLoop(f"demo recording ({recording.seconds:.0f} s, looping)",
-                              lambda: RecordedSource(recording, loop=True,
-                                                     pace=self._stopped.wait),
-                              self._on_settled, detector=self._detector)
+            return loop(f"demo recording ({recording.seconds:.0f} s, looping)",
+                        lambda: RecordedSource(recording, loop=True, pace=self._stopped.wait))
         if self.options.camera == "none":
             return None
         if self.options.camera is not None:
             wanted = self.options.camera
-            return CameraLoop(wanted, lambda: open_source(wanted), self._on_settled,
-                              detector=self._detector, min_period=0.05)
-        return CameraLoop("auto", self._auto_camera, self._on_settled,
-                          detector=self._detector, min_period=0.05)
+            return loop(wanted, lambda: open_source(wanted), min_period=0.05)
+        return loop("auto", self._auto_camera, min_period=0.05)
 
     def _detector(self) -> SettleDetector:
         """A settle detector, given the setup's empty tray and die size when there is one."""
@@ -202,12 +201,16 @@ class Runtime:
             self._demo_box.close()
         return done
 
-    def _on_settled(self, frame: Frame, motion: np.ndarray | None = None) -> str | None:
+    def _waiting_for_dice(self) -> bool:
+        return self.focus.table(waiting_for_dice=True) is not None
+
+    def _on_settled(self, frame: Frame, motion: np.ndarray | None = None,
+                    early: float | None = None) -> str | None:
         table = self.focus.table(waiting_for_dice=True)
         if table is None:
             return None
         record = self.services.dice().read_frame(table, frame.image, frame.ref,
-                                                 motion=motion, setup=self.setup)
+                                                 motion=motion, setup=self.setup, early=early)
         return record.id if record is not None else None
 
     # -- the tray check ----------------------------------------------------------------------

@@ -4,6 +4,10 @@
 absent at start is looked for again), feeds every frame to a
 :class:`vision.settle.SettleDetector`, and calls ``on_settled(frame)`` once each time the
 tray settles, with where anything moved since the last settle (a re-roll's moved dice).
+Dice thrown just before the roll is asked for are not lost: given ``waiting`` (whether a
+table waits for dice now), a tray that settles while none does is kept, and read as soon
+as one does, for as long as the tray stays as it settled (at most :data:`EARLY_SECONDS`);
+``on_settled`` is then called with ``early``, the seconds the dice lay there before.
 When the source fails it does not die: a source that cannot be opened is
 retried with backoff (state ``absent``); one that stops delivering (``SourceLost``, a
 camera unplugged) is reported ``lost`` and re-opened with backoff (``reopening``) until it
@@ -21,17 +25,30 @@ from typing import Any
 import numpy as np
 
 from firmware_bridge.backoff import Backoff
-from vision.settle import STALE_NOTE, SettleDetector
+from vision.settle import STALE_NOTE, SettleDetector, TrayState
 from vision.sources import Frame, FrameSource, SourceError, SourceLost
 from web.runtime.status import ABSENT, LOST, REOPENING, RUNNING, CameraStatus, utc_now
 
 log = logging.getLogger(__name__)
 
+EARLY_SECONDS = 120.0
+"""How long dice that settled while no table waited for a roll are kept for the next roll
+asked for, if the tray stays as they settled. A throw made a moment before the command
+that asks for it is read; dice left lying from long before are not offered to a new
+roll."""
+
+EARLY_CHECK_SECONDS = 0.25
+"""How often (frame time) the loop asks whether a table now waits for the kept dice."""
+
+EARLY_NOTE = ("dice settled with no roll asked for: they are read for the next roll asked "
+              "for if they stay as they are")
+
 
 class CameraLoop:
     def __init__(
         self, spec: str, open_source: Callable[[], FrameSource],
-        on_settled: Callable[[Frame, np.ndarray], str | None], *,
+        on_settled: Callable[..., str | None], *,
+        waiting: Callable[[], bool] | None = None,
         detector: Callable[[], SettleDetector] | None = None,
         backoff: Backoff | None = None, min_period: float = 0.0,
         clock: Callable[[], float] = time.monotonic,
@@ -39,6 +56,8 @@ class CameraLoop:
         self.spec = spec
         self._open_source = open_source
         self._on_settled = on_settled
+        self._waiting = waiting
+        self._early: _Early | None = None  # a settle no table waited for, kept to offer
         self._make_detector = detector or (lambda: SettleDetector(clock=clock))
         self._backoff = backoff or Backoff(0.5, 10.0)
         self._min_period = min_period
@@ -151,15 +170,48 @@ class CameraLoop:
                     self._set(setup_note=None)
             if decision.read_now:
                 self._set(settles=self._status.settles + 1, last_settle=utc_now())
-                self._settled(frame, detector.take_motion(frame.image.shape))
+                motion = detector.take_motion(frame.image.shape)
+                self._forget_early()
+                if self._waiting is not None and not self._waiting():
+                    self._early = _Early(frame.timestamp, motion)
+                    self._set(detail=EARLY_NOTE)
+                else:
+                    self._settled(frame, motion)
+            elif self._early is not None:
+                self._offer_early(frame, decision.state)
             if self._min_period:
                 spare = self._min_period - (self._clock() - started)
                 if spare > 0:
                     self._stop.wait(spare)
 
-    def _settled(self, frame: Frame, motion: np.ndarray) -> None:
+    def _offer_early(self, frame: Frame, state: TrayState) -> None:
+        """Read the kept settle once a table waits for dice, if the tray is as it settled
+        (still settled: nothing thrown, taken or moved since; a hand in and out that left
+        it so does not count); forget it once :data:`EARLY_SECONDS` have passed."""
+        early = self._early
+        assert early is not None
+        age = frame.timestamp - early.settled_at
+        if age > EARLY_SECONDS:
+            self._forget_early()
+            return
+        if state is not TrayState.SETTLED or frame.timestamp < early.next_check:
+            return
+        early.next_check = frame.timestamp + EARLY_CHECK_SECONDS
+        assert self._waiting is not None
+        if self._waiting():
+            self._forget_early()
+            self._settled(frame, early.motion, early=max(0.0, age))
+
+    def _forget_early(self) -> None:
+        self._early = None
+        with self._lock:
+            if self._status.detail == EARLY_NOTE:
+                self._status.detail = f"{self.spec}: frames"
+
+    def _settled(self, frame: Frame, motion: np.ndarray, early: float | None = None) -> None:
         try:
-            read_id = self._on_settled(frame, motion)
+            read_id = (self._on_settled(frame, motion) if early is None
+                       else self._on_settled(frame, motion, early=early))
         except ValueError as exc:  # the table cannot take it (no profile for its die, ...)
             log.warning("a settled frame was not read: %s", exc)
             self._set(detail=f"the last read failed: {exc}", last_error=str(exc))
@@ -221,6 +273,15 @@ class CameraLoop:
         with self._lock:
             for key, value in changes.items():
                 setattr(self._status, key, value)
+
+
+class _Early:
+    """A settle no table waited for: when (frame time) and where things moved before it."""
+
+    def __init__(self, settled_at: float, motion: np.ndarray) -> None:
+        self.settled_at = settled_at
+        self.motion = motion
+        self.next_check = settled_at
 
 
 class _Grab:

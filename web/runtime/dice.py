@@ -218,14 +218,18 @@ class DiceService:
 
     def read_frame(self, table: Table, frame: np.ndarray, ref: str = "camera",
                    actor: str | None = "camera", motion: np.ndarray | None = None,
-                   setup: Calibration | None = None) -> DiceReadRecord | None:
+                   setup: Calibration | None = None,
+                   early: float | None = None) -> DiceReadRecord | None:
         """A settled camera frame; None when the table has no roll prompt open, the tray
         is empty (it settles empty between rolls: that is no roll) or no die on it was
         thrown since the last read (one was taken off); :class:`NoDiceRead`
         when no die was read and the reader warned why (the camera's status shows it).
         A die whose place looks as it did in the last read's frame was not re-rolled;
         ``motion`` (0/1, the frame's size: where anything moved since the last settle) is
-        used where there is no last frame to compare with."""
+        used where there is no last frame to compare with. ``early`` (seconds) says the
+        dice settled that long before the roll was asked for: they may have been thrown
+        for it, or be left from before, so the read waits for the table (:func:`early_note`)
+        and is never applied as read."""
         prompt = roll_prompt(table)
         if prompt is None:
             return None
@@ -254,6 +258,8 @@ class DiceService:
             use = roll.rerolled
             if (wrong := _wrong_dice_kept(prompt, [roll.read.dice[i] for i in roll.kept])):
                 warnings = (*warnings, wrong)
+        if early is not None:
+            warnings = (*warnings, early_note(early))
         tray = TrayRead(tray.die, roll.read.dice, tray.frame_ref, tray.ms, None, warnings)
         record = self.record(table, prompt, tray, frame, source="camera", actor=actor, use=use)
         with self._tracking:
@@ -526,6 +532,13 @@ class DiceService:
         fresh = self.store.get(record.id)
         assert fresh is not None
         return fresh
+
+
+def early_note(seconds: float) -> str:
+    """Why a read of dice that settled before their roll was asked for waits for the
+    table: they may be this roll's, thrown a moment early, or dice left from before."""
+    return (f"these dice settled {seconds:.0f} s before the roll was asked for: if they "
+            "were thrown for it, confirm them; if not, throw again")
 
 
 def _wrong_dice_kept(prompt: RollPrompt, kept: Sequence[DieRead]) -> str | None:

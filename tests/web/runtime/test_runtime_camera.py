@@ -18,7 +18,7 @@ from tests.vision.helpers import ManualClock, empty_tray, photo, thrown_again
 from tests.web.runtime.support import certain_photos, throw
 from vision.sources import FakeSource, SourceError, SourceLost
 from web.runtime import Runtime, RuntimeOptions
-from web.runtime.camera import CameraLoop
+from web.runtime.camera import EARLY_NOTE, EARLY_SECONDS, CameraLoop
 from web.runtime.demo import recording_dir
 from web.runtime.recording import RecordedSource, Recording
 
@@ -129,6 +129,115 @@ def test_no_roll_asked_for_means_no_read_kept(seafall_services):
     assert status["settles"] == 2 * len(faces) and status["reads"] == 0
     assert seafall_services.dice().store.count() == 0
     assert table.view(None)["rolled"] == []
+
+
+class Stepping:
+    """A manual clock that moves ``step`` seconds each time a frame is taken (0.2 s, a
+    camera's pace, until a test makes time jump)."""
+
+    def __init__(self) -> None:
+        self.now, self.step = 0.0, 0.2
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+class EarlyTable:
+    """The camera loop's side of a table: whether it waits for dice (set by the test), and
+    each settled frame it was given with its ``early`` (seconds, or None)."""
+
+    def __init__(self) -> None:
+        self.waiting = False
+        self.given: list[tuple[int, float | None]] = []
+
+    def on_settled(self, frame, motion, early=None):
+        self.given.append((frame.index, early))
+        return f"read-{len(self.given)}"
+
+
+def early_loop(frames, table: EarlyTable, clock=None) -> CameraLoop:
+    source = FakeSource(frames, clock=clock or Stepping())
+    return CameraLoop("t", lambda: source, table.on_settled, waiting=lambda: table.waiting)
+
+
+def test_dice_settled_before_the_roll_is_asked_for_are_read_once_it_is():
+    """A player throws a moment before the command that asks for the roll: the settle comes
+    while no table waits, is kept, and is given as soon as one does (with how long before),
+    once; the tray settling empty before it is replaced by the dice's settle."""
+    frames = roll_frames()
+    table = EarlyTable()
+    loop = early_loop(frames + [frames[-1]] * 10, table)
+    loop.run(frames=len(frames))
+    status = loop.status()
+    assert status["settles"] == 2 and status["reads"] == 0 and table.given == []
+    assert status["detail"] == EARLY_NOTE
+    table.waiting = True
+    loop.run(frames=6)
+    assert len(table.given) == 1
+    index, early = table.given[0]
+    # within EARLY_CHECK_SECONDS (0.25 s: two frames) of the roll being asked for
+    assert len(frames) <= index <= len(frames) + 1
+    assert 0.2 <= early <= 1.6  # it settled within the throw's last 6 frames, 0.2 s apart
+    status = loop.status()
+    assert status["reads"] == 1 and status["last_read_id"] == "read-1"
+    assert status["detail"] != EARLY_NOTE
+
+
+def test_dice_settled_long_before_the_roll_is_asked_for_are_not_offered_to_it():
+    frames = roll_frames()
+    table = EarlyTable()
+    clock = Stepping()
+    loop = early_loop(frames + [frames[-1]] * 10, table, clock)
+    loop.run(frames=len(frames))
+    clock.step = EARLY_SECONDS  # two minutes of talk, then the next frame
+    loop.run(frames=2)
+    table.waiting = True
+    loop.run(frames=5)
+    assert table.given == [] and loop.status()["detail"] != EARLY_NOTE
+
+
+def test_kept_dice_wait_for_a_hand_in_the_tray_to_leave_it_as_it_was():
+    """A hand passes over the kept dice after the roll was asked for: they are given only
+    once the tray is seen still again, looking as it did, not while the hand is there."""
+    from web.runtime.recording import hand_over
+
+    frames = roll_frames()
+    settled = frames[-1]
+    hand = [hand_over(settled, 0.5, seed=3)] * 3
+    table = EarlyTable()
+    loop = early_loop(frames + hand + [settled] * 8, table)
+    loop.run(frames=len(frames))
+    table.waiting = True
+    loop.run()
+    assert len(table.given) == 1 and loop.status()["settles"] == 2
+    index, _ = table.given[0]
+    assert index >= len(frames) + len(hand) + 2  # still for 0.4 s after the hand left
+
+
+def test_a_throw_made_before_the_roll_is_asked_for_waits_for_the_table(seafall_services):
+    """At the table: dice thrown, then the roll asked for (the table opened here). The read
+    is kept with a warning saying why and waits for a phone instead of being applied as
+    read (the dice might be left from before); confirmed, it answers the roll."""
+    frames, faces = throws(1)
+    runtime = runtime_with(seafall_services, lambda: FakeSource(frames + [frames[-1]] * 10,
+                                                                clock=Ticking()))
+    assert runtime.camera is not None
+    runtime.camera.run(frames=len(frames))
+    assert runtime.camera.status()["reads"] == 0
+    table = dice_table(seafall_services, rolls=1)
+    runtime.camera.run(frames=4)
+    assert runtime.camera.status()["reads"] == 1
+    dice = seafall_services.dice()
+    read = dice.store.latest(table.session_id)
+    assert read is not None and read.status == "pending" and read.source == "camera"
+    assert [d.face for d in read.dice] == faces[0]
+    assert any("before the roll was asked for" in w for w in read.warnings)
+    assert table.view(None)["rolled"] == []
+    dice.confirm(table, read.id, None, None, "red")
+    assert table.view(None)["rolled"] == faces
+    runtime.camera.run(frames=4)  # the tray as it was: nothing read again
+    assert runtime.camera.status()["reads"] == 1
 
 
 class Unpluggable(FakeSource):
