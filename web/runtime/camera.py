@@ -20,6 +20,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -275,13 +276,13 @@ class CameraLoop:
                 setattr(self._status, key, value)
 
 
+@dataclass
 class _Early:
     """A settle no table waited for: when (frame time) and where things moved before it."""
 
-    def __init__(self, settled_at: float, motion: np.ndarray) -> None:
-        self.settled_at = settled_at
-        self.motion = motion
-        self.next_check = settled_at
+    settled_at: float
+    motion: np.ndarray
+    next_check: float = float("-inf")  # frame time of the next look for a waiting table
 
 
 class _Grab:
