@@ -25,7 +25,7 @@ import json
 import zipfile
 import zlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -34,7 +34,7 @@ import numpy as np
 
 from vision import neighbours as vision_neighbours
 from vision import templates
-from vision.crops import crop
+from vision.crops import CROP_PX, crop
 from vision.detection import BOX_TO_DIE, to_work
 from vision.dicefinder import default_dice_finder
 from vision.embedding import MODEL_ID, default_embedder
@@ -46,7 +46,9 @@ from vision.storage import check_name, data_dir
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 
 METHOD = f"{templates.METHOD}+{MODEL_ID}"
-"""How a profile was made (saved with it: a profile made another way is enrolled again)."""
+"""How a profile was made (saved with it). A profile made another way is made again from
+the crops it keeps (:attr:`Profile.crops`); one saved before profiles kept their crops
+must be enrolled again."""
 
 ENROLL_TURNS = 12
 """Each enrollment crop is embedded at this many turns (every 30 degrees)."""
@@ -255,6 +257,10 @@ class Profile:
     sources: tuple[str, ...] = ()
     """Where each crop came from: ``""`` for an enrolled one, else the confirmed die it was
     learned from (:meth:`learn`); empty when all were enrolled."""
+    crops: np.ndarray | None = None
+    """``(N, CROP_PX, CROP_PX, 3)`` uint8: the crops the maps and vectors were made from,
+    saved with them, so that a profile is made again from its crops when the reader's ink
+    maps or embedding change (:meth:`remade`) instead of being enrolled again."""
     _templates: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -264,6 +270,9 @@ class Profile:
             object.__setattr__(self, "sources", ("",) * len(self.maps))
         elif len(self.sources) != len(self.maps):
             raise EnrollmentError(f"profile {self.name!r}: its parts do not match in length")
+        if self.crops is not None and (self.crops.shape != (len(self.maps), CROP_PX, CROP_PX, 3)
+                                       or self.crops.dtype != np.uint8):
+            raise EnrollmentError(f"profile {self.name!r}: its crops do not match its maps")
         # every map at every shift, as the polar spectra the reader compares at every turn
         object.__setattr__(self, "_templates", templates.spectra(self.maps))
 
@@ -278,12 +287,19 @@ class Profile:
             raise EnrollmentError(
                 f"a profile needs crops of at least two faces (got {', '.join(labels) or 'none'})"
             )
-        cut = [reframe(c) for label in labels for c in crops[label]]
+        cut = np.stack([_crop_px(reframe(c)) for label in labels for c in crops[label]])
         owners = np.array([i for i, label in enumerate(labels) for _ in crops[label]], np.int32)
-        embedder = default_embedder()
-        vectors = np.concatenate([embedder.embed(turns(c)) for c in cut])
-        return cls(name, die, labels, np.stack([templates.ink_map(c) for c in cut]), vectors,
-                   owners, MIN_SIMILARITY, MIN_MARGIN)
+        maps, vectors = _made_from(cut)
+        return cls(name, die, labels, maps, vectors, owners, MIN_SIMILARITY, MIN_MARGIN,
+                   crops=cut)
+
+    def remade(self) -> Profile:
+        """This profile made again from its crops by today's ink maps and embedding (a
+        profile saved by an earlier reader); ``EnrollmentError`` if it kept none."""
+        if self.crops is None:
+            raise EnrollmentError(f"profile {self.name!r} kept no crops: enroll its faces again")
+        maps, vectors = _made_from(self.crops)
+        return replace(self, maps=maps, vectors=vectors)
 
     def learn(self, dice: Sequence[tuple[str, np.ndarray, str]]) -> Profile:
         """This profile with dice the table has confirmed added: ``(face, crop, source)``,
@@ -306,12 +322,15 @@ class Profile:
         sources = [self.sources[i] for i in keep]
         maps = [self.maps[i] for i in keep]
         vectors = [self.vectors[i * ENROLL_TURNS:(i + 1) * ENROLL_TURNS] for i in keep]
-        embedder = default_embedder()
-        for face, c, source in dice:
+        pictures = None if self.crops is None else [self.crops[i] for i in keep]
+        new_maps, new_vectors = _made_from([_crop_px(c) for _, c, _ in dice])
+        for k, (face, c, source) in enumerate(dice):
             owners.append(self.labels.index(face))
             sources.append(source)
-            maps.append(templates.ink_map(c))
-            vectors.append(embedder.embed(turns(c)))
+            maps.append(new_maps[k])
+            vectors.append(new_vectors[k * ENROLL_TURNS:(k + 1) * ENROLL_TURNS])
+            if pictures is not None:
+                pictures.append(_crop_px(c))
         # per face, drop the oldest learned crops beyond the cap (enrolled ones stay)
         drop: set[int] = set()
         for f in range(len(self.labels)):
@@ -324,7 +343,7 @@ class Profile:
             self.name, self.die, self.labels, np.stack([maps[i] for i in kept]),
             np.concatenate([vectors[i] for i in kept]), owners_kept, self.min_similarity,
             margin_for(*learned_range(owners_kept, sources_kept, len(self.labels))),
-            sources_kept)
+            sources_kept, None if pictures is None else np.stack([pictures[i] for i in kept]))
 
     def likeness_parts(self, crops: Sequence[np.ndarray],
                        wides: Sequence[np.ndarray] | None = None,
@@ -422,10 +441,11 @@ class Profile:
             "min_similarity": self.min_similarity, "min_margin": self.min_margin,
         }
         tmp = path.with_suffix(".tmp.npz")
+        kept = {} if self.crops is None else {"crops": self.crops}
         np.savez_compressed(
             tmp, meta=np.array(json.dumps(meta)), maps=self.maps.astype(np.float16),
             vectors=self.vectors.astype(np.float16), owners=self.owners,
-            sources=np.array(self.sources, dtype=str),
+            sources=np.array(self.sources, dtype=str), **kept,
         )
         tmp.replace(path)
         return path
@@ -445,7 +465,8 @@ class Profile:
                 if not isinstance(meta, dict):
                     raise ValueError("its description is not a JSON object")
                 method = meta.get("method")
-                if method == METHOD:
+                crops = data["crops"] if "crops" in data else None
+                if method == METHOD or crops is not None:
                     maps = data["maps"].astype(np.float32)
                     vectors = data["vectors"].astype(np.float32)
                     owners = data["owners"].astype(np.int32)
@@ -455,11 +476,16 @@ class Profile:
             raise EnrollmentError(f"cannot read profile {path}: {NOT_A_PROFILE}") from None
         except (OSError, ValueError, KeyError) as exc:
             raise EnrollmentError(f"cannot read profile {path}: {exc}") from None
-        if method != METHOD:
+        if method != METHOD and crops is None:
             made = method or meta.get("embedding") or "appearance descriptors"
             raise EnrollmentError(
                 f"profile {path} was enrolled another way ({made}); enroll its faces again"
             )
+        if (crops is not None and (crops.dtype != np.uint8
+                                   or crops.shape != (len(owners), CROP_PX, CROP_PX, 3))):
+            raise EnrollmentError(f"cannot read profile {path}: its parts do not fit together")
+        if method != METHOD:  # made by an earlier reader: made again from its crops
+            maps, vectors = _made_from(crops)
         if (maps.ndim != 3 or maps.shape[1:] != (templates.MAP_PX, templates.MAP_PX)
                 or len(owners) != len(maps) or len(vectors) != len(maps) * ENROLL_TURNS
                 or (sources and len(sources) != len(maps))
@@ -471,7 +497,27 @@ class Profile:
             # (a profile saved under an earlier rule keeps its crops, not its old lead)
             float(meta["min_similarity"]),
             margin_for(*learned_range(owners, sources, len(meta["labels"]))), sources,
+            crops,
         )
+
+
+def _crop_px(c: np.ndarray) -> np.ndarray:
+    """A die's crop at the reader's :data:`CROP_PX` square (a crop of another size, scaled),
+    as profiles keep their crops."""
+    if c.shape[:2] == (CROP_PX, CROP_PX):
+        return c
+    return cv2.resize(c, (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA)
+
+
+def _made_from(crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The ink maps and embedding vectors (at every turn) of crops of the reader's size,
+    as a profile keeps them."""
+    if not len(crops):
+        return np.empty((0, templates.MAP_PX, templates.MAP_PX), np.float32), np.empty((0, 0))
+    maps = templates.ink_maps(list(crops), (1.0,))[:, 0]
+    embedder = default_embedder()
+    vectors = np.concatenate([embedder.embed(turns(c)) for c in crops])
+    return maps, vectors
 
 
 def _npz(f: BinaryIO) -> Any:

@@ -312,6 +312,49 @@ def test_learning_replaces_a_die_taught_twice_and_keeps_enrolled_crops(tmp_path:
     assert np.array_equal(back.owners, full.owners)
 
 
+def test_a_profile_keeps_its_crops_and_a_new_reader_makes_it_again_from_them(
+        tmp_path: Path) -> None:
+    """A profile keeps the crops its maps and vectors were made from, learned ones too, so
+    a table's taught profile outlives a change of the ink maps or the embedding: loaded by
+    a reader that makes them otherwise, it is made again from its crops. One saved without
+    crops must still be enrolled again."""
+    profile = Profile.from_crops("sf", "seafall", seafall_crops(seed=3, per_face=2))
+    assert profile.crops is not None and profile.crops.shape == (8, 64, 64, 3)
+    assert profile.crops.dtype == np.uint8
+    weak = seafall_crops(seed=5, per_face=1)["weak"][0]
+    learned = profile.learn([("weak", weak, "r1:0")])
+    assert learned.crops is not None and len(learned.crops) == len(learned.maps) == 9
+    assert np.array_equal(learned.crops[-1], weak)
+    path = learned.save(tmp_path)
+    back = Profile.load(str(path))
+    assert back.crops is not None and np.array_equal(back.crops, learned.crops)
+    # as an earlier reader saved it: another method, maps and vectors made another way
+    with np.load(path) as data:
+        parts = {k: data[k] for k in data.files}
+    meta = json.loads(str(parts["meta"]))
+    meta["method"] = "ink-templates-0+symbol-embed-0"
+    parts.update(meta=np.array(json.dumps(meta)), maps=np.zeros_like(parts["maps"]),
+                 vectors=np.zeros_like(parts["vectors"]))
+    np.savez_compressed(path, **parts)
+    again = Profile.load(str(path))
+    assert np.allclose(again.maps, learned.maps, atol=1e-6)
+    assert np.allclose(again.vectors, learned.vectors, atol=1e-6)
+    assert again.sources == learned.sources and again.min_margin == learned.min_margin
+    probe = seafall_crops(seed=7, per_face=1)
+    for face, crops in probe.items():
+        assert again.classify(crops[0]) == learned.classify(crops[0]), face
+    # crops that do not fit the rest, or none at all
+    np.savez_compressed(path, **{**parts, "crops": parts["crops"][:-1]})
+    with pytest.raises(EnrollmentError, match="do not fit together"):
+        Profile.load(str(path))
+    np.savez_compressed(path, **{k: v for k, v in parts.items() if k != "crops"})
+    with pytest.raises(EnrollmentError, match=r"another way \(ink-templates-0.*enroll its faces"):
+        Profile.load(str(path))
+    with pytest.raises(EnrollmentError, match="kept no crops"):
+        Profile("p", "seafall", SEAFALL_FACES, learned.maps, learned.vectors,
+                learned.owners).remade()
+
+
 def test_the_lead_needed_falls_as_the_best_score_rises_down_to_a_floor() -> None:
     # a die matching a crop closely needs less lead over the second face than a loose
     # match; the numbers are the rule's, chosen over 16 enrollments (MIN_MARGIN's note)
