@@ -4,9 +4,9 @@ Enrolled faces are arbitrary symbols, so nothing here knows what a face shows or
 anything. A crop of one die becomes its *ink map*: the face-distance map
 (:func:`vision.crops.face_distance`: each pixel's colour distance to the die's body, so
 that marks come out bright whatever the die's colour and whether its marks are darker or
-lighter than its body), with the marks picked out by their size (a white top-hat,
-:data:`TOPHAT_PX`, plus a share of the plain map, :data:`PLAIN_SHARE`), scaled to
-:data:`MAP_PX` pixels, divided by a high percentile of its values about the compared disc
+lighter than its body) scaled by area to :data:`MAP_PX` pixels, with the marks picked
+out by their size (a white top-hat, :data:`TOPHAT_PX`, plus a share of the plain map,
+:data:`PLAIN_SHARE`), divided by a high percentile of its values about the compared disc
 (exposure and mark contrast matter less, :data:`NORM_PERCENTILE`), clipped and blurred a
 little (marks a pixel or two off still overlap). Only the disc of radius :data:`RADIUS`
 about the crop's centre counts: the top face, without most of the die's sides and its
@@ -39,12 +39,14 @@ import numpy as np
 
 from vision.crops import each_map, face_distances
 
-METHOD = "ink-templates-4"
-"""Names how profiles' templates are made: a profile saved by another method must be
-enrolled again (``ink-templates-1``, until the seventh session: the plain face-distance
-map, divided by its 95th percentile over the whole map, on a disc of radius 0.33;
-``ink-templates-2``, briefly in the seventh: with the top-hat, not centred on the marks;
-``ink-templates-3``, until the tenth: a top-hat of 15 px and a blur of 1.2 px)."""
+METHOD = "ink-templates-5"
+"""Names how profiles' templates are made: a profile saved by another method is made again
+from its crops (``vision.enrollment.Profile.remade``; ``ink-templates-1``, until the
+seventh session: the plain face-distance map, divided by its 95th percentile over the
+whole map, on a disc of radius 0.33; ``ink-templates-2``, briefly in the seventh: with the
+top-hat, not centred on the marks; ``ink-templates-3``, until the tenth: a top-hat of
+15 px and a blur of 1.2 px; ``ink-templates-4``, until the twentieth: the top-hat, centring
+and zooms on the 64 px face-distance map, scaled to MAP_PX last)."""
 
 MAP_PX = 32
 """Side of an ink map, in pixels (a 64 px reader crop is scaled down to it). Kept from the
@@ -91,7 +93,14 @@ the map's 95th percentile and the radius 0.33 as before): without it 36.0% of tr
 15 px was kept over 9, which read a little more at its lead, for its nearest face (91.9%
 against 89.9% of train): two points more dice whose right face is the best one. Tenth
 session, with the wider crop and the eighth session's embedding, 11 px with a sharper map
-(:data:`BLUR` 0.6) reads the most; see :data:`BLUR` for the table."""
+(:data:`BLUR` 0.6) reads the most; see :data:`BLUR` for the table.
+
+Since the twentieth session the top-hat, the centring and the zooms run on the
+face-distance map already halved to the map's 32 px, with an element of 5 px there (11 of
+the 64 px crop, rounded down to odd): a third of the time, and over 16 enrollments a new
+profile read 84.0% of train and 84.0% of val sure at a margin of 0.125 against 83.0% and
+83.2% at 0.14 (docs/vision-history.md, nineteenth and twentieth sessions: the other ways
+of making maps at 32 px that were tried, and the learning stages' margins)."""
 
 PLAIN_SHARE = 0.3
 """Share of the plain face-distance map added back to its top-hat: a large solid mark
@@ -214,7 +223,9 @@ def ink_maps(crops: Sequence[np.ndarray], zooms: Sequence[float] = ZOOMS) -> np.
     if len(crops) > CROPS_PER_PASS:  # bounds the memory a long list takes (calibration)
         return np.concatenate([ink_maps(crops[i:i + CROPS_PER_PASS], zooms)
                                for i in range(0, len(crops), CROPS_PER_PASS)])
-    d = face_distances(crops)
+    # the colour distances at the crop's 64 px, all the rest at the map's 32 (twentieth
+    # session: a third of the time, and a profile reads more; see TOPHAT_PX)
+    d = _halved(face_distances(crops))
     n, h, w = d.shape
     element = _tophat_element(h)
     d = each_map(lambda m: cv2.morphologyEx(m, cv2.MORPH_TOPHAT, element), d) + PLAIN_SHARE * d
@@ -228,12 +239,27 @@ def ink_maps(crops: Sequence[np.ndarray], zooms: Sequence[float] = ZOOMS) -> np.
             m = each_map(lambda c, warp=warp: cv2.warpAffine(
                 c, warp, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
                 m, per_call=4)
-        m = each_map(lambda c: cv2.resize(c, (MAP_PX, MAP_PX), interpolation=cv2.INTER_AREA),
-                     m, per_call=4)
+        if h != MAP_PX:
+            m = each_map(lambda c: cv2.resize(c, (MAP_PX, MAP_PX),
+                                              interpolation=cv2.INTER_AREA), m, per_call=4)
         scale = percentiles(m[:, near_disc], NORM_PERCENTILE)
         m = np.clip(m / np.maximum(scale, 1e-3)[:, None, None], 0.0, CLIP)
         out[:, i] = each_map(lambda c: cv2.GaussianBlur(c, (0, 0), BLUR), m)
     return out
+
+
+def _halved(maps: np.ndarray) -> np.ndarray:
+    """``(N, h, w)`` maps scaled by area to half their side where that is at least
+    :data:`MAP_PX` (a 64 px crop's map to 32), all in one call: stacked one above the
+    other, each pixel of the result averages a 2x2 block of one map, as each map scaled
+    alone would."""
+    n, h, w = maps.shape
+    if h != w or h % 2 or h // 2 < MAP_PX:
+        return maps
+    side = h // 2
+    out = cv2.resize(np.ascontiguousarray(maps).reshape(n * h, w), (side, n * side),
+                     interpolation=cv2.INTER_AREA)
+    return out.reshape(n, side, side)
 
 
 def centred_on_marks(maps: np.ndarray) -> np.ndarray:
@@ -271,9 +297,10 @@ def _marks_grid(h: int, w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @cache
-def _tophat_element(crop_px: int) -> np.ndarray:
-    """The top-hat's round element for a crop ``crop_px`` pixels high (odd side)."""
-    side = max(3, int(round(TOPHAT_PX * crop_px / 64)) | 1)
+def _tophat_element(map_px: int) -> np.ndarray:
+    """The top-hat's round element for a map ``map_px`` pixels high (odd side: 11 at
+    64 px, 5 at 32)."""
+    side = max(3, int(TOPHAT_PX * map_px / 64) | 1)
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
 
 
