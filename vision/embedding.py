@@ -33,8 +33,8 @@ INPUT_PX = 32
 """Side of the network's input (the face network's may differ: :mod:`vision.facenet`)."""
 
 MODEL_ID = "symbol-embed-3"
-"""Names the embedding a profile's vectors come from (a re-trained model gets a new id,
-and profiles made with another one must be enrolled again)."""
+"""Names the embedding a profile's vectors come from (a re-trained model gets a new id;
+a profile made with another one is made again from its crops)."""
 
 
 class SymbolEmbedder:
