@@ -25,7 +25,7 @@ import json
 import zipfile
 import zlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -282,7 +282,7 @@ class Profile:
     crops: np.ndarray | None = None
     """``(N, CROP_PX, CROP_PX, 3)`` uint8: the crops the maps and vectors were made from,
     saved with them, so that a profile is made again from its crops when the reader's ink
-    maps or embedding change (:meth:`remade`) instead of being enrolled again."""
+    maps or embedding change (:meth:`load`) instead of being enrolled again."""
     _templates: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -315,13 +315,6 @@ class Profile:
         return cls(name, die, labels, maps, vectors, owners, MIN_SIMILARITY, MIN_MARGIN,
                    crops=cut)
 
-    def remade(self) -> Profile:
-        """This profile made again from its crops by today's ink maps and embedding (a
-        profile saved by an earlier reader); ``EnrollmentError`` if it kept none."""
-        if self.crops is None:
-            raise EnrollmentError(f"profile {self.name!r} kept no crops: enroll its faces again")
-        maps, vectors = _made_from(self.crops)
-        return replace(self, maps=maps, vectors=vectors)
 
     def learn(self, dice: Sequence[tuple[str, np.ndarray, str]]) -> Profile:
         """This profile with dice the table has confirmed added: ``(face, crop, source)``,
@@ -345,14 +338,15 @@ class Profile:
         maps = [self.maps[i] for i in keep]
         vectors = [self.vectors[i * ENROLL_TURNS:(i + 1) * ENROLL_TURNS] for i in keep]
         pictures = None if self.crops is None else [self.crops[i] for i in keep]
-        new_maps, new_vectors = _made_from([_crop_px(c) for _, c, _ in dice])
-        for k, (face, c, source) in enumerate(dice):
+        cut = [_crop_px(c) for _, c, _ in dice]
+        new_maps, new_vectors = _made_from(cut)
+        for k, (face, _, source) in enumerate(dice):
             owners.append(self.labels.index(face))
             sources.append(source)
             maps.append(new_maps[k])
             vectors.append(new_vectors[k * ENROLL_TURNS:(k + 1) * ENROLL_TURNS])
             if pictures is not None:
-                pictures.append(_crop_px(c))
+                pictures.append(cut[k])
         # per face, drop the oldest learned crops beyond the cap (enrolled ones stay)
         drop: set[int] = set()
         for f in range(len(self.labels)):

@@ -41,7 +41,7 @@ from vision.crops import each_map, face_distances
 
 METHOD = "ink-templates-5"
 """Names how profiles' templates are made: a profile saved by another method is made again
-from its crops (``vision.enrollment.Profile.remade``; ``ink-templates-1``, until the
+from its crops (``vision.enrollment.Profile.load``; ``ink-templates-1``, until the
 seventh session: the plain face-distance map, divided by its 95th percentile over the
 whole map, on a disc of radius 0.33; ``ink-templates-2``, briefly in the seventh: with the
 top-hat, not centred on the marks; ``ink-templates-3``, until the tenth: a top-hat of

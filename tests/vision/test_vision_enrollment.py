@@ -351,9 +351,13 @@ def test_a_profile_keeps_its_crops_and_a_new_reader_makes_it_again_from_them(
     np.savez_compressed(path, **{k: v for k, v in parts.items() if k != "crops"})
     with pytest.raises(EnrollmentError, match=r"another way \(ink-templates-0.*enroll its faces"):
         Profile.load(str(path))
-    with pytest.raises(EnrollmentError, match="kept no crops"):
+    # a profile made in memory without its crops learns and saves without them
+    bare = Profile("p", "seafall", SEAFALL_FACES, learned.maps, learned.vectors,
+                   learned.owners).learn([("weak", weak, "r2:0")])
+    assert bare.crops is None and len(bare.maps) == len(learned.maps) + 1
+    with pytest.raises(EnrollmentError, match="crops do not match"):
         Profile("p", "seafall", SEAFALL_FACES, learned.maps, learned.vectors,
-                learned.owners).remade()
+                learned.owners, crops=learned.crops[:-1])
 
 
 def test_the_lead_needed_falls_as_the_best_score_rises_down_to_a_floor() -> None:
