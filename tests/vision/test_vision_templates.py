@@ -247,3 +247,18 @@ def test_a_frames_maps_made_together_are_each_crops_own() -> None:
     assert np.allclose(templates.ink_maps(mixed)[1], templates.ink_maps([mixed[1]])[0])
     assert templates.ink_maps([]).shape == (0, len(templates.ZOOMS), templates.MAP_PX,
                                                  templates.MAP_PX)
+
+
+def test_a_frames_face_distances_are_halved_as_each_alone() -> None:
+    """The ink maps' face distances are halved to the map's side in one call over the
+    stacked maps: each comes out as its own area resize would (no pixel averages two
+    maps); maps already at the map's side, or odd, are left as they are."""
+    maps = np.random.default_rng(5).random((9, 64, 64)).astype(np.float32) * 100
+    halved = templates._halved(maps)
+    assert halved.shape == (9, templates.MAP_PX, templates.MAP_PX)
+    for m, h in zip(maps, halved, strict=True):
+        assert np.array_equal(h, cv2.resize(m, (32, 32), interpolation=cv2.INTER_AREA))
+    small = maps[:, :32, :32]
+    assert templates._halved(small) is small
+    odd = np.ascontiguousarray(maps[:, :63, :63])
+    assert templates._halved(odd) is odd
