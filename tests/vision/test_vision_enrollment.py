@@ -252,12 +252,12 @@ def _learned(crops: dict[str, list[np.ndarray]], tag: str) -> list[tuple[str, np
 def test_a_profile_learns_from_confirmed_dice_and_reads_more() -> None:
     # the "rolls and confirms": the table confirms dice the reader was unsure of,
     # and their crops join the profile. Measured (twentieth session: ink maps made at
-    # 32 px, the margins placed by calibrate_enrolled): 90 of 96 synthetic SeaFall dice
-    # read confidently right from 5 enrolled crops per face, 91 once 5 confirmed crops per
-    # face (other trays) were learned, 92 with 20, no silent error (16 trays of seed 99:
-    # 180, 179 and 181 of 192; tenth session's maps: 89, 88 and 94, and 177, 178 and
-    # 181). The margin rises while the profile learns (its first lessons are hard dice),
-    # so it may read a few fewer then, and falls below the first at 20.
+    # 32 px, blur 0.45, the margins placed by calibrate_enrolled): 90 of 96 synthetic
+    # SeaFall dice read confidently right from 5 enrolled crops per face, 91 once 5
+    # confirmed crops per face (other trays) were learned, 93 with 20, no silent error (16
+    # trays of seed 99: 179, 179 and 181 of 192; tenth session's maps: 89, 88 and 94, and
+    # 177, 178 and 181). The margin rises while the profile learns (its first lessons are
+    # hard dice), so it may read a few fewer then, and falls below the first at 20.
     profile = Profile.from_crops("seafall-test", "seafall", seafall_crops(seed=7))
     assert profile.min_margin == margin_for(0, 0) == MIN_MARGIN
     learned = profile.learn(_learned(seafall_crops(seed=21), "read"))
