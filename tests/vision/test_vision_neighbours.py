@@ -3,6 +3,8 @@ templates (vision/neighbours.py, Profile.classify_many, DiceReader.neighbours)."
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -41,11 +43,14 @@ def _truth(photo, box) -> str | None:
 
 
 def test_an_unsure_die_is_read_sure_by_the_sure_dice_beside_it(d6_symbols: Profile) -> None:
-    # a real photo of 25 dice (d6 val split), read by the d6 faces enrolled as symbols
+    # a real photo of 25 dice (d6 val split), read by the d6 faces enrolled as symbols,
+    # asking the lead the profile asked before the twentieth session's maps (0.14): at
+    # today's 0.115 the one die the second look made sure there is sure alone
     (photo,) = [p for p in labelled_photos() if len(p.faces) == 25]
     image = photo.image()
-    alone = DiceReader("d6", profile=d6_symbols, neighbours=False).read(image).dice
-    together = DiceReader("d6", profile=d6_symbols).read(image).dice
+    profile = dataclasses.replace(d6_symbols, min_margin=0.14)
+    alone = DiceReader("d6", profile=profile, neighbours=False).read(image).dice
+    together = DiceReader("d6", profile=profile).read(image).dice
     assert [d.box for d in alone] == [d.box for d in together]
     made_sure = []
     for a, t in zip(alone, together, strict=True):
