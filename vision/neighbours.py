@@ -46,14 +46,17 @@ def likeness_parts(dice: templates.Queries, vectors: np.ndarray, unsure: np.ndar
     """Two ``(len(unsure), len(sure))`` arrays: the ink similarity of each unsure die to
     each sure die (the unsure die's map at every turn, shift and zoom against the sure
     die's map; the better of its crop and its wider crop when ``wides`` are given), and
-    their embedding similarity. ``dice`` (and ``wides``): the frame's dice's
-    :func:`templates.queries`; ``vectors``: their embedding vectors (``(N, DIM)``, unit
-    length); ``unsure``, ``sure``: indices of the dice."""
+    their embedding similarity. ``dice``: the frame's dice's :func:`templates.queries`;
+    ``wides``: the unsure dice's wider crops' queries, in the order of ``unsure``;
+    ``vectors``: the dice's embedding vectors (``(N, DIM)``, unit length); ``unsure``,
+    ``sure``: indices of the dice."""
     if not len(unsure) or not len(sure):
         empty = np.zeros((len(unsure), len(sure)), np.float32)
         return empty, empty.copy()
     made = templates.spectra(dice.unzoomed()[sure])
     ink = templates.best_similarities(dice.take(unsure), made)
     if wides is not None:
-        ink = np.maximum(ink, templates.best_similarities(wides.take(unsure), made))
+        if len(wides) != len(unsure):
+            raise ValueError(f"{len(wides)} wide crops' queries for {len(unsure)} unsure dice")
+        ink = np.maximum(ink, templates.best_similarities(wides, made))
     return ink, vectors[unsure] @ vectors[sure].T

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -226,6 +226,23 @@ def _grown(boxes: list[Box]) -> list[Box]:
     return out
 
 
+class _WideCrops(Sequence[np.ndarray]):
+    """The dice of a frame cut with the wider margin (:data:`WIDE_MARGIN`), each cut when
+    first asked for: a profile looks at the wide crops of the dice it is unsure of only
+    (:meth:`vision.enrollment.Profile.classify_many`)."""
+
+    def __init__(self, image: np.ndarray, boxes: list[Box]) -> None:
+        self._image, self._boxes = image, boxes
+
+    def __len__(self) -> int:
+        return len(self._boxes)
+
+    def __getitem__(self, i):  # noqa: ANN001, ANN204 - Sequence's index or slice
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        return crop(self._image, self._boxes[i], margin=WIDE_MARGIN)
+
+
 def load_image(path: str | Path) -> np.ndarray:
     """Read a photo as BGR, or raise :class:`ImageError` saying why not. A JPEG over
     :data:`vision.imagefile.MAX_PIXELS` comes decoded at a half, a quarter or an eighth of
@@ -371,9 +388,9 @@ class DiceReader:
                     crops[i] = crop(work.image, found[i].work_box)
         probs = guesses = None
         if self.profile is not None:
-            # every crop of the frame in one forward pass; the ink templates also look at
-            # each die cut wider, in case its box cuts marks off (Profile.likeness_parts)
-            wides = [crop(work.image, det.work_box, margin=WIDE_MARGIN) for det in found]
+            # every crop of the frame in one forward pass; the ink templates look again at
+            # each unsure die cut wider, in case its box cuts marks off
+            wides = _WideCrops(work.image, [det.work_box for det in found])
             guesses = self.profile.classify_many(crops, wides, neighbours=self.neighbours)
         elif self.die != "d6":
             pass  # unknown faces: found, not read

@@ -125,3 +125,22 @@ def test_frames_group_a_split_s_dice_by_photo_with_their_likenesses() -> None:
     # die is either sure, and a template, or unsure, and compared)
     for part in (frames.ink[1], frames.embedded[1]):
         assert (part[1:] == 0).all() and (part[:, 1:] == 0).all()
+
+
+def test_an_unsure_die_is_looked_at_again_by_its_wider_crop_as_the_reader_does() -> None:
+    # Profile.classify_many: a die sure by its crop keeps its read, a die unsure by it is
+    # read again with the ink similarity of its crop or wider crop, the better
+    owners = np.arange(2)
+    ink = np.array([[0.95, 0.30],    # sure face 0 by its crop
+                    [0.75, 0.70],    # a face 1 unsure by its crop
+                    [0.75, 0.70]],   # a face 0 unsure by its crop
+                   np.float32)
+    wide = ink.copy()
+    wide[0, 1] = 0.99                # the wide crop would make die 0 a face 1: not asked
+    wide[1, 1] = 0.95                # die 1's wide crop shows its face 1 clearly
+    labels = np.array([0, 1, 0])
+    alone = Scored(labels, ink, ink.copy(), owners)
+    looked = Scored(labels, ink, ink.copy(), owners, ink_wide=np.maximum(ink, wide))
+    assert read_counts([alone], 1.0, 0.14) == (3, 1, 0, 2)
+    # die 1 now sure and right; die 0 still sure and right; die 2 still unsure
+    assert read_counts([looked], 1.0, 0.14) == (3, 2, 0, 3)

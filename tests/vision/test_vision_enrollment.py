@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -21,6 +22,7 @@ from vision.enrollment import (
     MIN_MARGIN_HALFWAY,
     MIN_MARGIN_LEARNED,
     MIN_MARGIN_LEARNING,
+    WIDE_LOOK_LEAD,
     EnrollmentError,
     Profile,
     crops_from_photos,
@@ -413,6 +415,47 @@ def test_a_wider_crop_lends_the_ink_templates_the_marks_a_tight_box_cuts_off() -
     assert right[1] > right[0], right
     with pytest.raises(ValueError, match="1 wide crops for 12 crops"):
         profile.likeness_parts(tight, whole[:1])
+
+
+class _Asked(Sequence[np.ndarray]):
+    """Wide crops that note which are asked for (as the reader's cut on demand)."""
+
+    def __init__(self, crops: list[np.ndarray]) -> None:
+        self.crops, self.asked = crops, set()
+
+    def __len__(self) -> int:
+        return len(self.crops)
+
+    def __getitem__(self, i):  # noqa: ANN001, ANN204
+        self.asked.add(i)
+        return self.crops[i]
+
+
+def test_only_the_dice_a_profile_is_not_clearly_sure_of_are_looked_at_wide() -> None:
+    # a die read sure by its crop with WIDE_LOOK_LEAD times the lead it needs keeps that
+    # read; the wide crops of the others are cut and read (the reader cuts them on demand)
+    profile = Profile.from_crops("sf", "seafall", seafall_crops(seed=3, per_face=3))
+    shown = seafall_crops(seed=9, per_face=3)
+    whole = [c for cs in shown.values() for c in cs]
+    tight = [_zoomed(c, k) for c, k in zip(whole, [1.0, 1.5] * 6, strict=True)]
+    alone = profile.classify_many(tight)
+    clear = {i for i, g in enumerate(alone) if not g.uncertain and g.margin
+             >= WIDE_LOOK_LEAD * lead_needed(profile.min_margin, g.similarity)}
+    unsure = {i for i, g in enumerate(alone) if g.uncertain}
+    assert clear and unsure
+    wides = _Asked(whole)
+    helped = profile.classify_many(tight, wides)
+    assert wides.asked == set(range(len(tight))) - clear
+    assert all(helped[i] == alone[i] for i in clear)
+    # the others are read by their scores with the wide crops (as every die was before),
+    # which makes some unsure dice sure
+    scores = profile.scores(tight, whole)
+    for i in wides.asked:
+        assert helped[i].face == profile.labels[int(scores[i].argmax())]
+        assert helped[i].similarity == pytest.approx(float(scores[i].max()), abs=1e-5)
+    assert any(not helped[i].uncertain for i in unsure)
+    with pytest.raises(ValueError, match="1 wide crops for 12 crops"):
+        profile.classify_many(tight, whole[:1])
 
 
 def test_a_saved_profile_reads_with_the_lead_of_the_current_rule(tmp_path: Path) -> None:

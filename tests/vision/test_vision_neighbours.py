@@ -98,13 +98,17 @@ def test_the_likeness_to_a_neighbour_is_the_profile_s_mix_and_knows_its_symbol()
     wides = [c.copy() for c in dice]
     both = templates.queries([*dice, *wides])
     n = len(dice)
-    queries, wide_queries = both.take(range(n)), both.take(range(n, 2 * n))
-    vectors = default_embedder().embed(dice)
     unsure, sure = np.arange(len(faces)), np.arange(len(faces), n)
+    queries = both.take(range(n))
+    wide_queries = both.take((n + unsure).tolist())  # the unsure dice's wide crops
+    vectors = default_embedder().embed(dice)
     ink, embedded = neighbours.likeness_parts(queries, vectors, unsure, sure, wide_queries)
     assert ink.shape == embedded.shape == (len(faces), len(faces))
     mixed = neighbours.likeness(queries, vectors, unsure, sure, 0.7, wide_queries)
     assert np.allclose(mixed, 0.7 * ink + 0.3 * embedded)
+    # the wide crops' queries are the unsure dice's, one each
+    with pytest.raises(ValueError, match="unsure dice"):
+        neighbours.likeness_parts(queries, vectors, unsure, sure, both.take(range(n, 2 * n)))
     # the ink part is the templates' own likeness of the two crops
     alone = templates.best_per_crop(dice[: len(faces)],
                                     templates.spectra(queries.unzoomed()[sure]))

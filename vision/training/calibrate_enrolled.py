@@ -44,6 +44,7 @@ from vision.enrollment import (
     LEARNED_PER_FACE,
     MIN_SIMILARITY,
     TEMPLATE_WEIGHT,
+    WIDE_LOOK_LEAD,
     Profile,
     crops_from_photos,
     lead_needed,
@@ -169,12 +170,17 @@ class Scored:
     frames: Frames | None = None
     """The dice's photos, for the second look with the sure dice beside them; None: each
     die read alone."""
+    ink_wide: np.ndarray | None = None
+    """``(N, M)`` the better of each die's crop's and its wider crop's ink similarity, for
+    the reader's look again at a die it is unsure of; None: no wider look."""
 
 
-def face_scores(run: Scored, weight: float, faces: int) -> np.ndarray:
+def face_scores(run: Scored, weight: float, faces: int, wide: bool = False) -> np.ndarray:
     """``(N, faces)``: each die's score per face, its best likeness among the face's crops
-    (the likenesses mixed by ``weight``), as the profile scores."""
-    likeness = weight * run.ink + (1 - weight) * run.embedded
+    (the likenesses mixed by ``weight``), as the profile scores; ``wide``: with the ink
+    similarity of the die's crop or its wider crop, the better."""
+    ink = run.ink_wide if wide and run.ink_wide is not None else run.ink
+    likeness = weight * ink + (1 - weight) * run.embedded
     return enrollment.face_scores(likeness, run.owners, faces)
 
 
@@ -188,6 +194,7 @@ class Ranked:
     keep: np.ndarray
     groups: np.ndarray | None
     beside: np.ndarray | None
+    wide_scores: np.ndarray | None = None
 
 
 def ranked(runs: Sequence[Scored], weight: float) -> list[Ranked]:
@@ -197,8 +204,9 @@ def ranked(runs: Sequence[Scored], weight: float) -> list[Ranked]:
         keep = np.ones(len(run.labels), bool) if run.keep is None else run.keep
         frames = run.frames
         beside = None if frames is None else weight * frames.ink + (1 - weight) * frames.embedded
+        wide = None if run.ink_wide is None else face_scores(run, weight, len(D6_FACES), True)
         out.append(Ranked(run.labels, face_scores(run, weight, len(D6_FACES)), keep,
-                          None if frames is None else frames.groups, beside))
+                          None if frames is None else frames.groups, beside, wide))
     return out
 
 
@@ -210,16 +218,32 @@ def _rule(scores: np.ndarray, margin: float, min_similarity: float,
     return scores.argmax(axis=1), (top >= min_similarity) & (lead >= lead_needed(margin, top))
 
 
-def _with_neighbours(r: Ranked, face: np.ndarray, sure: np.ndarray, margin: float,
-                     min_similarity: float) -> tuple[np.ndarray, np.ndarray]:
-    """(face, sure) after the reader's second look at the unsure dice, each face's score
-    raised to the die's best likeness to a sure die of its photo read as that face
-    (:meth:`vision.enrollment.Profile.classify_many`)."""
+def _looked_wide(r: Ranked, margin: float, min_similarity: float,
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(face, sure, scores) of each die by the lead rule, a die not clearly sure by its
+    crop (:data:`vision.enrollment.WIDE_LOOK_LEAD`) read again by its crop or wider crop,
+    the better (:meth:`vision.enrollment.Profile.classify_many`)."""
+    face, sure = _rule(r.scores, margin, min_similarity)
+    if r.wide_scores is None:
+        return face, sure, r.scores
+    order = np.sort(r.scores, axis=1)
+    top = order[:, -1]
+    kept = sure & (top - order[:, -2] >= WIDE_LOOK_LEAD * lead_needed(margin, top))
+    face_wide, sure_wide = _rule(r.wide_scores, margin, min_similarity)
+    return (np.where(kept, face, face_wide), kept | sure_wide,
+            np.where(kept[:, None], r.scores, r.wide_scores))
+
+
+def _with_neighbours(r: Ranked, face: np.ndarray, sure: np.ndarray, scores: np.ndarray,
+                     margin: float, min_similarity: float) -> tuple[np.ndarray, np.ndarray]:
+    """(face, sure) after the reader's second look at the unsure dice (their ``scores``),
+    each face's score raised to the die's best likeness to a sure die of its photo read
+    as that face (:meth:`vision.enrollment.Profile.classify_many`)."""
     assert r.groups is not None and r.beside is not None
     valid = r.groups >= 0
     dice = np.where(valid, r.groups, 0)
     sure_here, face_here = sure[dice] & valid, face[dice]
-    scores = r.scores.copy()
+    scores = scores.copy()
     for f in range(scores.shape[1]):
         source = sure_here & (face_here == f)                              # (P, K)
         best = np.where(source[:, None, :], r.beside, -np.inf).max(axis=2)  # (P, K)
@@ -234,13 +258,14 @@ def counts(reads: Sequence[Ranked], margin: float, min_similarity: float = MIN_S
     """(dice, read right, read silently wrong, nearest face right) over the reads, for the
     reader's rule at this margin: a die is uncertain when its best score is under
     ``min_similarity`` or its lead over the second face under :func:`lead_needed`; with
-    frames, an unsure die is looked at again with its photo's sure dice as templates."""
+    frames, an unsure die is looked at again with its photo's sure dice as templates; with
+    wide scores, before that, by its wider crop too."""
     dice = right = silent = nearest = 0
     for r in reads:
-        face, sure = _rule(r.scores, margin, min_similarity)
+        face, sure, scores = _looked_wide(r, margin, min_similarity)
         nearest += int((r.keep & (face == r.labels)).sum())
         if r.groups is not None:
-            face, sure = _with_neighbours(r, face, sure, margin, min_similarity)
+            face, sure = _with_neighbours(r, face, sure, scores, margin, min_similarity)
         dice += int(r.keep.sum())
         right += int((r.keep & sure & (face == r.labels)).sum())
         silent += int((r.keep & sure & (face != r.labels)).sum())
@@ -273,8 +298,9 @@ def score_split(profile: Profile, crops: list[np.ndarray], wides: list[np.ndarra
     not counted. With ``frames``, unsure dice get the reader's second look."""
     keep = np.array([n not in leave_out and (n, D6_FACES[lab]) not in LABEL_ERRORS
                      for n, lab in zip(names, labels, strict=True)], bool)
-    ink, embedded = profile.likeness_parts(crops, wides)
-    return Scored(labels, ink, embedded, profile.owners, keep, frames)
+    ink, embedded = profile.likeness_parts(crops)
+    ink_wide = np.maximum(ink, profile.likeness_parts(wides)[0])
+    return Scored(labels, ink, embedded, profile.owners, keep, frames, ink_wide)
 
 
 def main(argv: list[str] | None = None) -> int:
