@@ -265,7 +265,6 @@ class _Likeness:
 
     parts: tuple[np.ndarray, np.ndarray]
     dice: templates.Queries
-    wides: templates.Queries | None
     vectors: np.ndarray
 
 
@@ -393,13 +392,11 @@ class Profile:
         n = len(crops)
         both = templates.queries([*crops, *(() if wides is None else wides)])
         ink = templates.best_similarities(both, self._templates)
-        dice, wide = both.take(range(n)), None
         if len(both) > n:
-            wide = both.take(range(n, 2 * n))
             ink = np.maximum(ink[:n], ink[n:])
         vectors = default_embedder().embed(crops)
         sims = (vectors @ self.vectors.T).reshape(n, len(self.maps), ENROLL_TURNS).max(axis=2)
-        return _Likeness((ink, sims), dice, wide, vectors)
+        return _Likeness((ink, sims), both.take(range(n)), vectors)
 
     def crop_scores(self, crops: Sequence[np.ndarray],
                     wides: Sequence[np.ndarray] | None = None) -> np.ndarray:
