@@ -268,6 +268,12 @@ class _Likeness:
     vectors: np.ndarray
 
 
+def _check_wides(crops: Sequence[np.ndarray], wides: Sequence[np.ndarray] | None) -> None:
+    """``ValueError`` unless ``wides`` (if given) holds one wider crop per crop."""
+    if wides is not None and len(wides) != len(crops):
+        raise ValueError(f"{len(wides)} wide crops for {len(crops)} crops")
+
+
 def _mixed(ink: np.ndarray, embedded: np.ndarray) -> np.ndarray:
     """Likenesses from their two parts (:data:`TEMPLATE_WEIGHT`)."""
     return TEMPLATE_WEIGHT * ink + (1 - TEMPLATE_WEIGHT) * embedded
@@ -387,8 +393,7 @@ class Profile:
 
     def _read(self, crops: Sequence[np.ndarray],
               wides: Sequence[np.ndarray] | None = None) -> _Likeness:
-        if wides is not None and len(wides) != len(crops):
-            raise ValueError(f"{len(wides)} wide crops for {len(crops)} crops")
+        _check_wides(crops, wides)
         n = len(crops)
         both = templates.queries([*crops, *(() if wides is None else wides)])
         ink = templates.best_similarities(both, self._templates)
@@ -430,8 +435,7 @@ class Profile:
         the reader reads so."""
         if not len(crops):
             return []
-        if wides is not None and len(wides) != len(crops):
-            raise ValueError(f"{len(wides)} wide crops for {len(crops)} crops")
+        _check_wides(crops, wides)
         read = self._read(crops)
         ink, embedded = read.parts
         rows = face_scores(_mixed(ink, embedded), self.owners, len(self.labels))
