@@ -20,6 +20,7 @@ from vision.facenet import FaceNet
 from vision.onnxmodel import (
     ENGINE_ENV,
     ENGINES,
+    MAX_BATCH,
     ModelError,
     OnnxModel,
     available_engines,
@@ -111,3 +112,23 @@ def test_a_missing_or_corrupt_model_is_a_clear_error(engine: str, tmp_path: Path
 def test_an_unknown_engine_is_refused() -> None:
     with pytest.raises(ValueError, match="engine must be one of onnxruntime, opencv"):
         OnnxModel(facenet.MODEL_PATH, "face", "train_pips.py", engine="tflite")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_large_batch_is_run_in_pieces_with_the_same_outputs(
+        engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a busy frame's crops are run MAX_BATCH at a time (a whole batch's working memory
+    # grows with it); each crop's output is the one it gets alone, in order
+    if engine not in available_engines():
+        pytest.skip(f"{engine} is not installed")
+    _, crops = _photo_crops()
+    crops = (crops * (2 * MAX_BATCH // len(crops) + 2))[:2 * MAX_BATCH + 3]
+    net = FaceNet(engine=engine)
+    alone = np.concatenate([net.probabilities([c]) for c in crops])
+    sizes: list[int] = []
+    run = net.model._run
+    monkeypatch.setattr(net.model, "_run", lambda blob: sizes.append(len(blob)) or run(blob))
+    together = net.probabilities(crops)
+    assert sizes == [MAX_BATCH, MAX_BATCH, 3]
+    assert together.shape == alone.shape
+    assert np.allclose(together, alone, atol=1e-5)
