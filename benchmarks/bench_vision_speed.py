@@ -8,8 +8,12 @@ Pi (die size known). Prints latency (median, p95) of a full read (wall clock ove
 frames and over those with 15-16 dice, the target's count; and CPU time, which is steadier
 on a machine shared with other work), of the settle decision per frame (and for dice of 12
 px, looked at wider, and with a calibrated empty tray), and the process's peak resident
-memory. For information it also prints the median over frames of each frame's fastest read
-(of ``--repeat``): the reader's own cost with little of the other work on a shared machine
+memory, with what of it (at the end, on Linux) is pages of the libraries' files (the code
+of OpenCV, ONNX Runtime, NumPy, Python) and what is the process's own (heap and other
+anonymous memory): a kernel that maps files in large folios (this machine's Linux 6.18 on
+ext4) counts far more library pages as resident for the same code. For information it
+also prints the median over frames of each frame's fastest read (of ``--repeat``): the
+reader's own cost with little of the other work on a shared machine
 in it (not the target's measure).
 
 ``--engine opencv`` runs the networks through OpenCV's DNN module instead of ONNX Runtime
@@ -113,6 +117,17 @@ def made_profile(reader: str) -> Profile:
     return profile
 
 
+def memory_parts() -> tuple[float, float] | None:
+    """(library file pages, anonymous memory) resident now, in MB; None off Linux."""
+    try:
+        fields = dict(line.split()[:2] for line in
+                      Path("/proc/self/smaps_rollup").read_text().splitlines()[1:])
+    except OSError:
+        return None
+    rss, anonymous = int(fields["Rss:"]) / 1024, int(fields["Anonymous:"]) / 1024
+    return rss - anonymous, anonymous
+
+
 def percentile(values: list[float], q: float) -> float:
     return float(np.percentile(np.array(values), q))
 
@@ -197,6 +212,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'settle, calibrated tray ms':<28} {statistics.median(calibrated_settle_ms):>8.2f} "
           f"{percentile(calibrated_settle_ms, 95):>8.2f} {'<= 5':>10}")
     print(f"{'peak resident memory MB':<28} {peak_mb:>8.0f} {'':>8} {'<= 150':>10}")
+    parts = memory_parts()
+    if parts:
+        print(f"{'  at the end: library files':<28} {parts[0]:>8.0f} {'':>8} {'(info)':>10}")
+        print(f"{'  at the end: own memory':<28} {parts[1]:>8.0f} {'':>8} {'(info)':>10}")
     print(f"dice reported per frame: median {statistics.median(dice_found):.0f} "
           f"(labelled {statistics.median(dice):.0f})")
     return 0
