@@ -3,7 +3,8 @@
 clients in threads (three players with their own views, nine spectators), N changes sent
 over HTTP one after another: the time from sending a command to the moment all 12 streams
 have its version. Then 16 streams held open at once while the API still answers, and the
-server's memory.
+server's memory (and how much of it is the libraries' files, which a kernel that maps
+files in large folios counts in large pieces: docs/runtime.md).
 
 Targets (issue 6): p95 <= 100 ms on loopback; 16 open streams held; server RSS <= 150 MB
 with the dice reader loaded. Prints a table; exits 1 if a target is missed.
@@ -67,13 +68,22 @@ def server_main(db: str) -> None:
         services.close()
 
 
-def rss_mb(pid: int) -> tuple[float, float]:
-    """Resident and peak resident memory of a process, in MB (Linux /proc)."""
+def memory_mb(pid: int) -> dict[str, float]:
+    """A process's memory in MB (Linux /proc): ``VmRSS`` resident, ``VmHWM`` its peak,
+    ``RssFile`` the resident pages of files (the libraries' code: a kernel that maps files
+    in large folios counts many more of them for the same code) and ``RssAnon`` its own."""
     fields = {}
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         name, _, value = line.partition(":")
         fields[name] = value.strip()
-    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+    return {k: int(fields[k].split()[0]) / 1024
+            for k in ("VmRSS", "VmHWM", "RssFile", "RssAnon")}
+
+
+def rss_mb(pid: int) -> tuple[float, float]:
+    """Resident and peak resident memory of a process, in MB (Linux /proc)."""
+    memory = memory_mb(pid)
+    return memory["VmRSS"], memory["VmHWM"]
 
 
 # -- clients -------------------------------------------------------------------------------------
@@ -229,7 +239,8 @@ def run(child: subprocess.Popen, started: dict[str, Any], options: dict[str, Any
     t0 = time.perf_counter()
     status, _ = Browser(port).call("GET", f"/api/tables/{tid}")
     get_ms = (time.perf_counter() - t0) * 1000
-    rss, peak = rss_mb(child.pid)
+    memory = memory_mb(child.pid)
+    rss, peak = memory["VmRSS"], memory["VmHWM"]
     for phone in held:
         phone.close()
 
@@ -247,6 +258,9 @@ def run(child: subprocess.Popen, started: dict[str, Any], options: dict[str, Any
         ("GET table while 16 held", f"{get_ms:.1f} ms (status {status})", ""),
         ("server RSS (dice reader loaded)", f"{rss:.1f} MB", f"target <= {RSS_LIMIT_MB:.0f} MB"),
         ("server peak RSS", f"{peak:.1f} MB", ""),
+        ("  of the RSS, library files", f"{memory['RssFile']:.1f} MB",
+         "the code of Python, OpenCV, ONNX Runtime..."),
+        ("  of the RSS, the server's own", f"{memory['RssAnon']:.1f} MB", "heap and arrays"),
         ("server RSS before any request", f"{started['idle_rss']:.1f} MB",
          "imports, dice reader, threads"),
         ("dice reader in the server", f"{started['dice_read']} dice read", started["reader"]),
