@@ -66,6 +66,23 @@ def test_both_engines_give_the_same_outputs_on_a_real_photo() -> None:
     assert np.allclose(vectors["onnxruntime"], vectors["opencv"], atol=1e-4)
 
 
+@needs_onnxruntime
+def test_onnxruntime_threads_do_not_spin_between_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    # idle threads spinning between a read's three networks took the cores OpenCV and
+    # NumPy needed: 3x slower reads where the threads are left at their defaults
+    import cv2
+
+    monkeypatch.delenv(ENGINE_ENV, raising=False)
+    before = cv2.getNumThreads()
+    try:
+        cv2.setNumThreads(2)
+        options = FaceNet(engine="onnxruntime").model._session.get_session_options()
+    finally:
+        cv2.setNumThreads(before)
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    assert options.intra_op_num_threads == 2
+
+
 def test_the_reader_reads_without_onnxruntime(monkeypatch: pytest.MonkeyPatch) -> None:
     # as on 32-bit Pi OS, where ONNX Runtime has no wheel: OpenCV runs the networks
     monkeypatch.setitem(sys.modules, "onnxruntime", None)
