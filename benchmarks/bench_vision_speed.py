@@ -30,18 +30,21 @@ largest a profile grows.
 
 from __future__ import annotations
 
+import argparse
 import os
+import sys
 
 # one core: NumPy's BLAS (the enrolled reader's matrix product) must not start threads;
-# set before NumPy is first imported
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-os.environ.setdefault("OMP_NUM_THREADS", "1")
+# set before NumPy is first imported (unless --threads 0 asks for the libraries' defaults)
+_early = argparse.ArgumentParser(add_help=False)
+_early.add_argument("--threads", type=int, default=1)
+if _early.parse_known_args()[0].threads != 0:
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import argparse  # noqa: E402
 import multiprocessing  # noqa: E402
 import resource  # noqa: E402
 import statistics  # noqa: E402
-import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
@@ -144,13 +147,21 @@ def main(argv: list[str] | None = None) -> int:
                              "learning its fill from the table")
     parser.add_argument("--engine", choices=ENGINES, default=None,
                         help="what runs the networks (default: ONNX Runtime where installed)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads of OpenCV, ONNX Runtime and NumPy's BLAS: 1 (the "
+                             "target's one core) or 0, each library's default, as "
+                             "`tableside serve` and the CLI run")
     args = parser.parse_args(argv)
+    if args.threads not in (0, 1):
+        parser.error("--threads must be 1 or 0")
     if args.engine:
         os.environ[ENGINE_ENV] = args.engine
     if not DATASET.is_dir():
         print(f"dataset not found: {DATASET}", file=sys.stderr)
         return 2
-    cv2.setNumThreads(1)
+    if args.threads == 1:
+        cv2.setNumThreads(1)
+    threads = "one thread" if args.threads == 1 else f"{cv2.getNumThreads()} OpenCV threads"
     profile = None if args.reader.startswith("pips") else made_profile(args.reader)
     dice: list[int] = []
     read_ms: list[float] = []
@@ -192,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         dice_found.append(len(read.dice))
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"frames: {len(dice)} real photos as 1280x720, {min(dice)}-{max(dice)} dice "
-          f"(median {statistics.median(dice):.0f}); one OpenCV thread; {args.repeat} reads each; "
+          f"(median {statistics.median(dice):.0f}); {threads}; {args.repeat} reads each; "
           f"reader: {args.reader}; engine: {default_engine()}")
     print(f"{'measure':<28} {'median':>8} {'p95':>8} {'target':>10}")
     print(f"{'read (detect+classify) ms':<28} {statistics.median(read_ms):>8.1f} "
