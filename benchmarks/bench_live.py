@@ -58,7 +58,7 @@ def server_main(db: str) -> None:
     services = Services(SQLiteStore(Path(db)))
     app = create_app(services)
     server = LiveServer(app, services.live, port=0, threads=24)
-    idle = rss_mb(os.getpid())[0]
+    idle = memory_mb(os.getpid())["VmRSS"]
     print(json.dumps({"port": server.port, "dice_read": len(read.dice), "reader": loaded,
                       "idle_rss": idle}),
           flush=True)
@@ -78,12 +78,6 @@ def memory_mb(pid: int) -> dict[str, float]:
         fields[name] = value.strip()
     return {k: int(fields[k].split()[0]) / 1024
             for k in ("VmRSS", "VmHWM", "RssFile", "RssAnon")}
-
-
-def rss_mb(pid: int) -> tuple[float, float]:
-    """Resident and peak resident memory of a process, in MB (Linux /proc)."""
-    memory = memory_mb(pid)
-    return memory["VmRSS"], memory["VmHWM"]
 
 
 # -- clients -------------------------------------------------------------------------------------
