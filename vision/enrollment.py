@@ -34,6 +34,7 @@ import numpy as np
 
 from vision import neighbours as vision_neighbours
 from vision import templates
+from vision.blas import one_thread
 from vision.crops import CROP_PX, crop
 from vision.detection import BOX_TO_DIE, to_work
 from vision.dicefinder import default_dice_finder
@@ -422,6 +423,7 @@ class Profile:
         (the reader reads with :meth:`classify_many` and each die's wider crop too)."""
         return self.classify_many([crop_bgr])[0]
 
+    @one_thread  # a frame's matrix products are small: threads cost more than they give
     def classify_many(self, crops: Sequence[np.ndarray],
                       wides: Sequence[np.ndarray] | None = None,
                       neighbours: bool = False) -> list[FaceGuess]:
