@@ -7,6 +7,9 @@ each of them and they wait for work by spinning: on 2 cores the enrolled reader 
 session). The server and the CLI leave the library's threads at their defaults, and its
 thread count is read when NumPy is loaded, so :func:`one_thread` sets it for the length
 of a call only, through threadpoolctl, and gives the process its setting back after.
+The setting is the process's, not the thread's: two reads at once (the camera's and a
+phone's photo) can leave it at one thread after both, which only makes later matrix
+products run as the reader wants them.
 """
 
 from __future__ import annotations
