@@ -58,7 +58,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench_vision_accuracy import enrolled_profile, learned_profile  # noqa: E402
 
-from vision.enrollment import Profile, read_yolo  # noqa: E402
+from vision.enroll import read_yolo  # noqa: E402
+from vision.enrollment import Profile  # noqa: E402
 from vision.onnxmodel import ENGINE_ENV, ENGINES, default_engine  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.settle import SettleDetector  # noqa: E402

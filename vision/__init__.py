@@ -11,6 +11,6 @@ Knows nothing of the companion, firmware_bridge or web packages. The main entry 
 * :class:`vision.settle.SettleDetector` and :class:`vision.rolls.RollTracker` (and
   :func:`vision.watcher.watch`) turn a stream into one read per roll;
 * :func:`vision.calibration.calibrate` learns an empty tray and reports image quality;
-* :func:`vision.enrollment.enroll` builds a :class:`vision.enrollment.Profile` of custom
+* :func:`vision.enroll.enroll` builds a :class:`vision.enrollment.Profile` of custom
   faces; :mod:`vision.synthetic` draws SeaFall symbol dice for tests.
 """

@@ -53,6 +53,15 @@ BOX_TO_DIE = 0.8
 """A detected box side over the die size (label boxes include the dice's visible sides)."""
 
 
+def detection_like(box: Box, scale: float) -> Box:
+    """A label box (which includes the die's visible sides) scaled to the working image
+    and shrunk about its centre to the size the detector reports for that die."""
+    x, y, w, h = (v * scale for v in box)
+    cx, cy = x + w / 2, y + h / 2
+    w, h = w * BOX_TO_DIE, h * BOX_TO_DIE
+    return (round(cx - w / 2), round(cy - h / 2), max(1, round(w)), max(1, round(h)))
+
+
 SPARSE_FILL = 0.15
 """A blob over three maximal die sides long that fills less of its box than this is
 dropped unsplit (an outline, not a heap of dice)."""

@@ -17,6 +17,7 @@ from vision.detection import (
     DetectionSettings,
     WorkFrame,
     detect,
+    detection_like,
     die_size_problem,
     estimate_die_px,
     expected_die_px,
@@ -24,7 +25,7 @@ from vision.detection import (
 )
 from vision.dicefinder import CHECKED_THRESHOLD, default_dice_finder, scaled
 from vision.dieornot import DIE_FROM, body_dice_finder, default_die_or_not
-from vision.enrollment import Profile, detection_like
+from vision.enrollment import Profile
 from vision.facenet import CLASSES, NOT_A_DIE, FaceNet, default_face_net, default_quick_net
 from vision.filters import blank, colourless
 from vision.imagefile import read_file, shape_problem

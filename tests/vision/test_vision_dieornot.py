@@ -12,6 +12,7 @@ import pytest
 import vision.reader
 from tests.vision.helpers import empty_tray, labelled_photos, same_die, score_photos
 from vision.crops import crop
+from vision.detection import detection_like
 from vision.dieornot import (
     BODIES_PATH,
     DIE_FROM,
@@ -20,7 +21,6 @@ from vision.dieornot import (
     body_dice_finder,
     default_die_or_not,
 )
-from vision.enrollment import detection_like
 from vision.faces import SEAFALL_FACES
 from vision.onnxmodel import ModelError, available_engines
 from vision.reader import DiceReader

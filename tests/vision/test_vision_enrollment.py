@@ -11,8 +11,9 @@ import pytest
 
 from tests.vision.helpers import PHOTOS, labelled_photos, png_claiming, same_die
 from vision.crops import crop
-from vision.detection import expected_die_px, to_work
+from vision.detection import detection_like, expected_die_px, to_work
 from vision.dicefinder import default_dice_finder
+from vision.enroll import crops_from_photos, enroll, label_file, read_yolo
 from vision.enrollment import (
     LEAD_FLOOR,
     LEAD_PIVOT,
@@ -25,13 +26,8 @@ from vision.enrollment import (
     WIDE_LOOK_LEAD,
     EnrollmentError,
     Profile,
-    crops_from_photos,
-    detection_like,
-    enroll,
-    label_file,
     lead_needed,
     margin_for,
-    read_yolo,
     reframe,
 )
 from vision.faces import D6_FACES, SEAFALL_FACES

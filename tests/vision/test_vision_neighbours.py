@@ -12,9 +12,9 @@ from tests.vision.helpers import centre_inside, labelled_photos
 from tests.vision.test_vision_enrollment import seafall_crops
 from vision import neighbours, templates
 from vision.crops import crop
-from vision.detection import to_work
+from vision.detection import detection_like, to_work
 from vision.embedding import default_embedder
-from vision.enrollment import Profile, detection_like
+from vision.enrollment import Profile
 from vision.reader import DiceReader
 
 

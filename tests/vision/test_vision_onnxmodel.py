@@ -13,9 +13,9 @@ import pytest
 from tests.vision.helpers import labelled_photos
 from vision import dicefinder, facenet
 from vision.crops import crop
+from vision.detection import detection_like
 from vision.dicefinder import DiceFinder
 from vision.embedding import SymbolEmbedder
-from vision.enrollment import detection_like
 from vision.facenet import FaceNet
 from vision.onnxmodel import (
     ENGINE_ENV,

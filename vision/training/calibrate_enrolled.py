@@ -39,6 +39,7 @@ import numpy as np
 
 from vision import enrollment, templates
 from vision.embedding import SymbolEmbedder
+from vision.enroll import crops_from_photos
 from vision.enrollment import (
     LEAD_PIVOT,
     LEARNED_PER_FACE,
@@ -46,7 +47,6 @@ from vision.enrollment import (
     TEMPLATE_WEIGHT,
     WIDE_LOOK_LEAD,
     Profile,
-    crops_from_photos,
     lead_needed,
 )
 from vision.faces import D6_FACES

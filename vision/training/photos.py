@@ -14,8 +14,8 @@ import cv2
 import numpy as np
 
 from vision.crops import crop
-from vision.detection import to_work
-from vision.enrollment import detection_like, read_yolo
+from vision.detection import detection_like, to_work
+from vision.enroll import read_yolo
 from vision.reader import WIDE_MARGIN, DiceReader
 from vision.reading import Box
 

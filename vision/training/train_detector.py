@@ -47,7 +47,7 @@ from torch.nn import functional as F  # noqa: N812 - the usual name
 
 from vision.detection import DEFAULT_DIE_FRACTION
 from vision.dicefinder import MODEL_PATH, NET_DIE_PX, STRIDE, DiceFinder, decode, prepare
-from vision.enrollment import read_yolo
+from vision.enroll import read_yolo
 from vision.onnxmodel import available_engines
 from vision.synthetic import blank_faces
 from vision.training.common import photometric, report_saved, seeded

@@ -40,10 +40,10 @@ import numpy as np
 import torch
 from torch import nn
 
-from vision.detection import expected_die_px, to_work
+from vision.detection import BOX_TO_DIE, detection_like, expected_die_px, to_work
 from vision.dicefinder import DiceFinder
 from vision.dieornot import BODIES_PATH, INPUT_PX, MODEL_PATH, DieOrNot
-from vision.enrollment import BOX_TO_DIE, detection_like, read_yolo
+from vision.enroll import read_yolo
 from vision.facenet import prepare
 from vision.onnxmodel import available_engines
 from vision.reading import Box

@@ -166,9 +166,8 @@ def real_dice(limit: int, wipe: np.random.Generator | None = None) -> np.ndarray
     Without, each crop becomes a class of its own (``--real-dice``), so the network learns
     what varies between two looks at one real die."""
     from vision.crops import crop
-    from vision.detection import expected_die_px, to_work
+    from vision.detection import detection_like, expected_die_px, to_work
     from vision.dicefinder import default_dice_finder
-    from vision.enrollment import detection_like
 
     out = []
     for path in sorted((DATASET / "images" / "train").glob("*.jpg")):

@@ -10,7 +10,7 @@ Menshikov, from photos and labels BSD-3-Clause, (c) 2019 Nell Byler), exactly th
 
 The test split is never read. Each photo is scaled to the reader's working size
 (:func:`vision.detection.to_work`) and each labelled die is cut out twice: around its label
-box shrunk to the die's top face (:func:`vision.enrollment.detection_like`), and around
+box shrunk to the die's top face (:func:`vision.detection.detection_like`), and around
 the learned detector's box for that die (:mod:`vision.dicefinder`, shrunk the same way, as
 the reader crops it) when the detector finds it. Detections that match no labelled die,
 random patches of tray, and tray patches with drawn junk (a coin or token, print, a
@@ -70,9 +70,9 @@ import torch
 from torch import nn
 
 from vision.crops import CROP_PX
-from vision.detection import expected_die_px, to_work
+from vision.detection import detection_like, expected_die_px, to_work
 from vision.dicefinder import default_dice_finder
-from vision.enrollment import detection_like, read_yolo
+from vision.enroll import read_yolo
 from vision.facenet import CLASSES, INPUT_PX, MODEL_PATH, FaceNet, default_face_net, prepare
 from vision.onnxmodel import OnnxModel, available_engines
 from vision.reading import Box

@@ -13,7 +13,8 @@ from typing import Any
 
 from vision.calibration import Calibration, check, remember_in_use, source_frames, tray_share
 from vision.detection import die_size_problem
-from vision.enrollment import EnrollmentError, Profile, enroll
+from vision.enroll import enroll
+from vision.enrollment import EnrollmentError, Profile
 from vision.facenet import ModelError
 from vision.imagefile import ImageError
 from vision.reader import DiceReader

@@ -1,0 +1,167 @@
+"""Enrolling a profile from folders: crops of single dice (``tableside enroll --crops``)
+or photos with YOLO labels (``--photos``, class i = the die's i-th face), cut as the reader
+cuts dice. What a profile is and how it reads: :mod:`vision.enrollment`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import crop
+from vision.detection import detection_like, to_work
+from vision.enrollment import EnrollmentError, Profile
+from vision.faces import faces_of
+from vision.imagefile import ImageError, read_file
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+
+
+def _images(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
+
+
+def _image(path: Path, tray: bool = True) -> np.ndarray:
+    """An enrollment picture (a very large JPEG decoded reduced: :mod:`vision.imagefile`):
+    a photo of the tray, or (``tray`` False) a crop of one die."""
+    try:
+        return read_file(path, tray=tray).image
+    except ImageError as exc:
+        raise EnrollmentError(f"cannot read image {exc}") from None
+
+
+def crops_from_dir(directory: Path) -> dict[str, list[np.ndarray]]:
+    """``--crops DIR``: one sub-folder per face label, each holding crops of single dice."""
+    if not directory.is_dir():
+        raise EnrollmentError(f"{directory} is not a folder")
+    out: dict[str, list[np.ndarray]] = {}
+    for sub in sorted(p for p in directory.iterdir() if p.is_dir()):
+        images = []
+        for path in _images(sub):
+            images.append(_image(path, tray=False))
+        if images:
+            out[sub.name] = [cv2.resize(i, (64, 64), interpolation=cv2.INTER_AREA) for i in images]
+    if not out:
+        raise EnrollmentError(f"{directory} has no face sub-folders with images")
+    return out
+
+
+def label_file(image_path: Path) -> Path | None:
+    """The YOLO label file of a photo: side by side, or in a parallel ``labels/`` tree."""
+    beside = image_path.with_suffix(".txt")
+    if beside.is_file():
+        return beside
+    parts = list(image_path.parts)
+    for i in range(len(parts) - 1, -1, -1):
+        if parts[i] == "images":
+            parallel = Path(*parts[:i], "labels", *parts[i + 1 :]).with_suffix(".txt")
+            if parallel.is_file():
+                return parallel
+    return None
+
+
+def read_yolo(path: Path, width: int, height: int) -> list[tuple[int, tuple[int, int, int, int]]]:
+    """(class, box in pixels) per line of a YOLO label file."""
+    out = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        parts = line.split()
+        if not parts:
+            continue
+        try:
+            cls_id = int(parts[0])
+            x, y, w, h = (float(v) for v in parts[1:5])
+        except (ValueError, IndexError):
+            raise EnrollmentError(f"{path}:{n}: not a YOLO line: {line!r}") from None
+        if not (0 <= x <= 1 and 0 <= y <= 1 and 0 < w <= 1 and 0 < h <= 1):  # NaN too
+            raise EnrollmentError(
+                f"{path}:{n}: the box is not in the picture (a YOLO line gives its centre "
+                f"and size as fractions of the picture, each 0 to 1): {line!r}")
+        box = (round((x - w / 2) * width), round((y - h / 2) * height),
+               round(w * width), round(h * height))
+        out.append((cls_id, box))
+    return out
+
+
+def crops_from_photos(
+    photos: Iterable[Path], faces: Sequence[str], per_face: int | None = None,
+    per_photo: int | None = None, wrong_labels: Collection[tuple[str, str]] = (),
+    taken_from: list[str] | None = None,
+) -> dict[str, list[np.ndarray]]:
+    """Crops of labelled dice in photos (class i = ``faces[i]``), at the working scale:
+    at most ``per_face`` of a face, at most ``per_photo`` of a face from one photo, and
+    none labelled with a face in ``wrong_labels`` (``(photo name, face)``: labels known
+    to be mistaken). ``taken_from``, when given, gets the name of each photo a crop was
+    taken from (so that a measurement can leave those photos out)."""
+    out: dict[str, list[np.ndarray]] = {f: [] for f in faces}
+    for path in photos:
+        if per_face is not None and min(len(v) for v in out.values()) >= per_face:
+            break
+        taken: dict[str, int] = {}
+        labels = label_file(path)
+        if labels is None:
+            continue
+        image = _image(path)
+        work = to_work(image)
+        for cls_id, box in read_yolo(labels, image.shape[1], image.shape[0]):
+            if not 0 <= cls_id < len(faces):
+                raise EnrollmentError(
+                    f"{labels}: class {cls_id} but the die has {len(faces)} faces"
+                )
+            face = faces[cls_id]
+            if ((per_face is not None and len(out[face]) >= per_face)
+                    or (per_photo is not None and taken.get(face, 0) >= per_photo)
+                    or (path.name, face) in wrong_labels):
+                continue
+            taken[face] = taken.get(face, 0) + 1
+            out[face].append(crop(work.image, detection_like(box, work.scale)))
+            if taken_from is not None and path.name not in taken_from:
+                taken_from.append(path.name)
+    return {f: c for f, c in out.items() if c}
+
+
+def photos_in(directory: Path) -> list[Path]:
+    if not directory.is_dir():
+        raise EnrollmentError(f"{directory} is not a folder")
+    photos = [p for p in _images(directory) if label_file(p) is not None]
+    if not photos:
+        raise EnrollmentError(f"{directory} has no photos with YOLO label files")
+    return photos
+
+
+def enroll(
+    name: str, die: str, *, crops_dir: Path | None = None, photos_dir: Path | None = None,
+    faces: Sequence[str] | None = None, per_face: int | None = None,
+) -> Profile:
+    """Build a profile from ``--crops DIR`` or ``--photos DIR`` (exactly one)."""
+    if (crops_dir is None) == (photos_dir is None):
+        raise EnrollmentError("give exactly one of --crops DIR or --photos DIR")
+    if crops_dir is not None:
+        crops = crops_from_dir(crops_dir)
+        known = faces or faces_of(die)
+        if known is not None:
+            unknown = sorted(set(crops) - set(known))
+            if unknown:
+                raise EnrollmentError(
+                    f"{', '.join(unknown)}: not faces of the {die} die ({', '.join(known)})"
+                )
+        if per_face is not None:
+            crops = {k: v[:per_face] for k, v in crops.items()}
+    else:
+        assert photos_dir is not None
+        face_list = faces or faces_of(die)
+        if face_list is None:
+            raise EnrollmentError(
+                f"the {die} die is not built in: name its faces in class order (--faces a,b,c)"
+            )
+        crops = crops_from_photos(photos_in(photos_dir), face_list, per_face)
+    known = faces or faces_of(die)
+    missing = [f for f in known or () if f not in crops]
+    if missing:
+        # a profile without a face would read that face as another, and could be sure of it
+        raise EnrollmentError(
+            f"no crops of {', '.join(missing)}: show every face of the {die} die "
+            f"({', '.join(known or ())})")
+    return Profile.from_crops(name, die, crops)
