@@ -27,6 +27,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from procmem import memory_mb
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -66,18 +68,6 @@ def server_main(db: str) -> None:
         server.run()
     finally:
         services.close()
-
-
-def memory_mb(pid: int) -> dict[str, float]:
-    """A process's memory in MB (Linux /proc): ``VmRSS`` resident, ``VmHWM`` its peak,
-    ``RssFile`` the resident pages of files (the libraries' code: a kernel that maps files
-    in large folios counts many more of them for the same code) and ``RssAnon`` its own."""
-    fields = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        name, _, value = line.partition(":")
-        fields[name] = value.strip()
-    return {k: int(fields[k].split()[0]) / 1024
-            for k in ("VmRSS", "VmHWM", "RssFile", "RssAnon")}
 
 
 # -- clients -------------------------------------------------------------------------------------

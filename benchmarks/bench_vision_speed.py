@@ -36,9 +36,12 @@ import sys
 
 # one core: NumPy's BLAS (the enrolled reader's matrix product) must not start threads;
 # set before NumPy is first imported (unless --threads 0 asks for the libraries' defaults)
-_early = argparse.ArgumentParser(add_help=False)
-_early.add_argument("--threads", type=int, default=1)
-if _early.parse_known_args()[0].threads != 0:
+THREADS = argparse.ArgumentParser(add_help=False)
+THREADS.add_argument("--threads", type=int, choices=(0, 1), default=1,
+                     help="threads of OpenCV, ONNX Runtime and NumPy's BLAS: 1 (the target's "
+                          "one core) or 0, each library's default, as `tableside serve` and "
+                          "the CLI run")
+if THREADS.parse_known_args()[0].threads != 0:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
 
@@ -57,6 +60,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench_vision_accuracy import enrolled_profile, learned_profile  # noqa: E402
+from procmem import memory_mb  # noqa: E402
 
 from vision.enroll import read_yolo  # noqa: E402
 from vision.enrollment import Profile  # noqa: E402
@@ -121,23 +125,12 @@ def made_profile(reader: str) -> Profile:
     return profile
 
 
-def memory_parts() -> tuple[float, float] | None:
-    """(library file pages, anonymous memory) resident now, in MB; None off Linux."""
-    try:
-        fields = dict(line.split()[:2] for line in
-                      Path("/proc/self/smaps_rollup").read_text().splitlines()[1:])
-    except OSError:
-        return None
-    rss, anonymous = int(fields["Rss:"]) / 1024, int(fields["Anonymous:"]) / 1024
-    return rss - anonymous, anonymous
-
-
 def percentile(values: list[float], q: float) -> float:
     return float(np.percentile(np.array(values), q))
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], parents=[THREADS])
     parser.add_argument("--repeat", type=int, default=5, help="reads of each frame")
     parser.add_argument("--detector", choices=["net", "classic"], default="net",
                         help="the learned detector (default) or the classic one")
@@ -148,13 +141,7 @@ def main(argv: list[str] | None = None) -> int:
                              "learning its fill from the table")
     parser.add_argument("--engine", choices=ENGINES, default=None,
                         help="what runs the networks (default: ONNX Runtime where installed)")
-    parser.add_argument("--threads", type=int, default=1,
-                        help="threads of OpenCV, ONNX Runtime and NumPy's BLAS: 1 (the "
-                             "target's one core) or 0, each library's default, as "
-                             "`tableside serve` and the CLI run")
     args = parser.parse_args(argv)
-    if args.threads not in (0, 1):
-        parser.error("--threads must be 1 or 0")
     if args.engine:
         os.environ[ENGINE_ENV] = args.engine
     if not DATASET.is_dir():
@@ -224,10 +211,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'settle, calibrated tray ms':<28} {statistics.median(calibrated_settle_ms):>8.2f} "
           f"{percentile(calibrated_settle_ms, 95):>8.2f} {'<= 5':>10}")
     print(f"{'peak resident memory MB':<28} {peak_mb:>8.0f} {'':>8} {'<= 150':>10}")
-    parts = memory_parts()
-    if parts:
-        print(f"{'  at the end: library files':<28} {parts[0]:>8.0f} {'':>8} {'(info)':>10}")
-        print(f"{'  at the end: own memory':<28} {parts[1]:>8.0f} {'':>8} {'(info)':>10}")
+    try:
+        memory = memory_mb()
+    except OSError:  # not Linux: no parts to tell
+        memory = None
+    if memory:
+        print(f"{'  at the end: library files':<28} {memory['RssFile']:>8.0f} {'':>8} "
+              f"{'(info)':>10}")
+        print(f"{'  at the end: own memory':<28} {memory['RssAnon']:>8.0f} {'':>8} "
+              f"{'(info)':>10}")
     print(f"dice reported per frame: median {statistics.median(dice_found):.0f} "
           f"(labelled {statistics.median(dice):.0f})")
     return 0
