@@ -10,6 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.boxes import hold_each_other, overlap, unscaled
 from vision.crops import crop
 from vision.detection import (
     WORK_DIE_PX,
@@ -182,24 +183,9 @@ beside the whole die). Chosen on train/val among 0.3-0.55: 0.4 cut val's false d
 from 60 to 40 per 100 images and lost no found die on val (train: 0.2 points of recall)."""
 
 
-def _overlap(a: Box, b: Box) -> float:
-    """Intersection of two boxes over the smaller one's area."""
-    w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
-    h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    return w * h / max(1, min(a[2] * a[3], b[2] * b[3]))
-
-
-def _contains_centre(a: Box, b: Box) -> bool:
-    cx, cy = b[0] + b[2] / 2, b[1] + b[3] / 2
-    return a[0] <= cx <= a[0] + a[2] and a[1] <= cy <= a[1] + a[3]
-
-
 def _same_die(a: Box, b: Box) -> bool:
     """Each box holds the other's centre (and they overlap by more than OVERLAP_DROP)."""
-    return (_contains_centre(a, b) and _contains_centre(b, a)
-            and _overlap(a, b) > OVERLAP_DROP)
+    return hold_each_other(a, b) and overlap(a, b) > OVERLAP_DROP
 
 
 def _drop_overlapping(dice: list[DieRead]) -> list[DieRead]:
@@ -262,12 +248,6 @@ def _blank_warning(frame: np.ndarray) -> str:
                 "high, or a lamp shines straight into it")
     return ("the picture is one flat colour, with nothing in it: is the camera's lens "
             "covered, or the camera pointed away from the tray?")
-
-
-def _unscaled(box: Box, scale: float) -> Box:
-    """A box in a reduced image's pixels, in the full image's."""
-    x, y, w, h = box
-    return (round(x / scale), round(y / scale), round(w / scale), round(h / scale))
 
 
 @dataclass
@@ -462,7 +442,7 @@ class DiceReader:
         read = self.read(decoded.image, str(path))
         dice = read.dice
         if decoded.scale != 1.0:
-            dice = tuple(replace(d, box=_unscaled(d.box, decoded.scale)) for d in dice)
+            dice = tuple(replace(d, box=unscaled(d.box, decoded.scale)) for d in dice)
         ms = (self.clock() - start) * 1000.0
         return TrayRead(read.die, dice, read.frame_ref, ms, read.frame, read.warnings)
 

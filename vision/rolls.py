@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from vision.boxes import centre
 from vision.reading import DieRead, TrayRead
 
 
@@ -43,11 +44,6 @@ class Roll:
     @property
     def faces(self) -> tuple[str, ...]:
         return self.read.faces
-
-
-def _centre(d: DieRead) -> tuple[float, float]:
-    x, y, w, h = d.box
-    return x + w / 2, y + h / 2
 
 
 @dataclass
@@ -86,12 +82,12 @@ class RollTracker:
         if previous is not None:
             taken: set[int] = set()
             for i, die in enumerate(dice):
-                cx, cy = _centre(die)
+                cx, cy = centre(die.box)
                 size = max(die.box[2], die.box[3])
                 for j, old in enumerate(previous.read.dice):
                     if j in taken:
                         continue
-                    ox, oy = _centre(old)
+                    ox, oy = centre(old.box)
                     if np.hypot(cx - ox, cy - oy) > 0.35 * size:
                         continue
                     if not _stayed(old.box, before, grey, motion):

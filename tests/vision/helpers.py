@@ -12,6 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.boxes import hold_each_other
 from vision.reader import DiceReader
 from vision.settle import SettleDecision, SettleDetector
 
@@ -65,15 +66,6 @@ class TickingDetector(SettleDetector):
     def update(self, image: np.ndarray, timestamp: float | None = None) -> SettleDecision:
         self._clock_ref.advance(self._period)
         return super().update(image, None)
-
-
-def centre_inside(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
-    cx, cy = b[0] + b[2] / 2, b[1] + b[3] / 2
-    return a[0] <= cx <= a[0] + a[2] and a[1] <= cy <= a[1] + a[3]
-
-
-def same_die(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
-    return centre_inside(a, b) and centre_inside(b, a)
 
 
 def empty_tray(photo: LabelledPhoto, grow: float = 0.25) -> np.ndarray:
@@ -201,7 +193,8 @@ def score_photos(reader: DiceReader) -> dict[str, int]:
         used: set[int] = set()
         for face, box in zip(photo.faces, photo.boxes, strict=True):
             out["dice"] += 1
-            match = [i for i, d in enumerate(read.dice) if i not in used and same_die(box, d.box)]
+            match = [i for i, d in enumerate(read.dice)
+                     if i not in used and hold_each_other(box, d.box)]
             if not match:
                 continue
             used.add(match[0])

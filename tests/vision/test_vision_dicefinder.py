@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.helpers import die_patches, empty_tray, labelled_photos, paste, photo, same_die
+from tests.vision.helpers import die_patches, empty_tray, labelled_photos, paste, photo
+from vision.boxes import hold_each_other
 from vision.detection import expected_die_px
 from vision.dicefinder import (
     MODEL_PATH,
@@ -67,7 +68,7 @@ def test_detector_finds_the_dice_of_the_real_photos() -> None:
         used: set[int] = set()
         for truth in p.boxes:
             dice += 1
-            hit = [i for i, b in enumerate(boxes) if i not in used and same_die(truth, b)]
+            hit = [i for i, b in enumerate(boxes) if i not in used and hold_each_other(truth, b)]
             if hit:
                 used.add(hit[0])
                 found += 1
@@ -92,7 +93,7 @@ def test_touching_dice_are_found_one_by_one() -> None:
     read = DiceReader("d6").read(tray)
     assert len(read.dice) == 3
     for box in boxes:
-        assert sum(same_die(box, d.box) for d in read.dice) == 1
+        assert sum(hold_each_other(box, d.box) for d in read.dice) == 1
 
 
 def test_junk_on_the_tray_is_not_taken_for_dice() -> None:
@@ -140,7 +141,7 @@ def test_a_lower_threshold_adds_candidates_and_only_the_checked_reader_asks_for_
         lower = finder.find_scaled(small, scale, image.shape, CHECKED_THRESHOLD)
         assert all(s >= CHECKED_THRESHOLD for _, s in lower)
         # every die found at the finder's own threshold is found at the lower one
-        assert all(any(same_die(b, c) for c, _ in lower) for b, _ in own)
+        assert all(any(hold_each_other(b, c) for c, _ in lower) for b, _ in own)
     # the d6 face network reads (and checks) every candidate: its reader asks for the
     # lower threshold; a reader that does not check its candidates keeps the finder's own
     (p,) = [p for p in labelled_photos() if len(p.faces) == 25]

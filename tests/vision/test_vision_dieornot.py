@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import vision.reader
-from tests.vision.helpers import empty_tray, labelled_photos, same_die, score_photos
+from tests.vision.helpers import empty_tray, labelled_photos, score_photos
+from vision.boxes import hold_each_other
 from vision.crops import crop
 from vision.detection import detection_like
 from vision.dieornot import (
@@ -99,7 +100,7 @@ def _synthetic_found(reader: DiceReader) -> tuple[dict[str, int], int, int]:
         for die in photo.dice:
             total += 1
             hits = [i for i, d in enumerate(read.dice)
-                    if i not in used and same_die(die.box, d.box)]
+                    if i not in used and hold_each_other(die.box, d.box)]
             if hits:
                 used.add(hits[0])
                 found[die.face] += 1

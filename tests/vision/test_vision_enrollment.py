@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.helpers import PHOTOS, labelled_photos, png_claiming, same_die
+from tests.vision.helpers import PHOTOS, labelled_photos, png_claiming
+from vision.boxes import hold_each_other
 from vision.crops import crop
 from vision.detection import detection_like, expected_die_px, to_work
 from vision.dicefinder import default_dice_finder
@@ -46,7 +47,7 @@ def seafall_crops(seed: int, per_face: int = 5) -> dict[str, list[np.ndarray]]:
         found = [b for b, _ in default_dice_finder().find(photo.image,
                                                           expected_die_px(photo.image.shape))]
         for die in photo.dice:
-            box = next((b for b in found if same_die(die.box, b)), None)
+            box = next((b for b in found if hold_each_other(die.box, b)), None)
             if box is not None and len(crops[die.face]) < per_face:
                 crops[die.face].append(crop(work.image, detection_like(box, work.scale)))
     return crops
@@ -62,7 +63,7 @@ def score_synthetic(reader: DiceReader, seed: int, photos: int) -> dict[str, int
         for die in photo.dice:
             s["dice"] += 1
             match = [i for i, d in enumerate(read.dice) if i not in used
-                     and same_die(die.box, d.box)]
+                     and hold_each_other(die.box, d.box)]
             if not match:
                 continue
             used.add(match[0])

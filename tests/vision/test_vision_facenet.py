@@ -7,7 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.helpers import labelled_photos, same_die, score_photos
+from tests.vision.helpers import labelled_photos, score_photos
+from vision.boxes import hold_each_other
 from vision.crops import crop
 from vision.detection import Detection, detect
 from vision.facenet import (
@@ -79,7 +80,7 @@ def test_face_model_reads_turned_dice_the_same() -> None:
     net = default_face_net()
     checked = 0
     for face, box in zip(photo.faces, photo.boxes, strict=True):
-        c = next(d for d in found if same_die(box, d.box)).crop
+        c = next(d for d in found if hold_each_other(box, d.box)).crop
         assert c is not None
         turned = [cv2.warpAffine(c, cv2.getRotationMatrix2D((32, 32), a, 1.0), (64, 64),
                                  borderMode=cv2.BORDER_REPLICATE) for a in (0, 45, 90, 180, 250)]
@@ -117,7 +118,7 @@ def test_a_smeared_face_is_marked_uncertain_rather_than_misread(sigma: float) ->
     wrong = sure = 0
     for face, box in zip(photo.faces, photo.boxes, strict=True):
         for d in read.dice:
-            if same_die(box, d.box):
+            if hold_each_other(box, d.box):
                 sure += not d.uncertain
                 wrong += d.face != face and not d.uncertain
     assert wrong == 0
@@ -291,7 +292,7 @@ def test_a_translucent_looking_die_is_never_read_confidently_wrong() -> None:
     wrong = right = 0
     for face, box in zip(photo.faces, photo.boxes, strict=True):
         for d in read.dice:
-            if same_die(box, d.box) and not d.uncertain:
+            if hold_each_other(box, d.box) and not d.uncertain:
                 wrong += d.face != face
                 right += d.face == face
     assert wrong == 0

@@ -8,9 +8,10 @@ import dataclasses
 import numpy as np
 import pytest
 
-from tests.vision.helpers import centre_inside, labelled_photos
+from tests.vision.helpers import labelled_photos
 from tests.vision.test_vision_enrollment import seafall_crops
 from vision import neighbours, templates
+from vision.boxes import hold_each_other
 from vision.crops import crop
 from vision.detection import detection_like, to_work
 from vision.embedding import default_embedder
@@ -38,7 +39,7 @@ def d6_symbols() -> Profile:
 
 def _truth(photo, box) -> str | None:
     faces = [f for f, b in zip(photo.faces, photo.boxes, strict=True)
-             if centre_inside(b, box) and centre_inside(box, b)]
+             if hold_each_other(b, box)]
     return faces[0] if len(faces) == 1 else None
 
 

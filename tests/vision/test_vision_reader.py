@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.helpers import PHOTOS, labelled_photos, same_die, score_photos
+from tests.vision.helpers import PHOTOS, labelled_photos, score_photos
+from vision.boxes import hold_each_other
 from vision.detection import detect, estimate_die_px, expected_die_px, to_work
 from vision.dicefinder import MAX_UPSCALE, scaled
 from vision.filters import blank, colourless
@@ -47,7 +48,7 @@ def test_reader_reads_spread_out_dice_exactly(name: str) -> None:
     assert sorted(read.faces) == sorted(photo.faces)
     assert read.is_certain
     for die in read.dice:
-        assert any(same_die(box, die.box) for box in photo.boxes)
+        assert any(hold_each_other(box, die.box) for box in photo.boxes)
         assert die.crop is not None and die.crop.shape == (64, 64, 3)
         assert 0.0 <= die.confidence <= 1.0
 
@@ -138,7 +139,7 @@ def test_a_custom_die_without_a_profile_can_be_found_but_not_read() -> None:
     read = DiceReader("seafall", unknown_faces=True).read(photo.image)
     assert len(read.dice) == 5
     assert all(d.face == UNREAD and d.uncertain and d.confidence == 0 for d in read.dice)
-    assert all(any(same_die(t.box, d.box) for t in photo.dice) for d in read.dice)
+    assert all(any(hold_each_other(t.box, d.box) for t in photo.dice) for d in read.dice)
     assert all(d.crop.shape == (64, 64, 3) for d in read.dice)
     assert not DiceReader("seafall", unknown_faces=True).read(
         tray_photo(rng, []).image).dice
@@ -298,7 +299,7 @@ def test_a_large_symbol_boxed_alone_is_not_read_as_a_blank_die() -> None:
     sides = [max(d.box[2], d.box[3]) for d in read.dice]
     assert min(sides) >= 0.75 * float(np.median(sides))
     for die in photo.dice:
-        got = [d for d in read.dice if same_die(die.box, d.box)]
+        got = [d for d in read.dice if hold_each_other(die.box, d.box)]
         assert got, f"the {die.face} die at {die.box} was not found"
         assert got[0].uncertain or got[0].face == die.face
 

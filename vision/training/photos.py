@@ -13,6 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.boxes import centre, hold_each_other
 from vision.crops import crop
 from vision.detection import detection_like, to_work
 from vision.enroll import read_yolo
@@ -34,11 +35,6 @@ def split_photos(split: str) -> list[Path]:
 def in_fold(index: int, folds: int, fold: int) -> bool:
     """Photo ``index`` of the train split belongs to ``fold`` of ``folds``."""
     return folds > 1 and index % folds == fold
-
-
-def centre_in(a: Box, b: Box) -> bool:
-    cx, cy = b[0] + b[2] / 2, b[1] + b[3] / 2
-    return a[0] <= cx <= a[0] + a[2] and a[1] <= cy <= a[1] + a[3]
 
 
 def labelled_frames(split: str, photos: list[int] | None = None,
@@ -68,10 +64,11 @@ def match(found: Sequence[Box], truth: Sequence[Box]) -> list[tuple[int, int]]:
     took the pink 6 beside it, which then counted as a 6 read as a 1.)"""
     candidates = []
     for t, box in enumerate(truth):
-        gx, gy = box[0] + box[2] / 2, box[1] + box[3] / 2
+        gx, gy = centre(box)
         for i, b in enumerate(found):
-            if centre_in(box, b) and centre_in(b, box):
-                distance = abs(b[0] + b[2] / 2 - gx) + abs(b[1] + b[3] / 2 - gy)
+            if hold_each_other(box, b):
+                bx, by = centre(b)
+                distance = abs(bx - gx) + abs(by - gy)
                 candidates.append((distance, t, i))
     labels: set[int] = set()
     dice: set[int] = set()

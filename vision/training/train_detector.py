@@ -45,6 +45,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F  # noqa: N812 - the usual name
 
+from vision.boxes import hold_each_other
 from vision.detection import DEFAULT_DIE_FRACTION
 from vision.dicefinder import MODEL_PATH, NET_DIE_PX, STRIDE, DiceFinder, decode, prepare
 from vision.enroll import read_yolo
@@ -232,18 +233,13 @@ def loss_fn(out: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
     return focal / n + reg
 
 
-def _centre_in(a: np.ndarray, b: np.ndarray) -> bool:
-    cx, cy = b[0] + b[2] / 2, b[1] + b[3] / 2
-    return bool(a[0] <= cx <= a[0] + a[2] and a[1] <= cy <= a[1] + a[3])
-
-
 def score(found: list[np.ndarray], truth: np.ndarray) -> tuple[int, int]:
     """(dice found, false detections), a die found when each box holds the other's centre."""
     used: set[int] = set()
     hit = 0
     for b in truth:
         for i, f in enumerate(found):
-            if i not in used and _centre_in(b, f) and _centre_in(f, b):
+            if i not in used and hold_each_other(b, f):
                 used.add(i)
                 hit += 1
                 break

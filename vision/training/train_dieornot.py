@@ -40,6 +40,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from vision.boxes import centre_in
 from vision.detection import BOX_TO_DIE, detection_like, expected_die_px, to_work
 from vision.dicefinder import DiceFinder
 from vision.dieornot import BODIES_PATH, INPUT_PX, MODEL_PATH, DieOrNot
@@ -49,7 +50,7 @@ from vision.onnxmodel import available_engines
 from vision.reading import Box
 from vision.synthetic import blank_faces, random_faces, tray_photo
 from vision.training.common import fit, report_saved, seeded
-from vision.training.photos import DATASET, centre_in, split_photos
+from vision.training.photos import DATASET, split_photos
 from vision.training.train_pips import (
     NONE,
     FaceCNN,

@@ -69,6 +69,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from vision.boxes import centre_in, hold_each_other
 from vision.crops import CROP_PX
 from vision.detection import detection_like, expected_die_px, to_work
 from vision.dicefinder import default_dice_finder
@@ -78,7 +79,7 @@ from vision.onnxmodel import OnnxModel, available_engines
 from vision.reading import Box
 from vision.training.common import conv_block, fit, photometric, report_saved, seeded
 from vision.training.label_errors import LABEL_ERRORS
-from vision.training.photos import DATASET, centre_in, in_fold, split_photos
+from vision.training.photos import DATASET, in_fold, split_photos
 
 ROOT = Path(__file__).resolve().parents[2]
 NONE = len(CLASSES) - 1
@@ -136,7 +137,7 @@ def extract(split: str, rng: np.random.Generator, skip_fold: tuple[int, int] = (
                 continue  # a known label mistake: neither its face nor tray
             # the reader's crop box for this detection (its top face)
             box = detection_like(found, 1.0)
-            hits = [c for c, _, lb in truth if centre_in(lb, found) and centre_in(found, lb)]
+            hits = [c for c, _, lb in truth if hold_each_other(lb, found)]
             if len(hits) == 1:
                 out.append(Sample(*_patch(small, box), hits[0]))
             elif not any(centre_in(lb, found) for _, _, lb in truth):

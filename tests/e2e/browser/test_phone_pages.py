@@ -16,7 +16,7 @@ import pytest
 
 from companion.engine import Command
 from tests.e2e.browser.server import TV, WAIT
-from tests.vision.helpers import same_die
+from vision.boxes import hold_each_other
 from vision.synthetic import tray_photo
 from web.runtime.recording import DIE_PX, SIZE
 
@@ -305,7 +305,7 @@ def test_dice_the_table_does_not_know_yet_are_shown_unread_and_named_by_tapping(
     expect(read.locator(".die-tile.uncertain")).to_have_count(2)
     for n, die in enumerate(kept["dice"]):
         expect(tiles.nth(n)).to_have_attribute("aria-label", re.compile("not read yet"))
-        face = next(d.face for d in photo.dice if same_die(d.box, die["box"]))
+        face = next(d.face for d in photo.dice if hold_each_other(d.box, die["box"]))
         tiles.nth(n).click()
         page.locator(f"#dice .picker button.face-button.f-{face}").click()
         expect(page.locator("#dice .die-tile").nth(n)).to_contain_text(FACE_NAMES[face])

@@ -15,8 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support.web import browser, join
-from tests.vision.helpers import PHOTOS, labelled_photos, png_claiming, same_die
+from tests.vision.helpers import PHOTOS, labelled_photos, png_claiming
 from tests.web.runtime.support import certain_photos
+from vision.boxes import hold_each_other
 
 
 def new_table(client, die: str = "seafall", count: int = 2, rolls: int = 3) -> str:
@@ -65,7 +66,7 @@ def test_real_d6_photos_are_read_for_the_roll_prompt(client):
         dice += len(photo.faces)
         for die in read["dice"]:
             match = [f for f, b in zip(photo.faces, photo.boxes, strict=True)
-                     if same_die(b, die["box"])]
+                     if hold_each_other(b, die["box"])]
             found += bool(match)
             silent += bool(match) and not die["uncertain"] and die["face"] != match[0]
         complete = len(read["dice"]) == len(photo.faces)

@@ -10,7 +10,6 @@ import cv2
 import numpy as np
 
 from tests.support.web import browser, join
-from tests.vision.helpers import same_die
 from tests.web.runtime.support import demo_profile
 from tests.web.runtime.test_dice_api import (
     new_table,
@@ -20,6 +19,7 @@ from tests.web.runtime.test_dice_api import (
     state,
     upload,
 )
+from vision.boxes import hold_each_other
 from vision.enrollment import Profile, profiles_dir
 from vision.faces import SEAFALL_FACES
 from vision.synthetic import tray_photo
@@ -69,7 +69,8 @@ def test_a_confirmed_read_teaches_its_sure_dice_too(app, client, seafall_service
     assert read["status"] == "pending" and len(read["dice"]) == 3
     unsure = [d["uncertain"] for d in read["dice"]]
     assert any(unsure) and not all(unsure)
-    truth = [next(f for f, box in dice if same_die(box, tuple(d["box"]))) for d in read["dice"]]
+    truth = [next(f for f, box in dice if hold_each_other(box, tuple(d["box"])))
+             for d in read["dice"]]
     before = _profile(seafall_services)
     out = post_read(client, tid, read, "confirm",
                     {"faces": truth, "expected_version": state(client, tid)["version"]})
@@ -160,7 +161,7 @@ def test_a_die_without_a_profile_is_enrolled_at_the_table(services):
         version = state(client, tid)["version"]
         refused = client.post(url, json={"expected_version": version})
         assert refused.status_code == 400 and "give their faces" in refused.json["message"]
-        named = [next(f for f, b in truth if same_die(b, d["box"])) for d in read["dice"]]
+        named = [next(f for f, b in truth if hold_each_other(b, d["box"])) for d in read["dice"]]
         out = client.post(url, json={"faces": named, "expected_version": version}).json
         assert out["status"] == "applied"
         rolls += 1
@@ -177,7 +178,7 @@ def test_a_die_without_a_profile_is_enrolled_at_the_table(services):
     assert read["dice"] and all(d["face"] in SEAFALL_FACES for d in read["dice"])
     for d in read["dice"]:
         if not d["uncertain"]:
-            assert d["face"] == next(f for f, b in truth if same_die(b, d["box"]))
+            assert d["face"] == next(f for f, b in truth if hold_each_other(b, d["box"]))
 
 
 def test_a_profile_enrolled_while_the_server_runs_is_used_at_once(services):

@@ -1,0 +1,36 @@
+"""Box geometry shared by the reader, the roll tracker and the benchmarks' matching."""
+
+from __future__ import annotations
+
+import pytest
+
+from vision.boxes import centre, centre_in, hold_each_other, overlap, unscaled
+
+
+def test_centre_is_the_middle_of_the_box() -> None:
+    assert centre((10, 20, 30, 41)) == (25.0, 40.5)
+
+
+def test_a_box_holds_a_centre_on_its_edge_but_not_past_it() -> None:
+    assert centre_in((0, 0, 10, 10), (5, 5, 10, 10))       # centre (10, 10): the corner
+    assert not centre_in((0, 0, 10, 10), (6, 0, 10, 10))   # centre (11, 5)
+
+
+def test_one_die_boxed_twice_is_when_each_box_holds_the_others_centre() -> None:
+    label, tight = (0, 0, 40, 40), (8, 8, 24, 24)          # a loose label and the top face
+    assert hold_each_other(label, tight) and hold_each_other(tight, label)
+    big, corner = (0, 0, 40, 40), (0, 0, 10, 10)           # a small box in a big one's corner
+    assert centre_in(big, corner) and not centre_in(corner, big)
+    assert not hold_each_other(big, corner)
+
+
+def test_overlap_is_over_the_smaller_box() -> None:
+    assert overlap((0, 0, 40, 40), (0, 0, 10, 10)) == 1.0  # inside: all of the smaller
+    assert overlap((0, 0, 10, 10), (5, 0, 10, 10)) == pytest.approx(0.5)
+    assert overlap((0, 0, 10, 10), (10, 0, 10, 10)) == 0.0  # touching only
+    assert overlap((0, 0, 10, 10), (30, 30, 5, 5)) == 0.0
+
+
+def test_unscaled_carries_a_box_back_to_the_full_image() -> None:
+    assert unscaled((10, 20, 30, 40), 0.25) == (40, 80, 120, 160)
+    assert unscaled((3, 3, 3, 3), 0.5) == (6, 6, 6, 6)
