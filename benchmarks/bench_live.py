@@ -243,7 +243,7 @@ def run(child: subprocess.Popen, started: dict[str, Any], options: dict[str, Any
         ("server RSS (dice reader loaded)", f"{rss:.1f} MB", f"target <= {RSS_LIMIT_MB:.0f} MB"),
         ("server peak RSS", f"{peak:.1f} MB", ""),
         ("  of the RSS, library files", f"{memory['RssFile']:.1f} MB",
-         "the code of Python, OpenCV, ONNX Runtime..."),
+         "the code of Python, OpenCV, NumPy..."),
         ("  of the RSS, the server's own", f"{memory['RssAnon']:.1f} MB", "heap and arrays"),
         ("server RSS before any request", f"{started['idle_rss']:.1f} MB",
          "imports, dice reader, threads"),

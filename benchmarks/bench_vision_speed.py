@@ -9,15 +9,16 @@ frames and over those with 15-16 dice, the target's count; and CPU time, which i
 on a machine shared with other work), of the settle decision per frame (and for dice of 12
 px, looked at wider, and with a calibrated empty tray), and the process's peak resident
 memory, with what of it (at the end, on Linux) is pages of the libraries' files (the code
-of OpenCV, ONNX Runtime, NumPy, Python) and what is the process's own (heap and other
-anonymous memory): a kernel that maps files in large folios (this machine's Linux 6.18 on
-ext4) counts far more library pages as resident for the same code. For information it
+of OpenCV, NumPy, Python; ONNX Runtime when it runs the networks) and what is the
+process's own (heap and other anonymous memory): a kernel that maps files in large
+folios (this machine's Linux 6.18 on ext4) counts far more library pages as resident for
+the same code, when the files were last read through (a copy, a scan). For information it
 also prints the median over frames of each frame's fastest read (of ``--repeat``): the
 reader's own cost with little of the other work on a shared machine
 in it (not the target's measure).
 
-``--engine opencv`` runs the networks through OpenCV's DNN module instead of ONNX Runtime
-(:mod:`vision.onnxmodel`), as on a Pi without an ONNX Runtime wheel.
+``--engine onnxruntime`` runs the networks through ONNX Runtime instead of OpenCV's DNN
+module, the default (:mod:`vision.onnxmodel`; ``TABLESIDE_VISION_ENGINE`` for the server).
 
 ``--reader pips-full`` times the pip reader without its quick first look (every die read
 by the face network). ``--reader enrolled`` times the enrolled reader instead (the d6
@@ -140,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
                              "face network alone, an enrolled profile, or the same after "
                              "learning its fill from the table")
     parser.add_argument("--engine", choices=ENGINES, default=None,
-                        help="what runs the networks (default: ONNX Runtime where installed)")
+                        help="what runs the networks (default: OpenCV's DNN module, or "
+                             "TABLESIDE_VISION_ENGINE)")
     args = parser.parse_args(argv)
     if args.engine:
         os.environ[ENGINE_ENV] = args.engine

@@ -1,15 +1,18 @@
 """Running the packaged ONNX networks on the CPU.
 
-The three networks (die detector, d6 face network, symbol embedding) run through
-**ONNX Runtime** where it is installed, and through **OpenCV's DNN module** otherwise (ONNX
-Runtime publishes no wheel for 32-bit Raspberry Pi OS; OpenCV is there everywhere). Both
-give the same outputs to float rounding; ONNX Runtime is about three times faster on the
-face network and a third faster on the detector (``benchmarks/bench_vision_speed.py
---engine``). Neither downloads anything: the models ship in ``vision/models/``.
+The networks (the two detectors, the d6 face network and its quick first look, the
+die-or-not check, the symbol embedding) run through **OpenCV's DNN module** by default:
+OpenCV is there on every Pi, and its module leaves the process about 35 MB smaller than
+**ONNX Runtime** does, for about 1.5-2 ms more a read as the server runs them (twenty-third
+session; ``docs/vision.md``, *What runs the networks*). ONNX Runtime, where installed
+(``pip install 'tableside[onnxruntime]'``; no wheel for 32-bit Pi OS), is chosen with
+:data:`ENGINE_ENV`: on one core it reads a frame a few ms sooner. Both give the same
+outputs to float rounding and the same reads to the last die. Neither downloads anything:
+the models ship in ``vision/models/``.
 
-ONNX Runtime uses as many threads as OpenCV is set to (``cv2.getNumThreads()`` when the
-model is loaded), so ``cv2.setNumThreads(1)`` holds the whole reader to one core. Its
-threads do not spin while they wait for work (:data:`SPIN`).
+Both use as many threads as OpenCV is set to (``cv2.getNumThreads()`` when the model is
+loaded, for ONNX Runtime), so ``cv2.setNumThreads(1)`` holds the whole reader to one
+core. ONNX Runtime's threads do not spin while they wait for work (:data:`SPIN`).
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-ENGINES = ("onnxruntime", "opencv")
-"""The ways a model can be run, the preferred first."""
+ENGINES = ("opencv", "onnxruntime")
+"""The ways a model can be run, the default first."""
 
 SPIN = "0"
 """ONNX Runtime's ``session.intra_op.allow_spinning``: off. By default its idle threads
@@ -47,23 +50,24 @@ class ModelError(RuntimeError):
 
 
 def available_engines() -> tuple[str, ...]:
-    """The engines this machine can run, the preferred first."""
+    """The engines this machine can run, the default first."""
     if importlib.util.find_spec("onnxruntime") is None:
         return ("opencv",)
     return ENGINES
 
 
 ENGINE_ENV = "TABLESIDE_VISION_ENGINE"
-"""Environment variable that picks the engine (``onnxruntime`` or ``opencv``) for the
-whole process: to compare them, or to fall back should one misbehave on a device."""
+"""Environment variable that picks the engine (``opencv`` or ``onnxruntime``) for the
+whole process: ONNX Runtime for a few ms less a read where memory is plentiful, or either
+to compare them."""
 
 
 def default_engine() -> str:
-    """The engine named by :data:`ENGINE_ENV`, else the preferred one installed."""
+    """The engine named by :data:`ENGINE_ENV`, else OpenCV's DNN module."""
     engine = os.environ.get(ENGINE_ENV)
     if engine and engine not in ENGINES:
         raise ModelError(f"{ENGINE_ENV}={engine}: the engine must be one of {', '.join(ENGINES)}")
-    return engine or available_engines()[0]
+    return engine or ENGINES[0]
 
 
 class OnnxModel:
@@ -81,7 +85,8 @@ class OnnxModel:
         if engine not in ENGINES:
             raise ValueError(f"engine must be one of {', '.join(ENGINES)}")
         if engine not in available_engines():
-            raise ModelError(f"the {engine} engine is not installed (pip install {engine})")
+            raise ModelError(f"the {engine} engine is not installed "
+                             f"(pip install 'tableside[{engine}]')")
         self.path, self.engine = p, engine
         try:
             if engine == "onnxruntime":
