@@ -62,6 +62,12 @@ whole process: ONNX Runtime for a few ms less a read where memory is plentiful, 
 to compare them."""
 
 
+ENGINE_NOTE = (f"The dice networks run through OpenCV's DNN module; {ENGINE_ENV}=onnxruntime "
+               "runs them through ONNX Runtime where it is installed (a few ms sooner a "
+               "read, about 35 MB more memory).")
+"""What the commands that read dice say of the engine in their ``--help``."""
+
+
 def default_engine() -> str:
     """The engine named by :data:`ENGINE_ENV`, else OpenCV's DNN module."""
     engine = os.environ.get(ENGINE_ENV)

@@ -35,3 +35,11 @@ def test_help_everywhere(capsys, path):
     out = capsys.readouterr().out
     assert out.startswith("usage: tableside")
     assert len(out.splitlines()) > 2
+
+
+@pytest.mark.parametrize("path", [("read-dice",), ("watch",), ("serve",)])
+def test_the_commands_that_read_dice_say_how_to_choose_the_engine(capsys, path):
+    with pytest.raises(SystemExit):
+        main([*path, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "OpenCV's DNN module" in out and "TABLESIDE_VISION_ENGINE=onnxruntime" in out

@@ -17,6 +17,7 @@ from vision.enroll import enroll
 from vision.enrollment import EnrollmentError, Profile
 from vision.facenet import ModelError
 from vision.imagefile import ImageError
+from vision.onnxmodel import ENGINE_NOTE
 from vision.reader import DiceReader
 from vision.rolls import Roll
 from vision.settle import SettleDetector
@@ -48,6 +49,7 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "read-dice", help="read the dice in photos",
         description="Find and read every die in each photo (pip d6 by default).",
+        epilog=ENGINE_NOTE,
     )
     p.add_argument("images", nargs="+", metavar="IMAGE")
     p.add_argument("--die", default="d6", help="d6 (built in), seafall or a custom die name")
@@ -79,6 +81,7 @@ def register(subparsers: Any) -> None:
         "how many dice stayed in place; a tray stirred but left as it "
         "was, or with a die only taken off, is no roll. Notices ([lost], [back], "
         "[warning]) go to stderr.",
+        epilog=ENGINE_NOTE,
     )
     w.add_argument("source", help="camera:N, /dev/videoN, picamera, images:DIR (frames in name "
                    "order), video:FILE")
