@@ -139,6 +139,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--readers", nargs="+", default=["pips", "enrolled"])
     parser.add_argument("--detector", choices=["net", "classic"], default="net")
+    parser.add_argument("--top-face-shift", type=float, default=0.0, metavar="S",
+                        help="cut the enrolled and learned readers' dice (and their enrolled "
+                             "crops) about their top faces, each box moved out from the "
+                             "photo's centre by S of its distance from it (0: about the "
+                             "outline, the default; vision.boxes.TOP_FACE_SHIFT is the d6 "
+                             "photos' 0.02)")
     parser.add_argument("--draws", type=int, default=0, metavar="N",
                         help="also read the enrolled and learned readers over N (up to 16) "
                              "enrollments from other train photos, and print their spread")
@@ -154,15 +160,19 @@ def main(argv: list[str] | None = None) -> int:
     if "classic" in args.readers:
         readers["classic"] = DiceReader("d6", d6_method="pips", detector=args.detector)
     if {"enrolled", "enrolled-alone", "learned"} & set(args.readers):
-        profile = enrolled_profile()
+        shift = args.top_face_shift
+        profile = enrolled_profile(top_face_shift=shift)
         if "enrolled" in args.readers:
-            readers["enrolled"] = DiceReader("d6", profile=profile, detector=args.detector)
+            readers["enrolled"] = DiceReader("d6", profile=profile, detector=args.detector,
+                                             top_face_shift=shift)
         if "enrolled-alone" in args.readers:  # without the second look, for comparison
             readers["enrolled-alone"] = DiceReader("d6", profile=profile, neighbours=False,
-                                                   detector=args.detector)
+                                                   detector=args.detector,
+                                                   top_face_shift=shift)
         if "learned" in args.readers:
-            readers["learned"] = DiceReader("d6", profile=learned_profile(profile),
-                                            detector=args.detector)
+            readers["learned"] = DiceReader(
+                "d6", profile=learned_profile(profile, top_face_shift=shift),
+                detector=args.detector, top_face_shift=shift)
     print(
         f"{'reader':<14} {'split':<6} {'images':>6} {'dice':>5} {'accuracy%':>9} "
         f"{'recall%':>8} {'silent%':>8} {'uncert%':>8} {'false/100img':>12} {'s':>5}"

@@ -11,6 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.boxes import toward_top_face
 from vision.crops import crop
 from vision.detection import detection_like, to_work
 from vision.enrollment import EnrollmentError, Profile
@@ -88,13 +89,15 @@ def read_yolo(path: Path, width: int, height: int) -> list[tuple[int, tuple[int,
 def crops_from_photos(
     photos: Iterable[Path], faces: Sequence[str], per_face: int | None = None,
     per_photo: int | None = None, wrong_labels: Collection[tuple[str, str]] = (),
-    taken_from: list[str] | None = None,
+    taken_from: list[str] | None = None, top_face_shift: float = 0.0,
 ) -> dict[str, list[np.ndarray]]:
-    """Crops of labelled dice in photos (class i = ``faces[i]``), at the working scale:
-    at most ``per_face`` of a face, at most ``per_photo`` of a face from one photo, and
-    none labelled with a face in ``wrong_labels`` (``(photo name, face)``: labels known
-    to be mistaken). ``taken_from``, when given, gets the name of each photo a crop was
-    taken from (so that a measurement can leave those photos out)."""
+    """Crops of labelled dice in photos (class i = ``faces[i]``), at the working scale,
+    each about its label box moved out by ``top_face_shift`` (as a reader with that
+    ``top_face_shift`` cuts custom-face dice; :func:`vision.boxes.toward_top_face`):
+    at most ``per_face`` of a face, at most ``per_photo`` of a face
+    from one photo, and none labelled with a face in ``wrong_labels`` (``(photo name,
+    face)``: labels known to be mistaken). ``taken_from``, when given, gets the name of
+    each photo a crop was taken from (so that a measurement can leave those photos out)."""
     out: dict[str, list[np.ndarray]] = {f: [] for f in faces}
     for path in photos:
         if per_face is not None and min(len(v) for v in out.values()) >= per_face:
@@ -116,7 +119,9 @@ def crops_from_photos(
                     or (path.name, face) in wrong_labels):
                 continue
             taken[face] = taken.get(face, 0) + 1
-            out[face].append(crop(work.image, detection_like(box, work.scale)))
+            box = toward_top_face(detection_like(box, work.scale), work.image.shape,
+                                  top_face_shift)
+            out[face].append(crop(work.image, box))
             if taken_from is not None and path.name not in taken_from:
                 taken_from.append(path.name)
     return {f: c for f, c in out.items() if c}

@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.boxes import hold_each_other, overlap, unscaled
+from vision.boxes import hold_each_other, overlap, toward_top_face, unscaled
 from vision.crops import crop
 from vision.detection import (
     WORK_DIE_PX,
@@ -294,6 +294,15 @@ class DiceReader:
     """A die a profile is unsure of is read again with the frame's sure dice as templates
     too (:mod:`vision.neighbours`); False reads each die by the profile alone, as before
     the fourteenth session (for comparison)."""
+    top_face_shift: float = 0.0
+    """With a share above 0, custom-face dice (read by a profile, or unknown faces kept
+    for the table to name) are cut about their top face: each box moved out from the
+    frame's centre by this share of its distance from it, as a camera over the tray sees
+    the dice (:func:`vision.boxes.toward_top_face`; :data:`vision.boxes.TOP_FACE_SHIFT`
+    for the d6 photos' camera). 0, the default, cuts them about their whole outline. The
+    profile's crops must be cut the same way (:func:`vision.enroll.crops_from_photos`).
+    The d6 face network always reads crops about the outline, as it was trained.
+    Reported boxes are the outline's either way."""
 
     def __post_init__(self) -> None:
         if self.profile is None and self.die != "d6" and not self.unknown_faces:
@@ -367,11 +376,15 @@ class DiceReader:
                 if box != found[i].box:
                     found[i] = Detection(detection_like(box, work.scale), box)
                     crops[i] = crop(work.image, found[i].work_box)
+        cut = [det.work_box for det in found]  # what each crop is cut about
+        if self._custom and self.top_face_shift:
+            cut = [toward_top_face(b, work.image.shape, self.top_face_shift) for b in cut]
+            crops = [crop(work.image, b) for b in cut]
         probs = guesses = None
         if self.profile is not None:
             # every crop of the frame in one forward pass; the ink templates look again at
             # each unsure die cut wider, in case its box cuts marks off
-            wides = _WideCrops(work.image, [det.work_box for det in found])
+            wides = _WideCrops(work.image, cut)
             guesses = self.profile.classify_many(crops, wides, neighbours=self.neighbours)
         elif self.die != "d6":
             pass  # unknown faces: found, not read
@@ -480,8 +493,12 @@ class DiceReader:
     @property
     def _by_body(self) -> bool:
         """Whether dice are found by the body detector and the die-or-not check."""
-        return (self.body_check and self.detector == "net"
-                and (self.profile is not None or self.die != "d6"))
+        return self.body_check and self.detector == "net" and self._custom
+
+    @property
+    def _custom(self) -> bool:
+        """Whether the dice are of custom faces (a profile's, or unknown ones)."""
+        return self.profile is not None or self.die != "d6"
 
     @property
     def _by_face_net(self) -> bool:

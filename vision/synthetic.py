@@ -2,8 +2,9 @@
 
 No labelled photos of SeaFall dice exist, so tests of the custom-face path use these:
 each face is drawn as a distinct symbol on a rounded die body, dice are placed at random
-angles without overlapping, and the photo gets perspective, blur, noise, uneven light and
-soft shadows. Everything comes from an injected ``numpy.random.Generator``.
+angles without overlapping (with ``top_shift``, each die's side in view as a camera over
+the tray sees it: its top face out from its foot), and the photo gets perspective, blur,
+noise, uneven light and soft shadows. Everything comes from an injected ``numpy.random.Generator``.
 """
 
 from __future__ import annotations
@@ -79,8 +80,14 @@ def tray_photo(
     die_px: int = 46,
     body: tuple[int, int, int] | None = None,
     tray: tuple[int, int, int] = (185, 190, 195),
+    top_shift: float = 0.0,
 ) -> SyntheticPhoto:
-    """A photo of dice showing ``faces`` on a tray, with realistic degradations."""
+    """A photo of dice showing ``faces`` on a tray, with realistic degradations. Seen
+    from a camera over the tray's middle when ``top_shift`` is above 0: each die's top
+    face lies out from its foot by twice ``top_shift`` of the foot's distance from the
+    picture's centre, the side between them in view and shaded
+    (:data:`vision.boxes.TOP_FACE_SHIFT`); 0, the default, draws flat tiles, as from far
+    above. A die's box is its whole outline."""
     w, h = size
     base = np.empty((h, w, 3), np.float32)
     base[:] = tray
@@ -106,12 +113,26 @@ def tray_photo(
         angle = float(rng.uniform(0, 360))
         m = cv2.getRotationMatrix2D((die_px / 2, die_px / 2), angle, 1.0)
         m[:, 2] += (cx - die_px / 2, cy - die_px / 2)
+        # the top face, out from the foot (cx, cy) by perspective; the foot's outline
+        # swept up to it is the side that shows
+        rise = (2 * top_shift * (cx - w / 2), 2 * top_shift * (cy - h / 2))
+        steps = int(np.ceil(np.hypot(*rise))) + 1
+        side = np.zeros((h, w), np.float32)
+        for k in range(steps):
+            step = m.copy()
+            step[:, 2] += (rise[0] * k / steps, rise[1] * k / steps)
+            side = np.maximum(side, cv2.warpAffine(mask, step, (w, h), flags=cv2.INTER_LINEAR))
+        m[:, 2] += rise
         warped = cv2.warpAffine(tile, m, (w, h), flags=cv2.INTER_LINEAR)
         alpha = cv2.warpAffine(mask, m, (w, h), flags=cv2.INTER_LINEAR)
+        outline = np.maximum(side, alpha)
         off = np.float32([[1, 0, die_px * 0.12], [0, 1, die_px * 0.12]])
-        shadow = np.maximum(shadow, cv2.warpAffine(alpha, off, (w, h)))
+        shadow = np.maximum(shadow, cv2.warpAffine(outline, off, (w, h)))
+        if top_shift:
+            shade = 0.55 * np.float32(colour)  # a side turned from the light
+            base = base * (1 - side[..., None]) + shade * side[..., None]
         base = base * (1 - alpha[..., None]) + warped * alpha[..., None]
-        ys, xs = np.nonzero(alpha > 0.5)
+        ys, xs = np.nonzero(outline > 0.5)
         placed.append(SyntheticDie(face, (int(xs.min()), int(ys.min()),
                                           int(xs.max() - xs.min() + 1),
                                           int(ys.max() - ys.min() + 1))))

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from vision.boxes import centre, centre_in, hold_each_other, overlap, unscaled
+from vision.boxes import (
+    TOP_FACE_SHIFT,
+    centre,
+    centre_in,
+    hold_each_other,
+    overlap,
+    toward_top_face,
+    unscaled,
+)
 
 
 def test_centre_is_the_middle_of_the_box() -> None:
@@ -34,3 +42,16 @@ def test_overlap_is_over_the_smaller_box() -> None:
 def test_unscaled_carries_a_box_back_to_the_full_image() -> None:
     assert unscaled((10, 20, 30, 40), 0.25) == (40, 80, 120, 160)
     assert unscaled((3, 3, 3, 3), 0.5) == (6, 6, 6, 6)
+
+
+def test_a_box_moves_out_from_the_picture_centre_to_the_top_face() -> None:
+    shape = (600, 800, 3)                                   # centre (400, 300)
+    # a die right of and below the centre: its top face lies further right and down
+    assert toward_top_face((590, 380, 20, 40), shape, 0.02) == (594, 382, 20, 40)
+    # up and to the left of it: further up and left; the size never changes
+    assert toward_top_face((90, 40, 20, 20), shape, 0.02) == (84, 35, 20, 20)
+    # the die under the camera shows no side; a shift of 0 leaves every box as it is
+    assert toward_top_face((390, 290, 20, 20), shape, 0.02) == (390, 290, 20, 20)
+    assert toward_top_face((590, 380, 20, 40), shape, 0.0) == (590, 380, 20, 40)
+    # the d6 photos' camera: about 26 dice heights above the tray, h / (2 (H - h))
+    assert TOP_FACE_SHIFT == pytest.approx(1 / (2 * (26 - 1)), abs=0.001)

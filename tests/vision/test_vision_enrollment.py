@@ -506,3 +506,25 @@ def test_dice_unlike_every_face_of_the_profile_are_not_a_silent_no_dice() -> Non
 
 
 SHEET_7 = "IMG_20191208_112541.jpg"  # 7 pip dice on a white sheet
+
+
+def test_custom_dice_can_be_cut_about_their_top_face() -> None:
+    # a camera over the tray sees the dice's sides turned to the picture's centre
+    # (tray_photo's top_shift); a reader told so cuts each custom die about its top face,
+    # out from its outline's centre, but reports the outline's box as before
+    photo = tray_photo(np.random.default_rng(4), list(SEAFALL_FACES) * 2, top_shift=0.02)
+    flat = tray_photo(np.random.default_rng(4), list(SEAFALL_FACES) * 2)
+    # the first die is placed alike in both (later ones dodge the dice before them): its
+    # outline holds its foot, the flat die, and its top face further out
+    drawn, plain = photo.dice[0].box, flat.dice[0].box
+    assert drawn[2] >= plain[2] and drawn[3] >= plain[3] and drawn != plain
+    outline = DiceReader("seafall", unknown_faces=True).read(photo.image)
+    top = DiceReader("seafall", unknown_faces=True, top_face_shift=0.02).read(photo.image)
+    assert [d.box for d in top.dice] == [d.box for d in outline.dice]
+    h, w = photo.image.shape[:2]
+    moved = 0
+    for a, b in zip(outline.dice, top.dice, strict=True):
+        off = np.hypot(a.box[0] + a.box[2] / 2 - w / 2, a.box[1] + a.box[3] / 2 - h / 2)
+        if off > w / 4:  # far enough out for a shift of over a pixel: another crop
+            moved += not np.array_equal(a.crop, b.crop)
+    assert moved >= 3

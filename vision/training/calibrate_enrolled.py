@@ -67,19 +67,23 @@ def enrollment_draws(count: int) -> list[tuple[int, int | None]]:
 
 
 def enrolled_profile(start: int = 0, per_photo: int | None = None,
-                     taken_from: list[str] | None = None) -> Profile:
+                     taken_from: list[str] | None = None,
+                     top_face_shift: float = 0.0) -> Profile:
     """The d6 faces enrolled as symbols from ENROLL_PER_FACE crops per face: the first
     labelled dice of the train photos from photo ``start`` on, at most ``per_photo`` of a
     face from one photo (known label mistakes left out: a player names the face shown).
-    ``taken_from`` gets the names of the photos the crops came from."""
+    ``taken_from`` gets the names of the photos the crops came from. ``top_face_shift``:
+    the crops cut about the dice's top faces, as a reader with it cuts them."""
     crops = crops_from_photos(split_photos("train")[start:], D6_FACES,
                               per_face=ENROLL_PER_FACE, per_photo=per_photo,
-                              wrong_labels=LABEL_ERRORS, taken_from=taken_from)
+                              wrong_labels=LABEL_ERRORS, taken_from=taken_from,
+                              top_face_shift=top_face_shift)
     return Profile.from_crops("bench-d6-symbols", "d6", crops)
 
 
 def learned_profile(profile: Profile, per_face: int = LEARNED_PER_FACE,
-                    taken_from: list[str] | None = None, neighbours: bool = True) -> Profile:
+                    taken_from: list[str] | None = None, neighbours: bool = True,
+                    top_face_shift: float = 0.0) -> Profile:
     """The enrolled profile after the table confirmed dice, as at a real table: the train
     photos are read in turn with the profile as it is. A read with a die the reader was
     unsure of waits for the players, who confirm it with its true faces: every found die
@@ -94,7 +98,8 @@ def learned_profile(profile: Profile, per_face: int = LEARNED_PER_FACE,
             break
         if taken_from is not None:
             taken_from.append(path.name)
-        read = DiceReader("d6", profile=profile, neighbours=neighbours).read(small, str(path))
+        read = DiceReader("d6", profile=profile, neighbours=neighbours,
+                          top_face_shift=top_face_shift).read(small, str(path))
         pairs = match([d.box for d in read.dice], [b for _, b in truth])
         confirmed = any(read.dice[i].uncertain for _, i in pairs)
         dice = []

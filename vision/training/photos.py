@@ -13,7 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.boxes import centre, hold_each_other
+from vision.boxes import centre, hold_each_other, toward_top_face
 from vision.crops import crop
 from vision.detection import detection_like, to_work
 from vision.enroll import read_yolo
@@ -96,6 +96,8 @@ def found_dice(reader: DiceReader, split: str, photos: list[int] | None = None,
         for t, i in match([d.box for d in read.dice], [b for _, b in truth]):
             # the photo is read at the working scale, so the reader cut its crops from it
             work_box = detection_like(read.dice[i].box, 1.0)
+            if reader.profile is not None or reader.die != "d6":  # custom faces' top face
+                work_box = toward_top_face(work_box, small.shape, reader.top_face_shift)
             if not np.array_equal(crop(small, work_box), read.dice[i].crop):
                 raise RuntimeError("the reader's crops are no longer cut as found_dice cuts them")
             labels.append(truth[t][0])
