@@ -377,7 +377,7 @@ class DiceReader:
                     found[i] = Detection(detection_like(box, work.scale), box)
                     crops[i] = crop(work.image, found[i].work_box)
         cut = [det.work_box for det in found]  # what each crop is cut about
-        if self._custom and self.top_face_shift:
+        if self.custom_faces and self.top_face_shift:
             cut = [toward_top_face(b, work.image.shape, self.top_face_shift) for b in cut]
             crops = [crop(work.image, b) for b in cut]
         probs = guesses = None
@@ -493,10 +493,10 @@ class DiceReader:
     @property
     def _by_body(self) -> bool:
         """Whether dice are found by the body detector and the die-or-not check."""
-        return self.body_check and self.detector == "net" and self._custom
+        return self.body_check and self.detector == "net" and self.custom_faces
 
     @property
-    def _custom(self) -> bool:
+    def custom_faces(self) -> bool:
         """Whether the dice are of custom faces (a profile's, or unknown ones)."""
         return self.profile is not None or self.die != "d6"
 

@@ -113,22 +113,18 @@ def tray_photo(
         angle = float(rng.uniform(0, 360))
         m = cv2.getRotationMatrix2D((die_px / 2, die_px / 2), angle, 1.0)
         m[:, 2] += (cx - die_px / 2, cy - die_px / 2)
-        # the top face, out from the foot (cx, cy) by perspective; the foot's outline
-        # swept up to it is the side that shows
-        rise = (2 * top_shift * (cx - w / 2), 2 * top_shift * (cy - h / 2))
-        steps = int(np.ceil(np.hypot(*rise))) + 1
-        side = np.zeros((h, w), np.float32)
-        for k in range(steps):
-            step = m.copy()
-            step[:, 2] += (rise[0] * k / steps, rise[1] * k / steps)
-            side = np.maximum(side, cv2.warpAffine(mask, step, (w, h), flags=cv2.INTER_LINEAR))
-        m[:, 2] += rise
+        side = None
+        if top_shift:
+            # the top face, out from the foot (cx, cy) by perspective
+            rise = (2 * top_shift * (cx - w / 2), 2 * top_shift * (cy - h / 2))
+            side = _swept(mask, m, rise, (w, h))
+            m[:, 2] += rise
         warped = cv2.warpAffine(tile, m, (w, h), flags=cv2.INTER_LINEAR)
         alpha = cv2.warpAffine(mask, m, (w, h), flags=cv2.INTER_LINEAR)
-        outline = np.maximum(side, alpha)
+        outline = alpha if side is None else np.maximum(side, alpha)
         off = np.float32([[1, 0, die_px * 0.12], [0, 1, die_px * 0.12]])
         shadow = np.maximum(shadow, cv2.warpAffine(outline, off, (w, h)))
-        if top_shift:
+        if side is not None:
             shade = 0.55 * np.float32(colour)  # a side turned from the light
             base = base * (1 - side[..., None]) + shade * side[..., None]
         base = base * (1 - alpha[..., None]) + warped * alpha[..., None]
@@ -169,6 +165,20 @@ def tray_photo(
     base += rng.normal(0, rng.uniform(2, 6), base.shape).astype(np.float32)
     image = np.clip(base, 0, 255).astype(np.uint8)
     return SyntheticPhoto(image, tuple(dice))
+
+
+
+def _swept(mask: np.ndarray, m: np.ndarray, rise: tuple[float, float],
+           size: tuple[int, int]) -> np.ndarray:
+    """The die's outline placed by ``m`` swept ``rise`` pixels on, a pixel a step: its
+    foot and the side that shows between it and the top face."""
+    steps = int(np.ceil(np.hypot(*rise))) + 1
+    side = np.zeros((size[1], size[0]), np.float32)
+    for k in range(steps):
+        step = m.copy()
+        step[:, 2] += (rise[0] * k / steps, rise[1] * k / steps)
+        side = np.maximum(side, cv2.warpAffine(mask, step, size, flags=cv2.INTER_LINEAR))
+    return side
 
 
 def random_faces(rng: np.random.Generator, n: int,

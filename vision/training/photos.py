@@ -96,7 +96,7 @@ def found_dice(reader: DiceReader, split: str, photos: list[int] | None = None,
         for t, i in match([d.box for d in read.dice], [b for _, b in truth]):
             # the photo is read at the working scale, so the reader cut its crops from it
             work_box = detection_like(read.dice[i].box, 1.0)
-            if reader.profile is not None or reader.die != "d6":  # custom faces' top face
+            if reader.custom_faces:  # cut about the top face with the reader's shift
                 work_box = toward_top_face(work_box, small.shape, reader.top_face_shift)
             if not np.array_equal(crop(small, work_box), read.dice[i].crop):
                 raise RuntimeError("the reader's crops are no longer cut as found_dice cuts them")
