@@ -52,6 +52,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from vision.boxes import TOP_FACE_SHIFT  # noqa: E402
 from vision.faces import D6_FACES  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.reading import Box, TrayRead  # noqa: E402
@@ -139,12 +140,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--readers", nargs="+", default=["pips", "enrolled"])
     parser.add_argument("--detector", choices=["net", "classic"], default="net")
-    parser.add_argument("--top-face-shift", type=float, default=0.0, metavar="S",
+    parser.add_argument("--top-face-shift", type=float, default=TOP_FACE_SHIFT, metavar="S",
                         help="cut the enrolled and learned readers' dice (and their enrolled "
                              "crops) about their top faces, each box moved out from the "
-                             "photo's centre by S of its distance from it (0: about the "
-                             "outline, the default; vision.boxes.TOP_FACE_SHIFT is the d6 "
-                             "photos' 0.02)")
+                             "photo's centre by S of its distance from it (default "
+                             f"{TOP_FACE_SHIFT}, vision.boxes.TOP_FACE_SHIFT, as the readers "
+                             "do; 0: about the outline, as before the twenty-fifth session)")
     parser.add_argument("--draws", type=int, default=0, metavar="N",
                         help="also read the enrolled and learned readers over N (up to 16) "
                              "enrollments from other train photos, and print their spread")

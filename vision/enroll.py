@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.boxes import toward_top_face
+from vision.boxes import TOP_FACE_SHIFT, toward_top_face
 from vision.crops import crop
 from vision.detection import detection_like, to_work
 from vision.enrollment import EnrollmentError, Profile
@@ -89,7 +89,7 @@ def read_yolo(path: Path, width: int, height: int) -> list[tuple[int, tuple[int,
 def crops_from_photos(
     photos: Iterable[Path], faces: Sequence[str], per_face: int | None = None,
     per_photo: int | None = None, wrong_labels: Collection[tuple[str, str]] = (),
-    taken_from: list[str] | None = None, top_face_shift: float = 0.0,
+    taken_from: list[str] | None = None, top_face_shift: float = TOP_FACE_SHIFT,
 ) -> dict[str, list[np.ndarray]]:
     """Crops of labelled dice in photos (class i = ``faces[i]``), at the working scale,
     each about its label box moved out by ``top_face_shift`` (as a reader with that

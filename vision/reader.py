@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.boxes import hold_each_other, overlap, toward_top_face, unscaled
+from vision.boxes import TOP_FACE_SHIFT, hold_each_other, overlap, toward_top_face, unscaled
 from vision.crops import crop
 from vision.detection import (
     WORK_DIE_PX,
@@ -294,15 +294,16 @@ class DiceReader:
     """A die a profile is unsure of is read again with the frame's sure dice as templates
     too (:mod:`vision.neighbours`); False reads each die by the profile alone, as before
     the fourteenth session (for comparison)."""
-    top_face_shift: float = 0.0
-    """With a share above 0, custom-face dice (read by a profile, or unknown faces kept
-    for the table to name) are cut about their top face: each box moved out from the
-    frame's centre by this share of its distance from it, as a camera over the tray sees
-    the dice (:func:`vision.boxes.toward_top_face`; :data:`vision.boxes.TOP_FACE_SHIFT`
-    for the d6 photos' camera). 0, the default, cuts them about their whole outline. The
-    profile's crops must be cut the same way (:func:`vision.enroll.crops_from_photos`).
-    The d6 face network always reads crops about the outline, as it was trained.
-    Reported boxes are the outline's either way."""
+    top_face_shift: float = TOP_FACE_SHIFT
+    """Custom-face dice (read by a profile, or unknown faces kept for the table to name)
+    are cut about their top face: each box moved out from the frame's centre by this
+    share of its distance from it, as a camera over the tray sees the dice
+    (:func:`vision.boxes.toward_top_face`; :data:`vision.boxes.TOP_FACE_SHIFT`, the
+    default, measured on the d6 photos and synthetic trays). 0 cuts them about their
+    whole outline, as before the twenty-fifth session. The profile's crops are cut the
+    same way (:func:`vision.enroll.crops_from_photos`; crops the table teaches are the
+    reader's own). The d6 face network always reads crops about the outline, as it was
+    trained. Reported boxes are the outline's either way."""
 
     def __post_init__(self) -> None:
         if self.profile is None and self.die != "d6" and not self.unknown_faces:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tests.vision.helpers import PHOTOS, labelled_photos, png_claiming
-from vision.boxes import hold_each_other
+from vision.boxes import TOP_FACE_SHIFT, hold_each_other, toward_top_face
 from vision.crops import crop
 from vision.detection import detection_like, expected_die_px, to_work
 from vision.dicefinder import default_dice_finder
@@ -36,28 +36,32 @@ from vision.reader import DiceReader
 from vision.synthetic import draw_face, random_faces, tray_photo
 
 
-def seafall_crops(seed: int, per_face: int = 5) -> dict[str, list[np.ndarray]]:
+def seafall_crops(seed: int, per_face: int = 5, shift: float = TOP_FACE_SHIFT,
+                  top_shift: float = 0.0) -> dict[str, list[np.ndarray]]:
     """Crops of synthetic SeaFall dice as the reader cuts them (enrolling by rolling and
-    confirming: the detector finds each die, the player names its face)."""
+    confirming: the detector finds each die, the player names its face), about the top
+    face (``shift``: vision.boxes.TOP_FACE_SHIFT), on trays drawn with their ``top_shift``."""
     rng = np.random.default_rng(seed)
     crops: dict[str, list[np.ndarray]] = {f: [] for f in SEAFALL_FACES}
     while min(len(v) for v in crops.values()) < per_face:
-        photo = tray_photo(rng, list(SEAFALL_FACES) * 2)
+        photo = tray_photo(rng, list(SEAFALL_FACES) * 2, top_shift=top_shift)
         work = to_work(photo.image)
         found = [b for b, _ in default_dice_finder().find(photo.image,
                                                           expected_die_px(photo.image.shape))]
         for die in photo.dice:
             box = next((b for b in found if hold_each_other(die.box, b)), None)
             if box is not None and len(crops[die.face]) < per_face:
-                crops[die.face].append(crop(work.image, detection_like(box, work.scale)))
+                cut = toward_top_face(detection_like(box, work.scale), work.image.shape, shift)
+                crops[die.face].append(crop(work.image, cut))
     return crops
 
 
-def score_synthetic(reader: DiceReader, seed: int, photos: int) -> dict[str, int]:
+def score_synthetic(reader: DiceReader, seed: int, photos: int,
+                    top_shift: float = 0.0) -> dict[str, int]:
     rng = np.random.default_rng(seed)
     s = {"dice": 0, "found": 0, "right": 0, "silent": 0, "false": 0}
     for _ in range(photos):
-        photo = tray_photo(rng, random_faces(rng, 12))
+        photo = tray_photo(rng, random_faces(rng, 12), top_shift=top_shift)
         read = reader.read(photo.image)
         used: set[int] = set()
         for die in photo.dice:
@@ -250,13 +254,13 @@ def _learned(crops: dict[str, list[np.ndarray]], tag: str) -> list[tuple[str, np
 
 def test_a_profile_learns_from_confirmed_dice_and_reads_more() -> None:
     # the issue's "rolls and confirms": the table confirms dice the reader was unsure of,
-    # and their crops join the profile. Measured (twentieth session: ink maps made at
-    # 32 px, blur 0.45, the margins placed by calibrate_enrolled): 90 of 96 synthetic
-    # SeaFall dice read confidently right from 5 enrolled crops per face, 91 once 5
-    # confirmed crops per face (other trays) were learned, 93 with 20, no silent error (16
-    # trays of seed 99: 179, 179 and 181 of 192; tenth session's maps: 89, 88 and 94, and
-    # 177, 178 and 181). The margin rises while the profile learns (its first lessons are
-    # hard dice), so it may read a few fewer then, and falls below the first at 20.
+    # and their crops join the profile. Measured (twenty-fifth session: crops cut about
+    # the top face, the margins placed by calibrate_enrolled again): of 192 synthetic
+    # SeaFall dice on 16 trays (seed 99), 179 read confidently right from 5 enrolled crops
+    # per face, 181 once 5 confirmed crops per face (other trays) were learned, 185 with
+    # 20, no silent error (twentieth session, about the outline: 179, 179 and 181). The
+    # margin stays up while the profile learns (its first lessons are hard dice), so it
+    # may read a few fewer then, and falls at 20.
     profile = Profile.from_crops("seafall-test", "seafall", seafall_crops(seed=7))
     assert profile.min_margin == margin_for(0, 0) == MIN_MARGIN
     learned = profile.learn(_learned(seafall_crops(seed=21), "read"))
@@ -267,27 +271,26 @@ def test_a_profile_learns_from_confirmed_dice_and_reads_more() -> None:
     full = profile.learn(_learned(seafall_crops(seed=21, per_face=LEARNED_PER_FACE), "read"))
     # with its 20 learned crops per face, the least lead
     assert full.min_margin == margin_for(LEARNED_PER_FACE, LEARNED_PER_FACE) == MIN_MARGIN_LEARNED
-    assert MIN_MARGIN_LEARNED < MIN_MARGIN < MIN_MARGIN_LEARNING
-    before = score_synthetic(DiceReader("seafall", profile=profile), seed=11, photos=8)
-    after = score_synthetic(DiceReader("seafall", profile=learned), seed=11, photos=8)
-    taught = score_synthetic(DiceReader("seafall", profile=full), seed=11, photos=8)
+    assert MIN_MARGIN_LEARNED < MIN_MARGIN_LEARNING <= MIN_MARGIN
+    before = score_synthetic(DiceReader("seafall", profile=profile), seed=99, photos=16)
+    after = score_synthetic(DiceReader("seafall", profile=learned), seed=99, photos=16)
+    taught = score_synthetic(DiceReader("seafall", profile=full), seed=99, photos=16)
     assert after["right"] >= before["right"] - 3
-    assert taught["right"] >= max(before["right"] + 2, after["right"] + 1)
+    assert taught["right"] >= max(before["right"] + 4, after["right"] + 2)
     assert before["silent"] == after["silent"] == taught["silent"] == 0
 
 
 def test_the_lead_needed_follows_what_the_profile_has_learned() -> None:
-    # margins placed by calibrate_enrolled (twentieth session): the first lessons ask a
-    # larger lead than a new profile (hard dice, lucky near matches), ten per face on a
-    # smaller one, and twenty no larger
+    # margins placed by calibrate_enrolled (twenty-fifth session): the first lessons and
+    # the next ones up to twenty per face ask about the lead a new profile asks (hard
+    # dice, lucky near matches), twenty per face a smaller one
     assert margin_for(0, 0) == MIN_MARGIN
     assert margin_for(0, 1) == margin_for(5, 9) == margin_for(LEARNED_HALFWAY - 1, 20) \
         == MIN_MARGIN_LEARNING
     assert margin_for(LEARNED_HALFWAY, 20) == margin_for(LEARNED_PER_FACE - 1, 19) \
         == MIN_MARGIN_HALFWAY
     assert margin_for(LEARNED_PER_FACE, LEARNED_PER_FACE) == MIN_MARGIN_LEARNED
-    assert MIN_MARGIN_LEARNED <= MIN_MARGIN_HALFWAY < MIN_MARGIN_LEARNING
-    assert MIN_MARGIN_LEARNED < MIN_MARGIN < MIN_MARGIN_LEARNING
+    assert MIN_MARGIN_LEARNED < MIN_MARGIN_HALFWAY <= MIN_MARGIN_LEARNING <= MIN_MARGIN
 
 
 def test_learning_replaces_a_die_taught_twice_and_keeps_enrolled_crops(tmp_path: Path) -> None:
@@ -510,16 +513,16 @@ SHEET_7 = "IMG_20191208_112541.jpg"  # 7 pip dice on a white sheet
 
 def test_custom_dice_can_be_cut_about_their_top_face() -> None:
     # a camera over the tray sees the dice's sides turned to the picture's centre
-    # (tray_photo's top_shift); a reader told so cuts each custom die about its top face,
-    # out from its outline's centre, but reports the outline's box as before
+    # (tray_photo's top_shift); the reader cuts each custom die about its top face, out
+    # from its outline's centre (unless told a shift of 0), but reports the outline's box
     photo = tray_photo(np.random.default_rng(4), list(SEAFALL_FACES) * 2, top_shift=0.02)
     flat = tray_photo(np.random.default_rng(4), list(SEAFALL_FACES) * 2)
     # the first die is placed alike in both (later ones dodge the dice before them): its
     # outline holds its foot, the flat die, and its top face further out
     drawn, plain = photo.dice[0].box, flat.dice[0].box
     assert drawn[2] >= plain[2] and drawn[3] >= plain[3] and drawn != plain
-    outline = DiceReader("seafall", unknown_faces=True).read(photo.image)
-    top = DiceReader("seafall", unknown_faces=True, top_face_shift=0.02).read(photo.image)
+    outline = DiceReader("seafall", unknown_faces=True, top_face_shift=0.0).read(photo.image)
+    top = DiceReader("seafall", unknown_faces=True).read(photo.image)  # TOP_FACE_SHIFT
     assert [d.box for d in top.dice] == [d.box for d in outline.dice]
     h, w = photo.image.shape[:2]
     moved = 0
@@ -528,3 +531,20 @@ def test_custom_dice_can_be_cut_about_their_top_face() -> None:
         if off > w / 4:  # far enough out for a shift of over a pixel: another crop
             moved += not np.array_equal(a.crop, b.crop)
     assert moved >= 3
+
+
+def test_cutting_about_the_top_face_reads_more_dice_in_perspective_and_none_wrong() -> None:
+    # synthetic SeaFall trays seen from a camera over the tray (sides in view), each
+    # profile enrolled and read with its own cut. Measured (twenty-fifth session, 16 trays
+    # of seed 99, 192 dice, 5 crops a face): 184 read sure and right about the top face
+    # (vision.boxes.TOP_FACE_SHIFT, 0.01), 176 about the outline, neither silently wrong;
+    # a shift of 0.02, the d6 photos' best, read 180 with 1 silently wrong
+    scores = {}
+    for shift in (0.0, TOP_FACE_SHIFT):
+        profile = Profile.from_crops("seafall-test", "seafall",
+                                     seafall_crops(seed=7, shift=shift, top_shift=0.02))
+        scores[shift] = score_synthetic(DiceReader("seafall", profile=profile,
+                                                   top_face_shift=shift),
+                                        seed=99, photos=16, top_shift=0.02)
+    assert scores[TOP_FACE_SHIFT]["right"] >= scores[0.0]["right"] + 4
+    assert scores[TOP_FACE_SHIFT]["silent"] == scores[0.0]["silent"] == 0

@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from vision import enrollment, templates
+from vision.boxes import TOP_FACE_SHIFT
 from vision.embedding import SymbolEmbedder
 from vision.enroll import crops_from_photos
 from vision.enrollment import (
@@ -68,7 +69,7 @@ def enrollment_draws(count: int) -> list[tuple[int, int | None]]:
 
 def enrolled_profile(start: int = 0, per_photo: int | None = None,
                      taken_from: list[str] | None = None,
-                     top_face_shift: float = 0.0) -> Profile:
+                     top_face_shift: float = TOP_FACE_SHIFT) -> Profile:
     """The d6 faces enrolled as symbols from ENROLL_PER_FACE crops per face: the first
     labelled dice of the train photos from photo ``start`` on, at most ``per_photo`` of a
     face from one photo (known label mistakes left out: a player names the face shown).
@@ -83,7 +84,7 @@ def enrolled_profile(start: int = 0, per_photo: int | None = None,
 
 def learned_profile(profile: Profile, per_face: int = LEARNED_PER_FACE,
                     taken_from: list[str] | None = None, neighbours: bool = True,
-                    top_face_shift: float = 0.0) -> Profile:
+                    top_face_shift: float = TOP_FACE_SHIFT) -> Profile:
     """The enrolled profile after the table confirmed dice, as at a real table: the train
     photos are read in turn with the profile as it is. A read with a die the reader was
     unsure of waits for the players, who confirm it with its true faces: every found die
