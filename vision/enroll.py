@@ -92,8 +92,9 @@ def crops_from_photos(
     taken_from: list[str] | None = None, top_face_shift: float = TOP_FACE_SHIFT,
 ) -> dict[str, list[np.ndarray]]:
     """Crops of labelled dice in photos (class i = ``faces[i]``), at the working scale,
-    each about its label box moved out by ``top_face_shift`` (as a reader with that
-    ``top_face_shift`` cuts custom-face dice; :func:`vision.boxes.toward_top_face`):
+    each about its label box moved out by ``top_face_shift`` (as the reader cuts
+    custom-face dice, :func:`vision.boxes.toward_top_face`; a profile then frames each
+    enrolled crop again about the die found in it, :func:`vision.enrollment.reframe`):
     at most ``per_face`` of a face, at most ``per_photo`` of a face
     from one photo, and none labelled with a face in ``wrong_labels`` (``(photo name,
     face)``: labels known to be mistaken). ``taken_from``, when given, gets the name of
