@@ -99,9 +99,9 @@ wrong over 16 enrollments of 5 crops per face from 16 places in the train photos
 made to learn N crops per face from train photos as a table would
 (:func:`vision.training.calibrate_enrolled.learned_profile`); train is read outside every
 photo the profile saw, val whole, the known label mistakes left out, test not read.
-Twenty-fifth session, every custom-face crop cut about the die's top face
-(:data:`vision.boxes.TOP_FACE_SHIFT`, 0.01; enrolled, read and learned crops alike),
-otherwise as the twentieth session's below:
+Twenty-fifth session, the dice read and the crops learned cut about the die's top face
+(:data:`vision.boxes.TOP_FACE_SHIFT`, 0.01; enrolled crops are framed again about the die
+found in them, :func:`reframe`), otherwise as the twentieth session's:
 
   learned per face   margin    read confidently   silent errors   nearest face right
                      needed    train    val       train    val    train    val
@@ -116,72 +116,11 @@ otherwise as the twentieth session's below:
 so MIN_MARGIN is 0.12, MIN_MARGIN_LEARNING 0.115 (the most 1, 3 and 5 ask),
 MIN_MARGIN_HALFWAY 0.115 (the most 10 and 15 ask) and MIN_MARGIN_LEARNED 0.095 (at 0.06
 to 0.09 one train die more, read wrong in most enrollments, leaves 0.16%). Every stage
-reads more than about the outline at its margin below, 0.4 to 6.6 points of train.
+reads more than about the outline at its margin (twentieth session), 0.1 to 6.6 points
+of train.
 
-Twentieth session (crops about the outline), the ink maps' top-hat, centring and zooms at
-the map's 32 px and their blur 0.45 (``templates.METHOD`` ``ink-templates-5``), otherwise
-as the fourteenth session's below:
-
-  learned per face   margin    read confidently   silent errors   nearest face right
-                     needed    train    val       train    val    train    val
-  none (5 enrolled)  0.115     84.6%    84.3%     0.14%   0.19%   96.0%   96.4%
-  1                  0.115     85.3%    84.8%     0.15%   0.25%   96.0%   95.5%
-  3                  0.13      85.3%    83.9%     0.14%   0.00%   96.9%   96.9%
-  5                  0.125     86.8%    87.1%     0.15%   0.00%   97.2%   97.2%
-  10                 0.07      90.8%    88.9%     0.14%   0.00%   97.4%   97.4%
-  15                 0.05      91.0%    87.9%     0.11%   0.00%   97.7%   97.0%
-  20                 0.05      92.0%    88.6%     0.11%   0.00%   98.1%   97.8%
-
-so MIN_MARGIN_LEARNING was 0.13 (the most 1, 3 and 5 asked), MIN_MARGIN_HALFWAY 0.07 (the
-most 10 and 15 asked) and MIN_MARGIN_LEARNED the floor's 0.06. At these margins every
-stage reads more than with the fourteenth session's maps at theirs: a new profile 84.6%
-and 84.3% of train and val against 83.0% and 83.2%; 1, 3 and 5 learned 84.0%, 85.3% and
-86.3% of train against 79.9%, 80.0% and 81.0%; 10 and 15 learned 90.8% and 90.5% against
-87.7% and 87.1%; 20 learned 91.9% and 88.4% against 91.3% and 88.3%. (With the blur at
-0.6 the last stage asked 0.12: docs/vision-history.md, twentieth session.)
-Twenty-first session: with only the dice not clearly sure by their crop looked at wide
-(:data:`WIDE_LOOK_LEAD`), every row above is the same to the last figure.
-
-Fourteenth session (``symbol-embed-3``, each face scoring its best crop, the ink
-similarity the better of a die's crop and its wider crop, the tenth session's sharper ink
-maps: ``templates.BLUR`` 0.6, ``templates.TOPHAT_PX`` 11), with the reader's second look
-at unsure dice (the sure dice of the frame as templates, :mod:`vision.neighbours`; the
-table's simulated reads look again too), and in brackets the tenth session's, without it:
-every margin needed is the same either way, and so are the silent errors:
-
-  learned per face   margin    read confidently           silent errors   nearest face right
-                     needed    train          val         train    val    train    val
-  none (5 enrolled)  0.14      83.0 (81.2)%   83.2 (81.4)%  0.14%   0.12%   95.7%   96.6%
-  1                  0.14      83.6 (82.2)%   83.2 (82.1)%  0.14%   0.09%   95.8%   95.9%
-  3                  0.155     82.4 (81.3)%   81.4 (80.6)%  0.13%   0.00%   96.8%   96.8%
-  5                  0.17      81.0 (80.0)%   82.2 (81.2)%  0.15%   0.00%   96.9%   97.2%
-  10                 0.125     87.7 (87.4)%   85.6 (84.9)%  0.12%   0.00%   97.0%   98.1%
-  15                 0.05      90.5 (90.2)%   88.0 (87.7)%  0.12%   0.00%   97.7%   97.4%
-  20                 0.05      91.4 (91.3)%   88.4 (88.1)%  0.12%   0.00%   97.6%   97.6%
-
-so MIN_MARGIN_LEARNING was the most the first stages asked (0.17), MIN_MARGIN_HALFWAY the
-most 10 and 15 asked (0.125). At 15 and 20 learned crops per face the least margin tried
-(0.05) already leaves under 0.15% of train silently wrong (train's silent errors stay at
-0.09-0.12% from a margin of 0.14 down to 0.05: a few dice read wrong with a large lead
-whatever the margin); MIN_MARGIN_LEARNED was LEAD_FLOOR's 0.06, so that a fully taught
-profile asks the floor's lead of any die scoring LEAD_PIVOT or more (0.1 point of train
-fewer than 0.05). The first crops a table teaches are the dice the reader was unsure of,
-like more than one face, and they bring lucky near matches for the wrong face; more of
-them bring the right face closer again.
-
-Ninth session, with the ink maps blurred at 1.2 px and a top-hat of 15 px (margins 0.19,
-0.21, 0.195 and 0.165): 0.19, 0.19, 0.21, 0.21, 0.195, 0.165 and 0.165 at none, 1, 3, 5,
-10, 15 and 20 learned, reading 74.2%, 75.6%, 71.6%, 73.9%, 78.4%, 84.1% and 85.8% of
-train (placed with the benchmark's matching of found dice to labels made nearest-first
-over the whole photo, :func:`vision.training.photos.match`; with the earlier matching,
-which gave one train label its neighbour's die, the learning stages asked 0.20-0.22, 15
-learned 0.175 and 20 learned 0.17). (Without the wider crop, earlier matching: 0.205,
-0.21, 0.25, 0.24, 0.205, 0.205 and 0.17, reading 69.9%, 70.6%, 60.7%, 65.5%, 76.6%,
-77.7% and 85.5% of train.) Until the ninth
-session a face with 10 crops or more scored the mean of its best two (margins 0.255 at 5
-learned, 0.19 at 20: 59.7% and 82.6% of train), and a profile whose faces had not all
-learned 10 kept MIN_MARGIN, which left 0.16-0.23% of train silently wrong at 1-3
-learned. Earlier studies: ``docs/vision.md``, *Custom faces*."""
+The margins of earlier sessions, and what each stage read at them: ``docs/vision-history.md``,
+*The learning stages' margins, session by session*."""
 
 
 def margin_for(fewest: int, most: int) -> float:
