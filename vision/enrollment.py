@@ -39,6 +39,7 @@ from vision.blas import one_thread
 from vision.crops import CROP_PX, crop
 from vision.detection import detection_like
 from vision.dicefinder import default_dice_finder
+from vision.dieornot import DIE_FROM, default_die_or_not
 from vision.embedding import MODEL_ID, default_embedder
 from vision.storage import check_name, data_dir
 
@@ -176,7 +177,10 @@ def reframe(crop_bgr: np.ndarray) -> np.ndarray:
     die (the one nearest the middle) in the crop, padded by its own edges, and the crop
     becomes the reader's crop of that box. Crops framed loosely or tightly, by hand or by
     another tool, then match what the reader will compare them with. A crop in which the
-    detector finds no die is kept as it is."""
+    detector finds no die is kept as it is, and so is one that the new cut would make
+    look like no die to the die-or-not check (:mod:`vision.dieornot`) when it looks like
+    one as it is: on a die the colour of the tray the detector can box a mark alone (a
+    SeaFall weak face's bar), or a stripe of the border the padding smears out."""
     h, w = crop_bgr.shape[:2]
     pad = max(h, w)
     big = cv2.copyMakeBorder(crop_bgr, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
@@ -186,7 +190,9 @@ def reframe(crop_bgr: np.ndarray) -> np.ndarray:
     cx, cy = pad + w / 2, pad + h / 2
     box, _ = min(found, key=lambda f: abs(f[0][0] + f[0][2] / 2 - cx)
                  + abs(f[0][1] + f[0][3] / 2 - cy))
-    return crop(big, detection_like(box, 1.0))
+    framed = crop(big, detection_like(box, 1.0))
+    die = default_die_or_not().probabilities([framed, _crop_px(crop_bgr)])
+    return crop_bgr if die[0] < DIE_FROM <= die[1] else framed
 
 
 def turns(crop_bgr: np.ndarray, count: int = ENROLL_TURNS) -> list[np.ndarray]:
@@ -395,7 +401,7 @@ class Profile:
         read = self._read(crops)
         ink, embedded = read.parts
         rows = face_scores(_mixed(ink, embedded), self.owners, len(self.labels))
-        guesses = self._guesses(rows)
+        guesses = self.guesses(rows)
         looked = np.array([i for i, g in enumerate(guesses) if g.uncertain or g.margin
                            < WIDE_LOOK_LEAD * lead_needed(self.min_margin, g.similarity)],
                           np.int64)
@@ -405,7 +411,7 @@ class Profile:
             wider = np.maximum(ink[looked], templates.best_similarities(wide, self._templates))
             rows[looked] = face_scores(_mixed(wider, embedded[looked]), self.owners,
                                        len(self.labels))
-            for i, guess in zip(looked, self._guesses(rows[looked]), strict=True):
+            for i, guess in zip(looked, self.guesses(rows[looked]), strict=True):
                 guesses[i] = guess
         unsure = np.array([i for i, g in enumerate(guesses) if g.uncertain], np.int64)
         sure = np.array([i for i, g in enumerate(guesses) if not g.uncertain], np.int64)
@@ -416,15 +422,16 @@ class Profile:
             beside = vision_neighbours.likeness(read.dice, read.vectors, unsure, sure,
                                                 TEMPLATE_WEIGHT, unsure_wides)
             better = face_scores(beside, rows[sure].argmax(axis=1), len(self.labels))
-            again = self._guesses(np.maximum(rows[unsure], better))
+            again = self.guesses(np.maximum(rows[unsure], better))
             for i, guess in zip(unsure, again, strict=True):
                 if not guess.uncertain:  # only a die the frame makes sure is read again
                     guesses[i] = guess
         return guesses
 
-    def _guesses(self, rows: np.ndarray) -> list[FaceGuess]:
-        """Each die's read from its score for each face (a row each), by the lead rule
-        (all the rows at once: a frame's dice in a few array operations)."""
+    def guesses(self, rows: np.ndarray) -> list[FaceGuess]:
+        """Each die's read from its score for each face (a row each, as :meth:`scores`
+        gives them), by the lead rule (all the rows at once: a frame's dice in a few array
+        operations)."""
         order = np.argsort(-rows, axis=1)
         rows = rows.astype(np.float64)
         every = np.arange(len(rows))

@@ -1,0 +1,88 @@
+"""The enrollment check (vision/profilecheck.py): each crop of a profile read by the others,
+so that a crop filed under the wrong face, or a crop of no die, is named before it makes
+the reader surely wrong. Rates over many enrollments: benchmarks/bench_profile_check.py."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.vision.helpers import labelled_photos
+from tests.vision.test_vision_enrollment import seafall_crops
+from vision import profilecheck
+from vision.crops import crop
+from vision.dieornot import DIE_FROM, default_die_or_not
+from vision.enrollment import Profile, reframe
+
+
+def _swapped(crops: dict[str, list[np.ndarray]], a: str, b: str) -> dict[str, list[np.ndarray]]:
+    """The crops with the first of face ``a`` and the first of face ``b`` filed under each
+    other's face (a slip of the finger at the table, two files in each other's folder)."""
+    out = {f: list(v) for f, v in crops.items()}
+    out[a][0], out[b][0] = crops[b][0], crops[a][0]
+    return out
+
+
+def test_a_clean_enrollment_is_not_doubted() -> None:
+    crops = seafall_crops(seed=7, per_face=10)
+    checks = profilecheck.check(Profile.from_crops("t", "seafall", crops))
+    assert len(checks) == 40 and [c.index for c in checks] == list(range(40))
+    assert profilecheck.suspects(checks) == []
+    assert all(c.die >= DIE_FROM for c in checks)
+    # crops the others read sure are read as their own face
+    assert sum(c.sure for c in checks) >= 30
+    assert all(c.read_as == c.face for c in checks if c.sure)
+
+
+def test_two_crops_filed_under_each_others_face_are_named() -> None:
+    crops = _swapped(seafall_crops(seed=7, per_face=10), "blank", "standard")
+    profile = Profile.from_crops("t", "seafall", crops)
+    assert profile.labels[:2] == ("blank", "standard")
+    named = profilecheck.suspects(profilecheck.check(profile))
+    misfiled = {(c.index, c.face, c.read_as) for c in named if c.misfiled}
+    # the first blank crop (place 0) shows a wheel, the first standard one (place 10) a blank
+    assert {(0, "blank", "standard"), (10, "standard", "blank")} <= misfiled
+    assert len(named) <= 3
+    line = profilecheck.describe(next(c for c in named if c.index == 0), "crops/blank/0.png")
+    assert line.startswith("crops/blank/0.png: filed as 'blank'") and "'standard', sure" in line
+    # trusted() leaves them out, face by face in the crops' order
+    kept, doubted = profilecheck.trusted("t", "seafall", crops)
+    assert {c.index for c in doubted} == {c.index for c in named}
+    assert not any(c is crops["blank"][0] for c in kept["blank"])
+    assert not any(c is crops["standard"][0] for c in kept["standard"])
+    assert [len(v) for v in kept.values()] == [
+        len(crops[f]) - sum(c.face == f for c in doubted) for f in crops]
+
+
+def test_faces_of_fewer_than_three_crops_are_not_judged() -> None:
+    # one other crop is no measure of a face: nothing is named misfiled, even a slip
+    crops = _swapped(seafall_crops(seed=7, per_face=2), "blank", "standard")
+    checks = profilecheck.check(Profile.from_crops("t", "seafall", crops))
+    assert profilecheck.JUDGED_FROM == 3
+    assert not any(c.sure or c.misfiled for c in checks)
+
+
+def test_a_crop_of_the_empty_tray_is_named_not_a_die() -> None:
+    photo = labelled_photos()[0]
+    image = photo.image()
+    x, y, w, h = photo.boxes[0]
+    # a die-sized square of the real tray, well clear of every labelled die
+    spot = next((x + dx * w, y + dy * h, w, h) for dx, dy in ((3, 0), (-3, 0), (0, 3), (0, -3))
+                if 0 <= x + dx * w <= image.shape[1] - w and 0 <= y + dy * h <= image.shape[0] - h
+                and all(abs(x + dx * w - bx) >= 1.5 * w or abs(y + dy * h - by) >= 1.5 * h
+                        for bx, by, _, _ in photo.boxes))
+    crops = seafall_crops(seed=7, per_face=5)
+    crops["weak"].append(crop(image, spot))
+    profile = Profile.from_crops("t", "seafall", crops)
+    named = profilecheck.suspects(profilecheck.check(profile))
+    tray = next(c for c in named if c.not_a_die)
+    assert tray.index == profile.labels.index("weak") * 5 + 5 and tray.die < DIE_FROM
+    assert "does not look like a die's face" in profilecheck.describe(tray, "tray.png")
+
+
+def test_reframing_never_turns_a_die_into_no_die() -> None:
+    # on ivory dice the pip-dice detector can box a weak face's bar alone: cut about it,
+    # the crop looked like no die (2 of these 60 crops, die-or-not 0.11 and 0.33), and
+    # the check named good crops. reframe now keeps such a crop as it was given.
+    crops = [c for items in seafall_crops(seed=5, per_face=15).values() for c in items]
+    die = default_die_or_not().probabilities([reframe(c) for c in crops])
+    assert die.min() >= DIE_FROM
