@@ -11,6 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision import profilecheck
 from vision.boxes import TOP_FACE_SHIFT, toward_top_face
 from vision.crops import crop
 from vision.detection import detection_like, to_work
@@ -34,17 +35,20 @@ def _image(path: Path, tray: bool = True) -> np.ndarray:
         raise EnrollmentError(f"cannot read image {exc}") from None
 
 
-def crops_from_dir(directory: Path) -> dict[str, list[np.ndarray]]:
-    """``--crops DIR``: one sub-folder per face label, each holding crops of single dice."""
+def crops_from_dir(directory: Path, origins: dict[str, list[str]] | None = None,
+                   ) -> dict[str, list[np.ndarray]]:
+    """``--crops DIR``: one sub-folder per face label, each holding crops of single dice.
+    ``origins``, when given, gets each crop's file, face by face in the same order."""
     if not directory.is_dir():
         raise EnrollmentError(f"{directory} is not a folder")
     out: dict[str, list[np.ndarray]] = {}
     for sub in sorted(p for p in directory.iterdir() if p.is_dir()):
-        images = []
-        for path in _images(sub):
-            images.append(_image(path, tray=False))
+        paths = _images(sub)
+        images = [_image(path, tray=False) for path in paths]
         if images:
             out[sub.name] = [cv2.resize(i, (64, 64), interpolation=cv2.INTER_AREA) for i in images]
+            if origins is not None:
+                origins[sub.name] = [str(path) for path in paths]
     if not out:
         raise EnrollmentError(f"{directory} has no face sub-folders with images")
     return out
@@ -66,6 +70,12 @@ def label_file(image_path: Path) -> Path | None:
 
 def read_yolo(path: Path, width: int, height: int) -> list[tuple[int, tuple[int, int, int, int]]]:
     """(class, box in pixels) per line of a YOLO label file."""
+    return [(cls_id, box) for _, cls_id, box in yolo_lines(path, width, height)]
+
+
+def yolo_lines(path: Path, width: int, height: int,
+               ) -> list[tuple[int, int, tuple[int, int, int, int]]]:
+    """(line number, class, box in pixels) per labelled line of a YOLO label file."""
     out = []
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         parts = line.split()
@@ -82,7 +92,7 @@ def read_yolo(path: Path, width: int, height: int) -> list[tuple[int, tuple[int,
                 f"and size as fractions of the picture, each 0 to 1): {line!r}")
         box = (round((x - w / 2) * width), round((y - h / 2) * height),
                round(w * width), round(h * height))
-        out.append((cls_id, box))
+        out.append((n, cls_id, box))
     return out
 
 
@@ -90,6 +100,7 @@ def crops_from_photos(
     photos: Iterable[Path], faces: Sequence[str], per_face: int | None = None,
     per_photo: int | None = None, wrong_labels: Collection[tuple[str, str]] = (),
     taken_from: list[str] | None = None, top_face_shift: float = TOP_FACE_SHIFT,
+    origins: dict[str, list[str]] | None = None,
 ) -> dict[str, list[np.ndarray]]:
     """Crops of labelled dice in photos (class i = ``faces[i]``), at the working scale,
     each about its label box moved out by ``top_face_shift`` (as the reader cuts
@@ -98,7 +109,8 @@ def crops_from_photos(
     at most ``per_face`` of a face, at most ``per_photo`` of a face
     from one photo, and none labelled with a face in ``wrong_labels`` (``(photo name,
     face)``: labels known to be mistaken). ``taken_from``, when given, gets the name of
-    each photo a crop was taken from (so that a measurement can leave those photos out)."""
+    each photo a crop was taken from (so that a measurement can leave those photos out);
+    ``origins``, each crop's label file and line, face by face in the crops' order."""
     out: dict[str, list[np.ndarray]] = {f: [] for f in faces}
     for path in photos:
         if per_face is not None and min(len(v) for v in out.values()) >= per_face:
@@ -109,7 +121,7 @@ def crops_from_photos(
             continue
         image = _image(path)
         work = to_work(image)
-        for cls_id, box in read_yolo(labels, image.shape[1], image.shape[0]):
+        for line, cls_id, box in yolo_lines(labels, image.shape[1], image.shape[0]):
             if not 0 <= cls_id < len(faces):
                 raise EnrollmentError(
                     f"{labels}: class {cls_id} but the die has {len(faces)} faces"
@@ -123,6 +135,8 @@ def crops_from_photos(
             box = toward_top_face(detection_like(box, work.scale), work.image.shape,
                                   top_face_shift)
             out[face].append(crop(work.image, box))
+            if origins is not None:
+                origins.setdefault(face, []).append(f"{labels}:{line}")
             if taken_from is not None and path.name not in taken_from:
                 taken_from.append(path.name)
     return {f: c for f, c in out.items() if c}
@@ -140,12 +154,18 @@ def photos_in(directory: Path) -> list[Path]:
 def enroll(
     name: str, die: str, *, crops_dir: Path | None = None, photos_dir: Path | None = None,
     faces: Sequence[str] | None = None, per_face: int | None = None,
+    keep_suspects: bool = False, doubts: list[str] | None = None,
 ) -> Profile:
-    """Build a profile from ``--crops DIR`` or ``--photos DIR`` (exactly one)."""
+    """Build a profile from ``--crops DIR`` or ``--photos DIR`` (exactly one), and check
+    its crops against one another (:mod:`vision.profilecheck`): a crop that looks filed
+    under the wrong face, or like none of its face's crops, is a :class:`SuspectCrops`
+    error naming it, unless ``keep_suspects``; ``doubts``, when given, gets one line per
+    suspect crop kept."""
     if (crops_dir is None) == (photos_dir is None):
         raise EnrollmentError("give exactly one of --crops DIR or --photos DIR")
+    origins: dict[str, list[str]] = {}
     if crops_dir is not None:
-        crops = crops_from_dir(crops_dir)
+        crops = crops_from_dir(crops_dir, origins)
         known = faces or faces_of(die)
         if known is not None:
             unknown = sorted(set(crops) - set(known))
@@ -162,7 +182,7 @@ def enroll(
             raise EnrollmentError(
                 f"the {die} die is not built in: name its faces in class order (--faces a,b,c)"
             )
-        crops = crops_from_photos(photos_in(photos_dir), face_list, per_face)
+        crops = crops_from_photos(photos_in(photos_dir), face_list, per_face, origins=origins)
     known = faces or faces_of(die)
     missing = [f for f in known or () if f not in crops]
     if missing:
@@ -170,4 +190,34 @@ def enroll(
         raise EnrollmentError(
             f"no crops of {', '.join(missing)}: show every face of the {die} die "
             f"({', '.join(known or ())})")
-    return Profile.from_crops(name, die, crops)
+    profile = Profile.from_crops(name, die, crops)
+    where = [origins[face][k] for face in profile.labels for k in range(len(crops[face]))]
+    found = [profilecheck.describe(c, where[c.index])
+             for c in profilecheck.suspects(profilecheck.check(profile))]
+    if found and not keep_suspects:
+        raise SuspectCrops(found)
+    if doubts is not None:
+        doubts.extend(found)
+    return profile
+
+
+class SuspectCrops(EnrollmentError):
+    """Crops that look filed under the wrong face, or like none of their face's crops:
+    nothing is saved until they are moved, removed, or kept on purpose."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.lines = list(lines)
+        many = len(self.lines) != 1
+        shown = self.lines[:SHOWN_SUSPECTS]
+        more = len(self.lines) - len(shown)
+        super().__init__(
+            f"{len(self.lines)} crop{'s' if many else ''} may be filed under the wrong face, "
+            "so no profile was made (a crop of the wrong face makes the reader surely "
+            "wrong):\n" + "".join(f"  {line}\n" for line in shown)
+            + (f"  ... and {more} more\n" if more else "")
+            + "Move or remove each and enroll again; if it does show the face it is filed "
+            "under, enroll with --keep-suspects.")
+
+
+SHOWN_SUSPECTS = 10
+"""Suspect crops named in :class:`SuspectCrops`' message (the rest are counted)."""

@@ -101,6 +101,34 @@ def test_enroll_then_read_with_the_profile(
     assert len(out[0]["dice"]) >= 3
 
 
+def test_enroll_names_a_crop_in_the_wrong_folder_and_saves_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from tests.vision.test_vision_enrollment import seafall_crops
+    from vision.enrollment import profiles_dir
+
+    crops = seafall_crops(seed=7, per_face=10)
+    for face, items in crops.items():
+        (tmp_path / face).mkdir()
+        for i, c in enumerate(items):
+            cv2.imwrite(str(tmp_path / face / f"{i}.png"), c)
+    # a wheel dropped among the blanks
+    (tmp_path / "standard" / "0.png").rename(tmp_path / "blank" / "wheel.png")
+    args = ["enroll", "--die", "seafall", "--profile", "mine", "--crops", str(tmp_path)]
+    assert run(args) == 2
+    err = capsys.readouterr().err
+    assert "may be filed under the wrong face, so no profile was made" in err
+    assert f"{tmp_path / 'blank' / 'wheel.png'}: filed as 'blank'" in err
+    assert "'standard', sure" in err and "--keep-suspects" in err
+    assert not (profiles_dir() / "mine.npz").exists()
+    # the player looked, and keeps it on purpose: saved, and said so
+    assert run([*args, "--keep-suspects"]) == 0
+    out = capsys.readouterr()
+    assert "kept, as asked:" in out.err and "wheel.png" in out.err
+    assert "(11 blank, 9 standard, 10 strong, 10 weak crops" in out.out
+    assert (profiles_dir() / "mine.npz").is_file()
+
+
 def test_enroll_reports_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert run(["enroll", "--die", "seafall", "--profile", "p", "--crops", str(tmp_path)]) == 2
     assert "no face sub-folders" in capsys.readouterr().err

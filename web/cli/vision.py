@@ -8,6 +8,7 @@ import json
 import math
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,9 @@ def register(subparsers: Any) -> None:
     src.add_argument("--photos", type=Path, help="photos with YOLO label files")
     e.add_argument("--faces", help="face labels in class order, comma separated (--photos)")
     e.add_argument("--per-face", type=_count, help="use at most N crops per face")
+    e.add_argument("--keep-suspects", action="store_true",
+                   help="save the profile even when a crop looks filed under the wrong face "
+                   "or not a die (each is checked against the others; see docs/vision.md)")
     e.set_defaults(handler=_enroll)
 
     w = subparsers.add_parser(
@@ -195,15 +199,21 @@ def _summary(name: str, faces: tuple[str, ...], uncertain: list[bool], ms: float
 
 def _enroll(args: argparse.Namespace) -> int:
     faces = [f.strip() for f in args.faces.split(",")] if args.faces else None
+    doubts: list[str] = []
     try:
         profile = enroll(args.profile, args.die, crops_dir=args.crops, photos_dir=args.photos,
-                         faces=faces, per_face=args.per_face)
+                         faces=faces, per_face=args.per_face,
+                         keep_suspects=args.keep_suspects, doubts=doubts)
         path = profile.save()
     except (EnrollmentError, OSError, ModelError) as exc:
         print(f"tableside enroll: {exc}", file=sys.stderr)
         return 2
+    for line in doubts:
+        print(f"tableside enroll: kept, as asked: {line}", file=sys.stderr)
+    counts = Counter(profile.labels[o] for o in profile.owners)
     print(f"enrolled {args.die} faces {', '.join(profile.labels)} as profile "
-          f"{profile.name!r} ({len(profile.vectors)} vectors) -> {path}")
+          f"{profile.name!r} ({', '.join(f'{counts[f]} {f}' for f in profile.labels)} crops; "
+          f"checked against one another) -> {path}")
     return 0
 
 
