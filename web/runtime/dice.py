@@ -28,7 +28,8 @@ prompt's die (``seafall``, ``d6``, ...). Then:
 * **enrolling at the table**: a die with no profile yet (none in the profile folder) is
   not refused: its dice are found and shown unread (face ``"?"``), and the players give
   their faces. Once the confirmed dice hold :data:`STARTER_PER_FACE` of every face, a
-  profile is made from them (up to :data:`ENROLL_PER_FACE` each, the first confirmed)
+  profile is made from them (up to :data:`ENROLL_PER_FACE` each, the first confirmed,
+  less any the others doubt: a die named wrongly, or no die, :mod:`vision.profilecheck`)
   and saved, and the table reads that die itself from then on.
 
 Every change goes through :class:`companion.table.Table`, so it reaches the log, the undo
@@ -54,6 +55,7 @@ from companion.errors import IllegalCommand, InvalidCommand
 from companion.prompts import RollPrompt
 from companion.store.errors import VersionConflict
 from companion.table import Table
+from vision import profilecheck
 from vision.calibration import Calibration
 from vision.enrollment import EnrollmentError, Profile, profiles_dir
 from vision.faces import faces_of
@@ -163,10 +165,22 @@ class DiceReaders:
             self._readers[die] = DiceReader(die, profile=learned)
             return learned
 
-    def start_profile(self, die: str, crops: dict[str, list[np.ndarray]]) -> Profile:
-        """Make, save and use a die's first profile from dice the table named."""
+    def start_profile(self, die: str, crops: dict[str, list[np.ndarray]]) -> Profile | None:
+        """Make, save and use a die's first profile from dice the table named: the first
+        :data:`ENROLL_PER_FACE` of each face that the others do not doubt
+        (:func:`vision.profilecheck.trusted`: a die named wrongly, or a crop of no die, left
+        out). None, and nothing saved, while a face has fewer than
+        :data:`STARTER_PER_FACE` left: more named dice are needed."""
         with self._lock:
-            profile = Profile.from_crops(die, die, crops)
+            kept, doubted = profilecheck.trusted(die, die, crops)
+            for c in doubted:
+                log.warning("a %s die named %r at the table is left out of its first profile: "
+                            "%s", die, c.face, "it looks like no die's face" if c.not_a_die
+                            else f"the other named dice read it as {c.read_as!r}")
+            if min(len(v) for v in kept.values()) < STARTER_PER_FACE:
+                return None
+            profile = Profile.from_crops(die, die, {f: v[:ENROLL_PER_FACE]
+                                                    for f, v in kept.items()})
             profile.save(self.profile_dir)
             self._readers[die] = DiceReader(die, profile=profile)
             return profile
@@ -425,16 +439,17 @@ class DiceService:
             for i in record.positions:
                 d = record.dice[i]
                 if (d.read_face != UNREAD or d.face not in crops
-                        or len(crops[d.face]) >= ENROLL_PER_FACE):
+                        or len(crops[d.face]) >= 2 * ENROLL_PER_FACE):  # spares for the check
                     continue
                 path = self.store.file(record.id, f"crop-{i}.png")
                 crop = cv2.imread(str(path), cv2.IMREAD_COLOR) if path is not None else None
                 if crop is not None:
                     crops[d.face].append(crop)
         if min(len(v) for v in crops.values()) >= STARTER_PER_FACE:
-            self.readers.start_profile(die, crops)
-            log.info("the table enrolled the %s die from %d confirmed dice", die,
-                     sum(len(v) for v in crops.values()))
+            profile = self.readers.start_profile(die, crops)
+            if profile is not None:
+                log.info("the table enrolled the %s die from %d confirmed dice", die,
+                         len(profile.owners))
 
     @staticmethod
     def _open_prompt(table: Table) -> RollPrompt:

@@ -20,7 +20,7 @@ from tests.web.runtime.test_dice_api import (
     upload,
 )
 from vision.boxes import hold_each_other
-from vision.enrollment import Profile, profiles_dir
+from vision.enrollment import Profile, profiles_dir, reframe
 from vision.faces import SEAFALL_FACES
 from vision.synthetic import tray_photo
 from web.app import create_app
@@ -141,10 +141,11 @@ def _photo_of(faces: list[str], seed: int) -> tuple[bytes, list[tuple[str, tuple
 
 def test_a_die_without_a_profile_is_enrolled_at_the_table(services):
     """No SeaFall profile anywhere: the dice are found but shown unread, the players name
-    them, and after STARTER_PER_FACE of every face the table makes the profile and reads
-    the next roll itself."""
+    them, and once STARTER_PER_FACE of every face are named (and trusted: a die the other
+    named dice surely read as another face waits for more) the table makes the profile and
+    reads the next roll itself."""
     client = browser(create_app(services, {"TESTING": True}))
-    tid = new_table(client, count=4, rolls=STARTER_PER_FACE + 1)
+    tid = new_table(client, count=4, rolls=STARTER_PER_FACE + 4)
     path = profiles_dir() / "seafall.npz"
     rolls = 0
     for seed in range(100, 140):  # trays in which the detector finds all four dice
@@ -165,13 +166,15 @@ def test_a_die_without_a_profile_is_enrolled_at_the_table(services):
         out = client.post(url, json={"faces": named, "expected_version": version}).json
         assert out["status"] == "applied"
         rolls += 1
-        assert path.is_file() == (rolls >= STARTER_PER_FACE)
-        if rolls == STARTER_PER_FACE:
+        assert rolls >= STARTER_PER_FACE or not path.is_file()
+        if path.is_file():
             break
-    assert rolls == STARTER_PER_FACE
+    # these trays' dice: one named standard die looks like a blank to the others (a dark
+    # wheel filling an ivory die) and waits, so the profile comes a roll later
+    assert rolls == STARTER_PER_FACE + 1
     profile = Profile.load("seafall")
     assert profile.labels == SEAFALL_FACES and set(profile.sources) == {""}
-    assert np.bincount(profile.owners).tolist() == [STARTER_PER_FACE] * 4
+    assert min(np.bincount(profile.owners)) >= STARTER_PER_FACE
     # the next roll is read with the new profile: faces, not "?"
     data, truth = _photo_of(["strong", "weak", "blank", "standard"], 7)
     read = upload(client, tid, data).json
@@ -179,6 +182,42 @@ def test_a_die_without_a_profile_is_enrolled_at_the_table(services):
     for d in read["dice"]:
         if not d["uncertain"]:
             assert d["face"] == next(f for f, b in truth if hold_each_other(b, d["box"]))
+
+
+def test_dice_named_wrongly_at_the_table_are_left_out_of_the_first_profile(services):
+    """A slip of the finger: in the first roll two dice are given each other's faces. The
+    profile the table makes leaves both out (vision.profilecheck: the other named dice
+    read each surely as the face it shows), waiting for more named dice of those faces."""
+    client = browser(create_app(services, {"TESTING": True}))
+    tid = new_table(client, count=4, rolls=STARTER_PER_FACE + 4)
+    path = profiles_dir() / "seafall.npz"
+    rolls, slipped = 0, []
+    for seed in range(100, 160):
+        faces = list(np.random.default_rng(seed).permutation(SEAFALL_FACES))
+        data, truth = _photo_of(faces, seed)
+        read = upload(client, tid, data).json
+        if len(read["dice"]) != 4:
+            continue
+        named = [next(f for f, b in truth if hold_each_other(b, d["box"])) for d in read["dice"]]
+        if not rolls:
+            named[0], named[1] = named[1], named[0]
+            slipped = [(read["read_id"], 0, named[0]), (read["read_id"], 1, named[1])]
+        url = f"/api/tables/{tid}/dice/{read['read_id']}/confirm"
+        out = client.post(url, json={"faces": named,
+                                     "expected_version": state(client, tid)["version"]}).json
+        assert out["status"] == "applied"
+        rolls += 1
+        if path.is_file():
+            break
+    # the two faces had only STARTER_PER_FACE - 1 dice to trust after STARTER_PER_FACE rolls
+    assert rolls > STARTER_PER_FACE
+    profile = Profile.load("seafall")
+    assert np.bincount(profile.owners).min() >= STARTER_PER_FACE
+    store = services.dice().store
+    for read_id, i, face in slipped:
+        wrong = reframe(cv2.imread(str(store.file(read_id, f"crop-{i}.png")), cv2.IMREAD_COLOR))
+        filed = profile.crops[profile.owners == profile.labels.index(face)]
+        assert not any(np.array_equal(wrong, c) for c in filed)
 
 
 def test_a_profile_enrolled_while_the_server_runs_is_used_at_once(services):
