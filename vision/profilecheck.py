@@ -89,8 +89,9 @@ def suspects(checks: Sequence[CropCheck]) -> list[CropCheck]:
 def describe(c: CropCheck, origin: str) -> str:
     """One line for a player about a suspect crop (``origin``: its file, or photo and line)."""
     if c.misfiled:
-        return (f"{origin}: filed as {c.face!r}, but the other crops read it as "
-                f"{c.read_as!r}, sure: is it filed right, and a crop of one die?")
+        return (f"{origin}: filed as {c.face!r}, but cut as the reader cuts dice, the other "
+                f"crops read it as {c.read_as!r}, sure: is it filed right? (If it is, crop it "
+                f"closer about the die, or leave it out.)")
     return (f"{origin}: filed as {c.face!r}, but it does not look like a die's face seen "
             f"from above (die-or-not {c.die:.2f}): is it a crop of one die, its top face "
             f"in view?")

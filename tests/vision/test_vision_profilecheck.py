@@ -5,13 +5,18 @@ the reader surely wrong. Rates over many enrollments: benchmarks/bench_profile_c
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from tests.vision.helpers import labelled_photos
+from tests.vision.helpers import PHOTOS, labelled_photos
 from tests.vision.test_vision_enrollment import seafall_crops
 from vision import profilecheck
 from vision.crops import crop
 from vision.dieornot import DIE_FROM, default_die_or_not
+from vision.enroll import SuspectCrops, enroll
 from vision.enrollment import Profile, reframe
+from vision.training.label_errors import LABEL_ERRORS
+
+FIRST_TRAIN = PHOTOS / "first-train"
 
 
 def _swapped(crops: dict[str, list[np.ndarray]], a: str, b: str) -> dict[str, list[np.ndarray]]:
@@ -86,3 +91,22 @@ def test_reframing_never_turns_a_die_into_no_die() -> None:
     crops = [c for items in seafall_crops(seed=5, per_face=15).values() for c in items]
     die = default_die_or_not().probabilities([reframe(c) for c in crops])
     assert die.min() >= DIE_FROM
+
+
+def test_enrolling_from_the_d6_photos_names_a_published_label_mistake() -> None:
+    # the first two photos of the d6 train split, with their labels as published
+    # (photos/first-train/): IMG_20191208_111246's first line labels a 3 as a 2, one of
+    # the dataset's known label mistakes (vision.training.label_errors). Enrolled as
+    # symbols, 5 crops a face (the first labelled dice, as `tableside enroll --photos
+    # DIR --per-face 5` takes them), that die is named, read as the 3 it shows.
+    assert ("IMG_20191208_111246.jpg", "2") in LABEL_ERRORS
+    with pytest.raises(SuspectCrops) as refused:
+        enroll("d6sym", "d6", photos_dir=FIRST_TRAIN, per_face=5)
+    assert len(refused.value.lines) == 1
+    line = refused.value.lines[0]
+    assert line.startswith(f"{FIRST_TRAIN / 'IMG_20191208_111246.txt'}:1: filed as '2'")
+    assert "read it as '3', sure" in line
+    kept: list[str] = []
+    profile = enroll("d6sym", "d6", photos_dir=FIRST_TRAIN, per_face=5, keep_suspects=True,
+                     doubts=kept)
+    assert kept == refused.value.lines and len(profile.owners) == 30
