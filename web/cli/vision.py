@@ -64,7 +64,9 @@ def register(subparsers: Any) -> None:
 
     e = subparsers.add_parser(
         "enroll", help="enroll the faces of a custom die",
-        description="Learn a die's faces from crops (one folder per face) or labelled photos.",
+        description="Learn a die's faces from crops (one folder per face) or labelled photos. "
+        "Each crop is first read by the others: a crop that looks filed under the wrong face, "
+        "or like no die, is named and nothing is saved (unless --keep-suspects).",
     )
     e.add_argument("--die", required=True)
     e.add_argument("--profile", required=True)
