@@ -1,0 +1,202 @@
+"""How well the enrollment check finds crops filed under the wrong face, and how often it
+doubts a good one (``vision/profilecheck.py``, run by ``tableside enroll`` and by the table
+when it enrolls a die from the dice the players named).
+
+Each row draws ``--draws`` enrollments of ``--per-face`` crops per face at random from a
+pool and prints:
+
+* *good enrollments doubted*: the share of enrollments, every crop filed right, in which
+  the check names at least one crop (``tableside enroll`` then asks the player to look at
+  it, or to pass ``--keep-suspects``), and the share of crops it names;
+* *moved crop caught*: one crop of each enrollment filed under another face at random
+  (a photo in the wrong folder, a YOLO class off by one, a die named wrongly at the table):
+  the share in which that crop is named;
+* *tray crop caught*: one crop replaced by a die-sized crop of a photo's empty tray: the
+  share in which it is named.
+
+A second table enrolls SeaFall at the table as ``tableside serve`` does (10 named dice a
+face from synthetic trays, the first 5 of each kept, with or without the check's doubted
+dice left out first: ``DiceReaders.start_profile``), cleanly and with a slip (the first
+standard and the first blank named each other's face), and reads 40 synthetic trays
+(8 of seed 11 and 16 of seed 99 drawn flat, 16 of seed 99 in perspective; 480 dice) with
+each profile, for ``--seeds`` enrollments.
+
+Pools: the d6 faces enrolled as symbols (as the enrolled reader is measured), from the
+train and val photos of ``../shared/datasets/d6-photos`` (label mistakes known in train
+left out; test not read), each crop cut as ``enroll --photos`` cuts it; and synthetic
+SeaFall crops cut as the reader cuts dice (the tests' ``seafall_crops``). Tray crops are
+cut beside the labelled dice of the d6 photos. Takes about ten minutes.
+
+    .venv/bin/python benchmarks/bench_profile_check.py [--draws 200] [--per-face 3 5 10] \\
+        [--seeds 6]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.vision.test_vision_enrollment import score_synthetic, seafall_crops  # noqa: E402
+from vision import profilecheck  # noqa: E402
+from vision.crops import crop  # noqa: E402
+from vision.detection import detection_like, to_work  # noqa: E402
+from vision.enroll import crops_from_photos, label_file, read_yolo  # noqa: E402
+from vision.enrollment import (  # noqa: E402
+    ENROLL_TURNS,
+    Profile,
+    _crop_px,
+    _made_from,
+    reframe,
+)
+from vision.faces import D6_FACES, SEAFALL_FACES  # noqa: E402
+from vision.imagefile import read_file  # noqa: E402
+from vision.reader import DiceReader  # noqa: E402
+from vision.training.label_errors import LABEL_ERRORS  # noqa: E402
+from vision.training.photos import split_photos  # noqa: E402
+
+
+class Pool:
+    """Crops cut once, with their maps and vectors, from which profiles are drawn: dice
+    (``owners``: each one's face) and, after them, crops of the empty tray."""
+
+    def __init__(self, faces: Sequence[str], crops: list[np.ndarray], owners: list[int],
+                 trays: Sequence[np.ndarray] = ()) -> None:
+        self.faces = tuple(faces)
+        self.crops = np.stack([_crop_px(reframe(c)) for c in [*crops, *trays]])
+        self.owners = np.array(owners)
+        self.trays = list(range(len(crops), len(self.crops)))
+        maps, vectors = _made_from(list(self.crops))
+        self.maps, self.vectors = maps, vectors.reshape(len(self.crops), ENROLL_TURNS, -1)
+
+    def profile(self, rows: Sequence[int], owners: Sequence[int]) -> Profile:
+        idx = np.array(rows)
+        return Profile("bench", "bench", self.faces, self.maps[idx],
+                       self.vectors[idx].reshape(-1, self.vectors.shape[2]),
+                       np.array(owners, np.int32), crops=self.crops[idx])
+
+
+def d6_pool(split: str) -> Pool:
+    """The split's labelled dice, and die-sized crops of its empty tray."""
+    crops, owners, trays = [], [], []
+    for path in split_photos(split):
+        for face, items in crops_from_photos([path], D6_FACES, wrong_labels=LABEL_ERRORS).items():
+            crops += items
+            owners += [D6_FACES.index(face)] * len(items)
+        image = read_file(path).image
+        work = to_work(image)
+        boxes = [b for _, b in read_yolo(label_file(path), image.shape[1], image.shape[0])]
+        x, y, w, h = boxes[0]
+        for dx, dy in ((3, 0), (-3, 0), (0, 3), (0, -3), (2, 2), (-2, -2)):
+            nx, ny = x + dx * w, y + dy * h
+            inside = 0 <= nx and 0 <= ny and nx + w <= image.shape[1] and ny + h <= image.shape[0]
+            if inside and all(abs(nx - bx) >= 1.5 * w or abs(ny - by) >= 1.5 * h
+                              for bx, by, _, _ in boxes):
+                trays.append(crop(work.image, detection_like((nx, ny, w, h), work.scale)))
+                break
+    return Pool(D6_FACES, crops, owners, trays)
+
+
+def seafall_pool(per_face: int, trays: Sequence[np.ndarray]) -> Pool:
+    crops = seafall_crops(seed=5, per_face=per_face)
+    return Pool(SEAFALL_FACES, [c for f in SEAFALL_FACES for c in crops[f]],
+                [i for i, f in enumerate(SEAFALL_FACES) for _ in crops[f]], trays)
+
+
+def named(pool: Pool, rows: Sequence[int], owners: Sequence[int]) -> set[int]:
+    """Places (in ``rows``) of the crops the check names."""
+    return {c.index for c in profilecheck.suspects(profilecheck.check(pool.profile(rows, owners)))}
+
+
+def row(pool: Pool, per_face: int, draws: int, seed: int = 1,
+        ) -> tuple[float, float, float, float]:
+    rng = random.Random(seed)
+    doubted_enrollments = doubted_crops = crops = moved = tray_caught = 0
+    for _ in range(draws):
+        rows, owners = [], []
+        for f in range(len(pool.faces)):
+            rows += rng.sample(list(np.flatnonzero(pool.owners == f)), per_face)
+            owners += [f] * per_face
+        doubted = named(pool, rows, owners)
+        doubted_enrollments += bool(doubted)
+        doubted_crops += len(doubted)
+        crops += len(rows)
+        k = rng.randrange(len(rows))
+        refiled = list(owners)
+        refiled[k] = rng.choice([f for f in range(len(pool.faces)) if f != owners[k]])
+        moved += k in named(pool, rows, refiled)
+        with_tray = list(rows)
+        with_tray[k] = rng.choice(pool.trays)
+        tray_caught += k in named(pool, with_tray, owners)
+    return (100 * doubted_enrollments / draws, 100 * doubted_crops / crops,
+            100 * moved / draws, 100 * tray_caught / draws)
+
+
+TRAYS = ((11, 8, 0.0), (99, 16, 0.0), (99, 16, 0.02))
+"""(seed, trays, top_shift) of the synthetic trays each table-made profile reads."""
+
+
+def at_the_table(seeds: int) -> None:
+    """Right and silent reads of profiles made at the table, with and without the check."""
+    totals: dict[tuple[str, str], list[int]] = {}
+    for seed in range(7, 7 + 12 * seeds, 12):
+        named = seafall_crops(seed=seed, per_face=10)
+        slipped = {f: list(v) for f, v in named.items()}
+        slipped["blank"][0], slipped["standard"][0] = named["standard"][0], named["blank"][0]
+        for case, crops in (("clean", named), ("a slip", slipped)):
+            kept, _ = profilecheck.trusted("bench", "seafall", crops)
+            for how, chosen in (("all named", crops), ("doubted left out", kept)):
+                profile = Profile.from_crops("bench", "seafall",
+                                             {f: v[:5] for f, v in chosen.items()})
+                reader = DiceReader("seafall", profile=profile)
+                for s, n, shift in TRAYS:
+                    got = score_synthetic(reader, seed=s, photos=n, top_shift=shift)
+                    t = totals.setdefault((case, how), [0, 0, 0])
+                    t[0] += got["dice"]
+                    t[1] += got["right"]
+                    t[2] += got["silent"]
+    print(f"\nSeaFall enrolled at the table, {seeds} enrollments, each reading 40 trays")
+    print(f"{'named':<8} {'profile from':<18} {'read sure and right':>20} {'silent errors':>14}")
+    for (case, how), (dice, right, silent) in totals.items():
+        print(f"{case:<8} {how:<18} {100 * right / dice:>19.1f}% {silent:>14}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--draws", type=int, default=200, help="enrollments per row")
+    parser.add_argument("--per-face", type=int, nargs="+", default=[3, 5, 10],
+                        help="crops per face of each enrollment")
+    parser.add_argument("--seeds", type=int, default=6,
+                        help="enrollments at the table (0: leave that table out)")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    train = d6_pool("train")
+    pools = [("d6 train", train), ("d6 val", d6_pool("val")),
+             ("SeaFall synthetic", seafall_pool(max(args.per_face) * 3,
+                                                [train.crops[i] for i in train.trays]))]
+    print(f"{'pool':<18} {'per face':>8} {'good enrollments doubted':>25} {'crops doubted':>14} "
+          f"{'moved crop caught':>18} {'tray crop caught':>17}")
+    for name, pool in pools:
+        for per_face in args.per_face:
+            if min(np.bincount(pool.owners)) < per_face + 1:
+                continue
+            e, c, m, t = row(pool, per_face, args.draws)
+            print(f"{name:<18} {per_face:>8} {e:>24.1f}% {c:>13.2f}% {m:>17.1f}% {t:>16.1f}%",
+                  flush=True)
+    print(f"({args.draws} enrollments a row)")
+    if args.seeds:
+        at_the_table(args.seeds)
+    print(f"({time.perf_counter() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
