@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -75,6 +76,16 @@ STARTER_PER_FACE = 3
 ENROLL_PER_FACE = 5
 """At most this many confirmed dice per face go into a profile made at the table (as many
 as the enrolled reader was measured with); later ones are learned (``Profile.learn``)."""
+
+
+def _doubts(checks: Sequence[profilecheck.CropCheck]) -> tuple[str, ...]:
+    """What the players are told of the named dice the others doubt, alike ones counted."""
+    said = Counter((c.face, None if c.not_a_die else c.read_as) for c in checks)
+    return tuple(
+        (f"{'a die' if n == 1 else f'{n} dice'} named {face!r} "
+         + (f"{'looks' if n == 1 else 'look'} like {read_as!r} to the other named dice"
+            if read_as is not None else f"{'does' if n == 1 else 'do'} not look like a die"))
+        for (face, read_as), n in said.items())
 
 
 TRACKED_TABLES = 4
@@ -117,6 +128,10 @@ class DiceReaders:
 
     profiles: dict[str, Profile] = field(default_factory=dict)
     profile_dir: Path | None = None
+    waiting: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per die still being enrolled at the table, what holds its first profile back: a
+    line per named die the other named dice doubt (:meth:`start_profile`), for the note
+    the players see with the next roll."""
     _readers: dict[str, DiceReader] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -173,12 +188,12 @@ class DiceReaders:
         :data:`STARTER_PER_FACE` left: more named dice are needed."""
         with self._lock:
             kept, doubted = profilecheck.trusted(die, die, crops)
-            for c in doubted:
-                log.warning("a %s die named %r at the table is left out of its first profile: "
-                            "%s", die, c.face, "it looks like no die's face" if c.not_a_die
-                            else f"the other named dice read it as {c.read_as!r}")
+            self.waiting[die] = _doubts(doubted)
+            for line in self.waiting[die]:
+                log.warning("%s: left out of the %s die's first profile", line, die)
             if min(len(v) for v in kept.values()) < STARTER_PER_FACE:
                 return None
+            del self.waiting[die]
             profile = Profile.from_crops(die, die, {f: v[:ENROLL_PER_FACE]
                                                     for f, v in kept.items()})
             profile.save(self.profile_dir)
@@ -295,6 +310,9 @@ class DiceService:
         if any(d.read_face == UNREAD for d in dice):
             unread = (f"this table does not know {tray.die} dice yet: give their faces; "
                       f"after {STARTER_PER_FACE} of each face it reads them itself")
+            if waits := self.readers.waiting.get(tray.die):
+                unread += (f" (waiting: {'; '.join(waits)}: "
+                           f"{'were they' if len(waits) > 1 else 'was it'} named right?)")
             note = f"{note}; {unread}" if note else unread
         with self._lock:
             record = self.store.add(

@@ -202,6 +202,12 @@ def test_dice_named_wrongly_at_the_table_are_left_out_of_the_first_profile(servi
         if not rolls:
             named[0], named[1] = named[1], named[0]
             slipped = [(read["read_id"], 0, named[0]), (read["read_id"], 1, named[1])]
+        # once every face has its named dice, the players are told what holds it back
+        # (here also a second die named standard: a dark wheel filling an ivory die)
+        waits = ("(waiting: a die named 'blank' looks like 'standard' to the other named "
+                 "dice; 2 dice named 'standard' look like 'blank' to the other named dice: "
+                 "were they named right?)")
+        assert (waits in read["note"]) == (rolls >= STARTER_PER_FACE)
         url = f"/api/tables/{tid}/dice/{read['read_id']}/confirm"
         out = client.post(url, json={"faces": named,
                                      "expected_version": state(client, tid)["version"]}).json
