@@ -152,11 +152,10 @@ def at_the_table(seeds: int) -> None:
         slipped = {f: list(v) for f, v in named.items()}
         slipped["blank"][0], slipped["standard"][0] = named["standard"][0], named["blank"][0]
         for case, crops in (("clean", named), ("a slip", slipped)):
-            kept, _ = profilecheck.trusted("bench", "seafall", crops)
-            for how, chosen in (("all named", crops), ("doubted left out", kept)):
-                profile = Profile.from_crops("bench", "seafall",
-                                             {f: v[:5] for f, v in chosen.items()})
-                reader = DiceReader("seafall", profile=profile)
+            every = Profile.from_crops("bench", "seafall", crops)
+            kept, _ = profilecheck.trusted(every)
+            for how, chosen in (("all named", every), ("doubted left out", kept)):
+                reader = DiceReader("seafall", profile=chosen.first(5))
                 for s, n, shift in TRAYS:
                     got = score_synthetic(reader, seed=s, photos=n, top_shift=shift)
                     t = totals.setdefault((case, how), [0, 0, 0])

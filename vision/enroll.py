@@ -158,8 +158,8 @@ def enroll(
 ) -> Profile:
     """Build a profile from ``--crops DIR`` or ``--photos DIR`` (exactly one), and check
     its crops against one another (:mod:`vision.profilecheck`): a crop that looks filed
-    under the wrong face, or like none of its face's crops, is a :class:`SuspectCrops`
-    error naming it, unless ``keep_suspects``; ``doubts``, when given, gets one line per
+    under the wrong face, or like no die, is a :class:`SuspectCrops` error naming it,
+    unless ``keep_suspects``; ``doubts``, when given, gets one line per
     suspect crop kept."""
     if (crops_dir is None) == (photos_dir is None):
         raise EnrollmentError("give exactly one of --crops DIR or --photos DIR")
@@ -202,8 +202,8 @@ def enroll(
 
 
 class SuspectCrops(EnrollmentError):
-    """Crops that look filed under the wrong face, or like none of their face's crops:
-    nothing is saved until they are moved, removed, or kept on purpose."""
+    """Crops that look filed under the wrong face, or like no die: nothing is saved until
+    they are moved, removed, or kept on purpose."""
 
     def __init__(self, lines: Sequence[str]) -> None:
         self.lines = list(lines)

@@ -296,6 +296,23 @@ class Profile:
                    crops=cut)
 
 
+    def only(self, rows: Sequence[int]) -> Profile:
+        """This profile with only these of its crops (in this order; every face it names
+        is kept, with or without crops), its lead following what they have learned."""
+        keep = np.asarray(rows, np.int64)
+        owners = self.owners[keep]
+        sources = tuple(self.sources[i] for i in keep)
+        vectors = self.vectors.reshape(len(self.maps), ENROLL_TURNS, -1)[keep]
+        return Profile(self.name, self.die, self.labels, self.maps[keep],
+                       vectors.reshape(-1, self.vectors.shape[1]), owners, self.min_similarity,
+                       margin_for(*learned_range(owners, sources, len(self.labels))), sources,
+                       None if self.crops is None else self.crops[keep])
+
+    def first(self, per_face: int) -> Profile:
+        """This profile with only the first ``per_face`` crops of each face."""
+        return self.only([i for i, o in enumerate(self.owners)
+                          if np.count_nonzero(self.owners[:i] == o) < per_face])
+
     def learn(self, dice: Sequence[tuple[str, np.ndarray, str]]) -> Profile:
         """This profile with dice the table has confirmed added: ``(face, crop, source)``,
         the crop as the reader cut it and ``source`` naming the die (a read and its

@@ -21,13 +21,13 @@ least two of it to stand against the other faces (one crop of a face is no measu
 how that face looks, and a face's only crop, with none left, would always read as
 another).
 
-Measured on the d6 faces enrolled as symbols (``docs/vision.md``, *Checking an
-enrollment*).
+Measured by ``benchmarks/bench_profile_check.py`` on the d6 faces enrolled as symbols and on
+synthetic SeaFall dice (``docs/vision.md``, *Checking an enrollment*).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -97,13 +97,8 @@ def describe(c: CropCheck, origin: str) -> str:
             f"in view?")
 
 
-def trusted(name: str, die: str, crops: Mapping[str, Sequence[np.ndarray]],
-            ) -> tuple[dict[str, list[np.ndarray]], list[CropCheck]]:
-    """The crops less those the check doubts (:func:`suspects` of a profile made of them
-    all), face by face in their order, and the checks of the crops left out."""
-    profile = Profile.from_crops(name, die, crops)
+def trusted(profile: Profile) -> tuple[Profile, list[CropCheck]]:
+    """The profile less the crops the check doubts (:func:`suspects`), and their checks."""
     doubted = suspects(check(profile))
-    places = [(face, k) for face in profile.labels for k in range(len(crops[face]))]
-    drop = {places[c.index] for c in doubted}
-    return ({face: [c for k, c in enumerate(items) if (face, k) not in drop]
-             for face, items in crops.items()}, doubted)
+    dropped = {c.index for c in doubted}
+    return profile.only([i for i in range(len(profile.maps)) if i not in dropped]), doubted

@@ -280,6 +280,21 @@ def test_a_profile_learns_from_confirmed_dice_and_reads_more() -> None:
     assert before["silent"] == after["silent"] == taught["silent"] == 0
 
 
+def test_a_profile_keeps_only_some_of_its_crops() -> None:
+    profile = Profile.from_crops("seafall-test", "seafall", seafall_crops(seed=7, per_face=3))
+    learned = profile.learn(_learned(seafall_crops(seed=21, per_face=2), "read"))
+    assert learned.min_margin == MIN_MARGIN_LEARNING and len(learned.maps) == 20
+    enrolled = learned.only([i for i, src in enumerate(learned.sources) if not src])
+    assert enrolled.min_margin == MIN_MARGIN and enrolled.labels == profile.labels
+    assert np.array_equal(enrolled.maps, profile.maps)
+    assert np.array_equal(enrolled.vectors, profile.vectors)
+    assert np.array_equal(enrolled.crops, profile.crops)
+    assert enrolled.sources == profile.sources
+    two = learned.first(2)  # the first two of each face: all enrolled
+    assert two.sources == ("",) * 8 and np.bincount(two.owners).tolist() == [2] * 4
+    assert two.classify(profile.crops[0]).face == profile.labels[profile.owners[0]]
+
+
 def test_the_lead_needed_follows_what_the_profile_has_learned() -> None:
     # margins placed by calibrate_enrolled (twenty-fifth session): the first lessons and
     # the next ones up to twenty per face ask about the lead a new profile asks (hard

@@ -49,13 +49,15 @@ def test_two_crops_filed_under_each_others_face_are_named() -> None:
     assert len(named) <= 3
     line = profilecheck.describe(next(c for c in named if c.index == 0), "crops/blank/0.png")
     assert line.startswith("crops/blank/0.png: filed as 'blank'") and "'standard', sure" in line
-    # trusted() leaves them out, face by face in the crops' order
-    kept, doubted = profilecheck.trusted("t", "seafall", crops)
+    # trusted() leaves them out, the rest in their order
+    kept, doubted = profilecheck.trusted(profile)
     assert {c.index for c in doubted} == {c.index for c in named}
-    assert not any(c is crops["blank"][0] for c in kept["blank"])
-    assert not any(c is crops["standard"][0] for c in kept["standard"])
-    assert [len(v) for v in kept.values()] == [
-        len(crops[f]) - sum(c.face == f for c in doubted) for f in crops]
+    rest = [i for i in range(40) if i not in {c.index for c in named}]
+    assert np.array_equal(kept.crops, profile.crops[rest])
+    assert np.array_equal(kept.owners, profile.owners[rest]) and kept.labels == profile.labels
+    assert np.array_equal(kept.vectors, profile.vectors.reshape(40, 12, -1)[rest].reshape(
+        -1, profile.vectors.shape[1]))
+    assert [int(n) for n in np.bincount(kept.first(5).owners)] == [5, 5, 5, 5]
 
 
 def test_faces_of_fewer_than_three_crops_are_not_judged() -> None:

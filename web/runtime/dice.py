@@ -187,15 +187,14 @@ class DiceReaders:
         out). None, and nothing saved, while a face has fewer than
         :data:`STARTER_PER_FACE` left: more named dice are needed."""
         with self._lock:
-            kept, doubted = profilecheck.trusted(die, die, crops)
+            kept, doubted = profilecheck.trusted(Profile.from_crops(die, die, crops))
             self.waiting[die] = _doubts(doubted)
             for line in self.waiting[die]:
                 log.warning("%s: left out of the %s die's first profile", line, die)
-            if min(len(v) for v in kept.values()) < STARTER_PER_FACE:
+            if np.bincount(kept.owners, minlength=len(kept.labels)).min() < STARTER_PER_FACE:
                 return None
             del self.waiting[die]
-            profile = Profile.from_crops(die, die, {f: v[:ENROLL_PER_FACE]
-                                                    for f, v in kept.items()})
+            profile = kept.first(ENROLL_PER_FACE)
             profile.save(self.profile_dir)
             self._readers[die] = DiceReader(die, profile=profile)
             return profile
