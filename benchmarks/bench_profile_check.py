@@ -38,6 +38,7 @@ import random
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -50,38 +51,36 @@ from vision import profilecheck  # noqa: E402
 from vision.crops import crop  # noqa: E402
 from vision.detection import detection_like, to_work  # noqa: E402
 from vision.enroll import crops_from_photos, label_file, read_yolo  # noqa: E402
-from vision.enrollment import (  # noqa: E402
-    ENROLL_TURNS,
-    Profile,
-    _crop_px,
-    _made_from,
-    reframe,
-)
+from vision.enrollment import Profile  # noqa: E402
 from vision.faces import D6_FACES, SEAFALL_FACES  # noqa: E402
 from vision.imagefile import read_file  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.training.label_errors import LABEL_ERRORS  # noqa: E402
 from vision.training.photos import split_photos  # noqa: E402
 
+TRAY = "tray"
+"""The label the pool's crops of the empty tray are kept under (never a die's face)."""
+
 
 class Pool:
-    """Crops cut once, with their maps and vectors, from which profiles are drawn: dice
-    (``owners``: each one's face) and, after them, crops of the empty tray."""
+    """Crops cut once, as a profile cuts them (:meth:`Profile.from_crops`), from which
+    profiles are drawn (:meth:`Profile.only`): dice of each face, and crops of the empty
+    tray. ``owners`` and ``trays`` index the pool's crops, grouped face by face."""
 
     def __init__(self, faces: Sequence[str], crops: list[np.ndarray], owners: list[int],
                  trays: Sequence[np.ndarray] = ()) -> None:
         self.faces = tuple(faces)
-        self.crops = np.stack([_crop_px(reframe(c)) for c in [*crops, *trays]])
-        self.owners = np.array(owners)
-        self.trays = list(range(len(crops), len(self.crops)))
-        maps, vectors = _made_from(list(self.crops))
-        self.maps, self.vectors = maps, vectors.reshape(len(self.crops), ENROLL_TURNS, -1)
+        grouped = {f: [c for c, o in zip(crops, owners, strict=True) if o == i]
+                   for i, f in enumerate(self.faces)}
+        self.every = Profile.from_crops("bench", "bench", {**grouped, TRAY: list(trays)})
+        self.crops = self.every.crops
+        self.owners = self.every.owners
+        self.trays = list(np.flatnonzero(self.owners == len(self.faces)))
 
     def profile(self, rows: Sequence[int], owners: Sequence[int]) -> Profile:
-        idx = np.array(rows)
-        return Profile("bench", "bench", self.faces, self.maps[idx],
-                       self.vectors[idx].reshape(-1, self.vectors.shape[2]),
-                       np.array(owners, np.int32), crops=self.crops[idx])
+        """The pool's crops ``rows``, filed under the faces ``owners``."""
+        return replace(self.every.only(rows), labels=self.faces,
+                       owners=np.asarray(owners, np.int32))
 
 
 def d6_pool(split: str) -> Pool:
