@@ -36,6 +36,7 @@ import numpy as np
 from vision import neighbours as vision_neighbours
 from vision import templates
 from vision.blas import one_thread
+from vision.boxes import centre, centre_in
 from vision.crops import CROP_PX, crop
 from vision.detection import detection_like
 from vision.dicefinder import default_dice_finder
@@ -174,22 +175,25 @@ def learned_range(owners: np.ndarray, sources: Sequence[str], faces: int) -> tup
 
 def reframe(crop_bgr: np.ndarray) -> np.ndarray:
     """A crop of one die cut again as the reader cuts dice: the learned detector finds the
-    die (the one nearest the middle) in the crop, padded by its own edges, and the crop
-    becomes the reader's crop of that box. Crops framed loosely or tightly, by hand or by
-    another tool, then match what the reader will compare them with. A crop in which the
-    detector finds no die is kept as it is, and so is one that the new cut would make
-    look like no die to the die-or-not check (:mod:`vision.dieornot`) when it looks like
-    one as it is: on a die the colour of the tray the detector can box a mark alone (a
-    SeaFall weak face's bar), or a stripe of the border the padding smears out."""
+    die (the one nearest the middle, among boxes that hold the crop's centre) in the crop,
+    padded by its own edges, and the crop becomes the reader's crop of that box. Crops
+    framed loosely or tightly, by hand or by another tool, then match what the reader will
+    compare them with. A crop in which the detector finds no box over its centre is kept
+    as it is (the padding's smeared stripes can look like a die beside the crop: 2 of the
+    204 d6 val crops, where the die itself was found by no box), and so is one that the
+    new cut would make look like no die to the die-or-not check (:mod:`vision.dieornot`)
+    when it looks like one as it is: on a die the colour of the tray the detector can box
+    a mark alone (a SeaFall weak face's bar)."""
     h, w = crop_bgr.shape[:2]
     pad = max(h, w)
     big = cv2.copyMakeBorder(crop_bgr, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-    found = default_dice_finder().find(big, 0.9 * max(h, w))
+    middle = (pad + w / 2, pad + h / 2, 0, 0)
+    found = [f for f in default_dice_finder().find(big, 0.9 * max(h, w))
+             if centre_in(f[0], middle)]
     if not found:
         return crop_bgr
-    cx, cy = pad + w / 2, pad + h / 2
-    box, _ = min(found, key=lambda f: abs(f[0][0] + f[0][2] / 2 - cx)
-                 + abs(f[0][1] + f[0][3] / 2 - cy))
+    box, _ = min(found, key=lambda f: abs(centre(f[0])[0] - middle[0])
+                 + abs(centre(f[0])[1] - middle[1]))
     framed = crop(big, detection_like(box, 1.0))
     die = default_die_or_not().probabilities([framed, _crop_px(crop_bgr)])
     return crop_bgr if die[0] < DIE_FROM <= die[1] else framed

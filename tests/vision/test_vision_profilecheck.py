@@ -10,10 +10,13 @@ import pytest
 from tests.vision.helpers import PHOTOS, labelled_photos
 from tests.vision.test_vision_enrollment import seafall_crops
 from vision import profilecheck
+from vision.boxes import TOP_FACE_SHIFT, toward_top_face
 from vision.crops import crop
+from vision.detection import detection_like, to_work
 from vision.dieornot import DIE_FROM, default_die_or_not
 from vision.enroll import SuspectCrops, enroll
 from vision.enrollment import Profile, reframe
+from vision.imagefile import read_file
 from vision.training.label_errors import LABEL_ERRORS
 
 FIRST_TRAIN = PHOTOS / "first-train"
@@ -93,6 +96,27 @@ def test_reframing_never_turns_a_die_into_no_die() -> None:
     crops = [c for items in seafall_crops(seed=5, per_face=15).values() for c in items]
     die = default_die_or_not().probabilities([reframe(c) for c in crops])
     assert die.min() >= DIE_FROM
+
+
+def test_reframing_takes_no_box_off_the_crops_middle() -> None:
+    # a blue 2 of the d6 val photo IMG_20191208_112404 (checked in): padded by its own
+    # edges, its crop grows dark stripes, and the detector's only box is one of them,
+    # beside the crop (the die itself is found by no box). Cut about that box the crop
+    # showed a stripe, which the die-or-not check took for a die (0.72), and the profile
+    # kept it as a 2. A box that does not hold the crop's centre is now no die of the crop.
+    photo = next(p for p in labelled_photos() if p.path.name == "IMG_20191208_112404.jpg")
+    image = read_file(photo.path).image
+    work = to_work(image)
+    box = next(b for f, b in zip(photo.faces, photo.boxes, strict=True)
+               if f == "2" and b[:2] == (520, 557))
+    given = crop(work.image, toward_top_face(detection_like(box, work.scale),
+                                             work.image.shape, TOP_FACE_SHIFT))
+    assert reframe(given) is given
+    # the other dice of the photo are cut again about the die found over their middle
+    others = [crop(work.image, toward_top_face(detection_like(b, work.scale),
+                                               work.image.shape, TOP_FACE_SHIFT))
+              for b in photo.boxes if b != box]
+    assert all(reframe(c) is not c for c in others)
 
 
 def test_enrolling_from_the_d6_photos_names_a_published_label_mistake() -> None:
