@@ -15,17 +15,21 @@ pool and prints:
   share in which it is named.
 
 A second table enrolls SeaFall at the table as ``tableside serve`` does (10 named dice a
-face from synthetic trays, the first 5 of each kept, with or without the check's doubted
-dice left out first: ``DiceReaders.start_profile``), cleanly and with a slip (the first
-standard and the first blank named each other's face), and reads 40 synthetic trays
-(8 of seed 11 and 16 of seed 99 drawn flat, 16 of seed 99 in perspective; 480 dice) with
-each profile, for ``--seeds`` enrollments.
+face from synthetic trays of mixed colours, cut as :func:`table_crops` cuts them, the
+first 5 of each kept, with or without the check's doubted dice left out first:
+``DiceReaders.start_profile``), cleanly and with a slip (the first standard and the first
+blank named each other's face), and reads 40 synthetic trays (8 of seed 11 and 16 of seed
+99 drawn flat, 16 of seed 99 in perspective; 480 dice) with each profile, for ``--seeds``
+enrollments. A third enrolls each colour's set from its own dice (5 named a face) and reads
+16 trays of that set alone (:func:`one_set_each`), as a table with one box of dice does.
 
 Pools: the d6 faces enrolled as symbols (as the enrolled reader is measured), from the
 train and val photos of ``../shared/datasets/d6-photos`` (label mistakes known in train
 left out; test not read), each crop cut as ``enroll --photos`` cuts it; and synthetic
-SeaFall crops cut as the reader cuts dice (the tests' ``seafall_crops``). Tray crops are
-cut beside the labelled dice of the d6 photos. Takes about ten minutes.
+SeaFall crops cut as the table cuts the dice its players name (:func:`table_crops`), one
+pool per body colour of the renderer (a set of alike dice, as SeaFall's 15 are) and one of
+its colours mixed. Tray crops are cut beside the labelled dice of the d6 photos. Takes
+about ten minutes.
 
     .venv/bin/python benchmarks/bench_profile_check.py [--draws 200] [--per-face 3 5 10] \\
         [--seeds 6]
@@ -46,8 +50,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.vision.test_vision_enrollment import score_synthetic, seafall_crops  # noqa: E402
+from tests.vision.test_vision_enrollment import score_synthetic  # noqa: E402
 from vision import profilecheck  # noqa: E402
+from vision.boxes import hold_each_other  # noqa: E402
 from vision.crops import crop  # noqa: E402
 from vision.detection import detection_like, to_work  # noqa: E402
 from vision.enroll import crops_from_photos, label_file, read_yolo  # noqa: E402
@@ -55,8 +60,12 @@ from vision.enrollment import Profile  # noqa: E402
 from vision.faces import D6_FACES, SEAFALL_FACES  # noqa: E402
 from vision.imagefile import read_file  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
+from vision.synthetic import BODY_COLOURS, tray_photo  # noqa: E402
 from vision.training.label_errors import LABEL_ERRORS  # noqa: E402
 from vision.training.photos import split_photos  # noqa: E402
+
+BODY_NAMES = ("red", "ivory", "black", "blue")
+"""Names of :data:`vision.synthetic.BODY_COLOURS`, each a SeaFall set of its own."""
 
 TRAY = "tray"
 """The label the pool's crops of the empty tray are kept under (never a die's face)."""
@@ -104,8 +113,29 @@ def d6_pool(split: str) -> Pool:
     return Pool(D6_FACES, crops, owners, trays)
 
 
-def seafall_pool(per_face: int, trays: Sequence[np.ndarray]) -> Pool:
-    crops = seafall_crops(seed=5, per_face=per_face)
+def table_crops(seed: int, per_face: int,
+                body: tuple[int, int, int] | None = None) -> dict[str, list[np.ndarray]]:
+    """Crops of synthetic SeaFall dice as the table cuts the dice its players name: the
+    reader of a die with no profile yet (``DiceReader(unknown_faces=True)``: the body
+    detector and the die-or-not check) finds them, and each found die's evidence crop is
+    kept under its face. Dice of one ``body`` colour (a set, as SeaFall's 15 dice are), or
+    of the renderer's colours at random."""
+    reader = DiceReader("seafall", unknown_faces=True)
+    rng = np.random.default_rng(seed)
+    crops: dict[str, list[np.ndarray]] = {f: [] for f in SEAFALL_FACES}
+    while min(len(v) for v in crops.values()) < per_face:
+        photo = tray_photo(rng, list(SEAFALL_FACES) * 2, body=body)
+        found = reader.read(photo.image).dice
+        for die in photo.dice:
+            read = next((d for d in found if hold_each_other(die.box, d.box)), None)
+            if read is not None and len(crops[die.face]) < per_face:
+                crops[die.face].append(read.crop)
+    return crops
+
+
+def seafall_pool(per_face: int, trays: Sequence[np.ndarray],
+                 body: tuple[int, int, int] | None = None) -> Pool:
+    crops = table_crops(seed=5, per_face=per_face, body=body)
     return Pool(SEAFALL_FACES, [c for f in SEAFALL_FACES for c in crops[f]],
                 [i for i, f in enumerate(SEAFALL_FACES) for _ in crops[f]], trays)
 
@@ -147,7 +177,7 @@ def at_the_table(seeds: int) -> None:
     """Right and silent reads of profiles made at the table, with and without the check."""
     totals: dict[tuple[str, str], list[int]] = {}
     for seed in range(7, 7 + 12 * seeds, 12):
-        named = seafall_crops(seed=seed, per_face=10)
+        named = table_crops(seed=seed, per_face=10)
         slipped = {f: list(v) for f, v in named.items()}
         slipped["blank"][0], slipped["standard"][0] = named["standard"][0], named["blank"][0]
         for case, crops in (("clean", named), ("a slip", slipped)):
@@ -167,6 +197,26 @@ def at_the_table(seeds: int) -> None:
         print(f"{case:<8} {how:<18} {100 * right / dice:>19.1f}% {silent:>14}")
 
 
+def one_set_each(seeds: int) -> None:
+    """Right and silent reads of each colour's set, enrolled at the table from its own dice
+    (5 named a face, the table's first profile) and reading trays of that set alone."""
+    print(f"\nSeaFall sets enrolled at the table, {seeds} enrollments a set, each reading "
+          "16 trays of 15 dice of the set (8 drawn flat, 8 in perspective)")
+    print(f"{'set':<8} {'dice':>6} {'found':>7} {'read sure and right':>20} "
+          f"{'silent errors':>14} {'false boxes':>12}")
+    for name, body in zip(BODY_NAMES, BODY_COLOURS, strict=True):
+        t = {"dice": 0, "found": 0, "right": 0, "silent": 0, "false": 0}
+        for seed in range(7, 7 + 12 * seeds, 12):
+            profile = Profile.from_crops("bench", "seafall", table_crops(seed, 5, body))
+            reader = DiceReader("seafall", profile=profile)
+            for trays, shift in ((101, 0.0), (202, 0.02)):
+                got = score_synthetic(reader, seed=trays, photos=8, top_shift=shift,
+                                      body=body, dice=15)
+                t = {k: t[k] + got[k] for k in t}
+        print(f"{name:<8} {t['dice']:>6} {t['found']:>7} {100 * t['right'] / t['dice']:>19.1f}% "
+              f"{t['silent']:>14} {t['false']:>12}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--draws", type=int, default=200, help="enrollments per row")
@@ -177,9 +227,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     started = time.perf_counter()
     train = d6_pool("train")
+    trays = [train.crops[i] for i in train.trays]
     pools = [("d6 train", train), ("d6 val", d6_pool("val")),
-             ("SeaFall synthetic", seafall_pool(max(args.per_face) * 3,
-                                                [train.crops[i] for i in train.trays]))]
+             *((f"SeaFall {name}", seafall_pool(max(args.per_face) * 3, trays, body))
+               for name, body in zip(BODY_NAMES, BODY_COLOURS, strict=True)),
+             ("SeaFall mixed", seafall_pool(max(args.per_face) * 3, trays))]
     print(f"{'pool':<18} {'per face':>8} {'good enrollments doubted':>25} {'crops doubted':>14} "
           f"{'moved crop caught':>18} {'tray crop caught':>17}")
     for name, pool in pools:
@@ -192,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"({args.draws} enrollments a row)")
     if args.seeds:
         at_the_table(args.seeds)
+        one_set_each(max(1, args.seeds // 3))
     print(f"({time.perf_counter() - started:.0f} s)")
     return 0
 

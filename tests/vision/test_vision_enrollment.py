@@ -38,9 +38,12 @@ from vision.synthetic import draw_face, random_faces, tray_photo
 
 def seafall_crops(seed: int, per_face: int = 5, shift: float = TOP_FACE_SHIFT,
                   top_shift: float = 0.0) -> dict[str, list[np.ndarray]]:
-    """Crops of synthetic SeaFall dice as the reader cuts them (enrolling by rolling and
-    confirming: the detector finds each die, the player names its face), about the top
-    face (``shift``: vision.boxes.TOP_FACE_SHIFT), on trays drawn with their ``top_shift``."""
+    """Crops of synthetic SeaFall dice of mixed colours, each cut about the pip-dice
+    detector's box (as the reader cut custom dice before the body detector), about the top
+    face (``shift``: vision.boxes.TOP_FACE_SHIFT), on trays drawn with their ``top_shift``.
+    On an ivory die that box is sometimes off the die or round its symbol alone, so these
+    crops are harder to enroll from than the table's own (the body detector's:
+    ``benchmarks/bench_profile_check.py``, ``table_crops``)."""
     rng = np.random.default_rng(seed)
     crops: dict[str, list[np.ndarray]] = {f: [] for f in SEAFALL_FACES}
     while min(len(v) for v in crops.values()) < per_face:
@@ -56,12 +59,16 @@ def seafall_crops(seed: int, per_face: int = 5, shift: float = TOP_FACE_SHIFT,
     return crops
 
 
-def score_synthetic(reader: DiceReader, seed: int, photos: int,
-                    top_shift: float = 0.0) -> dict[str, int]:
+def score_synthetic(reader: DiceReader, seed: int, photos: int, top_shift: float = 0.0,
+                    body: tuple[int, int, int] | None = None,
+                    dice: int = 12) -> dict[str, int]:
+    """Counts over ``photos`` synthetic trays of ``dice`` dice each (of one ``body``
+    colour, or of the renderer's at random): dice, found, read sure and right, read sure
+    and wrong (silent), and boxes on no die (false)."""
     rng = np.random.default_rng(seed)
     s = {"dice": 0, "found": 0, "right": 0, "silent": 0, "false": 0}
     for _ in range(photos):
-        photo = tray_photo(rng, random_faces(rng, 12), top_shift=top_shift)
+        photo = tray_photo(rng, random_faces(rng, dice), top_shift=top_shift, body=body)
         read = reader.read(photo.image)
         used: set[int] = set()
         for die in photo.dice:
