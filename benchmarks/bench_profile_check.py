@@ -29,7 +29,7 @@ left out; test not read), each crop cut as ``enroll --photos`` cuts it; and synt
 SeaFall crops cut as the table cuts the dice its players name (:func:`table_crops`), one
 pool per body colour of the renderer (a set of alike dice, as SeaFall's 15 are) and one of
 its colours mixed. Tray crops are cut beside the labelled dice of the d6 photos. Takes
-about ten minutes.
+about twelve minutes.
 
     .venv/bin/python benchmarks/bench_profile_check.py [--draws 200] [--per-face 3 5 10] \\
         [--seeds 6]
