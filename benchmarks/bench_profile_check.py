@@ -60,12 +60,9 @@ from vision.enrollment import Profile  # noqa: E402
 from vision.faces import D6_FACES, SEAFALL_FACES  # noqa: E402
 from vision.imagefile import read_file  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
-from vision.synthetic import BODY_COLOURS, tray_photo  # noqa: E402
+from vision.synthetic import BODY_COLOURS, BODY_NAMES, tray_photo  # noqa: E402
 from vision.training.label_errors import LABEL_ERRORS  # noqa: E402
 from vision.training.photos import split_photos  # noqa: E402
-
-BODY_NAMES = ("red", "ivory", "black", "blue")
-"""Names of :data:`vision.synthetic.BODY_COLOURS`, each a SeaFall set of its own."""
 
 TRAY = "tray"
 """The label the pool's crops of the empty tray are kept under (never a die's face)."""
@@ -223,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-face", type=int, nargs="+", default=[3, 5, 10],
                         help="crops per face of each enrollment")
     parser.add_argument("--seeds", type=int, default=6,
-                        help="enrollments at the table (0: leave that table out)")
+                        help="enrollments at the table, and a third as many of each "
+                             "colour's set (0: leave those tables out)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     train = d6_pool("train")

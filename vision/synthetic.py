@@ -21,6 +21,9 @@ from vision.reading import Box
 BODY_COLOURS = ((40, 40, 160), (200, 200, 200), (30, 30, 30), (150, 90, 30))
 """BGR die bodies: red, ivory, black, blue."""
 
+BODY_NAMES = ("red", "ivory", "black", "blue")
+"""The names of :data:`BODY_COLOURS`, in their order."""
+
 
 def draw_face(label: str, size: int, body: tuple[int, int, int]) -> np.ndarray:
     """One die face, ``size`` px square, with the symbol of a SeaFall face label."""
