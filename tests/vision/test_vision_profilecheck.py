@@ -107,15 +107,17 @@ def test_reframing_takes_no_box_off_the_crops_middle() -> None:
     photo = next(p for p in labelled_photos() if p.path.name == "IMG_20191208_112404.jpg")
     image = read_file(photo.path).image
     work = to_work(image)
+
+    def cut(b: tuple[int, int, int, int]) -> np.ndarray:  # as `enroll --photos` cuts a die
+        return crop(work.image, toward_top_face(detection_like(b, work.scale),
+                                                work.image.shape, TOP_FACE_SHIFT))
+
     box = next(b for f, b in zip(photo.faces, photo.boxes, strict=True)
                if f == "2" and b[:2] == (520, 557))
-    given = crop(work.image, toward_top_face(detection_like(box, work.scale),
-                                             work.image.shape, TOP_FACE_SHIFT))
+    given = cut(box)
     assert reframe(given) is given
     # the other dice of the photo are cut again about the die found over their middle
-    others = [crop(work.image, toward_top_face(detection_like(b, work.scale),
-                                               work.image.shape, TOP_FACE_SHIFT))
-              for b in photo.boxes if b != box]
+    others = [cut(b) for b in photo.boxes if b != box]
     assert all(reframe(c) is not c for c in others)
 
 
