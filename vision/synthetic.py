@@ -96,6 +96,7 @@ def tray_photo(
     base[:] = tray
     base += rng.normal(0, 3, base.shape).astype(np.float32)  # tray texture
     shadow = np.zeros((h, w), np.float32)
+    covered = np.zeros((h, w), np.float32)  # where a die lies (shadows fall around it)
     placed: list[SyntheticDie] = []
     margin = die_px
     for face in faces:
@@ -127,6 +128,7 @@ def tray_photo(
         outline = alpha if side is None else np.maximum(side, alpha)
         off = np.float32([[1, 0, die_px * 0.12], [0, 1, die_px * 0.12]])
         shadow = np.maximum(shadow, cv2.warpAffine(outline, off, (w, h)))
+        covered = np.maximum(covered, outline)
         if side is not None:
             shade = 0.55 * np.float32(colour)  # a side turned from the light
             base = base * (1 - side[..., None]) + shade * side[..., None]
@@ -136,11 +138,9 @@ def tray_photo(
                                           int(xs.max() - xs.min() + 1),
                                           int(ys.max() - ys.min() + 1))))
     shadow = cv2.GaussianBlur(shadow, (0, 0), die_px * 0.15)
-    # shadows fall on the tray only (dice are drawn over them)
-    covered = np.zeros((h, w), np.float32)
-    for d in placed:
-        x, y, bw, bh = d.box
-        covered[y : y + bh, x : x + bw] = 1
+    # shadows fall on the tray only, up to each die's outline (dice are drawn over them;
+    # until the twenty-eighth session the die's whole box was kept out of the shadow, and
+    # its corners stood out unshadowed on a dark tray)
     base *= (1 - 0.45 * shadow * (1 - covered))[..., None]
     # uneven light: a broad gradient and a soft hot spot
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
