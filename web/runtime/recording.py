@@ -194,7 +194,10 @@ def make_recording(folder: Path, rolls: int = 3, dice: int = 2, seed: int = 2026
     while len(made) < rolls:
         faces = random_faces(rng, dice)
         settled = tray_photo(rng, faces, size=SIZE, die_px=DIE_PX)
-        image = cv2.imdecode(np.frombuffer(_encode(settled.image), np.uint8), cv2.IMREAD_COLOR)
+        # the file holds these very bytes: encoded again, the picture read would not be
+        # the one checked here (a blank die read sure here was unsure in the file)
+        settled_jpeg = _encode(settled.image)
+        image = cv2.imdecode(np.frombuffer(settled_jpeg, np.uint8), cv2.IMREAD_COLOR)
         read = reader.read(image)
         if not read.is_certain or sorted(read.faces) != sorted(faces) or read.warnings:
             continue  # the demo shows rolls its profile reads with certainty
@@ -213,7 +216,7 @@ def make_recording(folder: Path, rolls: int = 3, dice: int = 2, seed: int = 2026
             "pickup": hand_over(image, 0.6, seed=100 + n),
         }
         for key, name in names.items():
-            (folder / name).write_bytes(_encode(images[key]))
+            (folder / name).write_bytes(settled_jpeg if key == "settled" else _encode(images[key]))
         frames += [{"file": "empty.jpg", "repeat": int(fps * 2)},
                    {"file": names["hand"], "repeat": 2},
                    {"file": names["tumble-1"]}, {"file": names["tumble-2"]},

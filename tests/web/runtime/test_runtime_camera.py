@@ -16,11 +16,17 @@ from companion.errors import InvalidCommand
 from firmware_bridge.backoff import Backoff
 from tests.vision.helpers import ManualClock, empty_tray, photo, thrown_again
 from tests.web.runtime.support import certain_photos, throw
+from vision.reader import DiceReader
 from vision.sources import FakeSource, SourceError, SourceLost
 from web.runtime import Runtime, RuntimeOptions
 from web.runtime.camera import EARLY_NOTE, EARLY_SECONDS, CameraLoop
 from web.runtime.demo import recording_dir
-from web.runtime.recording import RecordedSource, Recording
+from web.runtime.recording import (
+    RecordedSource,
+    Recording,
+    enroll_demo_profile,
+    make_recording,
+)
 
 RECORDING = Recording.load(recording_dir())
 SHEET = "IMG_20191208_112541.jpg"  # 7 real d6 on a white sheet (tests/vision/photos)
@@ -93,6 +99,18 @@ def test_one_read_per_settled_roll_each_applied_to_the_table(seafall_services):
     latest = store.latest(table.session_id)
     assert latest is not None and latest.source == "camera" and latest.status == "applied"
     assert status["last_read_id"] == latest.id
+
+
+def test_a_recording_made_reads_as_its_manifest_says(tmp_path):
+    """Each roll's settled frame is saved as the very picture the maker read: encoded again,
+    a blank die it read sure came out unsure in the file (the demo recording of the
+    twenty-eighth session's synthetic trays, roll 2)."""
+    made = make_recording(tmp_path / "demo", rolls=2)
+    reader = DiceReader("seafall", profile=enroll_demo_profile())
+    assert len(made.rolls) == 2
+    for roll in made.rolls:
+        read = reader.read(cv2.imread(str(tmp_path / "demo" / roll["settled"])))
+        assert read.is_certain and sorted(read.faces) == sorted(roll["faces"])
 
 
 def test_the_demo_recording_reads_as_its_manifest_says(seafall_services):
