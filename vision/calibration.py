@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -24,6 +24,18 @@ from vision.storage import check_name, data_dir
 
 FOCUS_MIN = 0.075
 """Peak Laplacian over peak gradient below which edges are too soft to read pips."""
+
+LIGHT_FLOOR = 150
+"""Grey level (of 255) of the tray floor, its median, below which pale dice are advised a
+lighter floor. The dice finders learned from photos of dice on light floors (the d6
+photos': a median grey of 175-187), and on synthetic SeaFall trays (twenty-eighth session,
+``docs/vision.md``, *Checking an enrollment*) ivory dice were found 233 times in 240 on a
+light grey floor (190), 200 on a grey of 150 and 176 on mid grey (125), where 4 of them
+were read wrong and sure; red, black and blue dice were found on all of these."""
+
+DARK_FLOOR = 100
+"""Grey level below which every die is advised a lighter floor: red and blue dice were
+found 239 and 232 times in 240 on a grey of 100, and 205 and 199 times on dark grey (72)."""
 
 
 @dataclass(frozen=True)
@@ -197,6 +209,29 @@ def tray_region(background: np.ndarray) -> np.ndarray:
     return hull
 
 
+def floor_advice(background: np.ndarray, roi: np.ndarray) -> tuple[str, ...]:
+    """Advice for a tray floor darker than the dice finders know (:data:`LIGHT_FLOOR`,
+    :data:`DARK_FLOOR`), from the empty tray's median grey over its floor."""
+    grey = cv2.cvtColor(background, cv2.COLOR_BGR2GRAY)
+    floor = grey[roi > 0] if (roi > 0).any() else grey.reshape(-1)
+    level = float(np.median(floor))
+    if level < DARK_FLOOR:
+        return (f"Dark tray floor (grey {level:.0f} of 255): the dice finder learned from "
+                "light floors and misses some dice on dark ones; a light grey matt floor "
+                "reads best.",)
+    if level < LIGHT_FLOOR:
+        return (f"Mid-grey tray floor (grey {level:.0f} of 255): coloured and black dice "
+                "are found on it, but pale (white or ivory) dice are missed and misread "
+                "more often than on a light grey floor.",)
+    return ()
+
+
+def _quality(background: np.ndarray, roi: np.ndarray, die_px: float) -> QualityReport:
+    """The quality report of a setup's empty tray, with :func:`floor_advice`."""
+    report = quality(background, die_px)
+    return replace(report, advice=report.advice + floor_advice(background, roi))
+
+
 def calibrate(
     name: str, empty_frames: Sequence[np.ndarray], dice_frame: np.ndarray | None = None
 ) -> Calibration:
@@ -217,7 +252,7 @@ def calibrate(
         if die_px is not None and (problem := die_size_problem(die_px, shape)):
             raise ValueError(f"the dice measured: {problem}")
     die_px = expected_die_px(shape, die_px)  # the framing default when none is measured
-    return Calibration(name, background, roi, die_px, quality(background, die_px))
+    return Calibration(name, background, roi, die_px, _quality(background, roi, die_px))
 
 
 def measured(setup: Calibration, dice_frame: np.ndarray) -> Calibration:
@@ -233,7 +268,7 @@ def measured(setup: Calibration, dice_frame: np.ndarray) -> Calibration:
     if problem := die_size_problem(die_px, dice_frame.shape):
         raise ValueError(f"the dice measured: {problem}")
     return Calibration(setup.name, setup.background, setup.roi, die_px,
-                       quality(setup.background, die_px))
+                       _quality(setup.background, setup.roi, die_px))
 
 
 CAMERA_WARMUP = 15

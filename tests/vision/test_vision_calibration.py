@@ -195,3 +195,35 @@ def test_a_tray_too_small_in_the_picture_to_read_a_die_says_so() -> None:
     tiny = cv2.resize(empty_tray(photo(SHEET)), (96, 96), interpolation=cv2.INTER_AREA)
     with pytest.raises(ValueError, match="too small to read"):
         check("kitchen", [tiny])
+
+
+@pytest.mark.parametrize(("floor", "words"), [
+    ((185, 190, 195), None),   # the renderer's light grey, as the d6 photos' floors
+    ((125, 130, 135), "Mid-grey tray floor"),
+    ((70, 90, 60), "Dark tray floor"),   # green felt
+])
+def test_a_floor_darker_than_the_finders_know_gets_advice(floor, words) -> None:
+    # the dice finders learned from light floors: on synthetic SeaFall trays, pale dice
+    # were missed from mid grey down, red and blue ones on dark floors (docs/vision.md)
+    from vision.synthetic import tray_photo
+
+    empty = tray_photo(np.random.default_rng(4), [], tray=floor).image
+    advice = [a for a in calibrate("den", [empty]).quality.advice if "tray floor (grey" in a]
+    if words is None:
+        assert advice == []
+    else:
+        assert len(advice) == 1 and advice[0].startswith(words), advice
+        assert "light grey" in advice[0]
+
+
+def test_floor_advice_reads_the_floor_not_the_walls() -> None:
+    from vision.calibration import floor_advice
+
+    light = np.full((120, 160, 3), 190, np.uint8)
+    light[:, :40] = 30  # a dark wall, off the floor
+    roi = np.zeros((120, 160), np.uint8)
+    roi[:, 40:] = 255
+    assert floor_advice(light, roi) == ()
+    assert floor_advice(light, np.zeros_like(roi)) == ()  # no floor found: the whole frame
+    light[:, 40:] = 120
+    assert "Mid-grey" in floor_advice(light, roi)[0]
