@@ -218,6 +218,46 @@ def blank_faces(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator,
         img[:] = cv2.inpaint(img, mask, 2, cv2.INPAINT_TELEA)
 
 
+def darker_floor(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator) -> None:
+    """Repaint the tray floor of a window, in place, a random darker colour (grey 25-150,
+    tinted: felt, wood, a dark tray), keeping its shading and texture (each channel scaled).
+    The d6 photos' floors are all light, and on darker ones the detectors missed dice
+    (``docs/vision.md``, *Which tray floor*; ``vision/training/train_detector.py
+    --floors``). The floor is what is near the median colour outside the dice's boxes
+    (:data:`FLOOR_NEAR`) and joined to it; the middle half of each box is kept (a die of
+    the floor's colour keeps its face; the mask's soft edge reaches up to three pixels in)."""
+    h, w = img.shape[:2]
+    grown = np.zeros((h, w), np.uint8)
+    middle = np.zeros((h, w), np.uint8)
+    for x, y, bw, bh in boxes:
+        g = 0.15 * max(bw, bh)
+        cv2.rectangle(grown, (int(x - g), int(y - g)), (int(x + bw + g), int(y + bh + g)), 1, -1)
+        cv2.rectangle(middle, (int(x + bw / 4), int(y + bh / 4)),
+                      (int(x + 3 * bw / 4), int(y + 3 * bh / 4)), 1, -1)
+    open_floor = grown == 0
+    if open_floor.mean() < 0.2:
+        return
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)
+    floor_lab = np.median(lab[open_floor], axis=0)
+    # the floor's colour, lighter by a little or darker by much (its shadows)
+    lighter = lab[..., 0] - floor_lab[0]
+    near = ((np.abs(lab[..., 1:] - floor_lab[1:]).sum(axis=2) < FLOOR_NEAR)
+            & (lighter < 12) & (lighter > -100)).astype(np.uint8)
+    _, labels = cv2.connectedComponents(near, connectivity=8)
+    joined = np.unique(labels[open_floor & (near > 0)])
+    mask = (np.isin(labels, joined[joined > 0]) & (middle == 0)).astype(np.float32)
+    mask = cv2.GaussianBlur(mask, (0, 0), 0.7)[..., None]
+    floor = np.median(img[open_floor], axis=0).astype(np.float32)
+    target = rng.uniform(25, 150) * np.clip(1 + rng.normal(0, 0.25, 3), 0.4, 1.6)
+    repainted = np.clip(img.astype(np.float32) * (target / np.maximum(floor, 1.0)), 0, 255)
+    img[:] = (img * (1 - mask) + repainted * mask).astype(np.uint8)
+
+
+FLOOR_NEAR = 14.0
+"""Colour distance (Lab's a and b, summed) within which a pixel is of the floor's colour
+(as far as its lightness goes, a little lighter or much darker: its shadows)."""
+
+
 # --- random symbol dice: training data for the enrolled-face embedding -------------------
 
 GLYPH_KINDS = ("dot", "ring", "bar", "polygon", "letter", "arc")

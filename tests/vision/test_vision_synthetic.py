@@ -112,3 +112,42 @@ def test_a_symbol_drawn_on_a_real_body_marks_its_face_and_leaves_the_rest() -> N
     blank = glyph_on_body(np.random.default_rng(2), Glyph(()), body)
     assert np.abs(blank.astype(int) - body.astype(int)).mean() < 6
     assert np.array_equal(out, glyph_on_body(np.random.default_rng(2), dot, body))
+
+
+def test_a_light_floor_is_repainted_darker_and_the_dice_kept() -> None:
+    # the detectors' training photos all have light floors; the body detector also learns
+    # from windows whose floor is repainted (train_detector --floors). A real photo: its
+    # floor goes dark with its shading, the dice's middles stay as they were, and no light
+    # ring of the old floor is left about a die (its shadow goes with the floor)
+    import cv2
+
+    from tests.vision.helpers import photo
+    from vision.synthetic import darker_floor
+
+    p = photo("IMG_20191208_112541.jpg")  # 7 dice on a white sheet
+    before = p.image()
+    boxes = np.array(p.boxes, np.float32)
+    after = before.copy()
+    darker_floor(after, boxes, np.random.default_rng(2))
+    grey_before = cv2.cvtColor(before, cv2.COLOR_BGR2GRAY).astype(int)
+    grey_after = cv2.cvtColor(after, cv2.COLOR_BGR2GRAY).astype(int)
+    floor = np.ones(before.shape[:2], bool)
+    for x, y, w, h in p.boxes:
+        floor[max(y - h // 2, 0):y + 3 * h // 2, max(x - w // 2, 0):x + 3 * w // 2] = False
+        middle = (slice(y + h // 4 + 3, y + 3 * h // 4 - 3),  # (the mask's soft edge)
+                  slice(x + w // 4 + 3, x + 3 * w // 4 - 3))
+        assert np.array_equal(after[middle], before[middle])
+        # the ring just outside the box: as dark as the open floor, not left light
+        ring = np.zeros_like(floor)
+        ring[max(y - 4, 0):y + h + 4, max(x - 4, 0):x + w + 4] = True
+        ring[y + 2:y + h - 2, x + 2:x + w - 2] = False
+        assert np.median(grey_after[ring]) < np.median(grey_after[floor]) + 25
+    assert np.median(grey_before[floor]) > 170
+    assert np.median(grey_after[floor]) < 150
+    # shading kept: the floor's light and dark parts keep their order
+    lit, shaded = np.percentile(grey_before[floor], (90, 10))
+    assert np.median(grey_after[floor & (grey_before >= lit)]) > \
+        np.median(grey_after[floor & (grey_before <= shaded)])
+    again = before.copy()
+    darker_floor(again, boxes, np.random.default_rng(2))
+    assert np.array_equal(again, after)
