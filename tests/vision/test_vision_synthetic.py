@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
+from tests.vision.helpers import photo
 from vision.synthetic import (
     Glyph,
     _marked_side,
+    darker_floor,
     glyph_family,
     glyph_on_body,
     random_dots,
@@ -119,11 +122,6 @@ def test_a_light_floor_is_repainted_darker_and_the_dice_kept() -> None:
     # from windows whose floor is repainted (train_detector --floors). A real photo: its
     # floor goes dark with its shading, the dice's middles stay as they were, and no light
     # ring of the old floor is left about a die (its shadow goes with the floor)
-    import cv2
-
-    from tests.vision.helpers import photo
-    from vision.synthetic import darker_floor
-
     p = photo("IMG_20191208_112541.jpg")  # 7 dice on a white sheet
     before = p.image()
     boxes = np.array(p.boxes, np.float32)
