@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from tests.vision.helpers import empty_tray, photo
-from vision.calibration import Calibration, calibrate, quality, tray_region
+from vision.calibration import Calibration, calibrate, floor_advice, quality, tray_region
+from vision.synthetic import tray_photo
 
 TRAY = "IMG_20191208_112404.jpg"  # 25 dice in a cardboard tray with dark walls
 SHEET = "IMG_20191208_112541.jpg"  # 7 dice on a white sheet
@@ -205,8 +206,6 @@ def test_a_tray_too_small_in_the_picture_to_read_a_die_says_so() -> None:
 def test_a_floor_darker_than_the_finders_know_gets_advice(floor, words) -> None:
     # the dice finders learned from light floors: on synthetic SeaFall trays, pale dice
     # were missed from mid grey down, red and blue ones on dark floors (docs/vision.md)
-    from vision.synthetic import tray_photo
-
     empty = tray_photo(np.random.default_rng(4), [], tray=floor).image
     advice = [a for a in calibrate("den", [empty]).quality.advice if "tray floor (grey" in a]
     if words is None:
@@ -217,8 +216,6 @@ def test_a_floor_darker_than_the_finders_know_gets_advice(floor, words) -> None:
 
 
 def test_floor_advice_reads_the_floor_not_the_walls() -> None:
-    from vision.calibration import floor_advice
-
     light = np.full((120, 160, 3), 190, np.uint8)
     light[:, :40] = 30  # a dark wall, off the floor
     roi = np.zeros((120, 160), np.uint8)

@@ -209,14 +209,14 @@ def make_recording(folder: Path, rolls: int = 3, dice: int = 2, seed: int = 2026
         }
         tumbling = [tray_photo(rng, random_faces(rng, dice), size=SIZE, die_px=DIE_PX).image
                     for _ in range(2)]
-        images = {
-            "hand": hand_over(empty, 0.45, seed=n),
-            "tumble-1": motion_blurred(tumbling[0], 15),
-            "tumble-2": motion_blurred(tumbling[1], 7), "settled": image,
-            "pickup": hand_over(image, 0.6, seed=100 + n),
+        files = {
+            "hand": _encode(hand_over(empty, 0.45, seed=n)),
+            "tumble-1": _encode(motion_blurred(tumbling[0], 15)),
+            "tumble-2": _encode(motion_blurred(tumbling[1], 7)), "settled": settled_jpeg,
+            "pickup": _encode(hand_over(image, 0.6, seed=100 + n)),
         }
         for key, name in names.items():
-            (folder / name).write_bytes(settled_jpeg if key == "settled" else _encode(images[key]))
+            (folder / name).write_bytes(files[key])
         frames += [{"file": "empty.jpg", "repeat": int(fps * 2)},
                    {"file": names["hand"], "repeat": 2},
                    {"file": names["tumble-1"]}, {"file": names["tumble-2"]},
