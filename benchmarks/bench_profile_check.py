@@ -69,16 +69,18 @@ TRAY = "tray"
 
 
 class Pool:
-    """Crops cut once, as a profile cuts them (:meth:`Profile.from_crops`), from which
-    profiles are drawn (:meth:`Profile.only`): dice of each face, and crops of the empty
-    tray. ``owners`` and ``trays`` index the pool's crops, grouped face by face."""
+    """Crops cut once, as a profile cuts them (:meth:`Profile.from_crops`; ``as_read``:
+    the reader's own crops, kept as they are), from which profiles are drawn
+    (:meth:`Profile.only`): dice of each face, and crops of the empty tray. ``owners`` and
+    ``trays`` index the pool's crops, grouped face by face."""
 
     def __init__(self, faces: Sequence[str], crops: list[np.ndarray], owners: list[int],
-                 trays: Sequence[np.ndarray] = ()) -> None:
+                 trays: Sequence[np.ndarray] = (), as_read: bool = False) -> None:
         self.faces = tuple(faces)
         grouped = {f: [c for c, o in zip(crops, owners, strict=True) if o == i]
                    for i, f in enumerate(self.faces)}
-        self.every = Profile.from_crops("bench", "bench", {**grouped, TRAY: list(trays)})
+        self.every = Profile.from_crops("bench", "bench", {**grouped, TRAY: list(trays)},
+                                        as_read=as_read)
         self.crops = self.every.crops
         self.owners = self.every.owners
         self.trays = list(np.flatnonzero(self.owners == len(self.faces)))
@@ -134,7 +136,8 @@ def seafall_pool(per_face: int, trays: Sequence[np.ndarray],
                  body: tuple[int, int, int] | None = None) -> Pool:
     crops = table_crops(seed=5, per_face=per_face, body=body)
     return Pool(SEAFALL_FACES, [c for f in SEAFALL_FACES for c in crops[f]],
-                [i for i, f in enumerate(SEAFALL_FACES) for _ in crops[f]], trays)
+                [i for i, f in enumerate(SEAFALL_FACES) for _ in crops[f]], trays,
+                as_read=True)
 
 
 def named(pool: Pool, rows: Sequence[int], owners: Sequence[int]) -> set[int]:
@@ -178,7 +181,7 @@ def at_the_table(seeds: int) -> None:
         slipped = {f: list(v) for f, v in named.items()}
         slipped["blank"][0], slipped["standard"][0] = named["standard"][0], named["blank"][0]
         for case, crops in (("clean", named), ("a slip", slipped)):
-            every = Profile.from_crops("bench", "seafall", crops)
+            every = Profile.from_crops("bench", "seafall", crops, as_read=True)
             kept, _ = profilecheck.trusted(every)
             for how, chosen in (("all named", every), ("doubted left out", kept)):
                 reader = DiceReader("seafall", profile=chosen.first(5))
@@ -204,7 +207,8 @@ def one_set_each(seeds: int) -> None:
     for name, body in zip(BODY_NAMES, BODY_COLOURS, strict=True):
         t = {"dice": 0, "found": 0, "right": 0, "silent": 0, "false": 0}
         for seed in range(7, 7 + 12 * seeds, 12):
-            profile = Profile.from_crops("bench", "seafall", table_crops(seed, 5, body))
+            profile = Profile.from_crops("bench", "seafall", table_crops(seed, 5, body),
+                                         as_read=True)
             reader = DiceReader("seafall", profile=profile)
             for trays, shift in ((101, 0.0), (202, 0.02)):
                 got = score_synthetic(reader, seed=trays, photos=8, top_shift=shift,

@@ -284,16 +284,24 @@ class Profile:
 
     @classmethod
     def from_crops(
-        cls, name: str, die: str, crops: Mapping[str, Sequence[np.ndarray]]
+        cls, name: str, die: str, crops: Mapping[str, Sequence[np.ndarray]],
+        *, as_read: bool = False,
     ) -> Profile:
-        """Build a profile from BGR crops of single dice, grouped by face label."""
+        """Build a profile from BGR crops of single dice, grouped by face label. Each crop
+        is cut again about the die found in it (:func:`reframe`), unless ``as_read``: the
+        crops are the reader's own (dice named at the table), already cut as the dice it
+        will read are, and kept as they are (on a dark floor the body detector boxes a black
+        die more tightly than the pip-dice detector that :func:`reframe` uses; cut again,
+        its crops were framed more loosely than the dice read, and a large star read as a
+        ship's wheel: ``docs/vision.md``, *Which tray floor*)."""
         check_name(name, "profile")
         labels = tuple(label for label, items in crops.items() if len(items))
         if len(labels) < 2:
             raise EnrollmentError(
                 f"a profile needs crops of at least two faces (got {', '.join(labels) or 'none'})"
             )
-        cut = np.stack([_crop_px(reframe(c)) for label in labels for c in crops[label]])
+        cut = np.stack([_crop_px(c if as_read else reframe(c))
+                        for label in labels for c in crops[label]])
         owners = np.array([i for i, label in enumerate(labels) for _ in crops[label]], np.int32)
         maps, vectors = _made_from(cut)
         return cls(name, die, labels, maps, vectors, owners, MIN_SIMILARITY, MIN_MARGIN,

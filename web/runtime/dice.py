@@ -187,7 +187,7 @@ class DiceReaders:
         out). None, and nothing saved, while a face has fewer than
         :data:`STARTER_PER_FACE` left: more named dice are needed."""
         with self._lock:
-            kept, doubted = profilecheck.trusted(Profile.from_crops(die, die, crops))
+            kept, doubted = profilecheck.trusted(Profile.from_crops(die, die, crops, as_read=True))
             self.waiting[die] = _doubts(doubted)
             for line in self.waiting[die]:
                 log.warning("%s: left out of the %s die's first profile", line, die)
