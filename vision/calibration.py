@@ -25,17 +25,21 @@ from vision.storage import check_name, data_dir
 FOCUS_MIN = 0.075
 """Peak Laplacian over peak gradient below which edges are too soft to read pips."""
 
-LIGHT_FLOOR = 150
-"""Grey level (of 255) of the tray floor, its median, below which pale dice are advised a
-lighter floor. The dice finders learned from photos of dice on light floors (the d6
-photos': a median grey of 175-187), and on synthetic SeaFall trays (twenty-eighth session,
-``docs/vision.md``, *Checking an enrollment*) ivory dice were found 233 times in 240 on a
-light grey floor (190), 200 on a grey of 150 and 176 on mid grey (125), where 4 of them
-were read wrong and sure; red, black and blue dice were found on all of these."""
+LIGHT_FLOOR = 110
+"""Grey level (of 255) of the tray floor, its median, below which pale dice and pip dice
+are advised a lighter floor. The dice finders learned their floors from the d6 photos
+(a median grey of 175-187) and, for custom-face dice, from those photos repainted darker
+(twenty-ninth session). Measured (``docs/vision.md``, *Which tray floor*): ivory SeaFall
+dice were found 234 times in 240 on mid grey (125) but 225 on a grey of 100 and 208 on
+dark grey (72), read sure and right 97.5%, 93.3% and 86.7%; the pip d6 reader found 200
+of the val photos' 204 dice on their floor repainted a grey of 100 and 197 on 72, where
+one was read wrong and sure (none from 100 up)."""
 
-DARK_FLOOR = 100
-"""Grey level below which every die is advised a lighter floor: red and blue dice were
-found 239 and 232 times in 240 on a grey of 100, and 205 and 199 times on dark grey (72)."""
+DARK_FLOOR = 50
+"""Grey level below which dice of every colour are advised a lighter floor: on a black
+floor (30) red, black and blue SeaFall dice were found 181-198 times in 240 (236-240 on
+dark grey), and the pip d6 reader found 174 of 204 val dice on a floor of 40, 4 of them
+read wrong and sure."""
 
 
 @dataclass(frozen=True)
@@ -216,13 +220,13 @@ def floor_advice(background: np.ndarray, roi: np.ndarray) -> tuple[str, ...]:
     floor = grey[roi > 0] if (roi > 0).any() else grey.reshape(-1)
     level = float(np.median(floor))
     if level < DARK_FLOOR:
-        return (f"Dark tray floor (grey {level:.0f} of 255): the dice finder learned from "
-                "light floors and misses some dice on dark ones; a light grey matt floor "
-                "reads best.",)
+        return (f"Very dark tray floor (grey {level:.0f} of 255): dice of every colour are "
+                "missed on it, a sixth to a quarter of them; a light grey matt floor reads "
+                "best.",)
     if level < LIGHT_FLOOR:
-        return (f"Mid-grey tray floor (grey {level:.0f} of 255): coloured and black dice "
-                "are found on it, but pale (white or ivory) dice are missed and misread "
-                "more often than on a light grey floor.",)
+        return (f"Dark tray floor (grey {level:.0f} of 255): coloured and black dice are "
+                "found on it, but pale (white or ivory) dice and pip dice are missed and "
+                "left to the table more often than on a light grey floor.",)
     return ()
 
 
