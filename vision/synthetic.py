@@ -218,14 +218,24 @@ def blank_faces(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator,
         img[:] = cv2.inpaint(img, mask, 2, cv2.INPAINT_TELEA)
 
 
-def darker_floor(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator) -> None:
+FLOOR_GRAIN = 12.0
+"""How many levels (Lab lightness) lighter than the floor's median a pixel of the floor
+may be: the training windows' repaint (the detectors learned with it). A white sheet's
+bright grain is lighter still and stays white, specks that a detector may box; the
+benchmark's flat floors take 60, so that it goes too."""
+
+
+def darker_floor(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator,
+                 level: float | None = None, grain: float = FLOOR_GRAIN) -> None:
     """Repaint the tray floor of a window, in place, a random darker colour (grey 25-150,
     tinted: felt, wood, a dark tray), keeping its shading and texture (each channel scaled).
     The d6 photos' floors are all light, and on darker ones the detectors missed dice
     (``docs/vision.md``, *Which tray floor*; ``vision/training/train_detector.py
     --floors``). The floor is what is near the median colour outside the dice's boxes
-    (:data:`FLOOR_NEAR`) and joined to it; the middle half of each box is kept (a die of
-    the floor's colour keeps its face; the mask's soft edge reaches up to three pixels in)."""
+    (:data:`FLOOR_NEAR`, and at most ``grain`` levels lighter) and joined to it; the middle
+    half of each box is kept (a die of the floor's colour keeps its face; the mask's soft
+    edge reaches up to three pixels in). ``level``: a flat grey of that level instead of a
+    random colour (``benchmarks/bench_tray_floors.py``; nothing is drawn from ``rng``)."""
     h, w = img.shape[:2]
     grown = np.zeros((h, w), np.uint8)
     middle = np.zeros((h, w), np.uint8)
@@ -242,13 +252,16 @@ def darker_floor(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator) -
     # the floor's colour, lighter by a little or darker by much (its shadows)
     lighter = lab[..., 0] - floor_lab[0]
     near = ((np.abs(lab[..., 1:] - floor_lab[1:]).sum(axis=2) < FLOOR_NEAR)
-            & (lighter < 12) & (lighter > -100)).astype(np.uint8)
+            & (lighter < grain) & (lighter > -100)).astype(np.uint8)
     _, labels = cv2.connectedComponents(near, connectivity=8)
     joined = np.unique(labels[open_floor & (near > 0)])
     mask = (np.isin(labels, joined[joined > 0]) & (middle == 0)).astype(np.float32)
     mask = cv2.GaussianBlur(mask, (0, 0), 0.7)[..., None]
     floor = np.median(img[open_floor], axis=0).astype(np.float32)
-    target = rng.uniform(25, 150) * np.clip(1 + rng.normal(0, 0.25, 3), 0.4, 1.6)
+    if level is None:
+        target = rng.uniform(25, 150) * np.clip(1 + rng.normal(0, 0.25, 3), 0.4, 1.6)
+    else:
+        target = np.full(3, float(level))
     repainted = np.clip(img.astype(np.float32) * (target / np.maximum(floor, 1.0)), 0, 255)
     img[:] = (img * (1 - mask) + repainted * mask).astype(np.uint8)
 

@@ -149,3 +149,25 @@ def test_a_light_floor_is_repainted_darker_and_the_dice_kept() -> None:
     again = before.copy()
     darker_floor(again, boxes, np.random.default_rng(2))
     assert np.array_equal(again, after)
+
+
+def test_a_floor_can_be_repainted_a_flat_grey_grain_and_all() -> None:
+    # bench_tray_floors repaints the val photos' floors a given grey: every level draws
+    # nothing at random, and its grain of 60 takes the white sheet's bright specks too,
+    # which the training's repaint leaves white (a finder may box them)
+    p = photo("IMG_20191208_112541.jpg")
+    before = p.image()
+    boxes = np.array(p.boxes, np.float32)
+    floor = np.ones(before.shape[:2], bool)
+    for x, y, w, h in p.boxes:
+        floor[max(y - h // 2, 0):y + 3 * h // 2, max(x - w // 2, 0):x + 3 * w // 2] = False
+    flat, grainy = before.copy(), before.copy()
+    rng = np.random.default_rng(5)
+    darker_floor(flat, boxes, rng, level=72, grain=60.0)
+    assert rng.random() == np.random.default_rng(5).random()  # nothing drawn
+    darker_floor(grainy, boxes, np.random.default_rng(5), level=72)
+    grey_flat = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY)[floor]
+    grey_grainy = cv2.cvtColor(grainy, cv2.COLOR_BGR2GRAY)[floor]
+    assert abs(float(np.median(grey_flat)) - 72) < 8
+    # specks far lighter than the new floor: left by the training's grain, not by 60
+    assert (grey_grainy > 150).sum() > 10 * max((grey_flat > 150).sum(), 1)
