@@ -58,8 +58,8 @@ PHOTO_LEVELS = (None, 150, 125, 100, 72, 40)
 
 
 def sets_on_floors(names: list[str]) -> None:
-    print(f"{'floor':<18} " + "".join(f"{n + ': found / sure and right / silent / false':<46}"
-                                     for n in names))
+    print("each cell: dice found / read sure and right / read wrong and sure / boxes on no die")
+    print(f"{'floor':<18} " + "".join(f"{n:<24}" for n in names))
     for floor, tray in FLOORS.items():
         cells = []
         for name in names:
@@ -74,7 +74,7 @@ def sets_on_floors(names: list[str]) -> None:
                 t = {k: t[k] + got[k] for k in t}
             cells.append(f"{t['found']:>3} / {100 * t['right'] / t['dice']:5.1f}% / "
                          f"{t['silent']} / {t['false']}")
-        print(f"{floor:<18} " + "".join(f"{c:<46}" for c in cells), flush=True)
+        print(f"{floor:<18} " + "".join(f"{c:<24}" for c in cells), flush=True)
     print("(of 240 dice a cell)")
 
 

@@ -109,16 +109,16 @@ def _synthetic_found(reader: DiceReader) -> tuple[dict[str, int], int, int]:
 
 
 def test_blank_faces_are_found_by_their_bodies() -> None:
-    # 12 trays of 12 dice, 36 of each face: measured (twenty-eighth session, shadows drawn
-    # up to each die's outline), the pip-dice detector finds 27 of the blanks and every die
-    # with a mark; the body detector and the check 32 of the blanks and 107 of the 108 with
-    # a mark (a weak face missed). With the die's whole box kept out of the shadow, as
-    # before, 25 and 33.
+    # 12 trays of 12 dice, 36 of each face: measured (twenty-ninth session, the body
+    # detector and check that learned darker floors), the pip-dice detector finds 27 of the
+    # blanks and every die with a mark; the body detector and the check every die, no
+    # extra box. (Twenty-eighth session's: 32 of the blanks and 107 of the 108 with a mark;
+    # with the die's whole box kept out of the shadow, as before, 25 and 33.)
     by_body, false, total = _synthetic_found(DiceReader("seafall", unknown_faces=True))
     by_pips, _, _ = _synthetic_found(DiceReader("seafall", unknown_faces=True, body_check=False))
     assert total == 144
-    assert by_body["blank"] >= 32
-    assert by_body["blank"] >= by_pips["blank"] + 5
+    assert by_body["blank"] >= 35
+    assert by_body["blank"] >= by_pips["blank"] + 8
     assert sum(by_body.values()) >= sum(by_pips.values()) + 4
     assert all(by_body[f] >= 34 for f in SEAFALL_FACES if f != "blank")
     assert false <= 1
