@@ -50,9 +50,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.vision.helpers import table_crops  # noqa: E402
 from tests.vision.test_vision_enrollment import score_synthetic  # noqa: E402
 from vision import profilecheck  # noqa: E402
-from vision.boxes import hold_each_other  # noqa: E402
 from vision.crops import crop  # noqa: E402
 from vision.detection import detection_like, to_work  # noqa: E402
 from vision.enroll import crops_from_photos, label_file, read_yolo  # noqa: E402
@@ -60,7 +60,7 @@ from vision.enrollment import Profile  # noqa: E402
 from vision.faces import D6_FACES, SEAFALL_FACES  # noqa: E402
 from vision.imagefile import read_file  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
-from vision.synthetic import BODY_COLOURS, BODY_NAMES, tray_photo  # noqa: E402
+from vision.synthetic import BODY_COLOURS, BODY_NAMES  # noqa: E402
 from vision.training.label_errors import LABEL_ERRORS  # noqa: E402
 from vision.training.photos import split_photos  # noqa: E402
 
@@ -110,28 +110,6 @@ def d6_pool(split: str) -> Pool:
                 trays.append(crop(work.image, detection_like((nx, ny, w, h), work.scale)))
                 break
     return Pool(D6_FACES, crops, owners, trays)
-
-
-def table_crops(seed: int, per_face: int, body: tuple[int, int, int] | None = None,
-                tray: tuple[int, int, int] | None = None) -> dict[str, list[np.ndarray]]:
-    """Crops of synthetic SeaFall dice as the table cuts the dice its players name: the
-    reader of a die with no profile yet (``DiceReader(unknown_faces=True)``: the body
-    detector and the die-or-not check) finds them, and each found die's evidence crop is
-    kept under its face. Dice of one ``body`` colour (a set, as SeaFall's 15 dice are), or
-    of the renderer's colours at random; on a floor of colour ``tray`` (or the renderer's
-    light grey)."""
-    reader = DiceReader("seafall", unknown_faces=True)
-    rng = np.random.default_rng(seed)
-    crops: dict[str, list[np.ndarray]] = {f: [] for f in SEAFALL_FACES}
-    floor = {} if tray is None else {"tray": tray}
-    while min(len(v) for v in crops.values()) < per_face:
-        photo = tray_photo(rng, list(SEAFALL_FACES) * 2, body=body, **floor)
-        found = reader.read(photo.image).dice
-        for die in photo.dice:
-            read = next((d for d in found if hold_each_other(die.box, d.box)), None)
-            if read is not None and len(crops[die.face]) < per_face:
-                crops[die.face].append(read.crop)
-    return crops
 
 
 def seafall_pool(per_face: int, trays: Sequence[np.ndarray],

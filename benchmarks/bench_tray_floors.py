@@ -4,7 +4,7 @@ Two tables (``docs/vision.md``, *Which tray floor*):
 
 * **SeaFall sets on synthetic floors**: each body colour's set of the renderer is enrolled
   at the table on each floor from its own dice (5 named a face, kept as the reader cut
-  them: :func:`bench_profile_check.table_crops`, ``Profile.from_crops(as_read=True)``),
+  them: ``tests.vision.helpers.table_crops``, ``Profile.from_crops(as_read=True)``),
   then reads 16 trays of 15 of its dice there (8 drawn flat, seed 101; 8 in perspective,
   seed 202): dice found, read sure and right (of all dice), read wrong and sure, and boxes
   on no die.
@@ -32,10 +32,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_profile_check import table_crops  # noqa: E402
-
+from tests.vision.helpers import table_crops  # noqa: E402
 from tests.vision.test_vision_enrollment import score_synthetic  # noqa: E402
 from vision.enrollment import Profile  # noqa: E402
 from vision.faces import D6_FACES  # noqa: E402

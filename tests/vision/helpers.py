@@ -1,5 +1,5 @@
 """Helpers for the vision tests: the checked-in labelled photos, a manual clock, a
-decompression bomb's header."""
+decompression bomb's header, synthetic dice named at the table."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ import cv2
 import numpy as np
 
 from vision.boxes import hold_each_other
+from vision.faces import SEAFALL_FACES
 from vision.reader import DiceReader
 from vision.settle import SettleDecision, SettleDetector
+from vision.synthetic import tray_photo
 
 PHOTOS = Path(__file__).parent / "photos"
 
@@ -216,3 +218,25 @@ def png_claiming(width: int, height: int) -> bytes:
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
             + chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + chunk(b"IEND", b""))
+
+
+def table_crops(seed: int, per_face: int, body: tuple[int, int, int] | None = None,
+                tray: tuple[int, int, int] | None = None) -> dict[str, list[np.ndarray]]:
+    """Crops of synthetic SeaFall dice as the table cuts the dice its players name: the
+    reader of a die with no profile yet (``DiceReader(unknown_faces=True)``: the body
+    detector and the die-or-not check) finds them, and each found die's evidence crop is
+    kept under its face. Dice of one ``body`` colour (a set, as SeaFall's 15 dice are), or
+    of the renderer's colours at random; on a floor of colour ``tray`` (or the renderer's
+    light grey)."""
+    reader = DiceReader("seafall", unknown_faces=True)
+    rng = np.random.default_rng(seed)
+    crops: dict[str, list[np.ndarray]] = {f: [] for f in SEAFALL_FACES}
+    floor = {} if tray is None else {"tray": tray}
+    while min(len(v) for v in crops.values()) < per_face:
+        photo = tray_photo(rng, list(SEAFALL_FACES) * 2, body=body, **floor)
+        found = reader.read(photo.image).dice
+        for die in photo.dice:
+            read = next((d for d in found if hold_each_other(die.box, d.box)), None)
+            if read is not None and len(crops[die.face]) < per_face:
+                crops[die.face].append(read.crop)
+    return crops

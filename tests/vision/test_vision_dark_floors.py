@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.vision.helpers import table_crops
 from tests.vision.test_vision_enrollment import score_synthetic
-from vision.boxes import hold_each_other
 from vision.crops import CROP_PX
 from vision.enrollment import Profile
 from vision.faces import SEAFALL_FACES
 from vision.reader import DiceReader
-from vision.synthetic import BODY_COLOURS, BODY_NAMES, tray_photo
+from vision.synthetic import BODY_COLOURS, BODY_NAMES
 
 DARK_GREY = (70, 72, 75)
 """A dark grey floor (a grey of 72), as the sweep's in docs/vision.md."""
@@ -22,33 +22,16 @@ def body(name: str) -> tuple[int, int, int]:
     return BODY_COLOURS[BODY_NAMES.index(name)]
 
 
-def named_at_the_table(colour: tuple[int, int, int], tray: tuple[int, int, int],
-                       per_face: int = 5) -> dict[str, list[np.ndarray]]:
-    """The reader's crops of dice the table names (a die with no profile yet: the body
-    detector and the die-or-not check), ``per_face`` of each face, from trays of one set."""
-    reader = DiceReader("seafall", unknown_faces=True)
-    rng = np.random.default_rng(7)
-    crops: dict[str, list[np.ndarray]] = {f: [] for f in SEAFALL_FACES}
-    while min(len(v) for v in crops.values()) < per_face:
-        photo = tray_photo(rng, list(SEAFALL_FACES) * 2, body=colour, tray=tray)
-        found = reader.read(photo.image).dice
-        for die in photo.dice:
-            got = next((d for d in found if hold_each_other(die.box, d.box)), None)
-            if got is not None and len(crops[die.face]) < per_face:
-                crops[die.face].append(got.crop)
-    return crops
-
-
 def read_dark(colour: str, as_read: bool) -> dict[str, int]:
     """A set enrolled at the table on the dark grey floor reading 8 trays of it there."""
-    crops = named_at_the_table(body(colour), DARK_GREY)
+    crops = table_crops(7, 5, body(colour), DARK_GREY)
     profile = Profile.from_crops("dark", "seafall", crops, as_read=as_read)
     return score_synthetic(DiceReader("seafall", profile=profile), seed=101, photos=8,
                            body=body(colour), dice=15, tray=DARK_GREY)
 
 
 def test_dice_named_at_the_table_are_enrolled_as_the_reader_cut_them() -> None:
-    crops = named_at_the_table(body("red"), DARK_GREY, per_face=2)
+    crops = table_crops(7, 2, body("red"), DARK_GREY)
     kept = Profile.from_crops("t", "seafall", crops, as_read=True)
     assert kept.crops is not None
     assert kept.crops.shape == (8, CROP_PX, CROP_PX, 3)

@@ -43,7 +43,7 @@ def seafall_crops(seed: int, per_face: int = 5, shift: float = TOP_FACE_SHIFT,
     face (``shift``: vision.boxes.TOP_FACE_SHIFT), on trays drawn with their ``top_shift``.
     On an ivory die that box is sometimes off the die or round its symbol alone, so these
     crops are harder to enroll from than the table's own (the body detector's:
-    ``benchmarks/bench_profile_check.py``, ``table_crops``)."""
+    ``tests.vision.helpers.table_crops``)."""
     rng = np.random.default_rng(seed)
     crops: dict[str, list[np.ndarray]] = {f: [] for f in SEAFALL_FACES}
     while min(len(v) for v in crops.values()) < per_face:
