@@ -66,25 +66,26 @@ from vision.training.train_pips import (
 NOT, DIE = 0, 1
 
 
+def label_box(s: Sample) -> np.ndarray:
+    """``(1, 4)``: the die's label box (its sides included) in the sample's patch, about
+    the patch's centre."""
+    c = s.patch.shape[0] / 2
+    side = s.side / BOX_TO_DIE
+    return np.array([[c - side / 2, c - side / 2, side, side]])
+
+
 def wiped(s: Sample, rng: np.random.Generator) -> Sample:
-    """The sample's die with the marks of its top face wiped off."""
+    """The sample's die with the marks of its top face wiped off (within its label box)."""
     patch = s.patch.copy()
-    c = patch.shape[0] / 2
-    side = s.side / BOX_TO_DIE  # the label box (sides included) the wipe is placed in
-    blank_faces(patch, np.array([[c - side / 2, c - side / 2, side, side]]), rng, share=1.0)
+    blank_faces(patch, label_box(s), rng, share=1.0)
     return Sample(patch, s.side, DIE, s.photo)
 
 
 def on_darker_floor(s: Sample, rng: np.random.Generator) -> Sample:
     """The sample with its tray floor repainted a random darker colour
-    (:func:`vision.synthetic.darker_floor`; a die's box, sides included, is kept out)."""
+    (:func:`vision.synthetic.darker_floor`; a die's label box is kept out)."""
     patch = s.patch.copy()
-    boxes = np.zeros((0, 4))
-    if s.label == DIE:
-        c = patch.shape[0] / 2
-        side = s.side / BOX_TO_DIE
-        boxes = np.array([[c - side / 2, c - side / 2, side, side]])
-    darker_floor(patch, boxes, rng)
+    darker_floor(patch, label_box(s) if s.label == DIE else np.zeros((0, 4)), rng)
     return Sample(patch, s.side, s.label, s.photo)
 
 
