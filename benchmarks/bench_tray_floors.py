@@ -32,6 +32,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_vision_accuracy import score  # noqa: E402
 
 from tests.vision.helpers import table_crops  # noqa: E402
 from tests.vision.test_vision_enrollment import score_synthetic  # noqa: E402
@@ -39,7 +42,7 @@ from vision.enrollment import Profile  # noqa: E402
 from vision.faces import D6_FACES  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.synthetic import BODY_COLOURS, BODY_NAMES, darker_floor  # noqa: E402
-from vision.training.photos import labelled_frames, match  # noqa: E402
+from vision.training.photos import labelled_frames  # noqa: E402
 
 FLOORS = {
     "light grey (190)": (185, 190, 195),
@@ -86,23 +89,19 @@ def photos_on_floors() -> None:
         t = dict.fromkeys(("dice", "pf", "pr", "ps", "px", "bf", "bx"), 0)
         for _, small, truth in frames:
             image = small.copy()
-            boxes = [b for _, b in truth]
             if level is not None:
-                darker_floor(image, np.array(boxes, float), np.random.default_rng(0),
-                             level=level, grain=60.0)
-            t["dice"] += len(truth)
-            read = pips.read(image)
-            pairs = match([d.box for d in read.dice], boxes)
-            t["pf"] += len(pairs)
-            t["px"] += len(read.dice) - len(pairs)
-            for ti, i in pairs:
-                die = read.dice[i]
-                if not die.uncertain:
-                    t["pr" if die.face == D6_FACES[truth[ti][0]] else "ps"] += 1
-            read = bodies.read(image)
-            pairs = match([d.box for d in read.dice], boxes)
-            t["bf"] += len(pairs)
-            t["bx"] += len(read.dice) - len(pairs)
+                darker_floor(image, np.array([b for _, b in truth], float),
+                             np.random.default_rng(0), level=level, grain=60.0)
+            faces = [(D6_FACES[c], b) for c, b in truth]
+            got = score(pips.read(image), faces)
+            t["dice"] += got["dice"]
+            t["pf"] += got["found"]
+            t["pr"] += got["right"]
+            t["ps"] += got["silent"]
+            t["px"] += got["false"]
+            got = score(bodies.read(image), faces)  # faces unread: found and false count
+            t["bf"] += got["found"]
+            t["bx"] += got["false"]
         print(f"{level or 'as shot':<10} {t['dice']:>5} {t['pf']:>11} {t['pr']:>11} "
               f"{t['ps']:>7} {t['px']:>6} {t['bf']:>13} {t['bx']:>6}", flush=True)
 
