@@ -150,8 +150,8 @@ def test_the_checks_training_repaints_a_samples_floor_but_not_its_die() -> None:
     # train_dieornot --floors: a photo's die and non-die samples are learned again on a
     # darker floor; the die's label box is kept (needs the train extra's torch)
     pytest.importorskip("torch")
-    from vision.training.train_dieornot import DIE, NOT, label_box, on_darker_floor
-    from vision.training.train_pips import Sample
+    from vision.training.train_dieornot import DIE, NOT
+    from vision.training.train_pips import Sample, label_box, on_darker_floor
 
     shot = next(p for p in labelled_photos() if p.path.name == "IMG_20191208_112541.jpg")
     image = shot.image()
@@ -163,11 +163,11 @@ def test_the_checks_training_repaints_a_samples_floor_but_not_its_die() -> None:
     die = Sample(patch, side * 0.8, DIE)
     (bx, by, bw, bh), = label_box(die)
     assert abs(bx + bw / 2 - half) < 1e-6 and abs(by + bh / 2 - half) < 1e-6
-    dark = on_darker_floor(die, np.random.default_rng(3))
+    dark = on_darker_floor(die, np.random.default_rng(3), True)
     assert dark.label == DIE and dark.side == die.side
     middle = (slice(half - round(bh / 4) + 3, half + round(bh / 4) - 3),) * 2
     assert np.array_equal(dark.patch[middle], patch[middle])
     corner = (slice(0, 6), slice(0, 6))
     assert dark.patch[corner].mean() < patch[corner].mean() - 20
-    tray = on_darker_floor(Sample(patch, side, NOT), np.random.default_rng(3))
+    tray = on_darker_floor(Sample(patch, side, NOT), np.random.default_rng(3), False)
     assert tray.label == NOT and tray.patch.mean() < patch.mean() - 20

@@ -51,7 +51,7 @@ from vision.enroll import read_yolo
 from vision.facenet import prepare
 from vision.onnxmodel import available_engines
 from vision.reading import Box
-from vision.synthetic import blank_faces, darker_floor, random_faces, tray_photo
+from vision.synthetic import blank_faces, random_faces, tray_photo
 from vision.training.common import fit, report_saved, seeded
 from vision.training.photos import DATASET, split_photos
 from vision.training.train_pips import (
@@ -60,18 +60,12 @@ from vision.training.train_pips import (
     Sample,
     _patch,
     extract,
+    label_box,
+    on_darker_floor,
     render,
 )
 
 NOT, DIE = 0, 1
-
-
-def label_box(s: Sample) -> np.ndarray:
-    """``(1, 4)``: the die's label box (its sides included) in the sample's patch, about
-    the patch's centre."""
-    c = s.patch.shape[0] / 2
-    side = s.side / BOX_TO_DIE
-    return np.array([[c - side / 2, c - side / 2, side, side]])
 
 
 def wiped(s: Sample, rng: np.random.Generator) -> Sample:
@@ -79,14 +73,6 @@ def wiped(s: Sample, rng: np.random.Generator) -> Sample:
     patch = s.patch.copy()
     blank_faces(patch, label_box(s), rng, share=1.0)
     return Sample(patch, s.side, DIE, s.photo)
-
-
-def on_darker_floor(s: Sample, rng: np.random.Generator) -> Sample:
-    """The sample with its tray floor repainted a random darker colour
-    (:func:`vision.synthetic.darker_floor`; a die's label box is kept out)."""
-    patch = s.patch.copy()
-    darker_floor(patch, label_box(s) if s.label == DIE else np.zeros((0, 4)), rng)
-    return Sample(patch, s.side, s.label, s.photo)
 
 
 FLOOR_CHANCE = 0.0
@@ -170,7 +156,8 @@ def samples(split: str, rng: np.random.Generator, finder: DiceFinder,
             out.append(wiped(s, rng))
     out += body_detections(split, finder, rng)
     if floors > 0:  # (no draw at 0: the same stream as before)
-        out += [on_darker_floor(s, rng) for s in out if rng.random() < floors]
+        out += [on_darker_floor(s, rng, s.label == DIE) for s in out
+                if rng.random() < floors]
     return out + synthetic(seeds, finder)
 
 

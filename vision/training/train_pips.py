@@ -71,12 +71,13 @@ from torch import nn
 
 from vision.boxes import centre_in, hold_each_other
 from vision.crops import CROP_PX
-from vision.detection import detection_like, expected_die_px, to_work
+from vision.detection import BOX_TO_DIE, detection_like, expected_die_px, to_work
 from vision.dicefinder import default_dice_finder
 from vision.enroll import read_yolo
 from vision.facenet import CLASSES, INPUT_PX, MODEL_PATH, FaceNet, default_face_net, prepare
 from vision.onnxmodel import OnnxModel, available_engines
 from vision.reading import Box
+from vision.synthetic import darker_floor
 from vision.training.common import conv_block, fit, photometric, report_saved, seeded
 from vision.training.label_errors import LABEL_ERRORS
 from vision.training.photos import DATASET, in_fold, split_photos
@@ -304,6 +305,28 @@ SHIFT = 0.06
 ZOOM = (0.85, 1.2)
 """Range of the random zoom of a training crop (the die's box side over the crop's)."""
 
+FLOOR_CHANCE = 0.0
+"""Share of training crops whose tray floor is repainted a random darker colour
+(``--floors``, :func:`on_darker_floor`); 0 draws nothing, so that the other draws are as
+before. The photos' floors are all light; the packaged network, trained without, missed
+and misread dice on darker ones (``docs/vision.md``, *Which tray floor*)."""
+
+
+def label_box(s: Sample) -> np.ndarray:
+    """``(1, 4)``: the die's label box (its sides included) in the sample's patch, about
+    the patch's centre."""
+    c = s.patch.shape[0] / 2
+    side = s.side / BOX_TO_DIE
+    return np.array([[c - side / 2, c - side / 2, side, side]])
+
+
+def on_darker_floor(s: Sample, rng: np.random.Generator, die: bool) -> Sample:
+    """The sample with its tray floor repainted a random darker colour
+    (:func:`vision.synthetic.darker_floor`); a ``die`` sample's label box is kept out."""
+    patch = s.patch.copy()
+    darker_floor(patch, label_box(s) if die else np.zeros((0, 4)), rng)
+    return Sample(patch, s.side, s.label, s.photo)
+
 
 def render(s: Sample, rng: np.random.Generator | None,
            ghost: Sample | None = None, glare_chance: float = 0.0,
@@ -366,11 +389,14 @@ def batch(samples: list[Sample], rng: np.random.Generator | None,
           dice: list[Sample] | None = None, ghost_chance: float = GHOST_CHANCE,
           px: int = INPUT_PX, glare_chance: float = GLARE_CHANCE,
           shift: float = SHIFT, neighbour_chance: float = NEIGHBOUR_CHANCE,
-          zoom: tuple[float, float] = ZOOM) -> torch.Tensor:
-    """The network's input for samples; with ``rng`` augmented, and with ``dice`` some
-    made translucent with one of those dice showing through."""
+          zoom: tuple[float, float] = ZOOM, floors: float = FLOOR_CHANCE) -> torch.Tensor:
+    """The network's input for samples; with ``rng`` augmented, with ``dice`` some
+    made translucent with one of those dice showing through, and a ``floors`` share on a
+    darker floor."""
     crops = []
     for s in samples:
+        if rng is not None and floors and rng.random() < floors:
+            s = on_darker_floor(s, rng, s.label != NONE)
         ghost = None
         if (rng is not None and dice and s.label != NONE
                 and rng.random() < ghost_chance):
@@ -458,6 +484,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --teacher: share of the loss from the teacher")
     parser.add_argument("--temperature", type=float, default=2.0,
                         help="with --teacher: the softening of both networks' logits")
+    parser.add_argument("--floors", type=float, default=FLOOR_CHANCE,
+                        help="share of crops whose tray floor is repainted darker")
     parser.add_argument("--val-too", action="store_true",
                         help="learn from the val photos as well and keep the last epoch "
                              "(val no longer chooses it)")
@@ -492,7 +520,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def step_input(chunk: list[Sample]) -> torch.Tensor:
         x = batch(chunk, rng, dice, args.ghost, args.input_px, args.glare, args.shift,
-                  args.neighbour, tuple(args.zoom))
+                  args.neighbour, tuple(args.zoom), args.floors)
         return x if prime is None else prime(x)
 
     fit(model, train, step_input, lambda s: s.label, rng, epochs=args.epochs,
