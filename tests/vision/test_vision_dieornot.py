@@ -148,10 +148,8 @@ def test_only_custom_face_dice_are_found_by_body() -> None:
 
 def test_the_checks_training_repaints_a_samples_floor_but_not_its_die() -> None:
     # train_dieornot --floors: a photo's die and non-die samples are learned again on a
-    # darker floor; the die's label box is kept (needs the train extra's torch)
-    pytest.importorskip("torch")
-    from vision.training.train_dieornot import DIE, NOT
-    from vision.training.train_pips import Sample, label_box, on_darker_floor
+    # darker floor; the die's label box is kept (the face network's --floors too)
+    from vision.training.samples import Sample, label_box, on_darker_floor
 
     shot = next(p for p in labelled_photos() if p.path.name == "IMG_20191208_112541.jpg")
     image = shot.image()
@@ -160,14 +158,14 @@ def test_the_checks_training_repaints_a_samples_floor_but_not_its_die() -> None:
     half = round(side)  # a patch of two sides about the die, as train_pips cuts them
     cx, cy = x + w // 2, y + h // 2
     patch = image[cy - half:cy + half, cx - half:cx + half].copy()
-    die = Sample(patch, side * 0.8, DIE)
+    die = Sample(patch, side * 0.8, 1)  # train_dieornot's DIE
     (bx, by, bw, bh), = label_box(die)
     assert abs(bx + bw / 2 - half) < 1e-6 and abs(by + bh / 2 - half) < 1e-6
     dark = on_darker_floor(die, np.random.default_rng(3), True)
-    assert dark.label == DIE and dark.side == die.side
+    assert dark.label == 1 and dark.side == die.side
     middle = (slice(half - round(bh / 4) + 3, half + round(bh / 4) - 3),) * 2
     assert np.array_equal(dark.patch[middle], patch[middle])
     corner = (slice(0, 6), slice(0, 6))
     assert dark.patch[corner].mean() < patch[corner].mean() - 20
-    tray = on_darker_floor(Sample(patch, side, NOT), np.random.default_rng(3), False)
-    assert tray.label == NOT and tray.patch.mean() < patch.mean() - 20
+    tray = on_darker_floor(Sample(patch, side, 0), np.random.default_rng(3), False)  # NOT
+    assert tray.label == 0 and tray.patch.mean() < patch.mean() - 20

@@ -45,7 +45,7 @@ from torch import nn
 
 from vision.boxes import centre_in
 from vision.detection import BOX_TO_DIE, detection_like, expected_die_px, to_work
-from vision.dicefinder import DiceFinder
+from vision.dicefinder import DiceFinder, framing_dice_finder
 from vision.dieornot import BODIES_PATH, INPUT_PX, MODEL_PATH, DieOrNot
 from vision.enroll import read_yolo
 from vision.facenet import prepare
@@ -54,14 +54,12 @@ from vision.reading import Box
 from vision.synthetic import blank_faces, random_faces, tray_photo
 from vision.training.common import fit, report_saved, seeded
 from vision.training.photos import DATASET, split_photos
+from vision.training.samples import Sample, label_box, on_darker_floor
 from vision.training.train_pips import (
     NONE,
     FaceCNN,
-    Sample,
     _patch,
     extract,
-    label_box,
-    on_darker_floor,
     render,
 )
 
@@ -148,7 +146,7 @@ def samples(split: str, rng: np.random.Generator, finder: DiceFinder,
     """Every sample of a split of the d6 photos, and of the synthetic trays ``seeds``; a
     ``floors`` share of the photos' samples again on a darker floor."""
     out = []
-    for s in extract(split, rng):
+    for s in extract(split, rng, finder=framing_dice_finder()):
         if s.label == NONE:
             out.append(Sample(s.patch, s.side, NOT, s.photo))
         else:

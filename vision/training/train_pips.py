@@ -61,7 +61,6 @@ import argparse
 import math
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -71,16 +70,16 @@ from torch import nn
 
 from vision.boxes import centre_in, hold_each_other
 from vision.crops import CROP_PX
-from vision.detection import BOX_TO_DIE, detection_like, expected_die_px, to_work
-from vision.dicefinder import default_dice_finder
+from vision.detection import detection_like, expected_die_px, to_work
+from vision.dicefinder import DiceFinder, default_dice_finder
 from vision.enroll import read_yolo
 from vision.facenet import CLASSES, INPUT_PX, MODEL_PATH, FaceNet, default_face_net, prepare
 from vision.onnxmodel import OnnxModel, available_engines
 from vision.reading import Box
-from vision.synthetic import darker_floor
 from vision.training.common import conv_block, fit, photometric, report_saved, seeded
 from vision.training.label_errors import LABEL_ERRORS
 from vision.training.photos import DATASET, in_fold, split_photos
+from vision.training.samples import Sample, on_darker_floor
 
 ROOT = Path(__file__).resolve().parents[2]
 NONE = len(CLASSES) - 1
@@ -88,14 +87,6 @@ PATCH_SIDES = 3.0
 """A stored patch spans this many die sides around the die's centre (room to rotate)."""
 CROP_MARGIN = 0.1
 """The reader's crop margin (:func:`vision.crops.crop`)."""
-
-
-@dataclass
-class Sample:
-    patch: np.ndarray  # BGR, the die's centre at the patch's centre
-    side: float  # the box side, in patch pixels
-    label: int
-    photo: int = 0  # index of the photo in its split (folds are whole photos)
 
 
 def _patch(image: np.ndarray, box: Box) -> tuple[np.ndarray, float]:
@@ -110,13 +101,16 @@ def _patch(image: np.ndarray, box: Box) -> tuple[np.ndarray, float]:
 
 
 def extract(split: str, rng: np.random.Generator, skip_fold: tuple[int, int] = (1, 0),
-            drop: frozenset[tuple[str, str]] = frozenset()) -> list[Sample]:
+            drop: frozenset[tuple[str, str]] = frozenset(),
+            finder: DiceFinder | None = None) -> list[Sample]:
     """Samples of one split: labelled dice (label and detector boxes) and non-dice;
     ``skip_fold=(folds, fold)`` leaves out that fold's photos (for out-of-fold
     calibration). ``drop`` names (photo, face label) pairs of known label mistakes
     (:data:`LABEL_ERRORS`): of the dice with that label in that photo, the one the packaged
     network reads as another face at 0.8 or more gives no sample (a photo may hold other,
-    rightly labelled dice of that face)."""
+    rightly labelled dice of that face). ``finder`` boxes the dice (the packaged pip-dice
+    detector when None)."""
+    finder = finder or default_dice_finder()
     out: list[Sample] = []
     for index, path in enumerate(split_photos(split)):
         if in_fold(index, *skip_fold):
@@ -133,7 +127,7 @@ def extract(split: str, rng: np.random.Generator, skip_fold: tuple[int, int] = (
         truth = [t for t in truth if t not in dropped]
         for c, box, _ in truth:
             out.append(Sample(*_patch(small, box), c))
-        for found, _ in default_dice_finder().find(small, expected_die_px(small.shape)):
+        for found, _ in finder.find(small, expected_die_px(small.shape)):
             if any(centre_in(lb, found) for _, _, lb in dropped):
                 continue  # a known label mistake: neither its face nor tray
             # the reader's crop box for this detection (its top face)
@@ -311,21 +305,6 @@ FLOOR_CHANCE = 0.0
 before. The photos' floors are all light; the packaged network, trained without, missed
 and misread dice on darker ones (``docs/vision.md``, *Which tray floor*)."""
 
-
-def label_box(s: Sample) -> np.ndarray:
-    """``(1, 4)``: the die's label box (its sides included) in the sample's patch, about
-    the patch's centre."""
-    c = s.patch.shape[0] / 2
-    side = s.side / BOX_TO_DIE
-    return np.array([[c - side / 2, c - side / 2, side, side]])
-
-
-def on_darker_floor(s: Sample, rng: np.random.Generator, die: bool) -> Sample:
-    """The sample with its tray floor repainted a random darker colour
-    (:func:`vision.synthetic.darker_floor`); a ``die`` sample's label box is kept out."""
-    patch = s.patch.copy()
-    darker_floor(patch, label_box(s) if die else np.zeros((0, 4)), rng)
-    return Sample(patch, s.side, s.label, s.photo)
 
 
 def render(s: Sample, rng: np.random.Generator | None,
