@@ -19,11 +19,9 @@ lines, skin-coloured blobs, print) that must give no peak.
 
 Needs the ``train`` extra (PyTorch); the reader runs the exported model with ONNX Runtime
 or OpenCV only.
-Fixed seeds; on one CPU core it takes about seven minutes (fifteen with another run
-sharing the machine)::
+Fixed seeds; on one CPU core it takes about fifteen minutes::
 
-    .venv/bin/python -m vision.training.train_detector --floors 0.5 --seed 5 \
-        [--steps 1600] [--threads 1]
+    .venv/bin/python -m vision.training.train_detector [--steps 1600] [--threads 1]
 
 The body detector for custom-face dice (``vision/models/dice_bodies.onnx``, see
 :mod:`vision.dieornot`) is the same recipe with marks wiped off some dice::
@@ -33,7 +31,7 @@ The body detector for custom-face dice (``vision/models/dice_bodies.onnx``, see
 
 ``--floors`` repaints the light floor of a share of the windows darker
 (:func:`vision.synthetic.darker_floor`); the body detector learns so since the
-twenty-ninth session, the pip-dice detector since the thirtieth (:data:`FLOOR_CHANCE`).
+twenty-ninth session (:data:`FLOOR_CHANCE`).
 """
 
 from __future__ import annotations
@@ -121,17 +119,14 @@ def _junk(img: np.ndarray, centres: np.ndarray, side: float, rng: np.random.Gene
 
 FLOOR_CHANCE = 0.0
 """Share of training windows whose floor is repainted darker
-(:func:`vision.synthetic.darker_floor`); 0 draws nothing, so that the stream of the other
-draws is as before (the packaged pip-dice detector's recipe until the thirtieth session).
-Both packaged detectors are trained at 0.5 (``docs/vision.md``, *Which tray floor*). The
-body detector so finds far more dice on darker floors (ivory SeaFall dice on mid grey 118
-of 120 against 87); tried in the twenty-eighth session, it was kept in the twenty-ninth,
-with the die-or-not check trained on darker floors too and the dice named at the table
-enrolled as the reader cut them (it boxes a black die on a dark floor tightly: cut again
-by the pip-dice detector, the enrolled crops were framed more loosely, and 11 of 240 such
-dice were read wrong and sure). The pip-dice detector followed in the thirtieth session
-(seed 5: the val photos repainted a grey of 40, 199 of 204 dice boxed against 193; as
-shot, 203 as before; seed 4 boxed one val die fewer as shot)."""
+(:func:`vision.synthetic.darker_floor`); 0 (the pip-dice detector's recipe) draws nothing,
+so that the stream of the other draws is as before. The body detector is trained at 0.5
+(``docs/vision.md``, *Which tray floor*): it finds far more dice on darker floors (ivory
+SeaFall dice on mid grey 118 of 120 against 87). Tried in the twenty-eighth session, it
+was kept in the twenty-ninth, with the die-or-not check trained on darker floors too and
+the dice named at the table enrolled as the reader cut them (it boxes a black die on a
+dark floor tightly: cut again by the pip-dice detector, the enrolled crops were framed
+more loosely, and 11 of 240 such dice were read wrong and sure)."""
 
 
 BLANK_CHANCE = 0.0
