@@ -11,13 +11,11 @@ against anything else a detector may report.
 Samples (each the reader's 64 px crop, :func:`vision.training.train_pips.render`):
 
 * **die**: every labelled die of the d6 train photos (around its label box and around the
-  box the framing detector gives it, :func:`vision.dicefinder.framing_dice_finder`: the
-  pip-dice detector until the thirtieth session, so that this command still gives the
-  packaged check), each also with its marks wiped off (inpainted from the
+  packaged detector's box for it), each also with its marks wiped off (inpainted from the
   body around them, :func:`vision.training.train_detector.blank_faces`); and the dice of
   ``--synthetic`` synthetic SeaFall trays (:func:`vision.synthetic.tray_photo`, every face,
   random tray colour and die size);
-* **not a die**: the framing detector's and the body detector's detections that match no
+* **not a die**: the packaged detector's and the body detector's detections that match no
   labelled die, random tray patches, tray patches with drawn junk (coins, print, pencils,
   fingertips), and the body detector's detections on the synthetic trays that match no die.
 
