@@ -13,7 +13,7 @@ from tests.vision.helpers import PHOTOS, labelled_photos, png_claiming
 from vision.boxes import TOP_FACE_SHIFT, hold_each_other, toward_top_face
 from vision.crops import crop
 from vision.detection import detection_like, expected_die_px, to_work
-from vision.dicefinder import framing_dice_finder
+from vision.dicefinder import default_dice_finder
 from vision.enroll import crops_from_photos, enroll, label_file, read_yolo
 from vision.enrollment import (
     LEAD_FLOOR,
@@ -38,9 +38,8 @@ from vision.synthetic import draw_face, random_faces, tray_photo
 
 def seafall_crops(seed: int, per_face: int = 5, shift: float = TOP_FACE_SHIFT,
                   top_shift: float = 0.0) -> dict[str, list[np.ndarray]]:
-    """Crops of synthetic SeaFall dice of mixed colours, each cut about the box of the
-    pip-dice detector as it was when the reader cut custom dice so, before the body
-    detector (the one that frames enrolled crops, framing_dice_finder), about the top
+    """Crops of synthetic SeaFall dice of mixed colours, each cut about the pip-dice
+    detector's box (as the reader cut custom dice before the body detector), about the top
     face (``shift``: vision.boxes.TOP_FACE_SHIFT), on trays drawn with their ``top_shift``.
     On an ivory die that box is sometimes off the die or round its symbol alone, so these
     crops are harder to enroll from than the table's own (the body detector's:
@@ -50,7 +49,7 @@ def seafall_crops(seed: int, per_face: int = 5, shift: float = TOP_FACE_SHIFT,
     while min(len(v) for v in crops.values()) < per_face:
         photo = tray_photo(rng, list(SEAFALL_FACES) * 2, top_shift=top_shift)
         work = to_work(photo.image)
-        found = [b for b, _ in framing_dice_finder().find(photo.image,
+        found = [b for b, _ in default_dice_finder().find(photo.image,
                                                           expected_die_px(photo.image.shape))]
         for die in photo.dice:
             box = next((b for b in found if hold_each_other(die.box, b)), None)
