@@ -23,16 +23,11 @@ from vision.onnxmodel import ModelError, OnnxModel
 from vision.reading import Box
 
 __all__ = [
-    "CHECKED_THRESHOLD", "FRAMER_PATH", "MODEL_PATH", "DiceFinder", "ModelError", "decode",
-    "MAX_UPSCALE", "default_dice_finder", "framing_dice_finder", "prepare", "scaled",
+    "CHECKED_THRESHOLD", "MODEL_PATH", "DiceFinder", "ModelError", "decode",
+    "MAX_UPSCALE", "default_dice_finder", "prepare", "scaled",
 ]
 
 MODEL_PATH = Path(__file__).parent / "models" / "dice_centres.onnx"
-
-FRAMER_PATH = Path(__file__).parent / "models" / "dice_framer.onnx"
-"""The detector that frames enrolled crops (:func:`framing_dice_finder`): the pip-dice
-detector as it was until the thirtieth session (``train_detector --threads 1 --steps
-1600``: seed 4, light floors only)."""
 
 NET_DIE_PX = 16.0
 """Die size, in pixels, in the frame the network sees."""
@@ -168,17 +163,3 @@ class DiceFinder:
 def default_dice_finder() -> DiceFinder:
     """The packaged model, loaded once per process."""
     return DiceFinder()
-
-
-@cache
-def framing_dice_finder() -> DiceFinder:
-    """The detector whose boxes frame crops enrolled from photos or folders
-    (:func:`vision.enrollment.reframe`), loaded once per process. It is the pip-dice
-    detector before it learned darker floors (:data:`FRAMER_PATH`): the enrolled reader's
-    margins were placed on crops it framed, and framed by the detector that learned the
-    floors, the d6 faces enrolled as symbols were read less well (thirtieth session,
-    ``calibrate_enrolled``: at the rule's margin, 0.135 against 0.105, 84.6% of train and
-    84.1% of val read sure against 88.0% and 87.5%; the nearest face right for 96.1% of
-    train against 96.7%). It finds nothing in a frame: the reader's dice are found by
-    :func:`default_dice_finder` or the body detector."""
-    return DiceFinder(FRAMER_PATH)

@@ -39,7 +39,7 @@ from vision.blas import one_thread
 from vision.boxes import centre, centre_in
 from vision.crops import CROP_PX, crop
 from vision.detection import detection_like
-from vision.dicefinder import framing_dice_finder
+from vision.dicefinder import default_dice_finder
 from vision.dieornot import DIE_FROM, default_die_or_not
 from vision.embedding import MODEL_ID, default_embedder
 from vision.storage import check_name, data_dir
@@ -179,10 +179,9 @@ def learned_range(owners: np.ndarray, sources: Sequence[str], faces: int) -> tup
 
 
 def reframe(crop_bgr: np.ndarray) -> np.ndarray:
-    """A crop of one die cut again as the reader cuts dice: a learned detector
-    (:func:`vision.dicefinder.framing_dice_finder`) finds the die (the one nearest the
-    middle, among boxes that hold the crop's centre) in the crop, padded by its own
-    edges, and the crop becomes the reader's crop of that box. Crops
+    """A crop of one die cut again as the reader cuts dice: the learned detector finds the
+    die (the one nearest the middle, among boxes that hold the crop's centre) in the crop,
+    padded by its own edges, and the crop becomes the reader's crop of that box. Crops
     framed loosely or tightly, by hand or by another tool, then match what the reader will
     compare them with. A crop in which the detector finds no box over its centre is kept
     as it is (the padding's smeared stripes can look like a die beside the crop: 2 of the
@@ -194,7 +193,7 @@ def reframe(crop_bgr: np.ndarray) -> np.ndarray:
     pad = max(h, w)
     big = cv2.copyMakeBorder(crop_bgr, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
     middle = (pad + w / 2, pad + h / 2, 0, 0)
-    found = [f for f in framing_dice_finder().find(big, 0.9 * max(h, w))
+    found = [f for f in default_dice_finder().find(big, 0.9 * max(h, w))
              if centre_in(f[0], middle)]
     if not found:
         return crop_bgr
