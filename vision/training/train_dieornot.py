@@ -45,7 +45,7 @@ from torch import nn
 
 from vision.boxes import centre_in
 from vision.detection import BOX_TO_DIE, detection_like, expected_die_px, to_work
-from vision.dicefinder import DiceFinder, framing_dice_finder
+from vision.dicefinder import DiceFinder
 from vision.dieornot import BODIES_PATH, INPUT_PX, MODEL_PATH, DieOrNot
 from vision.enroll import read_yolo
 from vision.facenet import prepare
@@ -146,7 +146,7 @@ def samples(split: str, rng: np.random.Generator, finder: DiceFinder,
     """Every sample of a split of the d6 photos, and of the synthetic trays ``seeds``; a
     ``floors`` share of the photos' samples again on a darker floor."""
     out = []
-    for s in extract(split, rng, finder=framing_dice_finder()):
+    for s in extract(split, rng):
         if s.label == NONE:
             out.append(Sample(s.patch, s.side, NOT, s.photo))
         else:
