@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.detection import die_size_problem, estimate_die_px, expected_die_px, to_work
-from vision.filters import colourless
+from vision.filters import colourless, floor_grey
 from vision.sources import FrameSource, SourceError, SourceLost
 from vision.storage import check_name, data_dir
 
@@ -216,9 +216,7 @@ def tray_region(background: np.ndarray) -> np.ndarray:
 def floor_advice(background: np.ndarray, roi: np.ndarray) -> tuple[str, ...]:
     """Advice for a tray floor darker than the dice finders know (:data:`LIGHT_FLOOR`,
     :data:`DARK_FLOOR`), from the empty tray's median grey over its floor."""
-    grey = cv2.cvtColor(background, cv2.COLOR_BGR2GRAY)
-    floor = grey[roi > 0] if (roi > 0).any() else grey.reshape(-1)
-    level = float(np.median(floor))
+    level = floor_grey(background, roi)
     if level < DARK_FLOOR:
         return (f"Very dark tray floor (grey {level:.0f} of 255): dice of every colour are "
                 "missed on it, a sixth to a quarter of them; a light grey matt floor reads "

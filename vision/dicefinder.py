@@ -23,11 +23,16 @@ from vision.onnxmodel import ModelError, OnnxModel
 from vision.reading import Box
 
 __all__ = [
-    "CHECKED_THRESHOLD", "MODEL_PATH", "DiceFinder", "ModelError", "decode",
-    "MAX_UPSCALE", "default_dice_finder", "prepare", "scaled",
+    "CHECKED_THRESHOLD", "DARK_MODEL_PATH", "MODEL_PATH", "DiceFinder", "ModelError",
+    "dark_dice_finder", "decode", "MAX_UPSCALE", "default_dice_finder", "prepare", "scaled",
 ]
 
 MODEL_PATH = Path(__file__).parent / "models" / "dice_centres.onnx"
+
+DARK_MODEL_PATH = Path(__file__).parent / "models" / "dice_centres_dark.onnx"
+"""The pip-dice detector for dark tray floors: the packaged recipe with half its windows'
+floors repainted darker (``train_detector --floors 0.5 --seed 5``), used with the dark-floor
+face networks (:data:`vision.reader.DARK_NETS_BELOW`)."""
 
 NET_DIE_PX = 16.0
 """Die size, in pixels, in the frame the network sees."""
@@ -163,3 +168,10 @@ class DiceFinder:
 def default_dice_finder() -> DiceFinder:
     """The packaged model, loaded once per process."""
     return DiceFinder()
+
+
+@cache
+def dark_dice_finder() -> DiceFinder:
+    """The pip-dice detector for dark floors (:data:`DARK_MODEL_PATH`), loaded once per
+    process, at the first dark frame."""
+    return DiceFinder(DARK_MODEL_PATH)

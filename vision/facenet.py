@@ -20,9 +20,10 @@ import numpy as np
 from vision.faces import D6_FACES
 from vision.onnxmodel import ModelError, OnnxModel
 
-__all__ = ["CLASSES", "INPUT_PX", "MODEL_PATH", "NOT_A_DIE", "QUICK_MODEL_PATH", "VIEWS",
-           "FaceNet", "ModelError", "default_face_net", "default_quick_net", "prepare",
-           "softmax"]
+__all__ = ["CLASSES", "DARK_MODEL_PATH", "DARK_QUICK_MODEL_PATH", "INPUT_PX", "MODEL_PATH",
+           "NOT_A_DIE", "QUICK_MODEL_PATH", "VIEWS", "FaceNet", "ModelError",
+           "dark_face_net", "dark_quick_net", "default_face_net", "default_quick_net",
+           "prepare", "softmax"]
 
 MODEL_PATH = Path(__file__).parent / "models" / "d6_faces.onnx"
 
@@ -134,3 +135,26 @@ def default_face_net() -> FaceNet:
 def default_quick_net() -> FaceNet:
     """The packaged quick first look (:data:`QUICK_MODEL_PATH`), loaded once per process."""
     return FaceNet(QUICK_MODEL_PATH)
+
+
+DARK_MODEL_PATH = Path(__file__).parent / "models" / "d6_faces_dark.onnx"
+"""The face network for dark tray floors: the packaged recipe with half its crops' floors
+repainted darker (``train_pips --floors 0.5``). The reader uses it on a frame whose floor
+is darker than :data:`vision.reader.DARK_NETS_BELOW`."""
+
+DARK_QUICK_MODEL_PATH = Path(__file__).parent / "models" / "d6_faces_quick_dark.onnx"
+"""The quick first look for dark tray floors (taught by :data:`DARK_MODEL_PATH`, with
+``--floors 0.5`` too)."""
+
+
+@cache
+def dark_face_net() -> FaceNet:
+    """The face network for dark floors (:data:`DARK_MODEL_PATH`), loaded once per
+    process, at the first dark frame."""
+    return FaceNet(DARK_MODEL_PATH)
+
+
+@cache
+def dark_quick_net() -> FaceNet:
+    """The quick first look for dark floors (:data:`DARK_QUICK_MODEL_PATH`)."""
+    return FaceNet(DARK_QUICK_MODEL_PATH)

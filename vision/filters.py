@@ -47,6 +47,19 @@ levels (of 255): a covered lens, a camera in the dark, a frame burnt white. The 
 of the d6 set span 56 levels and more, the synthetic empty trays 26 and more."""
 
 
+def floor_grey(image: np.ndarray, roi: np.ndarray | None = None) -> float:
+    """The tray floor's grey level (0-255): the median grey of the frame, or of its tray
+    region (``roi``, non-zero inside) when it has one. Dice, hands and walls are a small
+    part of a tray seen from above, so the median is the floor's."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(image[..., :3], cv2.COLOR_BGR2GRAY)
+    mask = None
+    if roi is not None and (roi > 0).any():
+        mask = (roi > 0).astype(np.uint8)
+    # the median from the histogram: a tenth of sorting's time on a reader's frame
+    counts = cv2.calcHist([np.ascontiguousarray(grey)], [0], mask, [256], [0, 256]).ravel()
+    return float(np.searchsorted(np.cumsum(counts), counts.sum() / 2))
+
+
 def blank(image: np.ndarray) -> bool:
     """Whether a frame shows nothing but one flat shade (:data:`BLANK_RANGE`)."""
     sample = _sample(image if image.ndim == 2 else image[..., :3])

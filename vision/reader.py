@@ -24,11 +24,25 @@ from vision.detection import (
     expected_die_px,
     to_work,
 )
-from vision.dicefinder import CHECKED_THRESHOLD, default_dice_finder, scaled
+from vision.dicefinder import (
+    CHECKED_THRESHOLD,
+    DiceFinder,
+    dark_dice_finder,
+    default_dice_finder,
+    scaled,
+)
 from vision.dieornot import DIE_FROM, body_dice_finder, default_die_or_not
 from vision.enrollment import Profile
-from vision.facenet import CLASSES, NOT_A_DIE, FaceNet, default_face_net, default_quick_net
-from vision.filters import blank, colourless
+from vision.facenet import (
+    CLASSES,
+    NOT_A_DIE,
+    FaceNet,
+    dark_face_net,
+    dark_quick_net,
+    default_face_net,
+    default_quick_net,
+)
+from vision.filters import blank, colourless, floor_grey
 from vision.imagefile import read_file, shape_problem
 from vision.pips import count_pips
 from vision.reading import Box, DieRead, TrayRead
@@ -119,6 +133,19 @@ wrongly at most at 0.53 and rightly from 0.51 up:
 read a die wrongly at 0.76 (a 4 as a 6; 0.8 was kept then). The wide crop alone reads
 fewer dice (96-97%): the network was trained on the usual framing, so it is only a second
 look."""
+
+DARK_NETS_BELOW = 110.0
+"""A frame whose tray floor (:func:`vision.filters.floor_grey`, over the tray region when
+calibrated) is darker than this grey is read by the pip networks trained on darker floors
+(:data:`vision.dicefinder.DARK_MODEL_PATH`, :data:`vision.facenet.DARK_MODEL_PATH` and its
+quick look; ``docs/vision.md``, *Which tray floor*); a lighter one by the packaged
+networks, which read light floors best. Thirtieth session: the networks trained with
+floors repainted darker read the val photos repainted a grey of 72 and 40 far better
+(198 and 197 of 204 sure and right, none wrong, against 191 and 161 with 1 and 4 wrong)
+but light floors a little worse (out of fold 99.58% sure against 99.86%). At 125 and 100
+the two sets read alike (202 against 203, 199 and 199). 110 is the floor under which
+``tableside calibrate`` advises a lighter one (:data:`vision.calibration.LIGHT_FLOOR`);
+the d6 photos' floors are 175-187."""
 
 QUICK_SURE = 0.9
 """A die the quick first look (:data:`vision.facenet.QUICK_MODEL_PATH`, half the face
@@ -250,6 +277,15 @@ def _blank_warning(frame: np.ndarray) -> str:
             "covered, or the camera pointed away from the tray?")
 
 
+@dataclass(frozen=True)
+class _PipNets:
+    """The networks that read one frame's pip dice."""
+
+    finder: DiceFinder
+    face: FaceNet
+    quick: FaceNet | None
+
+
 @dataclass
 class DiceReader:
     """Reads every die in a frame as faces of ``die``.
@@ -285,6 +321,11 @@ class DiceReader:
     quick_look: bool = True
     """False reads every die with the face network (for comparison)."""
     unknown_faces: bool = False
+    floor_networks: bool = True
+    """With the packaged pip networks, a frame whose floor is darker than
+    :data:`DARK_NETS_BELOW` is read by those trained on darker floors; False reads every
+    frame with the light-floor ones (for comparison). A reader given its own face network
+    reads every frame with it."""
     body_check: bool = True
     """Custom-face dice (read by a profile, or unknown faces) are found by the body
     detector and kept only when the die-or-not check takes them for dice
@@ -360,7 +401,7 @@ class DiceReader:
             raise ValueError(problem)
         if die_px is None and self.estimate_size:
             die_px = estimate_die_px(frame, self.roi)
-        work, found, small = self._find(frame, die_px)
+        work, found, small, nets = self._find(frame, die_px)
         work_roi = None
         if self.roi is not None:
             work_roi = cv2.resize(self.roi, (work.image.shape[1], work.image.shape[0]),
@@ -390,11 +431,11 @@ class DiceReader:
         elif self.die != "d6":
             pass  # unknown faces: found, not read
         elif self._by_face_net:
-            assert self.face_net is not None
-            probs = self._face_probabilities(crops)
-            checks = self._check_views(probs, crops)
+            assert nets is not None
+            probs = self._face_probabilities(nets, crops)
+            checks = self._check_views(nets, probs, crops)
             reads = [self._classify_net(p, checks.get(i)) for i, p in enumerate(probs)]
-            wides = self._wide_views(reads, work.image, found)
+            wides = self._wide_views(nets, reads, work.image, found)
         dice: list[DieRead] = []
         unlike = 0  # found, but like none of the profile's faces
         for i, (det, c) in enumerate(zip(found, crops, strict=True)):
@@ -462,12 +503,13 @@ class DiceReader:
 
     def _find(
         self, frame: np.ndarray, die_px: float | None
-    ) -> tuple[WorkFrame, list[Detection], np.ndarray]:
-        """The frame at the working scale (crops are cut from it), the die candidates, and
-        a small copy of the frame (for the hand check)."""
+    ) -> tuple[WorkFrame, list[Detection], np.ndarray, _PipNets | None]:
+        """The frame at the working scale (crops are cut from it), the die candidates, a
+        small copy of the frame (for the hand check), and the pip networks that read this
+        frame (None unless the face network reads it)."""
         if self.detector == "classic":
             work, found = detect(frame, die_px, self.settings, self.roi)
-            return work, found, frame
+            return work, found, frame, None
         size = expected_die_px(frame.shape, die_px)
         if WORK_DIE_PX / size < MIN_WORK_SCALE:
             work = to_work(frame, size)
@@ -476,7 +518,9 @@ class DiceReader:
             work = WorkFrame(frame, 1.0, size)
         small, scale = scaled(frame, size)
         found = []
-        finder = body_dice_finder() if self._by_body else default_dice_finder()
+        nets = self._pip_nets(small) if self._by_face_net else None
+        finder = (body_dice_finder() if self._by_body
+                  else nets.finder if nets is not None else default_dice_finder())
         # candidates the face network checks (its none class) may come from lower peaks
         threshold = CHECKED_THRESHOLD if self._by_face_net else None
         for box, _score in finder.find_scaled(small, scale, frame.shape, threshold):
@@ -489,7 +533,22 @@ class DiceReader:
             # the crop is of the die's top face, as the classifiers were trained on: the
             # label-like box (sides included) shrunk about its centre
             found.append(Detection(detection_like(box, work.scale), box))
-        return work, found, small
+        return work, found, small, nets
+
+    def _pip_nets(self, small: np.ndarray) -> _PipNets:
+        """The pip networks for a frame (``small``, the detector's copy): those trained on
+        darker floors when its floor is darker than DARK_NETS_BELOW and the reader reads
+        with the packaged networks, else the reader's own."""
+        assert self.face_net is not None
+        if self.floor_networks and self.face_net is default_face_net():
+            roi = None
+            if self.roi is not None:
+                roi = cv2.resize(self.roi, (small.shape[1], small.shape[0]),
+                                 interpolation=cv2.INTER_NEAREST)
+            if floor_grey(small, roi) < DARK_NETS_BELOW:
+                return _PipNets(dark_dice_finder(), dark_face_net(),
+                                dark_quick_net() if self.quick_net is not None else None)
+        return _PipNets(default_dice_finder(), self.face_net, self.quick_net)
 
     @property
     def _by_body(self) -> bool:
@@ -518,24 +577,24 @@ class DiceReader:
         patch = roi[max(y - gy, 0) : y + h + gy, max(x - gx, 0) : x + w + gx]
         return bool(patch.size) and float((patch > 0).mean()) < 0.9
 
-    def _face_probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+    @staticmethod
+    def _face_probabilities(nets: _PipNets, crops: list[np.ndarray]) -> np.ndarray:
         """``(N, classes)`` probabilities of the crops: the quick first look's for the dice
         it reads at QUICK_SURE or more, the face network's for the others (each network
         one pass over its dice)."""
-        assert self.face_net is not None
-        if self.quick_net is None or not crops:
-            return self.face_net.probabilities(crops)
-        probs = self.quick_net.probabilities(crops)
+        if nets.quick is None or not crops:
+            return nets.face.probabilities(crops)
+        probs = nets.quick.probabilities(crops)
         rest = np.flatnonzero(probs[:, : len(CLASSES) - 1].max(axis=1) < QUICK_SURE)
         if len(rest):
-            probs[rest] = self.face_net.probabilities([crops[i] for i in rest])
+            probs[rest] = nets.face.probabilities([crops[i] for i in rest])
         return probs
 
-    def _check_views(self, probs: np.ndarray, crops: list[np.ndarray]
+    @staticmethod
+    def _check_views(nets: _PipNets, probs: np.ndarray, crops: list[np.ndarray]
                      ) -> dict[int, np.ndarray]:
         """The view probabilities (``(NET_VIEWS, classes)``) of the dice that would be read
         confidently but not very, by index; all of them in one forward pass."""
-        assert self.face_net is not None
         faces = probs[:, : len(CLASSES) - 1]
         top = faces.max(axis=1) if len(probs) else np.zeros(0)
         idx = [int(i) for i in np.flatnonzero(
@@ -543,20 +602,20 @@ class DiceReader:
             & (probs[:, CLASSES.index(NOT_A_DIE)] < NET_NOT_A_DIE))]
         if not idx:
             return {}
-        turned = self.face_net.view_probabilities([crops[i] for i in idx], NET_VIEWS, first=1)
+        turned = nets.face.view_probabilities([crops[i] for i in idx], NET_VIEWS, first=1)
         views = np.concatenate([probs[idx][:, None], turned], axis=1)
         return dict(zip(idx, views, strict=True))
 
-    def _wide_views(self, reads: list[tuple[str, float, bool] | None], image: np.ndarray,
-                    found: list[Detection]) -> dict[int, np.ndarray]:
+    @staticmethod
+    def _wide_views(nets: _PipNets, reads: list[tuple[str, float, bool] | None],
+                    image: np.ndarray, found: list[Detection]) -> dict[int, np.ndarray]:
         """The view probabilities (``(NET_VIEWS, classes)``) of a wider crop of each die
         read uncertain, by index; all of them in one forward pass."""
-        assert self.face_net is not None
         idx = [i for i, r in enumerate(reads) if r is not None and r[2]]
         if not idx:
             return {}
         wide = [crop(image, found[i].work_box, margin=WIDE_MARGIN) for i in idx]
-        views = self.face_net.view_probabilities(wide, NET_VIEWS)
+        views = nets.face.view_probabilities(wide, NET_VIEWS)
         return dict(zip(idx, views, strict=True))
 
     @staticmethod
