@@ -28,18 +28,21 @@ FOCUS_MIN = 0.075
 LIGHT_FLOOR = 110
 """Grey level (of 255) of the tray floor, its median, below which pale dice and pip dice
 are advised a lighter floor. The dice finders learned their floors from the d6 photos
-(a median grey of 175-187) and, for custom-face dice, from those photos repainted darker
-(twenty-ninth session). Measured (``docs/vision.md``, *Which tray floor*): ivory SeaFall
-dice were found 234 times in 240 on mid grey (125) but 225 on a grey of 100 and 208 on
-dark grey (72), read sure and right 97.5%, 93.3% and 86.7%; the pip d6 reader found 200
-of the val photos' 204 dice on their floor repainted a grey of 100 and 197 on 72, where
-one was read wrong and sure (none from 100 up)."""
+(a median grey of 175-187) and from those photos repainted darker (custom-face dice
+since the twenty-ninth session; pip d6 since the thirtieth, by a second set of networks
+for floors under :data:`vision.reader.DARK_NETS_BELOW`, this same grey). Measured
+(``docs/vision.md``, *Which tray floor*): ivory SeaFall dice were found 234 times in 240
+on mid grey (125) but 225 on a grey of 100 and 208 on dark grey (72), read sure and right
+97.5%, 93.3% and 86.7%; the pip d6 reader's dark-floor networks, out of fold on the
+train photos repainted, read 4 of 1,458 dice wrong and sure on a grey of 100 and 3 on 72
+(the light-floor networks none as shot)."""
 
 DARK_FLOOR = 50
 """Grey level below which dice of every colour are advised a lighter floor: on a black
 floor (30) red, black and blue SeaFall dice were found 181-198 times in 240 (236-240 on
-dark grey), and the pip d6 reader found 174 of 204 val dice on a floor of 40, 4 of them
-read wrong and sure."""
+dark grey), and the pip d6 reader's dark-floor networks, out of fold, read 7 of 1,458
+train dice wrong and sure on a floor of 40 (and boxed 19 sure dice where there were none,
+mostly dice printed on the box's wall)."""
 
 
 @dataclass(frozen=True)
@@ -218,13 +221,13 @@ def floor_advice(background: np.ndarray, roi: np.ndarray) -> tuple[str, ...]:
     :data:`DARK_FLOOR`), from the empty tray's median grey over its floor."""
     level = floor_grey(background, roi)
     if level < DARK_FLOOR:
-        return (f"Very dark tray floor (grey {level:.0f} of 255): dice of every colour are "
-                "missed on it, a sixth to a quarter of them; a light grey matt floor reads "
-                "best.",)
+        return (f"Very dark tray floor (grey {level:.0f} of 255): symbol dice (SeaFall's) "
+                "of every colour are missed on it, a sixth to a quarter of them, and pip "
+                "dice are read wrong more often; a light grey matt floor reads best.",)
     if level < LIGHT_FLOOR:
         return (f"Dark tray floor (grey {level:.0f} of 255): coloured and black dice are "
-                "found on it, but pale (white or ivory) dice and pip dice are missed and "
-                "left to the table more often than on a light grey floor.",)
+                "found on it, but pale (white or ivory) dice are missed, and pip dice read "
+                "wrong, more often than on a light grey floor.",)
     return ()
 
 

@@ -128,8 +128,8 @@ the dice named at the table enrolled as the reader cut them (it boxes a black di
 dark floor tightly: cut again by the pip-dice detector, the enrolled crops were framed
 more loosely, and 11 of 240 such dice were read wrong and sure). The pip-dice detector
 trained at 0.5 (thirtieth session, seed 5) boxed 199 of the val photos' 204 dice on a
-floor repainted a grey of 40 against 193; with the face network trained so too it was not
-kept (``train_pips.FLOOR_CHANCE``)."""
+floor repainted a grey of 40 against 193; it is packaged as ``dice_centres_dark.onnx``,
+for frames darker than :data:`vision.reader.DARK_NETS_BELOW` (``train_pips.FLOOR_CHANCE``)."""
 
 
 BLANK_CHANCE = 0.0

@@ -305,7 +305,10 @@ Tried at 0.5 in the thirtieth session, with the pip-dice detector trained so too
 val photos repainted a grey of 40, 197 of 204 dice read sure and right and none wrong
 (161 and 4 before), but on light floors a few dice in a thousand fewer read sure (out of
 fold 99.58% against 99.86%; the test split 97.7% against 99.25%, one die wrong and
-sure). Not kept (``docs/vision-history.md``, *Pip d6 on dark floors*)."""
+sure). So it is packaged beside the light-floor network, as ``d6_faces_dark.onnx``
+(with its quick look), and the reader picks by the frame's floor
+(:data:`vision.reader.DARK_NETS_BELOW`; ``docs/vision-history.md``, *Pip d6 on dark
+floors*)."""
 
 
 
