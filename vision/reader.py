@@ -511,7 +511,7 @@ class DiceReader:
         frame (None unless the face network reads it)."""
         if self.detector == "classic":
             work, found = detect(frame, die_px, self.settings, self.roi)
-            return work, found, frame, None
+            return work, found, frame, self._pip_nets(frame) if self._by_face_net else None
         size = expected_die_px(frame.shape, die_px)
         if WORK_DIE_PX / size < MIN_WORK_SCALE:
             work = to_work(frame, size)

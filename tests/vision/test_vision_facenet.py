@@ -191,7 +191,9 @@ def test_only_dice_read_confidently_but_not_very_are_looked_at_again() -> None:
     crops = _reader_crops("IMG_20191208_112541.jpg")[:5]
     tops = [0.3, NET_UNCERTAIN_BELOW, 0.7, NET_CHECK_BELOW, 0.999]
     probs = np.stack([_probs(1, t) for t in tops])
-    checks = DiceReader()._check_views(probs, crops)
+    light = np.full((64, 64, 3), 180, np.uint8)  # a light floor: the packaged networks
+    nets = DiceReader()._pip_nets(light)
+    checks = DiceReader._check_views(nets, probs, crops)
     assert sorted(checks) == [1, 2]
     assert all(v.shape == (NET_VIEWS, len(CLASSES)) for v in checks.values())
     # view 0 is the read already made; the others are the right crop, turned
@@ -199,7 +201,7 @@ def test_only_dice_read_confidently_but_not_very_are_looked_at_again() -> None:
     assert np.allclose(checks[2][0], probs[2])
     assert np.allclose(checks[2][1:], net.view_probabilities([crops[2]], NET_VIEWS)[0, 1:],
                        atol=1e-4)
-    assert DiceReader()._check_views(probs[:0], []) == {}
+    assert DiceReader._check_views(nets, probs[:0], []) == {}
 
 
 def test_a_die_left_uncertain_is_read_from_its_wider_crop_when_that_is_firm() -> None:
@@ -230,15 +232,15 @@ def test_only_dice_read_uncertain_are_cut_wider_and_read_again() -> None:
     found = found[:5]
     crops = [crop(work.image, d.work_box) for d in found]
     reads = [("2", 0.3, True), ("2", 0.9, False), ("2", 0.6, True), None, ("5", 0.99, False)]
-    reader = DiceReader()
-    wides = reader._wide_views(reads, work.image, found)
+    nets = DiceReader()._pip_nets(work.image)  # a light floor: the packaged networks
+    wides = DiceReader._wide_views(nets, reads, work.image, found)
     assert sorted(wides) == [0, 2]
     net = default_face_net()
     for i in (0, 2):
         wide = crop(work.image, found[i].work_box, margin=WIDE_MARGIN)
         assert not np.array_equal(wide, crops[i])
         assert np.allclose(wides[i], net.view_probabilities([wide], NET_VIEWS)[0], atol=1e-4)
-    assert reader._wide_views([], work.image, []) == {}
+    assert DiceReader._wide_views(nets, [], work.image, []) == {}
 
 
 def test_dice_cut_too_tight_are_read_from_the_wider_crop_and_never_wrongly() -> None:
@@ -252,14 +254,14 @@ def test_dice_cut_too_tight_are_read_from_the_wider_crop_and_never_wrongly() -> 
         find = reader._find
 
         def tight(frame: np.ndarray, die_px: float | None):  # type: ignore[no-untyped-def]
-            work, found, small = find(frame, die_px)
+            work, found, small, nets = find(frame, die_px)
             out = []
             for d in found:
                 x, y, w, h = d.work_box
                 cx, cy, tw, th = x + w / 2, y + h / 2, w * keep, h * keep
                 out.append(Detection((round(cx - tw / 2), round(cy - th / 2),
                                       max(1, round(tw)), max(1, round(th))), d.box))
-            return work, out, small
+            return work, out, small, nets
 
         reader._find = tight  # type: ignore[method-assign]
         if not second_look:
