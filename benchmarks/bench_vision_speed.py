@@ -27,6 +27,11 @@ ink templates and the symbol embedding in place of the face network), as SeaFall
 read; ``--reader learned`` the same profile once it has learned its full share of
 confirmed dice from the table (``LEARNED_PER_FACE`` per face besides the 5 enrolled), the
 largest a profile grows.
+
+``--floor LEVEL`` repaints each frame's tray floor a flat grey of that level
+(:func:`vision.synthetic.darker_floor`, as ``bench_tray_floors.py`` repaints the val photos;
+outside the timing): under :data:`vision.reader.DARK_NETS_BELOW` the pip reader reads with
+its dark-floor networks.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ if THREADS.parse_known_args()[0].threads != 0:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
 
+import json  # noqa: E402
 import multiprocessing  # noqa: E402
 import resource  # noqa: E402
 import statistics  # noqa: E402
@@ -68,6 +74,7 @@ from vision.enrollment import Profile  # noqa: E402
 from vision.onnxmodel import ENGINE_ENV, ENGINES, default_engine  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.settle import SettleDetector  # noqa: E402
+from vision.synthetic import darker_floor  # noqa: E402
 
 DATASET = ROOT.parent / "shared" / "datasets" / "d6-photos" / "data"
 
@@ -81,9 +88,11 @@ SMALL_DIE_PX = 12
 large tray) are looked at 640 px wide for motion (vision.settle.MIN_DIE_ANALYSIS_PX)."""
 
 
-def frames(min_dice: int = 15) -> Iterator[tuple[np.ndarray, int, float]]:
+def frames(min_dice: int = 15, floor: float | None = None
+           ) -> Iterator[tuple[np.ndarray, int, float]]:
     """(1280x720 frame, dice in it, die size in px) for each photo with enough dice, one
-    at a time (holding them all would count against the reader's peak memory)."""
+    at a time (holding them all would count against the reader's peak memory); with
+    ``floor``, the tray floor repainted that grey."""
     for split in ("train", "val", "test"):
         for path in sorted((DATASET / "images" / split).glob("*.jpg")):
             label = DATASET / "labels" / split / (path.stem + ".txt")
@@ -98,8 +107,34 @@ def frames(min_dice: int = 15) -> Iterator[tuple[np.ndarray, int, float]]:
             edge = np.concatenate([image[:, :8].reshape(-1, 3), image[:, -8:].reshape(-1, 3)])
             colour = [int(v) for v in np.median(edge, axis=0)]
             frame = cv2.copyMakeBorder(image, 0, 0, 280, 280, cv2.BORDER_CONSTANT, value=colour)
+            if floor is not None:
+                darker_floor(frame, np.array(boxes, float) + [280, 0, 0, 0],
+                             np.random.default_rng(0), level=floor, grain=60.0)
             die_px = float(np.median([max(w, h) for _, _, w, h in boxes]))
             yield frame, len(boxes), die_px
+
+
+def _write_repainted(floor: float, directory: str) -> None:
+    meta = []
+    for i, (frame, labelled, die_px) in enumerate(frames(floor=floor)):
+        cv2.imwrite(str(Path(directory) / f"{i}.png"), frame)
+        meta.append((labelled, die_px))
+    (Path(directory) / "frames.json").write_text(json.dumps(meta))
+
+
+def repainted_frames(floor: float) -> Iterator[tuple[np.ndarray, int, float]]:
+    """:func:`frames` with the floor repainted, made in another process and read back one
+    at a time: the repaint's own arrays are not the reader's memory."""
+    with tempfile.TemporaryDirectory() as directory:
+        child = multiprocessing.get_context("spawn").Process(
+            target=_write_repainted, args=(floor, directory))
+        child.start()
+        child.join()
+        if child.exitcode != 0:
+            raise SystemExit("repainting the frames failed")
+        meta = json.loads((Path(directory) / "frames.json").read_text())
+        for i, (labelled, die_px) in enumerate(meta):
+            yield cv2.imread(str(Path(directory) / f"{i}.png")), labelled, die_px
 
 
 def _make_profile(reader: str, directory: str) -> None:
@@ -143,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engine", choices=ENGINES, default=None,
                         help="what runs the networks (default: OpenCV's DNN module, or "
                              "TABLESIDE_VISION_ENGINE)")
+    parser.add_argument("--floor", type=float, default=None, metavar="LEVEL",
+                        help="repaint each frame's tray floor this grey (0-255)")
     args = parser.parse_args(argv)
     if args.engine:
         os.environ[ENGINE_ENV] = args.engine
@@ -162,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     small_settle_ms: list[float] = []  # dice of SMALL_DIE_PX: motion looked at wider
     calibrated_settle_ms: list[float] = []  # with an empty tray's picture to compare with
     dice_found: list[int] = []
-    for frame, labelled, die_px in frames():
+    source = frames() if args.floor is None else repainted_frames(args.floor)
+    for frame, labelled, die_px in source:
         dice.append(labelled)
         reader = DiceReader("d6", die_px=die_px, detector=args.detector, profile=profile,
                             quick_look=args.reader != "pips-full")
