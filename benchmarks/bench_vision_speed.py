@@ -57,7 +57,7 @@ import resource  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Iterator  # noqa: E402
+from collections.abc import Callable, Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import cv2  # noqa: E402
@@ -114,6 +114,16 @@ def frames(min_dice: int = 15, floor: float | None = None
             yield frame, len(boxes), die_px
 
 
+def in_child(what: str, target: Callable[..., None], *args: object) -> None:
+    """Run ``target(*args)`` in another process (spawned: nothing of it counts against
+    this process's peak memory); ``what`` names it if it fails."""
+    child = multiprocessing.get_context("spawn").Process(target=target, args=args)
+    child.start()
+    child.join()
+    if child.exitcode != 0:
+        raise SystemExit(f"{what} failed")
+
+
 def _write_repainted(floor: float, directory: str) -> None:
     meta = []
     for i, (frame, labelled, die_px) in enumerate(frames(floor=floor)):
@@ -126,12 +136,7 @@ def repainted_frames(floor: float) -> Iterator[tuple[np.ndarray, int, float]]:
     """:func:`frames` with the floor repainted, made in another process and read back one
     at a time: the repaint's own arrays are not the reader's memory."""
     with tempfile.TemporaryDirectory() as directory:
-        child = multiprocessing.get_context("spawn").Process(
-            target=_write_repainted, args=(floor, directory))
-        child.start()
-        child.join()
-        if child.exitcode != 0:
-            raise SystemExit("repainting the frames failed")
+        in_child("repainting the frames", _write_repainted, floor, directory)
         meta = json.loads((Path(directory) / "frames.json").read_text())
         for i, (labelled, die_px) in enumerate(meta):
             yield cv2.imread(str(Path(directory) / f"{i}.png")), labelled, die_px
@@ -149,12 +154,7 @@ def made_profile(reader: str) -> Profile:
     file, as the server loads one: making it decodes full-size photos, which is not the
     reader's memory."""
     with tempfile.TemporaryDirectory() as directory:
-        child = multiprocessing.get_context("spawn").Process(
-            target=_make_profile, args=(reader, directory))
-        child.start()
-        child.join()
-        if child.exitcode != 0:
-            raise SystemExit(f"making the {reader} profile failed")
+        in_child(f"making the {reader} profile", _make_profile, reader, directory)
         (path,) = Path(directory).glob("*.npz")
         profile = Profile.load(str(path))
     print(f"profile: {len(profile.maps)} crops", flush=True)
