@@ -34,15 +34,18 @@ for floors under :data:`vision.reader.DARK_NETS_BELOW`, this same grey). Measure
 (``docs/vision.md``, *Which tray floor*): ivory SeaFall dice were found 234 times in 240
 on mid grey (125) but 225 on a grey of 100 and 208 on dark grey (72), read sure and right
 97.5%, 93.3% and 86.7%; the pip d6 reader's dark-floor networks, out of fold on the
-train photos repainted, read 4 of 1,458 dice wrong and sure on a grey of 100 and 3 on 72
-(the light-floor networks none as shot)."""
+train photos repainted, read 3 of 1,433 dice wrong and sure on a grey of 100 and 3 on 72
+(the light-floor networks none as shot), and since the thirty-first session, which
+leaves their middling reads to the table (:data:`vision.reader.DARK_SURE_FROM`), none and
+1, with 0.6-0.8 points more of the dice left uncertain."""
 
 DARK_FLOOR = 50
 """Grey level below which dice of every colour are advised a lighter floor: on a black
 floor (30) red, black and blue SeaFall dice were found 181-198 times in 240 (236-240 on
-dark grey), and the pip d6 reader's dark-floor networks, out of fold, read 7 of 1,458
+dark grey), and the pip d6 reader's dark-floor networks, out of fold, read 6 of 1,433
 train dice wrong and sure on a floor of 40 (and boxed 19 sure dice where there were none,
-mostly dice printed on the box's wall)."""
+mostly dice printed on the box's wall); leaving their middling reads to the table, 1
+(and 8), with 1.25 points more of the dice left uncertain."""
 
 
 @dataclass(frozen=True)
@@ -223,11 +226,12 @@ def floor_advice(background: np.ndarray, roi: np.ndarray) -> tuple[str, ...]:
     if level < DARK_FLOOR:
         return (f"Very dark tray floor (grey {level:.0f} of 255): symbol dice (SeaFall's) "
                 "of every colour are missed on it, a sixth to a quarter of them, and pip "
-                "dice are read wrong more often; a light grey matt floor reads best.",)
+                "dice are left for you to confirm more often; a light grey matt floor reads "
+                "best.",)
     if level < LIGHT_FLOOR:
         return (f"Dark tray floor (grey {level:.0f} of 255): coloured and black dice are "
-                "found on it, but pale (white or ivory) dice are missed, and pip dice read "
-                "wrong, more often than on a light grey floor.",)
+                "found on it, but pale (white or ivory) dice are missed, and pip dice left "
+                "for you to confirm, more often than on a light grey floor.",)
     return ()
 
 
