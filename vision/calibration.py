@@ -32,8 +32,9 @@ are advised a lighter floor. The dice finders learned their floors from the d6 p
 since the twenty-ninth session; pip d6 since the thirtieth, by a second set of networks
 for floors under :data:`vision.reader.DARK_NETS_BELOW`, this same grey). Measured
 (``docs/vision.md``, *Which tray floor*): ivory SeaFall dice were found 234 times in 240
-on mid grey (125) but 225 on a grey of 100 and 208 on dark grey (72), read sure and right
-97.5%, 93.3% and 86.7%; the pip d6 reader's dark-floor networks, out of fold on the
+on mid grey (125) but 229 on a grey of 100 and 222 on dark grey (72), read sure and right
+97.5%, 95.0% and 92.5% (225 and 208 found before the thirty-first session's
+:data:`vision.reader.DARK_BODY_THRESHOLD`); the pip d6 reader's dark-floor networks, out of fold on the
 train photos repainted, read 3 of 1,433 dice wrong and sure on a grey of 100 and 3 on 72
 (the light-floor networks none as shot), and since the thirty-first session, which
 leaves their middling reads to the table (:data:`vision.reader.DARK_SURE_FROM`), none and

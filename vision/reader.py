@@ -169,6 +169,28 @@ It costs half a point to a point and a quarter of sure reads, left to the table 
 confirm, and takes away most sure boxes on no die as well (dice printed on the tray's
 walls). The light-floor set's frames are not touched."""
 
+DARK_BODY_THRESHOLD = 0.25
+"""The body detector's peak threshold on a frame whose floor is darker than
+DARK_NETS_BELOW (custom-face dice; the die-or-not check checks every candidate); lighter
+frames keep :data:`vision.dieornot.BODY_THRESHOLD` (0.3). A pale die's blank face on a
+dark floor is a plain bright square, and the detector, which learned dark floors from
+photos of pip dice repainted, peaks on it at 0.1-0.3: on dark grey it missed 14 of 31
+ivory blanks at 0.3 (thirty-first session). Measured on synthetic SeaFall trays, each
+set enrolled at the table on its floor, the four floors under 110 (grey 100, dark grey,
+green felt, black), four sets, 3,840 dice; found / read sure and right / wrong and sure /
+boxes on no die:
+
+  threshold   trays of bench_tray_floors (seeds 101, 202)   other trays (seeds 303, 404)
+  0.3         3,549 / 3,520 / 1 / 2                         3,623 / 3,590 / 1 / 3
+  0.25        3,603 / 3,571 / 1 / 6                         3,654 / 3,616 / 1 / 3
+  0.2         3,641 / 3,597 / 4 / 12                        -
+
+The ivory set gains most (on dark grey 208 found against 222, read sure and right 86.7%
+against 92.5%); 0.2 finds more still but read 3 black dice more wrong and sure and made
+twice the false boxes, so 0.25. The val photos repainted a grey of 40 get 7 boxes on no
+die from the body path against 4 (pictures of dice on the box's walls, which a calibrated
+tray region leaves out), and one more die found at 100."""
+
 QUICK_SURE = 0.9
 """A die the quick first look (:data:`vision.facenet.QUICK_MODEL_PATH`, half the face
 network's cost) reads with at least this probability is read as it says, sure, and the
@@ -558,6 +580,8 @@ class DiceReader:
                   else self.finder or default_dice_finder())
         # candidates the face network checks (its none class) may come from lower peaks
         threshold = CHECKED_THRESHOLD if self._by_face_net else None
+        if self._by_body and self._dark_floor(small):
+            threshold = DARK_BODY_THRESHOLD  # the die-or-not check checks them
         for box, _score in finder.find_scaled(small, scale, frame.shape, threshold):
             x, y, w, h = box
             cx, cy = x + w / 2, y + h / 2
@@ -577,15 +601,20 @@ class DiceReader:
         assert self.face_net is not None
         if (self.floor_networks and self.finder is None
                 and self.face_net is default_face_net()):
-            roi = None
-            if self.roi is not None:
-                roi = cv2.resize(self.roi, (small.shape[1], small.shape[0]),
-                                 interpolation=cv2.INTER_NEAREST)
-            if floor_grey(small, roi) < DARK_NETS_BELOW:
+            if self._dark_floor(small):
                 return _PipNets(dark_dice_finder(), dark_face_net(),
                                 dark_quick_net() if self.quick_net is not None else None,
                                 DARK_SURE_FROM)
         return _PipNets(self.finder or default_dice_finder(), self.face_net, self.quick_net)
+
+    def _dark_floor(self, small: np.ndarray) -> bool:
+        """Whether a frame's floor (``small``, the detector's copy; over the tray region
+        when calibrated) is darker than DARK_NETS_BELOW."""
+        roi = None
+        if self.roi is not None:
+            roi = cv2.resize(self.roi, (small.shape[1], small.shape[0]),
+                             interpolation=cv2.INTER_NEAREST)
+        return floor_grey(small, roi) < DARK_NETS_BELOW
 
     @property
     def _by_body(self) -> bool:
