@@ -244,3 +244,16 @@ def table_crops(seed: int, per_face: int, body: tuple[int, int, int] | None = No
             if read is not None and len(crops[die.face]) < per_face:
                 crops[die.face].append(read.crop)
     return crops
+
+
+def with_orientation(jpeg: bytes, orientation: int, order: str = "<") -> bytes:
+    """A JPEG's bytes with an EXIF block saying ``orientation`` (1-8), as a phone writes
+    it (``order``: the block's byte order, ``<`` Intel or ``>`` Motorola), after a JFIF
+    header and with a tag before it, so that the orientation is not the first thing read."""
+    tiff = ((b"II" if order == "<" else b"MM") + struct.pack(order + "HIH", 42, 8, 2)
+            + struct.pack(order + "HHI", 0x010F, 2, 4) + b"Pi\x00\x00"  # Make
+            + struct.pack(order + "HHIH", 0x0112, 3, 1, orientation) + b"\x00\x00"
+            + struct.pack(order + "I", 0))
+    exif = b"Exif\x00\x00" + tiff
+    jfif = b"\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00"
+    return jpeg[:2] + jfif + b"\xff\xe1" + struct.pack(">H", len(exif) + 2) + exif + jpeg[2:]

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.helpers import PHOTOS, png_claiming
+from tests.vision.helpers import PHOTOS, png_claiming, with_orientation
 from vision import imagefile
 from vision.imagefile import MAX_FILE_BYTES, ImageError, decode, image_size, read_file
 from vision.reader import DiceReader
@@ -160,3 +160,63 @@ def test_a_device_is_not_an_image_file() -> None:
         pytest.skip("no /dev/zero here")
     with pytest.raises(ImageError, match="not an image file"):
         read_file("/dev/zero")
+
+
+def _noise_jpeg(width: int = 400, height: int = 240) -> bytes:
+    """A JPEG of blocky noise, no two ways of turning it alike."""
+    rng = np.random.default_rng(0)
+    small = (rng.random((height // 4, width // 4, 3)) * 255).astype(np.uint8)
+    image = cv2.resize(small, (width, height), interpolation=cv2.INTER_NEAREST)
+    return cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 100])[1].tobytes()
+
+
+@pytest.mark.parametrize("order", ["<", ">"])
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_a_jpeg_is_turned_upright_whole_or_reduced(orientation: int, order: str) -> None:
+    # a phone stores a photo as its sensor saw it and says in EXIF how to turn it upright;
+    # OpenCV (5.0) turns it, decoded whole and decoded reduced alike, so the boxes of a
+    # large phone photo decoded reduced are in the same upright pixels as a small one's
+    plain = _noise_jpeg()
+    stored = decode(plain).image
+    data = with_orientation(plain, orientation, order)
+    whole = decode(data).image
+    upright = {1: stored, 2: cv2.flip(stored, 1), 3: cv2.rotate(stored, cv2.ROTATE_180),
+               4: cv2.flip(stored, 0), 5: cv2.transpose(stored),
+               6: cv2.rotate(stored, cv2.ROTATE_90_CLOCKWISE),
+               7: cv2.flip(cv2.transpose(stored), -1),
+               8: cv2.rotate(stored, cv2.ROTATE_90_COUNTERCLOCKWISE)}[orientation]
+    assert np.array_equal(whole, upright)
+    reduced = decode(data, min_side=100)  # a quarter: 100x60 stored
+    assert reduced.scale == 0.25
+    assert reduced.image.shape[:2] == (whole.shape[0] // 4, whole.shape[1] // 4)
+
+    # the same picture, the same way up: nearer the whole one shrunk than any of its
+    # mirror images (libjpeg's reduced decode differs from a shrink by a few levels)
+    def off(image: np.ndarray) -> float:
+        shrunk = cv2.resize(image, reduced.image.shape[1::-1], interpolation=cv2.INTER_AREA)
+        return float(np.abs(shrunk.astype(int) - reduced.image).mean())
+    mirrors = [cv2.flip(whole, 1), cv2.flip(whole, 0), cv2.rotate(whole, cv2.ROTATE_180)]
+    assert off(whole) < 20
+    assert all(off(whole) < off(m) - 30 for m in mirrors)
+
+
+def test_a_jpeg_with_no_such_orientation_is_read_as_stored() -> None:
+    plain = _noise_jpeg()
+    assert np.array_equal(decode(with_orientation(plain, 9)).image, decode(plain).image)
+
+
+def test_a_portrait_phone_photo_is_read_upright(tmp_path: Path) -> None:
+    # a phone held upright stores its photo on its side with orientation 6; the dice are
+    # found, and their boxes are in the upright picture's pixels, whole or reduced
+    stored = cv2.rotate(decode(PHOTO.read_bytes()).image, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    data = with_orientation(cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, 95]
+                                         )[1].tobytes(), 6)
+    (tmp_path / "portrait.jpg").write_bytes(data)
+    reader = DiceReader("d6")
+    upright = reader.read_path(PHOTO)
+    turned = reader.read_path(tmp_path / "portrait.jpg")
+    assert sorted(d.face for d in turned.dice) == sorted(d.face for d in upright.dice)
+    for die in turned.dice:
+        near = min(upright.dice, key=lambda d: abs(d.box[0] - die.box[0])
+                   + abs(d.box[1] - die.box[1]))
+        assert all(abs(a - b) <= 4 for a, b in zip(near.box, die.box, strict=True))

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support.web import browser, join
-from tests.vision.helpers import PHOTOS, labelled_photos, png_claiming
+from tests.vision.helpers import PHOTOS, labelled_photos, png_claiming, with_orientation
 from tests.web.runtime.support import certain_photos
 from vision.boxes import hold_each_other
 
@@ -359,6 +359,25 @@ def test_a_large_phone_photo_is_scaled_down_and_its_boxes_fit_the_kept_frame(cli
     for die in read["dice"]:
         x, y, w, h = die["box"]
         assert 0 <= x and 0 <= y and x + w <= 1600 and y + h <= 1200
+
+
+def test_a_portrait_phone_photo_is_kept_upright(client):
+    """A phone held upright stores its photo on its side and says so in EXIF (orientation
+    6). One of 12 megapixels is decoded at half its size (OpenCV turns it upright then
+    too): the frame shown to the players, and its boxes, are upright."""
+    tid = new_table(client)
+    data, faces = settled(0)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    stored = cv2.resize(image, (4000, 3000), interpolation=cv2.INTER_CUBIC)
+    encoded = with_orientation(  # shown turned a quarter clockwise: 3000 wide, 4000 high
+        cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, 60])[1].tobytes(), 6)
+    read = upload(client, tid, encoded).json
+    assert read["frame_size"] == [1200, 1600]  # width, height: upright
+    assert len(read["dice"]) == len(faces)
+    assert all(d["face"] in faces for d in read["dice"] if not d["uncertain"])
+    for die in read["dice"]:
+        x, y, w, h = die["box"]
+        assert 0 <= x and 0 <= y and x + w <= 1200 and y + h <= 1600
 
 
 JSON = st.recursive(
