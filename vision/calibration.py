@@ -34,11 +34,12 @@ for floors under :data:`vision.reader.DARK_NETS_BELOW`, this same grey). Measure
 (``docs/vision.md``, *Which tray floor*): ivory SeaFall dice were found 234 times in 240
 on mid grey (125) but 229 on a grey of 100 and 222 on dark grey (72), read sure and right
 97.5%, 95.0% and 92.5% (225 and 208 found before the thirty-first session's
-:data:`vision.reader.DARK_BODY_THRESHOLD`); the pip d6 reader's dark-floor networks, out of fold on the
-train photos repainted, read 3 of 1,433 dice wrong and sure on a grey of 100 and 3 on 72
-(the light-floor networks none as shot), and since the thirty-first session, which
-leaves their middling reads to the table (:data:`vision.reader.DARK_SURE_FROM`), none and
-1, with 0.6-0.8 points more of the dice left uncertain."""
+:data:`vision.reader.DARK_BODY_THRESHOLD`); the pip d6 reader's dark-floor networks, out
+of fold on the train photos repainted, read 3 of 1,433 dice wrong and sure on a grey of
+100 and 3 on 72 (the light-floor networks none as shot), and since the thirty-first
+session, which leaves their middling reads to the table
+(:data:`vision.reader.DARK_SURE_FROM`), none and 1, with 0.8 and 1 point more of the
+dice left uncertain."""
 
 DARK_FLOOR = 50
 """Grey level below which dice of every colour are advised a lighter floor: on a black
@@ -46,7 +47,7 @@ floor (30) red, black and blue SeaFall dice were found 181-198 times in 240 (236
 dark grey), and the pip d6 reader's dark-floor networks, out of fold, read 6 of 1,433
 train dice wrong and sure on a floor of 40 (and boxed 19 sure dice where there were none,
 mostly dice printed on the box's wall); leaving their middling reads to the table, 1
-(and 8), with 1.25 points more of the dice left uncertain."""
+(and 8), with 1.6 points more of the dice left uncertain."""
 
 
 @dataclass(frozen=True)
