@@ -191,6 +191,25 @@ twice the false boxes, so 0.25. The val photos repainted a grey of 40 get 7 boxe
 die from the body path against 4 (pictures of dice on the box's walls, which a calibrated
 tray region leaves out), and one more die found at 100."""
 
+DARK_QUICK_NONE = 0.5
+"""On a frame read by the dark-floor networks, a candidate their quick first look takes
+for no die with at least this probability (likelier no die than any face) is dropped
+without the face network, which would drop it too. A dark floor shows the detector more
+candidates than a light one (the walls' printed dice among them; 29 a frame against 22
+on the speed benchmark's frames repainted a grey of 72), and its quick look is sure of
+fewer dice, so the face network read 217 crops of those 20 frames against 58; the quick
+look took 65 of them for no die at 0.9. Placed (thirty-first session) on the dark set's
+out-of-fold reads, each fold's quick look taught by its face network
+(``calibrate_dark --quick-models``; 4,338 dice at greys of 100, 72 and 40): at 0.9, 0.7
+and 0.5 every die is found and read exactly as with none dropped, and so are the sure
+boxes on no die. The same 20 frames' CPU time, interleaved in one process, 6 rounds:
+24.4 ms a frame with none dropped, 23.3 at 0.9, 22.4 at 0.7, 22.0 at 0.5. The light-floor
+set drops none this way: its quick look takes 21 of 434 candidates of the frames as shot
+for no die, and its fold networks were not kept to place it."""
+
+NEVER = 1.1
+"""A probability threshold no probability reaches."""
+
 QUICK_SURE = 0.9
 """A die the quick first look (:data:`vision.facenet.QUICK_MODEL_PATH`, half the face
 network's cost) reads with at least this probability is read as it says, sure, and the
@@ -330,6 +349,9 @@ class _PipNets:
     finder: DiceFinder
     face: FaceNet
     quick: FaceNet | None
+    none_from: float
+    """A candidate the quick look takes for no die with at least this probability is
+    dropped without the face network (NEVER: none is)."""
     sure_from: float = 0.0
     """A die these networks read sure with a lower confidence is marked uncertain
     (:data:`DARK_SURE_FROM` for the dark-floor set; the light-floor set's rule needs none)."""
@@ -369,6 +391,11 @@ class DiceReader:
     fold network is read alone)."""
     quick_look: bool = True
     """False reads every die with the face network (for comparison)."""
+    quick_none: float | None = None
+    """A candidate the quick first look takes for no die with at least this probability
+    (at least NET_NOT_A_DIE) is dropped without the face network; None: as the packaged
+    networks do (:data:`DARK_QUICK_NONE` on a dark floor, never on a light one). For
+    calibration."""
     finder: DiceFinder | None = None
     """The pip-dice detector; None for the packaged ones (chosen by the floor with the
     packaged face network). Another is for calibration: the dark-floor detector with a
@@ -428,6 +455,10 @@ class DiceReader:
                 self.quick_net = default_quick_net()
         if not self.quick_look:
             self.quick_net = None
+        if self.quick_none is not None and self.quick_none < NET_NOT_A_DIE:
+            raise ValueError(f"quick_none must be at least NET_NOT_A_DIE ({NET_NOT_A_DIE}): "
+                             "a candidate the quick look keeps from the face network is "
+                             "dropped by the same rule")
 
     def read(self, frame: np.ndarray, frame_ref: str = "frame") -> TrayRead:
         """Every die found in a BGR frame, with faces, confidences and evidence crops.
@@ -604,8 +635,10 @@ class DiceReader:
             if self._dark_floor(small):
                 return _PipNets(dark_dice_finder(), dark_face_net(),
                                 dark_quick_net() if self.quick_net is not None else None,
+                                DARK_QUICK_NONE if self.quick_none is None else self.quick_none,
                                 DARK_SURE_FROM)
-        return _PipNets(self.finder or default_dice_finder(), self.face_net, self.quick_net)
+        return _PipNets(self.finder or default_dice_finder(), self.face_net, self.quick_net,
+                        NEVER if self.quick_none is None else self.quick_none)
 
     def _dark_floor(self, small: np.ndarray) -> bool:
         """Whether a frame's floor (``small``, the detector's copy; over the tray region
@@ -651,7 +684,8 @@ class DiceReader:
         if nets.quick is None or not crops:
             return nets.face.probabilities(crops)
         probs = nets.quick.probabilities(crops)
-        rest = np.flatnonzero(probs[:, : len(CLASSES) - 1].max(axis=1) < QUICK_SURE)
+        rest = np.flatnonzero((probs[:, : len(CLASSES) - 1].max(axis=1) < QUICK_SURE)
+                              & (probs[:, CLASSES.index(NOT_A_DIE)] < nets.none_from))
         if len(rest):
             probs[rest] = nets.face.probabilities([crops[i] for i in rest])
         return probs

@@ -15,10 +15,18 @@ from vision.crops import CROP_PX
 from vision.dicefinder import DiceFinder, dark_dice_finder
 from vision.dieornot import BODY_THRESHOLD, body_dice_finder
 from vision.enrollment import Profile
-from vision.facenet import FaceNet
+from vision.facenet import FaceNet, dark_face_net
 from vision.faces import SEAFALL_FACES
 from vision.filters import floor_grey
-from vision.reader import DARK_BODY_THRESHOLD, DARK_NETS_BELOW, DARK_SURE_FROM, DiceReader
+from vision.reader import (
+    DARK_BODY_THRESHOLD,
+    DARK_NETS_BELOW,
+    DARK_QUICK_NONE,
+    DARK_SURE_FROM,
+    NET_NOT_A_DIE,
+    NEVER,
+    DiceReader,
+)
 from vision.reading import Box
 from vision.synthetic import BODY_COLOURS, BODY_NAMES, darker_floor
 from vision.training.calibrate_dark import Read, counts, least_threshold
@@ -230,3 +238,38 @@ def test_calibrate_dark_counts_sure_reads_per_threshold() -> None:
     assert least_threshold(reads, {72: 100, 40: 100}, 0.1) == 0.65
     assert least_threshold(reads, {72: 100, 40: 100}, 1.0) == 0.0
     assert least_threshold([_read(72, "3", "2", 0.95)], {72: 100}, 0.1) is None
+
+
+def test_a_dark_frame_spares_the_face_network_what_the_quick_look_takes_for_no_die(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # vision.reader.DARK_QUICK_NONE: the same dice read, fewer crops for the face network
+    photo = labelled_photos()[0]
+    dark = photo.image().copy()
+    darker_floor(dark, np.array(photo.boxes, float), np.random.default_rng(0), level=50,
+                 grain=60.0)
+    face = dark_face_net()
+    read_by_face: list[int] = []
+    original = face.probabilities
+
+    def probabilities(crops: list[np.ndarray]) -> np.ndarray:
+        read_by_face.append(len(crops))
+        return original(crops)
+
+    monkeypatch.setattr(face, "probabilities", probabilities)
+    reads = []
+    for none in (NEVER, DARK_QUICK_NONE):
+        monkeypatch.setattr(vision.reader, "DARK_QUICK_NONE", none)
+        read_by_face.clear()
+        dice = DiceReader("d6").read(dark).dice
+        reads.append(([(d.face, d.uncertain, d.box) for d in dice], sum(read_by_face)))
+    (dice_all, crops_all), (dice_spared, crops_spared) = reads
+    assert dice_spared == dice_all and len(dice_all) >= len(photo.boxes) - 1
+    assert crops_spared < crops_all
+
+
+def test_the_quick_look_drops_only_what_the_face_network_would() -> None:
+    # a candidate not passed on to the face network keeps the quick look's probabilities,
+    # and those drop it only from NET_NOT_A_DIE: a lower threshold would read it instead
+    with pytest.raises(ValueError, match="quick_none"):
+        DiceReader("d6", quick_none=NET_NOT_A_DIE - 0.01)
+    assert DiceReader("d6", quick_none=NET_NOT_A_DIE).quick_none == NET_NOT_A_DIE

@@ -11,11 +11,19 @@ the dark-floor detector, exactly as the reader reads a dark frame. It prints, pe
 level and threshold, the share of dice read sure and right (the known label mistakes
 left out), the dice read wrong and sure, and the sure boxes on no die; and the least
 threshold that leaves at most ``--silent`` percent of dice wrong and sure at every
-level. The test split is never read. About two minutes on one core::
+level. The test split is never read. About two minutes on one core.
+
+``--quick-models`` (the dark set's quick looks of the folds, each taught by its fold's face
+network: ``train_pips --floors 0.5 --width 1.0 --teacher /tmp/dark0.onnx --folds 3 --fold
+0``) reads them again with each fold's quick look first, as the reader does, once for each
+of :data:`QUICK_NONES`, and prints, at the packaged threshold, what each leaves: the table
+that places :data:`vision.reader.DARK_QUICK_NONE` (candidates the quick look takes for no
+die dropped without the face network). About six minutes more::
 
     .venv/bin/python -m vision.training.train_pips --threads 1 --val-too --zoom 0.7 1.35 \\
         --floors 0.5 --folds 3 --fold 0 --out /tmp/dark0.onnx    # and --fold 1, --fold 2
-    .venv/bin/python -m vision.training.calibrate_dark --models /tmp/dark{}.onnx
+    .venv/bin/python -m vision.training.calibrate_dark --models /tmp/dark{}.onnx \\
+        [--quick-models /tmp/darkquick{}.onnx]
 
 (The fold networks are trained, as ``d6_faces_dark.onnx`` is, with the dark detector in
 the place of ``dice_centres.onnx``: ``docs/vision.md``, *Re-training the models*.)
@@ -33,7 +41,7 @@ import numpy as np
 from vision.dicefinder import dark_dice_finder
 from vision.facenet import FaceNet
 from vision.faces import D6_FACES
-from vision.reader import DARK_SURE_FROM, DiceReader
+from vision.reader import DARK_QUICK_NONE, DARK_SURE_FROM, NEVER, DiceReader
 from vision.synthetic import darker_floor
 from vision.training.label_errors import LABEL_ERRORS
 from vision.training.photos import in_fold, labelled_frames, match, split_photos
@@ -42,6 +50,9 @@ LEVELS = (100, 85, 72, 55, 40)
 """Floor greys read: all under DARK_NETS_BELOW (110), down to a near-black floor."""
 
 THRESHOLDS = (0.0, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)
+
+QUICK_NONES = (NEVER, 0.9, 0.7, 0.5)
+"""Quick-look probabilities of no die from which a candidate is dropped (NEVER: none)."""
 
 
 @dataclass(frozen=True)
@@ -60,16 +71,19 @@ class Read:
         return not self.uncertain and self.confidence >= threshold
 
 
-def oof_reads(models: str, folds: int, levels: tuple[int, ...]
+def oof_reads(models: str, folds: int, levels: tuple[int, ...],
+              quick_models: str | None = None, quick_none: float = NEVER,
               ) -> tuple[list[Read], dict[int, int]]:
     """Every die found in the out-of-fold train photos at each level, and the labelled
-    dice per level whose labels are right."""
+    dice per level whose labels are right; with ``quick_models``, each fold's quick look
+    first, dropping the candidates it takes for no die from ``quick_none``."""
     reads: list[Read] = []
     dice = dict.fromkeys(levels, 0)
     n_photos = len(split_photos("train"))
     for k in range(folds):
-        reader = DiceReader("d6", face_net=FaceNet(models.format(k)),
-                            finder=dark_dice_finder())
+        quick = None if quick_models is None else FaceNet(quick_models.format(k))
+        reader = DiceReader("d6", face_net=FaceNet(models.format(k)), quick_net=quick,
+                            quick_none=quick_none, finder=dark_dice_finder())
         photos = [i for i in range(n_photos) if in_fold(i, folds, k)]
         for path, small, truth in labelled_frames("train", photos):
             boxes = [b for _, b in truth]
@@ -115,6 +129,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", default="/tmp/dark{}.onnx",
                         help="path of fold k's dark-set face network, {} standing for k")
     parser.add_argument("--levels", type=int, nargs="+", default=list(LEVELS))
+    parser.add_argument("--quick-models", default=None,
+                        help="path of fold k's dark-set quick look ({} standing for k): "
+                             "prints the table that places DARK_QUICK_NONE")
     parser.add_argument("--silent", type=float, default=0.1,
                         help="most dice wrong and sure allowed at any level, percent")
     args = parser.parse_args(argv)
@@ -133,6 +150,18 @@ def main(argv: list[str] | None = None) -> int:
     least = least_threshold(reads, dice, args.silent)
     print(f"least threshold with at most {args.silent}% wrong and sure at every level: "
           f"{least if least is not None else 'none of those tried'}")
+    if args.quick_models:
+        print(f"with the quick look first, at {DARK_SURE_FROM}: found / read sure and right"
+              " / wrong and sure / sure boxes on no die")
+        for none in QUICK_NONES:
+            reads, _ = oof_reads(args.models, args.folds, tuple(args.levels),
+                                 args.quick_models, none)
+            cells = [f"{sum(r.level == lv and r.label is not None for r in reads)} / "
+                     + " / ".join(str(c) for c in counts(reads, lv, DARK_SURE_FROM))
+                     for lv in dice]
+            name = "none dropped" if none == NEVER else f"no die from {none}"
+            mark = " (packaged)" if none == DARK_QUICK_NONE else ""
+            print(f"{name:<18} " + "".join(f"{c:>26}" for c in cells) + mark, flush=True)
     return 0
 
 
