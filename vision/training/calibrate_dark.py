@@ -1,4 +1,7 @@
-"""Place :data:`vision.reader.DARK_SURE_FROM` on out-of-fold reads of dark-floor frames.
+"""Place the dark-floor pip networks' own thresholds on out-of-fold reads of dark frames.
+
+They are :data:`vision.reader.DARK_SURE_FROM` and, with ``--quick-models``,
+:data:`vision.reader.DARK_QUICK_NONE`.
 
 A frame whose floor is darker than :data:`vision.reader.DARK_NETS_BELOW` is read by the
 dark-floor networks (``docs/vision.md``, *Which tray floor*). Their rule is the light set's,
