@@ -28,7 +28,7 @@ from vision.reader import (
     DiceReader,
 )
 from vision.reading import Box
-from vision.synthetic import BODY_COLOURS, BODY_NAMES, darker_floor
+from vision.synthetic import BODY_COLOURS, BODY_NAMES, FLOOR_GRAIN, darker_floor
 from vision.training.calibrate_dark import Read, counts, least_threshold
 
 DARK_GREY = (70, 72, 75)
@@ -37,6 +37,15 @@ DARK_GREY = (70, 72, 75)
 
 def body(name: str) -> tuple[int, int, int]:
     return BODY_COLOURS[BODY_NAMES.index(name)]
+
+
+def _repainted(photo: LabelledPhoto, level: float, grain: float = FLOOR_GRAIN) -> np.ndarray:
+    """A checked-in photo with its floor repainted a flat grey (as bench_tray_floors
+    repaints the val photos, with ``grain=60``)."""
+    image = photo.image().copy()
+    darker_floor(image, np.array(photo.boxes, float), np.random.default_rng(0), level=level,
+                 grain=grain)
+    return image
 
 
 def read_dark(colour: str, as_read: bool) -> dict[str, int]:
@@ -112,8 +121,7 @@ def test_pale_blank_dice_are_found_on_a_dark_floor() -> None:
 def test_the_body_detector_looks_lower_on_a_dark_floor_only(
         monkeypatch: pytest.MonkeyPatch) -> None:
     photo = labelled_photos()[0]
-    dark = photo.image().copy()
-    darker_floor(dark, np.array(photo.boxes, float), np.random.default_rng(0), level=50)
+    dark = _repainted(photo, 50)
     finder = _Recording(body_dice_finder())
     monkeypatch.setattr(vision.reader, "body_dice_finder", lambda: finder)
     reader = DiceReader("seafall", unknown_faces=True)
@@ -125,12 +133,7 @@ def test_the_body_detector_looks_lower_on_a_dark_floor_only(
 def _dark_photos_score(reader: DiceReader, level: float) -> dict[str, int]:
     """``score_photos`` over the checked-in photos with their floor repainted a flat grey
     (as bench_tray_floors repaints the val photos)."""
-    def repainted(photo: LabelledPhoto) -> np.ndarray:
-        image = photo.image().copy()
-        darker_floor(image, np.array(photo.boxes, float), np.random.default_rng(0),
-                     level=level, grain=60.0)
-        return image
-    return score_photos(reader, repainted)
+    return score_photos(reader, lambda photo: _repainted(photo, level, 60.0))
 
 
 def test_the_pip_reader_reads_a_dark_floor_with_the_networks_that_learned_dark_floors(
@@ -152,10 +155,8 @@ def _dark_reads(level: float) -> list[tuple[float, bool]]:
     reader = DiceReader("d6")
     reads = []
     for photo in labelled_photos():
-        image = photo.image().copy()
-        darker_floor(image, np.array(photo.boxes, float), np.random.default_rng(0),
-                     level=level, grain=60.0)
-        reads += [(d.confidence, d.uncertain) for d in reader.read(image).dice]
+        reads += [(d.confidence, d.uncertain)
+                  for d in reader.read(_repainted(photo, level, 60.0)).dice]
     return reads
 
 
@@ -177,8 +178,7 @@ def test_a_light_floor_is_read_by_the_light_floor_networks_alone(
     photo = labelled_photos()[0]
     image = photo.image()
     assert floor_grey(image) > DARK_NETS_BELOW  # the d6 photos' floors: 175-187
-    dark = image.copy()
-    darker_floor(dark, np.array(photo.boxes, float), np.random.default_rng(0), level=50)
+    dark = _repainted(photo, 50)
     assert floor_grey(dark) < DARK_NETS_BELOW
 
     def refused() -> None:
@@ -211,8 +211,7 @@ def test_a_reader_given_a_detector_finds_with_it_on_every_floor() -> None:
     # how calibrate_dark reads as the reader reads a dark frame (with a fold's network);
     # given a detector, even the packaged networks' reader does not switch on a dark floor
     photo = labelled_photos()[0]
-    dark = photo.image().copy()
-    darker_floor(dark, np.array(photo.boxes, float), np.random.default_rng(0), level=50)
+    dark = _repainted(photo, 50)
     finder = _Recording(dark_dice_finder())
     for image in (photo.image(), dark):
         reader = DiceReader("d6", finder=finder)  # type: ignore[arg-type]
@@ -244,9 +243,7 @@ def test_a_dark_frame_spares_the_face_network_what_the_quick_look_takes_for_no_d
         monkeypatch: pytest.MonkeyPatch) -> None:
     # vision.reader.DARK_QUICK_NONE: the same dice read, fewer crops for the face network
     photo = labelled_photos()[0]
-    dark = photo.image().copy()
-    darker_floor(dark, np.array(photo.boxes, float), np.random.default_rng(0), level=50,
-                 grain=60.0)
+    dark = _repainted(photo, 50, 60.0)
     face = dark_face_net()
     read_by_face: list[int] = []
     original = face.probabilities
