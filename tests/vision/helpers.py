@@ -112,6 +112,13 @@ def paste(frame: np.ndarray, patch: np.ndarray, at: tuple[int, int], blur: int =
     frame[y : y + h, x : x + w] = (region * (1 - alpha) + patch * alpha).astype(np.uint8)
 
 
+def turned(patch: np.ndarray, degrees: float) -> np.ndarray:
+    """A die patch turned about its centre (the tray at its corners drawn out by reflection)."""
+    h, w = patch.shape[:2]
+    return cv2.warpAffine(patch, cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0), (w, h),
+                          borderMode=cv2.BORDER_REFLECT)
+
+
 def thrown_again(p: LabelledPhoto, image: np.ndarray, box: tuple[int, int, int, int],
                  not_face: str) -> tuple[np.ndarray, np.ndarray]:
     """``image`` (of photo ``p``) with the die at ``box`` picked up and thrown again: it

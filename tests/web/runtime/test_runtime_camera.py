@@ -14,7 +14,15 @@ import pytest
 
 from companion.errors import InvalidCommand
 from firmware_bridge.backoff import Backoff
-from tests.vision.helpers import ManualClock, empty_tray, photo, thrown_again
+from tests.vision.helpers import (
+    ManualClock,
+    die_patches,
+    empty_tray,
+    paste,
+    photo,
+    thrown_again,
+    turned,
+)
 from tests.web.runtime.support import certain_photos, throw
 from vision.reader import DiceReader
 from vision.sources import FakeSource, SourceError, SourceLost
@@ -415,6 +423,31 @@ def test_a_re_roll_is_answered_by_the_dice_that_moved(services):
     assert rolled == [*faces[:k], new_face, *faces[k + 1:]]
     with pytest.raises(InvalidCommand, match="was not re-rolled"):
         dice.correct(table, reroll.id, (k + 1) % len(faces), "6", None, None)
+
+
+def test_a_die_knocked_during_a_re_roll_does_not_count_as_thrown(services):
+    """Picking up the die to re-roll, the player knocks another aside: it slides a little
+    and turns (vision.rolls.NUDGE_LIKENESS). Before, it counted as moved, the re-roll of
+    one die saw two, and the read waited for a phone; now the thrown die answers it and the
+    knocked one keeps its face."""
+    p, image, dice, table, first, k = _rolled_asking_a_re_roll(services)
+    faces = [d.face for d in first.dice]
+    again, _ = thrown_again(p, image, first.dice[k].box, faces[k])
+    j = 6 if k != 6 else 0  # the 2 at the sheet's right (or the 6 at its bottom)
+    x, y, w, h = p.boxes[j]
+    g = int(max(w, h) * 0.3)
+    empty = empty_tray(p)
+    again[y - g:y + h + g, x - g:x + w + g] = empty[y - g:y + h + g, x - g:x + w + g]
+    patch, (px, py) = die_patches(p)[j]
+    paste(again, turned(patch, 12.0), (px + 30, py + 10))
+    reroll = dice.read_frame(table, again, "y")
+    assert reroll is not None and reroll.used == (k,) and reroll.expected == 1
+    if reroll.status == "pending":
+        reroll = dice.confirm(table, reroll.id, None, table.version, None)
+    new_face = reroll.dice[k].face
+    assert reroll.status == "applied" and reroll.applied_faces == (new_face,)
+    assert sorted(table.view(None)["rolled"][-1]) == sorted(
+        [*faces[:k], new_face, *faces[k + 1:]])
 
 
 def test_a_re_roll_of_the_wrong_die_waits_for_the_table(services):

@@ -1,0 +1,101 @@
+"""How the roll tracker tells a die nudged from a die of another face (vision.rolls).
+
+A die knocked a little way and turned as the hand picks up its neighbours is the same die
+(:func:`vision.rolls.nudge_likeness` at least :data:`vision.rolls.NUDGE_LIKENESS`); a
+die of another face lying there is not. On the labelled real photos in tests/vision/photos
+(each photo's dice pasted on its empty tray, as the rolls tests build their frames), each
+die is, ``--trials`` times: knocked 0.15-0.8 of its size and turned up to 25 degrees, or
+replaced by a die of another face of the photo turned up to 45 degrees; the frame gets
+sensor noise, JPEG at quality 85 and up to 8% more or less light, and the new box is off
+the die by a twentieth of its size. Prints the likenesses of both and the time of one
+comparison.
+
+    .venv/bin/python benchmarks/bench_still_dice.py [--trials 6] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.vision.helpers import die_patches, empty_tray, labelled_photos, paste, turned  # noqa: E402
+from vision.rolls import NUDGE_LIKENESS, nudge_likeness, settled_grey  # noqa: E402
+
+
+def likenesses(trials: int, seed: int) -> tuple[list[float], list[float], list[float]]:
+    """(the dice knocked, other faces put in their place, ms per comparison)."""
+    rng = np.random.default_rng(seed)
+    same: list[float] = []
+    other: list[float] = []
+    ms: list[float] = []
+    for p in labelled_photos():
+        empty = empty_tray(p)
+        patches = die_patches(p)
+        base = empty.copy()
+        for patch, at in patches:
+            paste(base, patch, at)
+        before = settled_grey(base)
+        for k, (x, y, w, h) in enumerate(p.boxes):
+            size = max(w, h)
+            others = [i for i, f in enumerate(p.faces) if f != p.faces[k]]
+            for _ in range(trials):
+                d, heading = rng.uniform(0.15, 0.8) * size, rng.uniform(0, 2 * np.pi)
+                dx, dy = int(d * np.cos(heading)), int(d * np.sin(heading))
+                for knocked in (True, False):
+                    if not knocked and not others:
+                        continue
+                    frame = empty.copy()
+                    for i, (patch, at) in enumerate(patches):
+                        if i != k:
+                            paste(frame, patch, at)
+                    if knocked:
+                        src, degrees = patches[k][0], rng.uniform(-25, 25)
+                    else:
+                        j = others[rng.integers(len(others))]
+                        src = cv2.resize(patches[j][0], patches[k][0].shape[1::-1])
+                        degrees = rng.uniform(-45, 45)
+                    at = patches[k][1]
+                    paste(frame, turned(src, degrees), (at[0] + dx, at[1] + dy))
+                    frame = np.clip(frame * rng.uniform(0.92, 1.08)
+                                    + rng.normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
+                    frame = cv2.imdecode(cv2.imencode(
+                        ".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
+                    now = settled_grey(frame)
+                    off = rng.normal(0, 0.05 * size, 2).astype(int)
+                    box = (x + dx + int(off[0]), y + dy + int(off[1]), w, h)
+                    start = time.perf_counter()
+                    value = nudge_likeness(before, now, (x, y, w, h), box)
+                    ms.append((time.perf_counter() - start) * 1000)
+                    (same if knocked else other).append(value)
+    return same, other, ms
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, default=6, help="trials per die (default 6)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    same, other, ms = likenesses(args.trials, args.seed)
+    s, o = np.array(same), np.array(other)
+    print(f"nudge likeness, {len(labelled_photos())} real photos, threshold {NUDGE_LIKENESS}")
+    print(f"{'die in the place':<34}{'n':>5}{'least':>8}{'1st%':>8}{'median':>8}"
+          f"{'99th%':>8}{'most':>8}{'kept':>8}")
+    for name, v in (("the die, knocked and turned", s), ("a die of another face", o)):
+        print(f"{name:<34}{len(v):>5}{v.min():>8.3f}{np.percentile(v, 1):>8.3f}"
+              f"{np.median(v):>8.3f}{np.percentile(v, 99):>8.3f}{v.max():>8.3f}"
+              f"{int((v >= NUDGE_LIKENESS).sum()):>8}")
+    print(f"one comparison: median {np.median(ms):.2f} ms, p95 {np.percentile(ms, 95):.2f} ms"
+          " (one thread)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
