@@ -8,9 +8,13 @@ die is, ``--trials`` times: knocked 0.15-0.8 of its size and turned up to 25 deg
 replaced by a die of another face of the photo turned up to 45 degrees; the frame gets
 sensor noise, JPEG at quality 85 and up to 8% more or less light, and the new box is off
 the die by a twentieth of its size. Prints the likenesses of both and the time of one
-comparison.
+comparison. Then SeaFall's dice, all alike: two synthetic trays of 15 thrown independently
+(``--trays`` pairs, each of one body colour), every die of the second within a die of a die
+of the first, by their faces: a die of the same face passes for it, often, which is why
+nudges are looked for only while most of the last roll's dice lie in place
+(:data:`vision.rolls.NUDGE_AMONG`).
 
-    .venv/bin/python benchmarks/bench_still_dice.py [--trials 6] [--seed 0]
+    .venv/bin/python benchmarks/bench_still_dice.py [--trials 6] [--seed 0] [--trays 60]
 """
 
 from __future__ import annotations
@@ -26,7 +30,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.vision.helpers import die_patches, empty_tray, labelled_photos, paste, turned  # noqa: E402
+from vision.boxes import centre  # noqa: E402
 from vision.rolls import NUDGE_LIKENESS, nudge_likeness, settled_grey  # noqa: E402
+from vision.synthetic import BODY_COLOURS, tray_photo  # noqa: E402
 
 
 def likenesses(trials: int, seed: int) -> tuple[list[float], list[float], list[float]]:
@@ -77,10 +83,35 @@ def likenesses(trials: int, seed: int) -> tuple[list[float], list[float], list[f
     return same, other, ms
 
 
+SEAFALL_FACES = ("blank", "blank", "standard", "standard", "weak", "strong")
+"""A SeaFall die's six faces (RULES-FACTS: 2 blank, 2 standard, 1 weak, 1 strong)."""
+
+
+def seafall_near(trays: int, seed: int) -> dict[str, list[float]]:
+    """Likenesses of the dice of one synthetic SeaFall throw to the dice of another lying
+    within a die of them, by face pair ("blank", ..., or "other faces")."""
+    rng = np.random.default_rng(seed)
+    out: dict[str, list[float]] = {}
+    for t in range(trays):
+        body = BODY_COLOURS[t % len(BODY_COLOURS)]
+        throws = [tray_photo(rng, [SEAFALL_FACES[i] for i in rng.integers(0, 6, 15)], body=body)
+                  for _ in range(2)]
+        before, now = (settled_grey(p.image) for p in throws)
+        for new in throws[1].dice:
+            nx, ny = centre(new.box)
+            for old in throws[0].dice:
+                ox, oy = centre(old.box)
+                if np.hypot(nx - ox, ny - oy) <= max(new.box[2:]):
+                    key = new.face if new.face == old.face else "other faces"
+                    out.setdefault(key, []).append(nudge_likeness(before, now, old.box, new.box))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=6, help="trials per die (default 6)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--trays", type=int, default=60, help="SeaFall tray pairs (default 60)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     same, other, ms = likenesses(args.trials, args.seed)
@@ -94,6 +125,14 @@ def main(argv: list[str] | None = None) -> int:
               f"{int((v >= NUDGE_LIKENESS).sum()):>8}")
     print(f"one comparison: median {np.median(ms):.2f} ms, p95 {np.percentile(ms, 95):.2f} ms"
           " (one thread)")
+    near = seafall_near(args.trays, args.seed)
+    print(f"\nSeaFall, {args.trays} pairs of independent throws of 15 alike dice: a die within a"
+          " die of a die of the other throw")
+    print(f"{'faces':<34}{'n':>5}{'median':>8}{'most':>8}{'kept':>8}")
+    for name in (*dict.fromkeys(SEAFALL_FACES), "other faces"):
+        v = np.array(near.get(name, [0.0]))
+        print(f"{name:<34}{len(near.get(name, [])):>5}{np.median(v):>8.3f}{v.max():>8.3f}"
+              f"{int((v >= NUDGE_LIKENESS).sum()):>8}")
     return 0
 
 

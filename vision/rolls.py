@@ -113,7 +113,8 @@ class RollTracker:
                     taken.add(j)
                     keep(i, j)
                     break
-            if before is not None and grey is not None:
+            if (before is not None and grey is not None
+                    and len(taken) >= NUDGE_AMONG * len(previous.read.dice)):
                 for i, j in nudged(dice, previous.read.dice, kept, taken, before, grey):
                     keep(i, j)
         kept.sort()
@@ -228,6 +229,15 @@ NUDGE_REACH = 1.0
 """How far a die may be knocked and still be the same die: its centre within this many of
 its sizes of where a die of the last roll lay. A die that rolls over shows another face,
 and is read as thrown."""
+
+NUDGE_AMONG = 0.5
+"""Nudged dice are looked for only when at least this share of the last roll's dice lie
+where they lay: a re-roll of some of them, or a bump of the tray. When the whole tray was
+thrown again, every die of the last roll is missing, and a die of the new throw that lands
+near one of their places showing its face the same way up (likely for SeaFall's dice, all
+alike, and a third of their faces blank) would be taken for it, its read merged with the
+old one's (:func:`still_die`). A pool of two or three with a die picked up and another
+knocked falls back to counting the knocked die as thrown."""
 
 NUDGE_TURNS = tuple(range(-30, 31, 5))
 """Turns (degrees) at which a die of the last roll is laid over a die near its place: a

@@ -312,3 +312,13 @@ def test_nudge_likeness_tells_a_die_knocked_and_turned_from_another_face() -> No
             likeness = nudge_likeness(before, settled_grey(frame), (x, y, w, h),
                                       (x + dx, y + dy, w, h))
             assert (likeness >= NUDGE_LIKENESS) == expect_same, (i, replaced, likeness)
+
+
+def test_no_die_is_taken_for_nudged_when_most_of_the_tray_was_thrown() -> None:
+    """Four of the seven dice thrown again: a die lying near a missing one is likelier one
+    of them landed there than a die knocked, so nudges are not looked for
+    (vision.rolls.NUDGE_AMONG); the knocked die counts as thrown, as before."""
+    moves = {i: (-60, 90, 0.0, None) for i in (0, 1, 3, 4)}
+    p, first, second = _second_roll({**moves, NUDGED: (30, 10, 15.0, None)})
+    knocked = _at(second, p.boxes[NUDGED], 30, 10)
+    assert knocked in second.rerolled and len(second.rerolled) == 5
