@@ -29,7 +29,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.vision.helpers import die_patches, empty_tray, labelled_photos, paste, turned  # noqa: E402
+from tests.vision.helpers import dice_laid, die_patches, empty_tray, labelled_photos  # noqa: E402
 from vision.boxes import centre  # noqa: E402
 from vision.rolls import NUDGE_LIKENESS, nudge_likeness, settled_grey  # noqa: E402
 from vision.synthetic import BODY_COLOURS, tray_photo  # noqa: E402
@@ -42,12 +42,8 @@ def likenesses(trials: int, seed: int) -> tuple[list[float], list[float], list[f
     other: list[float] = []
     ms: list[float] = []
     for p in labelled_photos():
-        empty = empty_tray(p)
-        patches = die_patches(p)
-        base = empty.copy()
-        for patch, at in patches:
-            paste(base, patch, at)
-        before = settled_grey(base)
+        empty, patches = empty_tray(p), die_patches(p)
+        before = settled_grey(dice_laid(p, {}, empty, patches))
         for k, (x, y, w, h) in enumerate(p.boxes):
             size = max(w, h)
             others = [i for i, f in enumerate(p.faces) if f != p.faces[k]]
@@ -57,18 +53,12 @@ def likenesses(trials: int, seed: int) -> tuple[list[float], list[float], list[f
                 for knocked in (True, False):
                     if not knocked and not others:
                         continue
-                    frame = empty.copy()
-                    for i, (patch, at) in enumerate(patches):
-                        if i != k:
-                            paste(frame, patch, at)
                     if knocked:
-                        src, degrees = patches[k][0], rng.uniform(-25, 25)
+                        move = (dx, dy, rng.uniform(-25, 25), None)
                     else:
-                        j = others[rng.integers(len(others))]
-                        src = cv2.resize(patches[j][0], patches[k][0].shape[1::-1])
-                        degrees = rng.uniform(-45, 45)
-                    at = patches[k][1]
-                    paste(frame, turned(src, degrees), (at[0] + dx, at[1] + dy))
+                        move = (dx, dy, rng.uniform(-45, 45),
+                                int(others[rng.integers(len(others))]))
+                    frame = dice_laid(p, {k: move}, empty, patches)
                     frame = np.clip(frame * rng.uniform(0.92, 1.08)
                                     + rng.normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
                     frame = cv2.imdecode(cv2.imencode(

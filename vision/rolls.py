@@ -250,8 +250,8 @@ photos in tests/vision/photos (49 dice, each photo's dice pasted on its empty tr
 and 1): each die knocked 0.15-0.8 of its size and turned up to 25 degrees, with noise,
 JPEG at quality 85, up to 8% more or less light and its box a little off, 588 times:
 median 0.996, 1st percentile 0.98, and 1 under 0.92 (0.88); a die of another face of the
-photo put there instead, turned up to 45 degrees, 564 times: median 0.39, 99th
-percentile 0.76, most 0.89. A die missed as nudged is counted as thrown, as before; a die
+photo put there instead, turned up to 45 degrees, 564 times: median 0.40, 99th
+percentile 0.77, most 0.89. A die missed as nudged is counted as thrown, as before; a die
 of another face taken for one nudged would answer a re-roll with the wrong dice, so the bar
 stands above every other face seen (0.9 and 0.92 keep the same knocked dice; 0.85 lets
 one other face through). Two sure reads of different faces are never one die nudged

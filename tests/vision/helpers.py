@@ -119,6 +119,30 @@ def turned(patch: np.ndarray, degrees: float) -> np.ndarray:
                           borderMode=cv2.BORDER_REFLECT)
 
 
+Move = tuple[int, int, float, int | None]
+"""How a die is laid again (:func:`dice_laid`): moved (dx, dy) px, turned so many degrees,
+and the picture of the photo's die of that number in its place (None: its own)."""
+
+
+def dice_laid(p: LabelledPhoto, moves: dict[int, Move] | None = None,
+              empty: np.ndarray | None = None,
+              patches: list[tuple[np.ndarray, tuple[int, int]]] | None = None) -> np.ndarray:
+    """Photo ``p``'s dice pasted on its empty tray, each where it lies unless ``moves``
+    says otherwise (a die knocked aside and turned, or another face in its place); the
+    dice moved are pasted last, whole, over the tray about the others.
+    ``empty`` and ``patches`` (:func:`empty_tray`, :func:`die_patches`) may be given made."""
+    frame = (empty_tray(p) if empty is None else empty).copy()
+    patches = die_patches(p) if patches is None else patches
+    moves = moves or {}
+    for i in sorted(range(len(patches)), key=lambda i: i in moves):
+        patch, (x, y) = patches[i]
+        dx, dy, degrees, other = moves.get(i, (0, 0, 0.0, None))
+        if other is not None:
+            patch = cv2.resize(patches[other][0], patch.shape[1::-1])
+        paste(frame, turned(patch, degrees) if degrees else patch, (x + dx, y + dy))
+    return frame
+
+
 def thrown_again(p: LabelledPhoto, image: np.ndarray, box: tuple[int, int, int, int],
                  not_face: str) -> tuple[np.ndarray, np.ndarray]:
     """``image`` (of photo ``p``) with the die at ``box`` picked up and thrown again: it

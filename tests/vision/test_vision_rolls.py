@@ -11,13 +11,11 @@ import pytest
 from tests.vision.helpers import (
     ManualClock,
     TickingDetector,
+    dice_laid,
     die_patches,
-    empty_tray,
-    paste,
     photo,
     roll_sequence,
     thrown_again,
-    turned,
 )
 from vision.boxes import centre
 from vision.reader import DiceReader
@@ -227,19 +225,6 @@ def test_a_die_where_one_lay_at_an_old_roll_is_not_kept_unless_its_place_looks_t
     assert len(second.kept) == len(first.read.dice) - 1
 
 
-def _tray(p, moves: dict[int, tuple[int, int, float, int | None]]) -> np.ndarray:
-    """Photo ``p``'s dice on its empty tray; ``moves[i] = (dx, dy, degrees, other)``: die
-    ``i`` moved by (dx, dy) and turned, or die ``other``'s picture in its place."""
-    frame = empty_tray(p)
-    patches = die_patches(p)
-    for i, (patch, (x, y)) in enumerate(patches):
-        dx, dy, degrees, other = moves.get(i, (0, 0, 0.0, None))
-        if other is not None:
-            patch = cv2.resize(patches[other][0], patch.shape[1::-1])
-        paste(frame, turned(patch, degrees) if degrees else patch, (x + dx, y + dy))
-    return frame
-
-
 THROWN = {0: (-60, 90, 0.0, None), 3: (-60, 90, 0.0, None)}
 """Two dice of the sheet picked up and thrown again, landing clear of the others."""
 NUDGED = 6
@@ -250,9 +235,9 @@ def _second_roll(moves: dict) -> tuple:
     p = photo(SHEET)
     reader = DiceReader("d6")
     tracker = RollTracker()
-    first_frame = _tray(p, {})
+    first_frame = dice_laid(p, {})
     first = tracker.add(reader.read(first_frame), None, first_frame)
-    frame = _tray(p, moves)
+    frame = dice_laid(p, moves)
     return p, first, tracker.add(reader.read(frame), None, frame)
 
 
@@ -300,13 +285,13 @@ def test_nudge_likeness_tells_a_die_knocked_and_turned_from_another_face() -> No
     """Each die of the sheet knocked 0.4 of its size and turned 20 degrees, after noise and
     JPEG, looks like itself; each replaced by a die of another face does not."""
     p = photo(SHEET)
-    before = settled_grey(_tray(p, {}))
+    before = settled_grey(dice_laid(p, {}))
     rng = np.random.default_rng(5)
     for i, (x, y, w, h) in enumerate(p.boxes):
         other = next(j for j, f in enumerate(p.faces) if f != p.faces[i])
         dx, dy = int(0.4 * w), -int(0.2 * h)
         for replaced, expect_same in ((None, True), (other, False)):
-            frame = _tray(p, {i: (dx, dy, 20.0, replaced)})
+            frame = dice_laid(p, {i: (dx, dy, 20.0, replaced)})
             frame = np.clip(frame + rng.normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
             frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], 1)
             likeness = nudge_likeness(before, settled_grey(frame), (x, y, w, h),
