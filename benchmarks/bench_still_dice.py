@@ -7,8 +7,13 @@ die of another face lying there is not. On the labelled real photos in tests/vis
 die is, ``--trials`` times: knocked 0.15-0.8 of its size and turned up to 25 degrees, or
 replaced by a die of another face of the photo turned up to 45 degrees; the frame gets
 sensor noise, JPEG at quality 85 and up to 8% more or less light, and the new box is off
-the die by a twentieth of its size. Prints the likenesses of both and the time of one
-comparison. Then SeaFall's dice, all alike: two synthetic trays of 15 thrown independently
+the die by a twentieth of its size. Prints the likenesses of both, by the die's middle
+and by its whole box (:data:`vision.rolls.NUDGE_WHOLE`), and the time of one comparison.
+Then synthetic SeaFall trays (``--trays``, 12 dice each, one body colour a tray, half of
+them drawn with the dice's sides in view) knocked and replaced the same way, by face: a
+blank face's plain middle often fails the bar, its whole box seldom, which is why the
+tracker lays the whole box over a die read sure as the face it showed. Then SeaFall's
+dice, all alike: two synthetic trays of 15 thrown independently
 (``--trays`` pairs, each of one body colour), every die of the second within a die of a die
 of the first, by their faces: a die of the same face passes for it, often, which is why
 nudges are looked for only while most of the last roll's dice lie in place
@@ -29,19 +34,30 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.vision.helpers import dice_laid, die_patches, empty_tray, labelled_photos  # noqa: E402
+from tests.vision.helpers import (  # noqa: E402
+    DrawnPhoto,
+    Photo,
+    dice_laid,
+    die_patches,
+    empty_tray,
+    labelled_photos,
+)
 from vision.boxes import centre  # noqa: E402
-from vision.rolls import NUDGE_LIKENESS, nudge_likeness, settled_grey  # noqa: E402
+from vision.rolls import NUDGE_LIKENESS, NUDGE_WHOLE, nudge_likeness, settled_grey  # noqa: E402
 from vision.synthetic import BODY_COLOURS, tray_photo  # noqa: E402
 
+Likenesses = dict[str, list[float]]
+"""Likenesses by what lay in the place and how it was laid over: "same" (the die knocked)
+or "other" (another face), each by its "middle" or "whole" box: "same middle", ..."""
 
-def likenesses(trials: int, seed: int) -> tuple[list[float], list[float], list[float]]:
-    """(the dice knocked, other faces put in their place, ms per comparison)."""
+
+def likenesses(photos: list[Photo], trials: int, seed: int,
+               ms: list[float] | None = None) -> dict[str, Likenesses]:
+    """By the knocked die's face, :data:`Likenesses` of its place after it was knocked or
+    replaced; ``ms`` gets the time of each comparison by the die's middle."""
     rng = np.random.default_rng(seed)
-    same: list[float] = []
-    other: list[float] = []
-    ms: list[float] = []
-    for p in labelled_photos():
+    out: dict[str, Likenesses] = {}
+    for p in photos:
         empty, patches = empty_tray(p), die_patches(p)
         before = settled_grey(dice_laid(p, {}, empty, patches))
         for k, (x, y, w, h) in enumerate(p.boxes):
@@ -68,9 +84,35 @@ def likenesses(trials: int, seed: int) -> tuple[list[float], list[float], list[f
                     box = (x + dx + int(off[0]), y + dy + int(off[1]), w, h)
                     start = time.perf_counter()
                     value = nudge_likeness(before, now, (x, y, w, h), box)
-                    ms.append((time.perf_counter() - start) * 1000)
-                    (same if knocked else other).append(value)
-    return same, other, ms
+                    if ms is not None:
+                        ms.append((time.perf_counter() - start) * 1000)
+                    whole = nudge_likeness(before, now, (x, y, w, h), box, NUDGE_WHOLE)
+                    kind = "same" if knocked else "other"
+                    face = out.setdefault(p.faces[k], {})
+                    face.setdefault(f"{kind} middle", []).append(value)
+                    face.setdefault(f"{kind} whole", []).append(whole)
+    return out
+
+
+def pooled(by_face: dict[str, Likenesses], faces: tuple[str, ...] | None = None
+           ) -> Likenesses:
+    """The likenesses of ``faces`` (all when None) together."""
+    out: Likenesses = {}
+    for face, values in by_face.items():
+        if faces is None or face in faces:
+            for key, v in values.items():
+                out.setdefault(key, []).extend(v)
+    return out
+
+
+def seafall_trays(trays: int, seed: int) -> list[DrawnPhoto]:
+    """Synthetic SeaFall trays of 12 dice at 960x720, one body colour each, every other one
+    drawn with the dice's sides in view."""
+    rng = np.random.default_rng(seed)
+    return [DrawnPhoto.of(tray_photo(rng, [SEAFALL_FACES[i] for i in rng.integers(0, 6, 12)],
+                                     body=BODY_COLOURS[t % len(BODY_COLOURS)],
+                                     top_shift=0.02 if t % 2 else 0.0))
+            for t in range(trays)]
 
 
 SEAFALL_FACES = ("blank", "blank", "standard", "standard", "weak", "strong")
@@ -97,6 +139,23 @@ def seafall_near(trays: int, seed: int) -> dict[str, list[float]]:
     return out
 
 
+def table(values: Likenesses) -> None:
+    """Rows of likenesses: how many, their spread, and how many reach the bar."""
+    print(f"{'die in the place':<34}{'n':>5}{'least':>8}{'1st%':>8}{'median':>8}"
+          f"{'99th%':>8}{'most':>8}{'kept':>8}")
+    names = {"same middle": "the die knocked, by its middle",
+             "same whole": "  by its whole box",
+             "other middle": "another face, by the middle",
+             "other whole": "  by the whole box"}
+    for key, name in names.items():
+        v = np.array(values.get(key, []))
+        if not len(v):
+            continue
+        print(f"{name:<34}{len(v):>5}{v.min():>8.3f}{np.percentile(v, 1):>8.3f}"
+              f"{np.median(v):>8.3f}{np.percentile(v, 99):>8.3f}{v.max():>8.3f}"
+              f"{int((v >= NUDGE_LIKENESS).sum()):>8}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=6, help="trials per die (default 6)")
@@ -104,17 +163,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trays", type=int, default=60, help="SeaFall tray pairs (default 60)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    same, other, ms = likenesses(args.trials, args.seed)
-    s, o = np.array(same), np.array(other)
+    ms: list[float] = []
+    real = pooled(likenesses(labelled_photos(), args.trials, args.seed, ms))
     print(f"nudge likeness, {len(labelled_photos())} real photos, threshold {NUDGE_LIKENESS}")
-    print(f"{'die in the place':<34}{'n':>5}{'least':>8}{'1st%':>8}{'median':>8}"
-          f"{'99th%':>8}{'most':>8}{'kept':>8}")
-    for name, v in (("the die, knocked and turned", s), ("a die of another face", o)):
-        print(f"{name:<34}{len(v):>5}{v.min():>8.3f}{np.percentile(v, 1):>8.3f}"
-              f"{np.median(v):>8.3f}{np.percentile(v, 99):>8.3f}{v.max():>8.3f}"
-              f"{int((v >= NUDGE_LIKENESS).sum()):>8}")
+    table(real)
     print(f"one comparison: median {np.median(ms):.2f} ms, p95 {np.percentile(ms, 95):.2f} ms"
           " (one thread)")
+    drawn = likenesses(seafall_trays(args.trays // 3, args.seed), 3, args.seed)
+    for face in dict.fromkeys(SEAFALL_FACES):
+        print(f"\nSeaFall {face} faces, {args.trays // 3} synthetic trays")
+        table(drawn.get(face, {}))
+        both = [max(a, b) for a, b in zip(drawn[face]["same middle"],
+                                          drawn[face]["same whole"], strict=True)]
+        print(f"{'  knocked, middle or whole (sure)':<34}{len(both):>5}"
+              f"{'':>40}{sum(v >= NUDGE_LIKENESS for v in both):>8}")
     near = seafall_near(args.trays, args.seed)
     print(f"\nSeaFall, {args.trays} pairs of independent throws of 15 alike dice: a die within a"
           " die of a die of the other throw")

@@ -258,16 +258,34 @@ one other face through). Two sure reads of different faces are never one die nud
 (:func:`nudged`)."""
 
 
+NUDGE_FACE = 0.35
+"""Half the side of the square :func:`nudge_likeness` lays over a die by default, in its
+sizes: the middle 0.7 of its box, its top face's marks without its outline."""
+
+NUDGE_WHOLE = 0.5
+"""The same for a die read sure as the face it showed (:func:`nudged`): its whole box,
+outline and all. A blank face's middle is plain, so the cross-correlation of its middle
+has little but noise to go on. Measured by ``benchmarks/bench_still_dice.py`` (seed 0):
+synthetic SeaFall blanks knocked 0.15-0.8 of a die and turned up to 25 degrees, with
+noise and JPEG, passed the bar 249 times of 306 by their middles, 294 by their middles or
+else their whole boxes; no die of another face passed either way (most 0.83). But the
+outline makes any two dice alike: laid whole over the real photos' dice, 4 dice of another
+face of 282 passed (most 0.96), against none by the middle (most 0.89). So the whole box is
+tried only where both reads are sure of the face, and then a die passing for another of
+its face shows that face anyway."""
+
+
 def nudge_likeness(before: np.ndarray, now: np.ndarray, old_box: tuple[int, int, int, int],
-                   new_box: tuple[int, int, int, int]) -> float:
+                   new_box: tuple[int, int, int, int], part: float = NUDGE_FACE) -> float:
     """How much the die at ``new_box`` in ``now`` looks like the one at ``old_box`` in
     ``before`` (:func:`settled_grey` frames of one size): the old die's top face (the
-    middle 0.7 of its box) turned by each of :data:`NUDGE_TURNS` and matched, by
-    normalised cross-correlation, anywhere about the new die's centre (its box may sit a
-    little off the die). 0 when the old die lies too near the frame's edge to be turned."""
+    middle ``2 * part`` of its box, :data:`NUDGE_FACE`) turned by each of
+    :data:`NUDGE_TURNS` and matched, by normalised cross-correlation, anywhere about the
+    new die's centre (its box may sit a little off the die). 0 when the old die lies too
+    near the frame's edge to be turned."""
     x, y, w, h = old_box
     size = min(w, h)
-    r = max(4, int(0.35 * size))
+    r = max(4, int(part * size))
     big = int(np.ceil(1.5 * r))  # turned about its centre, the face's corners stay inside
     height, width = before.shape
     x0, y0 = int(round(x + w / 2)) - big, int(round(y + h / 2)) - big
@@ -293,7 +311,8 @@ def nudged(dice: list[DieRead], last: tuple[DieRead, ...], kept: list[int],
     """Pairs (new die, die of the last roll) of dice nudged: among the dice not kept and
     the last roll's dice not yet found, a die within :data:`NUDGE_REACH` of its size of
     where one lay and as like it as :data:`NUDGE_LIKENESS`, unless both were read sure as
-    different faces; the likest pairs first, each die in one pair. ``taken`` gets the
+    different faces (where both were read sure as one face, by its whole box too,
+    :data:`NUDGE_WHOLE`); the likest pairs first, each die in one pair. ``taken`` gets the
     last roll's dice paired."""
     pairs = []
     for i, die in enumerate(dice):
@@ -305,9 +324,12 @@ def nudged(dice: list[DieRead], last: tuple[DieRead, ...], kept: list[int],
             ox, oy = centre(old.box)
             if j in taken or np.hypot(cx - ox, cy - oy) > NUDGE_REACH * size:
                 continue
-            if not (die.uncertain or old.uncertain) and die.face != old.face:
+            sure = not (die.uncertain or old.uncertain)
+            if sure and die.face != old.face:
                 continue
             likeness = nudge_likeness(before, now, old.box, die.box)
+            if sure and likeness < NUDGE_LIKENESS:
+                likeness = nudge_likeness(before, now, old.box, die.box, NUDGE_WHOLE)
             if likeness >= NUDGE_LIKENESS:
                 pairs.append((likeness, i, j))
     found: list[tuple[int, int]] = []

@@ -17,7 +17,7 @@ from vision.boxes import hold_each_other
 from vision.faces import SEAFALL_FACES
 from vision.reader import DiceReader
 from vision.settle import SettleDecision, SettleDetector
-from vision.synthetic import tray_photo
+from vision.synthetic import SyntheticPhoto, tray_photo
 
 PHOTOS = Path(__file__).parent / "photos"
 
@@ -32,6 +32,28 @@ class LabelledPhoto:
         image = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
         assert image is not None
         return image
+
+
+@dataclass(frozen=True)
+class DrawnPhoto:
+    """A synthetic tray photo (:func:`vision.synthetic.tray_photo`) as a
+    :class:`LabelledPhoto` is used: its picture, and its dice's faces and boxes, so that
+    :func:`dice_laid` can knock its dice about too."""
+
+    picture: np.ndarray
+    faces: tuple[str, ...]
+    boxes: tuple[tuple[int, int, int, int], ...]
+
+    @classmethod
+    def of(cls, photo: SyntheticPhoto) -> DrawnPhoto:
+        return cls(photo.image, tuple(d.face for d in photo.dice),
+                   tuple(tuple(int(v) for v in d.box) for d in photo.dice))
+
+    def image(self) -> np.ndarray:
+        return self.picture.copy()
+
+
+Photo = LabelledPhoto | DrawnPhoto
 
 
 def labelled_photos() -> list[LabelledPhoto]:
@@ -71,7 +93,7 @@ class TickingDetector(SettleDetector):
         return super().update(image, None)
 
 
-def empty_tray(photo: LabelledPhoto, grow: float = 0.25) -> np.ndarray:
+def empty_tray(photo: Photo, grow: float = 0.25) -> np.ndarray:
     """The photo with its dice painted out (inpainting over the labelled boxes)."""
     image = photo.image()
     mask = np.zeros(image.shape[:2], np.uint8)
@@ -85,7 +107,7 @@ def photo(name: str) -> LabelledPhoto:
     return next(p for p in labelled_photos() if p.path.name == name)
 
 
-def die_patches(p: LabelledPhoto, grow: float = 0.12) -> list[tuple[np.ndarray, tuple[int, int]]]:
+def die_patches(p: Photo, grow: float = 0.12) -> list[tuple[np.ndarray, tuple[int, int]]]:
     """Each labelled die of a photo cut out with a margin, and its top-left corner."""
     image = p.image()
     out = []
@@ -124,7 +146,7 @@ Move = tuple[int, int, float, int | None]
 and the picture of the photo's die of that number in its place (None: its own)."""
 
 
-def dice_laid(p: LabelledPhoto, moves: dict[int, Move] | None = None,
+def dice_laid(p: Photo, moves: dict[int, Move] | None = None,
               empty: np.ndarray | None = None,
               patches: list[tuple[np.ndarray, tuple[int, int]]] | None = None) -> np.ndarray:
     """Photo ``p``'s dice pasted on its empty tray, each where it lies unless ``moves``

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from tests.vision.helpers import (
+    DrawnPhoto,
     ManualClock,
     TickingDetector,
     dice_laid,
@@ -22,6 +23,7 @@ from vision.reader import DiceReader
 from vision.reading import DieRead, TrayRead
 from vision.rolls import (
     NUDGE_LIKENESS,
+    NUDGE_WHOLE,
     RollTracker,
     nudge_likeness,
     settled_grey,
@@ -29,6 +31,7 @@ from vision.rolls import (
     unchanged,
 )
 from vision.sources import FakeSource
+from vision.synthetic import tray_photo
 from vision.watcher import SourceNotice, watch
 
 SHEET = "IMG_20191208_112541.jpg"  # 7 dice on a white sheet
@@ -307,3 +310,60 @@ def test_no_die_is_taken_for_nudged_when_most_of_the_tray_was_thrown() -> None:
     p, first, second = _second_roll({**moves, NUDGED: (30, 10, 15.0, None)})
     knocked = _at(second, p.boxes[NUDGED], 30, 10)
     assert knocked in second.rerolled and len(second.rerolled) == 5
+
+
+SEAFALL_TRAY = ("weak", "blank", "standard", "weak", "blank", "strong", "standard")
+"""A synthetic SeaFall throw (seed 0, 640x480): the weak dice 0 and 3 are re-rolled."""
+KNOCKED_BLANK = 1
+WEAK_THROWN = {0: (100, 120, 0.0, 2), 3: (140, -150, 0.0, 5)}
+"""The weak dice thrown again, landing clear of the others as a standard and a strong."""
+
+
+def _seafall_frame(p: DrawnPhoto, moves: dict, seed: int) -> np.ndarray:
+    frame = dice_laid(p, moves).astype(np.float64)
+    frame += np.random.default_rng(seed).normal(0, 3, frame.shape)
+    frame = np.clip(frame, 0, 255).astype(np.uint8)
+    return cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], 1)
+
+
+def _told(p: DrawnPhoto, moves: dict, uncertain: set[int] = frozenset()) -> TrayRead:
+    """The read of ``p`` laid with ``moves``, each die read sure as what it shows (unsure
+    where ``uncertain`` says): the tracker is under test here, not the reader."""
+    dice = []
+    for i, (face, (x, y, w, h)) in enumerate(zip(p.faces, p.boxes, strict=True)):
+        dx, dy, _, other = moves.get(i, (0, 0, 0.0, None))
+        shown = face if other is None else p.faces[other]
+        dice.append(DieRead(shown, 0.5 if i in uncertain else 0.95, i in uncertain,
+                            (x + dx, y + dy, w, h)))
+    return TrayRead("seafall", tuple(dice), "frame")
+
+
+@pytest.mark.parametrize(("uncertain", "kept"), [
+    (set(), True),
+    ({KNOCKED_BLANK}, False),
+])
+def test_a_knocked_blank_is_kept_by_its_outline_where_both_reads_say_blank(
+        uncertain: set[int], kept: bool) -> None:
+    """SeaFall's "re-roll weak successes": picking up the two weak dice knocks a blank die
+    0.4 of its size aside and turns it 15 degrees. A blank face's middle is plain, so by
+    its middle alone it does not look like itself after noise and JPEG; by its whole box,
+    outline and all, it does, and that is tried where both reads say blank
+    (vision.rolls.NUDGE_WHOLE). Read unsure the second time, it counts as thrown, as
+    before."""
+    p = DrawnPhoto.of(tray_photo(np.random.default_rng(0), SEAFALL_TRAY, size=(640, 480)))
+    x, y, w, h = p.boxes[KNOCKED_BLANK]
+    knock = (int(0.4 * w), int(0.2 * h), 15.0, None)
+    moves = {**WEAK_THROWN, KNOCKED_BLANK: knock}
+    first_frame, frame = _seafall_frame(p, {}, 100), _seafall_frame(p, moves, 200)
+    before, now = settled_grey(first_frame), settled_grey(frame)
+    moved = (x + knock[0], y + knock[1], w, h)
+    assert nudge_likeness(before, now, (x, y, w, h), moved) < NUDGE_LIKENESS
+    assert nudge_likeness(before, now, (x, y, w, h), moved, NUDGE_WHOLE) >= NUDGE_LIKENESS
+
+    tracker = RollTracker()
+    first = tracker.add(_told(p, {}), None, first_frame)
+    second = tracker.add(_told(p, moves, uncertain), None, frame)
+    assert second.previous_id == first.id and second.thrown
+    thrown = {0, 3} | (set() if kept else {KNOCKED_BLANK})
+    assert set(second.rerolled) == thrown
+    assert second.read.dice[KNOCKED_BLANK].face == "blank"
