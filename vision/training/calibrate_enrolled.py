@@ -9,7 +9,9 @@ enrolled from, and every val die, is scored against the profile (the known label
 left out). The table gives, for each candidate margin (the lead needed at a best score of
 :data:`vision.enrollment.LEAD_PIVOT`, falling a point for each point of score above it,
 :func:`vision.enrollment.lead_needed`), the share of dice read confidently right and the
-share read silently wrong, pooled over the enrollments; the kept margin is the least that
+share read silently wrong, pooled over the enrollments (margins from -0.25, where every die
+scoring :data:`vision.enrollment.MIN_SIMILARITY` or more needs only the floor's lead,
+:data:`vision.enrollment.LEAD_FLOOR`, to 0.35); the kept margin is the least that
 leaves at most ``--silent`` percent of train's dice silently wrong. The test split is never
 read. By default it places the margin of a profile of 5 crops per face
 (:data:`vision.enrollment.MIN_MARGIN`); with ``--learned N``, that of the same profile once
@@ -350,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
             leave_out = set(taken) if split == "train" else set()
             runs[split].append(score_split(profile, crops, wides, labels, names, leave_out,
                                            frames))
-    margins = [k / 1000 for k in range(50, 351, 5)]
+    margins = [k / 1000 for k in range(-250, 351, 5)]  # from the floor's lead for any die
     kept = least_margin(runs["train"], args.weight, margins, args.silent)
     reads = {split: ranked(split_runs, args.weight) for split, split_runs in runs.items()}
     learned = f", then {args.learned} learned per face" if args.learned else ""
@@ -358,9 +360,10 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.weight:g} templates + {1 - args.weight:g} embedding; lead needed: the margin "
           f"at a best score of {LEAD_PIVOT}, a point less per point above")
     print(f"{'margin':>7} {'train read%':>12} {'silent%':>8} {'val read%':>10} {'silent%':>8}")
+    first = min(0.05, packaged, kept if kept is not None else 0.05)
     for m in margins:
-        if round(m * 1000) % 10 and m not in (kept, packaged):
-            continue  # the table every hundredth, and the margins that matter
+        if m < first or round(m * 1000) % 10 and m not in (kept, packaged):
+            continue  # the table every hundredth from 0.05 or the least that matters
         row = []
         for split in ("train", "val"):
             dice, right, silent, _ = counts(reads[split], m)
