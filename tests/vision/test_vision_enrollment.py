@@ -291,8 +291,9 @@ def test_a_profile_learns_from_confirmed_dice_and_reads_more() -> None:
     # 5 enrolled crops per face, 191 once 5 confirmed crops per face (other trays) were
     # learned, and 191 with 20, no silent error: the synthetic trays leave learning little
     # to show (the d6 photos show more, 88.1% of train read sure from 5 enrolled crops a
-    # face and 94.1% once 20 are learned: vision.enrollment.MIN_MARGIN). Until then 182,
-    # 185 and 188 (twenty-eighth session's detector and margins).
+    # face and 95.3% once 20 are learned: vision.enrollment.MIN_MARGIN). Until then 182,
+    # 185 and 188 (twenty-eighth session's detector and margins). The thirty-third
+    # session's smaller margins from 10 learned a face read the same 191 here.
     # The margin rises while the profile learns (its first lessons are hard dice), and
     # falls from 10 learned a face.
     profile = Profile.from_crops("seafall-test", "seafall", seafall_crops(seed=7, top_shift=0.02))
