@@ -9,8 +9,9 @@ replaced by a die of another face of the photo turned up to 45 degrees; the fram
 sensor noise, JPEG at quality 85 and up to 8% more or less light, and the new box is off
 the die by a twentieth of its size. Prints the likenesses of both, by the die's middle
 and by its whole box (:data:`vision.rolls.NUDGE_WHOLE`), and the time of one comparison.
-Then synthetic SeaFall trays (``--trays``, 12 dice each, one body colour a tray, half of
-them drawn with the dice's sides in view) knocked and replaced the same way, by face: a
+Then synthetic SeaFall trays (a third of ``--trays``, 12 dice each, one body colour a tray,
+half of them drawn with the dice's sides in view), each die knocked and replaced 3 times
+the same way, by face: a
 blank face's plain middle often fails the bar, its whole box seldom, which is why the
 tracker lays the whole box over a die read sure as the face it showed. Then SeaFall's
 dice, all alike: two synthetic trays of 15 thrown independently
@@ -94,15 +95,17 @@ def likenesses(photos: list[Photo], trials: int, seed: int,
     return out
 
 
-def pooled(by_face: dict[str, Likenesses], faces: tuple[str, ...] | None = None
-           ) -> Likenesses:
-    """The likenesses of ``faces`` (all when None) together."""
+def pooled(by_face: dict[str, Likenesses]) -> Likenesses:
+    """Every face's likenesses together."""
     out: Likenesses = {}
-    for face, values in by_face.items():
-        if faces is None or face in faces:
-            for key, v in values.items():
-                out.setdefault(key, []).extend(v)
+    for values in by_face.values():
+        for key, v in values.items():
+            out.setdefault(key, []).extend(v)
     return out
+
+
+SEAFALL_FACES = ("blank", "blank", "standard", "standard", "weak", "strong")
+"""A SeaFall die's six faces (RULES-FACTS: 2 blank, 2 standard, 1 weak, 1 strong)."""
 
 
 def seafall_trays(trays: int, seed: int) -> list[DrawnPhoto]:
@@ -113,10 +116,6 @@ def seafall_trays(trays: int, seed: int) -> list[DrawnPhoto]:
                                      body=BODY_COLOURS[t % len(BODY_COLOURS)],
                                      top_shift=0.02 if t % 2 else 0.0))
             for t in range(trays)]
-
-
-SEAFALL_FACES = ("blank", "blank", "standard", "standard", "weak", "strong")
-"""A SeaFall die's six faces (RULES-FACTS: 2 blank, 2 standard, 1 weak, 1 strong)."""
 
 
 def seafall_near(trays: int, seed: int) -> dict[str, list[float]]:

@@ -4,6 +4,8 @@ table's word on a die kept."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import cv2
 import numpy as np
 import pytest
@@ -326,7 +328,7 @@ def _seafall_frame(p: DrawnPhoto, moves: dict, seed: int) -> np.ndarray:
     return cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], 1)
 
 
-def _told(p: DrawnPhoto, moves: dict, uncertain: set[int] = frozenset()) -> TrayRead:
+def _told(p: DrawnPhoto, moves: dict, uncertain: Collection[int] = ()) -> TrayRead:
     """The read of ``p`` laid with ``moves``, each die read sure as what it shows (unsure
     where ``uncertain`` says): the tracker is under test here, not the reader."""
     dice = []
