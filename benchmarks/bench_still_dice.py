@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.vision.helpers import (  # noqa: E402
     DrawnPhoto,
     Photo,
+    as_shot,
     dice_laid,
     die_patches,
     empty_tray,
@@ -75,11 +76,8 @@ def likenesses(photos: list[Photo], trials: int, seed: int,
                     else:
                         move = (dx, dy, rng.uniform(-45, 45),
                                 int(others[rng.integers(len(others))]))
-                    frame = dice_laid(p, {k: move}, empty, patches)
-                    frame = np.clip(frame * rng.uniform(0.92, 1.08)
-                                    + rng.normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
-                    frame = cv2.imdecode(cv2.imencode(
-                        ".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
+                    frame = as_shot(dice_laid(p, {k: move}, empty, patches), rng,
+                                    rng.uniform(0.92, 1.08))
                     now = settled_grey(frame)
                     off = rng.normal(0, 0.05 * size, 2).astype(int)
                     box = (x + dx + int(off[0]), y + dy + int(off[1]), w, h)

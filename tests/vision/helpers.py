@@ -141,6 +141,14 @@ def turned(patch: np.ndarray, degrees: float) -> np.ndarray:
                           borderMode=cv2.BORDER_REFLECT)
 
 
+def as_shot(frame: np.ndarray, rng: np.random.Generator, light: float = 1.0) -> np.ndarray:
+    """``frame`` as a camera would give it again: its light times ``light``, sensor noise
+    (sigma 3) drawn from ``rng``, and JPEG at quality 85."""
+    noisy = np.clip(frame * light + rng.normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
+    return cv2.imdecode(cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 85])[1],
+                        cv2.IMREAD_COLOR)
+
+
 Move = tuple[int, int, float, int | None]
 """How a die is laid again (:func:`dice_laid`): moved (dx, dy) px, turned so many degrees,
 and the picture of the photo's die of that number in its place (None: its own)."""

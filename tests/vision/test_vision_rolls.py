@@ -14,6 +14,7 @@ from tests.vision.helpers import (
     DrawnPhoto,
     ManualClock,
     TickingDetector,
+    as_shot,
     dice_laid,
     die_patches,
     photo,
@@ -296,9 +297,7 @@ def test_nudge_likeness_tells_a_die_knocked_and_turned_from_another_face() -> No
         other = next(j for j, f in enumerate(p.faces) if f != p.faces[i])
         dx, dy = int(0.4 * w), -int(0.2 * h)
         for replaced, expect_same in ((None, True), (other, False)):
-            frame = dice_laid(p, {i: (dx, dy, 20.0, replaced)})
-            frame = np.clip(frame + rng.normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
-            frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], 1)
+            frame = as_shot(dice_laid(p, {i: (dx, dy, 20.0, replaced)}), rng)
             likeness = nudge_likeness(before, settled_grey(frame), (x, y, w, h),
                                       (x + dx, y + dy, w, h))
             assert (likeness >= NUDGE_LIKENESS) == expect_same, (i, replaced, likeness)
@@ -322,10 +321,7 @@ WEAK_THROWN = {0: (100, 120, 0.0, 2), 3: (140, -150, 0.0, 5)}
 
 
 def _seafall_frame(p: DrawnPhoto, moves: dict, seed: int) -> np.ndarray:
-    frame = dice_laid(p, moves).astype(np.float64)
-    frame += np.random.default_rng(seed).normal(0, 3, frame.shape)
-    frame = np.clip(frame, 0, 255).astype(np.uint8)
-    return cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], 1)
+    return as_shot(dice_laid(p, moves), np.random.default_rng(seed))
 
 
 def _told(p: DrawnPhoto, moves: dict, uncertain: Collection[int] = ()) -> TrayRead:
