@@ -1,23 +1,25 @@
 """How the roll tracker tells a die nudged from a die of another face (vision.rolls).
 
 A die knocked a little way and turned as the hand picks up its neighbours is the same die
-(:func:`vision.rolls.nudge_likeness` at least :data:`vision.rolls.NUDGE_LIKENESS`); a
-die of another face lying there is not. On the labelled real photos in tests/vision/photos
+(:func:`vision.rolls.nudge_likeness` at least :data:`vision.rolls.NUDGE_LIKENESS`); a die
+of another face lying there is not. On the labelled real photos in tests/vision/photos
 (each photo's dice pasted on its empty tray, as the rolls tests build their frames), each
 die is, ``--trials`` times: knocked 0.15-0.8 of its size and turned up to 25 degrees, or
 replaced by a die of another face of the photo turned up to 45 degrees; the frame gets
 sensor noise, JPEG at quality 85 and up to 8% more or less light, and the new box is off
-the die by a twentieth of its size. Prints the likenesses of both, by the die's middle
-and by its whole box (:data:`vision.rolls.NUDGE_WHOLE`), and the time of one comparison.
-Then synthetic SeaFall trays (a third of ``--trays``, 12 dice each, one body colour a tray,
-half of them drawn with the dice's sides in view), each die knocked and replaced 3 times
-the same way, by face: a
-blank face's plain middle often fails the bar, its whole box seldom, which is why the
-tracker lays the whole box over a die read sure as the face it showed. Then SeaFall's
-dice, all alike: two synthetic trays of 15 thrown independently
-(``--trays`` pairs, each of one body colour), every die of the second within a die of a die
-of the first, by their faces: a die of the same face passes for it, often, which is why
-nudges are looked for only while most of the last roll's dice lie in place
+the die by a twentieth of its size. Prints the likenesses of both, by the die's middle and
+by its whole box (:data:`vision.rolls.NUDGE_WHOLE`), and the time of one comparison; then
+the same with both frames cut so that the die lay against the frame's edge, half the time
+in a corner (only the pixels the frame holds are compared,
+:data:`vision.rolls.NUDGE_IN_FRAME`). Then synthetic SeaFall trays (a third of ``--trays``,
+12 dice each, one body colour a tray, half of them drawn with the dice's sides in view),
+each die knocked and replaced 3 times the same way, by face: a blank face's plain middle
+often fails the bar, its whole box seldom, which is why the tracker lays the whole box over
+a die read sure as the face it showed; and every face again against the frame's edge. Then
+SeaFall's dice, all alike: two synthetic trays of 15 thrown independently (``--trays``
+pairs, each of one body colour), every die of the second within a die of a die of the
+first, by their faces: a die of the same face passes for it, often, which is why nudges are
+looked for only while most of the last roll's dice lie in place
 (:data:`vision.rolls.NUDGE_AMONG`).
 
     .venv/bin/python benchmarks/bench_still_dice.py [--trials 6] [--seed 0] [--trays 60]
@@ -54,9 +56,10 @@ or "other" (another face), each by its "middle" or "whole" box: "same middle", .
 
 
 def likenesses(photos: list[Photo], trials: int, seed: int,
-               ms: list[float] | None = None) -> dict[str, Likenesses]:
+               ms: list[float] | None = None, edge: bool = False) -> dict[str, Likenesses]:
     """By the knocked die's face, :data:`Likenesses` of its place after it was knocked or
-    replaced; ``ms`` gets the time of each comparison by the die's middle."""
+    replaced; ``ms`` gets the time of each comparison by the die's middle. With ``edge``
+    both frames are cut so that the die lay against the frame's edge (:func:`at_edge`)."""
     rng = np.random.default_rng(seed)
     out: dict[str, Likenesses] = {}
     for p in photos:
@@ -81,16 +84,48 @@ def likenesses(photos: list[Photo], trials: int, seed: int,
                     now = settled_grey(frame)
                     off = rng.normal(0, 0.05 * size, 2).astype(int)
                     box = (x + dx + int(off[0]), y + dy + int(off[1]), w, h)
+                    old, first = (x, y, w, h), before
+                    if edge:
+                        first, now, old, box = at_edge(before, now, old, box, (dx, dy), rng)
                     start = time.perf_counter()
-                    value = nudge_likeness(before, now, (x, y, w, h), box)
+                    value = nudge_likeness(first, now, old, box)
                     if ms is not None:
                         ms.append((time.perf_counter() - start) * 1000)
-                    whole = nudge_likeness(before, now, (x, y, w, h), box, NUDGE_WHOLE)
+                    whole = nudge_likeness(first, now, old, box, NUDGE_WHOLE)
                     kind = "same" if knocked else "other"
                     face = out.setdefault(p.faces[k], {})
                     face.setdefault(f"{kind} middle", []).append(value)
                     face.setdefault(f"{kind} whole", []).append(whole)
     return out
+
+
+Box = tuple[int, int, int, int]
+
+
+def at_edge(before: np.ndarray, now: np.ndarray, old: Box, new: Box,
+            knock: tuple[int, int], rng: np.random.Generator
+            ) -> tuple[np.ndarray, np.ndarray, Box, Box]:
+    """Both frames cut so that the old die's box lies 0-0.1 of a die from the frame's edge
+    on the side it was knocked away from (the more of its two ways), and half the time from
+    the other way's edge too (a corner); the boxes moved with the cut."""
+    x, y, w, h = old
+    height, width = before.shape
+    dx, dy = knock
+    left, top, right, bottom = 0, 0, width, height
+    main = "x" if abs(dx) >= abs(dy) else "y"
+    for axis in (main, "y" if main == "x" else "x")[:2 if rng.random() < 0.5 else 1]:
+        gap = int(rng.uniform(0, 0.1) * max(w, h))
+        if axis == "x" and dx >= 0:
+            left = max(x - gap, 0)
+        elif axis == "x":
+            right = min(x + w + gap, width)
+        elif dy >= 0:
+            top = max(y - gap, 0)
+        else:
+            bottom = min(y + h + gap, height)
+    cut = (slice(top, bottom), slice(left, right))
+    return (before[cut], now[cut], (x - left, y - top, w, h),
+            (new[0] - left, new[1] - top, new[2], new[3]))
 
 
 def pooled(by_face: dict[str, Likenesses]) -> Likenesses:
@@ -166,7 +201,13 @@ def main(argv: list[str] | None = None) -> int:
     table(real)
     print(f"one comparison: median {np.median(ms):.2f} ms, p95 {np.percentile(ms, 95):.2f} ms"
           " (one thread)")
-    drawn = likenesses(seafall_trays(args.trays // 3, args.seed), 3, args.seed)
+    edge_ms: list[float] = []
+    print("\nthe same, each die against the frame's edge (half of them in a corner)")
+    table(pooled(likenesses(labelled_photos(), args.trials, args.seed, edge_ms, edge=True)))
+    print(f"one comparison: median {np.median(edge_ms):.2f} ms, "
+          f"p95 {np.percentile(edge_ms, 95):.2f} ms")
+    trays = seafall_trays(args.trays // 3, args.seed)
+    drawn = likenesses(trays, 3, args.seed)
     for face in dict.fromkeys(SEAFALL_FACES):
         print(f"\nSeaFall {face} faces, {args.trays // 3} synthetic trays")
         table(drawn.get(face, {}))
@@ -174,6 +215,12 @@ def main(argv: list[str] | None = None) -> int:
                                           drawn[face]["same whole"], strict=True)]
         print(f"{'  knocked, middle or whole (sure)':<34}{len(both):>5}"
               f"{'':>40}{sum(v >= NUDGE_LIKENESS for v in both):>8}")
+    edge = pooled(likenesses(trays, 3, args.seed, edge=True))
+    print(f"\nSeaFall, {args.trays // 3} synthetic trays, each die against the frame's edge")
+    table(edge)
+    both = [max(a, b) for a, b in zip(edge["same middle"], edge["same whole"], strict=True)]
+    print(f"{'  knocked, middle or whole (sure)':<34}{len(both):>5}"
+          f"{'':>40}{sum(v >= NUDGE_LIKENESS for v in both):>8}")
     near = seafall_near(args.trays, args.seed)
     print(f"\nSeaFall, {args.trays} pairs of independent throws of 15 alike dice: a die within a"
           " die of a die of the other throw")

@@ -281,17 +281,15 @@ def nudge_likeness(before: np.ndarray, now: np.ndarray, old_box: tuple[int, int,
     ``before`` (:func:`settled_grey` frames of one size): the old die's top face (the
     middle ``2 * part`` of its box, :data:`NUDGE_FACE`) turned by each of
     :data:`NUDGE_TURNS` and matched, by normalised cross-correlation, anywhere about the
-    new die's centre (its box may sit a little off the die). 0 when the old die lies too
-    near the frame's edge to be turned."""
+    new die's centre (its box may sit a little off the die). Near the frame's edge only
+    the pixels the frame holds are compared (:data:`NUDGE_IN_FRAME`); 0 when too few of
+    them are left, or the new die's surroundings are cut off by the edge."""
     x, y, w, h = old_box
     size = min(w, h)
     r = max(4, int(part * size))
     big = int(np.ceil(1.5 * r))  # turned about its centre, the face's corners stay inside
-    height, width = before.shape
-    x0, y0 = int(round(x + w / 2)) - big, int(round(y + h / 2)) - big
-    if x0 < 0 or y0 < 0 or x0 + 2 * big > width or y0 + 2 * big > height:
-        return 0.0
-    region = before[y0:y0 + 2 * big, x0:x0 + 2 * big]
+    region, held = _about(before, int(round(x + w / 2)), int(round(y + h / 2)), big)
+    height, width = now.shape
     nx, ny = (int(round(c)) for c in centre(new_box))
     m = r + int(0.15 * size) + 1
     window = now[max(ny - m, 0):min(ny + m, height), max(nx - m, 0):min(nx + m, width)]
@@ -299,11 +297,45 @@ def nudge_likeness(before: np.ndarray, now: np.ndarray, old_box: tuple[int, int,
         return 0.0
     best = 0.0
     for turn in NUDGE_TURNS:
-        turned = cv2.warpAffine(region, cv2.getRotationMatrix2D((big, big), turn, 1.0),
-                                (2 * big, 2 * big))
-        face = turned[big - r:big + r, big - r:big + r]
-        best = max(best, float(cv2.matchTemplate(window, face, cv2.TM_CCOEFF_NORMED).max()))
+        spin = cv2.getRotationMatrix2D((big, big), turn, 1.0)
+        face = cv2.warpAffine(region, spin, (2 * big, 2 * big))[big - r:big + r,
+                                                                 big - r:big + r]
+        if held is None:
+            match = cv2.matchTemplate(window, face, cv2.TM_CCOEFF_NORMED)
+        else:
+            mask = cv2.warpAffine(held, spin, (2 * big, 2 * big),
+                                  flags=cv2.INTER_NEAREST)[big - r:big + r, big - r:big + r]
+            if np.count_nonzero(mask) < NUDGE_IN_FRAME * mask.size:
+                continue
+            match = cv2.matchTemplate(window, face, cv2.TM_CCOEFF_NORMED, mask=mask)
+            match = np.nan_to_num(match, nan=0.0, posinf=0.0, neginf=0.0)
+        best = max(best, min(float(match.max()), 1.0))
     return best
+
+
+NUDGE_IN_FRAME = 0.75
+"""Least share of the compared square that must lie in the frame for a turn of a die near
+the frame's edge to be compared (:func:`nudge_likeness`): the rest is left out of the
+match, not filled in, since a filled corner (drawn-out edge pixels or black) is alike in
+any two dice. A die lying wholly in the frame, even in a corner, keeps 0.92 of its whole box
+in view at the largest turn (30 degrees)."""
+
+
+def _about(frame: np.ndarray, cx: int, cy: int, half: int
+           ) -> tuple[np.ndarray, np.ndarray | None]:
+    """The square of side ``2 * half`` about (cx, cy) in ``frame``, and where it runs past
+    the frame's edge, a mask of the pixels it holds (255) with the rest black; ``None``
+    for the mask where the frame holds it all."""
+    height, width = frame.shape
+    x0, y0, x1, y1 = cx - half, cy - half, cx + half, cy + half
+    if x0 >= 0 and y0 >= 0 and x1 <= width and y1 <= height:
+        return frame[y0:y1, x0:x1], None
+    top, left, bottom, right = max(y0, 0), max(x0, 0), min(y1, height), min(x1, width)
+    pad = (top - y0, y1 - bottom, left - x0, x1 - right)
+    held = np.full((bottom - top, right - left), 255, np.uint8)
+    return (cv2.copyMakeBorder(frame[top:bottom, left:right], *pad, cv2.BORDER_CONSTANT,
+                               value=0),
+            cv2.copyMakeBorder(held, *pad, cv2.BORDER_CONSTANT, value=0))
 
 
 def nudged(dice: list[DieRead], last: tuple[DieRead, ...], kept: list[int],
