@@ -1,10 +1,11 @@
 """Ink templates: a die's marks as a small map, compared at every turn with enrolled ones.
 
 Enrolled faces are arbitrary symbols, so nothing here knows what a face shows or counts
-anything. A crop of one die becomes its *ink map*: the face-distance map
-(:func:`vision.crops.face_distance`: each pixel's colour distance to the die's body, so
+anything. A crop of one die becomes its *ink map*: the ink-distance map
+(:func:`vision.crops.ink_distances`: each pixel's colour distance to the die's body, so
 that marks come out bright whatever the die's colour and whether its marks are darker or
-lighter than its body) scaled by area to :data:`MAP_PX` pixels, with the marks picked
+lighter than its body, half of it taken along the colour of the face's ink only) scaled
+by area to :data:`MAP_PX` pixels, with the marks picked
 out by their size (a white top-hat, :data:`TOPHAT_PX`, plus a share of the plain map,
 :data:`PLAIN_SHARE`), divided by a high percentile of its values about the compared disc
 (exposure and mark contrast matter less, :data:`NORM_PERCENTILE`), clipped and blurred a
@@ -37,11 +38,13 @@ from functools import cache
 import cv2
 import numpy as np
 
-from vision.crops import each_map, face_distances
+from vision.crops import each_map, ink_distances
 
-METHOD = "ink-templates-5"
+METHOD = "ink-templates-6"
 """Names how profiles' templates are made: a profile saved by another method is made again
-from its crops (``vision.enrollment.Profile.load``; ``ink-templates-1``, until the
+from its crops (``vision.enrollment.Profile.load``; ``ink-templates-5``, until the
+thirty-fourth session: the plain face distance, not half of it along the ink's colour;
+``ink-templates-1``, until the
 seventh session: the plain face-distance map, divided by its 95th percentile over the
 whole map, on a disc of radius 0.33; ``ink-templates-2``, briefly in the seventh: with the
 top-hat, not centred on the marks; ``ink-templates-3``, until the tenth: a top-hat of
@@ -237,7 +240,7 @@ def ink_maps(crops: Sequence[np.ndarray], zooms: Sequence[float] = ZOOMS) -> np.
                                for i in range(0, len(crops), CROPS_PER_PASS)])
     # the colour distances at the crop's 64 px, all the rest at the map's 32 (twentieth
     # session: a third of the time, and a profile reads more; see TOPHAT_PX)
-    d = _halved(face_distances(crops))
+    d = _halved(ink_distances(crops, _tophat_element(crops[0].shape[0])))
     n, h, w = d.shape
     element = _tophat_element(h)
     d = each_map(lambda m: cv2.morphologyEx(m, cv2.MORPH_TOPHAT, element), d) + PLAIN_SHARE * d

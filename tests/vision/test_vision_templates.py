@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vision import templates
-from vision.crops import each_map, face_distance, face_distances
+from vision.crops import INK_SHARE, each_map, face_distance, face_distances, ink_distances
 from vision.enrollment import ENROLL_TURNS, EnrollmentError, Profile
 from vision.synthetic import random_glyph, symbol_die_crop
 
@@ -29,6 +29,37 @@ def face(marks: tuple[int, int, int], body: tuple[int, int, int], turn: float = 
         cv2.circle(c, (32, 32), 11, marks, 3)
     m = cv2.getRotationMatrix2D((31.5, 31.5), turn, 1.0)
     return cv2.warpAffine(c, m, (64, 64), borderMode=cv2.BORDER_REPLICATE)
+
+
+def test_what_differs_from_the_body_other_than_the_ink_counts_half() -> None:
+    """A grey die with red pips and a white glint across its face (vision.crops.
+    ink_distances): the pips' colour is the ink's, so they keep their whole face distance;
+    the glint differs from the body another way (lighter, not redder) and keeps only the
+    plain share (INK_SHARE). (On a coloured body a white glint and dark pips both differ
+    from it by being less coloured, and the glint keeps most of its distance.)"""
+    c = np.full((64, 64, 3), 120, np.uint8)
+    cv2.rectangle(c, (6, 6), (57, 57), (110, 110, 110), -1)
+    for x, y in ((20, 20), (44, 20), (32, 32), (20, 44), (44, 44)):
+        cv2.circle(c, (x, y), 4, (30, 30, 210), -1)
+    cv2.line(c, (12, 30), (52, 36), (250, 250, 250), 2)
+    plain = face_distances([c])[0]
+    ink = ink_distances([c], templates._tophat_element(64))[0]
+    pip, glint = (20, 44), (30, 14)  # (y, x): a pip's middle; the glint clear of pips
+    assert ink[pip] == pytest.approx(plain[pip], rel=0.05)
+    assert ink[glint] == pytest.approx(INK_SHARE * plain[glint], rel=0.1)
+
+
+def test_a_face_whose_marks_agree_on_no_colour_keeps_its_plain_distance() -> None:
+    """A blank face: what the top-hat picks out is sensor noise pointing every way, so the
+    distance along any "ink" would be noise of another kind (vision.crops.INK_AGREED)."""
+    rng = np.random.default_rng(3)
+    c = np.full((64, 64, 3), 120, np.uint8)
+    cv2.rectangle(c, (6, 6), (57, 57), (30, 30, 30), -1)
+    c = np.clip(c + rng.normal(0, 4, c.shape), 0, 255).astype(np.uint8)
+    plain = face_distances([c])[0]
+    ink = ink_distances([c], templates._tophat_element(64))[0]
+    middle = (slice(16, 48), slice(16, 48))
+    assert np.abs(ink[middle] - plain[middle]).mean() < 0.25 * plain[middle].mean()
 
 
 def cosine(a: np.ndarray, b: np.ndarray) -> float:
