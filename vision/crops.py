@@ -106,19 +106,16 @@ def ink_distances(crops: Sequence[np.ndarray], marks: np.ndarray) -> np.ndarray:
     inside = picked[:, disc]                                              # (N, k)
     rank = int(INK_TOP / 100 * (inside.shape[1] - 1))
     cut = np.partition(inside, rank, axis=1)[:, rank]
-    # summed die by die in float64, so that a die's map does not hang on how many dice
-    # were made with it (float32 sums come out a little otherwise in batches of other sizes)
-    weights = np.where((picked >= cut[:, None, None]) & disc, picked, 0.0).reshape(n, -1)
-    flat = diff.reshape(3, n, -1)
-    ink = np.stack([[flat[c, i].astype(np.float64) @ weights[i] for i in range(n)]
-                    for c in range(3)])                                   # (3, N)
-    length = np.sqrt((ink * ink).sum(axis=0))
+    # summed in float64 along each die's own row, so that a die's map does not hang on how
+    # many dice were made with it (float32 sums come out a little otherwise by batch size)
+    weights = np.where((picked >= cut[:, None, None]) & disc, picked, 0.0).reshape(n, 1, -1)
+    ink = (diff.reshape(3, n, -1).transpose(1, 0, 2) * weights.astype(np.float64)).sum(2).T
+    length = np.sqrt((ink * ink).sum(axis=0))                             # ink: (3, N)
     # how far the marks agree: their differences' weighted mean over their mean length
-    agreed = length / np.maximum([dist[i].reshape(-1).astype(np.float64) @ weights[i]
-                                  for i in range(n)], 1e-6)
+    agreed = length / np.maximum((dist.reshape(n, 1, -1) * weights.astype(np.float64))
+                                 .sum(2)[:, 0], 1e-6)
     ink = (ink / np.maximum(length, 1e-6)).astype(np.float32)
-    along = np.maximum(diff[0] * ink[0, :, None, None] + diff[1] * ink[1, :, None, None]
-                       + diff[2] * ink[2, :, None, None], 0.0)
+    along = np.maximum((diff * ink[:, :, None, None]).sum(axis=0), 0.0)
     share = ((1 - INK_SHARE) * np.minimum(agreed / INK_AGREED, 1.0))[:, None, None]
     mixed = (dist + share * (along - dist)).astype(np.float32)
     return each_map(lambda m: cv2.GaussianBlur(m, (3, 3), 0), mixed)
