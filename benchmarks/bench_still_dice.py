@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.vision.helpers import (  # noqa: E402
     DrawnPhoto,
     Photo,
+    against_edge,
     as_shot,
     dice_laid,
     die_patches,
@@ -59,7 +60,8 @@ def likenesses(photos: list[Photo], trials: int, seed: int,
                ms: list[float] | None = None, edge: bool = False) -> dict[str, Likenesses]:
     """By the knocked die's face, :data:`Likenesses` of its place after it was knocked or
     replaced; ``ms`` gets the time of each comparison by the die's middle. With ``edge``
-    both frames are cut so that the die lay against the frame's edge (:func:`at_edge`)."""
+    both frames are cut so that the die lay against the frame's edge
+    (:func:`tests.vision.helpers.against_edge`)."""
     rng = np.random.default_rng(seed)
     out: dict[str, Likenesses] = {}
     for p in photos:
@@ -85,8 +87,13 @@ def likenesses(photos: list[Photo], trials: int, seed: int,
                     off = rng.normal(0, 0.05 * size, 2).astype(int)
                     box = (x + dx + int(off[0]), y + dy + int(off[1]), w, h)
                     old, first = (x, y, w, h), before
-                    if edge:
-                        first, now, old, box = at_edge(before, now, old, box, (dx, dy), rng)
+                    if edge:  # 0-0.1 of a die from the edge, half the time in a corner
+                        corner = rng.random() < 0.5
+                        gaps = tuple(int(rng.uniform(0, 0.1) * size)
+                                     for _ in range(2 if corner else 1))
+                        (first, now), left, top = against_edge((before, now), old, (dx, dy),
+                                                               gaps)
+                        old, box = (x - left, y - top, w, h), (box[0] - left, box[1] - top, w, h)
                     start = time.perf_counter()
                     value = nudge_likeness(first, now, old, box)
                     if ms is not None:
@@ -97,35 +104,6 @@ def likenesses(photos: list[Photo], trials: int, seed: int,
                     face.setdefault(f"{kind} middle", []).append(value)
                     face.setdefault(f"{kind} whole", []).append(whole)
     return out
-
-
-Box = tuple[int, int, int, int]
-
-
-def at_edge(before: np.ndarray, now: np.ndarray, old: Box, new: Box,
-            knock: tuple[int, int], rng: np.random.Generator
-            ) -> tuple[np.ndarray, np.ndarray, Box, Box]:
-    """Both frames cut so that the old die's box lies 0-0.1 of a die from the frame's edge
-    on the side it was knocked away from (the more of its two ways), and half the time from
-    the other way's edge too (a corner); the boxes moved with the cut."""
-    x, y, w, h = old
-    height, width = before.shape
-    dx, dy = knock
-    left, top, right, bottom = 0, 0, width, height
-    main = "x" if abs(dx) >= abs(dy) else "y"
-    for axis in (main, "y" if main == "x" else "x")[:2 if rng.random() < 0.5 else 1]:
-        gap = int(rng.uniform(0, 0.1) * max(w, h))
-        if axis == "x" and dx >= 0:
-            left = max(x - gap, 0)
-        elif axis == "x":
-            right = min(x + w + gap, width)
-        elif dy >= 0:
-            top = max(y - gap, 0)
-        else:
-            bottom = min(y + h + gap, height)
-    cut = (slice(top, bottom), slice(left, right))
-    return (before[cut], now[cut], (x - left, y - top, w, h),
-            (new[0] - left, new[1] - top, new[2], new[3]))
 
 
 def pooled(by_face: dict[str, Likenesses]) -> Likenesses:

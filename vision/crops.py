@@ -109,11 +109,11 @@ def ink_distances(crops: Sequence[np.ndarray], marks: np.ndarray) -> np.ndarray:
     # summed in float64 along each die's own row, so that a die's map does not hang on how
     # many dice were made with it (float32 sums come out a little otherwise by batch size)
     weights = np.where((picked >= cut[:, None, None]) & disc, picked, 0.0).reshape(n, 1, -1)
-    ink = (diff.reshape(3, n, -1).transpose(1, 0, 2) * weights.astype(np.float64)).sum(2).T
-    length = np.sqrt((ink * ink).sum(axis=0))                             # ink: (3, N)
+    weights = weights.astype(np.float64)
+    ink = (diff.reshape(3, n, -1).transpose(1, 0, 2) * weights).sum(2).T  # (3, N)
+    length = np.sqrt((ink * ink).sum(axis=0))
     # how far the marks agree: their differences' weighted mean over their mean length
-    agreed = length / np.maximum((dist.reshape(n, 1, -1) * weights.astype(np.float64))
-                                 .sum(2)[:, 0], 1e-6)
+    agreed = length / np.maximum((dist.reshape(n, 1, -1) * weights).sum(2)[:, 0], 1e-6)
     ink = (ink / np.maximum(length, 1e-6)).astype(np.float32)
     along = np.maximum((diff * ink[:, :, None, None]).sum(axis=0), 0.0)
     share = ((1 - INK_SHARE) * np.minimum(agreed / INK_AGREED, 1.0))[:, None, None]

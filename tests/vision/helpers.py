@@ -149,6 +149,29 @@ def as_shot(frame: np.ndarray, rng: np.random.Generator, light: float = 1.0) -> 
                         cv2.IMREAD_COLOR)
 
 
+def against_edge(frames: tuple[np.ndarray, ...], box: tuple[int, int, int, int],
+                 knock: tuple[int, int], gaps: tuple[int, ...] = (0,)
+                 ) -> tuple[tuple[np.ndarray, ...], int, int]:
+    """``frames`` cut so that the die at ``box`` lies ``gaps[0]`` px from the frame's edge
+    on the side it was knocked away from (the more of its two ways), and with a second gap,
+    that far from the other way's edge too (a corner); and the cut's top-left corner."""
+    x, y, w, h = box
+    height, width = frames[0].shape[:2]
+    dx, dy = knock
+    left, top, right, bottom = 0, 0, width, height
+    main = "x" if abs(dx) >= abs(dy) else "y"
+    for axis, gap in zip((main, "y" if main == "x" else "x")[:len(gaps)], gaps, strict=True):
+        if axis == "x" and dx >= 0:
+            left = max(x - gap, 0)
+        elif axis == "x":
+            right = min(x + w + gap, width)
+        elif dy >= 0:
+            top = max(y - gap, 0)
+        else:
+            bottom = min(y + h + gap, height)
+    return tuple(f[top:bottom, left:right] for f in frames), left, top
+
+
 Move = tuple[int, int, float, int | None]
 """How a die is laid again (:func:`dice_laid`): moved (dx, dy) px, turned so many degrees,
 and the picture of the photo's die of that number in its place (None: its own)."""

@@ -14,6 +14,7 @@ from tests.vision.helpers import (
     DrawnPhoto,
     ManualClock,
     TickingDetector,
+    against_edge,
     as_shot,
     dice_laid,
     die_patches,
@@ -303,21 +304,6 @@ def test_nudge_likeness_tells_a_die_knocked_and_turned_from_another_face() -> No
             assert (likeness >= NUDGE_LIKENESS) == expect_same, (i, replaced, likeness)
 
 
-def _against_edge(frames: tuple[np.ndarray, ...], box: tuple[int, int, int, int],
-                  knock: tuple[int, int]) -> tuple[tuple[np.ndarray, ...], int, int]:
-    """``frames`` cut so that the die at ``box`` touches the frame's edge on the side it was
-    knocked away from (the more of its two ways), and the top-left corner of the cut."""
-    x, y, w, h = box
-    dx, dy = knock
-    if abs(dx) >= abs(dy):
-        cut = (slice(None), slice(x, None) if dx >= 0 else slice(0, x + w))
-        left, top = (x if dx >= 0 else 0), 0
-    else:
-        cut = (slice(y, None) if dy >= 0 else slice(0, y + h), slice(None))
-        left, top = 0, (y if dy >= 0 else 0)
-    return tuple(f[cut] for f in frames), left, top
-
-
 def test_a_die_against_the_frames_edge_is_compared_by_what_the_frame_holds() -> None:
     """The nudge test again with every die of the sheet against the frame's edge: the
     square laid over it, turned, runs past the edge, and only the pixels the frame holds
@@ -331,7 +317,7 @@ def test_a_die_against_the_frames_edge_is_compared_by_what_the_frame_holds() -> 
         dx, dy = (int(0.4 * w), -int(0.2 * h)) if i % 2 else (-int(0.15 * w), int(0.4 * h))
         for replaced, expect_same in ((None, True), (other, False)):
             frame = settled_grey(as_shot(dice_laid(p, {i: (dx, dy, 20.0, replaced)}), rng))
-            (before, now), left, top = _against_edge((full, frame), (x, y, w, h), (dx, dy))
+            (before, now), left, top = against_edge((full, frame), (x, y, w, h), (dx, dy))
             old = (x - left, y - top, w, h)
             likeness = nudge_likeness(before, now, old, (old[0] + dx, old[1] + dy, w, h))
             assert (likeness >= NUDGE_LIKENESS) == expect_same, (i, replaced, likeness)
@@ -409,7 +395,7 @@ def test_a_knocked_blank_against_the_frames_edge_is_kept_by_what_the_frame_holds
     x, y, w, h = p.boxes[KNOCKED_BLANK]
     knock = (int(0.4 * w), int(0.2 * h), 15.0, None)
     frames = (_seafall_frame(p, {}, 100), _seafall_frame(p, {KNOCKED_BLANK: knock}, 200))
-    (before, now), left, top = _against_edge(tuple(map(settled_grey, frames)), (x, y, w, h),
+    (before, now), left, top = against_edge(tuple(map(settled_grey, frames)), (x, y, w, h),
                                              knock[:2])
     assert left == x and top == 0
     old = (0, y, w, h)
