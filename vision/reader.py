@@ -247,6 +247,7 @@ frame) crops are cut from the frame itself, which saves a resize per frame."""
 
 SMALL_BOX = 0.75
 SMALL_BOX_FROM = 3
+PIECE_SHARE = 0.2
 """Custom-face dice (found by their bodies): in a frame of at least SMALL_BOX_FROM dice, a
 box whose side is under SMALL_BOX of the frame's median die is cut again at the median
 side about the same centre (:func:`_grown`). The body detector sometimes boxes a large
@@ -254,7 +255,15 @@ symbol on a low-contrast die (an ivory die on a light tray) instead of the die: 
 synthetic SeaFall trays, 97 of 569 dice; the crop of a dark wheel alone looks like a blank
 black die, and was read so, sure. On the d6 photos, 3 of 1,618 dice have such a box
 (eighth session). Only boxes the die-or-not check kept are grown (a grown box round a
-small blob beside a die holds the die, and would pass the check)."""
+small blob beside a die holds the die, and would pass the check).
+
+A small box with more than PIECE_SHARE of its area inside a box of a die's size is a piece
+of that die (the detector boxed part of its side as well as the whole die) and is dropped
+instead (thirty-fifth session: on SeaFall enrolled at the table,
+``benchmarks/bench_profile_check.py``, 6 profiles reading 480 dice each, 132 boxes were
+grown; the 126 that were dice of their own shared at most 0.1 of their area with another
+box, and the one piece of a blue standard's dark side 0.29: grown, it held mostly the side,
+and 4 of the 6 profiles read it as a second die, blank, sure)."""
 
 UNREAD = "?"
 """The face of a die found but not read: a die with no enrolled profile yet, read with
@@ -289,15 +298,22 @@ def _drop_overlapping(dice: list[DieRead]) -> list[DieRead]:
     return kept
 
 
-def _grown(boxes: list[Box]) -> list[Box]:
+def _grown(boxes: list[Box]) -> list[Box | None]:
     """The boxes, each whose side is under SMALL_BOX of the median's made a square of the
-    median side about its centre (with at least SMALL_BOX_FROM boxes; else as they are)."""
+    median side about its centre, or ``None`` where it and another box of a die's size
+    overlap by more than PIECE_SHARE (:func:`vision.boxes.overlap`: of the smaller box);
+    with fewer than SMALL_BOX_FROM boxes, as they are."""
     if len(boxes) < SMALL_BOX_FROM:
-        return boxes
+        return list(boxes)
     median = float(np.median([max(w, h) for _, _, w, h in boxes]))
-    out = []
-    for x, y, w, h in boxes:
-        if max(w, h) < SMALL_BOX * median:
+    small = [max(w, h) < SMALL_BOX * median for _, _, w, h in boxes]
+    whole = [b for b, s in zip(boxes, small, strict=True) if not s]
+    out: list[Box | None] = []
+    for (x, y, w, h), is_small in zip(boxes, small, strict=True):
+        if is_small:
+            if any(overlap((x, y, w, h), b) > PIECE_SHARE for b in whole):
+                out.append(None)  # a piece of a die boxed whole as well
+                continue
             cx, cy = x + w / 2, y + h / 2
             side = round(median)
             x, y, w, h = round(cx - side / 2), round(cy - side / 2), side, side
@@ -498,7 +514,10 @@ class DiceReader:
             crops = [c for c, k in zip(crops, die, strict=True) if k]
             # a die boxed much smaller than the others (a large symbol boxed alone) is cut
             # again at their size; after the check, so that a blob it dropped stays dropped
-            for i, box in enumerate(_grown([d.box for d in found])):
+            grown = _grown([d.box for d in found])
+            found = [d for d, g in zip(found, grown, strict=True) if g is not None]
+            crops = [c for c, g in zip(crops, grown, strict=True) if g is not None]
+            for i, box in enumerate(g for g in grown if g is not None):
                 if box != found[i].box:
                     found[i] = Detection(detection_like(box, work.scale), box)
                     crops[i] = crop(work.image, found[i].work_box)
