@@ -513,14 +513,17 @@ class DiceReader:
             found = [d for d, k in zip(found, die, strict=True) if k]
             crops = [c for c, k in zip(crops, die, strict=True) if k]
             # a die boxed much smaller than the others (a large symbol boxed alone) is cut
-            # again at their size; after the check, so that a blob it dropped stays dropped
-            grown = _grown([d.box for d in found])
-            found = [d for d, g in zip(found, grown, strict=True) if g is not None]
-            crops = [c for c, g in zip(crops, grown, strict=True) if g is not None]
-            for i, box in enumerate(g for g in grown if g is not None):
-                if box != found[i].box:
-                    found[i] = Detection(detection_like(box, work.scale), box)
-                    crops[i] = crop(work.image, found[i].work_box)
+            # again at their size, and a piece of a die boxed whole as well is dropped;
+            # after the check, so that a blob it dropped stays dropped
+            kept = [(d, c, box) for d, c, box in zip(
+                found, crops, _grown([d.box for d in found]), strict=True) if box is not None]
+            found, crops = [], []
+            for det, c, box in kept:
+                if box != det.box:
+                    det = Detection(detection_like(box, work.scale), box)
+                    c = crop(work.image, det.work_box)
+                found.append(det)
+                crops.append(c)
         cut = [det.work_box for det in found]  # what each crop is cut about
         if self.custom_faces and self.top_face_shift:
             cut = [toward_top_face(b, work.image.shape, self.top_face_shift) for b in cut]
