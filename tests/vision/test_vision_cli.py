@@ -2,6 +2,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -276,3 +279,20 @@ class _StillCamera:
 
     def release(self) -> None:
         self.released = True
+
+
+@pytest.mark.parametrize("level", [None, "ERROR"])
+def test_a_corrupt_image_is_reported_in_our_words_only(tmp_path: Path, level: str | None) -> None:
+    """OpenCV logs its own error for a picture it cannot decode; the command line keeps it
+    off the terminal (the player reads Tableside's message) unless OPENCV_LOG_LEVEL asks."""
+    bad = tmp_path / "cut.ppm"
+    bad.write_bytes(b"P6\n10 10\n255\n" + bytes(30))  # a header, and a tenth of its pixels
+    env = {k: v for k, v in os.environ.items() if k != "OPENCV_LOG_LEVEL"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    if level:
+        env["OPENCV_LOG_LEVEL"] = level
+    done = subprocess.run([sys.executable, "-m", "web", "read-dice", str(bad)],
+                          capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert done.returncode == 1
+    assert "cut.ppm: error: " in done.stdout and "not a readable image" in done.stdout
+    assert ("imdecode" in done.stderr) == (level is not None)

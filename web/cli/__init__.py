@@ -8,6 +8,7 @@ and returns the process exit status.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -51,7 +52,28 @@ def _version() -> str:
         return "tableside (not installed)"
 
 
+OPENCV_LOG = "OPENCV_LOG_LEVEL"
+"""OpenCV's own log (its warnings when a camera will not open, its errors on an image it
+cannot decode) goes to stderr ahead of Tableside's message saying the same in the player's
+words, and a server retrying an unplugged camera would print it every second. The command
+line turns it off unless this variable is set (``OPENCV_LOG_LEVEL=WARNING tableside ...``
+shows it again, to debug a camera)."""
+
+
+def quiet_opencv() -> None:
+    """Turn OpenCV's own log off, unless :data:`OPENCV_LOG` says otherwise. OpenCV reads
+    the variable when it loads, so it is set before; where OpenCV is already loaded (the
+    command line called in-process), its level is set directly."""
+    if OPENCV_LOG in os.environ:
+        return
+    os.environ[OPENCV_LOG] = "SILENT"
+    cv2 = sys.modules.get("cv2")
+    if cv2 is not None:
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    quiet_opencv()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
