@@ -43,3 +43,11 @@ def test_the_commands_that_read_dice_say_how_to_choose_the_engine(capsys, path):
         main([*path, "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "OpenCV's DNN module" in out and "TABLESIDE_VISION_ENGINE=onnxruntime" in out
+
+
+@pytest.mark.parametrize("path", [("calibrate",), ("watch",), ("serve",)])
+def test_the_commands_that_open_a_camera_say_how_to_see_opencvs_log(capsys, path):
+    with pytest.raises(SystemExit):
+        main([*path, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "OPENCV_LOG_LEVEL=WARNING" in out

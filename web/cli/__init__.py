@@ -60,15 +60,22 @@ line turns it off unless this variable is set (``OPENCV_LOG_LEVEL=WARNING tables
 shows it again, to debug a camera)."""
 
 
+CAMERA_LOG_NOTE = (f"OpenCV's own log is off; {OPENCV_LOG}=WARNING shows it (to see why a "
+                   "camera will not open).")
+"""What the commands that open a camera say of OpenCV's log in their ``--help``."""
+
+
 def quiet_opencv() -> None:
     """Turn OpenCV's own log off, unless :data:`OPENCV_LOG` says otherwise. OpenCV reads
-    the variable when it loads, so it is set before; where OpenCV is already loaded (the
-    command line called in-process), its level is set directly."""
+    the variable when it loads, so the command sets it before (and its child processes
+    inherit it); where OpenCV is already loaded (the command line called in-process), its
+    level is set directly."""
     if OPENCV_LOG in os.environ:
         return
-    os.environ[OPENCV_LOG] = "SILENT"
     cv2 = sys.modules.get("cv2")
-    if cv2 is not None:
+    if cv2 is None:
+        os.environ[OPENCV_LOG] = "SILENT"
+    else:
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
 
 

@@ -16,13 +16,15 @@ from companion.store.paths import default_db_path
 from companion.store.sqlite import SQLiteStore
 from companion.table import Table
 from vision.onnxmodel import ENGINE_NOTE
+from web.cli import CAMERA_LOG_NOTE
 
 DEMO_ACTOR = "demo"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="start the web server and the camera and button loops",
-                       description=__doc__, epilog=ENGINE_NOTE)
+                       description=__doc__,
+                       epilog=f"{ENGINE_NOTE} {CAMERA_LOG_NOTE}")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (0.0.0.0: every network interface; default "
                         "%(default)s)")

@@ -24,6 +24,7 @@ from vision.rolls import Roll
 from vision.settle import SettleDetector
 from vision.sources import FrameSource, ImageSource, SourceError, open_source
 from vision.watcher import SourceNotice, watch
+from web.cli import CAMERA_LOG_NOTE
 
 
 def register(subparsers: Any) -> None:
@@ -33,6 +34,7 @@ def register(subparsers: Any) -> None:
         "floor and the die size) and report the picture's quality with advice: run it, fix "
         "what it says, run it again, then play. The setup is saved under its name for "
         "read-dice --setup and watch --setup (docs/vision.md, Calibration).",
+        epilog=CAMERA_LOG_NOTE,
     )
     c.add_argument("source", help="camera:N, /dev/videoN, picamera, images:DIR, video:FILE "
                    "or a photo, of the empty tray")
@@ -87,7 +89,7 @@ def register(subparsers: Any) -> None:
         "how many dice stayed in place; a tray stirred but left as it "
         "was, or with a die only taken off, is no roll. Notices ([lost], [back], "
         "[warning]) go to stderr.",
-        epilog=ENGINE_NOTE,
+        epilog=f"{ENGINE_NOTE} {CAMERA_LOG_NOTE}",
     )
     w.add_argument("source", help="camera:N, /dev/videoN, picamera, images:DIR (frames in name "
                    "order), video:FILE")
