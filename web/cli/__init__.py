@@ -55,7 +55,7 @@ def _version() -> str:
 OPENCV_LOG = "OPENCV_LOG_LEVEL"
 """OpenCV's own log (its warnings when a camera will not open, its errors on an image it
 cannot decode) goes to stderr ahead of Tableside's message saying the same in the player's
-words, and a server retrying an unplugged camera would print it every second. The command
+words, and a server retrying an unplugged camera would print it at every retry. The command
 line turns it off unless this variable is set (``OPENCV_LOG_LEVEL=WARNING tableside ...``
 shows it again, to debug a camera)."""
 
