@@ -14,7 +14,7 @@ Samples (each the reader's 64 px crop, :func:`vision.training.train_pips.render`
   packaged detector's box for it), each also with its marks wiped off (inpainted from the
   body around them, :func:`vision.training.train_detector.blank_faces`); and the dice of
   ``--synthetic`` synthetic SeaFall trays (:func:`vision.synthetic.tray_photo`, every face,
-  random tray colour and die size);
+  random die size, floors from black felt to a light tray: :data:`DARKEST_TRAY`);
 * **not a die**: the packaged detector's and the body detector's detections that match no
   labelled die, random tray patches, tray patches with drawn junk (coins, print, pencils,
   fingertips), and the body detector's detections on the synthetic trays that match no die.
@@ -122,13 +122,23 @@ def body_detections(split: str, finder: DiceFinder, rng: np.random.Generator
     return out
 
 
-def synthetic(seeds: range, finder: DiceFinder) -> list[Sample]:
-    """Dice and non-dice of synthetic SeaFall trays (one tray per seed, drawn from it)."""
+DARKEST_TRAY = 20
+"""Least grey of the synthetic trays' floors (each drawn from this to 230, then tinted;
+``--darkest-tray``). 60 until the thirty-seventh session: the check had then seen no floor
+darker than about 40, and on a black one (a grey of 30) it gave a fifth of red and blue
+SeaFall dice 0.3-0.4, under :data:`vision.dieornot.DIE_FROM` (``bench_tray_floors.py``:
+198 and 201 of 240 found; from 20, 236 and 234, and the d6 photos read by a profile the
+same to the die)."""
+
+
+def synthetic(seeds: range, finder: DiceFinder, darkest: int = DARKEST_TRAY) -> list[Sample]:
+    """Dice and non-dice of synthetic SeaFall trays (one tray per seed, drawn from it; the
+    floor's grey from ``darkest`` to 230)."""
     out = []
     for seed in seeds:
         rng = np.random.default_rng(seed)
         die_px = int(rng.integers(30, 60))
-        tray = tuple(int(v) for v in rng.integers(60, 230) + rng.integers(-20, 20, 3))
+        tray = tuple(int(v) for v in rng.integers(darkest, 230) + rng.integers(-20, 20, 3))
         photo = tray_photo(rng, random_faces(rng, int(rng.integers(6, 13))), die_px=die_px,
                            tray=tray)
         image = photo.image
@@ -142,7 +152,8 @@ def synthetic(seeds: range, finder: DiceFinder) -> list[Sample]:
 
 
 def samples(split: str, rng: np.random.Generator, finder: DiceFinder,
-            seeds: range, floors: float = FLOOR_CHANCE) -> list[Sample]:
+            seeds: range, floors: float = FLOOR_CHANCE,
+            darkest: int = DARKEST_TRAY) -> list[Sample]:
     """Every sample of a split of the d6 photos, and of the synthetic trays ``seeds``; a
     ``floors`` share of the photos' samples again on a darker floor."""
     out = []
@@ -156,7 +167,7 @@ def samples(split: str, rng: np.random.Generator, finder: DiceFinder,
     if floors > 0:  # (no draw at 0: the same stream as before)
         out += [on_darker_floor(s, rng, s.label == DIE) for s in out
                 if rng.random() < floors]
-    return out + synthetic(seeds, finder)
+    return out + synthetic(seeds, finder, darkest)
 
 
 def evaluate(model: nn.Module, val: list[Sample]) -> tuple[float, float]:
@@ -184,13 +195,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="the body detector whose false detections are learned")
     parser.add_argument("--floors", type=float, default=FLOOR_CHANCE,
                         help="share of the photos' samples also learned on a darker floor")
+    parser.add_argument("--darkest-tray", type=int, default=DARKEST_TRAY,
+                        help="least grey of the synthetic trays' floors (0-229)")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args(argv)
+    if not 0 <= args.darkest_tray < 230:
+        parser.error("--darkest-tray must be from 0 to 229")
     rng = seeded(args.seed, args.threads)
     start = time.monotonic()
     finder = DiceFinder(args.bodies)
-    train = samples("train", rng, finder, range(args.synthetic), args.floors)
-    val = samples("val", rng, finder, range(10_000, 10_040), args.floors)
+    train = samples("train", rng, finder, range(args.synthetic), args.floors, args.darkest_tray)
+    val = samples("val", rng, finder, range(10_000, 10_040), args.floors, args.darkest_tray)
     counts = np.bincount([s.label for s in train], minlength=2)
     print(f"samples: train {len(train)} (not {counts[NOT]}, die {counts[DIE]}), val "
           f"{len(val)}; made in {time.monotonic() - start:.0f} s", flush=True)
