@@ -43,11 +43,13 @@ dice left uncertain."""
 
 DARK_FLOOR = 50
 """Grey level below which dice of every colour are advised a lighter floor: on a black
-floor (30) red, black and blue SeaFall dice were found 181-198 times in 240 (236-240 on
-dark grey), and the pip d6 reader's dark-floor networks, out of fold, read 6 of 1,433
-train dice wrong and sure on a floor of 40 (and boxed 19 sure dice where there were none,
-mostly dice printed on the box's wall); leaving their middling reads to the table, 1
-(and 8), with 1.6 points more of the dice left uncertain."""
+floor (30) black and ivory SeaFall dice are found 189 and 204 times in 240 (240 and 224 on
+dark grey), red and blue 236 and 234 (181-198 before the thirty-seventh session's
+die-or-not check, ``train_dieornot.DARKEST_TRAY``), and the pip d6 reader's dark-floor
+networks, out of fold, read 6 of 1,433 train dice wrong and sure on a floor of 40 (and
+boxed 19 sure dice where there were none, mostly dice printed on the box's wall);
+leaving their middling reads to the table, 1 (and 8), with 1.6 points more of the dice
+left uncertain."""
 
 
 @dataclass(frozen=True)
@@ -226,10 +228,10 @@ def floor_advice(background: np.ndarray, roi: np.ndarray) -> tuple[str, ...]:
     :data:`DARK_FLOOR`), from the empty tray's median grey over its floor."""
     level = floor_grey(background, roi)
     if level < DARK_FLOOR:
-        return (f"Very dark tray floor (grey {level:.0f} of 255): symbol dice (SeaFall's) "
-                "of every colour are missed on it, a sixth to a quarter of them, and pip "
-                "dice are left for you to confirm more often; a light grey matt floor reads "
-                "best.",)
+        return (f"Very dark tray floor (grey {level:.0f} of 255): black and pale (white or "
+                "ivory) symbol dice (SeaFall's) are missed on it, a sixth to a fifth of "
+                "them, others now and then, and pip dice are left for you to confirm more "
+                "often; a light grey matt floor reads best.",)
     if level < LIGHT_FLOOR:
         return (f"Dark tray floor (grey {level:.0f} of 255): coloured and black dice are "
                 "found on it, but pale (white or ivory) dice are missed, and pip dice left "
