@@ -87,7 +87,8 @@ INK_DISC = 0.36
 colour: the top face, as the ink templates compare it (:data:`vision.templates.RADIUS`)."""
 
 
-def ink_distances(crops: Sequence[np.ndarray], marks: np.ndarray) -> np.ndarray:
+def ink_distances(crops: Sequence[np.ndarray], marks: np.ndarray,
+                  other_body: bool = False) -> np.ndarray:
     """``(N, h, w)``: the face distance of N crops of one size, up to half of it
     (:data:`INK_SHARE`) taken along the colour of the face's ink only. The ink's colour is
     the mean difference from the body of the face's marks: its pixels that a white top-hat
@@ -99,7 +100,7 @@ def ink_distances(crops: Sequence[np.ndarray], marks: np.ndarray) -> np.ndarray:
     neighbour of another colour) counts half. Where the marks do not agree on a colour
     (:data:`INK_AGREED`), the plain distance counts more. Nothing here knows what the
     marks are: any symbol of one ink."""
-    diff, dist = _differences(crops)
+    diff, dist = _differences(crops, other_body)
     n, h, w = dist.shape
     disc = _disc(h, w)
     picked = each_map(lambda m: cv2.morphologyEx(m, cv2.MORPH_TOPHAT, marks), dist)
@@ -127,10 +128,34 @@ def _disc(h: int, w: int) -> np.ndarray:
     return ((yy - (h - 1) / 2) ** 2 + (xx - (w - 1) / 2) ** 2) <= (INK_DISC * h) ** 2
 
 
-def _differences(crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+OTHER_QUARTER = 0.25
+"""Share of the crop's centre, its darkest or its lightest pixels, whose median colour is
+the body's other colour (:func:`other_bodies`)."""
+
+
+def other_bodies(centre: np.ndarray, body: np.ndarray) -> np.ndarray:
+    """``(3, N)``: for each die, the colour its body would be if the median of its centre
+    (``body``, ``(3, N)``) were its symbol's: the median colour of the centre's darkest or
+    its lightest :data:`OTHER_QUARTER` of pixels (by Y), whichever lies further from
+    ``body``. ``centre``: ``(3, N, k)`` YCrCb. A large symbol (a star) filling about half
+    the centre makes the median its colour in some crops and the die's in others."""
+    n, k = centre.shape[1:]
+    order = np.argsort(centre[0], axis=1, kind="stable")
+    q = max(1, int(OTHER_QUARTER * k))
+    picked = np.take_along_axis(centre, np.broadcast_to(order, centre.shape), axis=2)
+    dark = np.median(picked[:, :, :q].astype(np.float32), axis=2)          # (3, N)
+    light = np.median(picked[:, :, -q:].astype(np.float32), axis=2)
+    weight = np.array([1.0, CHROMA_WEIGHT, CHROMA_WEIGHT], np.float32)[:, None]
+    far = ((weight * (dark - body)) ** 2).sum(0) >= ((weight * (light - body)) ** 2).sum(0)
+    return np.where(far[None], dark, light)
+
+
+def _differences(crops: Sequence[np.ndarray], other_body: bool = False
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """``(3, N, h, w)`` each pixel's YCrCb difference from its die's body colour (the
-    median of the crop's centre), the colour axes times :data:`CHROMA_WEIGHT`, and
-    ``(N, h, w)`` its length (unblurred), for N crops of one size."""
+    median of the crop's centre; with ``other_body``, :func:`other_bodies`), the colour
+    axes times :data:`CHROMA_WEIGHT`, and ``(N, h, w)`` its length (unblurred), for N crops
+    of one size."""
     stack = np.stack(crops)
     n, h, w = stack.shape[:3]
     ycc = cv2.cvtColor(stack.reshape(n * h, w, 3), cv2.COLOR_BGR2YCrCb)
@@ -142,6 +167,8 @@ def _differences(crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     # sooner than np.partition for the same values
     low, high = np.sort(centre, axis=1, kind="stable")[:, half - 1:half + 1].astype(np.float32).T
     body = (high if centre.shape[1] % 2 else (low + high) / 2).reshape(3, n, 1, 1)  # the median
+    if other_body:
+        body = other_bodies(centre.reshape(3, n, -1), body.reshape(3, n)).reshape(3, n, 1, 1)
     d = planes.astype(np.float32) - body
     d[1:] *= CHROMA_WEIGHT
     return d, np.sqrt(d[0] ** 2 + d[1] ** 2 + d[2] ** 2)

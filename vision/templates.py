@@ -226,7 +226,8 @@ CROPS_PER_PASS = 256
 calibration's thousands go in passes of this many, a few tens of MB each)."""
 
 
-def ink_maps(crops: Sequence[np.ndarray], zooms: Sequence[float] = ZOOMS) -> np.ndarray:
+def ink_maps(crops: Sequence[np.ndarray], zooms: Sequence[float] = ZOOMS,
+             other_body: bool = False) -> np.ndarray:
     """``(N, len(zooms), MAP_PX, MAP_PX)``: each crop's ink map at each zoom about its
     centre (the face-distance map is made and its marks picked out once, then zoomed),
     for N crops together (each step one call for all the crops of a size,
@@ -234,13 +235,13 @@ def ink_maps(crops: Sequence[np.ndarray], zooms: Sequence[float] = ZOOMS) -> np.
     if not len(crops):
         return np.empty((0, len(zooms), MAP_PX, MAP_PX), np.float32)
     if len({c.shape for c in crops}) > 1:
-        return np.concatenate([ink_maps([c], zooms) for c in crops])
+        return np.concatenate([ink_maps([c], zooms, other_body) for c in crops])
     if len(crops) > CROPS_PER_PASS:  # bounds the memory a long list takes (calibration)
-        return np.concatenate([ink_maps(crops[i:i + CROPS_PER_PASS], zooms)
+        return np.concatenate([ink_maps(crops[i:i + CROPS_PER_PASS], zooms, other_body)
                                for i in range(0, len(crops), CROPS_PER_PASS)])
     # the colour distances at the crop's 64 px, all the rest at the map's 32 (twentieth
     # session: a third of the time, and a profile reads more; see TOPHAT_PX)
-    d = _halved(ink_distances(crops, _tophat_element(crops[0].shape[0])))
+    d = _halved(ink_distances(crops, _tophat_element(crops[0].shape[0]), other_body))
     n, h, w = d.shape
     element = _tophat_element(h)
     d = each_map(lambda m: cv2.morphologyEx(m, cv2.MORPH_TOPHAT, element), d) + PLAIN_SHARE * d
@@ -436,9 +437,10 @@ class Queries:
         return self.maps[:, ZOOMS.index(1.0)]
 
 
-def queries(crops: Sequence[np.ndarray]) -> Queries:
-    """The crops' ink maps at every zoom, ready for :func:`best_similarities`."""
-    maps = ink_maps(crops)
+def queries(crops: Sequence[np.ndarray], other_body: bool = False) -> Queries:
+    """The crops' ink maps at every zoom, ready for :func:`best_similarities` (with
+    ``other_body``, made about :func:`vision.crops.other_bodies`)."""
+    maps = ink_maps(crops, other_body=other_body)
     series = np.fft.rfft(polar(maps.reshape(-1, MAP_PX, MAP_PX)), axis=2)
     series = series.transpose(2, 0, 1)                               # (F, N * zooms, RINGS)
     return Queries(maps, np.ascontiguousarray(

@@ -82,13 +82,14 @@ def test_black_dice_on_a_dark_floor_read_as_named_at_the_table_and_none_wrongly(
     # detector boxes it, 8 large stars read as ships' wheels, sure (so these trays do
     # show the failure that keeping the table's crops avoids). With the ink maps made from
     # the distance along the marks' ink (thirty-fourth session): kept, 117 sure and right,
-    # none wrong; cut again, 2 read wrong and sure.
+    # none wrong; cut again, 2 read wrong and sure (1 since the thirty-seventh session's
+    # look about the body's other colour, with 117 and 113 sure and right).
     kept = read_dark("black", as_read=True)
     recut = read_dark("black", as_read=False)
     assert kept["found"] >= 118  # of 120
     assert kept["silent"] == 0
     assert kept["right"] >= 115
-    assert recut["silent"] >= 2
+    assert recut["silent"] >= 1
 
 
 def test_coloured_dice_are_found_on_a_dark_floor() -> None:

@@ -11,7 +11,14 @@ import numpy as np
 import pytest
 
 from vision import templates
-from vision.crops import INK_SHARE, each_map, face_distance, face_distances, ink_distances
+from vision.crops import (
+    INK_SHARE,
+    each_map,
+    face_distance,
+    face_distances,
+    ink_distances,
+    other_bodies,
+)
 from vision.enrollment import ENROLL_TURNS, EnrollmentError, Profile
 from vision.synthetic import random_glyph, symbol_die_crop
 
@@ -77,6 +84,39 @@ def test_ink_maps_ignore_the_die_colours_and_which_is_darker() -> None:
     assert cosine(dark_on_white, white_on_red) > 0.9
     assert cosine(dark_on_white, yellow_on_green) > 0.9
     assert cosine(dark_on_white, ring) < 0.7
+
+
+def star_face(side: int) -> np.ndarray:
+    """A 64 px crop of an ivory die on a light grey tray carrying a black five-pointed star
+    ``side`` px across (SeaFall's strong face)."""
+    c = np.full((64, 64, 3), 190, np.uint8)
+    cv2.rectangle(c, (8, 8), (55, 55), (205, 210, 212), -1)
+    points = []
+    for k in range(10):
+        a = np.pi / 2 + k * np.pi / 5
+        r = side / 2 if k % 2 == 0 else side / 4
+        points.append((31.5 + r * np.cos(a), 31.5 - r * np.sin(a)))
+    cv2.fillPoly(c, [np.int32(np.round(points))], (25, 25, 25))
+    return c
+
+
+def test_a_symbol_filling_half_the_centre_is_matched_about_the_bodys_other_colour() -> None:
+    # a star covering 39% of the crop's centre leaves the die's colour its median, one
+    # covering 50% the star's own: the two maps are each other's negative
+    small, large = star_face(30), star_face(36)
+    for c, share, median in ((small, 0.39, 210), (large, 0.50, 25)):
+        y = cv2.cvtColor(c, cv2.COLOR_BGR2YCrCb)[16:48, 16:48]
+        assert (y[..., 0] < 100).mean() == pytest.approx(share, abs=0.01)
+        centre = y.reshape(1, -1, 3).transpose(2, 0, 1)                    # (3, 1, k)
+        body = np.median(centre, axis=2)
+        assert body[0, 0] == median
+        # the other colour: the star's where the median is the die's, and the other way
+        other = other_bodies(centre, body)
+        assert abs(float(other[0, 0]) - (235 - median)) < 15
+    plain = templates.ink_maps([small, large], (1.0,))[:, 0]
+    other = templates.ink_maps([small, large], (1.0,), other_body=True)[:, 0]
+    assert cosine(plain[0], plain[1]) < 0.4
+    assert cosine(plain[0], other[1]) > 0.8 and cosine(other[0], plain[1]) > 0.9
 
 
 def test_marks_stand_out_from_a_marbled_body_and_a_solid_symbol_keeps_its_middle() -> None:

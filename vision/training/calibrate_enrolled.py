@@ -181,13 +181,22 @@ class Scored:
     ink_wide: np.ndarray | None = None
     """``(N, M)`` the better of each die's crop's and its wider crop's ink similarity, for
     the reader's look again at a die it is unsure of; None: no wider look."""
+    ink_other: np.ndarray | None = None
+    """``(N, M)`` the best of those and the crop's about the body's other colour, for the
+    reader's look at a die still unsure (:data:`vision.enrollment.OTHER_BODY_LOOK`)."""
 
 
-def face_scores(run: Scored, weight: float, faces: int, wide: bool = False) -> np.ndarray:
+def face_scores(run: Scored, weight: float, faces: int, wide: bool = False,
+                other: bool = False) -> np.ndarray:
     """``(N, faces)``: each die's score per face, its best likeness among the face's crops
     (the likenesses mixed by ``weight``), as the profile scores; ``wide``: with the ink
-    similarity of the die's crop or its wider crop, the better."""
-    ink = run.ink_wide if wide and run.ink_wide is not None else run.ink
+    similarity of the die's crop or its wider crop, the better; ``other``: the best of
+    those and its crop's about the body's other colour (:attr:`Scored.ink_other`)."""
+    ink = run.ink
+    if wide and run.ink_wide is not None:
+        ink = run.ink_wide
+    if other and run.ink_other is not None:
+        ink = run.ink_other
     likeness = weight * ink + (1 - weight) * run.embedded
     return enrollment.face_scores(likeness, run.owners, faces)
 
@@ -203,6 +212,7 @@ class Ranked:
     groups: np.ndarray | None
     beside: np.ndarray | None
     wide_scores: np.ndarray | None = None
+    other_scores: np.ndarray | None = None
 
 
 def ranked(runs: Sequence[Scored], weight: float) -> list[Ranked]:
@@ -213,8 +223,10 @@ def ranked(runs: Sequence[Scored], weight: float) -> list[Ranked]:
         frames = run.frames
         beside = None if frames is None else weight * frames.ink + (1 - weight) * frames.embedded
         wide = None if run.ink_wide is None else face_scores(run, weight, len(D6_FACES), True)
+        other = (None if run.ink_other is None
+                 else face_scores(run, weight, len(D6_FACES), other=True))
         out.append(Ranked(run.labels, face_scores(run, weight, len(D6_FACES)), keep,
-                          None if frames is None else frames.groups, beside, wide))
+                          None if frames is None else frames.groups, beside, wide, other))
     return out
 
 
@@ -230,7 +242,8 @@ def _looked_wide(r: Ranked, margin: float, min_similarity: float,
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(face, sure, scores) of each die by the lead rule, a die not clearly sure by its
     crop (:data:`vision.enrollment.WIDE_LOOK_LEAD`) read again by its crop or wider crop,
-    the better (:meth:`vision.enrollment.Profile.classify_many`)."""
+    the better, and a die still unsure by the best of those and its crop about the body's
+    other colour (:meth:`vision.enrollment.Profile.classify_many`)."""
     face, sure = _rule(r.scores, margin, min_similarity)
     if r.wide_scores is None:
         return face, sure, r.scores
@@ -238,8 +251,14 @@ def _looked_wide(r: Ranked, margin: float, min_similarity: float,
     top = order[:, -1]
     kept = sure & (top - order[:, -2] >= WIDE_LOOK_LEAD * lead_needed(margin, top))
     face_wide, sure_wide = _rule(r.wide_scores, margin, min_similarity)
-    return (np.where(kept, face, face_wide), kept | sure_wide,
-            np.where(kept[:, None], r.scores, r.wide_scores))
+    face, sure = np.where(kept, face, face_wide), kept | sure_wide
+    scores = np.where(kept[:, None], r.scores, r.wide_scores)
+    if r.other_scores is not None:  # a die still unsure: about the body's other colour too
+        face_other, sure_other = _rule(r.other_scores, margin, min_similarity)
+        face = np.where(sure, face, face_other)
+        scores = np.where(sure[:, None], scores, r.other_scores)
+        sure = sure | sure_other
+    return face, sure, scores
 
 
 def _with_neighbours(r: Ranked, face: np.ndarray, sure: np.ndarray, scores: np.ndarray,
@@ -308,7 +327,10 @@ def score_split(profile: Profile, crops: list[np.ndarray], wides: list[np.ndarra
                      for n, lab in zip(names, labels, strict=True)], bool)
     ink, embedded = profile.likeness_parts(crops)
     ink_wide = np.maximum(ink, profile.likeness_parts(wides)[0])
-    return Scored(labels, ink, embedded, profile.owners, keep, frames, ink_wide)
+    ink_other = None
+    if enrollment.OTHER_BODY_LOOK:  # a die still unsure: about the body's other colour too
+        ink_other = np.maximum(ink_wide, profile.other_body_likeness(crops))
+    return Scored(labels, ink, embedded, profile.owners, keep, frames, ink_wide, ink_other)
 
 
 def main(argv: list[str] | None = None) -> int:
