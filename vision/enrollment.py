@@ -496,7 +496,7 @@ class Profile:
                                        len(self.labels))
             for i, guess in zip(unsure, self.guesses(rows[unsure]), strict=True):
                 guesses[i] = guess
-        unsure = np.array([i for i, g in enumerate(guesses) if g.uncertain], np.int64)
+            unsure = np.array([i for i, g in enumerate(guesses) if g.uncertain], np.int64)
         sure = np.array([i for i, g in enumerate(guesses) if not g.uncertain], np.int64)
         if neighbours and len(unsure) and len(sure):
             unsure_wides = None
