@@ -26,30 +26,30 @@ FOCUS_MIN = 0.075
 """Peak Laplacian over peak gradient below which edges are too soft to read pips."""
 
 LIGHT_FLOOR = 110
-"""Grey level (of 255) of the tray floor, its median, below which pale dice and pip dice
-are advised a lighter floor. The dice finders learned their floors from the d6 photos
-(a median grey of 175-187) and from those photos repainted darker (custom-face dice
-since the twenty-ninth session; pip d6 since the thirtieth, by a second set of networks
-for floors under :data:`vision.reader.DARK_NETS_BELOW`, this same grey). Measured
-(``docs/vision.md``, *Which tray floor*): ivory SeaFall dice were found 234 times in 240
-on mid grey (125) but 229 on a grey of 100 and 222 on dark grey (72), read sure and right
-97.5%, 95.0% and 92.5% (225 and 208 found before the thirty-first session's
-:data:`vision.reader.DARK_BODY_THRESHOLD`); the pip d6 reader's dark-floor networks, out
-of fold on the train photos repainted, read 3 of 1,433 dice wrong and sure on a grey of
-100 and 3 on 72 (the light-floor networks none as shot), and since the thirty-first
-session, which leaves their middling reads to the table
-(:data:`vision.reader.DARK_SURE_FROM`), none and 1, with 0.8 and 1 point more of the
-dice left uncertain."""
+"""Grey level (of 255) of the tray floor, its median, below which pip dice are advised a
+lighter floor. The dice finders learned their floors from the d6 photos (a median grey of
+175-187) and from those photos repainted darker (custom-face dice since the twenty-ninth
+session; pip d6 since the thirtieth, by a second set of networks for floors under
+:data:`vision.reader.DARK_NETS_BELOW`, this same grey). Measured (``docs/vision.md``,
+*Which tray floor*): the pip d6 reader's dark-floor networks, out of fold on the train
+photos repainted, read 3 of 1,433 dice wrong and sure on a grey of 100 and 3 on 72 (the
+light-floor networks none as shot), and since the thirty-first session, which leaves
+their middling reads to the table (:data:`vision.reader.DARK_SURE_FROM`), none and 1,
+with 0.8 and 1 point more of the dice left uncertain. Pale symbol dice were advised a
+lighter floor too until the thirty-eighth session: ivory SeaFall dice were found 234
+times in 240 on mid grey (125) but 230 on a grey of 100 and 224 on dark grey (72);
+looked for as plain squares too (:mod:`vision.plainsquares`), 236 and 235, read sure and
+right 98.3% and 97.9%, as on mid grey (97.5%)."""
 
 DARK_FLOOR = 50
-"""Grey level below which dice of every colour are advised a lighter floor: on a black
-floor (30) black and ivory SeaFall dice are found 189 and 204 times in 240 (240 and 224 on
-dark grey), red and blue 236 and 234 (181-198 before the thirty-seventh session's
-die-or-not check, ``train_dieornot.DARKEST_TRAY``), and the pip d6 reader's dark-floor
-networks, out of fold, read 6 of 1,433 train dice wrong and sure on a floor of 40 (and
-boxed 19 sure dice where there were none, mostly dice printed on the box's wall);
-leaving their middling reads to the table, 1 (and 8), with 1.6 points more of the dice
-left uncertain."""
+"""Grey level below which symbol dice are advised a lighter floor too: on a black floor
+(30) black SeaFall dice are found 190 times in 240 (240 on dark grey); ivory 236 since the
+thirty-eighth session's plain squares (204 before), red and blue 236 and 237 (181-198
+before the thirty-seventh session's die-or-not check, ``train_dieornot.DARKEST_TRAY``);
+and the pip d6 reader's dark-floor networks, out of fold, read 6 of 1,433 train dice
+wrong and sure on a floor of 40 (and boxed 19 sure dice where there were none, mostly
+dice printed on the box's wall); leaving their middling reads to the table, 1 (and 8),
+with 1.6 points more of the dice left uncertain."""
 
 
 @dataclass(frozen=True)
@@ -228,14 +228,14 @@ def floor_advice(background: np.ndarray, roi: np.ndarray) -> tuple[str, ...]:
     :data:`DARK_FLOOR`), from the empty tray's median grey over its floor."""
     level = floor_grey(background, roi)
     if level < DARK_FLOOR:
-        return (f"Very dark tray floor (grey {level:.0f} of 255): black and pale (white or "
-                "ivory) symbol dice (SeaFall's) are missed on it, a sixth to a fifth of "
-                "them, others now and then, and pip dice are left for you to confirm more "
-                "often; a light grey matt floor reads best.",)
+        return (f"Very dark tray floor (grey {level:.0f} of 255): black symbol dice "
+                "(SeaFall's) are missed on it, about a fifth of them, others now and then, "
+                "and pip dice are left for you to confirm more often; a light grey matt "
+                "floor reads best.",)
     if level < LIGHT_FLOOR:
-        return (f"Dark tray floor (grey {level:.0f} of 255): coloured and black dice are "
-                "found on it, but pale (white or ivory) dice are missed, and pip dice left "
-                "for you to confirm, more often than on a light grey floor.",)
+        return (f"Dark tray floor (grey {level:.0f} of 255): symbol dice of every colour "
+                "are found on it, but pip dice are left for you to confirm more often "
+                "than on a light grey floor.",)
     return ()
 
 

@@ -55,8 +55,15 @@ def floor_grey(image: np.ndarray, roi: np.ndarray | None = None) -> float:
     mask = None
     if roi is not None and (roi > 0).any():
         mask = (roi > 0).astype(np.uint8)
-    # the median from the histogram: a tenth of sorting's time on a reader's frame
-    counts = cv2.calcHist([np.ascontiguousarray(grey)], [0], mask, [256], [0, 256]).ravel()
+    return histogram_median(grey, mask)
+
+
+def histogram_median(image: np.ndarray, mask: np.ndarray | None = None,
+                     channel: int = 0) -> float:
+    """The median of one channel of an 8-bit image (where ``mask``, uint8 of its size, is
+    non-zero), from its histogram: a tenth of sorting's time on a reader's frame."""
+    counts = cv2.calcHist([np.ascontiguousarray(image)], [channel], mask, [256],
+                          [0, 256]).ravel()
     return float(np.searchsorted(np.cumsum(counts), counts.sum() / 2))
 
 

@@ -45,6 +45,7 @@ from vision.facenet import (
 from vision.filters import blank, colourless, floor_grey
 from vision.imagefile import read_file, shape_problem
 from vision.pips import count_pips
+from vision.plainsquares import plain_squares as find_plain_squares
 from vision.reading import Box, DieRead, TrayRead
 from vision.settle import hand_fraction
 
@@ -427,6 +428,12 @@ class DiceReader:
     detector and kept only when the die-or-not check takes them for dice
     (:mod:`vision.dieornot`: a blank face has no mark to be found by); False finds them
     with the pip-dice detector alone, as before the sixth session (for comparison)."""
+    plain_squares: bool = True
+    """On a floor darker than :data:`DARK_NETS_BELOW`, custom-face dice are looked for as
+    plain squares standing out from the floor too, where the body detector has boxed
+    nothing (:mod:`vision.plainsquares`: a pale die's blank face on a dark floor), the
+    die-or-not check keeping or dropping each; False finds them by the body detector
+    alone, as before the thirty-eighth session (for comparison)."""
     neighbours: bool = True
     """A die a profile is unsure of is read again with the frame's sure dice as templates
     too (:mod:`vision.neighbours`); False reads each die by the profile alone, as before
@@ -633,9 +640,13 @@ class DiceReader:
                   else self.finder or default_dice_finder())
         # candidates the face network checks (its none class) may come from lower peaks
         threshold = CHECKED_THRESHOLD if self._by_face_net else None
-        if self._by_body and self._dark_floor(small):
+        dark_bodies = self._by_body and self._dark_floor(small)
+        if dark_bodies:
             threshold = DARK_BODY_THRESHOLD  # the die-or-not check checks them
-        for box, _score in finder.find_scaled(small, scale, frame.shape, threshold):
+        boxes = [box for box, _score in finder.find_scaled(small, scale, frame.shape, threshold)]
+        if dark_bodies and self.plain_squares:  # the die-or-not check checks these too
+            boxes += find_plain_squares(small, scale, boxes, self._small_roi(small))
+        for box in boxes:
             x, y, w, h = box
             cx, cy = x + w / 2, y + h / 2
             if self.roi is not None and not self.roi[
@@ -665,11 +676,15 @@ class DiceReader:
     def _dark_floor(self, small: np.ndarray) -> bool:
         """Whether a frame's floor (``small``, the detector's copy; over the tray region
         when calibrated) is darker than DARK_NETS_BELOW."""
-        roi = None
-        if self.roi is not None:
-            roi = cv2.resize(self.roi, (small.shape[1], small.shape[0]),
-                             interpolation=cv2.INTER_NEAREST)
-        return floor_grey(small, roi) < DARK_NETS_BELOW
+        return floor_grey(small, self._small_roi(small)) < DARK_NETS_BELOW
+
+    def _small_roi(self, small: np.ndarray) -> np.ndarray | None:
+        """The tray region (None without one) at the size of ``small``, the detector's
+        copy of the frame."""
+        if self.roi is None:
+            return None
+        return cv2.resize(self.roi, (small.shape[1], small.shape[0]),
+                          interpolation=cv2.INTER_NEAREST)
 
     @property
     def _by_body(self) -> bool:

@@ -132,9 +132,10 @@ def test_pale_blank_dice_are_found_on_a_dark_floor() -> None:
     # An ivory die's blank face on dark grey is a plain bright square the body detector
     # peaks on at 0.1-0.3 (vision.reader.DARK_BODY_THRESHOLD). Measured (thirty-first
     # session, these 8 trays, 120 dice): 105 found at the light floors' 0.3, 111 at 0.25,
-    # every one read sure and right, no box on no die
+    # every one read sure and right, no box on no die; 119 since the thirty-eighth
+    # session's plain squares (vision.plainsquares), 112 without them
     got = read_dark("ivory", as_read=True)
-    assert got["found"] >= 110
+    assert got["found"] >= 117
     assert got["right"] >= got["found"] - 2
     assert got["silent"] == 0 and got["false"] <= 1
 
