@@ -38,14 +38,15 @@ their middling reads to the table (:data:`vision.reader.DARK_SURE_FROM`), none a
 with 0.8 and 1 point more of the dice left uncertain. Pale symbol dice were advised a
 lighter floor too until the thirty-eighth session: ivory SeaFall dice were found 234
 times in 240 on mid grey (125) but 230 on a grey of 100 and 224 on dark grey (72);
-looked for as plain squares too (:mod:`vision.plainsquares`), 236 and 235, read sure and
-right 98.3% and 97.9%, as on mid grey (97.5%)."""
+looked for as plain squares too (:mod:`vision.plainsquares`), 238 and 235, read sure and
+right 99.2% and 97.9%, as on mid grey (97.9%)."""
 
 DARK_FLOOR = 50
 """Grey level below which symbol dice are advised a lighter floor too: on a black floor
-(30) black SeaFall dice are found 190 times in 240 (240 on dark grey); ivory 236 since the
-thirty-eighth session's plain squares (204 before), red and blue 236 and 237 (181-198
-before the thirty-seventh session's die-or-not check, ``train_dieornot.DARKEST_TRAY``);
+(30) black SeaFall dice are found 200 times in 240 (240 on dark grey); ivory 239 since the
+thirty-eighth session's plain squares and check (``train_dieornot.TRAY_JUNK``; 204
+before), red and blue 238 (181-198 before the thirty-seventh session's die-or-not check,
+``train_dieornot.DARKEST_TRAY``);
 and the pip d6 reader's dark-floor networks, out of fold, read 6 of 1,433 train dice
 wrong and sure on a floor of 40 (and boxed 19 sure dice where there were none, mostly
 dice printed on the box's wall); leaving their middling reads to the table, 1 (and 8),
@@ -229,7 +230,7 @@ def floor_advice(background: np.ndarray, roi: np.ndarray) -> tuple[str, ...]:
     level = floor_grey(background, roi)
     if level < DARK_FLOOR:
         return (f"Very dark tray floor (grey {level:.0f} of 255): black symbol dice "
-                "(SeaFall's) are missed on it, about a fifth of them, others now and then, "
+                "(SeaFall's) are missed on it, about a sixth of them, others now and then, "
                 "and pip dice are left for you to confirm more often; a light grey matt "
                 "floor reads best.",)
     if level < LIGHT_FLOOR:

@@ -207,7 +207,7 @@ def test_a_tray_too_small_in_the_picture_to_read_a_die_says_so() -> None:
 def test_a_floor_darker_than_the_finders_know_gets_advice(floor, words) -> None:
     # on the d6 photos repainted darker, pip dice are left to the table more often from
     # a grey of about 100 down; on synthetic SeaFall trays black dice are missed by a
-    # fifth on a black floor (docs/vision.md, *Which tray floor*); pale dice are found
+    # sixth on a black floor (docs/vision.md, *Which tray floor*); pale dice are found
     # on every floor since the thirty-eighth session's plain squares
     empty = tray_photo(np.random.default_rng(4), [], tray=floor).image
     advice = [a for a in calibrate("den", [empty]).quality.advice if "tray floor (grey" in a]

@@ -17,7 +17,8 @@ Samples (each the reader's 64 px crop, :func:`vision.training.train_pips.render`
   random die size, floors from black felt to a light tray: :data:`DARKEST_TRAY`);
 * **not a die**: the packaged detector's and the body detector's detections that match no
   labelled die, random tray patches, tray patches with drawn junk (coins, print, pencils,
-  fingertips), and the body detector's detections on the synthetic trays that match no die.
+  fingertips), and the body detector's detections on the synthetic trays that match no die,
+  their random tray patches and patches with junk drawn on (:data:`TRAY_JUNK`).
 
 With ``--floors`` a share of the photos' samples (either class) is learned again on a
 darker floor (:func:`on_darker_floor`), as the body detector learns them.
@@ -58,6 +59,7 @@ from vision.training.samples import Sample, label_box, on_darker_floor
 from vision.training.train_pips import (
     NONE,
     FaceCNN,
+    _junk,
     _patch,
     extract,
     render,
@@ -86,8 +88,10 @@ TRAY_PATCHES = 6
 
 
 def tray_patches(image: np.ndarray, boxes: list[Box], side: float, rng: np.random.Generator,
-                 n: int = TRAY_PATCHES) -> list[Sample]:
-    """Up to ``n`` die-sized patches of tray away from every die (``boxes``, with sides)."""
+                 n: int = TRAY_PATCHES, junk: bool = False) -> list[Sample]:
+    """Up to ``n`` die-sized patches of tray away from every die (``boxes``, with sides);
+    with ``junk``, each with a coin, token, print, pencil or fingertip drawn on it
+    (:func:`vision.training.train_pips._junk`)."""
     h, w = image.shape[:2]
     out = []
     for _ in range(n * 5):
@@ -97,8 +101,11 @@ def tray_patches(image: np.ndarray, boxes: list[Box], side: float, rng: np.rando
         if all(abs(cx - (b[0] + b[2] / 2)) > 0.9 * max(b[2], side)
                or abs(cy - (b[1] + b[3] / 2)) > 0.9 * max(b[3], side) for b in boxes):
             s = side * rng.uniform(0.7, 1.3)
-            out.append(Sample(*_patch(image, (round(cx - s / 2), round(cy - s / 2),
-                                              round(s), round(s))), NOT))
+            patch, pside = _patch(image, (round(cx - s / 2), round(cy - s / 2),
+                                          round(s), round(s)))
+            if junk:
+                _junk(patch, pside, rng)
+            out.append(Sample(patch, pside, NOT))
     return out
 
 
@@ -131,9 +138,19 @@ SeaFall dice 0.3-0.4, under :data:`vision.dieornot.DIE_FROM` (``bench_tray_floor
 same to the die)."""
 
 
-def synthetic(seeds: range, finder: DiceFinder, darkest: int = DARKEST_TRAY) -> list[Sample]:
+TRAY_JUNK = 2
+"""Patches of each synthetic tray with junk drawn on it (``--tray-junk``), as the photos'
+:func:`vision.training.train_pips.extract` draws on theirs. 0 until the thirty-eighth
+session: the check had seen coins and tokens on the photos' light floors only (their
+darker repaints paint over what is not a die), and kept a plain disc of a die's size on
+a floor of mid grey or darker as a die (a pale one 5 of 6 times on mid grey, 6 of 6 on
+dark grey and black; ``docs/vision-history.md``, *Coins on dark floors*)."""
+
+
+def synthetic(seeds: range, finder: DiceFinder, darkest: int = DARKEST_TRAY,
+              junk: int = TRAY_JUNK) -> list[Sample]:
     """Dice and non-dice of synthetic SeaFall trays (one tray per seed, drawn from it; the
-    floor's grey from ``darkest`` to 230)."""
+    floor's grey from ``darkest`` to 230; ``junk`` patches of each with junk drawn on)."""
     out = []
     for seed in seeds:
         rng = np.random.default_rng(seed)
@@ -148,12 +165,15 @@ def synthetic(seeds: range, finder: DiceFinder, darkest: int = DARKEST_TRAY) -> 
             if not any(centre_in(d.box, found) for d in photo.dice):
                 out.append(Sample(*_patch(image, detection_like(found, 1.0)), NOT, seed))
         out += tray_patches(image, [d.box for d in photo.dice], die_px * BOX_TO_DIE, rng, 3)
+        if junk:  # (no draw at 0: the same stream as before)
+            out += tray_patches(image, [d.box for d in photo.dice], die_px * BOX_TO_DIE, rng,
+                                junk, junk=True)
     return out
 
 
 def samples(split: str, rng: np.random.Generator, finder: DiceFinder,
             seeds: range, floors: float = FLOOR_CHANCE,
-            darkest: int = DARKEST_TRAY) -> list[Sample]:
+            darkest: int = DARKEST_TRAY, junk: int = TRAY_JUNK) -> list[Sample]:
     """Every sample of a split of the d6 photos, and of the synthetic trays ``seeds``; a
     ``floors`` share of the photos' samples again on a darker floor."""
     out = []
@@ -167,7 +187,7 @@ def samples(split: str, rng: np.random.Generator, finder: DiceFinder,
     if floors > 0:  # (no draw at 0: the same stream as before)
         out += [on_darker_floor(s, rng, s.label == DIE) for s in out
                 if rng.random() < floors]
-    return out + synthetic(seeds, finder, darkest)
+    return out + synthetic(seeds, finder, darkest, junk)
 
 
 def evaluate(model: nn.Module, val: list[Sample]) -> tuple[float, float]:
@@ -197,15 +217,22 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of the photos' samples also learned on a darker floor")
     parser.add_argument("--darkest-tray", type=int, default=DARKEST_TRAY,
                         help="least grey of the synthetic trays' floors (0-229)")
+    parser.add_argument("--tray-junk", type=int, default=TRAY_JUNK,
+                        help="patches of each synthetic tray with a coin, token, print, "
+                             "pencil or fingertip drawn on")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args(argv)
     if not 0 <= args.darkest_tray < 230:
         parser.error("--darkest-tray must be from 0 to 229")
+    if args.tray_junk < 0:
+        parser.error("--tray-junk must be 0 or more")
     rng = seeded(args.seed, args.threads)
     start = time.monotonic()
     finder = DiceFinder(args.bodies)
-    train = samples("train", rng, finder, range(args.synthetic), args.floors, args.darkest_tray)
-    val = samples("val", rng, finder, range(10_000, 10_040), args.floors, args.darkest_tray)
+    train = samples("train", rng, finder, range(args.synthetic), args.floors, args.darkest_tray,
+                    args.tray_junk)
+    val = samples("val", rng, finder, range(10_000, 10_040), args.floors, args.darkest_tray,
+                  args.tray_junk)
     counts = np.bincount([s.label for s in train], minlength=2)
     print(f"samples: train {len(train)} (not {counts[NOT]}, die {counts[DIE]}), val "
           f"{len(val)}; made in {time.monotonic() - start:.0f} s", flush=True)
