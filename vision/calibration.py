@@ -46,11 +46,10 @@ DARK_FLOOR = 50
 (30) black SeaFall dice are found 200 times in 240 (240 on dark grey); ivory 239 since the
 thirty-eighth session's plain squares and check (``train_dieornot.TRAY_JUNK``; 204
 before), red and blue 238 (181-198 before the thirty-seventh session's die-or-not check,
-``train_dieornot.DARKEST_TRAY``);
-and the pip d6 reader's dark-floor networks, out of fold, read 6 of 1,433 train dice
-wrong and sure on a floor of 40 (and boxed 19 sure dice where there were none, mostly
-dice printed on the box's wall); leaving their middling reads to the table, 1 (and 8),
-with 1.6 points more of the dice left uncertain."""
+``train_dieornot.DARKEST_TRAY``); and the pip d6 reader's dark-floor networks, out of
+fold, read 6 of 1,433 train dice wrong and sure on a floor of 40 (and boxed 19 sure dice
+where there were none, mostly dice printed on the box's wall); leaving their middling
+reads to the table, 1 (and 8), with 1.6 points more of the dice left uncertain."""
 
 
 @dataclass(frozen=True)

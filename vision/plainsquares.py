@@ -5,8 +5,9 @@ pale die's blank face on a dark floor is a plain bright square with nothing on i
 peaks on such a die at 0.1-0.2, under even a dark floor's lower threshold
 (:data:`vision.reader.DARK_BODY_THRESHOLD`). On a dark floor a die's body stands far from
 the floor's colour, so each region of about a die's size and shape that does is a
-candidate too, where the detector has boxed little or nothing; the die-or-not check then keeps it
-or drops it, as it does the detector's own candidates (a coin, a token, a card's corner).
+candidate too, where the detector has boxed little or nothing; the die-or-not check then
+keeps it or drops it, as it does the detector's own candidates (a coin, a token, a card's
+corner).
 Nothing here knows what the faces are.
 """
 
@@ -24,7 +25,7 @@ MIN_CONTRAST = 60
 lies at least this many levels (of 255) from the floor's. Thirty-eighth session, synthetic
 SeaFall trays on the four floors darker than 110, four sets, on trays no setting had been
 chosen on (seeds 303 and 404; ``bench_tray_floors.py``'s own are 101 and 202): 40, 60
-and 80 found the same dice (``docs/vision-history.md``, *Plain squares*)."""
+and 80 found the same dice to 3 in 3,840 (``docs/vision-history.md``, *Plain squares*)."""
 
 SIDE_RANGE = (0.6, 1.6)
 """A candidate's box is from 0.6 to 1.6 of a die's size each way (the frame scaled so that

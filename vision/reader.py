@@ -431,9 +431,9 @@ class DiceReader:
     plain_squares: bool = True
     """On a floor darker than :data:`DARK_NETS_BELOW`, custom-face dice are looked for as
     plain squares standing out from the floor too, where the body detector has boxed
-    nothing (:mod:`vision.plainsquares`: a pale die's blank face on a dark floor), the
-    die-or-not check keeping or dropping each; False finds them by the body detector
-    alone, as before the thirty-eighth session (for comparison)."""
+    little or nothing (:mod:`vision.plainsquares`: a pale die's blank face on a dark
+    floor), the die-or-not check keeping or dropping each; False finds them by the body
+    detector alone, as before the thirty-eighth session (for comparison)."""
     neighbours: bool = True
     """A die a profile is unsure of is read again with the frame's sure dice as templates
     too (:mod:`vision.neighbours`); False reads each die by the profile alone, as before
@@ -640,12 +640,13 @@ class DiceReader:
                   else self.finder or default_dice_finder())
         # candidates the face network checks (its none class) may come from lower peaks
         threshold = CHECKED_THRESHOLD if self._by_face_net else None
-        dark_bodies = self._by_body and self._dark_floor(small)
+        small_roi = self._small_roi(small) if self._by_body else None
+        dark_bodies = self._by_body and self._dark_floor(small, small_roi)
         if dark_bodies:
             threshold = DARK_BODY_THRESHOLD  # the die-or-not check checks them
         boxes = [box for box, _score in finder.find_scaled(small, scale, frame.shape, threshold)]
         if dark_bodies and self.plain_squares:  # the die-or-not check checks these too
-            boxes += find_plain_squares(small, scale, boxes, self._small_roi(small))
+            boxes += find_plain_squares(small, scale, boxes, small_roi)
         for box in boxes:
             x, y, w, h = box
             cx, cy = x + w / 2, y + h / 2
@@ -673,10 +674,13 @@ class DiceReader:
         return _PipNets(self.finder or default_dice_finder(), self.face_net, self.quick_net,
                         NEVER if self.quick_none is None else self.quick_none)
 
-    def _dark_floor(self, small: np.ndarray) -> bool:
+    def _dark_floor(self, small: np.ndarray, small_roi: np.ndarray | None = None) -> bool:
         """Whether a frame's floor (``small``, the detector's copy; over the tray region
-        when calibrated) is darker than DARK_NETS_BELOW."""
-        return floor_grey(small, self._small_roi(small)) < DARK_NETS_BELOW
+        when calibrated, ``small_roi`` when it is already at ``small``'s size) is darker
+        than DARK_NETS_BELOW."""
+        if small_roi is None:
+            small_roi = self._small_roi(small)
+        return floor_grey(small, small_roi) < DARK_NETS_BELOW
 
     def _small_roi(self, small: np.ndarray) -> np.ndarray | None:
         """The tray region (None without one) at the size of ``small``, the detector's
