@@ -43,17 +43,18 @@ from vision.facenet import (
     default_quick_net,
 )
 from vision.filters import blank, colourless, floor_grey
+from vision.hands import HAND_SHARE, SkinScene, hand_fraction
 from vision.imagefile import read_file, shape_problem
 from vision.pips import count_pips
 from vision.plainsquares import plain_squares as find_plain_squares
 from vision.reading import Box, DieRead, TrayRead
-from vision.settle import hand_fraction
 
 D6_UNCERTAIN_BELOW = 0.5
 """A pip read with a lower confidence is marked uncertain (tuned on train/val)."""
 
-HAND_FRACTION = 0.01
-"""Share of a frame in skin colour (largest patch) from which a hand is taken to be in it."""
+HAND_FRACTION = HAND_SHARE
+"""Share of a frame in skin colour (largest patch, not the floor's or the scene's:
+:mod:`vision.hands`) from which a hand is taken to be in it."""
 
 NOT_A_DIE_RESPONSE = 20.0
 """A candidate whose strongest pip-like mark is weaker than this is not taken for a die."""
@@ -483,8 +484,13 @@ class DiceReader:
                              "a candidate the quick look keeps from the face network is "
                              "dropped by the same rule")
 
-    def read(self, frame: np.ndarray, frame_ref: str = "frame") -> TrayRead:
+    def read(self, frame: np.ndarray, frame_ref: str = "frame",
+             skin_scene: SkinScene | None = None) -> TrayRead:
         """Every die found in a BGR frame, with faces, confidences and evidence crops.
+        ``skin_scene``: the tray with no hand in it, from the settle detector that chose
+        the frame (:attr:`vision.settle.SettleDetector.skin_scene`), so that the skin colour
+        it shows (a wooden tray or table) is not taken for a hand; a single photo is
+        judged by itself (:mod:`vision.hands`).
         ``ValueError`` when the reader has a tray region (a calibration's) of another size
         than the frame, the frame is too small or too long and narrow to show a tray
         (:func:`vision.imagefile.shape_problem`), or the reader's die size does not fit in
@@ -594,7 +600,8 @@ class DiceReader:
                 f"{'looks' if unlike == 1 else 'look'} like none of the faces of profile "
                 f"{self.profile.name!r}: is it this die's profile? If the dice or the light "
                 "changed since, enroll the faces again")
-        if hand_fraction(small) > HAND_FRACTION:
+        # with a scene, the whole frame (the scene is of the frame's shape, not small's)
+        if hand_fraction(small if skin_scene is None else frame, skin_scene) > HAND_FRACTION:
             # dice in or near a hand may be moving, held or hidden: confirm them all
             warnings.append("a hand is in the tray: every die is marked uncertain")
         if warnings:

@@ -4,9 +4,13 @@
 Motion is the share of pixels that changed since the previous frame, brought to its
 brightness (light swinging over the whole tray is not motion), or since the tray began to
 look still (a die sliding slowly); a hand is a large patch of
-skin colour (or, with a calibrated empty tray, a blob of foreground far bigger than a die,
-the light taken out; one that stays still for :data:`STALE_SECONDS` is a tray changed
-since its check, and the check is dropped until the tray looks like it again). The tray is
+skin colour that is neither the floor nor the tray as it last settled (:mod:`vision.hands`:
+a wooden tray or table, a warm lamp), or, with a calibrated empty tray, a blob of
+foreground far bigger than a die, the light taken out (one that stays still for
+:data:`STALE_SECONDS` is a tray changed since its check, and the check is dropped until
+the tray looks like it again). Skin colour held quite still for
+:data:`STILL_SKIN_SECONDS` is taken as part of the tray (a wooden table's edge in view).
+The tray is
 *settled* once it has been still, with no hand, for ``settle_seconds`` on the injected
 clock; it is *settled once* per roll: the next read waits for new motion, and a tray that
 settles again looking as it did at the last read (a hand in and out, the table bumped, the
@@ -27,10 +31,7 @@ import cv2
 import numpy as np
 
 from vision.detection import DEFAULT_DIE_FRACTION
-
-ANALYSIS_WIDTH = 160
-"""Width the detector looks at a frame at (a small grey copy): fast, and enough for dice
-of the usual size (about 6 px across at this width)."""
+from vision.hands import ANALYSIS_WIDTH, SkinScene, hand_share, small_colour
 
 MIN_DIE_ANALYSIS_PX = 5.5
 """Smaller dice (a camera high over a large tray) are looked at wider, up to
@@ -50,6 +51,18 @@ DRIFT_SECONDS = 3.0
 last frame-to-frame motion or hand: a die slides or rolls slowly for a moment after a
 throw, while a slow change that goes on (a shadow creeping, a colour cast) must not keep
 the tray from ever settling."""
+
+STILL_SKIN_NOTE = ("skin colour has held still in view for 10 s and is taken as part of the "
+                   "tray (a wooden table or tray edge?); calibrate the empty tray so that the "
+                   "camera knows it from the start")
+"""What the camera's status and ``watch`` say when still skin colour is taken into the tray
+(:data:`STILL_SKIN_SECONDS`)."""
+
+STILL_SKIN_SECONDS = 10.0
+"""Skin colour that holds still, with no motion in the tray, for this long is part of the
+scene (:class:`vision.hands.SkinScene`), not a hand: a wooden table's edge in view, a
+cork mat beside the tray. A hand held still for this long is not picking dice up; until
+then (the tray looked at with no calibration) the tray does not settle."""
 
 STALE_SECONDS = 5.0
 """A tray that looks unlike its empty-tray check over more than six dice' area, with no
@@ -72,24 +85,6 @@ class SettleDecision:
     motion: float
     hand: float
     read_now: bool
-
-
-def skin_fraction(small_bgr: np.ndarray) -> float:
-    """Share of pixels in a broad skin-colour range (YCrCb), after removing specks."""
-    ycrcb = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2YCrCb)
-    mask = cv2.inRange(ycrcb, (40, 138, 80), (250, 175, 125))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
-    if n <= 1:
-        return 0.0
-    return float(stats[1:, cv2.CC_STAT_AREA].max()) / mask.size
-
-
-def hand_fraction(frame: np.ndarray) -> float:
-    """:func:`skin_fraction` of a frame at the settle detector's analysis width."""
-    h, w = frame.shape[:2]
-    size = (ANALYSIS_WIDTH, max(1, round(h * ANALYSIS_WIDTH / w)))
-    return skin_fraction(cv2.resize(frame, size, interpolation=cv2.INTER_AREA))
 
 
 def brightness(grey: np.ndarray) -> float:
@@ -150,6 +145,12 @@ class SettleDetector:
     _still_frame: _Look | None = field(default=None, init=False, repr=False)
     _stirred_at: float | None = field(default=None, init=False, repr=False)
     _unlike_since: float | None = field(default=None, init=False, repr=False)
+    _skin_scene: SkinScene | None = field(default=None, init=False, repr=False)
+    _skin_still_since: float | None = field(default=None, init=False, repr=False)
+    still_skin_taken: int = field(default=0, init=False)
+    """How often skin colour that held still was taken into the tray's scene
+    (:data:`STILL_SKIN_SECONDS`): a caller compares it before and after a frame to tell the
+    table (:data:`STILL_SKIN_NOTE`)."""
     stale_background: bool = field(default=False, init=False)
     """True once the tray has looked unlike its empty-tray check, still and with no skin
     in view, for :data:`STALE_SECONDS`: the check is not used (check the tray again) until
@@ -179,12 +180,7 @@ class SettleDetector:
         patch: the small copy sees it), and in blurred grey at :meth:`analysis_width`, for
         motion. A grey or BGRA frame is taken as the reader takes it."""
         h, w = image.shape[:2]
-        size = (ANALYSIS_WIDTH, max(1, round(h * ANALYSIS_WIDTH / w)))
-        colour = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-        if colour.ndim == 2:
-            colour = cv2.cvtColor(colour, cv2.COLOR_GRAY2BGR)
-        elif colour.shape[2] == 4:
-            colour = cv2.cvtColor(colour, cv2.COLOR_BGRA2BGR)
+        colour = small_colour(image)
         k = self._shrink(image.shape)
         if k is None:
             grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
@@ -198,9 +194,10 @@ class SettleDetector:
         return colour, cv2.GaussianBlur(grey, (3, 3), 0)
 
     def _hand(self, colour: np.ndarray, look: _Look) -> tuple[float, float]:
-        """(the skin-coloured share of the frame, the share of the largest blob unlike the
-        empty tray where it is larger than six dice: 0 without a background)."""
-        hand = skin_fraction(colour)
+        """(the share of the frame's largest patch of skin colour that is not the tray's
+        (:func:`vision.hands.hand_share`), the share of the largest blob unlike the empty
+        tray where it is larger than six dice: 0 without a background)."""
+        hand = hand_share(colour, self._scene())
         if self.background is not None:
             if self._small_bg_for != look.grey.shape:
                 self._small_bg = _Look.of(self._small(self.background)[1])
@@ -238,6 +235,10 @@ class SettleDetector:
         self._motion_mask |= moved.astype(np.uint8)
         skin, unlike = self._hand(colour, look)
         moving = motion > self._moving_share(grey.shape, image.shape)
+        if self._skin_held_still(skin, moving, now):
+            self._skin_scene = SkinScene.of(colour)
+            self.still_skin_taken += 1
+            skin = hand_share(colour, self._skin_scene)
         if moving or skin > self.hand_threshold:
             self._stirred_at = now
         elif (self._stirred_at is not None and now - self._stirred_at <= DRIFT_SECONDS
@@ -256,6 +257,8 @@ class SettleDetector:
             self._still_since, self._still_frame = now, look
         if now - self._still_since < self.settle_seconds:
             return SettleDecision(TrayState.STILL, motion, hand, False)
+        # settled, no hand: the tray as it is now is what a hand is told from
+        self._skin_scene = SkinScene.of(colour)
         if self._armed:
             self._armed = False
             if self._as_last_read(look, image.shape):  # stirred, nothing changed: no roll
@@ -263,6 +266,32 @@ class SettleDetector:
             self._last_read = look
             return SettleDecision(TrayState.SETTLED, motion, hand, True)
         return SettleDecision(TrayState.SETTLED, motion, hand, False)
+
+    @property
+    def skin_scene(self) -> SkinScene | None:
+        """The tray with no hand in it that skin colour is told from (the empty tray's
+        check at first, then the tray as it last settled): the reader is given it to judge
+        a settled frame as this detector did (:meth:`vision.reader.DiceReader.read`)."""
+        return self._scene()
+
+    def _scene(self) -> SkinScene | None:
+        """The skin scene: the last one taken, or the empty tray's check (None without)."""
+        if self._skin_scene is None and self.background is not None:
+            self._skin_scene = SkinScene.of(small_colour(self.background))
+        return self._skin_scene
+
+    def _skin_held_still(self, skin: float, moving: bool, now: float) -> bool:
+        """Whether skin colour (a hand by its share) has held still, with no motion in
+        the tray, for :data:`STILL_SKIN_SECONDS`: it is then part of the tray."""
+        if skin <= self.hand_threshold or moving:
+            self._skin_still_since = None
+            return False
+        if self._skin_still_since is None:
+            self._skin_still_since = now
+        if now - self._skin_still_since < STILL_SKIN_SECONDS:
+            return False
+        self._skin_still_since = None
+        return True
 
     def _unlike_hand(self, unlike: float, skin: float, moving: bool, now: float) -> float:
         """The share of a blob unlike the empty tray that counts as a hand. A large still

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from vision.reader import DiceReader
 from vision.rolls import Roll, RollTracker
-from vision.settle import STALE_NOTE, SettleDetector
+from vision.settle import STALE_NOTE, STILL_SKIN_NOTE, SettleDetector
 from vision.sources import FrameSource, SourceLost
 
 
@@ -57,11 +57,14 @@ def watch(
         if frame is None:
             return
         stale = detector.stale_background
+        taken = detector.still_skin_taken
         decision = detector.update(frame.image, frame.timestamp)
         if detector.stale_background and not stale:
             yield SourceNotice("warning", STALE_NOTE)
+        if detector.still_skin_taken != taken:
+            yield SourceNotice("warning", STILL_SKIN_NOTE)
         if decision.read_now:
-            read = reader.read(frame.image, frame.ref)
+            read = reader.read(frame.image, frame.ref, detector.skin_scene)
             motion = detector.take_motion(frame.image.shape)
             if read.dice:
                 roll = tracker.add(read, motion, frame.image)

@@ -1,0 +1,163 @@
+"""Hands in the tray, told by their skin colour from a tray or table that has it too.
+
+A hand is a patch of skin colour (a broad YCrCb range) over :data:`HAND_SHARE` of a small
+copy of the frame. Wood, cork, tan leather and kraft paper lie in that range, and so does a
+light grey tray under a warm lamp: read by colour alone, such a tray is a hand that never
+leaves, and the tray never settles. Two rules keep the floor and the table from being a
+hand; nothing here knows what a hand looks like beyond its colour.
+
+* **Skin colour over** :data:`FLOOR_SHARE` **of the picture is the floor** (a wooden
+  tray, a wooden table round it, a warm lamp), not a hand: a hand seen from above over a
+  tray is a fifth of the picture or less. Needs no memory, so a single photo is read so
+  too; in it, a hand on such a floor is not told from it.
+* **Skin colour all along an edge of the picture is a table** round the tray, as far in
+  as it runs along the whole edge (:data:`EDGE_SHARE`): a camera framing a tray loosely
+  sees a wooden table's edge. A hand reaches in across an edge, not along it; the part of
+  it over the tray is still a hand.
+* **A scene** (:class:`SkinScene`): a picture of the tray with no hand in it, and where it
+  shows skin colour (a wooden floor, a table's edge in view, a pine-coloured die). Skin
+  that the scene shows, looking as it did there (the light's overall change taken out), is
+  the scene's; what differs from it is a hand. The settle detector takes the empty tray's
+  check as its first scene, and the tray as it is each time it settles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+ANALYSIS_WIDTH = 160
+"""Width of the small colour copy hands are looked for in: a hand is a large patch."""
+
+SKIN_LOW = (40, 138, 80)
+SKIN_HIGH = (250, 175, 125)
+"""The skin-colour range (Y, Cr, Cb), broad: light and dark skin, in warm and cool light."""
+
+HAND_SHARE = 0.01
+"""A patch of skin colour over this share of the picture is a hand (the settle detector's
+default ``hand_threshold``, and the reader's)."""
+
+FLOOR_SHARE = 0.5
+"""Skin colour over this share of the picture, in all, is the floor, the table or the
+light (a wooden or cork tray, a wooden table round a tray, a warm lamp), not a hand: a
+hand and forearm seen from above over a tray cover a fifth of the picture or less. On such
+a floor a hand is told by its motion, and by the scene once the tray has settled. (In all,
+not the largest patch: a dark-walled tray parts a wooden floor from the wooden table round
+it, each under half.)"""
+
+EDGE_SHARE = 0.6
+"""Rows (or columns) at an edge of the picture, and each next one in, whose pixels are
+skin-coloured over this share of their length are a table's edge in view, not a hand: a
+forearm crossing the edge covers a third of it or less."""
+
+SCENE_DISTANCE = 8.0
+"""A pixel looks as it did in the scene when its YCrCb differs from the scene's by at most
+this (Y counted half: shading varies more than colour), once the picture's overall change
+since (its median change in each channel: a camera's exposure, a lamp) is taken out. The
+small copy averages some 40 pixels of a 720p frame into one, so a camera's noise moves a
+pixel by a level or two; a hand over pine differs from it by 11 or more."""
+
+Y_WEIGHT = 0.5
+"""Weight of brightness (Y) against the colour axes in :data:`SCENE_DISTANCE`."""
+
+
+def small_colour(frame: np.ndarray) -> np.ndarray:
+    """A BGR frame (or a grey or BGRA one) at :data:`ANALYSIS_WIDTH`, in BGR."""
+    h, w = frame.shape[:2]
+    size = (ANALYSIS_WIDTH, max(1, round(h * ANALYSIS_WIDTH / w)))
+    small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+    if small.ndim == 2:
+        return cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
+    if small.shape[2] == 4:
+        return cv2.cvtColor(small, cv2.COLOR_BGRA2BGR)
+    return small
+
+
+def skin_mask(ycrcb: np.ndarray) -> np.ndarray:
+    """``uint8`` 0/255: the pixels of a YCrCb picture in the skin range, specks removed."""
+    mask = cv2.inRange(ycrcb, SKIN_LOW, SKIN_HIGH)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def largest_share(mask: np.ndarray) -> float:
+    """The share of the picture the largest patch of ``mask`` (non-zero) covers."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    if n <= 1:
+        return 0.0
+    return float(stats[1:, cv2.CC_STAT_AREA].max()) / mask.size
+
+
+def hand_share(small: np.ndarray, scene: SkinScene | None = None) -> float:
+    """The share of ``small`` (BGR, :func:`small_colour`) that the largest patch of skin
+    colour covers which is not ``scene``'s (:meth:`SkinScene.explains`); 0 when such skin
+    colour covers over :data:`FLOOR_SHARE` of it (the floor)."""
+    ycrcb = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
+    mask = skin_mask(ycrcb)
+    if scene is not None and scene.fits(ycrcb):
+        mask[scene.explains(ycrcb)] = 0
+    if cv2.countNonZero(mask) > FLOOR_SHARE * mask.size:
+        return 0.0  # the floor (with the table round it, if it is wood too)
+    table_edges(mask)  # after the scene: what it explains is no table's, nor a hand's
+    return largest_share(mask)
+
+
+def table_edges(mask: np.ndarray) -> None:
+    """Clear, in place, the skin-coloured rows and columns of ``mask`` that run along an
+    edge of the picture (:data:`EDGE_SHARE`): a table's edge in view. From each edge
+    inward, as long as each next row (or column) is skin-coloured over that share."""
+    skin = mask > 0
+    rows = skin.mean(axis=1) >= EDGE_SHARE
+    columns = skin.mean(axis=0) >= EDGE_SHARE
+    for along, lines in ((rows, mask), (columns, mask.T)):
+        n = len(along)
+        top = int(np.argmin(along)) if not along.all() else n
+        bottom = int(np.argmin(along[::-1])) if not along.all() else n
+        lines[:top] = 0
+        lines[n - bottom:] = 0
+
+
+def hand_fraction(frame: np.ndarray, scene: SkinScene | None = None) -> float:
+    """:func:`hand_share` of a frame (any size; looked at :data:`ANALYSIS_WIDTH` wide)."""
+    return hand_share(small_colour(frame), scene)
+
+
+@dataclass(frozen=True, eq=False)
+class SkinScene:
+    """The tray with no hand in it, as :func:`small_colour` shows it: its YCrCb and where
+    it is skin-coloured (a wooden floor or table, a die of that colour)."""
+
+    ycrcb: np.ndarray
+    skin: np.ndarray
+    """``bool``: where the scene is skin-coloured."""
+
+    @classmethod
+    def of(cls, small: np.ndarray) -> SkinScene:
+        """The scene a small BGR copy (:func:`small_colour`) shows."""
+        ycrcb = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
+        return cls(ycrcb, skin_mask(ycrcb) > 0)
+
+    @property
+    def skin_share(self) -> float:
+        """The share of the scene that is skin-coloured."""
+        return float(self.skin.mean())
+
+    def fits(self, ycrcb: np.ndarray) -> bool:
+        """Whether a picture is of the scene's size (another camera mode is not)."""
+        return ycrcb.shape == self.ycrcb.shape
+
+    def explains(self, ycrcb: np.ndarray) -> np.ndarray:
+        """``bool``: the pixels of a YCrCb picture of the scene's size that are skin in the
+        scene and look as they did there (:data:`SCENE_DISTANCE`, the picture's overall
+        change taken out)."""
+        if not self.skin.any():
+            return self.skin
+        # OpenCV's per-channel arithmetic: NumPy's broadcasting over 3 channels took 0.3 ms
+        diff = cv2.subtract(ycrcb, self.ycrcb, dtype=cv2.CV_32F)
+        step = max(1, int(np.sqrt(diff.shape[0] * diff.shape[1] / 3600)))
+        shift = np.median(diff[::step, ::step].reshape(-1, 3), axis=0)
+        moved = cv2.subtract(diff, (*(float(v) for v in shift), 0.0))
+        weights = np.array([[Y_WEIGHT ** 2, 1.0, 1.0]], np.float32)
+        distance = cv2.transform(cv2.multiply(moved, moved), weights)  # squared
+        return self.skin & (distance <= SCENE_DISTANCE ** 2)
