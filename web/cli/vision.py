@@ -98,7 +98,8 @@ def register(subparsers: Any) -> None:
     w.add_argument("--die-px", type=_die_px, help="die size in the frames' pixels, if known "
                    "(at least 8)")
     w.add_argument("--setup", help="a calibrated setup (tableside calibrate): its die size, "
-                   "tray floor and empty-tray background (which shows a still hand)")
+                   "tray floor and empty-tray background (which shows a still hand, and "
+                   "a wooden tray or table in view from the first roll)")
     w.add_argument("--fps", type=_fps,
                    help="frame rate of a recording without timestamps (images:DIR; default "
                         f"{RECORDING_FPS:g}): a roll settles after "

@@ -209,8 +209,10 @@ class Runtime:
         table = self.focus.table(waiting_for_dice=True)
         if table is None:
             return None
+        scene = self.camera.skin_scene if self.camera is not None else None
         record = self.services.dice().read_frame(table, frame.image, frame.ref,
-                                                 motion=motion, setup=self.setup, early=early)
+                                                 motion=motion, setup=self.setup, early=early,
+                                                 skin_scene=scene)
         return record.id if record is not None else None
 
     # -- the tray check ----------------------------------------------------------------------

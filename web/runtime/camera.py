@@ -26,7 +26,8 @@ from typing import Any
 import numpy as np
 
 from firmware_bridge.backoff import Backoff
-from vision.settle import STALE_NOTE, SettleDetector, TrayState
+from vision.hands import SkinScene
+from vision.settle import STALE_NOTE, STILL_SKIN_NOTE, SettleDetector, TrayState
 from vision.sources import Frame, FrameSource, SourceError, SourceLost
 from web.runtime.status import ABSENT, LOST, REOPENING, RUNNING, CameraStatus, utc_now
 
@@ -106,6 +107,12 @@ class CameraLoop:
                 if self._grab is grab:
                     self._grab = None
 
+    @property
+    def skin_scene(self) -> SkinScene | None:
+        """The settle detector's tray with no hand in it (:mod:`vision.hands`), for reading
+        the frame it settled on as it judged it (None before the first frame)."""
+        return self._detector.skin_scene if self._detector is not None else None
+
     def new_detector(self) -> None:
         """Settle with a new detector from the next frame on (a new tray setup's), going on
         from the old one's view of the tray (the dice on it are not read again)."""
@@ -161,9 +168,12 @@ class CameraLoop:
                 detector = self._detector = self._make_detector().take_over(detector)
                 self._set(setup_note=None)
             stale = detector.stale_background
+            taken = detector.still_skin_taken
             decision = detector.update(frame.image, frame.timestamp)
             self._set(frames=self._status.frames + 1, tray=decision.state.value,
                       last_frame=utc_now())
+            if detector.still_skin_taken != taken:  # wood in view, most likely: say so
+                self._set(detail=STILL_SKIN_NOTE, setup_note=STILL_SKIN_NOTE)
             if detector.stale_background != stale:  # the setup's check dropped, or back
                 if detector.stale_background:
                     self._set(detail=STALE_NOTE, setup_note=STALE_NOTE)

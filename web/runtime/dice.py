@@ -60,6 +60,7 @@ from vision import profilecheck
 from vision.calibration import Calibration
 from vision.enrollment import EnrollmentError, Profile, profiles_dir
 from vision.faces import faces_of
+from vision.hands import SkinScene
 from vision.reader import UNREAD, DiceReader
 from vision.reading import DieRead, TrayRead
 from vision.rolls import RollTracker
@@ -207,15 +208,17 @@ class DiceReaders:
             yield
 
     def read(self, die: str, frame: np.ndarray, ref: str,
-             setup: Calibration | None = None) -> TrayRead:
+             setup: Calibration | None = None,
+             skin_scene: SkinScene | None = None) -> TrayRead:
         """Read a frame (one read at a time: the face network is not shared across threads),
         with a calibrated tray's die size and floor for the camera's frames (``ValueError``
-        for a frame of another size than the setup's)."""
+        for a frame of another size than the setup's), and the camera's ``skin_scene``
+        (:meth:`vision.reader.DiceReader.read`)."""
         with self._lock:
             reader = self.reader(die)
             if setup is not None:
                 reader = replace(reader, die_px=setup.die_px, roi=setup.roi)
-            return reader.read(frame, ref)
+            return reader.read(frame, ref, skin_scene)
 
 
 @dataclass
@@ -247,7 +250,8 @@ class DiceService:
     def read_frame(self, table: Table, frame: np.ndarray, ref: str = "camera",
                    actor: str | None = "camera", motion: np.ndarray | None = None,
                    setup: Calibration | None = None,
-                   early: float | None = None) -> DiceReadRecord | None:
+                   early: float | None = None,
+                   skin_scene: SkinScene | None = None) -> DiceReadRecord | None:
         """A settled camera frame; None when the table has no roll prompt open, the tray
         is empty (it settles empty between rolls: that is no roll) or no die on it was
         thrown since the last read (one was taken off); :class:`NoDiceRead`
@@ -257,11 +261,12 @@ class DiceService:
         used where there is no last frame to compare with. ``early`` (seconds) says the
         dice settled that long before the roll was asked for: they may have been thrown
         for it, or be left from before, so the read waits for the table (:func:`early_note`)
-        and is never applied as read."""
+        and is never applied as read. ``skin_scene``: the camera's tray with no hand in
+        it (a wooden tray's skin colour is no hand: :mod:`vision.hands`)."""
         prompt = roll_prompt(table)
         if prompt is None:
             return None
-        tray = self.readers.read(prompt.die, frame, ref, setup)
+        tray = self.readers.read(prompt.die, frame, ref, setup, skin_scene)
         with self._tracking:  # a phone may be confirming the last camera read meanwhile
             if not tray.dice:
                 self._trackers.pop(table.session_id, None)  # the dice were picked up

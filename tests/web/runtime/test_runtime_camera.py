@@ -801,3 +801,31 @@ def test_the_wrong_dice_warning_says_what_stayed_and_whether_it_was_read_for_sur
         "the dice left in place show blank, strong, but the re-roll keeps blank, weak")
     unsure = _wrong_dice_kept(prompt("blank", "weak"), [die("strong", True), die("blank")])
     assert unsure is not None and "(not all read for sure)" in unsure
+
+
+def test_wood_in_view_is_taken_into_the_tray_and_its_rolls_read_sure(seafall_services):
+    """A wooden dice box stands in a corner of the camera's view and no tray check was
+    made: its skin colour was a hand that never left, and no roll was ever read. Held
+    still for STILL_SKIN_SECONDS it is taken as part of the tray (the camera's status says
+    so), and the read is judged with the same scene: its dice applied, not left unsure."""
+    from vision.settle import STILL_SKIN_NOTE, STILL_SKIN_SECONDS
+    from vision.surroundings import WOODS, wooden_border
+
+    def boxed(frame: np.ndarray) -> np.ndarray:
+        out = frame.copy()
+        h, w = out.shape[:2]
+        corner = out[h - h // 5:, :w // 5]
+        corner[:] = wooden_border(np.zeros_like(corner), WOODS["oak"], 1.0)
+        return out
+
+    table = dice_table(seafall_services)
+    (first, faces), = certain_photos(1)
+    frames = [boxed(f) for f in throw(first)]
+    still = [frames[-1]] * round(STILL_SKIN_SECONDS / 0.2 + 5)
+    source = FakeSource(frames + still, clock=Ticking())
+    runtime = runtime_with(seafall_services, lambda: source)
+    assert runtime.camera is not None
+    runtime.camera.run()
+    status = runtime.camera.status()
+    assert status["reads"] == 1 and status["setup_note"] == STILL_SKIN_NOTE
+    assert table.view(None)["rolled"] == [list(faces)]
