@@ -107,9 +107,11 @@ def table_edges(mask: np.ndarray) -> None:
     """Clear, in place, the skin-coloured rows and columns of ``mask`` that run along an
     edge of the picture (:data:`EDGE_SHARE`): a table's edge in view. From each edge
     inward, as long as each next row (or column) is skin-coloured over that share."""
-    skin = mask > 0
-    rows = skin.mean(axis=1) >= EDGE_SHARE
-    columns = skin.mean(axis=0) >= EDGE_SHARE
+    # OpenCV's row and column means (of 0 or 255): NumPy's took 0.07 ms a frame, a
+    # twentieth of the settle detector's
+    line = 255 * EDGE_SHARE
+    rows = cv2.reduce(mask, 1, cv2.REDUCE_AVG, dtype=cv2.CV_32F).ravel() >= line
+    columns = cv2.reduce(mask, 0, cv2.REDUCE_AVG, dtype=cv2.CV_32F).ravel() >= line
     for along, lines in ((rows, mask), (columns, mask.T)):
         n = len(along)
         top = int(np.argmin(along)) if not along.all() else n
