@@ -19,6 +19,7 @@ import numpy as np
 
 from vision.detection import die_size_problem, estimate_die_px, expected_die_px, to_work
 from vision.filters import colourless, floor_grey
+from vision.lightbands import frames_band_spread
 from vision.sources import FrameSource, SourceError, SourceLost
 from vision.storage import check_name, data_dir
 
@@ -318,6 +319,19 @@ def tray_share(calibration: Calibration) -> float:
     return float((calibration.roi > 0).mean())
 
 
+FLICKER_SPREAD = 0.12
+"""Bands of light changing this much between the empty tray's frames
+(:func:`vision.lightbands.frames_band_spread`; bands about 4% deep, rolling) get
+:data:`FLICKER_ADVICE`. The settle detector allows for bands (:mod:`vision.lightbands`);
+brought over as a whole, bands 6% deep already kept the tray from ever settling."""
+
+FLICKER_ADVICE = ("The light flickers in bands across the picture (an LED or fluorescent "
+                  "lamp on mains power, seen by the camera's rolling shutter). Rolls are "
+                  "still read, but set the camera's anti-flicker to your mains frequency (a "
+                  "USB webcam: v4l2-ctl -c power_line_frequency=1 for 50 Hz, 2 for 60 Hz) "
+                  "or light the tray with a flicker-free lamp.")
+
+
 @dataclass(frozen=True)
 class CalibrationCheck:
     """A calibration and what to fix before keeping it: the quality report's advice, and
@@ -328,13 +342,18 @@ class CalibrationCheck:
     frames: int
     things_in_tray: int
     die_px_from: str  # "dice" (measured on a frame with dice) or "framing" (the default)
+    light_bands: float = 0.0
+    """How far the light changed in bands between the empty-tray frames
+    (:func:`vision.lightbands.frames_band_spread`): a lamp flickering with the mains, seen
+    by a rolling shutter; advice over :data:`FLICKER_SPREAD`."""
 
     @property
     def advice(self) -> tuple[str, ...]:
         tray = () if not self.things_in_tray else (
             f"{self.things_in_tray} dice (or things like dice) are in the empty-tray frames: "
             "take everything out of the tray and calibrate again.",)
-        return self.setup.quality.advice + tray
+        bands = () if self.light_bands <= FLICKER_SPREAD else (FLICKER_ADVICE,)
+        return self.setup.quality.advice + bands + tray
 
     @property
     def keepable(self) -> bool:
@@ -344,9 +363,10 @@ class CalibrationCheck:
         h, w = self.setup.background.shape[:2]
         return {"setup": self.setup.name, "frames": self.frames, "size": [w, h],
                 "die_px": round(self.setup.die_px, 1), "die_px_from": self.die_px_from,
-                "tray_share": round(tray_share(self.setup), 3), "things_in_tray":
-                self.things_in_tray, "quality": {**self.setup.quality.to_json(),
-                                                 "advice": list(self.advice)}}
+                "tray_share": round(tray_share(self.setup), 3),
+                "things_in_tray": self.things_in_tray,
+                "light_bands": round(self.light_bands, 3),
+                "quality": {**self.setup.quality.to_json(), "advice": list(self.advice)}}
 
 
 def check(name: str, empty_frames: Sequence[np.ndarray],
@@ -360,4 +380,5 @@ def check(name: str, empty_frames: Sequence[np.ndarray],
     found = DiceReader("any", unknown_faces=True, die_px=setup.die_px,
                        roi=setup.roi).read(setup.background)
     return CalibrationCheck(setup, len(empty_frames), len(found.dice),
-                            "dice" if dice_frame is not None else "framing")
+                            "dice" if dice_frame is not None else "framing",
+                            frames_band_spread(empty_frames))

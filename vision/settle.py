@@ -32,6 +32,7 @@ import numpy as np
 
 from vision.detection import DEFAULT_DIE_FRACTION
 from vision.hands import ANALYSIS_WIDTH, SkinScene, hand_share, small_colour
+from vision.lightbands import brought, row_gains, row_light
 
 MIN_DIE_ANALYSIS_PX = 5.5
 """Smaller dice (a camera high over a large tray) are looked at wider, up to
@@ -95,28 +96,35 @@ def brightness(grey: np.ndarray) -> float:
 
 
 class _Look(NamedTuple):
-    """A small grey copy of a frame the detector keeps, with its :func:`brightness`
-    (measured once, however often the frame is compared with)."""
+    """A small grey copy of a frame the detector keeps, with its :func:`brightness` and
+    each row's (:func:`vision.lightbands.row_light`), measured once, however often the
+    frame is compared with."""
 
     grey: np.ndarray
     light: float
+    rows: np.ndarray
 
     @classmethod
     def of(cls, grey: np.ndarray) -> _Look:
-        return cls(grey, brightness(grey))
+        return cls(grey, brightness(grey), row_light(grey))
 
 
 def _changed(now: _Look, before: _Look | None, delta: int) -> np.ndarray | None:
     """Which pixels of ``now`` differ from ``before`` by more than ``delta`` grey levels,
-    ``now`` brought to ``before``'s brightness first (the ratio of their medians): the light
-    over the whole tray changing (a lamp, a camera's exposure or a flickering light from
-    frame to frame) is not motion, nor a hand against the empty tray. None without a
-    ``before`` of the same size."""
+    ``now`` brought to ``before``'s brightness first (the ratio of their medians; row by
+    row where the two differ in bands, :mod:`vision.lightbands`): the light over the
+    whole tray changing (a lamp, a camera's exposure, a flickering light, whole or in
+    bands rolling across the frame) is not motion, nor a hand against the empty tray.
+    None without a ``before`` of the same size."""
     if before is None or before.grey.shape != now.grey.shape:
         return None
     grey = now.grey
-    if now.light > 0 and now.light != before.light:
-        grey = cv2.convertScaleAbs(grey, alpha=before.light / now.light)
+    overall = before.light / now.light if now.light > 0 else 1.0
+    gains = row_gains(now.rows, before.rows, overall)
+    if gains is not None:
+        grey = brought(grey, gains)
+    elif now.light > 0 and now.light != before.light:
+        grey = cv2.convertScaleAbs(grey, alpha=overall)
     return cv2.absdiff(grey, before.grey) > delta
 
 

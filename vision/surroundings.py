@@ -1,11 +1,12 @@
 """Synthetic surroundings for frames of a tray: a wooden floor, a wooden table round the
-tray, a warm lamp's light.
+tray, a warm lamp's light, a flickering lamp's bands.
 
 Wood, cork and a light tray under a lamp are skin-coloured to a camera, which is where a
-hand told by its colour goes wrong (:mod:`vision.hands`). The d6 photos and the recorded
-roll sequences show light, neutral floors only, so the tests and
-``benchmarks/bench_hands.py`` put them on these instead. Each function returns a new
-image and draws nothing at random.
+hand told by its colour goes wrong (:mod:`vision.hands`), and a lamp flickering with the
+mains bands a rolling shutter's frames (:mod:`vision.lightbands`). The d6 photos and the
+recorded roll sequences show light, neutral floors under steady light only, so the tests,
+``benchmarks/bench_hands.py`` and ``benchmarks/bench_flicker.py`` put them in these
+instead. Each function returns a new image and draws nothing at random.
 """
 
 from __future__ import annotations
@@ -83,4 +84,18 @@ def wooden_border(image: np.ndarray, colour: tuple[int, int, int],
 def lamp_light(image: np.ndarray, cast: tuple[float, float, float]) -> np.ndarray:
     """The picture under a lamp of ``cast`` (B, G, R scaled: :data:`LAMPS`)."""
     out = image.astype(np.float32) * np.array(cast, np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def flicker_bands(image: np.ndarray, depth: float, phase: float,
+                  cycles: float = 4.0) -> np.ndarray:
+    """The picture under a lamp flickering with the mains, seen by a rolling shutter
+    (:mod:`vision.lightbands`): its rows brightened and dimmed by up to ``depth`` (0.1 is
+    10%) in ``cycles`` bands down the picture, shifted by ``phase`` (in cycles; a camera's
+    frames show the bands rolling, so each next frame's phase differs)."""
+    h = image.shape[0]
+    rows = np.arange(h, dtype=np.float32) / h
+    gain = 1 + depth * np.sin(2 * np.pi * (cycles * rows + phase))
+    shape = (h, 1, 1) if image.ndim == 3 else (h, 1)
+    out = image.astype(np.float32) * gain.reshape(shape).astype(np.float32)
     return np.clip(out, 0, 255).astype(np.uint8)

@@ -44,7 +44,7 @@ class CameraStatus:
     last_read_id: str | None = None
     last_error: str | None = None  # why the last settled frame could not be read
     setup: str | None = None  # the calibrated tray the camera is read with (serve --setup)
-    setup_note: str | None = None  # why the setup's empty tray is no longer used (stale)
+    setup_note: str | None = None  # what to check the empty tray again for (stale, wood)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
