@@ -17,7 +17,7 @@ with and without the empty tray's check, a warm lamp), prints:
   :func:`vision.hands.hand_fraction`; and whether the real photo of a hand holding a die
   was.
 
-Takes about two minutes on one core::
+Takes about three minutes on one core::
 
     .venv/bin/python benchmarks/bench_hands.py [--quick]
 """
