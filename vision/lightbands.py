@@ -118,6 +118,17 @@ def _grey(frame: np.ndarray) -> np.ndarray:
                         else cv2.COLOR_BGR2GRAY)
 
 
+def to_bands_of(now: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """A grey picture brought row by row to another of its size where the two differ in
+    bands (:func:`row_gains`), else as it is: two settled frames of a tray, under a
+    flickering lamp, compared die by die (:func:`vision.rolls.unchanged` takes out a
+    change over each die's place as a whole, not one across it)."""
+    rows_now, rows_before = row_light(now), row_light(before)
+    overall = float(np.median(rows_before)) / max(float(np.median(rows_now)), 1.0)
+    gains = row_gains(rows_now, rows_before, overall)
+    return now if gains is None else brought(now, gains)
+
+
 def brought(grey: np.ndarray, gains: np.ndarray) -> np.ndarray:
     """``uint8``: a grey picture with each row multiplied by its gain (:func:`row_gains`)."""
     return cv2.convertScaleAbs(grey.astype(np.float32) * gains)

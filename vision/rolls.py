@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 
 from vision.boxes import centre
+from vision.lightbands import to_bands_of
 from vision.reading import DieRead, TrayRead
 
 
@@ -81,6 +82,8 @@ class RollTracker:
         grey = settled_grey(frame) if frame is not None else None
         before = self._grey if grey is not None and self._grey is not None and (
             self._grey.shape == grey.shape) else None
+        # under a flickering lamp the two frames differ in bands: compared as one light
+        now = to_bands_of(grey, before) if grey is not None and before is not None else grey
         if frame_size is not None and self._size not in (None, frame_size):
             previous = None
         kept: list[int] = []
@@ -108,14 +111,14 @@ class RollTracker:
                     ox, oy = centre(old.box)
                     if np.hypot(cx - ox, cy - oy) > 0.35 * size:
                         continue
-                    if not _stayed(old.box, before, grey, motion):
+                    if not _stayed(old.box, before, now, motion):
                         continue
                     taken.add(j)
                     keep(i, j)
                     break
             if (before is not None and grey is not None
                     and len(taken) >= NUDGE_AMONG * len(previous.read.dice)):
-                for i, j in nudged(dice, previous.read.dice, kept, taken, before, grey):
+                for i, j in nudged(dice, previous.read.dice, kept, taken, before, now):
                     keep(i, j)
         kept.sort()
         rerolled = tuple(i for i in range(len(dice)) if i not in kept)
