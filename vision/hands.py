@@ -19,6 +19,11 @@ hand; nothing here knows what a hand looks like beyond its colour.
   that the scene shows, looking as it did there (the light's overall change taken out), is
   the scene's; what differs from it is a hand. The settle detector takes the empty tray's
   check as its first scene, and the tray as it is each time it settles.
+
+Skin colour misses the lightest and the deepest skin tones (of the ten of the Monk Skin
+Tone scale, 1-3 and 9-10 lie outside the range), and gloves and sleeves. So a hand is also
+told by its shape (:func:`reaching_share`): a large blob unlike the tray as it last looked
+clear, reaching in from the picture's edge.
 """
 
 from __future__ import annotations
@@ -163,3 +168,36 @@ class SkinScene:
         weights = np.array([[Y_WEIGHT ** 2, 1.0, 1.0]], np.float32)
         distance = cv2.transform(cv2.multiply(moved, moved), weights)  # squared
         return self.skin & (distance <= SCENE_DISTANCE ** 2)
+
+
+REACH_MOST = 0.5
+"""A change over more than this share of the picture is no hand reaching in (a hand and
+forearm from above are a fifth of it or less) but the camera or the tray moved, or the
+light: :func:`reaching_share` gives 0 for it."""
+
+
+def reaching_share(unlike: np.ndarray, die: float) -> float:
+    """A hand of any skin tone, or a sleeve or glove, by its shape: the share of the
+    picture covered by the largest blob of ``unlike`` (``bool`` or 0/1: where the picture
+    differs from the tray as it last looked clear) larger than six dice (``die``: a die's
+    size in its pixels) that reaches the picture's edge (a hand from above comes in on an
+    arm that crosses the edge; dice lie inside the tray). A hand that differs little from
+    the floor is seen in pieces (the floor's grain, the hand's shading), so pieces less
+    than half a die apart are one blob, and within a die of the edge reaches it. 0 when no
+    blob does, or when the change covers over :data:`REACH_MOST` of the picture."""
+    mask = unlike.astype(np.uint8)
+    if cv2.countNonZero(mask) > REACH_MOST * mask.size:
+        return 0.0
+    k = max(3, int(die / 2) | 1)
+    joined = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(joined)
+    if n <= 1:
+        return 0.0
+    area = np.bincount(labels[mask > 0], minlength=n)[1:]  # the blob's own pixels
+    h, w = mask.shape
+    x, y = stats[1:, cv2.CC_STAT_LEFT], stats[1:, cv2.CC_STAT_TOP]
+    right = x + stats[1:, cv2.CC_STAT_WIDTH]
+    bottom = y + stats[1:, cv2.CC_STAT_HEIGHT]
+    edge = (x <= die) | (y <= die) | (right >= w - die) | (bottom >= h - die)
+    reaching = area[edge & (area > 6 * die * die)]
+    return float(reaching.max()) / mask.size if len(reaching) else 0.0

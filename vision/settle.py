@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from vision.detection import DEFAULT_DIE_FRACTION
-from vision.hands import ANALYSIS_WIDTH, SkinScene, hand_share, small_colour
+from vision.hands import ANALYSIS_WIDTH, SkinScene, hand_share, reaching_share, small_colour
 from vision.lightbands import brought, row_gains, row_light
 
 MIN_DIE_ANALYSIS_PX = 5.5
@@ -64,6 +64,12 @@ STILL_SKIN_SECONDS = 10.0
 scene (:class:`vision.hands.SkinScene`), not a hand: a wooden table's edge in view, a
 cork mat beside the tray. A hand held still for this long is not picking dice up; until
 then (the tray looked at with no calibration) the tray does not settle."""
+
+REACH_DELTA = 18
+"""Grey levels by which a pixel differs from the tray as it last settled to be part of a
+hand told by its shape (:meth:`SettleDetector._reach`): the motion threshold's. A deep
+skin tone (the Monk scale's 9, grey 51) over a floor of grey 72 differs by 21; the
+empty-tray check's 40 missed it."""
 
 STALE_SECONDS = 5.0
 """A tray that looks unlike its empty-tray check over more than six dice' area, with no
@@ -155,6 +161,9 @@ class SettleDetector:
     _unlike_since: float | None = field(default=None, init=False, repr=False)
     _skin_scene: SkinScene | None = field(default=None, init=False, repr=False)
     _skin_still_since: float | None = field(default=None, init=False, repr=False)
+    _clear: _Look | None = field(default=None, init=False, repr=False)
+    """The tray as it last settled, with no hand: what a hand of any colour is told from
+    without an empty-tray check (:meth:`_reach`)."""
     still_skin_taken: int = field(default=0, init=False)
     """How often skin colour that held still was taken into the tray's scene
     (:data:`STILL_SKIN_SECONDS`): a caller compares it before and after a frame to tell the
@@ -243,10 +252,13 @@ class SettleDetector:
         self._motion_mask |= moved.astype(np.uint8)
         skin, unlike = self._hand(colour, look)
         moving = motion > self._moving_share(grey.shape, image.shape)
-        if self._skin_held_still(skin, moving, now):
+        reach = self._reach(look, image.shape)
+        if self._skin_held_still(max(skin, reach), moving, now):
             self._skin_scene = SkinScene.of(colour)
+            self._clear = look
             self.still_skin_taken += 1
-            skin = hand_share(colour, self._skin_scene)
+            skin, reach = hand_share(colour, self._skin_scene), 0.0
+        skin = max(skin, reach)
         if moving or skin > self.hand_threshold:
             self._stirred_at = now
         elif (self._stirred_at is not None and now - self._stirred_at <= DRIFT_SECONDS
@@ -266,7 +278,7 @@ class SettleDetector:
         if now - self._still_since < self.settle_seconds:
             return SettleDecision(TrayState.STILL, motion, hand, False)
         # settled, no hand: the tray as it is now is what a hand is told from
-        self._skin_scene = SkinScene.of(colour)
+        self._skin_scene, self._clear = SkinScene.of(colour), look
         if self._armed:
             self._armed = False
             if self._as_last_read(look, image.shape):  # stirred, nothing changed: no roll
@@ -288,9 +300,24 @@ class SettleDetector:
             self._skin_scene = SkinScene.of(small_colour(self.background))
         return self._skin_scene
 
+    def _reach(self, look: _Look, shape: tuple[int, ...]) -> float:
+        """A hand of any skin tone, or a sleeve, without a usable empty-tray check: the
+        share of the frame of a blob unlike the tray as it last settled, larger than six
+        dice and reaching in from the frame's edge (:func:`vision.hands.reaching_share`;
+        40 grey levels off, the light's change taken out). 0 before the tray first settles,
+        and with a usable check (:meth:`_hand` compares the frame with the empty tray)."""
+        if self._clear is None or (self.background is not None and not self.stale_background
+                                   and self._small_bg is not None):
+            return 0.0
+        unlike = _changed(look, self._clear, REACH_DELTA)
+        if unlike is None:
+            return 0.0
+        return reaching_share(unlike, self._die(shape) * look.grey.shape[1] / shape[1])
+
     def _skin_held_still(self, skin: float, moving: bool, now: float) -> bool:
-        """Whether skin colour (a hand by its share) has held still, with no motion in
-        the tray, for :data:`STILL_SKIN_SECONDS`: it is then part of the tray."""
+        """Whether a hand by its skin colour or its shape (``skin``, its share) has held
+        still, with no motion in the tray, for :data:`STILL_SKIN_SECONDS`: it is then part
+        of the tray."""
         if skin <= self.hand_threshold or moving:
             self._skin_still_since = None
             return False
@@ -364,7 +391,7 @@ class SettleDetector:
         self._previous, self._still_since = old._previous, old._still_since
         self._still_frame, self._stirred_at = old._still_frame, old._stirred_at
         self._armed, self._last_read = old._armed, old._last_read
-        self._motion_mask = old._motion_mask
+        self._motion_mask, self._clear = old._motion_mask, old._clear
         return self
 
     def resume(self) -> None:

@@ -211,16 +211,26 @@ def thrown_again(p: LabelledPhoto, image: np.ndarray, box: tuple[int, int, int, 
     return again, motion
 
 
-def hand(frame: np.ndarray, reach: float, seed: int = 0) -> np.ndarray:
-    """A skin-coloured hand and arm reaching ``reach`` (0..1) up from the bottom edge."""
+SKIN_TONES: dict[str, tuple[int, int, int]] = {
+    f"MST{i}": (int(h[4:], 16), int(h[2:4], 16), int(h[:2], 16)) for i, h in enumerate(
+        ("f6ede4", "f3e7db", "f7ead0", "eadaba", "d7bd96", "a07e56", "825c43", "604134",
+         "3a312a", "292420"), 1)}
+"""The ten tones of the Monk Skin Tone scale (Google's, CC BY 4.0: light 1 to deep 10), BGR."""
+
+
+def hand(frame: np.ndarray, reach: float, seed: int = 0,
+         tone: tuple[int, int, int] = (120, 150, 205)) -> np.ndarray:
+    """A hand and arm of skin ``tone`` (BGR; by default a light one) reaching ``reach``
+    (0..1) up from the bottom edge."""
     out = frame.copy()
     h, w = out.shape[:2]
     tip = int(h * (1 - reach))
     arm = np.array([[w * 0.42, h], [w * 0.40, tip + 60], [w * 0.47, tip], [w * 0.58, tip + 20],
                     [w * 0.60, h]], np.int32)
     layer = out.copy()
-    cv2.fillPoly(layer, [arm], (120, 150, 205))
-    cv2.circle(layer, (int(w * 0.5), tip + 40), 70, (115, 145, 200), -1)
+    cv2.fillPoly(layer, [arm], tone)
+    palm = tuple(max(0, c - 5) for c in tone)
+    cv2.circle(layer, (int(w * 0.5), tip + 40), 70, palm, -1)
     noise = np.random.default_rng(seed).normal(0, 6, layer.shape)
     layer = np.clip(layer + noise, 0, 255).astype(np.uint8)
     mask = np.zeros((h, w), np.uint8)

@@ -1,0 +1,70 @@
+"""A hand of any skin tone told by its shape (vision.hands.reaching_share, vision.settle).
+
+Until the fortieth session a hand held still in an unchecked tray was seen by its skin
+colour only, and the skin range misses the lightest and deepest tones: of the Monk Skin
+Tone scale's ten, a still hand of tones 1-3 and 9-10 was read with the dice, on each of
+the checked-in photos' trays (the tones are the scale's swatches, drawn as the tests' hand)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision.helpers import SKIN_TONES, ManualClock, hand, photo, roll_sequence
+from vision.hands import REACH_MOST, reaching_share
+from vision.settle import STILL_SKIN_SECONDS, SettleDetector, TrayState
+from vision.surroundings import wooden_floor
+
+SHEET = "IMG_20191208_112541.jpg"
+FPS = 10
+
+
+def settled_then_hand(tone: tuple[int, int, int], floor=lambda f: f, seconds: float = 3.0):
+    frames, final = roll_sequence(photo(SHEET), moved=set(range(7)))
+    detector = SettleDetector(clock=ManualClock())
+    sequence = [floor(f) for f in frames] + [floor(final)] * 10
+    reads = [i for i, f in enumerate(sequence)
+             if detector.update(f, timestamp=i / FPS).read_now]
+    base = floor(final)
+    reaching = [hand(base, r, seed=j, tone=tone) for j, r in enumerate((0.2, 0.35, 0.45))]
+    held = [hand(base, 0.45, tone=tone)] * int(seconds * FPS)
+    start = len(sequence)
+    after = [detector.update(f, timestamp=(start + i) / FPS)
+             for i, f in enumerate(reaching + held)]
+    return reads, after, detector
+
+
+@pytest.mark.parametrize("tone", list(SKIN_TONES))
+@pytest.mark.parametrize("floor", ["as shot", "grey 72"])
+def test_a_still_hand_of_every_skin_tone_is_seen_after_the_tray_settled(
+        tone: str, floor: str) -> None:
+    paint = (lambda f: f) if floor == "as shot" else (lambda f: wooden_floor(f, (72,) * 3))
+    reads, after, _ = settled_then_hand(SKIN_TONES[tone], paint)
+    assert len(reads) == 1
+    assert not any(d.read_now for d in after) and after[-1].state is TrayState.HAND
+
+
+def test_a_hand_held_still_ten_seconds_is_taken_into_the_tray_once() -> None:
+    reads, after, detector = settled_then_hand(SKIN_TONES["MST10"],
+                                               seconds=STILL_SKIN_SECONDS + 2)
+    assert detector.still_skin_taken == 1
+    assert after[-1].state is not TrayState.HAND
+
+
+def test_reaching_share_wants_a_large_blob_at_the_edge() -> None:
+    die = 6.0
+    mask = np.zeros((90, 160), bool)
+    mask[40:52, 70:82] = True  # dice in the middle: four dice' area, away from the edge
+    assert reaching_share(mask, die) == 0.0
+    mask[50:90, 60:90] = True  # an arm from the bottom edge
+    assert reaching_share(mask, die) > 6 * die * die / mask.size
+    pieces = np.zeros((90, 160), bool)
+    for row in range(50, 86, 4):  # the same arm seen in stripes (a floor's grain), ending
+        pieces[row:row + 2, 60:90] = True  # within a die of the edge
+    assert reaching_share(pieces, die) > 0
+    middle = np.zeros((90, 160), bool)
+    middle[20:60, 40:100] = True  # a large change away from every edge
+    assert reaching_share(middle, die) == 0.0
+    moved = np.ones((90, 160), bool)
+    moved[: int(90 * (1 - REACH_MOST)) - 5] = False  # over half the picture: the camera
+    assert reaching_share(moved, die) == 0.0
