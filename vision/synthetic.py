@@ -66,6 +66,45 @@ class SyntheticPhoto:
     dice: tuple[SyntheticDie, ...]
 
 
+@dataclass(frozen=True, eq=False)  # eq=False: an array field
+class Setting:
+    """How the camera sees the tray, the same from frame to frame at a table: the uneven
+    light (a broad ``gradient`` across x and y, and a soft hot spot at ``hot_spot``), the
+    camera's small tilt (where the picture's corners land, ``corners``) and its focus (the
+    blur ``sigma``). :func:`tray_photo` draws one for each photo unless it is given one;
+    the frames of one table share one (the demo recording, the runtime tests' throws)."""
+
+    gradient: tuple[float, float]
+    hot_spot: tuple[float, float]
+    corners: np.ndarray
+    sigma: float
+
+    @staticmethod
+    def draw(rng: np.random.Generator, size: tuple[int, int]) -> Setting:
+        # in this order (a photo drawn without a setting draws it where its light is made)
+        return Setting(*_light(rng, size), _tilt(rng, size), _focus(rng))
+
+
+def _light(rng: np.random.Generator,
+           size: tuple[int, int]) -> tuple[tuple[float, float], tuple[float, float]]:
+    w, h = size
+    gx, gy = rng.uniform(-0.25, 0.25, 2)
+    hx, hy = rng.uniform(0, w), rng.uniform(0, h)
+    # numpy's float64, as drawn: the light is worked out in it (each photo as before)
+    return (gx, gy), (hx, hy)
+
+
+def _tilt(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+    w, h = size
+    jitter = 0.03 * min(w, h)
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    return src + rng.uniform(-jitter, jitter, (4, 2)).astype(np.float32)
+
+
+def _focus(rng: np.random.Generator) -> float:
+    return float(rng.uniform(0.4, 1.2))
+
+
 def _rounded_mask(size: int) -> np.ndarray:
     mask = np.zeros((size, size), np.uint8)
     r = size // 6
@@ -84,13 +123,16 @@ def tray_photo(
     body: tuple[int, int, int] | None = None,
     tray: tuple[int, int, int] = (185, 190, 195),
     top_shift: float = 0.0,
+    setting: Setting | None = None,
 ) -> SyntheticPhoto:
     """A photo of dice showing ``faces`` on a tray, with realistic degradations. Seen
     from a camera over the tray's middle when ``top_shift`` is above 0: each die's top
     face lies out from its foot by twice ``top_shift`` of the foot's distance from the
     picture's centre, the side between them in view and shaded
     (:data:`vision.boxes.TOP_FACE_SHIFT`); 0, the default, draws flat tiles, as from far
-    above. A die's box is its whole outline."""
+    above. A die's box is its whole outline. The light, tilt and focus are ``setting``'s,
+    or drawn for this photo alone (:class:`Setting`); the tray's grain and the camera's
+    noise are each photo's own."""
     w, h = size
     base = np.empty((h, w, 3), np.float32)
     base[:] = tray
@@ -144,16 +186,15 @@ def tray_photo(
     base *= (1 - 0.45 * shadow * (1 - covered))[..., None]
     # uneven light: a broad gradient and a soft hot spot
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    gx, gy = rng.uniform(-0.25, 0.25, 2)
+    if setting is None:
+        setting = Setting.draw(rng, size)
+    (gx, gy), (hx, hy) = setting.gradient, setting.hot_spot
     light = 1 + gx * (xx / w - 0.5) + gy * (yy / h - 0.5)
-    hx, hy = rng.uniform(0, w), rng.uniform(0, h)
     light += 0.15 * np.exp(-(((xx - hx) ** 2 + (yy - hy) ** 2) / (2 * (0.3 * w) ** 2)))
     base *= light[..., None]
     # perspective: a small random tilt of the camera
-    jitter = 0.03 * min(w, h)
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = src + rng.uniform(-jitter, jitter, (4, 2)).astype(np.float32)
-    p = cv2.getPerspectiveTransform(src, dst)
+    p = cv2.getPerspectiveTransform(src, setting.corners)
     base = cv2.warpPerspective(base, p, (w, h), borderMode=cv2.BORDER_REPLICATE)
     dice = []
     for d in placed:
@@ -163,8 +204,7 @@ def tray_photo(
         x0, y0 = moved.min(axis=0)
         x1, y1 = moved.max(axis=0)
         dice.append(SyntheticDie(d.face, (int(x0), int(y0), int(x1 - x0), int(y1 - y0))))
-    sigma = float(rng.uniform(0.4, 1.2))
-    base = cv2.GaussianBlur(base, (0, 0), sigma)
+    base = cv2.GaussianBlur(base, (0, 0), setting.sigma)
     base += rng.normal(0, rng.uniform(2, 6), base.shape).astype(np.float32)
     image = np.clip(base, 0, 255).astype(np.uint8)
     return SyntheticPhoto(image, tuple(dice))

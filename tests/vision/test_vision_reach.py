@@ -14,6 +14,7 @@ from tests.vision.helpers import SKIN_TONES, ManualClock, hand, photo, roll_sequ
 from vision.hands import REACH_MOST, reaching_share
 from vision.settle import STILL_SKIN_SECONDS, SettleDetector, TrayState
 from vision.surroundings import wooden_floor
+from vision.synthetic import Setting, tray_photo
 
 SHEET = "IMG_20191208_112541.jpg"
 FPS = 10
@@ -68,3 +69,27 @@ def test_reaching_share_wants_a_large_blob_at_the_edge() -> None:
     moved = np.ones((90, 160), bool)
     moved[: int(90 * (1 - REACH_MOST)) - 5] = False  # over half the picture: the camera
     assert reaching_share(moved, die) == 0.0
+
+
+def test_dice_thrown_in_the_trays_own_light_are_read_and_in_another_light_held_back() -> None:
+    """The cost of telling a hand by its shape: a tray lit otherwise than when it last
+    settled (unevenly, so no gain takes it out) looks like a hand reaching in until it has
+    held still for STILL_SKIN_SECONDS. A camera's tray keeps its light from throw to throw,
+    and synthetic frames of one table share one :class:`vision.synthetic.Setting` (until
+    the forty-first session each drew its own, and the runtime's throws never settled)."""
+    rng = np.random.default_rng(3)
+    setting = Setting.draw(rng, (960, 720))
+    empty = tray_photo(rng, [], setting=setting).image
+    same_light = tray_photo(rng, ["weak", "strong"], setting=setting).image
+    other_light = tray_photo(np.random.default_rng(4), ["weak", "strong"]).image
+
+    def reads(settled: np.ndarray, seconds: float) -> tuple[int, TrayState]:
+        detector = SettleDetector(clock=ManualClock())
+        frames = [empty] * 10 + [settled] * int(seconds * FPS)
+        decisions = [detector.update(f, timestamp=i / FPS) for i, f in enumerate(frames)]
+        return sum(d.read_now for d in decisions[10:]), decisions[-1].state
+
+    assert reads(same_light, 2.0) == (1, TrayState.SETTLED)
+    held, state = reads(other_light, 2.0)
+    assert held == 0 and state is TrayState.HAND
+    assert reads(other_light, STILL_SKIN_SECONDS + 2)[0] == 1

@@ -8,6 +8,7 @@ import numpy as np
 from tests.vision.helpers import photo
 from vision.synthetic import (
     Glyph,
+    Setting,
     _marked_side,
     darker_floor,
     glyph_family,
@@ -15,6 +16,7 @@ from vision.synthetic import (
     random_dots,
     random_glyph,
     symbol_die_crop,
+    tray_photo,
 )
 
 
@@ -171,3 +173,18 @@ def test_a_floor_can_be_repainted_a_flat_grey_grain_and_all() -> None:
     assert abs(float(np.median(grey_flat)) - 72) < 8
     # specks far lighter than the new floor: left by the training's grain, not by 60
     assert (grey_grainy > 150).sum() > 10 * max((grey_flat > 150).sum(), 1)
+
+
+def test_photos_of_one_setting_share_their_light_and_others_do_not() -> None:
+    """Frames of one table (:class:`Setting`: light, tilt, focus) differ by their dice and
+    the camera's noise only; each photo drawn without one has a light of its own, drawn
+    from the generator exactly as before the setting existed (every seeded picture the
+    tests and benchmarks use unchanged)."""
+    size = (320, 240)
+    rng = np.random.default_rng(8)
+    setting = Setting.draw(rng, size)
+    one, two = (tray_photo(rng, [], size=size, setting=setting).image for _ in range(2))
+    smooth = [cv2.GaussianBlur(i.astype(np.float32), (0, 0), 4) for i in (one, two)]
+    assert np.abs(smooth[0] - smooth[1]).max() < 4
+    apart = tray_photo(np.random.default_rng(9), [], size=size).image
+    assert np.abs(cv2.GaussianBlur(apart.astype(np.float32), (0, 0), 4) - smooth[0]).max() > 18

@@ -37,7 +37,7 @@ from vision.enrollment import Profile
 from vision.faces import SEAFALL_FACES
 from vision.reader import DiceReader
 from vision.sources import Frame, FrameSource, SourceError
-from vision.synthetic import random_faces, tray_photo
+from vision.synthetic import Setting, random_faces, tray_photo
 
 MANIFEST = "manifest.json"
 
@@ -187,13 +187,16 @@ def make_recording(folder: Path, rolls: int = 3, dice: int = 2, seed: int = 2026
         profile, min_similarity=profile.min_similarity + SPARE,
         min_margin=profile.min_margin + SPARE))
     rng = np.random.default_rng(seed)
-    empty = tray_photo(rng, [], size=SIZE, die_px=DIE_PX).image
+    # one camera over one tray: every frame in the same light (a tray whose light changed
+    # between throws is no tray a hand could be told from by its shape)
+    setting = Setting.draw(rng, SIZE)
+    empty = tray_photo(rng, [], size=SIZE, die_px=DIE_PX, setting=setting).image
     (folder / "empty.jpg").write_bytes(_encode(empty))
     frames: list[dict[str, Any]] = []
     made: list[dict[str, Any]] = []
     while len(made) < rolls:
         faces = random_faces(rng, dice)
-        settled = tray_photo(rng, faces, size=SIZE, die_px=DIE_PX)
+        settled = tray_photo(rng, faces, size=SIZE, die_px=DIE_PX, setting=setting)
         # the file holds these very bytes: encoded again, the picture read would not be
         # the one checked here (a blank die read sure here was unsure in the file)
         settled_jpeg = _encode(settled.image)
@@ -207,8 +210,8 @@ def make_recording(folder: Path, rolls: int = 3, dice: int = 2, seed: int = 2026
             "tumble-2": f"roll-{n}-tumble-2.jpg", "settled": f"roll-{n}-settled.jpg",
             "pickup": f"roll-{n}-pickup.jpg",
         }
-        tumbling = [tray_photo(rng, random_faces(rng, dice), size=SIZE, die_px=DIE_PX).image
-                    for _ in range(2)]
+        tumbling = [tray_photo(rng, random_faces(rng, dice), size=SIZE, die_px=DIE_PX,
+                               setting=setting).image for _ in range(2)]
         files = {
             "hand": _encode(hand_over(empty, 0.45, seed=n)),
             "tumble-1": _encode(motion_blurred(tumbling[0], 15)),

@@ -12,7 +12,7 @@ import numpy as np
 from vision.enrollment import Profile
 from vision.reader import DiceReader
 from vision.sources import FakeSource, Frame
-from vision.synthetic import random_faces, tray_photo
+from vision.synthetic import Setting, random_faces, tray_photo
 from web.runtime.recording import (
     DIE_PX,
     SIZE,
@@ -28,6 +28,11 @@ def demo_profile() -> Profile:
     return enroll_demo_profile()
 
 
+SETTING = Setting.draw(np.random.default_rng(4), SIZE)
+"""The one camera over the one tray of these tests: every photo of it in the same light,
+as at a table (between frames in another light a hand is told by its shape everywhere)."""
+
+
 @functools.cache
 def certain_photos(count: int = 3) -> tuple[tuple[bytes, tuple[str, ...]], ...]:
     """Synthetic photos of two SeaFall dice (JPEG, as a phone sends) that the demo's profile
@@ -38,7 +43,7 @@ def certain_photos(count: int = 3) -> tuple[tuple[bytes, tuple[str, ...]], ...]:
     found: list[tuple[bytes, tuple[str, ...]]] = []
     for _ in range(80):
         faces = random_faces(rng, 2)
-        photo = tray_photo(rng, faces, size=SIZE, die_px=DIE_PX)
+        photo = tray_photo(rng, faces, size=SIZE, die_px=DIE_PX, setting=SETTING)
         data = cv2.imencode(".jpg", photo.image, [cv2.IMWRITE_JPEG_QUALITY, 85])[1].tobytes()
         read = reader.read(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR))
         if read.is_certain and not read.warnings and sorted(read.faces) == sorted(faces):
@@ -50,7 +55,8 @@ def certain_photos(count: int = 3) -> tuple[tuple[bytes, tuple[str, ...]], ...]:
 
 @functools.cache
 def empty_tray() -> np.ndarray:
-    return tray_photo(np.random.default_rng(5), [], size=SIZE, die_px=DIE_PX).image
+    return tray_photo(np.random.default_rng(5), [], size=SIZE, die_px=DIE_PX,
+                      setting=SETTING).image
 
 
 def throw(photo: bytes) -> list[np.ndarray]:

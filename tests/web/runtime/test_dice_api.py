@@ -230,7 +230,8 @@ def test_a_correction_after_later_commands_is_refused(client):
     data, faces = settled(0)
     read = upload(client, tid, data).json
     client.post(f"/api/tables/{tid}/commands", json={"type": "note", "text": "next"})
-    response = post_read(client, tid, read, "correct", {"die": 0, "face": "blank"})
+    other = "blank" if read["dice"][0]["face"] != "blank" else "weak"  # a change, not a no-op
+    response = post_read(client, tid, read, "correct", {"die": 0, "face": other})
     assert response.status_code == 409 and "undo the later commands" in response.json["message"]
     assert state(client, tid)["state"]["rolled"] == [faces]
 
