@@ -23,7 +23,7 @@ hand; nothing here knows what a hand looks like beyond its colour.
 Skin colour misses the lightest and the deepest skin tones (of the ten of the Monk Skin
 Tone scale, 1-3 and 9-10 lie outside the range), and gloves and sleeves. So a hand is also
 told by its shape (:func:`reaching_share`): a large blob unlike the tray as it last looked
-clear, reaching in from the picture's edge.
+clear, in grey or in colour (:meth:`SkinScene.tinted`), reaching in from the picture's edge.
 """
 
 from __future__ import annotations
@@ -66,6 +66,11 @@ pixel by a level or two; a hand over pine differs from it by 11 or more."""
 
 Y_WEIGHT = 0.5
 """Weight of brightness (Y) against the colour axes in :data:`SCENE_DISTANCE`."""
+
+TINT_DELTA = 12.0
+"""Levels of Cr or Cb by which a pixel's colour differs from the scene's to be part of a
+hand told by its shape (:meth:`SkinScene.tinted`), beside the grey levels the settle
+detector compares."""
 
 
 def small_colour(frame: np.ndarray) -> np.ndarray:
@@ -160,14 +165,27 @@ class SkinScene:
         change taken out)."""
         if not self.skin.any():
             return self.skin
+        moved = self._moved(ycrcb)
+        weights = np.array([[Y_WEIGHT ** 2, 1.0, 1.0]], np.float32)
+        distance = cv2.transform(cv2.multiply(moved, moved), weights)  # squared
+        return self.skin & (distance <= SCENE_DISTANCE ** 2)
+
+    def tinted(self, ycrcb: np.ndarray) -> np.ndarray:
+        """``bool``: the pixels of a YCrCb picture of the scene's size whose colour (Cr or
+        Cb, brightness left out) differs from the scene's by over :data:`TINT_DELTA`, the
+        picture's overall change taken out: a hand whose brightness the floor under it
+        happens to share (an arm over a tray's white wall under a warm lamp)."""
+        moved = self._moved(ycrcb)
+        return np.maximum(np.abs(moved[..., 1]), np.abs(moved[..., 2])) > TINT_DELTA
+
+    def _moved(self, ycrcb: np.ndarray) -> np.ndarray:
+        """``float32``: a picture's YCrCb less the scene's, less the median of that in each
+        channel (the picture's overall change: a camera's exposure, a lamp)."""
         # OpenCV's per-channel arithmetic: NumPy's broadcasting over 3 channels took 0.3 ms
         diff = cv2.subtract(ycrcb, self.ycrcb, dtype=cv2.CV_32F)
         step = max(1, int(np.sqrt(diff.shape[0] * diff.shape[1] / 3600)))
         shift = np.median(diff[::step, ::step].reshape(-1, 3), axis=0)
-        moved = cv2.subtract(diff, (*(float(v) for v in shift), 0.0))
-        weights = np.array([[Y_WEIGHT ** 2, 1.0, 1.0]], np.float32)
-        distance = cv2.transform(cv2.multiply(moved, moved), weights)  # squared
-        return self.skin & (distance <= SCENE_DISTANCE ** 2)
+        return cv2.subtract(diff, (*(float(v) for v in shift), 0.0))
 
 
 REACH_MOST = 0.5

@@ -162,8 +162,10 @@ class SettleDetector:
     _skin_scene: SkinScene | None = field(default=None, init=False, repr=False)
     _skin_still_since: float | None = field(default=None, init=False, repr=False)
     _clear: _Look | None = field(default=None, init=False, repr=False)
-    """The tray as it last settled, with no hand: what a hand of any colour is told from
-    without an empty-tray check (:meth:`_reach`)."""
+    """The tray as it last settled, with no hand, at :data:`vision.hands.ANALYSIS_WIDTH`
+    (:meth:`_hand_look`): what a hand of any colour is told from without an empty-tray
+    check (:meth:`_reach`); in colour, :attr:`_clear_scene`."""
+    _clear_scene: SkinScene | None = field(default=None, init=False, repr=False)
     still_skin_taken: int = field(default=0, init=False)
     """How often skin colour that held still was taken into the tray's scene
     (:data:`STILL_SKIN_SECONDS`): a caller compares it before and after a frame to tell the
@@ -252,10 +254,11 @@ class SettleDetector:
         self._motion_mask |= moved.astype(np.uint8)
         skin, unlike = self._hand(colour, look)
         moving = motion > self._moving_share(grey.shape, image.shape)
-        reach = self._reach(look, image.shape)
+        near = self._hand_look(look, colour)
+        reach = self._reach(near, colour, image.shape)
         if self._skin_held_still(max(skin, reach), moving, now):
             self._skin_scene = SkinScene.of(colour)
-            self._clear = look
+            self._clear, self._clear_scene = near, self._skin_scene
             self.still_skin_taken += 1
             skin, reach = hand_share(colour, self._skin_scene), 0.0
         skin = max(skin, reach)
@@ -278,7 +281,8 @@ class SettleDetector:
         if now - self._still_since < self.settle_seconds:
             return SettleDecision(TrayState.STILL, motion, hand, False)
         # settled, no hand: the tray as it is now is what a hand is told from
-        self._skin_scene, self._clear = SkinScene.of(colour), look
+        self._skin_scene = self._clear_scene = SkinScene.of(colour)
+        self._clear = near
         if self._armed:
             self._armed = False
             if self._as_last_read(look, image.shape):  # stirred, nothing changed: no roll
@@ -300,19 +304,33 @@ class SettleDetector:
             self._skin_scene = SkinScene.of(small_colour(self.background))
         return self._skin_scene
 
-    def _reach(self, look: _Look, shape: tuple[int, ...]) -> float:
+    def _reach(self, look: _Look, colour: np.ndarray, shape: tuple[int, ...]) -> float:
         """A hand of any skin tone, or a sleeve, without a usable empty-tray check: the
         share of the frame of a blob unlike the tray as it last settled, larger than six
-        dice and reaching in from the frame's edge (:func:`vision.hands.reaching_share`;
-        40 grey levels off, the light's change taken out). 0 before the tray first settles,
-        and with a usable check (:meth:`_hand` compares the frame with the empty tray)."""
+        dice and reaching in from the frame's edge (:func:`vision.hands.reaching_share`):
+        :data:`REACH_DELTA` grey levels off, the light's change taken out, or of another
+        colour (:meth:`vision.hands.SkinScene.tinted`); ``look`` is the frame at the hand's
+        width (:meth:`_hand_look`). 0 before the tray first settles, and with a usable
+        check (:meth:`_hand` compares the frame with the empty tray)."""
         if self._clear is None or (self.background is not None and not self.stale_background
                                    and self._small_bg is not None):
             return 0.0
         unlike = _changed(look, self._clear, REACH_DELTA)
         if unlike is None:
             return 0.0
+        ycrcb = cv2.cvtColor(colour, cv2.COLOR_BGR2YCrCb)
+        if self._clear_scene is not None and self._clear_scene.fits(ycrcb):
+            unlike |= self._clear_scene.tinted(ycrcb)
         return reaching_share(unlike, self._die(shape) * look.grey.shape[1] / shape[1])
+
+    @staticmethod
+    def _hand_look(look: _Look, colour: np.ndarray) -> _Look:
+        """The frame's look at the hand's width (:data:`vision.hands.ANALYSIS_WIDTH`, the
+        colour copy's): ``look`` itself, unless small dice have motion looked at wider; a
+        hand is large, and at 640 px wide its shape took 2 ms more a frame."""
+        if look.grey.shape == colour.shape[:2]:
+            return look
+        return _Look.of(cv2.GaussianBlur(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), (3, 3), 0))
 
     def _skin_held_still(self, skin: float, moving: bool, now: float) -> bool:
         """Whether a hand by its skin colour or its shape (``skin``, its share) has held
@@ -392,6 +410,7 @@ class SettleDetector:
         self._still_frame, self._stirred_at = old._still_frame, old._stirred_at
         self._armed, self._last_read = old._armed, old._last_read
         self._motion_mask, self._clear = old._motion_mask, old._clear
+        self._clear_scene = old._clear_scene
         return self
 
     def resume(self) -> None:

@@ -26,6 +26,7 @@ from vision.hands import (
     hand_fraction,
     hand_share,
     largest_share,
+    reaching_share,
     skin_mask,
     small_colour,
     table_edges,
@@ -133,6 +134,29 @@ def test_a_scene_explains_its_own_skin_under_a_changed_light_but_not_a_hand() ->
     assert hand_share(small_colour(with_hand), other_size) <= HAND_SHARE  # judged alone
     grey = SkinScene.of(small_colour(photo(SHEET).image()))
     assert not grey.explains(ycrcb).any()  # a grey tray explains no skin
+
+
+def test_a_scene_sees_a_change_of_colour_but_not_of_light_nor_of_cast() -> None:
+    """SkinScene.tinted: the pixels whose colour (brightness left out) is not the scene's,
+    the picture's overall change taken out. Under a strong warm lamp the arm over the
+    sheet's white lip is its grey, and of another colour."""
+    sheet = photo(SHEET).image()
+    scene = SkinScene.of(small_colour(sheet))
+
+    def tinted(image: np.ndarray) -> np.ndarray:
+        return scene.tinted(cv2.cvtColor(small_colour(image), cv2.COLOR_BGR2YCrCb))
+
+    assert tinted(sheet).mean() == 0.0
+    assert tinted(lamp_light(sheet, (0.8, 0.8, 0.8))).mean() < 0.002  # exposure
+    cast = tinted(lamp_light(sheet, LAMPS["warm lamp"]))  # a lamp's cast: the dice
+    assert cast.mean() < 0.02 and reaching_share(cast, 10.0) == 0.0  # (coloured) only
+    warm = SkinScene.of(small_colour(lamp_light(sheet, LAMPS["strong warm lamp"])))
+    arm = warm.tinted(cv2.cvtColor(small_colour(lamp_light(hand(sheet, 0.45),
+                                                           LAMPS["strong warm lamp"])),
+                                   cv2.COLOR_BGR2YCrCb))
+    h, w = arm.shape
+    assert arm[h - 3:, : w // 2].any()  # the arm where it crosses the bottom edge
+    assert arm[: h // 2].mean() == 0.0  # and nothing above the hand
 
 
 @pytest.mark.parametrize("floor", ["pine", "walnut", "warm lamp"])
