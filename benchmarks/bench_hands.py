@@ -11,13 +11,17 @@ with and without the empty tray's check, a warm lamp), prints:
   (median, seconds; the detector waits ``settle_seconds``, 0.4 s);
 * **still hand**: after that, a hand held still in the tray for 3 s: in how many
   sequences it was seen (no read, the tray's state ``hand`` at the end);
+* **leaning in**: a second throw after the first settled, the player leaning over the
+  table meanwhile (``leaning_shadow``: 30% deep over the near third of the tray, its
+  penumbra 2% of the frame wide): how long after the dice stopped it was read (median
+  and most, seconds; a shadow taken for a hand holds it 10 s);
 * **photos, hand said**: single photos read with no stream (the reader's own check):
   how many of the d6 photos without a hand (249 of 250; with ``--quick`` the 6 checked-in
   ones) were said to hold a hand, by skin colour alone (before this check) and by
   :func:`vision.hands.hand_fraction`; and whether the real photo of a hand holding a die
   was.
 
-Takes about three minutes on one core::
+Takes about four minutes on one core::
 
     .venv/bin/python benchmarks/bench_hands.py [--quick]
 """
@@ -41,6 +45,7 @@ from tests.vision.helpers import (  # noqa: E402
     empty_tray,
     hand,
     labelled_photos,
+    leaning_shadow,
     roll_sequence,
 )
 from vision.hands import HAND_SHARE, hand_fraction, largest_share, skin_mask, small_colour  # noqa: E402
@@ -102,6 +107,35 @@ def rolls(change: Change, checked: bool) -> tuple[int, int, list[float], int]:
     return count, once, delays, seen
 
 
+LEANING_PENUMBRA = 0.02
+"""The leaning player's shadow's penumbra, a share of the frame's width."""
+
+
+def leaning(change: Change, checked: bool) -> list[float]:
+    """Seconds from the last die stopping to the read, a second throw each sequence, the
+    player's shadow over the tray from the hand's first frame on (None: no read)."""
+    delays: list[float] = []
+    for p in labelled_photos():
+        if p.path.name == HAND_PHOTO:
+            continue
+        frames, final = roll_sequence(p, moved=set(range(len(p.faces))))
+        background = change(empty_tray(p)) if checked else None
+        detector = SettleDetector(clock=ManualClock(), background=background)
+        first = [change(f) for f in frames] + [change(final)] * 10
+        for i, f in enumerate(first):
+            detector.update(f, timestamp=i / FPS)
+        again, thrown = roll_sequence(p, moved=set(range(len(p.faces))), offset=(-40, 30),
+                                      start=final)
+        shade = [leaning_shadow(change(f), LEANING_PENUMBRA) for f in again[3:-8]]
+        sequence = [change(f) for f in again[:3]] + shade
+        sequence += [leaning_shadow(change(thrown), LEANING_PENUMBRA)] * STILL_AFTER
+        start, stopped = len(first), len(first) + len(again) - 8
+        reads = [start + i for i, f in enumerate(sequence)
+                 if detector.update(f, timestamp=(start + i) / FPS).read_now]
+        delays.append((reads[0] - stopped) / FPS if reads else float("inf"))
+    return delays
+
+
 def photo_paths(quick: bool) -> list[Path]:
     if quick or not DATASET.is_dir():
         return [p.path for p in labelled_photos()]
@@ -132,15 +166,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     paths = photo_paths(args.quick)
     print(f"{'surroundings':<26} {'rolls read once':>15} {'read after s':>12} "
-          f"{'still hand seen':>15} {'photos, hand said: colour alone / now':>38} "
-          f"{'real hand':>9}")
+          f"{'still hand seen':>15} {'leaning in: read after s':>24} "
+          f"{'photos, hand said: colour alone / now':>38} {'real hand':>9}")
     for name, change, checked in surroundings():
         count, once, delays, seen = rolls(change, checked)
+        shaded = leaning(change, checked)
         plain, alone, now, hand_seen = photos(change, paths)
         delay = f"{statistics.median(delays):.1f}" if delays else "-"
+        lean = f"{statistics.median(shaded):.1f} / {max(shaded):.1f}"
         print(f"{name:<26} {f'{once} of {count}':>15} {delay:>12} {f'{seen} of {count}':>15} "
-              f"{f'{alone} / {now} of {plain}':>38} {'seen' if hand_seen else 'not seen':>9}",
-              flush=True)
+              f"{lean:>24} {f'{alone} / {now} of {plain}':>38} "
+              f"{'seen' if hand_seen else 'not seen':>9}", flush=True)
     return 0
 
 

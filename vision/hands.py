@@ -93,24 +93,38 @@ def skin_mask(ycrcb: np.ndarray) -> np.ndarray:
 
 def largest_share(mask: np.ndarray) -> float:
     """The share of the picture the largest patch of ``mask`` (non-zero) covers."""
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    return largest_patch(mask)[1]
+
+
+def largest_patch(mask: np.ndarray) -> tuple[np.ndarray | None, float]:
+    """The largest patch of ``mask`` (non-zero; ``uint8``) as a ``bool`` mask, and the
+    share of the picture it covers: (None, 0.0) when there is none."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     if n <= 1:
-        return 0.0
-    return float(stats[1:, cv2.CC_STAT_AREA].max()) / mask.size
+        return None, 0.0
+    best = int(np.argmax(stats[1:, cv2.CC_STAT_AREA])) + 1
+    return labels == best, float(stats[best, cv2.CC_STAT_AREA]) / mask.size
 
 
 def hand_share(small: np.ndarray, scene: SkinScene | None = None) -> float:
     """The share of ``small`` (BGR, :func:`small_colour`) that the largest patch of skin
     colour covers which is not ``scene``'s (:meth:`SkinScene.explains`); 0 when such skin
     colour covers over :data:`FLOOR_SHARE` of it (the floor)."""
+    return hand_patch(small, scene)[1]
+
+
+def hand_patch(small: np.ndarray,
+               scene: SkinScene | None = None) -> tuple[np.ndarray | None, float]:
+    """:func:`hand_share`'s patch as a ``bool`` mask, and its share (None, 0.0 when there
+    is none)."""
     ycrcb = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
     mask = skin_mask(ycrcb)
     if scene is not None and scene.fits(ycrcb):
         mask[scene.explains(ycrcb)] = 0
     if cv2.countNonZero(mask) > FLOOR_SHARE * mask.size:
-        return 0.0  # the floor (with the table round it, if it is wood too)
+        return None, 0.0  # the floor (with the table round it, if it is wood too)
     table_edges(mask)  # after the scene: what it explains is no table's, nor a hand's
-    return largest_share(mask)
+    return largest_patch(mask)
 
 
 def table_edges(mask: np.ndarray) -> None:
@@ -195,27 +209,85 @@ light: :func:`reaching_share` gives 0 for it."""
 
 
 def reaching_share(unlike: np.ndarray, die: float) -> float:
-    """A hand of any skin tone, or a sleeve or glove, by its shape: the share of the
-    picture covered by the largest blob of ``unlike`` (``bool`` or 0/1: where the picture
-    differs from the tray as it last looked clear) larger than six dice (``die``: a die's
-    size in its pixels) that reaches the picture's edge (a hand from above comes in on an
-    arm that crosses the edge; dice lie inside the tray). A hand that differs little from
-    the floor is seen in pieces (the floor's grain, the hand's shading), so pieces less
-    than half a die apart are one blob, and within a die of the edge reaches it. 0 when no
-    blob does, or when the change covers over :data:`REACH_MOST` of the picture."""
+    """The share of the picture that :func:`reaching_blob`'s blob covers (its own pixels),
+    0 when there is none."""
+    found = reaching_blob(unlike, die)
+    return 0.0 if found is None else found[1]
+
+
+def reaching_blob(unlike: np.ndarray, die: float) -> tuple[np.ndarray, float] | None:
+    """A hand of any skin tone, or a sleeve or glove, by its shape: the largest blob of
+    ``unlike`` (``bool`` or 0/1: where the picture differs from the tray as it last looked
+    clear) larger than six dice (``die``: a die's size in its pixels) that reaches the
+    picture's edge (a hand from above comes in on an arm that crosses the edge; dice lie
+    inside the tray), as (``bool`` mask of the blob, its pieces joined; the share of the
+    picture its own pixels cover). A hand that differs little from the floor is seen in
+    pieces (the floor's grain, the hand's shading), so pieces less than half a die apart
+    are one blob, and within a die of the edge reaches it. None when no blob does, or
+    when the change covers over :data:`REACH_MOST` of the picture."""
     mask = unlike.astype(np.uint8)
     if cv2.countNonZero(mask) > REACH_MOST * mask.size:
-        return 0.0
+        return None
     k = max(3, int(die / 2) | 1)
     joined = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(joined)
     if n <= 1:
-        return 0.0
+        return None
     area = np.bincount(labels[mask > 0], minlength=n)[1:]  # the blob's own pixels
     h, w = mask.shape
     x, y = stats[1:, cv2.CC_STAT_LEFT], stats[1:, cv2.CC_STAT_TOP]
     right = x + stats[1:, cv2.CC_STAT_WIDTH]
     bottom = y + stats[1:, cv2.CC_STAT_HEIGHT]
     edge = (x <= die) | (y <= die) | (right >= w - die) | (bottom >= h - die)
-    reaching = area[edge & (area > 6 * die * die)]
-    return float(reaching.max()) / mask.size if len(reaching) else 0.0
+    reaching = np.where(edge & (area > 6 * die * die), area, 0)
+    if not reaching.any():
+        return None
+    best = int(np.argmax(reaching))
+    return labels == best + 1, float(reaching[best]) / mask.size
+
+
+SOFT_EDGE = 0.25
+"""A change whose outline rises by less than this share of its depth a pixel is a
+shadow's or the light's (:func:`soft_edged`). At :data:`ANALYSIS_WIDTH` a hand's outline
+rises by 0.34-0.38 of its depth a pixel (the tests' hand in the ten tones of the Monk
+scale on the photos' sheet, grey, dark grey and oak floors); a shadow whose penumbra is a
+hundredth of the frame wide by 0.22-0.23, a wider one by under 0.17 (a player leaning
+over a lamp-lit table casts one some dice wide). A crisp shadow (a bare bulb's, the
+sun's) rises as a hand does: it holds the read back as a hand would."""
+
+SOFT_QUANTILE = 75
+"""The percentile of the outline's slope :func:`soft_edged` judges: its steepest quarter
+(at its middle, 50, the parts of a hand's outline where it is the floor's grey brought
+the least of the tests' hands to 0.19 of its depth, among the shadows)."""
+
+SHADE_LEAST = 12.0
+"""Grey levels: a blob that differs from the tray by less than this (its median) differs
+in colour more than in light: no shadow (:func:`soft_edged`)."""
+
+
+def soft_edged(diff: np.ndarray, blob: np.ndarray) -> bool:
+    """Whether a change over ``blob`` (``bool``, :func:`reaching_blob`'s) is a shadow's or
+    the light's rather than a hand's: ``diff`` (``float32`` grey: the picture less the
+    tray as it last looked clear, the light's overall change taken out) is deep over it
+    (:data:`SHADE_LEAST`) and rises to it softly at its outline (:data:`SOFT_EDGE`; the
+    steepest quarter of the outline, :data:`SOFT_QUANTILE`, its holes and the picture's
+    own border left out). A player leaning over the table shades the tray from its edge
+    as a hand reaches in from it, but the shadow's edge is soft (a lamp is no point) and
+    the hand's is its outline."""
+    b = blob.astype(np.uint8)
+    # its outline only: the dice lying in a shadow (thrown there, or moved since the tray
+    # settled) leave holes in it whose edges are theirs
+    outer, _ = cv2.findContours(b, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    whole = cv2.drawContours(np.zeros_like(b), outer, -1, 1, cv2.FILLED)
+    ring = cv2.morphologyEx(whole, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)) > 0
+    ring[0, :] = ring[-1, :] = False
+    ring[:, 0] = ring[:, -1] = False
+    inside = cv2.erode(b, np.ones((5, 5), np.uint8)) > 0
+    if not inside.any() or not ring.any():
+        return False
+    depth = float(np.median(np.abs(diff[inside])))
+    if depth < SHADE_LEAST:
+        return False
+    slope = cv2.magnitude(cv2.Sobel(diff, cv2.CV_32F, 1, 0, ksize=3),
+                          cv2.Sobel(diff, cv2.CV_32F, 0, 1, ksize=3)) / 8  # levels a pixel
+    return float(np.percentile(slope[ring], SOFT_QUANTILE)) < SOFT_EDGE * depth

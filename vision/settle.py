@@ -31,7 +31,15 @@ import cv2
 import numpy as np
 
 from vision.detection import DEFAULT_DIE_FRACTION
-from vision.hands import ANALYSIS_WIDTH, SkinScene, hand_share, reaching_share, small_colour
+from vision.hands import (
+    ANALYSIS_WIDTH,
+    SHADE_LEAST,
+    SkinScene,
+    hand_patch,
+    reaching_blob,
+    small_colour,
+    soft_edged,
+)
 from vision.lightbands import brought, row_gains, row_light
 
 MIN_DIE_ANALYSIS_PX = 5.5
@@ -117,21 +125,28 @@ class _Look(NamedTuple):
 
 def _changed(now: _Look, before: _Look | None, delta: int) -> np.ndarray | None:
     """Which pixels of ``now`` differ from ``before`` by more than ``delta`` grey levels,
-    ``now`` brought to ``before``'s brightness first (the ratio of their medians; row by
-    row where the two differ in bands, :mod:`vision.lightbands`): the light over the
-    whole tray changing (a lamp, a camera's exposure, a flickering light, whole or in
+    ``now`` brought to ``before``'s brightness first (:func:`_brought`): the light over
+    the whole tray changing (a lamp, a camera's exposure, a flickering light, whole or in
     bands rolling across the frame) is not motion, nor a hand against the empty tray.
     None without a ``before`` of the same size."""
+    grey = _brought(now, before)
+    return None if grey is None else cv2.absdiff(grey, before.grey) > delta
+
+
+def _brought(now: _Look, before: _Look | None, rows: bool = True) -> np.ndarray | None:
+    """``now``'s grey brought to ``before``'s brightness (the ratio of their medians; with
+    ``rows``, row by row where the two differ in bands, :mod:`vision.lightbands`); None
+    without a ``before`` of the same size."""
     if before is None or before.grey.shape != now.grey.shape:
         return None
     grey = now.grey
     overall = before.light / now.light if now.light > 0 else 1.0
-    gains = row_gains(now.rows, before.rows, overall)
+    gains = row_gains(now.rows, before.rows, overall) if rows else None
     if gains is not None:
-        grey = brought(grey, gains)
-    elif now.light > 0 and now.light != before.light:
-        grey = cv2.convertScaleAbs(grey, alpha=overall)
-    return cv2.absdiff(grey, before.grey) > delta
+        return brought(grey, gains)
+    if now.light > 0 and now.light != before.light:
+        return cv2.convertScaleAbs(grey, alpha=overall)
+    return grey
 
 
 @dataclass
@@ -212,11 +227,16 @@ class SettleDetector:
                                                   interpolation=cv2.INTER_AREA)
         return colour, cv2.GaussianBlur(grey, (3, 3), 0)
 
-    def _hand(self, colour: np.ndarray, look: _Look) -> tuple[float, float]:
+    def _hand(self, colour: np.ndarray, look: _Look, near: _Look) -> tuple[float, float]:
         """(the share of the frame's largest patch of skin colour that is not the tray's
-        (:func:`vision.hands.hand_share`), the share of the largest blob unlike the empty
-        tray where it is larger than six dice: 0 without a background)."""
-        hand = hand_share(colour, self._scene())
+        (:func:`vision.hands.hand_patch`) and is no shadow over it (:meth:`_shade`), the
+        share of the largest blob unlike the empty tray where it is larger than six dice:
+        0 without a background). ``near`` is ``look`` at the colour copy's size."""
+        scene = self._scene()
+        patch, hand = hand_patch(colour, scene)
+        if (patch is not None and hand > self.hand_threshold and scene is not None
+                and patch.shape == scene.skin.shape and self._shade(near, patch & scene.skin)):
+            hand = 0.0
         if self.background is not None:
             if self._small_bg_for != look.grey.shape:
                 self._small_bg = _Look.of(self._small(self.background)[1])
@@ -252,15 +272,15 @@ class SettleDetector:
         if self._motion_mask is None or self._motion_mask.shape != grey.shape:
             self._motion_mask = np.zeros(grey.shape, np.uint8)
         self._motion_mask |= moved.astype(np.uint8)
-        skin, unlike = self._hand(colour, look)
-        moving = motion > self._moving_share(grey.shape, image.shape)
         near = self._hand_look(look, colour)
+        skin, unlike = self._hand(colour, look, near)
+        moving = motion > self._moving_share(grey.shape, image.shape)
         reach = self._reach(near, colour, image.shape)
         if self._skin_held_still(max(skin, reach), moving, now):
             self._skin_scene = SkinScene.of(colour)
             self._clear, self._clear_scene = near, self._skin_scene
             self.still_skin_taken += 1
-            skin, reach = hand_share(colour, self._skin_scene), 0.0
+            skin, reach = hand_patch(colour, self._skin_scene)[1], 0.0
         skin = max(skin, reach)
         if moving or skin > self.hand_threshold:
             self._stirred_at = now
@@ -315,13 +335,43 @@ class SettleDetector:
         if self._clear is None or (self.background is not None and not self.stale_background
                                    and self._small_bg is not None):
             return 0.0
-        unlike = _changed(look, self._clear, REACH_DELTA)
-        if unlike is None:
+        grey = _brought(look, self._clear)
+        if grey is None:
             return 0.0
+        unlike = cv2.absdiff(grey, self._clear.grey) > REACH_DELTA
         ycrcb = cv2.cvtColor(colour, cv2.COLOR_BGR2YCrCb)
         if self._clear_scene is not None and self._clear_scene.fits(ycrcb):
             unlike |= self._clear_scene.tinted(ycrcb)
-        return reaching_share(unlike, self._die(shape) * look.grey.shape[1] / shape[1])
+        found = reaching_blob(unlike, self._die(shape) * look.grey.shape[1] / shape[1])
+        if found is None:
+            return 0.0
+        blob, share = found
+        if soft_edged(cv2.subtract(grey, self._clear.grey, dtype=cv2.CV_32F), blob):
+            return 0.0  # a player's shadow, or the light changed over part of the tray
+        return share
+
+    def _shade(self, near: _Look, patch: np.ndarray) -> bool:
+        """Whether a patch of skin colour unlike the tray's scene, over the scene's own
+        skin colour (``patch``, in the frame at the colour copy's size, ``near``:
+        :meth:`_hand_look`) is a shadow over a skin-coloured floor: it lies mostly in a
+        part of the tray that has darkened since it last settled, softly
+        (:func:`vision.hands.soft_edged`). A player leaning over a wooden tray darkens the
+        wood out of its scene's colour; the patch itself may take in the places the dice
+        left (wood the scene did not show), so the darkening is judged, not the patch."""
+        if self._clear is None:
+            return False
+        # the whole frame's gain only: a shadow over the near rows would pass for bands
+        grey = _brought(near, self._clear, rows=False)
+        if grey is None:
+            return False
+        diff = cv2.subtract(grey, self._clear.grey, dtype=cv2.CV_32F)
+        n, labels = cv2.connectedComponents((diff < -SHADE_LEAST).astype(np.uint8))
+        hits = np.bincount(labels[patch], minlength=n)
+        hits[0] = 0
+        darkened = int(np.argmax(hits))
+        if darkened == 0 or hits[darkened] < 0.5 * np.count_nonzero(patch):
+            return False
+        return soft_edged(diff, labels == darkened)
 
     @staticmethod
     def _hand_look(look: _Look, colour: np.ndarray) -> _Look:

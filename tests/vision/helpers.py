@@ -240,6 +240,17 @@ def hand(frame: np.ndarray, reach: float, seed: int = 0,
     return out
 
 
+def leaning_shadow(image: np.ndarray, penumbra: float, depth: float = 0.3) -> np.ndarray:
+    """A player leaning over the table: a shadow ``depth`` deep over the near third of the
+    picture (an ellipse from its bottom edge), its edge blurred by ``penumbra`` of the
+    picture's width (a lamp's shade some dice wide: 0.02-0.05; a bare bulb: 0.003)."""
+    h, w = image.shape[:2]
+    shade = np.zeros((h, w), np.float32)
+    cv2.ellipse(shade, (w // 2, h), (int(w * 0.45), int(h * 0.3)), 0, 0, 360, 1.0, -1)
+    shade = cv2.GaussianBlur(shade, (0, 0), penumbra * w)
+    return np.clip(image * (1 - depth * shade)[..., None], 0, 255).astype(np.uint8)
+
+
 def roll_sequence(
     p: LabelledPhoto, moved: set[int], offset: tuple[int, int] = (0, 0),
     start: np.ndarray | None = None,
