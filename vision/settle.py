@@ -327,11 +327,12 @@ class SettleDetector:
     def _reach(self, look: _Look, colour: np.ndarray, shape: tuple[int, ...]) -> float:
         """A hand of any skin tone, or a sleeve, without a usable empty-tray check: the
         share of the frame of a blob unlike the tray as it last settled, larger than six
-        dice and reaching in from the frame's edge (:func:`vision.hands.reaching_share`):
+        dice and reaching in from the frame's edge (:func:`vision.hands.reaching_blob`):
         :data:`REACH_DELTA` grey levels off, the light's change taken out, or of another
-        colour (:meth:`vision.hands.SkinScene.tinted`); ``look`` is the frame at the hand's
-        width (:meth:`_hand_look`). 0 before the tray first settles, and with a usable
-        check (:meth:`_hand` compares the frame with the empty tray)."""
+        colour (:meth:`vision.hands.SkinScene.tinted`), unless its edge is soft (a shadow,
+        :func:`vision.hands.soft_edged`); ``look`` is the frame at the hand's width
+        (:meth:`_hand_look`). 0 before the tray first settles, and with a usable check
+        (:meth:`_hand` compares the frame with the empty tray)."""
         if self._clear is None or (self.background is not None and not self.stale_background
                                    and self._small_bg is not None):
             return 0.0
