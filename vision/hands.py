@@ -249,16 +249,16 @@ def reaching_blob(unlike: np.ndarray, die: float) -> tuple[np.ndarray, float] | 
 SOFT_EDGE = 0.25
 """A change whose outline rises by less than this share of its depth a pixel is a
 shadow's or the light's (:func:`soft_edged`). At :data:`ANALYSIS_WIDTH` a hand's outline
-rises by 0.34-0.38 of its depth a pixel (the tests' hand in the ten tones of the Monk
-scale on the photos' sheet, grey, dark grey and oak floors); a shadow whose penumbra is a
-hundredth of the frame wide by 0.22-0.23, a wider one by under 0.17 (a player leaning
-over a lamp-lit table casts one some dice wide). A crisp shadow (a bare bulb's, the
-sun's) rises as a hand does: it holds the read back as a hand would."""
+rises by 0.34-0.38 of its depth a pixel (the tests' hand in tones 1, 3, 6, 9 and 10 of
+the Monk scale on the photos' sheet, grey, dark grey and oak floors); a shadow whose
+penumbra is a hundredth of the frame wide by 0.22-0.23, a wider one by under 0.17 (a
+player leaning over a lamp-lit table casts one some dice wide). A crisp shadow (a bare
+bulb's, the sun's) rises as a hand does: it holds the read back as a hand would."""
 
 SOFT_QUANTILE = 75
-"""The percentile of the outline's slope :func:`soft_edged` judges: its steepest quarter
-(at its middle, 50, the parts of a hand's outline where it is the floor's grey brought
-the least of the tests' hands to 0.19 of its depth, among the shadows)."""
+"""The percentile of the outline's slope :func:`soft_edged` judges: its steepest quarter.
+Judged at its middle (50), the parts of a hand's outline that match the floor's grey
+brought the least of the tests' hands down to 0.19 of its depth, among the shadows."""
 
 SHADE_LEAST = 12.0
 """Grey levels: a blob that differs from the tray by less than this (its median) differs
