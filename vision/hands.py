@@ -117,7 +117,13 @@ def hand_patch(small: np.ndarray,
                scene: SkinScene | None = None) -> tuple[np.ndarray | None, float]:
     """:func:`hand_share`'s patch as a ``bool`` mask, and its share (None, 0.0 when there
     is none)."""
-    ycrcb = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
+    return skin_patch(cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb), scene)
+
+
+def skin_patch(ycrcb: np.ndarray,
+               scene: SkinScene | None = None) -> tuple[np.ndarray | None, float]:
+    """:func:`hand_patch` of the small copy in YCrCb (converted once a frame by a caller
+    that needs it for more)."""
     mask = skin_mask(ycrcb)
     if scene is not None and scene.fits(ycrcb):
         mask[scene.explains(ycrcb)] = 0

@@ -35,8 +35,8 @@ from vision.hands import (
     ANALYSIS_WIDTH,
     SHADE_LEAST,
     SkinScene,
-    hand_patch,
     reaching_blob,
+    skin_patch,
     small_colour,
     soft_edged,
 )
@@ -227,13 +227,14 @@ class SettleDetector:
                                                   interpolation=cv2.INTER_AREA)
         return colour, cv2.GaussianBlur(grey, (3, 3), 0)
 
-    def _hand(self, colour: np.ndarray, look: _Look, near: _Look) -> tuple[float, float]:
+    def _hand(self, ycrcb: np.ndarray, look: _Look, near: _Look) -> tuple[float, float]:
         """(the share of the frame's largest patch of skin colour that is not the tray's
         (:func:`vision.hands.hand_patch`) and is no shadow over it (:meth:`_shade`), the
         share of the largest blob unlike the empty tray where it is larger than six dice:
-        0 without a background). ``near`` is ``look`` at the colour copy's size."""
+        0 without a background). ``ycrcb`` is the colour copy in YCrCb, ``near`` ``look``
+        at its size."""
         scene = self._scene()
-        patch, hand = hand_patch(colour, scene)
+        patch, hand = skin_patch(ycrcb, scene)
         if (patch is not None and hand > self.hand_threshold and scene is not None
                 and patch.shape == scene.skin.shape and self._shade(near, patch & scene.skin)):
             hand = 0.0
@@ -273,14 +274,15 @@ class SettleDetector:
             self._motion_mask = np.zeros(grey.shape, np.uint8)
         self._motion_mask |= moved.astype(np.uint8)
         near = self._hand_look(look, colour)
-        skin, unlike = self._hand(colour, look, near)
+        ycrcb = cv2.cvtColor(colour, cv2.COLOR_BGR2YCrCb)  # for skin and for the shape
+        skin, unlike = self._hand(ycrcb, look, near)
         moving = motion > self._moving_share(grey.shape, image.shape)
-        reach = self._reach(near, colour, image.shape)
+        reach = self._reach(near, ycrcb, image.shape)
         if self._skin_held_still(max(skin, reach), moving, now):
             self._skin_scene = SkinScene.of(colour)
             self._clear, self._clear_scene = near, self._skin_scene
             self.still_skin_taken += 1
-            skin, reach = hand_patch(colour, self._skin_scene)[1], 0.0
+            skin, reach = skin_patch(ycrcb, self._skin_scene)[1], 0.0
         skin = max(skin, reach)
         if moving or skin > self.hand_threshold:
             self._stirred_at = now
@@ -324,15 +326,16 @@ class SettleDetector:
             self._skin_scene = SkinScene.of(small_colour(self.background))
         return self._skin_scene
 
-    def _reach(self, look: _Look, colour: np.ndarray, shape: tuple[int, ...]) -> float:
+    def _reach(self, look: _Look, ycrcb: np.ndarray, shape: tuple[int, ...]) -> float:
         """A hand of any skin tone, or a sleeve, without a usable empty-tray check: the
         share of the frame of a blob unlike the tray as it last settled, larger than six
         dice and reaching in from the frame's edge (:func:`vision.hands.reaching_blob`):
         :data:`REACH_DELTA` grey levels off, the light's change taken out, or of another
         colour (:meth:`vision.hands.SkinScene.tinted`), unless its edge is soft (a shadow,
         :func:`vision.hands.soft_edged`); ``look`` is the frame at the hand's width
-        (:meth:`_hand_look`). 0 before the tray first settles, and with a usable check
-        (:meth:`_hand` compares the frame with the empty tray)."""
+        (:meth:`_hand_look`), ``ycrcb`` its colour copy in YCrCb. 0 before the tray first
+        settles, and with a usable check (:meth:`_hand` compares the frame with the empty
+        tray)."""
         if self._clear is None or (self.background is not None and not self.stale_background
                                    and self._small_bg is not None):
             return 0.0
@@ -340,7 +343,6 @@ class SettleDetector:
         if grey is None:
             return 0.0
         unlike = cv2.absdiff(grey, self._clear.grey) > REACH_DELTA
-        ycrcb = cv2.cvtColor(colour, cv2.COLOR_BGR2YCrCb)
         if self._clear_scene is not None and self._clear_scene.fits(ycrcb):
             unlike |= self._clear_scene.tinted(ycrcb)
         found = reaching_blob(unlike, self._die(shape) * look.grey.shape[1] / shape[1])
