@@ -66,7 +66,8 @@ Change = Callable[[np.ndarray], np.ndarray]
 def surroundings() -> list[tuple[str, Change, bool]]:
     """(name, what it does to a frame, whether the detector has the empty tray's check)."""
     pine, oak = WOODS["pine"], WOODS["oak"]
-    out: list[tuple[str, Change, bool]] = [("as shot", lambda f: f, False)]
+    out: list[tuple[str, Change, bool]] = [("as shot", lambda f: f, False),
+                                           ("as shot, checked", lambda f: f, True)]
     out += [(f"{name} floor", lambda f, c=colour: wooden_floor(f, c), False)
             for name, colour in WOODS.items()]
     out += [(name, lambda f, c=cast: lamp_light(f, c), False) for name, cast in LAMPS.items()]

@@ -51,8 +51,8 @@ enough to count, so the tray was read while it still rolled."""
 MAX_ANALYSIS_WIDTH = 640
 
 STALE_NOTE = ("the tray no longer looks like its empty-tray check (the light changed, or the "
-              "camera or tray moved): check the empty tray again; until then a hand is seen "
-              "by its skin colour only")
+              "camera or tray moved): check the empty tray again; until then a hand is told "
+              "from the tray as it last settled only")
 """What the camera's status and ``watch`` say once a detector drops its check."""
 
 DRIFT_SECONDS = 3.0
@@ -78,6 +78,10 @@ REACH_DELTA = 18
 hand told by its shape (:meth:`SettleDetector._reach`): the motion threshold's. A deep
 skin tone (the Monk scale's 9, grey 51) over a floor of grey 72 differs by 21; the
 empty-tray check's 40 missed it."""
+
+CHECK_DELTA = 40
+"""Grey levels by which a pixel differs from the empty tray's check, the light's change
+taken out, to be part of a blob unlike it (:meth:`SettleDetector._unlike_check`)."""
 
 STALE_SECONDS = 5.0
 """A tray that looks unlike its empty-tray check over more than six dice' area, with no
@@ -174,6 +178,10 @@ class SettleDetector:
     _still_frame: _Look | None = field(default=None, init=False, repr=False)
     _stirred_at: float | None = field(default=None, init=False, repr=False)
     _unlike_since: float | None = field(default=None, init=False, repr=False)
+    _check_shaded: bool = field(default=False, init=False, repr=False)
+    """Whether the last frame differed from the empty tray's check by a shadow or a change
+    of light over part of it (:meth:`_unlike_check`): the check then cannot tell a hand
+    inside that part, and the tray as it last settled is asked too (:meth:`_reach`)."""
     _skin_scene: SkinScene | None = field(default=None, init=False, repr=False)
     _skin_still_since: float | None = field(default=None, init=False, repr=False)
     _clear: _Look | None = field(default=None, init=False, repr=False)
@@ -242,23 +250,45 @@ class SettleDetector:
             if self._small_bg_for != look.grey.shape:
                 self._small_bg = _Look.of(self._small(self.background)[1])
                 self._small_bg_for = look.grey.shape
-            # the light may have changed since the check (evening lamps after a daytime
-            # check): the frame is brought to the empty tray's brightness first
-            unlike = _changed(look, self._small_bg, 40)
+            unlike = self._unlike_check(look)
             if unlike is None:
                 # the empty tray was taken at another aspect (another camera, or this one
                 # at another mode): it says nothing of this frame, so skin alone counts (the
                 # reader refuses the frame with the setup's size and what to do)
                 return hand, 0.0
-            fg = unlike.astype(np.uint8)
-            n, _, stats, _ = cv2.connectedComponentsWithStats(fg)
-            if n > 1:
-                die = (self._die(self.background.shape) * look.grey.shape[1]
-                       / self.background.shape[1])
-                biggest = float(stats[1:, cv2.CC_STAT_AREA].max())
-                if biggest > 6 * die * die:
-                    return hand, biggest / fg.size
+            return hand, unlike
         return hand, 0.0
+
+    def _unlike_check(self, look: _Look) -> float | None:
+        """The share of the frame of the largest blob unlike the empty tray's check
+        (:data:`CHECK_DELTA`) where it is larger than six dice and no shadow, 0 where there
+        is none; None when the check was taken at another aspect. The light may have
+        changed since the check (evening lamps after a daytime check), so the frame is
+        brought to the check's brightness first (as a whole, or row by row where the light
+        differs in bands: :func:`_brought`). A blob whose edge rises softly
+        (:func:`vision.hands.soft_edged`) is a shadow or a change of light over part of the
+        tray, not a hand: a lamp lit on one side, or a player leaning over the table. Row
+        by row, such a shadow over the near rows passes for a band of light, and the
+        unshaded rest of those rows, brightened with them, becomes the blob; their gains
+        follow the shadow's soft edge, so that blob rises softly too."""
+        bg = self._small_bg
+        self._check_shaded = False
+        grey = _brought(look, bg)
+        if grey is None:
+            return None
+        fg = (cv2.absdiff(grey, bg.grey) > CHECK_DELTA).astype(np.uint8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(fg)
+        if n <= 1:
+            return 0.0
+        die = self._die(self.background.shape) * look.grey.shape[1] / self.background.shape[1]
+        best = int(np.argmax(stats[1:, cv2.CC_STAT_AREA])) + 1
+        biggest = float(stats[best, cv2.CC_STAT_AREA])
+        if biggest <= 6 * die * die:
+            return 0.0
+        if soft_edged(cv2.subtract(grey, bg.grey, dtype=cv2.CV_32F), labels == best):
+            self._check_shaded = True
+            return 0.0  # a player's shadow over part of the tray, a lamp lit on one side
+        return biggest / fg.size
 
     def update(self, image: np.ndarray, timestamp: float | None = None) -> SettleDecision:
         """Feed one BGR frame; says whether to read it now."""
@@ -335,9 +365,10 @@ class SettleDetector:
         :func:`vision.hands.soft_edged`); ``look`` is the frame at the hand's width
         (:meth:`_hand_look`), ``ycrcb`` its colour copy in YCrCb. 0 before the tray first
         settles, and with a usable check (:meth:`_hand` compares the frame with the empty
-        tray)."""
+        tray) unless a shadow or a change of light over part of the tray blinds it there
+        (:attr:`_check_shaded`)."""
         if self._clear is None or (self.background is not None and not self.stale_background
-                                   and self._small_bg is not None):
+                                   and self._small_bg is not None and not self._check_shaded):
             return 0.0
         grey = _brought(look, self._clear)
         if grey is None:

@@ -240,6 +240,14 @@ def hand(frame: np.ndarray, reach: float, seed: int = 0,
     return out
 
 
+def screened_lamp(image: np.ndarray, gain: float = 0.6) -> np.ndarray:
+    """A lamp whose light a screen cuts: the picture's left half at ``gain`` of its light,
+    with a crisp edge (a change of light over part of the tray that is not taken out, nor
+    taken for a shadow)."""
+    left = np.arange(image.shape[1])[None, :, None] < image.shape[1] // 2
+    return np.clip(image * np.where(left, gain, 1.0), 0, 255).astype(np.uint8)
+
+
 def leaning_shadow(image: np.ndarray, penumbra: float, depth: float = 0.3) -> np.ndarray:
     """A player leaning over the table: a shadow ``depth`` deep over the near third of the
     picture (an ellipse from its bottom edge), its edge blurred by ``penumbra`` of the

@@ -12,6 +12,7 @@ from tests.vision.helpers import (
     hand,
     photo,
     roll_sequence,
+    screened_lamp,
 )
 from vision.reader import DiceReader
 from vision.settle import DRIFT_SECONDS, STALE_SECONDS, SettleDetector, TrayState
@@ -262,9 +263,13 @@ def test_a_calibrated_tray_under_other_light_still_settles() -> None:
     """The empty tray was checked in daylight; the game goes on under lamps. Before, the
     whole tray differed from the check by more than 40 grey levels, read as a hand that
     never left: the camera never read a roll. A change of the light over the whole tray is
-    taken out (the frame brought to the check's brightness); a lamp lit on one side, which
-    is not, is taken for a stale check after 5 s still with no skin in view (the check is
-    dropped, and says so), while a gloved hand that moves stays a hand."""
+    taken out (the frame brought to the check's brightness); a lamp lit on one side, its
+    light falling off softly, is no hand either (the forty-second session: before, it held
+    the tray 5 s and then dropped the check as stale, telling the table to check the tray
+    again), and a sleeve still in the tray under it is seen against the tray as it
+    settled. A change with a crisp edge (the lamp's light cut by a screen), which is not
+    taken out, is taken for a stale check after 5 s still with no skin in view (the check
+    is dropped, and says so), while a gloved hand that moves stays a hand."""
     p = photo(SHEET)
     empty = empty_tray(p)
     image = p.image().astype(np.float32)
@@ -274,7 +279,16 @@ def test_a_calibrated_tray_under_other_light_still_settles() -> None:
         assert _feed(detector, [dimmed] * 10)[-1] is TrayState.SETTLED
         assert not detector.stale_background
     side_lamp = np.linspace(0.5, 1.0, image.shape[1], dtype=np.float32)[None, :, None]
-    lit = np.clip(image * side_lamp, 0, 255).astype(np.uint8)
+    soft = np.clip(image * side_lamp, 0, 255).astype(np.uint8)
+    detector = SettleDetector(clock=ManualClock(), background=empty)
+    states = _feed(detector, [soft] * 10)
+    assert TrayState.HAND not in states and states[-1] is TrayState.SETTLED
+    assert not detector.stale_background
+    sleeved = soft.copy()
+    sleeved[600:1024, 380:640] = (60, 50, 45)  # a dark sleeve, not skin-coloured
+    states = [detector.update(sleeved, 1.0 + i / FPS).state for i in range(20)]
+    assert set(states) == {TrayState.HAND}
+    lit = screened_lamp(p.image())
     detector = SettleDetector(clock=ManualClock(), background=empty)
     states = _feed(detector, [lit] * 80)
     stale_after = round(STALE_SECONDS * FPS)

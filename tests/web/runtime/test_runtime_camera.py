@@ -20,6 +20,7 @@ from tests.vision.helpers import (
     empty_tray,
     paste,
     photo,
+    screened_lamp,
     thrown_again,
     turned,
 )
@@ -679,15 +680,14 @@ def test_a_new_tray_setup_does_not_read_the_dice_on_the_tray_again(seafall_servi
 
 
 def test_the_camera_says_when_the_tray_no_longer_looks_like_its_check():
-    """A lamp lit on one side after the empty tray was checked: the check is dropped after
-    5 s still (else the camera never settled: the whole lit side looked like a hand), and
-    the camera's status says to check the tray again; a new setup clears it."""
+    """A lamp lit on one side after the empty tray was checked, its light cut by a screen
+    (a crisp edge): the check is dropped after 5 s still (else the camera never settled:
+    the whole lit side looked like a hand), and the camera's status says to check the tray
+    again; a new setup clears it."""
     from vision.settle import STALE_NOTE, SettleDetector
 
     p = photo(SHEET)
-    image = p.image().astype(np.float32)
-    side_lamp = np.linspace(0.5, 1.0, image.shape[1], dtype=np.float32)[None, :, None]
-    lit = np.clip(image * side_lamp, 0, 255).astype(np.uint8)
+    lit = screened_lamp(p.image())
     clock = Ticking()
     settled: list[str] = []
     loop = CameraLoop("t", lambda: FakeSource([lit], loop=True, clock=clock),
