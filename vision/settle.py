@@ -178,10 +178,6 @@ class SettleDetector:
     _still_frame: _Look | None = field(default=None, init=False, repr=False)
     _stirred_at: float | None = field(default=None, init=False, repr=False)
     _unlike_since: float | None = field(default=None, init=False, repr=False)
-    _check_shaded: bool = field(default=False, init=False, repr=False)
-    """Whether the last frame differed from the empty tray's check by a shadow or a change
-    of light over part of it (:meth:`_unlike_check`): the check then cannot tell a hand
-    inside that part, and the tray as it last settled is asked too (:meth:`_reach`)."""
     _skin_scene: SkinScene | None = field(default=None, init=False, repr=False)
     _skin_still_since: float | None = field(default=None, init=False, repr=False)
     _clear: _Look | None = field(default=None, init=False, repr=False)
@@ -272,7 +268,6 @@ class SettleDetector:
         unshaded rest of those rows, brightened with them, becomes the blob; their gains
         follow the shadow's soft edge, so that blob rises softly too."""
         bg = self._small_bg
-        self._check_shaded = False
         grey = _brought(look, bg)
         if grey is None:
             return None
@@ -286,7 +281,6 @@ class SettleDetector:
         if biggest <= 6 * die * die:
             return 0.0
         if soft_edged(cv2.subtract(grey, bg.grey, dtype=cv2.CV_32F), labels == best):
-            self._check_shaded = True
             return 0.0  # a player's shadow over part of the tray, a lamp lit on one side
         return biggest / fg.size
 
@@ -357,18 +351,19 @@ class SettleDetector:
         return self._skin_scene
 
     def _reach(self, look: _Look, ycrcb: np.ndarray, shape: tuple[int, ...]) -> float:
-        """A hand of any skin tone, or a sleeve, without a usable empty-tray check: the
-        share of the frame of a blob unlike the tray as it last settled, larger than six
-        dice and reaching in from the frame's edge (:func:`vision.hands.reaching_blob`):
-        :data:`REACH_DELTA` grey levels off, the light's change taken out, or of another
-        colour (:meth:`vision.hands.SkinScene.tinted`), unless its edge is soft (a shadow,
+        """A hand of any skin tone, or a sleeve: the share of the frame of a blob unlike
+        the tray as it last settled, larger than six dice and reaching in from the frame's
+        edge (:func:`vision.hands.reaching_blob`): :data:`REACH_DELTA` grey levels off, the
+        light's change taken out, or of another colour
+        (:meth:`vision.hands.SkinScene.tinted`), unless its edge is soft (a shadow,
         :func:`vision.hands.soft_edged`); ``look`` is the frame at the hand's width
         (:meth:`_hand_look`), ``ycrcb`` its colour copy in YCrCb. 0 before the tray first
-        settles, and with a usable check (:meth:`_hand` compares the frame with the empty
-        tray) unless a shadow or a change of light over part of the tray blinds it there
-        (:attr:`_check_shaded`)."""
-        if self._clear is None or (self.background is not None and not self.stale_background
-                                   and self._small_bg is not None and not self._check_shaded):
+        settles. Asked with an empty-tray check too (:meth:`_hand`): the check is 40 grey
+        levels off a tray that may since have been lit otherwise, and until the
+        forty-second session a checked tray, which asked the check alone, missed a still
+        hand the tray as it settled shows (a light tone on the photos' white sheet, a deep
+        one on a dark grey floor, within a player's shadow)."""
+        if self._clear is None:
             return 0.0
         grey = _brought(look, self._clear)
         if grey is None:

@@ -187,6 +187,33 @@ def test_a_players_shadow_over_a_checked_tray_is_no_hand(floor: str) -> None:
         assert not checked.stale_background
 
 
+@pytest.mark.parametrize(("floor", "tone"), [("oak", "MST6"), ("grey 72", "MST9")])
+@pytest.mark.parametrize("checked", [False, True], ids=["no check", "checked"])
+def test_a_still_hand_in_a_players_shadow_is_seen_with_or_without_a_check(
+        floor: str, tone: str, checked: bool) -> None:
+    """The player leans in and reaches into the tray, the hand held still in the shadow.
+    With the empty tray's check the detector asked the check alone, 40 grey levels off,
+    and read the dice with these hands in the tray until the forty-second session; the
+    tray as it last settled is now asked too, as it is without a check."""
+    paint = ((lambda f: wooden_floor(f, WOODS["oak"])) if floor == "oak"
+             else (lambda f: wooden_floor(f, (72,) * 3)))
+    p = photo(SHEET)
+    frames, final = roll_sequence(p, moved=set(range(7)))
+    detector = SettleDetector(clock=ManualClock(),
+                              background=paint(empty_tray(p)) if checked else None)
+    sequence = [paint(f) for f in frames] + [paint(final)] * 10
+    reads = [i for i, f in enumerate(sequence)
+             if detector.update(f, timestamp=i / FPS).read_now]
+    base = paint(final)
+    leaning = [leaning_shadow(hand(base, r, seed=j, tone=SKIN_TONES[tone]), 0.02)
+               for j, r in enumerate((0.2, 0.35, 0.45))]
+    leaning += [leaning_shadow(hand(base, 0.45, tone=SKIN_TONES[tone]), 0.02)] * 30
+    start = len(sequence)
+    after = [detector.update(f, timestamp=(start + i) / FPS) for i, f in enumerate(leaning)]
+    assert len(reads) == 1
+    assert not any(d.read_now for d in after) and after[-1].state is TrayState.HAND
+
+
 def test_soft_edged_tells_a_shadows_penumbra_from_an_outline() -> None:
     step = np.zeros((90, 160), np.float32)
     step[45:, 40:120] = -50.0  # 50 levels darker below, from the bottom edge
