@@ -3,18 +3,20 @@
 :class:`SettleDetector` looks at a small grey copy of each frame (wider for small dice).
 Motion is the share of pixels that changed since the previous frame, brought to its
 brightness (light swinging over the whole tray is not motion), or since the tray began to
-look still (a die sliding slowly); a hand is a large patch of
-skin colour that is neither the floor nor the tray as it last settled (:mod:`vision.hands`:
-a wooden tray or table, a warm lamp), or, with a calibrated empty tray, a blob of
-foreground far bigger than a die, the light taken out (one that stays still for
+look still (a die sliding slowly); a hand is a large patch of skin colour that is neither
+the floor nor the tray as it last settled (:mod:`vision.hands`: a wooden tray or table, a
+warm lamp), or a blob unlike the tray as it last settled, far bigger than a die, reaching
+in from the frame's edge with a sharp outline (any skin tone, a sleeve; a soft edge is a
+player's shadow), or, with a calibrated empty tray, also a blob unlike the empty tray far
+bigger than a die, the light taken out, with a sharp outline (one that stays still for
 :data:`STALE_SECONDS` is a tray changed since its check, and the check is dropped until
 the tray looks like it again). Skin colour held quite still for
 :data:`STILL_SKIN_SECONDS` is taken as part of the tray (a wooden table's edge in view).
-The tray is
-*settled* once it has been still, with no hand, for ``settle_seconds`` on the injected
-clock; it is *settled once* per roll: the next read waits for new motion, and a tray that
-settles again looking as it did at the last read (a hand in and out, the table bumped, the
-camera unplugged and back: less than a quarter of a die's area changed) is not read again.
+The tray is *settled* once it has been still, with no hand, for ``settle_seconds`` on the
+injected clock; it is *settled once* per roll: the next read waits for new motion, and a
+tray that settles again looking as it did at the last read (a hand in and out, the table
+bumped, the camera unplugged and back: less than a quarter of a die's area changed) is
+not read again.
 
 Rolls (ids, re-rolls matched to the dice that moved) are :mod:`vision.rolls`.
 """
@@ -158,7 +160,8 @@ class SettleDetector:
     """Decides, frame by frame, when the tray has settled.
 
     ``clock`` gives the frame time when frames come without a timestamp. ``background`` is
-    an empty-tray frame (from calibration), used to see a still hand that is not skin-coloured.
+    an empty-tray frame (from calibration), used to see a still hand that is not skin-coloured
+    (before the tray first settles too).
     """
 
     clock: Callable[[], float]

@@ -176,8 +176,9 @@ def test_a_players_shadow_over_a_checked_tray_is_no_hand(floor: str) -> None:
     """Compared with the empty tray's check row by row, a shadow over the near rows passed
     for a band of light, and the unshaded ends of those rows, brightened with them, for a
     glove: until the forty-second session the read waited 3-5 s, and the check was dropped
-    as stale, the table told to check the tray again. Now only what differs from the
-    check both as a whole and row by row counts, and a soft-edged change is a shadow."""
+    as stale, the table told to check the tray again. The gains of the shaded rows follow
+    the shadow's soft edge, so the blob they make rises softly too: a shadow, not a hand
+    (judged as the shape check's blob is, :func:`vision.hands.soft_edged`)."""
     paint = ((lambda f: f) if floor == "as shot"
              else (lambda f: wooden_border(f, WOODS["oak"])))
     for name in (SHEET, FOUR_DICE):
