@@ -201,6 +201,10 @@ class SettleDetector:
         """The die size in a frame of ``shape``: the setup's, or the framing default."""
         return self.die_px or DEFAULT_DIE_FRACTION * min(shape[:2])
 
+    def _die_at(self, shape: tuple[int, ...], width: int) -> float:
+        """The die size in a copy ``width`` wide of a frame of ``shape``."""
+        return self._die(shape) * width / shape[1]
+
     def _shrink(self, shape: tuple[int, ...]) -> int | None:
         """For small dice, the whole factor frames of ``shape`` are shrunk by for motion
         (a whole factor: OpenCV's area shrink is several times faster so); None when the
@@ -278,7 +282,7 @@ class SettleDetector:
         n, labels, stats, _ = cv2.connectedComponentsWithStats(fg)
         if n <= 1:
             return 0.0
-        die = self._die(self.background.shape) * look.grey.shape[1] / self.background.shape[1]
+        die = self._die_at(self.background.shape, look.grey.shape[1])
         best = int(np.argmax(stats[1:, cv2.CC_STAT_AREA])) + 1
         biggest = float(stats[best, cv2.CC_STAT_AREA])
         if biggest <= 6 * die * die:
@@ -374,7 +378,7 @@ class SettleDetector:
         unlike = cv2.absdiff(grey, self._clear.grey) > REACH_DELTA
         if self._clear_scene is not None and self._clear_scene.fits(ycrcb):
             unlike |= self._clear_scene.tinted(ycrcb)
-        found = reaching_blob(unlike, self._die(shape) * look.grey.shape[1] / shape[1])
+        found = reaching_blob(unlike, self._die_at(shape, look.grey.shape[1]))
         if found is None:
             return 0.0
         blob, share = found
@@ -463,7 +467,7 @@ class SettleDetector:
     def _moving_share(self, small: tuple[int, ...], shape: tuple[int, ...]) -> float:
         """The share of pixels whose change means motion: :attr:`motion_threshold`, or a
         die's area where that is less (small dice: one tumbling alone still counts)."""
-        die = self._die(shape) * small[1] / shape[1]
+        die = self._die_at(shape, small[1])
         return min(self.motion_threshold, die * die / (small[0] * small[1]))
 
     def _as_last_read(self, look: _Look, shape: tuple[int, ...]) -> bool:
@@ -480,7 +484,7 @@ class SettleDetector:
     def _unchanged_share(self, small: tuple[int, ...], shape: tuple[int, ...]) -> float:
         """The share of pixels that may change between two still moments of the tray for
         it to be the same: a quarter of a die's area, at most :attr:`motion_threshold`."""
-        die = self._die(shape) * small[1] / shape[1]
+        die = self._die_at(shape, small[1])
         return min(0.25 * die * die / (small[0] * small[1]), self.motion_threshold)
 
     def take_over(self, old: SettleDetector) -> SettleDetector:
