@@ -555,7 +555,8 @@ class Profile:
         if path.suffix != ".npz":
             path = (directory or profiles_dir()) / f"{check_name(name_or_path, 'profile')}.npz"
         if not path.is_file():
-            raise EnrollmentError(f"no profile {name_or_path!r} (looked for {path})")
+            raise EnrollmentError(f"no profile {name_or_path!r} (looked for {path}); "
+                                  + _saved_note(path.parent))
         try:
             # the file is opened here, so that it is closed whatever np.load makes of it
             with path.open("rb") as f, _npz(f) as data:
@@ -633,3 +634,22 @@ NOT_A_PROFILE = ("not a whole profile file (damaged, cut short, or not made by t
 
 def profiles_dir() -> Path:
     return data_dir() / "profiles"
+
+
+def saved_profiles(directory: Path | None = None) -> list[str]:
+    """The names of the profiles saved in ``directory`` (default: the data dir), sorted
+    (a save's temporary file left by a crash is none)."""
+    directory = directory or profiles_dir()
+    if not directory.is_dir():
+        return []
+    return sorted(p.stem for p in directory.glob("*.npz")
+                  if not p.name.endswith(".tmp.npz") and p.is_file())
+
+
+def _saved_note(directory: Path) -> str:
+    """What a player asking for a missing profile may have meant: the profiles saved in
+    ``directory``, or how to make one."""
+    names = saved_profiles(directory)
+    if not names:
+        return "none is saved there yet: enroll one with tableside enroll"
+    return "saved there: " + ", ".join(names)

@@ -77,7 +77,9 @@ def test_read_dice_custom_die_needs_a_profile(capsys: pytest.CaptureFixture[str]
     assert run(["read-dice", str(PHOTOS / "IMG_20191208_112609.jpg"), "--die", "seafall"]) == 2
     assert "enroll" in capsys.readouterr().err
     assert run(["read-dice", "x.jpg", "--die", "seafall", "--profile", "nobody"]) == 2
-    assert "no profile" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "no profile 'nobody'" in err
+    assert "none is saved there yet: enroll one with tableside enroll" in err
 
 
 def test_enroll_then_read_with_the_profile(

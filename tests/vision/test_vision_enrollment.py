@@ -31,6 +31,7 @@ from vision.enrollment import (
     lead_needed,
     margin_for,
     reframe,
+    saved_profiles,
 )
 from vision.faces import D6_FACES, SEAFALL_FACES
 from vision.reader import DiceReader
@@ -151,8 +152,14 @@ def test_profile_saves_to_the_data_dir_and_loads(_private_data_dir: Path) -> Non
     assert back.die == "seafall"
     c = seafall_crops(seed=5, per_face=1)["strong"][0]
     assert back.classify(c).face == profile.classify(c).face
-    with pytest.raises(EnrollmentError, match="no profile"):
+    with pytest.raises(EnrollmentError, match="no profile 'missing'.*saved there: sf$"):
         Profile.load("missing")
+    # a save cut short by a crash leaves a temporary file, which is no profile to offer
+    (path.parent / "half.tmp.npz").write_bytes(b"")
+    profile.save(path.parent / "other")
+    assert saved_profiles() == ["sf"]
+    assert saved_profiles(path.parent / "other") == ["sf"]
+    assert saved_profiles(path.parent / "nowhere") == []
     with pytest.raises(ValueError, match="bad profile name"):
         Profile.load("../../etc/passwd")
 

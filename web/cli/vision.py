@@ -54,7 +54,8 @@ def register(subparsers: Any) -> None:
         description="Find and read every die in each photo (pip d6 by default).",
         epilog=ENGINE_NOTE,
     )
-    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("images", nargs="+", metavar="IMAGE",
+                   help="photos of the tray (JPEG, PNG, ...; a phone's photo is fine)")
     p.add_argument("--die", default="d6", help="d6 (built in), seafall or a custom die name")
     p.add_argument("--profile", help="an enrolled profile (needed for any die but d6)")
     p.add_argument("--die-px", type=_die_px,
@@ -70,8 +71,9 @@ def register(subparsers: Any) -> None:
         "Each crop is first read by the others: a crop that looks filed under the wrong face, "
         "or like no die, is named and nothing is saved (unless --keep-suspects).",
     )
-    e.add_argument("--die", required=True)
-    e.add_argument("--profile", required=True)
+    e.add_argument("--die", required=True, help="the die's name (seafall, or any name)")
+    e.add_argument("--profile", required=True,
+                   help="the profile's name: read-dice and watch take it with --profile")
     src = e.add_mutually_exclusive_group(required=True)
     src.add_argument("--crops", type=Path, help="folder with one sub-folder of crops per face")
     src.add_argument("--photos", type=Path, help="photos with YOLO label files")
@@ -93,8 +95,8 @@ def register(subparsers: Any) -> None:
     )
     w.add_argument("source", help="camera:N, /dev/videoN, picamera, images:DIR (frames in name "
                    "order), video:FILE")
-    w.add_argument("--die", default="d6")
-    w.add_argument("--profile")
+    w.add_argument("--die", default="d6", help="d6 (built in), seafall or a custom die name")
+    w.add_argument("--profile", help="an enrolled profile (needed for any die but d6)")
     w.add_argument("--die-px", type=_die_px, help="die size in the frames' pixels, if known "
                    "(at least 8)")
     w.add_argument("--setup", help="a calibrated setup (tableside calibrate): its die size, "
