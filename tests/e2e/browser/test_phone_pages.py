@@ -316,6 +316,57 @@ def test_dice_the_table_does_not_know_yet_are_shown_unread_and_named_by_tapping(
     expect(ana.locator("#history-list")).to_contain_text("Dice read (photo)")
 
 
+def test_a_roll_prompt_says_what_the_camera_sees(devices, server):
+    """While the table waits for dice, every phone at the table says what the camera sees
+    (docs/vision.md, "Settle detection"; docs/ui.md): the tray watched, dice moving,
+    something in the tray that holds the read back (a hand, or a player's shadow), a read
+    waiting for the table (shown on every phone, though it changes no table version), and
+    a camera that lost its picture."""
+    from tests.vision.helpers import empty_tray, hand, photo
+    from tests.web.runtime.support import PacedCamera
+    from web.runtime import Runtime, RuntimeOptions
+
+    sheet = photo("IMG_20191208_112541.jpg")
+    empty = empty_tray(sheet)
+    camera = PacedCamera([empty])
+    runtime = Runtime(server.services, RuntimeOptions(box="none"),
+                      camera_factory=lambda: camera, camera_spec="camera:0", pi_model=None)
+    server.services.runtime = runtime
+    runtime.start()
+    try:
+        ana = join_as(devices, server, "Ana", "blue")
+        start_exploration(ana)  # the table asks Blue for 2 dice
+        watcher = devices("fr-FR")  # a spectator's phone, in French
+        watcher.goto(server.url(f"/t/{server.table}"))
+        watch, seen = ana.locator("#camera-watch"), watcher.locator("#camera-watch")
+        expect(watch).to_have_attribute("data-tray", "settled")
+        expect(watch).to_have_text("The camera is watching the tray: roll the dice into it.")
+        expect(seen).to_have_text("La caméra surveille le bac : lancez-y les dés.")
+
+        camera.frames[:] = [hand(empty, 0.45)]  # a hand reaching in, held there
+        expect(watch).to_have_attribute("data-tray", "hand")
+        expect(watch).to_contain_text("a hand or a shadow: the dice are read once it is clear")
+        expect(seen).to_contain_text("une main ou une ombre")
+        camera.frames[:] = [sheet.image(), empty]  # dice coming and going: moving
+        expect(watch).to_have_attribute("data-tray", "moving")
+        expect(watch).to_have_text("The camera sees the dice moving…")
+        camera.frames[:] = [sheet.image()]  # at rest: read, more dice than the 2 asked for
+        expect(watch).to_have_attribute("data-tray", "read")
+        expect(watch).to_have_text("The camera has read the tray: check the dice below.")
+        # a read left for the table changes no table version: each phone fetches it
+        for page in (ana, watcher):
+            expect(page.locator("#dice .read")).to_have_attribute("data-status", "pending")
+        expect(seen).to_have_text("La caméra a lu le bac : vérifiez les dés ci-dessous.")
+
+        camera.plugged = False  # the cable pulled
+        expect(watch).to_have_attribute("data-tray", "lost")
+        expect(watch).to_contain_text("enter the faces, or take a photo")
+        expect(ana.locator("#prompt .tally")).to_be_visible()  # typing the faces stays open
+    finally:
+        assert runtime.stop(timeout=3.0)
+        server.services.runtime = None
+
+
 def test_rule_search_and_hardware_status_on_the_table_page(devices, server):
     page = devices("fr-FR")
     page.goto(server.url(f"/t/{server.table}"))

@@ -202,11 +202,76 @@ function renderPrompt() {
   fill(box,
     h("h2", {}, t("prompt.title"),
       prompt.player ? h("span", {class: "pill", text: provinceName(view.state, prompt.player)}) : null),
+    prompt.kind === "roll" ? cameraWatch() : null,
     waiting ? [h("p", {class: "question", text: promptQuestion(view.state, prompt)}),
                h("p", {class: "muted", text: t("prompt.waiting", {player: prompt.player ? provinceName(view.state, prompt.player) : t("prompt.table")})})]
       : body);
   box.dataset.kind = prompt.kind;
   box.dataset.prompt = prompt.id;
+  renderCameraWatch();
+}
+
+// ---- the camera's view of the tray, under a roll prompt ---------------------------------
+// While the table waits for dice, the phones say what the camera sees: dice moving,
+// something in the tray (a hand, or a player's shadow: the dice are read once it is
+// clear, docs/vision.md, "Settle detection"), dice at rest being read. Only on the page of
+// the table the camera reads for (GET /api/hardware's "table"), polled every few seconds
+// while the prompt is up. A camera read left for the table to confirm changes no table
+// version, so the live stream does not bring it: a new read named by the camera's status
+// (last_read_id) is fetched here.
+
+const TRAY_POLL_MS = 2000;
+let hardware = null;      // the last GET /api/hardware
+let trayTimer = null;
+let cameraReadId;         // the camera's last read when the page last looked
+
+async function followCamera(status) {
+  hardware = status;
+  const camera = status && status.table === tableId ? status.camera : null;
+  const last = camera ? camera.last_read_id : null;
+  if (cameraReadId !== undefined && last && last !== cameraReadId && (!read || read.id !== last)) {
+    cameraReadId = last;
+    await loadRead();
+    renderDice();
+  }
+  cameraReadId = last;
+  renderCameraWatch();
+}
+
+function cameraWatch() {
+  return h("p", {id: "camera-watch", class: "camera-watch", "aria-live": "polite", hidden: true});
+}
+
+function cameraForThisTable() {
+  const camera = hardware && hardware.table === tableId ? hardware.camera : null;
+  return camera && camera.state !== "absent" ? camera : null;
+}
+
+// [what the camera sees, its text], or null when there is nothing to say
+function cameraWatchLine(camera) {
+  if (camera.state === "lost" || camera.state === "reopening") return ["lost", t("watch.lost")];
+  if (camera.state !== "running") return null;
+  const tray = camera.tray;
+  if (tray === "settled" && read && read.status === "pending") return ["read", t("watch.read")];
+  return ["moving", "hand", "still", "settled"].includes(tray) ? [tray, t("watch." + tray)] : null;
+}
+
+function renderCameraWatch() {
+  const el = $("#camera-watch");
+  if (!el) return;
+  const camera = cameraForThisTable();
+  const line = camera ? cameraWatchLine(camera) : null;
+  el.hidden = !line;
+  el.dataset.tray = line ? line[0] : "";
+  if (el.textContent !== (line ? line[1] : "")) el.textContent = line ? line[1] : "";
+  if (camera && trayTimer === null) {
+    trayTimer = setTimeout(async () => {
+      trayTimer = null;
+      let status = hardware;
+      try { status = await getOptional("/api/hardware"); } catch (err) { /* keep the last */ }
+      await followCamera(status);
+    }, TRAY_POLL_MS);
+  }
 }
 
 // ---- the endeavor builder ---------------------------------------------------------------
@@ -354,6 +419,7 @@ async function renderHardware() {
   const box = $("#hardware");
   let status = null;
   try { status = await getOptional("/api/hardware"); } catch (err) { status = null; }
+  await followCamera(status);
   if (!status) { box.hidden = true; return; }
   box.hidden = false;
   const rows = Object.entries(status)
