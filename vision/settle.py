@@ -81,6 +81,15 @@ hand told by its shape (:meth:`SettleDetector._reach`): the motion threshold's. 
 skin tone (the Monk scale's 9, grey 51) over a floor of grey 72 differs by 21; the
 empty-tray check's 40 missed it."""
 
+DARK_LIGHT = 8.0
+"""A frame whose median is under this many grey levels (the lens covered, the light over
+the tray off) is too dark to compare others with: brought to its brightness, any frame
+becomes as dark as it, and so looked the same as it. When the tray settles on such a frame
+it is read (the reader tells the table the picture is black), but the frame becomes
+neither the tray as last read nor the tray a hand is told from: before, the first throw
+after the lens was uncovered settled as "the tray as it was at the last read" and was
+never read."""
+
 CHECK_DELTA = 40
 """Grey levels by which a pixel differs from the empty tray's check, the light's change
 taken out, to be part of a blob unlike it (:meth:`SettleDetector._unlike_check`)."""
@@ -333,14 +342,18 @@ class SettleDetector:
             self._still_since, self._still_frame = now, look
         if now - self._still_since < self.settle_seconds:
             return SettleDecision(TrayState.STILL, motion, hand, False)
-        # settled, no hand: the tray as it is now is what a hand is told from
-        self._skin_scene = self._clear_scene = SkinScene.of(colour)
-        self._clear = near
+        # settled, no hand: the tray as it is now is what a hand is told from (unless it
+        # is too dark to tell anything from: DARK_LIGHT)
+        dark = look.light < DARK_LIGHT
+        if not dark:
+            self._skin_scene = self._clear_scene = SkinScene.of(colour)
+            self._clear = near
         if self._armed:
             self._armed = False
             if self._as_last_read(look, image.shape):  # stirred, nothing changed: no roll
                 return SettleDecision(TrayState.SETTLED, motion, hand, False)
-            self._last_read = look
+            if not dark:
+                self._last_read = look
             return SettleDecision(TrayState.SETTLED, motion, hand, True)
         return SettleDecision(TrayState.SETTLED, motion, hand, False)
 

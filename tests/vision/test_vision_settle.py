@@ -76,6 +76,27 @@ def test_a_tray_stirred_but_left_as_it_was_is_not_read_again() -> None:
     assert TrayState.HAND in states[len(frames):]  # the hand was seen, and then no read
 
 
+@pytest.mark.parametrize("dark", [0.0, 0.02], ids=["black", "nearly black"])
+def test_a_throw_after_the_lens_was_covered_is_read(dark: float) -> None:
+    """The lens covered (or the light off) while the tray is settled: the black tray
+    settles and is read (the reader says the picture is black). Uncovered, the same dice
+    stirred by a hand are no roll; dice thrown then are read. Before vision.settle's
+    DARK_LIGHT the black frame became the tray as last read, and any tray brought to its
+    brightness is black too, so no throw after it was ever read."""
+    p = photo(SHEET)
+    frames, final = roll_sequence(p, moved=set(range(7)))
+    covered = [(final * dark).astype(np.uint8)] * 8
+    stirred = [final] * 4 + [hand(final, r, seed=9) for r in (0.3, 0.5, 0.3)] + [final] * 8
+    again, _ = roll_sequence(p, moved={2}, offset=(-60, 90), start=final)
+    detector = SettleDetector(clock=ManualClock())
+    sequence = frames + covered + stirred + again
+    reads = [i for i, f in enumerate(sequence) if detector.update(f, i / FPS).read_now]
+    after = len(frames) + len(covered) + len(stirred)
+    assert len(reads) == 3, reads
+    assert reads[0] < len(frames) and len(frames) <= reads[1] < len(frames) + len(covered)
+    assert reads[2] >= after
+
+
 def test_one_small_die_thrown_again_far_from_the_camera_is_read() -> None:
     """Dice 12 px across in a 1280x720 frame are under 2 px at the detector's analysis
     width: one of them thrown again changes fewer pixels than the share that counts as

@@ -42,6 +42,10 @@ roll."""
 EARLY_CHECK_SECONDS = 0.25
 """How often (frame time) the loop asks whether a table now waits for the kept dice."""
 
+READ_FAILED = "the last read failed: "
+"""How the camera's ``detail`` begins while its last settled frame could not be read (its
+``last_error`` says why); the next settle taken ends it."""
+
 EARLY_NOTE = ("dice settled with no roll asked for: they are read for the next roll asked "
               "for if they stay as they are")
 
@@ -225,12 +229,17 @@ class CameraLoop:
                        else self._on_settled(frame, motion, early=early))
         except ValueError as exc:  # the table cannot take it (no profile for its die, ...)
             log.warning("a settled frame was not read: %s", exc)
-            self._set(detail=f"the last read failed: {exc}", last_error=str(exc))
+            self._set(detail=f"{READ_FAILED}{exc}", last_error=str(exc))
             return
         except Exception as exc:  # a read that fails must not stop the camera
             log.exception("reading a settled frame failed")
-            self._set(detail=f"the last read failed: {exc}", last_error=str(exc))
+            self._set(detail=f"{READ_FAILED}{exc}", last_error=str(exc))
             return
+        # this settle was taken (read, or nothing to read): an earlier failure is over
+        with self._lock:
+            self._status.last_error = None
+            if self._status.detail.startswith(READ_FAILED):
+                self._status.detail = f"{self.spec}: frames"
         if read_id is not None:
             self._set(reads=self._status.reads + 1, last_read=utc_now(), last_read_id=read_id)
 

@@ -28,7 +28,7 @@ from tests.web.runtime.support import certain_photos, demo_profile, throw
 from vision.reader import DiceReader
 from vision.sources import FakeSource, SourceError, SourceLost
 from web.runtime import Runtime, RuntimeOptions
-from web.runtime.camera import EARLY_NOTE, EARLY_SECONDS, CameraLoop
+from web.runtime.camera import EARLY_NOTE, EARLY_SECONDS, READ_FAILED, CameraLoop
 from web.runtime.demo import recording_dir
 from web.runtime.recording import (
     RecordedSource,
@@ -758,11 +758,22 @@ def test_a_settle_with_no_die_read_says_why_when_the_reader_knows(services):
     frames = [empty] * 4 + [np.zeros_like(empty)] * 6
     runtime = runtime_with(services, lambda: FakeSource(frames, clock=Ticking()))
     assert runtime.camera is not None
-    runtime.camera.run()
+    runtime.camera.run(frames=len(frames))
     status = runtime.camera.status()
     assert status["settles"] == 2 and status["reads"] == 0
     assert status["last_error"].startswith("no die was read (the picture is black")
+    assert status["detail"].startswith(READ_FAILED + "no die was read")
     assert table.view(None)["rolled"] == []
+    # the lens uncovered (no motion: the light came back) and the dice thrown: they are
+    # read (a black frame is never the tray as last read: vision.settle.DARK_LIGHT) and
+    # the failure is over
+    frames[:] = [empty] * 4 + [np.zeros_like(empty)] * 6 + [empty] * 4 + [photo(SHEET).image()] * 6
+    runtime = runtime_with(services, lambda: FakeSource(frames, clock=Ticking()))
+    assert runtime.camera is not None
+    runtime.camera.run(frames=len(frames))
+    status = runtime.camera.status()
+    assert status["settles"] == 3 and status["reads"] == 1
+    assert status["last_error"] is None and not status["detail"].startswith(READ_FAILED)
 
 
 def test_the_camera_keeps_the_last_roll_of_a_few_tables_only(services):
