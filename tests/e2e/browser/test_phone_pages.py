@@ -320,8 +320,8 @@ def test_a_roll_prompt_says_what_the_camera_sees(devices, server):
     """While the table waits for dice, every phone at the table says what the camera sees
     (docs/vision.md, "Settle detection"; docs/ui.md): the tray watched, dice moving,
     something in the tray that holds the read back (a hand, or a player's shadow), a read
-    waiting for the table (shown on every phone, though it changes no table version), and
-    a camera that lost its picture."""
+    waiting for the table (shown on every phone, though it changes no table version), why a
+    settled tray was not read (the lens covered), and a camera that lost its picture."""
     from tests.vision.helpers import empty_tray, hand, photo
     from tests.web.runtime.support import PacedCamera
     from web.runtime import Runtime, RuntimeOptions
@@ -357,6 +357,10 @@ def test_a_roll_prompt_says_what_the_camera_sees(devices, server):
         for page in (ana, watcher):
             expect(page.locator("#dice .read")).to_have_attribute("data-status", "pending")
         expect(seen).to_have_text("La caméra a lu le bac : vérifiez les dés ci-dessous.")
+        camera.frames[:] = [np.zeros_like(empty)]  # the lens covered: why nothing is read
+        expect(watch).to_have_attribute("data-tray", "failed")
+        expect(watch).to_contain_text("The camera could not read the tray: no die was read "
+                                      "(the picture is black")
 
         camera.plugged = False  # the cable pulled
         expect(watch).to_have_attribute("data-tray", "lost")

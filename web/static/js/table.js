@@ -252,6 +252,9 @@ function cameraWatchLine(camera) {
   if (camera.state === "lost" || camera.state === "reopening") return ["lost", t("watch.lost")];
   if (camera.state !== "running") return null;
   const tray = camera.tray;
+  if (camera.last_error && (tray === "settled" || tray === "still")) {
+    return ["failed", t("watch.failed", {why: camera.last_error})];  // the server's words
+  }
   if (tray === "settled" && read && read.status === "pending") return ["read", t("watch.read")];
   return ["moving", "hand", "still", "settled"].includes(tray) ? [tray, t("watch." + tray)] : null;
 }
