@@ -317,7 +317,7 @@ def test_dice_the_table_does_not_know_yet_are_shown_unread_and_named_by_tapping(
 
 
 def test_a_roll_prompt_says_what_the_camera_sees(devices, server):
-    """While the table waits for dice, every phone at the table says what the camera sees
+    """While the table waits for dice, every phone and the TV say what the camera sees
     (docs/vision.md, "Settle detection"; docs/ui.md): the tray watched, dice moving,
     something in the tray that holds the read back (a hand, or a player's shadow), a read
     waiting for the table (shown on every phone, though it changes no table version), why a
@@ -338,8 +338,12 @@ def test_a_roll_prompt_says_what_the_camera_sees(devices, server):
         start_exploration(ana)  # the table asks Blue for 2 dice
         watcher = devices("fr-FR")  # a spectator's phone, in French
         watcher.goto(server.url(f"/t/{server.table}"))
+        tv = devices(viewport=TV)  # and the shared screen
+        tv.goto(server.url(f"/t/{server.table}/tv"))
         watch, seen = ana.locator("#camera-watch"), watcher.locator("#camera-watch")
+        on_tv = tv.locator("#tv-prompt #camera-watch")
         expect(watch).to_have_attribute("data-tray", "settled")
+        expect(on_tv).to_have_attribute("data-tray", "settled")
         expect(watch).to_have_text("The camera is watching the tray: roll the dice into it.")
         expect(seen).to_have_text("La caméra surveille le bac : lancez-y les dés.")
 
@@ -347,6 +351,7 @@ def test_a_roll_prompt_says_what_the_camera_sees(devices, server):
         expect(watch).to_have_attribute("data-tray", "hand")
         expect(watch).to_contain_text("a hand or a shadow: the dice are read once it is clear")
         expect(seen).to_contain_text("une main ou une ombre")
+        expect(on_tv).to_have_attribute("data-tray", "hand")
         camera.frames[:] = [sheet.image(), empty]  # dice coming and going: moving
         expect(watch).to_have_attribute("data-tray", "moving")
         expect(watch).to_have_text("The camera sees the dice moving…")

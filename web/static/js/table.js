@@ -8,6 +8,7 @@ import {config, t, pct} from "./i18n.js";
 import {ApiError, getJSON, getOptional, me, send} from "./api.js";
 import {follow} from "./live.js";
 import {normalizeRead, readPanel, uploadPhoto} from "./dice.js";
+import {cameraWatcher} from "./camera.js";
 import {
   diceFaces, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
   lastRoll, optionLabel, placeName, promptQuestion, provinceCard, provinceName, shipName,
@@ -27,6 +28,11 @@ let busy = false;
 let seatRole;             // the role the seat panel was drawn for
 
 const version = () => (view ? view.version : -1);
+// what the camera sees, under a roll prompt; a camera read left pending is fetched here
+const trayWatch = cameraWatcher(tableId, {
+  currentRead: () => read,
+  onNewRead: async () => { await loadRead(); renderDice(); },
+});
 
 function notice(text, kind) {
   const box = $("#notice");
@@ -199,82 +205,19 @@ function renderPrompt() {
   const others = who && who.province && prompt.player && prompt.player !== who.province &&
     !who.players_act_for_all;
   const waiting = others || (who && who.role === "spectator");
+  const [question, ...rest] = waiting
+    ? [h("p", {class: "question", text: promptQuestion(view.state, prompt)}),
+       h("p", {class: "muted", text: t("prompt.waiting", {player: prompt.player ? provinceName(view.state, prompt.player) : t("prompt.table")})})]
+    : body;
   fill(box,
     h("h2", {}, t("prompt.title"),
       prompt.player ? h("span", {class: "pill", text: provinceName(view.state, prompt.player)}) : null),
-    prompt.kind === "roll" ? cameraWatch() : null,
-    waiting ? [h("p", {class: "question", text: promptQuestion(view.state, prompt)}),
-               h("p", {class: "muted", text: t("prompt.waiting", {player: prompt.player ? provinceName(view.state, prompt.player) : t("prompt.table")})})]
-      : body);
+    question,
+    prompt.kind === "roll" ? trayWatch.element() : null,  // under the question, for everyone
+    rest);
   box.dataset.kind = prompt.kind;
   box.dataset.prompt = prompt.id;
-  renderCameraWatch();
-}
-
-// ---- the camera's view of the tray, under a roll prompt ---------------------------------
-// While the table waits for dice, the phones say what the camera sees: dice moving,
-// something in the tray (a hand, or a player's shadow: the dice are read once it is
-// clear, docs/vision.md, "Settle detection"), dice at rest being read. Only on the page of
-// the table the camera reads for (GET /api/hardware's "table"), polled every few seconds
-// while the prompt is up. A camera read left for the table to confirm changes no table
-// version, so the live stream does not bring it: a new read named by the camera's status
-// (last_read_id) is fetched here.
-
-const TRAY_POLL_MS = 2000;
-let hardware = null;      // the last GET /api/hardware
-let trayTimer = null;
-let cameraReadId;         // the camera's last read when the page last looked
-
-async function followCamera(status) {
-  hardware = status;
-  const camera = status && status.table === tableId ? status.camera : null;
-  const last = camera ? camera.last_read_id : null;
-  if (cameraReadId !== undefined && last && last !== cameraReadId && (!read || read.id !== last)) {
-    cameraReadId = last;
-    await loadRead();
-    renderDice();
-  }
-  cameraReadId = last;
-  renderCameraWatch();
-}
-
-function cameraWatch() {
-  return h("p", {id: "camera-watch", class: "camera-watch", "aria-live": "polite", hidden: true});
-}
-
-function cameraForThisTable() {
-  const camera = hardware && hardware.table === tableId ? hardware.camera : null;
-  return camera && camera.state !== "absent" ? camera : null;
-}
-
-// [what the camera sees, its text], or null when there is nothing to say
-function cameraWatchLine(camera) {
-  if (camera.state === "lost" || camera.state === "reopening") return ["lost", t("watch.lost")];
-  if (camera.state !== "running") return null;
-  const tray = camera.tray;
-  if (camera.last_error && (tray === "settled" || tray === "still")) {
-    return ["failed", t("watch.failed", {why: camera.last_error})];  // the server's words
-  }
-  if (tray === "settled" && read && read.status === "pending") return ["read", t("watch.read")];
-  return ["moving", "hand", "still", "settled"].includes(tray) ? [tray, t("watch." + tray)] : null;
-}
-
-function renderCameraWatch() {
-  const el = $("#camera-watch");
-  if (!el) return;
-  const camera = cameraForThisTable();
-  const line = camera ? cameraWatchLine(camera) : null;
-  el.hidden = !line;
-  el.dataset.tray = line ? line[0] : "";
-  if (el.textContent !== (line ? line[1] : "")) el.textContent = line ? line[1] : "";
-  if (camera && trayTimer === null) {
-    trayTimer = setTimeout(async () => {
-      trayTimer = null;
-      let status = hardware;
-      try { status = await getOptional("/api/hardware"); } catch (err) { /* keep the last */ }
-      await followCamera(status);
-    }, TRAY_POLL_MS);
-  }
+  trayWatch.render();
 }
 
 // ---- the endeavor builder ---------------------------------------------------------------
@@ -422,7 +365,7 @@ async function renderHardware() {
   const box = $("#hardware");
   let status = null;
   try { status = await getOptional("/api/hardware"); } catch (err) { status = null; }
-  await followCamera(status);
+  await trayWatch.follow(status);
   if (!status) { box.hidden = true; return; }
   box.hidden = false;
   const rows = Object.entries(status)

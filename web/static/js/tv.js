@@ -1,12 +1,14 @@
 // The TV view /t/<id>/tv for a shared screen: large type, the last roll big, the glory
-// track, each province at a glance, recent events, and the join QR code when this browser is
-// the host (GET /invite answers only the host).
+// track, each province at a glance, recent events, what the camera sees while the table
+// waits for dice, and the join QR code when this browser is the host (GET /invite answers
+// only the host).
 "use strict";
 
 import {$, h, fill} from "./dom.js";
 import {config, t} from "./i18n.js";
 import {getJSON, getOptional} from "./api.js";
 import {follow} from "./live.js";
+import {cameraWatcher} from "./camera.js";
 import {
   diceFaces, endeavorBlock, gloryTrack, historyEvents, lastRoll, promptQuestion, provinceName,
   statusLine, svgImageUrl,
@@ -17,6 +19,7 @@ const base = `/api/tables/${encodeURIComponent(tableId)}`;
 let view = null;
 let events = [];
 const version = () => (view ? view.version : -1);
+const trayWatch = cameraWatcher(tableId);  // what the camera sees, under a roll prompt
 
 function tvProvince(state, colour) {
   const prov = state.provinces[colour];
@@ -47,7 +50,8 @@ function render() {
     end);
   const prompt = (view.prompts || [])[0];
   fill($("#tv-prompt"), prompt ? [h("span", {class: "pill", text: prompt.player ? provinceName(state, prompt.player) : t("prompt.title")}),
-    " ", promptQuestion(state, prompt)] : null);
+    " ", promptQuestion(state, prompt), prompt.kind === "roll" ? trayWatch.element() : null] : null);
+  trayWatch.render();
   fill($("#tv-events"), [...events].reverse().slice(0, 6).map((e) => h("li", {text: e.text || e.type})));
 }
 
@@ -69,6 +73,7 @@ async function invite() {
 (async () => {
   await reload();
   invite();
+  getOptional("/api/hardware").catch(() => null).then(trayWatch.follow);
   follow(tableId, {
     version,
     onStatus: (s) => { $("#conn").dataset.status = s; $("#conn").textContent = t("conn." + s); },

@@ -1,0 +1,80 @@
+// The camera's view of the tray, under a roll prompt (the table page and the TV view).
+// While the table waits for dice, the screens say what the camera sees: dice moving,
+// something in the tray (a hand, or a player's shadow: the dice are read once it is clear,
+// docs/vision.md, "Settle detection"), dice at rest being read, a read to check, why a
+// settled tray was not read, the picture lost. Only for the table the camera reads for
+// (GET /api/hardware's "table"), polled every few seconds while the line is on the page.
+// A camera read left for the table to confirm changes no table version, so the live stream
+// does not bring it: a new read named by the camera's status (last_read_id) is announced
+// through `onNewRead`.
+"use strict";
+
+import {$, h} from "./dom.js";
+import {t} from "./i18n.js";
+import {getOptional} from "./api.js";
+
+const POLL_MS = 2000;
+const TRAYS = ["moving", "hand", "still", "settled"];
+
+// [what the camera sees, its text], or null when there is nothing to say; `read` is the
+// page's latest dice read (normalized), if it keeps one
+export function cameraLine(camera, read) {
+  if (camera.state === "lost" || camera.state === "reopening") return ["lost", t("watch.lost")];
+  if (camera.state !== "running") return null;
+  const tray = camera.tray;
+  if (camera.last_error && (tray === "settled" || tray === "still")) {
+    return ["failed", t("watch.failed", {why: camera.last_error})];  // the server's words
+  }
+  if (tray === "settled" && read && read.status === "pending") return ["read", t("watch.read")];
+  return TRAYS.includes(tray) ? [tray, t("watch." + tray)] : null;
+}
+
+export function cameraWatcher(tableId, {currentRead = () => null, onNewRead = null} = {}) {
+  let hardware = null;      // the last GET /api/hardware
+  let timer = null;
+  let readId;               // the camera's last read when the page last looked
+
+  function thisTable() {
+    const camera = hardware && hardware.table === tableId ? hardware.camera : null;
+    return camera && camera.state !== "absent" ? camera : null;
+  }
+
+  // the line's element, to put under a roll prompt (filled by render)
+  function element() {
+    return h("p", {id: "camera-watch", class: "camera-watch", "aria-live": "polite", hidden: true});
+  }
+
+  function render() {
+    const el = $("#camera-watch");
+    if (!el) return;
+    const camera = thisTable();
+    const line = camera ? cameraLine(camera, currentRead()) : null;
+    el.hidden = !line;
+    el.dataset.tray = line ? line[0] : "";
+    if (el.textContent !== (line ? line[1] : "")) el.textContent = line ? line[1] : "";
+    if (camera && timer === null) {
+      timer = setTimeout(async () => {
+        timer = null;
+        let status = hardware;
+        try { status = await getOptional("/api/hardware"); } catch (err) { /* keep the last */ }
+        await follow(status);
+      }, POLL_MS);
+    }
+  }
+
+  // a fresh GET /api/hardware (or null): keep it, fetch a new camera read, draw the line
+  async function follow(status) {
+    hardware = status;
+    const camera = status && status.table === tableId ? status.camera : null;
+    const last = camera ? camera.last_read_id : null;
+    const read = currentRead();
+    if (onNewRead && readId !== undefined && last && last !== readId && (!read || read.id !== last)) {
+      readId = last;
+      await onNewRead();
+    }
+    readId = last;
+    render();
+  }
+
+  return {element, render, follow};
+}
