@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from vision.detection import DEFAULT_DIE_FRACTION
+from vision.filters import blank
 from vision.hands import (
     ANALYSIS_WIDTH,
     SHADE_LEAST,
@@ -82,13 +83,17 @@ skin tone (the Monk scale's 9, grey 51) over a floor of grey 72 differs by 21; t
 empty-tray check's 40 missed it."""
 
 DARK_LIGHT = 8.0
-"""A frame whose median is under this many grey levels (the lens covered, the light over
-the tray off) is too dark to compare others with: brought to its brightness, any frame
-becomes as dark as it, and so looked the same as it. When the tray settles on such a frame
-it is read (the reader tells the table the picture is black), but the frame becomes
-neither the tray as last read nor the tray a hand is told from: before, the first throw
-after the lens was uncovered settled as "the tray as it was at the last read" and was
-never read."""
+"""A frame whose median is under this many grey levels (the light over the tray off, a
+lens cap), or under three times as many and of one flat shade (:func:`vision.filters.blank`:
+a finger over the lens), shows nothing to compare others with: brought to its brightness,
+a tray's dice and floor differ by less than the motion threshold, and so any tray looked
+the same as it. When the tray settles on such a frame it is read (the reader tells the
+table the picture is black or flat), but the frame becomes neither the tray as last read
+nor the tray a hand is told from (:func:`_shows_nothing`): before, the first throw after
+the lens was uncovered settled as "the tray as it was at the last read" and was never read.
+A flat frame of a brighter shade is no such trouble (the tray brought to it keeps its
+contrast), and a bright tray may look flat to :func:`vision.filters.blank` (a plain floor
+with a few dice 12 px across) while it must be the tray a hand is told from."""
 
 CHECK_DELTA = 40
 """Grey levels by which a pixel differs from the empty tray's check, the light's change
@@ -136,6 +141,12 @@ class _Look(NamedTuple):
     @classmethod
     def of(cls, grey: np.ndarray) -> _Look:
         return cls(grey, brightness(grey), row_light(grey))
+
+
+def _shows_nothing(look: _Look) -> bool:
+    """Whether a still frame is too dark or too flat to be a tray others are compared with
+    (:data:`DARK_LIGHT`)."""
+    return look.light < DARK_LIGHT or (look.light < 3 * DARK_LIGHT and blank(look.grey))
 
 
 def _changed(now: _Look, before: _Look | None, delta: int) -> np.ndarray | None:
@@ -188,6 +199,7 @@ class SettleDetector:
     _small_bg_for: tuple[int, ...] | None = field(default=None, init=False, repr=False)
     _last_read: _Look | None = field(default=None, init=False, repr=False)
     _still_frame: _Look | None = field(default=None, init=False, repr=False)
+    _settled_dark: bool = field(default=False, init=False, repr=False)
     _stirred_at: float | None = field(default=None, init=False, repr=False)
     _unlike_since: float | None = field(default=None, init=False, repr=False)
     _skin_scene: SkinScene | None = field(default=None, init=False, repr=False)
@@ -343,8 +355,11 @@ class SettleDetector:
         if now - self._still_since < self.settle_seconds:
             return SettleDecision(TrayState.STILL, motion, hand, False)
         # settled, no hand: the tray as it is now is what a hand is told from (unless it
-        # is too dark to tell anything from: DARK_LIGHT)
-        dark = look.light < DARK_LIGHT
+        # shows nothing to tell anything from: DARK_LIGHT; judged once a settle, as the
+        # tray stays as it settled until something moves)
+        if self._armed:
+            self._settled_dark = _shows_nothing(look)
+        dark = self._settled_dark
         if not dark:
             self._skin_scene = self._clear_scene = SkinScene.of(colour)
             self._clear = near
@@ -509,7 +524,7 @@ class SettleDetector:
         self._still_frame, self._stirred_at = old._still_frame, old._stirred_at
         self._armed, self._last_read = old._armed, old._last_read
         self._motion_mask, self._clear = old._motion_mask, old._clear
-        self._clear_scene = old._clear_scene
+        self._clear_scene, self._settled_dark = old._clear_scene, old._settled_dark
         return self
 
     def resume(self) -> None:

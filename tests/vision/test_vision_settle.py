@@ -76,16 +76,19 @@ def test_a_tray_stirred_but_left_as_it_was_is_not_read_again() -> None:
     assert TrayState.HAND in states[len(frames):]  # the hand was seen, and then no read
 
 
-@pytest.mark.parametrize("dark", [0.0, 0.02], ids=["black", "nearly black"])
-def test_a_throw_after_the_lens_was_covered_is_read(dark: float) -> None:
-    """The lens covered (or the light off) while the tray is settled: the black tray
-    settles and is read (the reader says the picture is black). Uncovered, the same dice
-    stirred by a hand are no roll; dice thrown then are read. Before vision.settle's
-    DARK_LIGHT the black frame became the tray as last read, and any tray brought to its
-    brightness is black too, so no throw after it was ever read."""
+@pytest.mark.parametrize("cover", ["black", "nearly black", "flat dark grey"])
+def test_a_throw_after_the_lens_was_covered_is_read(cover: str) -> None:
+    """The lens covered (or the light off) while the tray is settled: the black or flat
+    tray settles and is read (the reader says the picture is black or flat). Uncovered,
+    the same dice stirred by a hand are no roll; dice thrown then are read. Before
+    vision.settle's DARK_LIGHT the covered frame became the tray as last read, and any tray
+    brought to its brightness differs from it by less than the motion threshold, so no
+    throw after it was ever read."""
     p = photo(SHEET)
     frames, final = roll_sequence(p, moved=set(range(7)))
-    covered = [(final * dark).astype(np.uint8)] * 8
+    covered = [{"black": np.zeros_like(final),
+                "nearly black": (final * 0.02).astype(np.uint8),
+                "flat dark grey": np.full_like(final, 20)}[cover]] * 8
     stirred = [final] * 4 + [hand(final, r, seed=9) for r in (0.3, 0.5, 0.3)] + [final] * 8
     again, _ = roll_sequence(p, moved={2}, offset=(-60, 90), start=final)
     detector = SettleDetector(clock=ManualClock())
