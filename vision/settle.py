@@ -87,10 +87,12 @@ DARK_LIGHT = 8.0
 lens cap), or under three times as many and of one flat shade (:func:`vision.filters.blank`:
 a finger over the lens), shows nothing to compare others with: brought to its brightness,
 a tray's dice and floor differ by less than the motion threshold, and so any tray looked
-the same as it. When the tray settles on such a frame it is read (the reader tells the
-table the picture is black or flat), but the frame becomes neither the tray as last read
-nor the tray a hand is told from (:func:`_shows_nothing`): before, the first throw after
-the lens was uncovered settled as "the tray as it was at the last read" and was never read.
+the same as it. Such a frame shows no hand, nor a tray unlike its empty-tray check (so the
+check is kept), and settles at once; it is read (the reader tells the table the picture is
+black or flat), but becomes neither the tray as last read nor the tray a hand is told from
+(:func:`_shows_nothing`): before, the first throw after the lens was uncovered settled as
+"the tray as it was at the last read" and was never read, and a checked tray held a
+covered lens as a gloved hand for :data:`STALE_SECONDS`, then dropped its check.
 A flat frame of a brighter shade is no such trouble (the tray brought to it keeps its
 contrast), and a bright tray may look flat to :func:`vision.filters.blank` (a plain floor
 with a few dice 12 px across) while it must be the tray a hand is told from."""
@@ -144,8 +146,8 @@ class _Look(NamedTuple):
 
 
 def _shows_nothing(look: _Look) -> bool:
-    """Whether a still frame is too dark or too flat to be a tray others are compared with
-    (:data:`DARK_LIGHT`)."""
+    """Whether a frame is too dark or too flat to show a hand or a tray, or to be a tray
+    others are compared with (:data:`DARK_LIGHT`)."""
     return look.light < DARK_LIGHT or (look.light < 3 * DARK_LIGHT and blank(look.grey))
 
 
@@ -199,7 +201,6 @@ class SettleDetector:
     _small_bg_for: tuple[int, ...] | None = field(default=None, init=False, repr=False)
     _last_read: _Look | None = field(default=None, init=False, repr=False)
     _still_frame: _Look | None = field(default=None, init=False, repr=False)
-    _settled_dark: bool = field(default=False, init=False, repr=False)
     _stirred_at: float | None = field(default=None, init=False, repr=False)
     _unlike_since: float | None = field(default=None, init=False, repr=False)
     _skin_scene: SkinScene | None = field(default=None, init=False, repr=False)
@@ -327,9 +328,13 @@ class SettleDetector:
         self._motion_mask |= moved.astype(np.uint8)
         near = self._hand_look(look, colour)
         ycrcb = cv2.cvtColor(colour, cv2.COLOR_BGR2YCrCb)  # for skin and for the shape
-        skin, unlike = self._hand(ycrcb, look, near)
+        # a frame that shows nothing (the lens covered, the light off: DARK_LIGHT) shows no
+        # hand, nor a tray unlike its check: it settles at once, to be read and the table
+        # told, and leaves the check as it was
+        blind = _shows_nothing(look)
+        skin, unlike = (0.0, 0.0) if blind else self._hand(ycrcb, look, near)
         moving = motion > self._moving_share(grey.shape, image.shape)
-        reach = self._reach(near, ycrcb, image.shape)
+        reach = 0.0 if blind else self._reach(near, ycrcb, image.shape)
         if self._skin_held_still(max(skin, reach), moving, now):
             self._skin_scene = SkinScene.of(colour)
             self._clear, self._clear_scene = near, self._skin_scene
@@ -341,7 +346,7 @@ class SettleDetector:
         elif (self._stirred_at is not None and now - self._stirred_at <= DRIFT_SECONDS
               and self._drifted(look, self._unchanged_share(grey.shape, image.shape))):
             moving = True
-        hand = max(skin, self._unlike_hand(unlike, skin, moving, now))
+        hand = skin if blind else max(skin, self._unlike_hand(unlike, skin, moving, now))
         if hand > self.hand_threshold:
             self._still_since = None
             self._armed = True
@@ -355,19 +360,15 @@ class SettleDetector:
         if now - self._still_since < self.settle_seconds:
             return SettleDecision(TrayState.STILL, motion, hand, False)
         # settled, no hand: the tray as it is now is what a hand is told from (unless it
-        # shows nothing to tell anything from: DARK_LIGHT; judged once a settle, as the
-        # tray stays as it settled until something moves)
-        if self._armed:
-            self._settled_dark = _shows_nothing(look)
-        dark = self._settled_dark
-        if not dark:
+        # shows nothing to tell anything from)
+        if not blind:
             self._skin_scene = self._clear_scene = SkinScene.of(colour)
             self._clear = near
         if self._armed:
             self._armed = False
             if self._as_last_read(look, image.shape):  # stirred, nothing changed: no roll
                 return SettleDecision(TrayState.SETTLED, motion, hand, False)
-            if not dark:
+            if not blind:
                 self._last_read = look
             return SettleDecision(TrayState.SETTLED, motion, hand, True)
         return SettleDecision(TrayState.SETTLED, motion, hand, False)
@@ -524,7 +525,7 @@ class SettleDetector:
         self._still_frame, self._stirred_at = old._still_frame, old._stirred_at
         self._armed, self._last_read = old._armed, old._last_read
         self._motion_mask, self._clear = old._motion_mask, old._clear
-        self._clear_scene, self._settled_dark = old._clear_scene, old._settled_dark
+        self._clear_scene = old._clear_scene
         return self
 
     def resume(self) -> None:

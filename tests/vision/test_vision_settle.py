@@ -76,14 +76,16 @@ def test_a_tray_stirred_but_left_as_it_was_is_not_read_again() -> None:
     assert TrayState.HAND in states[len(frames):]  # the hand was seen, and then no read
 
 
+@pytest.mark.parametrize("checked", [False, True], ids=["", "checked"])
 @pytest.mark.parametrize("cover", ["black", "nearly black", "flat dark grey"])
-def test_a_throw_after_the_lens_was_covered_is_read(cover: str) -> None:
+def test_a_throw_after_the_lens_was_covered_is_read(cover: str, checked: bool) -> None:
     """The lens covered (or the light off) while the tray is settled: the black or flat
     tray settles and is read (the reader says the picture is black or flat). Uncovered,
     the same dice stirred by a hand are no roll; dice thrown then are read. Before
     vision.settle's DARK_LIGHT the covered frame became the tray as last read, and any tray
     brought to its brightness differs from it by less than the motion threshold, so no
-    throw after it was ever read."""
+    throw after it was ever read. With an empty-tray check the covered lens is read as
+    soon (it is no hand unlike the check) and the check is kept."""
     p = photo(SHEET)
     frames, final = roll_sequence(p, moved=set(range(7)))
     covered = [{"black": np.zeros_like(final),
@@ -91,13 +93,19 @@ def test_a_throw_after_the_lens_was_covered_is_read(cover: str) -> None:
                 "flat dark grey": np.full_like(final, 20)}[cover]] * 8
     stirred = [final] * 4 + [hand(final, r, seed=9) for r in (0.3, 0.5, 0.3)] + [final] * 8
     again, _ = roll_sequence(p, moved={2}, offset=(-60, 90), start=final)
-    detector = SettleDetector(clock=ManualClock())
+    detector = SettleDetector(clock=ManualClock(),
+                              background=empty_tray(p) if checked else None)
     sequence = frames + covered + stirred + again
-    reads = [i for i, f in enumerate(sequence) if detector.update(f, i / FPS).read_now]
+    reads, stale = [], False
+    for i, f in enumerate(sequence):
+        if detector.update(f, i / FPS).read_now:
+            reads.append(i)
+        stale |= detector.stale_background
     after = len(frames) + len(covered) + len(stirred)
     assert len(reads) == 3, reads
-    assert reads[0] < len(frames) and len(frames) <= reads[1] < len(frames) + len(covered)
+    assert reads[0] < len(frames) and len(frames) <= reads[1] <= len(frames) + 6
     assert reads[2] >= after
+    assert not stale
 
 
 def test_one_small_die_thrown_again_far_from_the_camera_is_read() -> None:
