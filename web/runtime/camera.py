@@ -42,6 +42,10 @@ roll."""
 EARLY_CHECK_SECONDS = 0.25
 """How often (frame time) the loop asks whether a table now waits for the kept dice."""
 
+READING = "reading"
+"""The camera status's ``tray`` while a settled frame is being read (otherwise the last
+frame's :class:`vision.settle.TrayState`)."""
+
 READ_FAILED = "the last read failed: "
 """How the camera's ``detail`` begins while its last settled frame could not be read (its
 ``last_error`` says why); the next settle taken ends it."""
@@ -224,6 +228,7 @@ class CameraLoop:
                 self._status.detail = f"{self.spec}: frames"
 
     def _settled(self, frame: Frame, motion: np.ndarray, early: float | None = None) -> None:
+        self._set(tray=READING)  # until the next frame: the phones say the dice are read
         try:
             read_id = (self._on_settled(frame, motion) if early is None
                        else self._on_settled(frame, motion, early=early))

@@ -33,7 +33,7 @@ class CameraStatus:
     source: str | None = None
     state: str = ABSENT
     detail: str = "no camera"
-    tray: str | None = None  # moving, hand, still, settled (the last frame's)
+    tray: str | None = None  # moving, hand, still, settled (the last frame's); reading
     frames: int = 0
     settles: int = 0
     reads: int = 0

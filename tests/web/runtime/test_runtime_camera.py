@@ -359,6 +359,24 @@ def test_a_camera_absent_at_start_is_looked_for_again():
     assert tries["n"] == 3 and status["state"] == "running" and status["frames"] == 3
 
 
+def test_the_status_says_reading_while_a_settled_frame_is_read():
+    """The phones say the dice are being read while the reader works (a Pi takes a moment),
+    not that the camera waits for a roll; the next frame says what the tray shows."""
+    clock = ManualClock()
+    seen: list[str] = []
+
+    def reading(frame, motion):
+        seen.append(loop.status()["tray"])
+
+    frames = roll_frames()
+    source = FakeSource(frames + frames[-1:] * 3,
+                        clock=lambda: (clock.advance(0.2), clock.now)[1])
+    loop = CameraLoop("x", lambda: source, reading, backoff=QUICK)
+    loop.run(frames=len(frames) + 3)
+    assert seen and set(seen) == {"reading"}
+    assert loop.status()["tray"] == "settled"
+
+
 def test_a_failing_read_does_not_stop_the_camera():
     clock = ManualClock()
 

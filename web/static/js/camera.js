@@ -26,6 +26,7 @@ export function cameraLine(camera, read) {
     return ["failed", t("watch.failed", {why: camera.last_error})];  // the server's words
   }
   if (tray === "settled" && read && read.status === "pending") return ["read", t("watch.read")];
+  if (tray === "reading") return ["reading", t("watch.still")];  // a settled frame being read
   return TRAYS.includes(tray) ? [tray, t("watch." + tray)] : null;
 }
 
