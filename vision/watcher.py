@@ -14,7 +14,8 @@ from vision.sources import FrameSource, SourceLost
 @dataclass(frozen=True)
 class SourceNotice:
     """The source went away (``lost``) or came back (``back``), or the tray settled with
-    no die found and the reader said why it may have missed them (``warning``)."""
+    no die found and the reader said why it may have missed them (``warning``), or (when
+    asked) the tray's state changed (``tray``: moving, hand, still, settled)."""
 
     kind: str
     message: str
@@ -23,7 +24,7 @@ class SourceNotice:
 def watch(
     source: FrameSource, reader: DiceReader, detector: SettleDetector,
     tracker: RollTracker | None = None, *, reopen_attempts: int = 0,
-    wait: Callable[[], None] = lambda: None,
+    wait: Callable[[], None] = lambda: None, states: bool = False,
 ) -> Iterator[Roll | SourceNotice]:
     """Yield a :class:`Roll` each time the tray settles with dice thrown in it; stop when
     the source ends. A tray that settles empty is no roll: it ends the last one (the next
@@ -33,9 +34,12 @@ def watch(
 
     When the source is lost it yields a ``lost`` notice and, up to ``reopen_attempts``
     times (calling ``wait`` before each), tries ``reopen()``; success yields ``back``.
+    With ``states``, a ``tray`` notice each time the tray's state changes, with the
+    frame's time: why a roll is not read yet (a hand, or a shadow, still in the tray).
     """
     tracker = tracker or RollTracker()
     attempts = 0
+    state = None
     while True:
         try:
             frame = source.read()
@@ -59,6 +63,9 @@ def watch(
         stale = detector.stale_background
         taken = detector.still_skin_taken
         decision = detector.update(frame.image, frame.timestamp)
+        if states and decision.state is not state:
+            state = decision.state
+            yield SourceNotice("tray", f"{state.value} at {frame.timestamp:.1f} s")
         if detector.stale_background and not stale:
             yield SourceNotice("warning", STALE_NOTE)
         if detector.still_skin_taken != taken:

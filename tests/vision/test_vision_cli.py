@@ -3,6 +3,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import cv2
 import pytest
 
-from tests.vision.helpers import PHOTOS, photo, png_claiming, roll_sequence
+from tests.vision.helpers import PHOTOS, hand, photo, png_claiming, roll_sequence
 from web.cli import vision as vision_cli
 
 
@@ -149,6 +150,29 @@ def test_watch_prints_settled_rolls_from_a_recording(
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert len(lines) == 1
     assert lines[0]["roll"] == 1 and len(lines[0]["dice"]) >= 5
+
+
+def test_watch_states_says_why_a_roll_waits(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``--states`` prints each change of the tray's state, with the frame's time, to
+    stderr: a hand reaching in, the dice tumbling, at rest, settled and read; then a hand
+    held still in the tray, which is why nothing more is read."""
+    sheet = photo("IMG_20191208_112541.jpg")
+    frames, final = roll_sequence(sheet, moved=set(range(7)))
+    frames += [hand(final, 0.45)] * 10
+    for i, f in enumerate(frames):
+        cv2.imwrite(str(tmp_path / f"{i:03d}.jpg"), f)
+    assert run(["watch", f"images:{tmp_path}", "--fps", "10", "--states"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("roll 1") and captured.out.count("roll ") == 1
+    states = [line.split()[1] for line in captured.err.splitlines()
+              if line.startswith("[tray] ")]
+    assert states[-1] == "hand"
+    assert states.index("hand") < states.index("moving") < states.index("settled")
+    assert re.search(r"^\[tray\] settled at \d+\.\d s$", captured.err, re.M)
+    assert run(["watch", f"images:{tmp_path}", "--fps", "10"]) == 0  # without: no states
+    assert "[tray]" not in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])

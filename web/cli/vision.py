@@ -109,6 +109,10 @@ def register(subparsers: Any) -> None:
                         "however fast it is read; a video file keeps its own timing, a "
                         "camera the clock's")
     w.add_argument("--json", action="store_true", help="one JSON object per roll")
+    w.add_argument("--states", action="store_true",
+                   help="also print each change of the tray's state to stderr ([tray] "
+                        "moving, hand, still, settled, with the frame's time): why a roll "
+                        "is not read yet, as when setting a camera up")
     w.set_defaults(handler=_watch)
 
 
@@ -247,7 +251,7 @@ def _watch(args: argparse.Namespace) -> int:
     with source:
         try:
             for item in watch(source, reader, detector, reopen_attempts=10,
-                              wait=lambda: time.sleep(1.0)):
+                              wait=lambda: time.sleep(1.0), states=args.states):
                 if isinstance(item, SourceNotice):
                     print(f"[{item.kind}] {item.message}", file=sys.stderr, flush=True)
                     continue
