@@ -11,7 +11,12 @@ nothing and get nothing twice. A phone that was away longer than the channel rem
 the missing versions rebuilt from the store's log (``companion.table.replay``), then
 continues live.
 
-Each message is ``id: <version>``, ``event: table`` and ``data: {"version", "events",
+A dice read that waits for the table (a camera read with a die it is unsure of, a phone's
+photo) changes no version; :meth:`Broker.dice_read` sends ``event: dice`` with
+``data: {"table", "reads"}`` (no ``id``: a reconnect resumes by version, and the page reads
+the latest read when it connects anyway), and the phones fetch it.
+
+Each table message is ``id: <version>``, ``event: table`` and ``data: {"version", "events",
 "table"}`` where ``table`` is that version's table view *for that viewer* (hidden
 information only in its owner's view) and ``events`` carry a readable ``text`` (in the
 language the phone chose when it connected) but no payload (a payload may hold what only
@@ -127,7 +132,13 @@ class Channel:
         self._recent: deque[Change] = deque(maxlen=remembered)
         self._cond = threading.Condition()
         self.closed = False
+        self.reads = 0  # dice reads recorded or changed without a new version
         table.add_listener(self._changed, call_now=True)
+
+    def dice_read(self) -> None:
+        with self._cond:
+            self.reads += 1
+            self._cond.notify_all()
 
     def _changed(self, table: Table) -> None:
         # called under the table's lock, in version order: keep it quick
@@ -151,12 +162,14 @@ class Channel:
             self._cond.notify_all()
         self.table.remove_listener(self._changed)
 
-    def after(self, version: int, timeout: float) -> list[Change] | None:
+    def after(self, version: int, timeout: float, reads: int | None = None
+              ) -> list[Change] | None:
         """The changes with a version above ``version``, waiting up to ``timeout`` seconds
-        for one; ``[]`` on a time-out (send a heartbeat), ``None`` once closed."""
+        for one (or, given ``reads``, for :attr:`reads` to pass it); ``[]`` on a time-out
+        or a dice read alone, ``None`` once closed."""
         with self._cond:
-            self._cond.wait_for(lambda: self.closed or self._recent[-1].version > version,
-                                timeout)
+            self._cond.wait_for(lambda: self.closed or self._recent[-1].version > version
+                                or (reads is not None and self.reads != reads), timeout)
             if self.closed:
                 return None
             recent = list(self._recent)
@@ -209,6 +222,14 @@ class Broker:
                 channel = self._channels[table.session_id] = Channel(table, self.remembered)
             return channel
 
+    def dice_read(self, table_id: str) -> None:
+        """A dice read of this table was recorded or changed and waits for the table: the
+        streams tell their phones (``event: dice``)."""
+        with self._lock:
+            channel = self._channels.get(table_id)
+        if channel is not None:
+            channel.dice_read()
+
     @property
     def open_streams(self) -> int:
         with self._lock:
@@ -249,16 +270,20 @@ class Broker:
                 last = latest.version
             else:
                 last = since
+            reads = channel.reads
             while not self.closed.is_set():
-                changes = channel.after(last, self.heartbeat)
+                changes = channel.after(last, self.heartbeat, reads)
                 if changes is None:
                     break
-                if not changes:
-                    yield b": keep-alive\n\n"
-                    continue
                 for change in changes:
                     yield change.message(table, viewer, lang)
                     last = change.version
+                if channel.reads != reads:
+                    reads = channel.reads
+                    data = json.dumps({"table": table.session_id, "reads": reads})
+                    yield f"event: dice\ndata: {data}\n\n".encode()
+                elif not changes:
+                    yield b": keep-alive\n\n"
 
     def close(self, timeout: float = 2.0) -> None:
         """End every stream (each sends what it has and returns), waiting up to ``timeout``

@@ -104,7 +104,8 @@ class Services:
                 if folder is None:
                     self._scratch = tempfile.TemporaryDirectory(prefix="tableside-reads-")
                     folder = Path(self._scratch.name)
-                self._dice = DiceService(ReadStore(folder / "reads"))
+                self._dice = DiceService(ReadStore(folder / "reads"),
+                                         on_read=self.live.dice_read)
             return self._dice
 
     def close(self) -> None:

@@ -147,6 +147,26 @@ def test_every_change_from_every_entry_point_reaches_every_stream(live):
         stream.close()
 
 
+def test_a_dice_read_waiting_for_the_table_reaches_every_stream(live):
+    """A read left pending changes no version: the streams send ``event: dice`` (no id, so
+    a reconnect still resumes by version), and table messages go on as before."""
+    host, tid = tally_table(live)
+    one, two = live.stream(tid), live.stream(tid)
+    assert one.table()["version"] == two.table()["version"] == 1
+    live.services.live.dice_read(tid)
+    live.services.live.dice_read("no-such-table")  # nothing listens: nothing happens
+    for stream in (one, two):
+        message = stream.next()
+        while message is not None and "retry" in message:
+            message = stream.next()
+        assert message is not None and message["event"] == "dice" and "id" not in message
+        assert message["data"] == {"table": tid, "reads": 1}
+    add(host, tid)
+    assert one.table()["version"] == two.table()["version"] == 2
+    one.close()
+    two.close()
+
+
 def test_a_reconnect_resumes_after_the_last_version_seen(live):
     host, tid = tally_table(live)
     first = live.stream(tid)

@@ -41,7 +41,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -235,6 +235,9 @@ class DiceService:
     _camera_rolls: dict[str, tuple[str, int]] = field(default_factory=dict)
     """Per table, the camera read its tracker's last roll was recorded as: (read id, roll
     id), so the table's confirmations and corrections of that read reach the tracker."""
+    on_read: Callable[[str], None] | None = None
+    """Told a table's id when one of its reads is recorded, or corrected while it waits,
+    without the table changing (the live streams: :meth:`web.live.Broker.dice_read`)."""
 
     # -- new reads ---------------------------------------------------------------------------
     def read_photo(self, table: Table, data: bytes, actor: str | None = None,
@@ -330,7 +333,17 @@ class DiceService:
                     record = self._apply(table, record, record.answer, actor, version)
                 except (IllegalCommand, InvalidCommand, VersionConflict) as exc:
                     record = self.store.update(record, note=f"not applied: {exc}")
+        if record.status == PENDING:
+            self._tell_phones(table)
         return record
+
+    def _tell_phones(self, table: Table) -> None:
+        """A read of ``table`` waits for it, and no new version says so (:attr:`on_read`)."""
+        if self.on_read is not None:
+            try:
+                self.on_read(table.session_id)
+            except Exception:  # the streams must not fail a read
+                log.exception("telling the phones of a dice read failed")
 
     # -- players' answers --------------------------------------------------------------------
     def confirm(self, table: Table, read_id: str, faces: Sequence[str] | None,
@@ -376,6 +389,7 @@ class DiceService:
                 noted = self._note_corrections(record, before, tuple(faces), who or actor,
                                                False)
                 self._tell_camera(table, noted)
+                self._tell_phones(table)
                 return noted
             if old == face:
                 return record

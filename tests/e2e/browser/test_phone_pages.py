@@ -282,13 +282,18 @@ def test_dice_the_table_does_not_know_yet_are_shown_unread_and_named_by_tapping(
         devices, server, tmp_path, path, file_input):
     """With no SeaFall profile at all, the photo's dice are found and shown unread; the
     player taps each to name it and confirms, which answers the roll (and starts enrolling
-    the die at the table: docs/vision.md, "Enrolling at the table")."""
+    the die at the table: docs/vision.md, "Enrolling at the table"). Another phone shows
+    the read waiting, and each die as it is named, though neither changes the table's
+    version (the live stream's dice event)."""
     server.services.dice().readers.profile_dir = tmp_path / "no-profiles"
     photo = tray_photo(np.random.default_rng(3), ["weak", "strong"], size=SIZE, die_px=DIE_PX)
     picture = tmp_path / "two-dice.jpg"
     cv2.imwrite(str(picture), photo.image)
     ana = join_as(devices, server, "Ana", "blue")
     start_exploration(ana)
+    watcher = devices()
+    watcher.goto(server.url(f"/t/{server.table}"))
+    expect(watcher.locator("#conn")).to_have_attribute("data-status", "live")
     page = ana
     if path != "/t/{id}":
         page = ana.context.new_page()
@@ -298,6 +303,7 @@ def test_dice_the_table_does_not_know_yet_are_shown_unread_and_named_by_tapping(
     page.set_input_files(file_input, str(picture))
     read = page.locator("#dice .read")
     expect(read).to_have_attribute("data-status", "pending")
+    expect(watcher.locator("#dice .read")).to_have_attribute("data-status", "pending")
     kept = page.request.get(server.url(f"/api/tables/{server.table}/dice/latest")).json()
     assert [d["face"] for d in kept["dice"]] == ["?", "?"]
     tiles = read.locator(".die-tile")
@@ -309,6 +315,7 @@ def test_dice_the_table_does_not_know_yet_are_shown_unread_and_named_by_tapping(
         tiles.nth(n).click()
         page.locator(f"#dice .picker button.face-button.f-{face}").click()
         expect(page.locator("#dice .die-tile").nth(n)).to_contain_text(FACE_NAMES[face])
+        expect(watcher.locator("#dice .die-tile").nth(n)).to_contain_text(FACE_NAMES[face])
     page.click("#confirm-read")
     expect(page.locator("#dice .read")).to_have_attribute("data-status", "applied")
     faces = sorted(server.services.tables.get(server.table).state.endeavor.faces)

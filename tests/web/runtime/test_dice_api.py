@@ -150,6 +150,25 @@ def test_a_read_with_the_wrong_count_waits_then_is_confirmed_with_the_faces(app,
     assert again.status_code == 409 and "already applied" in again.json["message"]
 
 
+def test_the_phones_are_told_of_a_read_that_waits_but_not_of_one_applied(
+        app, client, seafall_services, monkeypatch):
+    """A read left pending, or a die of it corrected, changes no table version: the live
+    streams are told (web.live.Broker.dice_read), so that every phone shows it; an applied
+    read reaches them as a new version."""
+    dice = seafall_services.dice()
+    assert dice.on_read == seafall_services.live.dice_read  # the streams, as served
+    told: list[str] = []
+    monkeypatch.setattr(dice, "on_read", told.append)
+    tid = new_table(client)
+    data, _ = settled(0)
+    assert upload(client, tid, data).json["status"] == "applied"
+    assert told == []
+    tid, read, _ = pending_read(client)
+    assert told == [tid]
+    assert post_read(client, tid, read, "correct", {"die": 0, "face": "strong"}).status_code == 200
+    assert told == [tid, tid]
+
+
 def test_confirm_from_a_stale_page_is_a_conflict_and_changes_nothing(client):
     tid, read, faces = pending_read(client)
     version = state(client, tid)["version"]

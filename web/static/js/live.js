@@ -3,6 +3,8 @@
 // missed; updates older than what the page shows are dropped, so nothing is doubled. When
 // the stream does not exist (404: the connection is closed, not retried) the page polls
 // GET /api/tables/<id> every 2 seconds instead, and tries the stream again now and then.
+// A dice read left for the table to confirm changes no version: the stream says so with a
+// "dice" event (`onDice`), and the page fetches the latest read.
 "use strict";
 
 import {getJSON} from "./api.js";
@@ -10,7 +12,7 @@ import {getJSON} from "./api.js";
 const POLL_MS = 2000;
 const STREAM_RETRY_MS = 30000;
 
-export function follow(tableId, {version, onUpdate, onStatus}) {
+export function follow(tableId, {version, onUpdate, onStatus, onDice}) {
   const id = encodeURIComponent(tableId);
   let pollTimer = null;
   let retryTimer = null;
@@ -50,6 +52,8 @@ export function follow(tableId, {version, onUpdate, onStatus}) {
       try { accept(JSON.parse(message.data)); } catch (err) { /* not ours */ }
     };
     source.addEventListener("table", onMessage);
+    // a dice read waiting for the table: no new version, so no table message
+    if (onDice) source.addEventListener("dice", () => onDice());
     source.onmessage = onMessage;
     source.onopen = () => { stopPolling(); onStatus("live"); };
     source.onerror = () => {

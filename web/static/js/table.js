@@ -601,7 +601,8 @@ async function start() {
   try { who = await me(tableId); } catch (err) { who = null; }
   await refresh();
   follow(tableId, {version, onStatus: setConnection,
-                   onUpdate: (m) => update(m).catch(showError)});
+                   onUpdate: (m) => update(m).catch(showError),
+                   onDice: () => loadRead().then(() => { renderDice(); trayWatch.render(); })});
   renderHardware();
   setInterval(renderHardware, 15000);
 }
