@@ -73,7 +73,11 @@ async function invite() {
 (async () => {
   await reload();
   invite();
-  getOptional("/api/hardware").catch(() => null).then(trayWatch.follow);
+  // the camera's status now and every 15 s (every 2 s while a roll is asked for and the
+  // camera reads for this table: camera.js)
+  const hardware = () => getOptional("/api/hardware").catch(() => null).then(trayWatch.follow);
+  hardware();
+  setInterval(hardware, 15000);
   follow(tableId, {
     version,
     onStatus: (s) => { $("#conn").dataset.status = s; $("#conn").textContent = t("conn." + s); },
