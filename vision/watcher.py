@@ -28,9 +28,10 @@ def watch(
 ) -> Iterator[Roll | SourceNotice]:
     """Yield a :class:`Roll` each time the tray settles with dice thrown in it; stop when
     the source ends. A tray that settles empty is no roll: it ends the last one (the next
-    roll is a new one, not a re-roll), and yields a ``warning`` notice when the reader warns
-    (a black or flat picture). Nor is a tray whose dice all lie where they lay (one was
-    taken off: :attr:`Roll.thrown`).
+    roll is a new one, not a re-roll), unless the reader warns why it found no die (a black
+    or flat picture: the dice may still be there), which yields a ``warning`` notice
+    instead. Nor is a tray whose dice all lie where they lay (one was taken off:
+    :attr:`Roll.thrown`).
 
     When the source is lost it yields a ``lost`` notice and, up to ``reopen_attempts``
     times (calling ``wait`` before each), tries ``reopen()``; success yields ``back``.
@@ -79,7 +80,10 @@ def watch(
                     yield roll
                 continue
             # an empty tray is no roll (as at the table, web.runtime.dice): the dice were
-            # picked up, so the next roll is a new one, not a re-roll of these
-            tracker.last = None
-            if read.warnings:  # a covered lens, the light off: say so
+            # picked up, so the next roll is a new one, not a re-roll of these; but when
+            # the reader says why it saw none (a covered lens, the light off), the dice may
+            # lie where they were: say so, and keep the last roll for a re-roll
+            if read.warnings:
                 yield SourceNotice("warning", "; ".join(read.warnings))
+            else:
+                tracker.last = None

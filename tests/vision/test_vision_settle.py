@@ -392,6 +392,25 @@ def test_watch_numbers_rolls_and_matches_a_partial_reroll() -> None:
         assert before and before[0].face == die.face
 
 
+def test_watch_matches_a_partial_reroll_across_a_covered_lens() -> None:
+    """The lens covered between a roll and its re-roll: the black tray is no roll and says
+    why, but the dice were not picked up, so the re-roll after it is still matched to the
+    dice that moved (before, a settle with no die read always ended the last roll)."""
+    p = photo(SHEET)
+    reader = DiceReader("d6")
+    first, final = roll_sequence(p, moved=set(range(7)))
+    covered = [np.zeros_like(final)] * 8 + [final] * 4
+    again, _ = roll_sequence(p, moved={0, 3}, offset=(-60, 90), start=final)
+    clock = ManualClock()
+    with FakeSource(first + covered + again, clock=clock) as source:
+        items = list(watch(source, reader, TickingDetector(clock, FPS)))
+    notices = [i for i in items if isinstance(i, SourceNotice)]
+    rolls = [i for i in items if not isinstance(i, SourceNotice)]
+    assert [n.kind for n in notices] == ["warning"] and "black" in notices[0].message
+    assert [r.id for r in rolls] == [1, 2]
+    assert rolls[1].previous_id == 1 and len(rolls[1].kept) >= 3
+
+
 def test_watch_reports_a_lost_source_and_resumes_after_reopen() -> None:
     tray = photo(SHEET).image()
     clock = ManualClock()

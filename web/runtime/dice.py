@@ -258,7 +258,8 @@ class DiceService:
         """A settled camera frame; None when the table has no roll prompt open, the tray
         is empty (it settles empty between rolls: that is no roll) or no die on it was
         thrown since the last read (one was taken off); :class:`NoDiceRead`
-        when no die was read and the reader warned why (the camera's status shows it).
+        when no die was read and the reader warned why (the camera's status shows it; the
+        last roll is kept for a re-roll: a covered lens does not pick the dice up).
         A die whose place looks as it did in the last read's frame was not re-rolled;
         ``motion`` (0/1, the frame's size: where anything moved since the last settle) is
         used where there is no last frame to compare with. ``early`` (seconds) says the
@@ -272,10 +273,10 @@ class DiceService:
         tray = self.readers.read(prompt.die, frame, ref, setup, skin_scene)
         with self._tracking:  # a phone may be confirming the last camera read meanwhile
             if not tray.dice:
+                if tray.warnings:  # a covered lens, the light off: the dice may be there
+                    raise NoDiceRead(f"no die was read ({'; '.join(tray.warnings)})")
                 self._trackers.pop(table.session_id, None)  # the dice were picked up
                 self._camera_rolls.pop(table.session_id, None)
-                if tray.warnings:
-                    raise NoDiceRead(f"no die was read ({'; '.join(tray.warnings)})")
                 return None
             tracker = self._trackers.pop(table.session_id, None) or RollTracker()
             self._trackers[table.session_id] = tracker  # the most recent last

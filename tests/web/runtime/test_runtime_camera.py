@@ -444,6 +444,19 @@ def test_a_re_roll_is_answered_by_the_dice_that_moved(services):
         dice.correct(table, reroll.id, (k + 1) % len(faces), "6", None, None)
 
 
+def test_a_re_roll_after_the_lens_was_covered_is_still_matched(services):
+    """The lens covered between the roll and its re-roll: the black frame is read, no die
+    is found and the camera says why, but the dice were not picked up: the re-roll is
+    still answered by the die that moved (before, it was read as a new roll of 7 dice and
+    left for the table)."""
+    p, image, dice, table, first, k = _rolled_asking_a_re_roll(services)
+    with pytest.raises(ValueError, match=r"^no die was read \(the picture is black"):
+        dice.read_frame(table, np.zeros_like(image), "dark")
+    again, motion = thrown_again(p, image, first.dice[k].box, first.dice[k].face)
+    reroll = dice.read_frame(table, again, "y", motion=motion)
+    assert reroll is not None and reroll.used == (k,) and reroll.expected == 1
+
+
 def test_a_die_knocked_during_a_re_roll_does_not_count_as_thrown(services):
     """Picking up the die to re-roll, the player knocks another aside: it slides a little
     and turns (vision.rolls.NUDGE_LIKENESS). Before, it counted as moved, the re-roll of
