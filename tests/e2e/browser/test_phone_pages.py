@@ -369,6 +369,7 @@ def test_a_roll_prompt_says_what_the_camera_sees(devices, server):
         for page in (ana, watcher):
             expect(page.locator("#dice .read")).to_have_attribute("data-status", "pending")
         expect(seen).to_have_text("La caméra a lu le bac : vérifiez les dés ci-dessous.")
+        expect(on_tv).to_have_text("The camera has read the tray: check the dice on a phone.")
         camera.frames[:] = [np.zeros_like(empty)]  # the lens covered: why nothing is read
         expect(watch).to_have_attribute("data-tray", "failed")
         expect(watch).to_contain_text("The camera could not read the tray: no die was read "

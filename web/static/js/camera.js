@@ -17,20 +17,22 @@ const POLL_MS = 2000;
 const TRAYS = ["moving", "hand", "still", "settled"];
 
 // [what the camera sees, its text], or null when there is nothing to say; `read` is the
-// page's latest dice read (normalized), if it keeps one
-export function cameraLine(camera, read) {
+// page's latest dice read (normalized), if it keeps one, and `readKey` the text for one
+// waiting for the table (where the page shows it, or elsewhere)
+export function cameraLine(camera, read, readKey = "watch.read") {
   if (camera.state === "lost" || camera.state === "reopening") return ["lost", t("watch.lost")];
   if (camera.state !== "running") return null;
   const tray = camera.tray;
   if (camera.last_error && (tray === "settled" || tray === "still")) {
     return ["failed", t("watch.failed", {why: camera.last_error})];  // the server's words
   }
-  if (tray === "settled" && read && read.status === "pending") return ["read", t("watch.read")];
+  if (tray === "settled" && read && read.status === "pending") return ["read", t(readKey)];
   if (tray === "reading") return ["reading", t("watch.still")];  // a settled frame being read
   return TRAYS.includes(tray) ? [tray, t("watch." + tray)] : null;
 }
 
-export function cameraWatcher(tableId, {currentRead = () => null, onNewRead = null} = {}) {
+export function cameraWatcher(tableId, {currentRead = () => null, onNewRead = null,
+                                        readKey = "watch.read"} = {}) {
   let hardware = null;      // the last GET /api/hardware
   let timer = null;
   let readId;               // the camera's last read when the page last looked
@@ -49,7 +51,7 @@ export function cameraWatcher(tableId, {currentRead = () => null, onNewRead = nu
     const el = $("#camera-watch");
     if (!el) return;
     const camera = thisTable();
-    const line = camera ? cameraLine(camera, currentRead()) : null;
+    const line = camera ? cameraLine(camera, currentRead(), readKey) : null;
     el.hidden = !line;
     el.dataset.tray = line ? line[0] : "";
     if (el.textContent !== (line ? line[1] : "")) el.textContent = line ? line[1] : "";

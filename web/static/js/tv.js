@@ -9,6 +9,7 @@ import {config, t} from "./i18n.js";
 import {getJSON, getOptional} from "./api.js";
 import {follow} from "./live.js";
 import {cameraWatcher} from "./camera.js";
+import {normalizeRead} from "./dice.js";
 import {
   diceFaces, endeavorBlock, gloryTrack, historyEvents, lastRoll, promptQuestion, provinceName,
   statusLine, svgImageUrl,
@@ -19,7 +20,16 @@ const base = `/api/tables/${encodeURIComponent(tableId)}`;
 let view = null;
 let events = [];
 const version = () => (view ? view.version : -1);
-const trayWatch = cameraWatcher(tableId);  // what the camera sees, under a roll prompt
+let read = null;  // the latest dice read: one waiting for the table is checked on a phone
+async function loadRead() {
+  try { read = normalizeRead(await getOptional(`${base}/dice/latest`)); } catch (err) { /* keep */ }
+}
+// what the camera sees, under a roll prompt
+const trayWatch = cameraWatcher(tableId, {
+  currentRead: () => read,
+  onNewRead: async () => { await loadRead(); trayWatch.render(); },
+  readKey: "watch.read_phone",  // the TV does not show the read itself
+});
 
 function tvProvince(state, colour) {
   const prov = state.provinces[colour];
@@ -57,6 +67,7 @@ function render() {
 
 async function reload() {
   view = await getJSON(base);
+  await loadRead();
   try { events = historyEvents((await getJSON(`${base}/history?lang=${config.lang}`)).history); } catch (err) { /* keep */ }
   render();
 }
@@ -81,10 +92,12 @@ async function invite() {
   follow(tableId, {
     version,
     onStatus: (s) => { $("#conn").dataset.status = s; $("#conn").textContent = t("conn." + s); },
+    onDice: () => loadRead().then(() => trayWatch.render()),
     onUpdate: async (m) => {
       if (m.version <= version()) return;
       view = m.table;
       render();  // at once; the history (the dice of the roll) follows
+      loadRead().then(() => trayWatch.render());
       try { events = historyEvents((await getJSON(`${base}/history?lang=${config.lang}`)).history); } catch (err) { /* keep */ }
       render();
     },
