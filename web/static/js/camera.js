@@ -37,8 +37,11 @@ export function cameraWatcher(tableId, {currentRead = () => null, onNewRead = nu
   let timer = null;
   let readId;               // the camera's last read when the page last looked
 
+  // the camera of a GET /api/hardware answer, when it reads for this table
+  const ours = (status) => (status && status.table === tableId ? status.camera : null);
+
   function thisTable() {
-    const camera = hardware && hardware.table === tableId ? hardware.camera : null;
+    const camera = ours(hardware);
     return camera && camera.state !== "absent" ? camera : null;
   }
 
@@ -68,7 +71,7 @@ export function cameraWatcher(tableId, {currentRead = () => null, onNewRead = nu
   // a fresh GET /api/hardware (or null): keep it, fetch a new camera read, draw the line
   async function follow(status) {
     hardware = status;
-    const camera = status && status.table === tableId ? status.camera : null;
+    const camera = ours(status);
     const last = camera ? camera.last_read_id : null;
     const read = currentRead();
     if (onNewRead && readId !== undefined && last && last !== readId && (!read || read.id !== last)) {

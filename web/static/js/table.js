@@ -29,10 +29,7 @@ let seatRole;             // the role the seat panel was drawn for
 
 const version = () => (view ? view.version : -1);
 // what the camera sees, under a roll prompt; a camera read left pending is fetched here
-const trayWatch = cameraWatcher(tableId, {
-  currentRead: () => read,
-  onNewRead: async () => { await loadRead(); renderDice(); },
-});
+const trayWatch = cameraWatcher(tableId, {currentRead: () => read, onNewRead: readChanged});
 
 function notice(text, kind) {
   const box = $("#notice");
@@ -545,6 +542,14 @@ async function loadHistory() {
   try { history = (await getJSON(`${base}/history?lang=${config.lang}`)).history || []; } catch (err) { /* keep */ }
 }
 
+// a read waiting for the table came or changed (no new version): the stream's dice event,
+// or the camera's status naming a new read
+async function readChanged() {
+  await loadRead();
+  renderDice();
+  trayWatch.render();
+}
+
 async function loadRead() {
   try {
     const body = await getOptional(`${base}/dice/latest`);
@@ -602,7 +607,7 @@ async function start() {
   await refresh();
   follow(tableId, {version, onStatus: setConnection,
                    onUpdate: (m) => update(m).catch(showError),
-                   onDice: () => loadRead().then(() => { renderDice(); trayWatch.render(); })});
+                   onDice: readChanged});
   renderHardware();
   setInterval(renderHardware, 15000);
 }

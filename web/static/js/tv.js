@@ -24,10 +24,14 @@ let read = null;  // the latest dice read: one waiting for the table is checked 
 async function loadRead() {
   try { read = normalizeRead(await getOptional(`${base}/dice/latest`)); } catch (err) { /* keep */ }
 }
+async function readChanged() {
+  await loadRead();
+  trayWatch.render();
+}
 // what the camera sees, under a roll prompt
 const trayWatch = cameraWatcher(tableId, {
   currentRead: () => read,
-  onNewRead: async () => { await loadRead(); trayWatch.render(); },
+  onNewRead: readChanged,
   readKey: "watch.read_phone",  // the TV does not show the read itself
 });
 
@@ -92,12 +96,12 @@ async function invite() {
   follow(tableId, {
     version,
     onStatus: (s) => { $("#conn").dataset.status = s; $("#conn").textContent = t("conn." + s); },
-    onDice: () => loadRead().then(() => trayWatch.render()),
+    onDice: readChanged,
     onUpdate: async (m) => {
       if (m.version <= version()) return;
       view = m.table;
       render();  // at once; the history (the dice of the roll) follows
-      loadRead().then(() => trayWatch.render());
+      readChanged();
       try { events = historyEvents((await getJSON(`${base}/history?lang=${config.lang}`)).history); } catch (err) { /* keep */ }
       render();
     },
