@@ -262,6 +262,8 @@ class Broker:
                   lang: str = "en") -> Iterator[bytes]:
         with self._slot():
             table = channel.table
+            # counted before the first message: a read after the view it shows is sent
+            reads = channel.reads
             yield f"retry: {RETRY_MS}\n\n".encode()
             latest = channel.latest()
             if since is None or since > latest.version:
@@ -270,7 +272,6 @@ class Broker:
                 last = latest.version
             else:
                 last = since
-            reads = channel.reads
             while not self.closed.is_set():
                 changes = channel.after(last, self.heartbeat, reads)
                 if changes is None:
