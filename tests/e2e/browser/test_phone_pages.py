@@ -274,17 +274,20 @@ FACE_NAMES = {"blank": "blank", "standard": "success", "weak": "weak success",
               "strong": "strong success"}
 
 
-@pytest.mark.parametrize("path, file_input", [
-    pytest.param("/t/{id}", "#photo-input", id="from the table page's roll prompt"),
-    pytest.param("/t/{id}/photo", "#photo-file", id="from the photo page"),
+@pytest.mark.parametrize("path, file_input, follows", [
+    pytest.param("/t/{id}", "#photo-input", "live", id="from the table page's roll prompt"),
+    pytest.param("/t/{id}/photo", "#photo-file", "live", id="from the photo page"),
+    pytest.param("/t/{id}", "#photo-input", "polling",
+                 id="seen by a phone whose stream is refused"),
 ])
 def test_dice_the_table_does_not_know_yet_are_shown_unread_and_named_by_tapping(
-        devices, server, tmp_path, path, file_input):
+        devices, server, tmp_path, path, file_input, follows):
     """With no SeaFall profile at all, the photo's dice are found and shown unread; the
     player taps each to name it and confirms, which answers the roll (and starts enrolling
     the die at the table: docs/vision.md, "Enrolling at the table"). Another phone shows
     the read waiting, and each die as it is named, though neither changes the table's
-    version (the live stream's dice event)."""
+    version: by the live stream's dice event, or, when the server has no stream left for
+    it (503 busy), by its polls."""
     server.services.dice().readers.profile_dir = tmp_path / "no-profiles"
     photo = tray_photo(np.random.default_rng(3), ["weak", "strong"], size=SIZE, die_px=DIE_PX)
     picture = tmp_path / "two-dice.jpg"
@@ -292,8 +295,12 @@ def test_dice_the_table_does_not_know_yet_are_shown_unread_and_named_by_tapping(
     ana = join_as(devices, server, "Ana", "blue")
     start_exploration(ana)
     watcher = devices()
+    if follows == "polling":
+        watcher.route(re.compile(r"/api/stream/"), lambda route: route.fulfill(
+            status=503, content_type="application/json", headers={"Retry-After": "5"},
+            body='{"error": "busy", "message": "too many live streams"}'))
     watcher.goto(server.url(f"/t/{server.table}"))
-    expect(watcher.locator("#conn")).to_have_attribute("data-status", "live")
+    expect(watcher.locator("#conn")).to_have_attribute("data-status", follows)
     page = ana
     if path != "/t/{id}":
         page = ana.context.new_page()
@@ -304,6 +311,10 @@ def test_dice_the_table_does_not_know_yet_are_shown_unread_and_named_by_tapping(
     read = page.locator("#dice .read")
     expect(read).to_have_attribute("data-status", "pending")
     expect(watcher.locator("#dice .read")).to_have_attribute("data-status", "pending")
+    if follows == "polling":  # a poll that finds the same read draws nothing again
+        watcher.locator("#dice .read").evaluate("el => { el.dataset.drawn = 'once'; }")
+        watcher.wait_for_timeout(2500)
+        expect(watcher.locator("#dice .read")).to_have_attribute("data-drawn", "once")
     kept = page.request.get(server.url(f"/api/tables/{server.table}/dice/latest")).json()
     assert [d["face"] for d in kept["dice"]] == ["?", "?"]
     tiles = read.locator(".die-tile")

@@ -4,7 +4,8 @@
 // the stream does not exist (404: the connection is closed, not retried) the page polls
 // GET /api/tables/<id> every 2 seconds instead, and tries the stream again now and then.
 // A dice read left for the table to confirm changes no version: the stream says so with a
-// "dice" event (`onDice`), and the page fetches the latest read.
+// "dice" event (`onDice`), and the page fetches the latest read. A polling page has no such
+// event: each poll calls `onDice` too, and the page redraws only a read that changed.
 "use strict";
 
 import {getJSON} from "./api.js";
@@ -28,6 +29,7 @@ export function follow(tableId, {version, onUpdate, onStatus, onDice}) {
       const table = await getJSON(`/api/tables/${id}`);
       if (pollTimer !== null) onStatus("polling");
       if (table.version !== version()) onUpdate({version: table.version, table, events: null});
+      else if (onDice && pollTimer !== null) onDice();
     } catch (err) {
       onStatus("offline");
     }

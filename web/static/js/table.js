@@ -543,19 +543,27 @@ async function loadHistory() {
 }
 
 // a read waiting for the table came or changed (no new version): the stream's dice event,
-// or the camera's status naming a new read
+// or the camera's status naming a new read, or a poll (then most often nothing changed, and
+// nothing is redrawn under a player choosing a face)
 async function readChanged() {
-  await loadRead();
+  if (!(await loadRead())) return;
   renderDice();
   trayWatch.render();
 }
 
+let readSeen = null;  // the latest read as last fetched, to tell a changed one
+
+// true when the latest read is new or changed
 async function loadRead() {
   try {
     const body = await getOptional(`${base}/dice/latest`);
     const latest = body ? normalizeRead(body) : null;
-    if (latest && latest.id !== undefined) read = latest;
-  } catch (err) { /* no dice API yet */ }
+    const seen = JSON.stringify(body);
+    if (!latest || latest.id === undefined || seen === readSeen) return false;
+    readSeen = seen;
+    read = latest;
+    return true;
+  } catch (err) { return false; /* no dice API yet */ }
 }
 
 // A new version arrived (stream, poll, or our own command's answer).
