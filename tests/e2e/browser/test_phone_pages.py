@@ -1,8 +1,8 @@
 """The phone pages in a real browser (headless Chromium at 360x640, a real waitress server):
 join by link, build an endeavor with its odds, answer the roll, and a second phone sees the
 result live; undo; a stale page gets a clear conflict; French; the TV view at 1920x1080;
-the campaign page; the photo page with the dice reader, and dice not known yet named by
-tapping."""
+the campaign page; the photo page with the dice reader (following its read as other phones
+act on it), and dice not known yet named by tapping."""
 
 from __future__ import annotations
 
@@ -332,6 +332,50 @@ def test_dice_the_table_does_not_know_yet_are_shown_unread_and_named_by_tapping(
     faces = sorted(server.services.tables.get(server.table).state.endeavor.faces)
     assert faces == ["strong", "weak"]
     expect(ana.locator("#history-list")).to_contain_text("Dice read (photo)")
+
+
+@pytest.mark.parametrize("then", ["confirmed on the table page", "replaced by a newer read"])
+def test_the_photo_page_follows_its_read_when_another_phone_acts_on_it(
+        devices, server, tmp_path, then):
+    """The photo page shows the read of the photo it sent. When the table page names its dice
+    and confirms it, the photo page shows the faces and the read applied; when a newer photo
+    replaces it, the photo page says so. Either way it offers no confirm that would only be
+    refused."""
+    server.services.dice().readers.profile_dir = tmp_path / "no-profiles"  # dice unread
+    photo = tray_photo(np.random.default_rng(3), ["weak", "strong"], size=SIZE, die_px=DIE_PX)
+    picture = tmp_path / "two-dice.jpg"
+    cv2.imwrite(str(picture), photo.image)
+    ana = join_as(devices, server, "Ana", "blue")
+    start_exploration(ana)
+    camera = ana.context.new_page()  # the same player's second tab: the photo page
+    camera.set_default_timeout(WAIT)
+    camera.goto(server.url(f"/t/{server.table}/photo"))
+    expect(camera.locator("#photo-prompt")).to_contain_text("Roll 2 dice")
+    camera.set_input_files("#photo-file", str(picture))
+    expect(camera.locator("#dice .read")).to_have_attribute("data-status", "pending")
+    expect(camera.locator("#confirm-read")).to_be_visible()
+    first = camera.locator("#dice .read").get_attribute("data-read")
+    expect(ana.locator("#dice .read")).to_have_attribute("data-read", first)
+    if then == "replaced by a newer read":
+        ana.set_input_files("#photo-input", str(picture))
+        expect(ana.locator("#dice .read")).not_to_have_attribute("data-read", first)
+        expect(camera.locator("#dice .read")).to_have_attribute("data-status", "superseded")
+        expect(camera.locator("#dice .read")).to_contain_text("replaced by a newer read")
+        expect(camera.locator("#confirm-read")).to_have_count(0)
+        return
+    kept = ana.request.get(server.url(f"/api/tables/{server.table}/dice/latest")).json()
+    tiles = ana.locator("#dice .die-tile")
+    for n, die in enumerate(kept["dice"]):
+        face = next(d.face for d in photo.dice if hold_each_other(d.box, die["box"]))
+        tiles.nth(n).click()
+        ana.locator(f"#dice .picker button.face-button.f-{face}").click()
+        # named on the table page, seen on the photo page (no new version: the dice event)
+        expect(camera.locator("#dice .die-tile").nth(n)).to_contain_text(FACE_NAMES[face])
+    ana.click("#confirm-read")
+    expect(camera.locator("#dice .read")).to_have_attribute("data-status", "applied")
+    expect(camera.locator("#confirm-read")).to_have_count(0)
+    assert sorted(server.services.tables.get(server.table).state.endeavor.faces) == [
+        "strong", "weak"]
 
 
 def test_a_roll_prompt_says_what_the_camera_sees(devices, server):

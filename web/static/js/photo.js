@@ -38,11 +38,24 @@ function render() {
     onError: (err) => notice(err.message, "error")}));
 }
 
+// This page's read as it is now: another phone may have named, corrected or confirmed its
+// dice, or a newer read replaced it. True when it changed since last fetched.
+let readSeen = null;
+async function reloadRead() {
+  if (!read || read.id === undefined) return false;
+  try {
+    const body = await getJSON(`${base}/dice/${encodeURIComponent(read.id)}`);
+    const seen = JSON.stringify(body);
+    if (seen === readSeen) return false;
+    readSeen = seen;
+    read = normalizeRead(body);
+    return true;
+  } catch (err) { return false; /* keep */ }
+}
+
 async function reload() {
   view = await getJSON(base);
-  if (read && read.id !== undefined) {
-    try { read = normalizeRead(await getJSON(`${base}/dice/${encodeURIComponent(read.id)}`)); } catch (err) { /* keep */ }
-  }
+  await reloadRead();
   render();
 }
 
@@ -53,6 +66,7 @@ $("#photo-file").addEventListener("change", async (event) => {
   try {
     const out = await uploadPhoto(tableId, file, who ? (who.province || who.name) : null);
     read = normalizeRead(out);
+    readSeen = JSON.stringify(out);
     notice(t("photo.read", {count: read.dice.length}), "info");
     render();
   } catch (err) {
@@ -65,5 +79,9 @@ $("#photo-file").addEventListener("change", async (event) => {
 (async () => {
   try { who = await me(tableId); } catch (err) { who = null; }
   await reload();
-  follow(tableId, {version, onStatus: () => {}, onUpdate: (m) => { view = m.table; render(); }});
+  // a new version (the read applied, maybe from another phone) or a read changed without
+  // one (its dice named or corrected, or a newer read replacing it: the stream's dice event)
+  follow(tableId, {version, onStatus: () => {},
+                   onUpdate: async (m) => { view = m.table; await reloadRead(); render(); },
+                   onDice: async () => { if (await reloadRead()) render(); }});
 })();
