@@ -37,8 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "dice frames and a simulated button box")
     p.add_argument("--camera", metavar="SOURCE", default=None,
                    help="camera source: camera:N, /dev/videoN, picamera, images:DIR, "
-                        "video:FILE, or none (default: camera:0 when a /dev/video device "
-                        "exists, picamera on a Pi; the demo recording with --demo)")
+                        "video:FILE, or none (default: the first USB camera, else the "
+                        "Pi's own camera on a Pi; the demo recording with --demo)")
     p.add_argument("--box", metavar="PORT", default=None,
                    help="serial button box: auto, a port path, usb:VID:PID[:SERIAL], a "
                         "pyserial URL, or none (default: auto; the simulated box with "

@@ -73,7 +73,7 @@ class Runtime:
                  camera_factory: Callable[[], FrameSource] | None = None,
                  camera_spec: str | None = None, bridge: SerialBridge | None = None,
                  pi_model: str | None = hardware.DETECT,
-                 video_devices: list[str] | None = None) -> None:
+                 video_devices: list[hardware.VideoDevice] | None = None) -> None:
         """``camera_factory``, ``bridge``, ``pi_model`` (None: not a Pi) and
         ``video_devices`` replace discovery (tests); by default the hardware is looked for."""
         self.services = services
@@ -142,10 +142,10 @@ class Runtime:
                               die_px=self.setup.die_px)
 
     def _auto_camera(self) -> FrameSource:
-        spec = hardware.camera_spec(None, self._devices, is_pi=self.model is not None)
+        devices = hardware.video_devices() if self._devices is None else self._devices
+        spec = hardware.camera_spec(None, devices, is_pi=self.model is not None)
         if spec is None:
-            raise SourceError("no camera found (no /dev/video* device): plug one in, or "
-                              "start with --camera SOURCE")
+            raise SourceError(hardware.no_camera_found(devices))
         return open_source(spec)
 
     def _make_boxes(self, bridge: SerialBridge | None) -> ButtonBoxes:

@@ -9,6 +9,7 @@ recognised by the BBP/1 handshake the bridge makes on every connection.
 from __future__ import annotations
 
 import glob
+from dataclasses import dataclass
 from pathlib import Path
 
 DEVICE_TREE_MODEL = Path("/proc/device-tree/model")
@@ -28,19 +29,86 @@ def pi_model(path: Path = DEVICE_TREE_MODEL) -> str | None:
     return model if model.startswith("Raspberry Pi") else None
 
 
-def video_devices(pattern: str = "/dev/video*") -> list[str]:
-    return sorted(glob.glob(pattern))
+SYS_VIDEO = Path("/sys/class/video4linux")
+"""Where the kernel describes each ``/dev/videoN`` node (its name, its bus, its index)."""
 
 
-def camera_spec(requested: str | None, devices: list[str] | None = None,
+@dataclass(frozen=True)
+class VideoDevice:
+    """One ``/dev/videoN`` node, as the kernel describes it under :data:`SYS_VIDEO`."""
+
+    path: str
+    name: str = ""  # the driver's name for it: "HD Pro Webcam C920", "bcm2835-codec-decode"
+    bus: str = ""  # "usb" (a webcam), "platform" (a board's own: codecs, ISP, CSI), "" unknown
+    index: int = 0  # its place among its device's nodes: a webcam's second only carries metadata
+
+    @property
+    def number(self) -> int:
+        digits = self.path.rsplit("video", 1)[-1]
+        return int(digits) if digits.isdigit() else -1
+
+    @property
+    def webcam(self) -> bool:
+        """A USB camera's picture node."""
+        return self.bus == "usb" and self.index == 0
+
+    @property
+    def legacy_pi_camera(self) -> bool:
+        """A Pi camera through the old firmware driver (bcm2835-v4l2, before libcamera):
+        a V4L2 camera OpenCV reads."""
+        return self.name.startswith("mmal service")
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return ""
+
+
+def video_devices(pattern: str = "/dev/video*", sys_root: Path = SYS_VIDEO) -> list[VideoDevice]:
+    """Every ``/dev/videoN`` node, in number order, with what the kernel says of it."""
+    found = []
+    for path in glob.glob(pattern):
+        node = sys_root / Path(path).name
+        index = _read(node / "index")
+        subsystem = node / "device" / "subsystem"
+        bus = subsystem.resolve().name if subsystem.exists() else ""
+        found.append(VideoDevice(path, _read(node / "name"), bus,
+                                 int(index) if index.isdigit() else 0))
+    return sorted(found, key=lambda d: (d.number, d.path))
+
+
+def camera_spec(requested: str | None, devices: list[VideoDevice] | None = None,
                 is_pi: bool = False) -> str | None:
-    """The source to open: what was asked (``none`` turns the camera off), else
-    ``camera:0`` when a video device exists, else ``picamera`` on a Pi, else None."""
+    """The source to open: what was asked (``none`` turns the camera off), else the first
+    USB camera (``camera:N``), else on a Pi its own camera (``picamera``; ``camera:N``
+    for the old firmware driver's), else (not a Pi) the first video node on no board bus,
+    else None.
+
+    A Raspberry Pi always has video nodes that are no camera (its video codecs and image
+    processor, /dev/video10 and up; with a Pi camera, the raw sensor nodes /dev/video0 and
+    up, which only libcamera, through picamera2, turns into pictures), so on a Pi a node is
+    a camera to OpenCV only when it is on USB."""
     if requested is not None:
         return None if requested == "none" else requested
     devices = video_devices() if devices is None else devices
-    if devices:
-        return "camera:0"
+    if webcams := [d for d in devices if d.webcam]:
+        return f"camera:{webcams[0].number}"
     if is_pi:
-        return "picamera"
-    return None
+        legacy = [d for d in devices if d.legacy_pi_camera]
+        return f"camera:{legacy[0].number}" if legacy else "picamera"
+    others = [d for d in devices if d.bus != "platform" and d.index == 0 and d.number >= 0]
+    return f"camera:{others[0].number}" if others else None
+
+
+def no_camera_found(devices: list[VideoDevice] | None = None) -> str:
+    """Why no camera was chosen, naming the video nodes that are not cameras."""
+    devices = video_devices() if devices is None else devices
+    message = "no camera found"
+    if not devices:
+        return f"{message} (no /dev/video* device): plug one in, or start with --camera SOURCE"
+    named = ", ".join(f"{d.path} ({d.name or d.bus or 'unknown'})" for d in devices[:6])
+    more = f" and {len(devices) - 6} more" if len(devices) > 6 else ""
+    return (f"{message}: the video devices here are not USB cameras ({named}{more}); plug "
+            "one in, or start with --camera SOURCE")

@@ -20,7 +20,13 @@ from tests.web.runtime.support import PacedCamera
 from vision.sources import FakeSource
 from web.app import create_app
 from web.runtime import Runtime, RuntimeOptions
-from web.runtime.hardware import camera_spec, pi_model
+from web.runtime.hardware import (
+    VideoDevice,
+    camera_spec,
+    no_camera_found,
+    pi_model,
+    video_devices,
+)
 
 OPTION_2 = 5  # SeaFall mapping: button 5 is option 2 (hold: option 4)
 UNDO = 3
@@ -92,15 +98,97 @@ def test_gpio_is_used_only_on_a_pi(services, tmp_path: Path):
     off.stop()
 
 
+def usb(n: int, index: int = 0, name: str = "USB webcam") -> VideoDevice:
+    return VideoDevice(f"/dev/video{n}", name, "usb", index)
+
+
+def board(n: int, name: str) -> VideoDevice:
+    return VideoDevice(f"/dev/video{n}", name, "platform", 0)
+
+
+# a Raspberry Pi 4's own video nodes (Raspberry Pi OS): video codecs and the image processor
+PI_NODES = [board(10, "bcm2835-codec-decode"), board(11, "bcm2835-codec-encode"),
+            board(12, "bcm2835-codec-isp"), board(13, "bcm2835-isp"), board(14, "bcm2835-isp"),
+            board(15, "bcm2835-isp"), board(16, "bcm2835-isp")]
+PI_CAMERA_NODES = [board(0, "unicam-image"), board(1, "unicam-embedded")]  # raw, libcamera's
+
+
 @pytest.mark.parametrize(("requested", "devices", "is_pi", "expected"), [
-    pytest.param(None, ["/dev/video0"], False, "camera:0", id="a video device: camera:0"),
+    pytest.param(None, [usb(0), usb(1, index=1)], False, "camera:0",
+                 id="a webcam: its picture node, not its metadata node"),
+    pytest.param(None, [VideoDevice("/dev/video0")], False, "camera:0",
+                 id="a video node the kernel says nothing of (no sysfs): tried"),
     pytest.param(None, [], False, None, id="no video device: no camera"),
-    pytest.param(None, [], True, "picamera", id="a Pi without USB camera: picamera"),
-    pytest.param("none", ["/dev/video0"], False, None, id="turned off"),
+    pytest.param(None, [], True, "picamera", id="a Pi without video nodes: picamera"),
+    pytest.param(None, PI_NODES, True, "picamera",
+                 id="a Pi's codecs and image processor are no camera: picamera"),
+    pytest.param(None, PI_CAMERA_NODES + PI_NODES, True, "picamera",
+                 id="a Pi camera's raw nodes: read through picamera2"),
+    pytest.param(None, PI_CAMERA_NODES + PI_NODES + [usb(17), usb(18, index=1)], True,
+                 "camera:17", id="a webcam on a Pi with a Pi camera: the webcam"),
+    pytest.param(None, [board(0, "mmal service 16.1")] + PI_NODES, True, "camera:0",
+                 id="a Pi camera through the old firmware driver: a V4L2 camera"),
+    pytest.param(None, [board(0, "rockchip-vdec")], False, None,
+                 id="another board's codec: no camera"),
+    pytest.param("none", [usb(0)], False, None, id="turned off"),
     pytest.param("images:/tmp/x", [], False, "images:/tmp/x", id="asked for"),
 ])
 def test_camera_discovery(requested, devices, is_pi, expected):
     assert camera_spec(requested, devices, is_pi) == expected
+
+
+def test_video_devices_are_described_from_sysfs(tmp_path):
+    """Each node's name, bus and index come from /sys/class/video4linux (a tree built here
+    as the kernel lays it out: the node's device links to a device whose subsystem is its
+    bus); nodes are in number order."""
+    dev, sys_root, buses = tmp_path / "dev", tmp_path / "class", tmp_path / "bus"
+    for bus in ("usb", "platform"):
+        (buses / bus).mkdir(parents=True)
+    nodes = {"video10": ("bcm2835-codec-decode", "platform", 0),
+             "video2": ("HD Pro Webcam C920", "usb", 0),
+             "video3": ("HD Pro Webcam C920", "usb", 1)}
+    dev.mkdir()
+    for node, (name, bus, index) in nodes.items():
+        (dev / node).touch()
+        device = tmp_path / "devices" / node
+        device.mkdir(parents=True)
+        (device / "subsystem").symlink_to(buses / bus)
+        (sys_root / node).mkdir(parents=True)
+        (sys_root / node / "name").write_text(name + "\n")
+        (sys_root / node / "index").write_text(f"{index}\n")
+        (sys_root / node / "device").symlink_to(device)
+    (dev / "video7").touch()  # a node the kernel's tree does not describe
+    found = video_devices(str(dev / "video*"), sys_root)
+    assert [d.path for d in found] == [str(dev / n) for n in ("video2", "video3", "video7",
+                                                               "video10")]
+    webcam, metadata, unknown, codec = found
+    assert (webcam.name, webcam.bus, webcam.index, webcam.webcam) == (
+        "HD Pro Webcam C920", "usb", 0, True)
+    assert metadata.index == 1 and not metadata.webcam
+    assert (unknown.name, unknown.bus, unknown.index) == ("", "", 0)
+    assert codec.bus == "platform" and codec.number == 10
+    assert camera_spec(None, found, is_pi=True) == "camera:2"
+    assert camera_spec(None, [unknown, codec], is_pi=True) == "picamera"
+
+
+def test_no_camera_found_names_the_video_nodes_that_are_not_cameras():
+    assert "no /dev/video* device" in no_camera_found([])
+    message = no_camera_found(PI_NODES)
+    assert "/dev/video10 (bcm2835-codec-decode)" in message and "not USB cameras" in message
+    assert "and 1 more" in message and "--camera SOURCE" in message
+
+
+def test_the_runtime_says_why_it_found_no_camera(services):
+    """Not a Pi, only a board's codec: the camera is absent, and its status says why."""
+    runtime = Runtime(services, RuntimeOptions(box="none", gpio=False), pi_model=None,
+                      video_devices=[board(0, "rockchip-vdec")])
+    runtime.start()
+    try:
+        assert wait_for(lambda: "rockchip-vdec" in (runtime.status()["camera"]["detail"]
+                                                    or ""), timeout=5)
+        assert runtime.status()["camera"]["state"] == "absent"
+    finally:
+        runtime.stop()
 
 
 def test_hardware_status_json(services):
@@ -287,12 +375,10 @@ def client_get(client, url):
 
 @pytest.mark.hardware
 def test_real_hardware_is_found_by_itself(services):
-    """On the table's Pi: the runtime finds the camera (/dev/video*) and a serial button box
-    plugged in by USB, and reports them running and connected."""
-    from web.runtime.hardware import video_devices
-
-    if not video_devices():
-        pytest.skip("no /dev/video* camera here")
+    """On the table's Pi: the runtime finds the camera (a USB one, or the Pi's own) and a
+    serial button box plugged in by USB, and reports them running and connected."""
+    if camera_spec(None, is_pi=pi_model() is not None) is None:
+        pytest.skip("no camera here")
     runtime = Runtime(services, RuntimeOptions()).start()
     try:
         assert wait_for(lambda: runtime.status()["camera"]["frames"] > 5, timeout=15)
