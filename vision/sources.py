@@ -4,6 +4,8 @@
 
 * ``camera:N`` or a device path (``/dev/video0``): OpenCV ``VideoCapture`` (V4L2);
 * ``picamera``: a Raspberry Pi camera through picamera2, imported only when asked;
+  ``picamera:N`` the N-th camera, ``picamera:50hz`` / ``:60hz`` exposed against the mains
+  lamps' flicker, ``picamera:1,50hz`` both;
 * ``images:DIR``: the images of a folder in name order (a recorded sequence);
 * ``video:FILE``: the frames of a video file, each timed by its place in the video (not
   by the clock: a recording read faster or slower than it was made settles as it was
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import abc
 import importlib
+import logging
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -32,6 +35,8 @@ import cv2
 import numpy as np
 
 from vision.imagefile import ImageError, read_file
+
+log = logging.getLogger(__name__)
 
 CAMERA_SIZE = (1280, 720)
 """The frame size asked of a camera (``camera:N``, ``/dev/videoN``, ``picamera``): the
@@ -301,17 +306,39 @@ class CaptureSource(FrameSource):
         super().close()
 
 
+AF_MODE_AUTO = 1
+"""libcamera's ``AfModeEnum.Auto``: the lens moves only when a focus cycle is asked for."""
+
+FLICKER_MANUAL = 1
+"""libcamera's ``AeFlickerModeEnum.FlickerManual``: exposures kept to multiples of the
+``AeFlickerPeriod`` given, so a lamp flickering at that period lights every row alike."""
+
+
+def flicker_period_us(mains_hz: int) -> int:
+    """A mains lamp flickers at twice the mains frequency: 10,000 us at 50 Hz, 8,333 at 60."""
+    return round(1_000_000 / (2 * mains_hz))
+
+
 class PicameraSource(FrameSource):
-    """A Raspberry Pi camera through picamera2 (imported only here, when asked)."""
+    """A Raspberry Pi camera through picamera2 (imported only here, when asked).
+
+    ``number``: which camera (a Pi 5 takes two). ``mains_hz`` (50 or 60): expose in
+    multiples of the mains lamps' flicker, so they cross the picture with no bands. A
+    camera that focuses (Camera Module 3) focuses once on the tray each time it opens, then
+    holds the lens still: a lens that kept hunting would change the picture of a tray at
+    rest (``focused`` says whether the cycle found a sharp picture; None: a fixed lens)."""
 
     def __init__(
         self, size: tuple[int, int] = CAMERA_SIZE, clock: Callable[[], float] = time.monotonic,
-        module: Any = None,
+        module: Any = None, number: int = 0, mains_hz: int | None = None,
     ) -> None:
         super().__init__(clock)
-        self.name = "picamera"
+        self.name = "picamera" + (f":{number}" if number else "")
         self.live = True
         self.size = size
+        self.number = number
+        self.mains_hz = mains_hz
+        self.focused: bool | None = None
         if module is None:
             try:
                 module = importlib.import_module("picamera2")
@@ -327,23 +354,61 @@ class PicameraSource(FrameSource):
 
     def _open(self) -> None:
         try:
-            cam = self._module.Picamera2()
-            config = cam.create_video_configuration(main={"size": self.size, "format": "RGB888"})
+            cam = self._module.Picamera2(self.number)
+        except Exception as exc:  # picamera2 raises many kinds when no camera is attached
+            raise SourceError(f"{self.name}: cannot start the camera ({exc})") from None
+        try:
+            available = dict(getattr(cam, "camera_controls", None) or {})
+            controls: dict[str, int] = {}
+            if self.mains_hz is not None:
+                if "AeFlickerPeriod" not in available:
+                    raise SourceError(
+                        f"{self.name}: this camera (or its libcamera) has no anti-flicker "
+                        f"control: leave out ,{self.mains_hz}hz, or light the tray with a "
+                        "flicker-free lamp")
+                controls = {"AeFlickerMode": FLICKER_MANUAL,
+                            "AeFlickerPeriod": flicker_period_us(self.mains_hz)}
+            config = cam.create_video_configuration(
+                main={"size": self.size, "format": "RGB888"}, controls=controls)
             cam.configure(config)
             cam.start()
-        except Exception as exc:  # picamera2 raises many kinds when no camera is attached
-            raise SourceError(f"picamera: cannot start the camera ({exc})") from None
+        except SourceError:
+            self._close_quietly(cam)
+            raise
+        except Exception as exc:
+            self._close_quietly(cam)
+            raise SourceError(f"{self.name}: cannot start the camera ({exc})") from None
         self._cam = cam
+        self.focused = self._focus(cam) if "AfMode" in available else None
+
+    def _focus(self, cam: Any) -> bool:
+        """One focus cycle on the tray, the lens then held (``AfMode`` Auto)."""
+        try:
+            focused = bool(cam.autofocus_cycle())
+        except Exception as exc:  # the camera still delivers; its picture may be soft
+            log.warning("%s: the focus cycle failed (%s)", self.name, exc)
+            return False
+        if not focused:
+            log.warning("%s: the focus cycle found no sharp picture of the tray; check the "
+                        "empty tray's picture (tableside calibrate)", self.name)
+        return focused
+
+    @staticmethod
+    def _close_quietly(cam: Any) -> None:
+        try:
+            cam.close()
+        except Exception:  # a camera that failed to start may fail to close; it is gone
+            pass
 
     def read(self) -> Frame | None:
         self._check_open()
         if self._cam is None:
-            raise SourceLost("picamera: lost; call reopen()")
+            raise SourceLost(f"{self.name}: lost; call reopen()")
         try:
             image = self._cam.capture_array()
         except Exception as exc:  # the camera went away mid-stream
             self._stop()
-            raise SourceLost(f"picamera: the camera stopped delivering frames ({exc})") from None
+            raise SourceLost(f"{self.name}: the camera stopped delivering frames ({exc})") from None
         return self._frame(np.ascontiguousarray(image[..., :3]))
 
     def _stop(self) -> None:
@@ -365,6 +430,24 @@ class PicameraSource(FrameSource):
         super().close()
 
 
+def _picamera(spec: str, clock: Callable[[], float]) -> PicameraSource:
+    """``picamera``, ``picamera:N`` (the camera's number), ``picamera:50hz`` or ``:60hz``
+    (the mains frequency, against flicker), or both: ``picamera:1,50hz``."""
+    number, mains = 0, None
+    options = spec.split(":", 1)[1].split(",") if ":" in spec else []
+    for option in (o.strip().lower() for o in options):
+        if option.isdigit() and option not in ("50", "60"):  # no Pi has 50 cameras
+            number = int(option)
+        elif option in ("50hz", "60hz"):
+            mains = int(option[:2])
+        else:
+            hint = f"for a mains of {option} Hz write {option}hz; " if option.isdigit() else ""
+            raise SourceError(f"{spec}: {hint}expected picamera, picamera:N (the camera's "
+                              "number), picamera:50hz or picamera:60hz (your mains, against "
+                              "a lamp's flicker), or both (picamera:1,50hz)")
+    return PicameraSource(clock=clock, number=number, mains_hz=mains)
+
+
 def open_source(
     spec: str, *, clock: Callable[[], float] = time.monotonic,
     capture_factory: Callable[[int | str], Any] = cv2.VideoCapture,
@@ -379,8 +462,8 @@ def open_source(
             raise SourceError(f"{spec}: expected camera:N with N a number")
         return CaptureSource(int(index), live=True, name=spec, clock=clock,
                              capture_factory=capture_factory, size=CAMERA_SIZE)
-    if spec == "picamera":
-        return PicameraSource(clock=clock)
+    if spec == "picamera" or spec.startswith("picamera:"):
+        return _picamera(spec, clock)
     if spec.startswith("images:"):
         return ImagesSource(spec.split(":", 1)[1], clock=clock)
     if spec.startswith("video:"):

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from tests.vision.helpers import PHOTOS, ManualClock
+from vision import sources
 from vision.sources import (
     CAMERA_SIZE,
     CaptureSource,
@@ -18,6 +19,7 @@ from vision.sources import (
     PicameraSource,
     SourceError,
     SourceLost,
+    flicker_period_us,
     open_source,
 )
 
@@ -173,18 +175,37 @@ def test_picamera_missing_gives_a_clear_message() -> None:
 
 
 class FakePicamera2:
-    def __init__(self) -> None:
+    """picamera2's Picamera2 as far as PicameraSource uses it: a camera with the controls
+    given (``AfMode`` for one that focuses, ``AeFlickerPeriod`` for a libcamera with
+    anti-flicker), whose focus cycle succeeds or not, and that can be unplugged."""
+
+    def __init__(self, camera_num: int = 0, controls: tuple[str, ...] = (),
+                 focuses: bool | None = True) -> None:
+        self.camera_num = camera_num
+        self.camera_controls = {name: (0, 1, 0) for name in controls}
+        self.focuses = focuses  # None: the focus cycle raises
+        self.cycles = 0
         self.started = False
+        self.closed = False
         self.fail = False
 
-    def create_video_configuration(self, main: dict[str, Any]) -> dict[str, Any]:
-        return {"main": main}
+    def create_video_configuration(self, main: dict[str, Any],
+                                   controls: dict[str, Any] | None = None) -> dict[str, Any]:
+        return {"main": main, "controls": dict(controls or {})}
 
     def configure(self, config: dict[str, Any]) -> None:
         self.config = config
 
     def start(self) -> None:
         self.started = True
+
+    def autofocus_cycle(self) -> bool:
+        if not self.started:
+            raise RuntimeError("the camera is not started")
+        self.cycles += 1
+        if self.focuses is None:
+            raise RuntimeError("focus cycle timed out")
+        return self.focuses
 
     def capture_array(self) -> np.ndarray:
         if self.fail:
@@ -195,28 +216,88 @@ class FakePicamera2:
         self.started = False
 
     def close(self) -> None:
-        pass
+        self.closed = True
+
+
+def fake_picamera2(cams: list[FakePicamera2], **kwargs: Any) -> Any:
+    class Module:
+        @staticmethod
+        def Picamera2(camera_num: int = 0) -> FakePicamera2:  # noqa: N802 - picamera2's name
+            cams.append(FakePicamera2(camera_num, **kwargs))
+            return cams[-1]
+
+    return Module
 
 
 def test_picamera_source_with_a_fake_module_reads_and_recovers() -> None:
     cams: list[FakePicamera2] = []
-
-    class Module:
-        @staticmethod
-        def Picamera2() -> FakePicamera2:  # noqa: N802 - picamera2's name
-            cams.append(FakePicamera2())
-            return cams[-1]
-
-    with PicameraSource(module=Module) as source:
+    with PicameraSource(module=fake_picamera2(cams)) as source:
         frame = source.read()
         assert frame is not None and frame.image.shape == (720, 1280, 3)
-        assert cams[-1].config == {"main": {"size": (1280, 720), "format": "RGB888"}}
+        assert cams[-1].config == {"main": {"size": (1280, 720), "format": "RGB888"},
+                                   "controls": {}}
+        assert cams[-1].camera_num == 0 and source.focused is None  # a fixed lens
         cams[-1].fail = True
         with pytest.raises(SourceLost):
             source.read()
         source.reopen()
         assert source.read() is not None
     assert not cams[-1].started
+
+
+def test_a_pi_camera_that_focuses_focuses_once_on_the_tray_each_time_it_opens(caplog) -> None:
+    """Camera Module 3 focuses: one cycle when it opens (the lens then held, not hunting
+    while the dice are read), again when it is opened after being lost; a cycle that finds
+    no sharp picture, or fails, is logged and the camera still delivers."""
+    cams: list[FakePicamera2] = []
+    with PicameraSource(module=fake_picamera2(cams, controls=("AfMode",))) as source:
+        assert cams[-1].cycles == 1 and source.focused is True
+        for _ in range(3):
+            assert source.read() is not None
+        assert cams[-1].cycles == 1
+        cams[-1].fail = True
+        with pytest.raises(SourceLost):
+            source.read()
+        source.reopen()
+        assert len(cams) == 2 and cams[-1].cycles == 1 and source.focused is True
+    for focuses, said in ((False, "no sharp picture"), (None, "focus cycle failed")):
+        caplog.clear()
+        with PicameraSource(module=fake_picamera2(cams, controls=("AfMode",),
+                                                  focuses=focuses)) as source:
+            assert source.focused is False and source.read() is not None
+        assert said in caplog.text
+
+
+def test_a_pi_camera_exposes_against_the_mains_flicker_when_told_the_mains() -> None:
+    assert flicker_period_us(50) == 10_000 and flicker_period_us(60) == 8_333
+    cams: list[FakePicamera2] = []
+    with PicameraSource(module=fake_picamera2(cams, controls=("AeFlickerMode",
+                                                              "AeFlickerPeriod")),
+                        number=1, mains_hz=60) as source:
+        assert cams[-1].camera_num == 1 and source.name == "picamera:1"
+        assert cams[-1].config["controls"] == {"AeFlickerMode": 1, "AeFlickerPeriod": 8_333}
+    # a libcamera without the control: a clear error, and the camera is let go
+    with pytest.raises(SourceError, match="no anti-flicker control: leave out ,50hz"):
+        PicameraSource(module=fake_picamera2(cams), mains_hz=50)
+    assert cams[-1].closed and not cams[-1].started
+
+
+@pytest.mark.parametrize(("spec", "number", "mains"), [
+    ("picamera", 0, None), ("picamera:1", 1, None), ("picamera:50hz", 0, 50),
+    ("picamera:1,60Hz", 1, 60), ("picamera: 60hz ", 0, 60),
+])
+def test_picamera_specs(monkeypatch, spec, number, mains) -> None:
+    made: list[dict[str, Any]] = []
+    monkeypatch.setattr(sources, "PicameraSource", lambda **kw: made.append(kw) or kw)
+    open_source(spec)
+    assert made[-1]["number"] == number and made[-1]["mains_hz"] == mains
+
+
+@pytest.mark.parametrize("spec", ["picamera:", "picamera:fifty", "picamera:50", "picamera:1,2x"])
+def test_a_bad_picamera_spec_says_what_is_expected(spec) -> None:
+    with pytest.raises(SourceError, match="expected picamera, picamera:N") as error:
+        open_source(spec)
+    assert ("write 50hz" in str(error.value)) == (spec == "picamera:50")
 
 
 def test_fake_source_disappears_and_comes_back() -> None:

@@ -36,7 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="run the whole loop with a demonstration SeaFall table, recorded "
                         "dice frames and a simulated button box")
     p.add_argument("--camera", metavar="SOURCE", default=None,
-                   help="camera source: camera:N, /dev/videoN, picamera, images:DIR, "
+                   help="camera source: camera:N, /dev/videoN, picamera (picamera:N, "
+                        "picamera:50hz or :60hz against a lamp's flicker), images:DIR, "
                         "video:FILE, or none (default: the first USB camera, else the "
                         "Pi's own camera on a Pi; the demo recording with --demo)")
     p.add_argument("--box", metavar="PORT", default=None,

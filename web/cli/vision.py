@@ -36,7 +36,8 @@ def register(subparsers: Any) -> None:
         "read-dice --setup and watch --setup (docs/vision.md, Calibration).",
         epilog=CAMERA_LOG_NOTE,
     )
-    c.add_argument("source", help="camera:N, /dev/videoN, picamera, images:DIR, video:FILE "
+    c.add_argument("source", help="camera:N, /dev/videoN, picamera (picamera:N, "
+                   "picamera:50hz or :60hz against a lamp's flicker), images:DIR, video:FILE "
                    "or a photo, of the empty tray")
     c.add_argument("--setup", required=True, help="the setup's name (a letter or digit first)")
     c.add_argument("--frames", type=int, default=10,
@@ -93,8 +94,9 @@ def register(subparsers: Any) -> None:
         "[warning]) go to stderr.",
         epilog=f"{ENGINE_NOTE} {CAMERA_LOG_NOTE}",
     )
-    w.add_argument("source", help="camera:N, /dev/videoN, picamera, images:DIR (frames in name "
-                   "order), video:FILE")
+    w.add_argument("source", help="camera:N, /dev/videoN, picamera (picamera:N, picamera:50hz "
+                   "or :60hz against a lamp's flicker), images:DIR (frames in name order), "
+                   "video:FILE")
     w.add_argument("--die", default="d6", help="d6 (built in), seafall or a custom die name")
     w.add_argument("--profile", help="an enrolled profile (needed for any die but d6)")
     w.add_argument("--die-px", type=_die_px, help="die size in the frames' pixels, if known "
