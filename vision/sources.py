@@ -50,6 +50,10 @@ VIDEO_SUFFIXES = (".mp4", ".m4v", ".mov", ".avi", ".mkv", ".webm", ".mjpeg", ".m
 """A file path with one of these is a video (as ``video:FILE``), not a picture."""
 
 
+IN_USE_HINT = "not plugged in, or in use by another program"
+"""Why a camera may not open: one camera serves one program at a time."""
+
+
 class SourceError(RuntimeError):
     """A source that cannot be opened (the message says what to do)."""
 
@@ -246,8 +250,9 @@ class CaptureSource(FrameSource):
         if cap is None or not cap.isOpened():
             if cap is not None:
                 cap.release()
-            what = "camera" if self.live else "video"
-            raise SourceError(f"{self.name}: cannot open the {what}")
+            if self.live:
+                raise SourceError(f"{self.name}: cannot open the camera ({IN_USE_HINT})")
+            raise SourceError(f"{self.name}: cannot open the video")
         if self.size is not None:
             if self.live:
                 # compressed frames: over USB 2, many webcams give 1280x720 uncompressed
@@ -356,7 +361,8 @@ class PicameraSource(FrameSource):
         try:
             cam = self._module.Picamera2(self.number)
         except Exception as exc:  # picamera2 raises many kinds when no camera is attached
-            raise SourceError(f"{self.name}: cannot start the camera ({exc})") from None
+            raise SourceError(f"{self.name}: cannot start the camera ({exc}; "
+                              f"{IN_USE_HINT})") from None
         try:
             available = dict(getattr(cam, "camera_controls", None) or {})
             controls: dict[str, int] = {}

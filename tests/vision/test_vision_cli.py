@@ -196,7 +196,20 @@ def test_watch_prints_a_rolls_warnings(
 
 def test_watch_bad_source_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["watch", "telescope:1"]) == 2
-    assert "unknown source" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "unknown source" in err and "tableside serve" not in err
+
+
+@pytest.mark.parametrize("command", [["watch"], ["calibrate", "--setup", "t"]])
+def test_a_camera_that_will_not_open_may_be_held_by_the_server(
+        capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    """One camera serves one program: watch and calibrate say a running server may hold
+    it, and how to check the tray without stopping it (no camera at /dev/video97 here)."""
+    assert run([command[0], "/dev/video97", *command[1:]]) == 2
+    err = capsys.readouterr().err
+    assert "/dev/video97: cannot open the camera (not plugged in, or in use" in err
+    assert "While tableside serve runs it holds the camera" in err
+    assert "Check the tray's picture" in err
 
 
 def test_shipped_photos_keep_both_licence_notices() -> None:

@@ -22,7 +22,7 @@ from vision.onnxmodel import ENGINE_NOTE
 from vision.reader import DiceReader
 from vision.rolls import Roll
 from vision.settle import SettleDetector
-from vision.sources import FrameSource, ImageSource, SourceError, open_source
+from vision.sources import IN_USE_HINT, FrameSource, ImageSource, SourceError, open_source
 from vision.watcher import SourceNotice, watch
 from web.cli import CAMERA_LOG_NOTE
 
@@ -237,7 +237,7 @@ def _watch(args: argparse.Namespace) -> int:
         reader = _reader(args, setup)
         source = open_source(args.source, clock=clock)
     except (EnrollmentError, ValueError, SourceError, ModelError) as exc:
-        print(f"tableside watch: {exc}", file=sys.stderr)
+        print(f"tableside watch: {exc}{_serving_note(exc)}", file=sys.stderr)
         return 2
     if source.live:
         if args.fps:
@@ -268,6 +268,14 @@ def _watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serving_note(exc: Exception) -> str:
+    """For a camera that would not open: a running server may hold it."""
+    if not (isinstance(exc, SourceError) and IN_USE_HINT in str(exc)):
+        return ""
+    return ("\nWhile tableside serve runs it holds the camera: stop it first, or check the "
+            "tray from a phone (the table page's Hardware panel, Check the tray's picture).")
+
+
 def _why_none(source: FrameSource) -> str:
     if isinstance(source, ImageSource):
         return "one picture never settles (read it with tableside read-dice)"
@@ -291,7 +299,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         if saved:
             remember_in_use(result.setup.name)  # the one `serve` reads with from now on
     except (SourceError, ValueError, OSError, ModelError) as exc:
-        print(f"tableside calibrate: {exc}", file=sys.stderr)
+        print(f"tableside calibrate: {exc}{_serving_note(exc)}", file=sys.stderr)
         return 2
     status = 0 if result.keepable else 1
     if args.json:
