@@ -7,13 +7,25 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
+# On a Raspberry Pi the venv also sees Raspberry Pi OS's own Python packages: picamera2 (the Pi
+# camera) and lgpio (the GPIO pins) come from apt, not PyPI. The `pi` extra puts simplejpeg in
+# the venv, built for the venv's NumPy 2 (apt's is built for NumPy 1, and picamera2 imports
+# it): docs/hardware.md, "Setting up the Pi".
+PI_MODEL ?= /proc/device-tree/model
+ON_PI := $(shell grep -qas 'Raspberry Pi' $(PI_MODEL) && echo yes)
+COMMA := ,
+VENV_FLAGS := $(if $(ON_PI),--system-site-packages)
+EXTRAS := dev$(if $(ON_PI),$(COMMA)pi)
+
 .PHONY: run test lint bench clean node-deps
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Tableside needs Python 3.11 or newer (found " + sys.version.split()[0] + ")")'
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
+	@if [ -n "$(ON_PI)" ]; then $(BIN)/python -c 'import picamera2, lgpio' 2>/dev/null || \
+		echo "This Pi's camera or GPIO pins will not load: sudo apt install python3-picamera2 python3-lgpio (docs/hardware.md)"; fi
 	@touch $(STAMP)
 
 run: $(STAMP)

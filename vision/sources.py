@@ -351,7 +351,15 @@ class PicameraSource(FrameSource):
                 raise SourceError(
                     "picamera needs the picamera2 package, which ships with Raspberry Pi OS "
                     "(sudo apt install python3-picamera2; create the venv with "
-                    "--system-site-packages). On other machines use camera:0."
+                    "--system-site-packages, as make does on a Pi). On other machines use "
+                    "camera:0."
+                ) from None
+            except Exception as exc:  # found, but a compiled part of it will not load
+                raise SourceError(
+                    f"picamera2 is installed but will not load ({type(exc).__name__}: {exc}). "
+                    "Raspberry Pi OS builds it for its own NumPy 1.x: in a venv with NumPy "
+                    "2, install simplejpeg into the venv (.venv/bin/pip install "
+                    "--force-reinstall simplejpeg; make does it on a Pi)."
                 ) from None
         self._module = module
         self._cam: Any = None

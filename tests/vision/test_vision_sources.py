@@ -174,6 +174,18 @@ def test_picamera_missing_gives_a_clear_message() -> None:
         pytest.skip("picamera2 is installed here")
 
 
+def test_a_picamera2_that_will_not_load_says_what_to_do(monkeypatch) -> None:
+    """Raspberry Pi OS's picamera2 seen from a venv with NumPy 2: its simplejpeg (built
+    for NumPy 1) raises ValueError on import, not ImportError."""
+    def broken(name: str) -> Any:
+        raise ValueError("numpy.dtype size changed, may indicate binary incompatibility")
+
+    monkeypatch.setattr(sources.importlib, "import_module", broken)
+    with pytest.raises(SourceError, match="installed but will not load.*dtype size changed"
+                       ".*--force-reinstall simplejpeg"):
+        open_source("picamera")
+
+
 class FakePicamera2:
     """picamera2's Picamera2 as far as PicameraSource uses it: a camera with the controls
     given (``AfMode`` for one that focuses, ``AeFlickerPeriod`` for a libcamera with
