@@ -3,13 +3,15 @@ server) and the runtime beside it: the camera loop reading dice for the table's 
 prompts, the serial button box, GPIO buttons on a Raspberry Pi, each looked for by itself
 and re-opened when it comes back (docs/runtime.md). With --demo everything runs on any
 laptop: a demonstration SeaFall table brought to its first roll, a recording of dice being
-thrown as the camera, and a simulated button box. Ctrl-C or SIGTERM stops it cleanly."""
+thrown as the camera, and a simulated button box; on a Raspberry Pi a camera or box plugged
+in is used instead. Ctrl-C or SIGTERM stops it cleanly."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.store.errors import StoreError
 from companion.store.paths import default_db_path
@@ -17,6 +19,9 @@ from companion.store.sqlite import SQLiteStore
 from companion.table import Table
 from vision.onnxmodel import ENGINE_NOTE
 from web.cli import CAMERA_LOG_NOTE
+
+if TYPE_CHECKING:
+    from web.services import Services
 
 DEMO_ACTOR = "demo"
 
@@ -34,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "pictures are kept in reads/ beside it")
     p.add_argument("--demo", action="store_true",
                    help="run the whole loop with a demonstration SeaFall table, recorded "
-                        "dice frames and a simulated button box")
+                        "dice frames and a simulated button box (on a Raspberry Pi, the "
+                        "camera and box plugged in are used instead)")
     p.add_argument("--camera", metavar="SOURCE", default=None,
                    help="camera source: camera:N, /dev/videoN, picamera (picamera:N, "
                         "picamera:50hz or :60hz against a lamp's flicker), images:DIR, "
@@ -54,6 +60,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--threads", type=int, default=24,
                    help="worker threads: each open live stream holds one (default %(default)s)")
     p.set_defaults(handler=run)
+
+
+def _start_demo(services: Services) -> None:
+    """The demo table, brought to its first roll; the recorded camera's SeaFall faces
+    enrolled. A camera plugged into the Pi reads the players' own dice instead, with their
+    own profile (or none yet: the table names the dice, docs/vision.md)."""
+    from web.runtime.demo import install_profile, play_opening
+
+    services.demo_table = demo_table(services.store)
+    recorded = services.runtime is not None and services.runtime.recorded_camera
+    if play_opening(services.tables.get(services.demo_table)):
+        print("Demo: Blue explores Example isle B (2 dice against defense 5); "
+              + ("the recorded camera will throw the dice." if recorded
+                 else "throw 2 SeaFall dice into the tray under the camera."), flush=True)
+    if not recorded:
+        return
+    print("Demo: enrolling the SeaFall dice faces ...", flush=True)
+    try:
+        install_profile(services)
+    except Exception as exc:  # the demo goes on: faces can still be typed in
+        print(f"Demo: cannot enroll the SeaFall faces ({exc}); camera reads will "
+              "fail until a profile is enrolled", file=sys.stderr, flush=True)
 
 
 def demo_table(store: SQLiteStore) -> str:
@@ -83,19 +111,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     services = Services(store, data_dir=path.parent)
     try:
-        if args.demo:
-            from web.runtime.demo import install_profile, play_opening
-
-            services.demo_table = demo_table(store)
-            if play_opening(services.tables.get(services.demo_table)):
-                print("Demo: Blue explores Example isle B (2 dice against defense 5); the "
-                      "recorded camera will throw the dice.", flush=True)
-            print("Demo: enrolling the SeaFall dice faces ...", flush=True)
-            try:
-                install_profile(services)
-            except Exception as exc:  # the demo goes on: faces can still be typed in
-                print(f"Demo: cannot enroll the SeaFall faces ({exc}); camera reads will "
-                      "fail until a profile is enrolled", file=sys.stderr, flush=True)
         options = RuntimeOptions(demo=args.demo, camera=args.camera, box=args.box,
                                  gpio=args.gpio != "none", setup=args.setup)
         try:
@@ -103,6 +118,8 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:  # a setup that was never calibrated
             print(f"tableside serve: {exc}", file=sys.stderr)
             return 2
+        if args.demo:
+            _start_demo(services)
         app = create_app(services)
         # waitress, with the live streams closed first on Ctrl-C / SIGTERM (web.live)
         try:

@@ -73,9 +73,14 @@ class Runtime:
                  camera_factory: Callable[[], FrameSource] | None = None,
                  camera_spec: str | None = None, bridge: SerialBridge | None = None,
                  pi_model: str | None = hardware.DETECT,
-                 video_devices: list[hardware.VideoDevice] | None = None) -> None:
-        """``camera_factory``, ``bridge``, ``pi_model`` (None: not a Pi) and
-        ``video_devices`` replace discovery (tests); by default the hardware is looked for."""
+                 video_devices: list[hardware.VideoDevice] | None = None,
+                 box_found: Callable[[], bool] | None = None) -> None:
+        """``camera_factory``, ``bridge``, ``pi_model`` (None: not a Pi), ``video_devices``
+        and ``box_found`` replace discovery (tests); by default the hardware is looked for.
+
+        With ``options.demo`` the recorded camera and the simulated box stand in for the
+        ones not given; on a Pi, only for those not plugged in (``recorded_camera``,
+        ``simulated_box``)."""
         self.services = services
         self.options = options
         self.focus = Focus(services.tables.opened)
@@ -83,11 +88,16 @@ class Runtime:
         self._devices = video_devices
         self._demo_box: Any = None
         self._stopped = threading.Event()
+        # the demo stands in for the hardware a Pi does not have (docs/runtime.md, Demo mode)
+        on_pi = self.model is not None
+        self.recorded_camera = (options.demo and options.camera is None and camera_factory is None
+                                and not (on_pi and hardware.camera_attached(self._video(), True)))
+        self.simulated_box = (options.demo and options.box is None and bridge is None
+                              and not (on_pi and (box_found or hardware.box_attached)()))
         # the demo's recorded camera is not the table's: it reads with no remembered setup,
         # and a setup made on it is kept for this run only (never saved or remembered)
-        recorded = options.demo and options.camera is None and camera_factory is None
-        self._keeps_setups = not recorded
-        self.setup = self._load_setup(options.setup, remembered=not recorded)
+        self._keeps_setups = not self.recorded_camera
+        self.setup = self._load_setup(options.setup, remembered=not self.recorded_camera)
         self.camera = self._make_camera(camera_factory, camera_spec)
         self.boxes = self._make_boxes(bridge)
 
@@ -120,7 +130,7 @@ class Runtime:
 
         if factory is not None:
             return loop(spec or "test", factory)
-        if self.options.demo and self.options.camera is None:
+        if self.recorded_camera:
             from web.runtime.demo import recording_dir
             from web.runtime.recording import RecordedSource, Recording
 
@@ -141,8 +151,11 @@ class Runtime:
         return SettleDetector(clock=time.monotonic, background=self.setup.background,
                               die_px=self.setup.die_px)
 
+    def _video(self) -> list[hardware.VideoDevice]:
+        return hardware.video_devices() if self._devices is None else self._devices
+
     def _auto_camera(self) -> FrameSource:
-        devices = hardware.video_devices() if self._devices is None else self._devices
+        devices = self._video()
         spec = hardware.camera_spec(None, devices, is_pi=self.model is not None)
         if spec is None:
             raise SourceError(hardware.no_camera_found(devices))
@@ -152,7 +165,7 @@ class Runtime:
         port = self.options.box
         simulated = False
         if bridge is None and port != "none":
-            if self.options.demo and port is None:
+            if self.simulated_box:
                 from web.runtime.demo import DemoBox
 
                 self._demo_box = DemoBox().plug()

@@ -9,8 +9,14 @@ recognised by the BBP/1 handshake the bridge makes on every connection.
 from __future__ import annotations
 
 import glob
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from serial.tools import list_ports
+
+from firmware_bridge.ports import PortNotFound, PortSpec
 
 DEVICE_TREE_MODEL = Path("/proc/device-tree/model")
 DETECT = "detect"  # look for it (rather than being told)
@@ -57,6 +63,31 @@ class VideoDevice:
         """A Pi camera through the old firmware driver (bcm2835-v4l2, before libcamera):
         a V4L2 camera OpenCV reads."""
         return self.name.startswith("mmal service")
+
+
+    @property
+    def pi_camera(self) -> bool:
+        """A camera on a Pi's camera connector, through libcamera: the raw nodes of its CSI
+        receiver (``unicam`` on a Pi 4 and before, ``rp1-cfe`` on a Pi 5), which appear once
+        a camera is detected at boot."""
+        return self.name.startswith(("unicam", "rp1-cfe"))
+
+
+def camera_attached(devices: list[VideoDevice], is_pi: bool) -> bool:
+    """A camera is plugged in: a USB webcam, or on a Pi one on its camera connector."""
+    if any(d.webcam for d in devices):
+        return True
+    return is_pi and any(d.pi_camera or d.legacy_pi_camera for d in devices)
+
+
+def box_attached(comports: Callable[[], Sequence[Any]] = list_ports.comports,
+                 by_id: Callable[[], list[str]] | None = None) -> bool:
+    """A button box (a Pico running MicroPython) is plugged in by USB."""
+    try:
+        PortSpec("auto").resolve(comports, by_id)
+    except PortNotFound:
+        return False
+    return True
 
 
 def _read(path: Path) -> str:

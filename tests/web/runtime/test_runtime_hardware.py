@@ -22,6 +22,7 @@ from web.app import create_app
 from web.runtime import Runtime, RuntimeOptions
 from web.runtime.hardware import (
     VideoDevice,
+    box_attached,
     camera_spec,
     no_camera_found,
     pi_model,
@@ -218,6 +219,52 @@ def test_hardware_status_without_a_runtime(services):
     out = create_app(services, {"TESTING": True}).test_client().get("/api/hardware").json
     assert out["mode"] == "off" and out["camera"]["state"] == "absent"
     assert "no runtime" in out["camera"]["detail"]
+
+
+PI_5 = "Raspberry Pi 5 Model B Rev 1.0"
+PI_CAMERA = [VideoDevice(f"/dev/video{n}", name, "platform") for n, name in
+             ((0, "rp1-cfe-csi2_ch0"), (1, "rp1-cfe-embedded"))] + PI_NODES
+
+
+@pytest.mark.parametrize(("pi", "devices", "box", "recorded", "simulated"), [
+    pytest.param(None, [usb(0)], True, True, True,
+                 id="a laptop: the recording and the simulated box, whatever is plugged in"),
+    pytest.param(PI_5, PI_NODES, False, True, True,
+                 id="a Pi with nothing plugged in: the recording and the simulated box"),
+    pytest.param(PI_5, PI_CAMERA, False, False, True,
+                 id="a Pi with its camera: the camera, the simulated box"),
+    pytest.param(PI_5, PI_NODES + [usb(17)], True, False, False,
+                 id="a Pi with a webcam and a box: both real"),
+])
+def test_the_demo_stands_in_for_the_hardware_a_pi_does_not_have(
+        services, pi, devices, box, recorded, simulated):
+    """`make run` starts the demo (README): on a laptop it plays the recording and the
+    simulated box; on the table's Pi the camera and box plugged in are used, and the demo
+    stands in only for what is missing (docs/runtime.md, Demo mode)."""
+    runtime = Runtime(services, RuntimeOptions(demo=True, gpio=False), pi_model=pi,
+                      video_devices=devices, box_found=lambda: box)
+    try:
+        assert runtime.recorded_camera is recorded and runtime.simulated_box is simulated
+        camera = runtime.status()["camera"]
+        assert camera["source"].startswith("demo recording") is recorded
+        assert runtime.status()["button_box"]["simulated"] is simulated
+    finally:
+        runtime.stop()
+    # told what to use, the demo uses it on any machine
+    told = Runtime(services, RuntimeOptions(demo=True, camera="none", box="none", gpio=False),
+                   pi_model=pi, video_devices=devices, box_found=lambda: box)
+    assert not told.recorded_camera and not told.simulated_box and told.camera is None
+    told.stop()
+
+
+def test_box_attached_finds_a_pico_running_micropython():
+    class Port:
+        def __init__(self, vid, pid):
+            self.vid, self.pid, self.device = vid, pid, "/dev/ttyACM0"
+
+    assert box_attached(lambda: [Port(0x2E8A, 0x0005)], lambda: [])
+    assert not box_attached(lambda: [Port(0x1A86, 0x7523)], lambda: [])  # a USB-serial adapter
+    assert box_attached(lambda: [], lambda: ["/dev/serial/by-id/usb-MicroPython_Board-if00"])
 
 
 def test_pressing_the_simulated_box_needs_the_demo(services):
