@@ -371,6 +371,7 @@ class PicameraSource(FrameSource):
         except Exception as exc:  # picamera2 raises many kinds when no camera is attached
             raise SourceError(f"{self.name}: cannot start the camera ({exc}; "
                               f"{IN_USE_HINT})") from None
+        self._cam = cam
         try:
             available = dict(getattr(cam, "camera_controls", None) or {})
             controls: dict[str, int] = {}
@@ -387,12 +388,11 @@ class PicameraSource(FrameSource):
             cam.configure(config)
             cam.start()
         except SourceError:
-            self._close_quietly(cam)
+            self._stop()  # let the camera go: another program may want it
             raise
         except Exception as exc:
-            self._close_quietly(cam)
+            self._stop()
             raise SourceError(f"{self.name}: cannot start the camera ({exc})") from None
-        self._cam = cam
         self.focused = self._focus(cam) if "AfMode" in available else None
 
     def _focus(self, cam: Any) -> bool:
@@ -406,13 +406,6 @@ class PicameraSource(FrameSource):
             log.warning("%s: the focus cycle found no sharp picture of the tray; check the "
                         "empty tray's picture (tableside calibrate)", self.name)
         return focused
-
-    @staticmethod
-    def _close_quietly(cam: Any) -> None:
-        try:
-            cam.close()
-        except Exception:  # a camera that failed to start may fail to close; it is gone
-            pass
 
     def read(self) -> Frame | None:
         self._check_open()
