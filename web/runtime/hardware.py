@@ -64,7 +64,6 @@ class VideoDevice:
         a V4L2 camera OpenCV reads."""
         return self.name.startswith("mmal service")
 
-
     @property
     def pi_camera(self) -> bool:
         """A camera on a Pi's camera connector, through libcamera: the raw nodes of its CSI

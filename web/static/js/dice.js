@@ -11,6 +11,18 @@ import {faceName, faceSymbol} from "./views.js";
 
 const UNSURE = 0.8;
 
+// Tells a read fetched again unchanged (true) from a new or changed one (false, and it is
+// remembered): a page redraws only the latter, so a poll never closes a face picker.
+export function unchangedRead() {
+  let last = null;
+  return (body) => {
+    const seen = JSON.stringify(body);
+    if (seen === last) return true;
+    last = seen;
+    return false;
+  };
+}
+
 export function normalizeRead(read) {
   if (!read) return null;
   const id = read.id ?? read.read_id;

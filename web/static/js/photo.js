@@ -6,7 +6,7 @@
 import {$, h, fill} from "./dom.js";
 import {config, t} from "./i18n.js";
 import {ApiError, getJSON, me} from "./api.js";
-import {normalizeRead, readPanel, uploadPhoto} from "./dice.js";
+import {normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
 import {follow} from "./live.js";
 import {promptQuestion} from "./views.js";
 
@@ -40,14 +40,12 @@ function render() {
 
 // This page's read as it is now: another phone may have named, corrected or confirmed its
 // dice, or a newer read replaced it. True when it changed since last fetched.
-let readSeen = null;
+const unchanged = unchangedRead();
 async function reloadRead() {
   if (!read || read.id === undefined) return false;
   try {
     const body = await getJSON(`${base}/dice/${encodeURIComponent(read.id)}`);
-    const seen = JSON.stringify(body);
-    if (seen === readSeen) return false;
-    readSeen = seen;
+    if (unchanged(body)) return false;
     read = normalizeRead(body);
     return true;
   } catch (err) { return false; /* keep */ }
@@ -66,7 +64,7 @@ $("#photo-file").addEventListener("change", async (event) => {
   try {
     const out = await uploadPhoto(tableId, file, who ? (who.province || who.name) : null);
     read = normalizeRead(out);
-    readSeen = JSON.stringify(out);
+    unchanged(out);  // remembered as drawn
     notice(t("photo.read", {count: read.dice.length}), "info");
     render();
   } catch (err) {

@@ -7,7 +7,7 @@ import {$, h, fill} from "./dom.js";
 import {config, t, pct} from "./i18n.js";
 import {ApiError, getJSON, getOptional, me, send} from "./api.js";
 import {follow} from "./live.js";
-import {normalizeRead, readPanel, uploadPhoto} from "./dice.js";
+import {normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
 import {cameraWatcher} from "./camera.js";
 import {
   diceFaces, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
@@ -551,16 +551,14 @@ async function readChanged() {
   trayWatch.render();
 }
 
-let readSeen = null;  // the latest read as last fetched, to tell a changed one
+const unchanged = unchangedRead();
 
 // true when the latest read is new or changed
 async function loadRead() {
   try {
     const body = await getOptional(`${base}/dice/latest`);
     const latest = body ? normalizeRead(body) : null;
-    const seen = JSON.stringify(body);
-    if (!latest || latest.id === undefined || seen === readSeen) return false;
-    readSeen = seen;
+    if (!latest || latest.id === undefined || unchanged(body)) return false;
     read = latest;
     return true;
   } catch (err) { return false; /* no dice API yet */ }
