@@ -258,31 +258,34 @@ def calibrate(
         raise ValueError("calibration frames must all have the same size")
     background = np.median(np.stack(empty_frames), axis=0).astype(np.uint8)
     roi = tray_region(background)
-    die_px = None
-    if dice_frame is not None:
-        if dice_frame.shape != shape:
-            raise ValueError("the frame with dice must have the size of the empty-tray frames")
-        die_px = estimate_die_px(dice_frame, roi)
-        if die_px is not None and (problem := die_size_problem(die_px, shape)):
-            raise ValueError(f"the dice measured: {problem}")
-    die_px = expected_die_px(shape, die_px)  # the framing default when none is measured
+    die_px = (_die_size(dice_frame, roi, shape) if dice_frame is not None
+              else expected_die_px(shape, None))  # the framing default
     return Calibration(name, background, roi, die_px, _quality(background, roi, die_px))
 
 
 def measured(setup: Calibration, dice_frame: np.ndarray) -> Calibration:
     """The setup with its die size measured on a frame of its tray with a few dice in it
     (``ValueError`` for a frame of another size, or one with no die to measure)."""
-    if dice_frame.shape != setup.background.shape:
-        raise ValueError("the frame with dice must have the size of the setup's frames "
-                         f"({setup.background.shape[1]}x{setup.background.shape[0]})")
-    die_px = estimate_die_px(dice_frame, setup.roi)
+    die_px = _die_size(dice_frame, setup.roi, setup.background.shape)
+    return Calibration(setup.name, setup.background, setup.roi, die_px,
+                       _quality(setup.background, setup.roi, die_px))
+
+
+def _die_size(dice_frame: np.ndarray, roi: np.ndarray, shape: tuple[int, ...]) -> float:
+    """The die size measured on a frame with a few dice on the tray floor; ``ValueError``
+    for a frame of another size than the tray's, one with no die to measure (the framing
+    default in its place would be reported as measured), or dice of no usable size."""
+    if dice_frame.shape != shape:
+        h, w = shape[:2]
+        raise ValueError(f"the frame with dice must have the size of the empty tray's "
+                         f"frames ({w}x{h})")
+    die_px = estimate_die_px(dice_frame, roi)
     if die_px is None:
         raise ValueError("no die to measure: put a few dice on the tray floor, apart, and "
                          "let them rest")
     if problem := die_size_problem(die_px, dice_frame.shape):
         raise ValueError(f"the dice measured: {problem}")
-    return Calibration(setup.name, setup.background, setup.roi, die_px,
-                       _quality(setup.background, setup.roi, die_px))
+    return die_px
 
 
 CAMERA_WARMUP = 15

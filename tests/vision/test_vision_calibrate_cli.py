@@ -100,6 +100,17 @@ def test_calibrate_only_reports_with_no_save(capsys: pytest.CaptureFixture[str],
     assert not (setups_dir() / "look").exists() and in_use() is None
 
 
+def test_calibrate_with_no_dice_in_the_dice_photo_saves_nothing(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A `--dice` photo in which no die is found is an error, not the framing default
+    reported as measured."""
+    frames = empty_frames(tmp_path / "e")
+    assert run(["calibrate", f"images:{frames}", "--setup", "k",
+                "--dice", str(frames / "00.png")]) == 2
+    assert "no die to measure" in capsys.readouterr().err
+    assert not (setups_dir() / "k").exists() and in_use() is None
+
+
 @pytest.mark.parametrize(("argv", "words"), [
     (["calibrate", "telescope:1", "--setup", "x"], "unknown source"),
     (["calibrate", "/nowhere/tray.jpg", "--setup", "x"], "no such file"),

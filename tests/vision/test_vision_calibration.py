@@ -156,8 +156,19 @@ def test_the_dice_are_measured_on_a_calibrated_tray() -> None:
     assert with_dice.name == "kitchen" and with_dice.roi is setup.roi
     with pytest.raises(ValueError, match="no die to measure"):
         measured(setup, empty_tray(p))
-    with pytest.raises(ValueError, match="size of the setup's frames"):
+    with pytest.raises(ValueError, match="size of the empty tray's frames"):
         measured(setup, cv2.resize(p.image(), (640, 640)))
+
+
+def test_a_frame_given_for_the_dice_with_none_in_it_is_an_error() -> None:
+    """Until the forty-fifth session the framing default was taken in silence, and
+    `calibrate --dice` printed "measured on the dice" for a die size it never measured."""
+    p = photo(SHEET)
+    empty = empty_tray(p)
+    with pytest.raises(ValueError, match="no die to measure"):
+        calibrate("kitchen", [empty], empty)
+    with pytest.raises(ValueError, match="size of the empty tray's frames"):
+        calibrate("kitchen", [empty], cv2.resize(p.image(), (640, 640)))
 
 
 def test_the_setup_in_use_is_remembered(tmp_path: Path) -> None:
