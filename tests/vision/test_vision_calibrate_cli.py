@@ -151,3 +151,95 @@ def test_source_frames_when_the_camera_goes_away() -> None:
         source_frames(FakeSource(frames, lose_after=0), 10)
     with pytest.raises(SourceError, match="no frames"):
         source_frames(FakeSource([]), 10)
+
+
+class _TrayCamera(FakeSource):
+    """A live camera over the tray: the empty tray until a player puts dice in it."""
+
+    live = True
+
+    def __init__(self, empty: np.ndarray, with_dice: np.ndarray) -> None:
+        super().__init__([empty], name="camera:0", loop=True)
+        self.with_dice = with_dice
+
+    def put_dice(self) -> None:
+        self.frames = [self.with_dice]
+
+
+class _Enter:
+    """A player at the keyboard: presses Enter once the dice are in."""
+
+    def __init__(self, camera: _TrayCamera) -> None:
+        self.camera = camera
+        self.pressed = 0
+
+    def readline(self) -> str:
+        self.pressed += 1
+        self.camera.put_dice()
+        return "\n"
+
+
+def _plug_in(monkeypatch: pytest.MonkeyPatch, camera: FakeSource | None) -> list[str]:
+    """A USB webcam at /dev/video0 (or no video device at all when ``camera`` is None);
+    returns the sources opened."""
+    from web.cli import vision as cli
+    from web.runtime import hardware
+
+    webcam = [hardware.VideoDevice("/dev/video0", "HD Pro Webcam C920", "usb", 0)]
+    monkeypatch.setattr(hardware, "video_devices", lambda: webcam if camera else [])
+    monkeypatch.setattr(cli, "pi_model", lambda: None)
+    opened: list[str] = []
+
+    def open_source(spec: str, **_: object) -> FakeSource:
+        opened.append(spec)
+        assert camera is not None and spec == "camera:0"
+        return camera
+
+    monkeypatch.setattr(cli, "open_source", open_source)
+    return opened
+
+
+def test_calibrate_finds_the_camera_and_measures_the_dice_once_they_are_in(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`calibrate --setup NAME --dice` at the table: the camera serve would use, the empty
+    tray's frames, then (after Enter) a frame with the dice, from the camera still open."""
+    camera = _TrayCamera(empty_tray(SHEET), SHEET.image())
+    opened = _plug_in(monkeypatch, camera)
+    enter = _Enter(camera)
+    monkeypatch.setattr("sys.stdin", enter)
+    assert run(["calibrate", "--setup", "table", "--dice", "--json"]) == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert opened == ["camera:0"] and enter.pressed == 1
+    assert "the camera found: camera:0" in captured.err and "press Enter" in captured.err
+    assert out["source"] == "camera:0" and out["die_px_from"] == "dice"
+    truth = float(np.median([max(w, h) for _, _, w, h in SHEET.boxes]))
+    assert Calibration.load("table").die_px == pytest.approx(truth, rel=0.3)
+
+
+def test_calibrate_with_no_camera_here_says_so(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    _plug_in(monkeypatch, None)
+    assert run(["calibrate", "--setup", "table"]) == 2
+    err = capsys.readouterr().err
+    assert "no camera found" in err and "name the source" in err
+    assert run(["watch"]) == 2
+    assert "no camera found" in capsys.readouterr().err
+
+
+def test_calibrate_dice_from_the_same_recording_or_photo(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`--dice` alone with a recording: the frame after the empty tray's; with one photo,
+    or a recording with no frame left, a clear error and nothing saved."""
+    frames = empty_frames(tmp_path / "rec", count=3)
+    cv2.imwrite(str(frames / "03.png"), SHEET.image())
+    assert run(["calibrate", f"images:{frames}", "--frames", "3", "--setup", "rec",
+                "--dice", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["die_px_from"] == "dice"
+
+    assert run(["calibrate", f"images:{frames}", "--frames", "4", "--setup", "late",
+                "--dice"]) == 2
+    assert "no frame left for the dice after the 4" in capsys.readouterr().err
+    assert run(["calibrate", str(frames / "00.png"), "--setup", "one", "--dice"]) == 2
+    assert "give the photo with dice as --dice PHOTO" in capsys.readouterr().err
+    assert not (setups_dir() / "late").exists() and not (setups_dir() / "one").exists()

@@ -25,6 +25,7 @@ from vision.settle import SettleDetector
 from vision.sources import IN_USE_HINT, FrameSource, ImageSource, SourceError, open_source
 from vision.watcher import SourceNotice, watch
 from web.cli import CAMERA_LOG_NOTE
+from web.runtime.hardware import found_camera, pi_model
 
 
 def register(subparsers: Any) -> None:
@@ -36,16 +37,18 @@ def register(subparsers: Any) -> None:
         "read-dice --setup and watch --setup (docs/vision.md, Calibration).",
         epilog=CAMERA_LOG_NOTE,
     )
-    c.add_argument("source", help="camera:N, /dev/videoN, picamera (picamera:N, "
+    c.add_argument("source", nargs="?", help="camera:N, /dev/videoN, picamera (picamera:N, "
                    "picamera:50hz or :60hz against a lamp's flicker), images:DIR, video:FILE "
-                   "or a photo, of the empty tray")
+                   f"or a photo, of the empty tray ({FOUND_CAMERA})")
     c.add_argument("--setup", required=True, help="the setup's name (a letter or digit first)")
     c.add_argument("--frames", type=int, default=10,
                    help="frames of the empty tray to take (default 10; a camera's first "
                         "15 are passed over while its exposure settles)")
-    c.add_argument("--dice", metavar="SOURCE",
-                   help="a photo (or source) of the same tray with a few dice in it, taken "
-                        "the same way: measures the die size (else the framing default)")
+    c.add_argument("--dice", metavar="SOURCE", nargs="?", const=SAME_SOURCE,
+                   help="measure the die size (else the framing default) on a photo (or "
+                        "source) of the same tray with a few dice in it, taken the same "
+                        "way; --dice alone: the same camera, once you have put the dice "
+                        "in and pressed Enter (a recording: its next frame)")
     c.add_argument("--no-save", action="store_true", help="only report; save nothing")
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.set_defaults(handler=_calibrate)
@@ -94,9 +97,9 @@ def register(subparsers: Any) -> None:
         "[warning]) go to stderr.",
         epilog=f"{ENGINE_NOTE} {CAMERA_LOG_NOTE}",
     )
-    w.add_argument("source", help="camera:N, /dev/videoN, picamera (picamera:N, picamera:50hz "
-                   "or :60hz against a lamp's flicker), images:DIR (frames in name order), "
-                   "video:FILE")
+    w.add_argument("source", nargs="?", help="camera:N, /dev/videoN, picamera (picamera:N, "
+                   "picamera:50hz or :60hz against a lamp's flicker), images:DIR (frames in "
+                   f"name order), video:FILE ({FOUND_CAMERA})")
     w.add_argument("--die", default="d6", help="d6 (built in), seafall or a custom die name")
     w.add_argument("--profile", help="an enrolled profile (needed for any die but d6)")
     w.add_argument("--die-px", type=_die_px, help="die size in the frames' pixels, if known "
@@ -117,6 +120,12 @@ def register(subparsers: Any) -> None:
                         "is not read yet, as when setting a camera up")
     w.set_defaults(handler=_watch)
 
+
+FOUND_CAMERA = ("default: the camera serve finds, the first USB camera, else a Pi's own "
+                "camera")
+
+SAME_SOURCE = "same"
+"""``calibrate --dice`` with no source: the dice are taken from the empty tray's source."""
 
 RECORDING_FPS = 10.0
 """The frame rate a recording without timestamps (``images:DIR``) is taken to have when
@@ -235,7 +244,7 @@ def _watch(args: argparse.Namespace) -> int:
     try:
         setup = _setup(args)
         reader = _reader(args, setup)
-        source = open_source(args.source, clock=clock)
+        source = open_source(_source_spec(args.source, "watch"), clock=clock)
     except (EnrollmentError, ValueError, SourceError, ModelError) as exc:
         print(f"tableside watch: {exc}{_serving_note(exc)}", file=sys.stderr)
         return 2
@@ -243,7 +252,7 @@ def _watch(args: argparse.Namespace) -> int:
         if args.fps:
             source.close()
             print(f"tableside watch: --fps is for a recording without timestamps "
-                  f"(images:DIR), not a camera: {args.source}'s frames are timed as they "
+                  f"(images:DIR), not a camera: {source.name}'s frames are timed as they "
                   "come", file=sys.stderr)
             return 2
         clock.live = True  # before its first frame is read
@@ -283,17 +292,49 @@ def _why_none(source: FrameSource) -> str:
             f"{SettleDetector.settle_seconds:g} s")
 
 
+def _source_spec(named: str | None, command: str) -> str:
+    """The source named, else the camera ``serve`` would find (said on stderr)."""
+    if named is not None:
+        return named
+    spec = found_camera(is_pi=pi_model() is not None,
+                        ask="name the source (camera:N, /dev/videoN, picamera, ...)")
+    print(f"tableside {command}: the camera found: {spec}", file=sys.stderr)
+    return spec
+
+
+def _dice_frame(source: FrameSource, after: int = 0) -> Any:
+    """A frame with dice on the tray: from a camera once the player has put them in and
+    pressed Enter; from a recording its next frame (``after`` the empty tray's)."""
+    if after and isinstance(source, ImageSource):
+        raise ValueError(f"{source.name} is one photo, of the empty tray: give the photo "
+                         "with dice as --dice PHOTO")
+    if source.live:
+        print("Put a few dice on the tray floor, apart, take your hand away and press "
+              "Enter", file=sys.stderr, flush=True)
+        sys.stdin.readline()  # at the end of a closed stdin, at once
+    try:
+        return source_frames(source, 1)[0]
+    except SourceError:
+        if not after or source.live:
+            raise
+        raise SourceError(f"{source.name}: no frame left for the dice after the "
+                          f"{after} of the empty tray") from None
+
+
 def _calibrate(args: argparse.Namespace) -> int:
     if args.frames < 1:
         print("tableside calibrate: --frames must be at least 1", file=sys.stderr)
         return 2
     try:
-        with open_source(args.source) as source:
-            empty = source_frames(source, args.frames)
+        spec = _source_spec(args.source, "calibrate")
         dice = None
-        if args.dice:
+        with open_source(spec) as source:
+            empty = source_frames(source, args.frames)
+            if args.dice == SAME_SOURCE:
+                dice = _dice_frame(source, after=len(empty))
+        if args.dice not in (None, SAME_SOURCE):
             with open_source(args.dice) as source:
-                dice = source_frames(source, 1)[0]
+                dice = _dice_frame(source)
         result = check(args.setup, empty, dice)
         saved = result.setup.save() if result.keepable and not args.no_save else None
         if saved:
@@ -303,13 +344,13 @@ def _calibrate(args: argparse.Namespace) -> int:
         return 2
     status = 0 if result.keepable else 1
     if args.json:
-        print(json.dumps({**result.to_json(), "source": args.source,
+        print(json.dumps({**result.to_json(), "source": spec,
                           "saved": str(saved) if saved else None}, indent=1))
         return status
     setup, q = result.setup, result.setup.quality
     h, w = setup.background.shape[:2]
     frames = f"{result.frames} frame{'s' if result.frames > 1 else ''}"
-    print(f"setup {setup.name!r}: {frames} of the empty tray from {args.source} ({w}x{h})")
+    print(f"setup {setup.name!r}: {frames} of the empty tray from {spec} ({w}x{h})")
     print(f"  focus {q.focus:.3f}  brightness {q.brightness:.2f}  clipped dark "
           f"{100 * q.dark_clipped:.1f}% / bright {100 * q.bright_clipped:.1f}%  glare "
           f"{100 * q.glare:.2f}%  contrast {q.contrast:.2f}")

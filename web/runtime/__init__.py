@@ -155,11 +155,7 @@ class Runtime:
         return hardware.video_devices() if self._devices is None else self._devices
 
     def _auto_camera(self) -> FrameSource:
-        devices = self._video()
-        spec = hardware.camera_spec(None, devices, is_pi=self.model is not None)
-        if spec is None:
-            raise SourceError(hardware.no_camera_found(devices))
-        return open_source(spec)
+        return open_source(hardware.found_camera(self._video(), is_pi=self.model is not None))
 
     def _make_boxes(self, bridge: SerialBridge | None) -> ButtonBoxes:
         port = self.options.box

@@ -17,6 +17,7 @@ from typing import Any
 from serial.tools import list_ports
 
 from firmware_bridge.ports import PortNotFound, PortSpec
+from vision.sources import SourceError
 
 DEVICE_TREE_MODEL = Path("/proc/device-tree/model")
 DETECT = "detect"  # look for it (rather than being told)
@@ -132,13 +133,26 @@ def camera_spec(requested: str | None, devices: list[VideoDevice] | None = None,
     return f"camera:{others[0].number}" if others else None
 
 
-def no_camera_found(devices: list[VideoDevice] | None = None) -> str:
-    """Why no camera was chosen, naming the video nodes that are not cameras."""
+def no_camera_found(devices: list[VideoDevice] | None = None,
+                    ask: str = "start with --camera SOURCE") -> str:
+    """Why no camera was chosen, naming the video nodes that are not cameras; ``ask``:
+    how to name one instead."""
     devices = video_devices() if devices is None else devices
     message = "no camera found"
     if not devices:
-        return f"{message} (no /dev/video* device): plug one in, or start with --camera SOURCE"
+        return f"{message} (no /dev/video* device): plug one in, or {ask}"
     named = ", ".join(f"{d.path} ({d.name or d.bus or 'unknown'})" for d in devices[:6])
     more = f" and {len(devices) - 6} more" if len(devices) > 6 else ""
     return (f"{message}: the video devices here are not USB cameras ({named}{more}); plug "
-            "one in, or start with --camera SOURCE")
+            f"one in, or {ask}")
+
+
+def found_camera(devices: list[VideoDevice] | None = None, is_pi: bool = False,
+                 ask: str = "start with --camera SOURCE") -> str:
+    """The camera to open when none is named (:func:`camera_spec`), for ``serve`` and for
+    ``calibrate`` and ``watch`` alike; :class:`SourceError` saying why when there is none."""
+    devices = video_devices() if devices is None else devices
+    spec = camera_spec(None, devices, is_pi=is_pi)
+    if spec is None:
+        raise SourceError(no_camera_found(devices, ask))
+    return spec
