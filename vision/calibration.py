@@ -290,15 +290,28 @@ def _die_size(dice_frame: np.ndarray, roi: np.ndarray, shape: tuple[int, ...]) -
 
 CAMERA_WARMUP = 15
 """Frames a camera delivers before calibration takes any: its exposure and white balance
-settle over the first half second."""
+settle over the first half second at least."""
+
+CAMERA_WARMUP_MAX = 90
+"""At most this many are passed over (3 s at 30 frames a second) waiting for the light to
+hold steady: a webcam's automatic exposure may take 1-2 s to settle after it opens, and a
+lamp flickering from frame to frame must not keep calibration waiting for ever."""
+
+STEADY_FRAMES = 5
+STEADY_SPREAD = 0.02
+"""The light has settled when the last :data:`STEADY_FRAMES` frames' mean levels lie
+within this share of each other (or within one grey level)."""
 
 
 def source_frames(source: FrameSource, count: int) -> list[np.ndarray]:
-    """Up to ``count`` frames from a source (a camera's first :data:`CAMERA_WARMUP`
-    passed over); :class:`SourceError` when it gives none. A camera that goes away midway
-    (``SourceLost``) ends the frames taken so far, or is the error when there are none."""
+    """Up to ``count`` frames from a source; a camera's first frames are passed over while
+    its exposure settles (at least :data:`CAMERA_WARMUP`, then until the light holds steady,
+    up to :data:`CAMERA_WARMUP_MAX`). :class:`SourceError` when it gives none. A camera that
+    goes away midway (``SourceLost``) ends the frames taken so far, or is the error when
+    there are none."""
     frames: list[np.ndarray] = []
-    skip = CAMERA_WARMUP if source.live else 0
+    warming = source.live
+    levels: list[float] = []
     while len(frames) < count:
         try:
             frame = source.read()
@@ -308,13 +321,20 @@ def source_frames(source: FrameSource, count: int) -> list[np.ndarray]:
             raise
         if frame is None:
             break
-        if skip:
-            skip -= 1
+        if warming:  # every frame looked at while warming up is passed over
+            levels.append(float(frame.image[::8, ::8].mean()))
+            warming = len(levels) < CAMERA_WARMUP_MAX and not (
+                len(levels) >= CAMERA_WARMUP and _steady(levels[-STEADY_FRAMES:]))
             continue
         frames.append(frame.image)
     if not frames:
         raise SourceError(f"{source.name}: no frames to calibrate from")
     return frames
+
+
+def _steady(levels: list[float]) -> bool:
+    spread = max(levels) - min(levels)
+    return spread <= max(1.0, STEADY_SPREAD * max(levels))
 
 
 def tray_share(calibration: Calibration) -> float:

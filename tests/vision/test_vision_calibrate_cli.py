@@ -133,15 +133,49 @@ def test_a_frame_of_another_size_is_a_clear_error(tmp_path: Path) -> None:
         reader.read(np.zeros((480, 640, 3), np.uint8))
 
 
-def test_source_frames_pass_over_a_cameras_first_frames() -> None:
-    frames = [np.full((4, 4, 3), i, np.uint8) for i in range(40)]
+def _camera(levels: list[float]) -> FakeSource:
+    """A live camera whose frames have these light levels, each marked with its number
+    (in a pixel the light is not measured on)."""
+    frames = []
+    for i, level in enumerate(levels):
+        frame = np.full((16, 16, 3), round(level), np.uint8)
+        frame[1, 1] = i
+        frames.append(frame)
     camera = FakeSource(frames)
     camera.live = True
+    return camera
+
+
+def test_source_frames_pass_over_a_cameras_first_frames() -> None:
+    camera = _camera([100.0] * 40)
     taken = source_frames(camera, 5)
-    assert [int(f[0, 0, 0]) for f in taken] == list(range(CAMERA_WARMUP, CAMERA_WARMUP + 5))
-    recording = FakeSource(frames)  # a recording's frames all count
-    assert [int(f[0, 0, 0]) for f in source_frames(recording, 3)] == [0, 1, 2]
-    assert len(source_frames(FakeSource(frames[:2]), 10)) == 2  # as many as there are
+    assert [int(f[1, 1, 0]) for f in taken] == list(range(CAMERA_WARMUP, CAMERA_WARMUP + 5))
+    recording = _camera([100.0] * 40)  # a recording's frames all count
+    recording.live = False
+    assert [int(f[1, 1, 0]) for f in source_frames(recording, 3)] == [0, 1, 2]
+    short = _camera([100.0] * 2)
+    short.live = False
+    assert len(source_frames(short, 10)) == 2  # as many as there are
+
+
+def test_source_frames_wait_for_a_cameras_exposure_to_settle() -> None:
+    """A webcam's automatic exposure may take a second or two to settle after it opens:
+    the frames taken are those after the light holds steady, not the first 15 while it
+    still climbs (their median would be a darker tray than the one played on)."""
+    from vision.calibration import CAMERA_WARMUP_MAX
+
+    climbing = [160 - 120 * 0.85 ** i for i in range(40)]  # 149.5 at frame 15, 157 at 23
+    steady = [160.0 + (i % 2) * 0.5 for i in range(20)]
+    taken = source_frames(_camera(climbing + steady), 5)
+    first = int(taken[0][1, 1, 0])
+    assert CAMERA_WARMUP + 5 <= first <= 30
+    assert all(f[0, 0, 0] >= 156 for f in taken)  # within 2.5% of the light it settles at
+    # light that never holds steady (a lamp flickering frame to frame) waits no longer
+    # than CAMERA_WARMUP_MAX frames
+    flicker = [100.0 + 30 * (i % 2) for i in range(CAMERA_WARMUP_MAX + 10)]
+    taken = source_frames(_camera(flicker), 3)
+    assert [int(f[1, 1, 0]) for f in taken] == [CAMERA_WARMUP_MAX, CAMERA_WARMUP_MAX + 1,
+                                                CAMERA_WARMUP_MAX + 2]
 
 
 def test_source_frames_when_the_camera_goes_away() -> None:

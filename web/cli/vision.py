@@ -43,7 +43,7 @@ def register(subparsers: Any) -> None:
     c.add_argument("--setup", required=True, help="the setup's name (a letter or digit first)")
     c.add_argument("--frames", type=int, default=10,
                    help="frames of the empty tray to take (default 10; a camera's first "
-                        "15 are passed over while its exposure settles)")
+                        "ones, 15 to 90, are passed over while its exposure settles)")
     c.add_argument("--dice", metavar="SOURCE", nargs="?", const=SAME_SOURCE,
                    help="measure the die size (else the framing default) on a photo (or "
                         "source) of the same tray with a few dice in it, taken the same "
