@@ -34,3 +34,22 @@ def test_real_pi_camera_delivers_frames() -> None:
     with source:
         frame = source.read()
     assert frame is not None and frame.image.shape[2] == 3
+
+
+@pytest.mark.hardware
+def test_calibrate_finds_the_tables_camera_by_itself(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`tableside calibrate --setup NAME` with no source, at the table: the camera serve
+    would open is found, opened and reported on (nothing saved)."""
+    from tests.vision.test_vision_cli import run
+    from web.runtime.hardware import found_camera, pi_model
+
+    try:
+        found_camera(is_pi=pi_model() is not None)
+    except SourceError:
+        pytest.skip("no camera here")
+    status = run(["calibrate", "--setup", "hardware-test", "--no-save", "--json"])
+    captured = capsys.readouterr()
+    assert "the camera found:" in captured.err
+    assert status in (0, 1), captured.err  # 1: something lies on the tray; still a report
+    assert '"quality"' in captured.out
