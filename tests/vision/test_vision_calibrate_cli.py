@@ -220,7 +220,7 @@ def _plug_in(monkeypatch: pytest.MonkeyPatch, camera: FakeSource | None) -> list
     from web.runtime import hardware
 
     webcam = [hardware.VideoDevice("/dev/video0", "HD Pro Webcam C920", "usb", 0)]
-    monkeypatch.setattr(hardware, "video_devices", lambda: webcam if camera else [])
+    monkeypatch.setattr(cli, "video_devices", lambda: webcam if camera else [])
     monkeypatch.setattr(cli, "pi_model", lambda: None)
     opened: list[str] = []
 
@@ -245,7 +245,8 @@ def test_calibrate_finds_the_camera_and_measures_the_dice_once_they_are_in(
     captured = capsys.readouterr()
     out = json.loads(captured.out)
     assert opened == ["camera:0"] and enter.pressed == 1
-    assert "the camera found: camera:0" in captured.err and "press Enter" in captured.err
+    assert "the camera found: camera:0 (HD Pro Webcam C920)" in captured.err
+    assert "press Enter" in captured.err
     assert out["source"] == "camera:0" and out["die_px_from"] == "dice"
     truth = float(np.median([max(w, h) for _, _, w, h in SHEET.boxes]))
     assert Calibration.load("table").die_px == pytest.approx(truth, rel=0.3)

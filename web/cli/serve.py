@@ -44,8 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--camera", metavar="SOURCE", default=None,
                    help="camera source: camera:N, /dev/videoN, picamera (picamera:N, "
                         "picamera:50hz or :60hz against a lamp's flicker), images:DIR, "
-                        "video:FILE, or none (default: the first USB camera, else the "
-                        "Pi's own camera on a Pi; the demo recording with --demo)")
+                        "video:FILE, or none (default: the first USB camera plugged in, "
+                        "a laptop's built-in one last, else the Pi's own camera on a Pi; "
+                        "the demo recording with --demo)")
     p.add_argument("--box", metavar="PORT", default=None,
                    help="serial button box: auto, a port path, usb:VID:PID[:SERIAL], a "
                         "pyserial URL, or none (default: auto; the simulated box with "

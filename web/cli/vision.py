@@ -25,7 +25,7 @@ from vision.settle import SettleDetector
 from vision.sources import IN_USE_HINT, FrameSource, ImageSource, SourceError, open_source
 from vision.watcher import SourceNotice, watch
 from web.cli import CAMERA_LOG_NOTE
-from web.runtime.hardware import found_camera, pi_model
+from web.runtime.hardware import camera_label, found_camera, pi_model, video_devices
 
 
 def register(subparsers: Any) -> None:
@@ -121,8 +121,8 @@ def register(subparsers: Any) -> None:
     w.set_defaults(handler=_watch)
 
 
-FOUND_CAMERA = ("default: the camera serve finds, the first USB camera, else a Pi's own "
-                "camera")
+FOUND_CAMERA = ("default: the camera serve finds, the first USB camera plugged in (a "
+                "laptop's built-in one last), else a Pi's own camera")
 
 SAME_SOURCE = "same"
 """``calibrate --dice`` with no source: the dice are taken from the empty tray's source."""
@@ -296,9 +296,11 @@ def _source_spec(named: str | None, command: str) -> str:
     """The source named, else the camera ``serve`` would find (said on stderr)."""
     if named is not None:
         return named
-    spec = found_camera(is_pi=pi_model() is not None,
+    devices = video_devices()
+    spec = found_camera(devices, is_pi=pi_model() is not None,
                         ask="name the source (camera:N, /dev/videoN, picamera, ...)")
-    print(f"tableside {command}: the camera found: {spec}", file=sys.stderr)
+    print(f"tableside {command}: the camera found: {camera_label(spec, devices)}",
+          file=sys.stderr)
     return spec
 
 

@@ -155,7 +155,12 @@ class Runtime:
         return hardware.video_devices() if self._devices is None else self._devices
 
     def _auto_camera(self) -> FrameSource:
-        return open_source(hardware.found_camera(self._video(), is_pi=self.model is not None))
+        devices = self._video()
+        spec = hardware.found_camera(devices, is_pi=self.model is not None)
+        if (node := hardware.device_of(spec, devices)) is not None and node.built_in:
+            log.warning("camera: %s; plug a webcam in over the tray, or start with --camera "
+                        "SOURCE", hardware.camera_label(spec, devices))
+        return open_source(spec)
 
     def _make_boxes(self, bridge: SerialBridge | None) -> ButtonBoxes:
         port = self.options.box

@@ -48,6 +48,8 @@ class VideoDevice:
     name: str = ""  # the driver's name for it: "HD Pro Webcam C920", "bcm2835-codec-decode"
     bus: str = ""  # "usb" (a webcam), "platform" (a board's own: codecs, ISP, CSI), "" unknown
     index: int = 0  # its place among its device's nodes: a webcam's second only carries metadata
+    removable: str = ""  # its USB port, as the kernel knows it: "fixed" (built in),
+    # "removable" (a socket), "unknown" or "" (not said)
 
     @property
     def number(self) -> int:
@@ -58,6 +60,12 @@ class VideoDevice:
     def webcam(self) -> bool:
         """A USB camera's picture node."""
         return self.bus == "usb" and self.index == 0
+
+    @property
+    def built_in(self) -> bool:
+        """A laptop's own camera (its USB port fixed to the machine, or named so): it looks
+        at the player, not at a tray."""
+        return self.removable == "fixed" or "integrated" in self.name.lower()
 
     @property
     def legacy_pi_camera(self) -> bool:
@@ -105,17 +113,20 @@ def video_devices(pattern: str = "/dev/video*", sys_root: Path = SYS_VIDEO) -> l
         index = _read(node / "index")
         subsystem = node / "device" / "subsystem"
         bus = subsystem.resolve().name if subsystem.exists() else ""
+        # a USB camera's node belongs to one interface of the USB device, which says
+        # whether it sits on a port built into the machine
+        removable = _read((node / "device").resolve().parent / "removable") if bus == "usb" else ""
         found.append(VideoDevice(path, _read(node / "name"), bus,
-                                 int(index) if index.isdigit() else 0))
+                                 int(index) if index.isdigit() else 0, removable))
     return sorted(found, key=lambda d: (d.number, d.path))
 
 
 def camera_spec(requested: str | None, devices: list[VideoDevice] | None = None,
                 is_pi: bool = False) -> str | None:
     """The source to open: what was asked (``none`` turns the camera off), else the first
-    USB camera (``camera:N``), else on a Pi its own camera (``picamera``; ``camera:N``
-    for the old firmware driver's), else (not a Pi) the first video node on no board bus,
-    else None.
+    USB camera (``camera:N``; one plugged in before a laptop's built-in one), else on a Pi
+    its own camera (``picamera``; ``camera:N`` for the old firmware driver's), else (not a
+    Pi) the first video node on no board bus, else None.
 
     A Raspberry Pi always has video nodes that are no camera (its video codecs and image
     processor, /dev/video10 and up; with a Pi camera, the raw sensor nodes /dev/video0 and
@@ -124,7 +135,7 @@ def camera_spec(requested: str | None, devices: list[VideoDevice] | None = None,
     if requested is not None:
         return None if requested == "none" else requested
     devices = video_devices() if devices is None else devices
-    if webcams := [d for d in devices if d.webcam]:
+    if webcams := sorted((d for d in devices if d.webcam), key=lambda d: d.built_in):
         return f"camera:{webcams[0].number}"
     if is_pi:
         legacy = [d for d in devices if d.legacy_pi_camera]
@@ -145,6 +156,21 @@ def no_camera_found(devices: list[VideoDevice] | None = None,
     more = f" and {len(devices) - 6} more" if len(devices) > 6 else ""
     return (f"{message}: the video devices here are not USB cameras ({named}{more}); plug "
             f"one in, or {ask}")
+
+
+def device_of(spec: str, devices: list[VideoDevice]) -> VideoDevice | None:
+    """The video node a ``camera:N`` source opens, if the kernel describes it."""
+    return next((d for d in devices if spec == f"camera:{d.number}" and d.name), None)
+
+
+def camera_label(spec: str, devices: list[VideoDevice]) -> str:
+    """The source with what the kernel calls its camera, and whether it is built into
+    the machine: ``camera:2 (HD Pro Webcam C920)``."""
+    node = device_of(spec, devices)
+    if node is None:
+        return spec
+    built_in = ", built into this computer: it faces you, not the tray" if node.built_in else ""
+    return f"{spec} ({node.name}{built_in})"
 
 
 def found_camera(devices: list[VideoDevice] | None = None, is_pi: bool = False,

@@ -23,6 +23,7 @@ from web.runtime import Runtime, RuntimeOptions
 from web.runtime.hardware import (
     VideoDevice,
     box_attached,
+    camera_label,
     camera_spec,
     no_camera_found,
     pi_model,
@@ -99,8 +100,15 @@ def test_gpio_is_used_only_on_a_pi(services, tmp_path: Path):
     off.stop()
 
 
-def usb(n: int, index: int = 0, name: str = "USB webcam") -> VideoDevice:
-    return VideoDevice(f"/dev/video{n}", name, "usb", index)
+def usb(n: int, index: int = 0, name: str = "USB webcam", removable: str = "") -> VideoDevice:
+    return VideoDevice(f"/dev/video{n}", name, "usb", index, removable)
+
+
+# a laptop's own camera (on a USB port fixed to the machine) and a webcam plugged in
+LAPTOP = [usb(0, name="Integrated_Webcam_HD", removable="fixed"),
+          usb(1, 1, "Integrated_Webcam_HD", "fixed")]
+PLUGGED = [usb(2, name="HD Pro Webcam C920", removable="removable"),
+           usb(3, 1, "HD Pro Webcam C920", "removable")]
 
 
 def board(n: int, name: str) -> VideoDevice:
@@ -131,6 +139,14 @@ PI_CAMERA_NODES = [board(0, "unicam-image"), board(1, "unicam-embedded")]  # raw
                  id="a Pi camera through the old firmware driver: a V4L2 camera"),
     pytest.param(None, [board(0, "rockchip-vdec")], False, None,
                  id="another board's codec: no camera"),
+    pytest.param(None, LAPTOP + PLUGGED, False, "camera:2",
+                 id="a laptop's built-in camera faces the player: the webcam plugged in"),
+    pytest.param(None, [usb(0, name="HD WebCam", removable="fixed")] + PLUGGED, False,
+                 "camera:2", id="built in, as its USB port says, whatever its name"),
+    pytest.param(None, [usb(0, name="Integrated Camera", removable="unknown")] + PLUGGED,
+                 False, "camera:2", id="built in, as its name says"),
+    pytest.param(None, LAPTOP, False, "camera:0",
+                 id="only the built-in camera: it is the camera there is"),
     pytest.param("none", [usb(0)], False, None, id="turned off"),
     pytest.param("images:/tmp/x", [], False, "images:/tmp/x", id="asked for"),
 ])
@@ -151,8 +167,12 @@ def test_video_devices_are_described_from_sysfs(tmp_path):
     dev.mkdir()
     for node, (name, bus, index) in nodes.items():
         (dev / node).touch()
-        device = tmp_path / "devices" / node
-        device.mkdir(parents=True)
+        # a USB camera's node belongs to an interface (1-2:1.0) of its USB device (1-2),
+        # which says whether its port is built in
+        device = tmp_path / "devices" / node / ("1-2:1.0" if bus == "usb" else "")
+        device.mkdir(parents=True, exist_ok=True)
+        if bus == "usb":
+            (device.parent / "removable").write_text("removable\n")
         (device / "subsystem").symlink_to(buses / bus)
         (sys_root / node).mkdir(parents=True)
         (sys_root / node / "name").write_text(name + "\n")
@@ -163,8 +183,9 @@ def test_video_devices_are_described_from_sysfs(tmp_path):
     assert [d.path for d in found] == [str(dev / n) for n in ("video2", "video3", "video7",
                                                                "video10")]
     webcam, metadata, unknown, codec = found
-    assert (webcam.name, webcam.bus, webcam.index, webcam.webcam) == (
-        "HD Pro Webcam C920", "usb", 0, True)
+    assert (webcam.name, webcam.bus, webcam.index, webcam.webcam, webcam.removable) == (
+        "HD Pro Webcam C920", "usb", 0, True, "removable")
+    assert not webcam.built_in and codec.removable == ""
     assert metadata.index == 1 and not metadata.webcam
     assert (unknown.name, unknown.bus, unknown.index) == ("", "", 0)
     assert codec.bus == "platform" and codec.number == 10
@@ -177,6 +198,24 @@ def test_no_camera_found_names_the_video_nodes_that_are_not_cameras():
     message = no_camera_found(PI_NODES)
     assert "/dev/video10 (bcm2835-codec-decode)" in message and "not USB cameras" in message
     assert "and 1 more" in message and "--camera SOURCE" in message
+
+
+def test_a_camera_is_named_and_a_built_in_one_said_to_face_the_player(services, caplog):
+    assert camera_label("camera:2", LAPTOP + PLUGGED) == "camera:2 (HD Pro Webcam C920)"
+    assert camera_label("camera:0", LAPTOP) == (
+        "camera:0 (Integrated_Webcam_HD, built into this computer: it faces you, not the "
+        "tray)")
+    assert camera_label("camera:5", LAPTOP) == "camera:5"  # a node the kernel does not name
+    assert camera_label("picamera", LAPTOP) == "picamera"
+    # serve on a laptop with nothing plugged in says so in its terminal
+    runtime = Runtime(services, RuntimeOptions(box="none", gpio=False), pi_model=None,
+                      video_devices=LAPTOP)
+    runtime.start()
+    try:
+        assert wait_for(lambda: "built into this computer" in caplog.text, timeout=5)
+        assert "plug a webcam in over the tray" in caplog.text
+    finally:
+        runtime.stop()
 
 
 def test_the_runtime_says_why_it_found_no_camera(services):
