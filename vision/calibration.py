@@ -350,10 +350,10 @@ brought over as a whole, bands 6% deep already kept the tray from ever settling.
 
 FLICKER_ADVICE = ("The light flickers in bands across the picture (an LED or fluorescent "
                   "lamp on mains power, seen by the camera's rolling shutter). Rolls are "
-                  "still read, but set the camera's anti-flicker to your mains frequency (a "
-                  "USB webcam: v4l2-ctl -c power_line_frequency=1 for 50 Hz, 2 for 60 Hz; "
-                  "a Pi camera: the source picamera:50hz or picamera:60hz) "
-                  "or light the tray with a flicker-free lamp.")
+                  "still read, but set the camera's anti-flicker to your mains frequency "
+                  "with its source (a USB webcam: camera:0,50hz or camera:0,60hz; a Pi "
+                  "camera: picamera:50hz or picamera:60hz) or light the tray with a "
+                  "flicker-free lamp.")
 
 
 @dataclass(frozen=True)

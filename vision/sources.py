@@ -3,6 +3,8 @@
 ``open_source(spec)`` understands:
 
 * ``camera:N`` or a device path (``/dev/video0``): OpenCV ``VideoCapture`` (V4L2);
+  ``camera:N,50hz`` / ``,60hz`` sets the webcam's anti-flicker to the mains (V4L2's
+  power line frequency, :mod:`vision.v4l2`);
 * ``picamera``: a Raspberry Pi camera through picamera2, imported only when asked;
   ``picamera:N`` the N-th camera, ``picamera:50hz`` / ``:60hz`` exposed against the mains
   lamps' flicker, ``picamera:1,50hz`` both;
@@ -34,6 +36,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision import v4l2
 from vision.imagefile import ImageError, read_file
 
 log = logging.getLogger(__name__)
@@ -232,7 +235,8 @@ class CaptureSource(FrameSource):
         self, target: int | str, *, live: bool, name: str,
         capture_factory: Callable[[int | str], Any] = cv2.VideoCapture,
         clock: Callable[[], float] = time.monotonic, lost_after: int = 5,
-        size: tuple[int, int] | None = None,
+        size: tuple[int, int] | None = None, mains_hz: int | None = None,
+        set_power_line: Callable[[str, int], None] | None = None,
     ) -> None:
         super().__init__(clock)
         self.target = target
@@ -240,6 +244,8 @@ class CaptureSource(FrameSource):
         self.name = name
         self.lost_after = lost_after
         self.size = size
+        self.mains_hz = mains_hz
+        self._set_power_line = set_power_line or v4l2.set_power_line
         self._factory = capture_factory
         self._failures = 0
         self._cap: Any = None
@@ -260,6 +266,14 @@ class CaptureSource(FrameSource):
                 cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*"MJPG"))
             cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
             cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        if self.mains_hz is not None:  # each opening: a camera plugged in again forgets it
+            node = self.target if isinstance(self.target, str) else f"/dev/video{self.target}"
+            try:
+                self._set_power_line(node, self.mains_hz)
+            except v4l2.ControlError as exc:
+                cap.release()
+                raise SourceError(f"{self.name}: {exc}: leave out ,{self.mains_hz}hz, or "
+                                  "light the tray with a flicker-free lamp") from None
         self._cap = cap
         self._failures = 0
         self._last_ms = -1.0  # the video's time of the frame last read (a file starts over)
@@ -455,6 +469,19 @@ def _picamera(spec: str, clock: Callable[[], float]) -> PicameraSource:
     return PicameraSource(clock=clock, number=number, mains_hz=mains)
 
 
+def _mains_option(text: str, spec: str) -> tuple[str, int | None]:
+    """``0,50hz`` -> ("0", 50): a webcam and the mains frequency its anti-flicker is set
+    to (:mod:`vision.v4l2`)."""
+    base, comma, option = text.partition(",")
+    if not comma:
+        return base, None
+    option = option.strip().lower()
+    if option not in ("50hz", "60hz"):
+        raise SourceError(f"{spec}: after the comma, 50hz or 60hz (your mains, against a "
+                          "lamp's flicker)")
+    return base, int(option[:2])
+
+
 def open_source(
     spec: str, *, clock: Callable[[], float] = time.monotonic,
     capture_factory: Callable[[int | str], Any] = cv2.VideoCapture,
@@ -464,11 +491,13 @@ def open_source(
         raise SourceError("no source given: use camera:N, a /dev/video path, picamera, "
                           "images:DIR, video:FILE or an image file")
     if spec.startswith("camera:"):
-        index = spec.split(":", 1)[1]
+        index, mains = _mains_option(spec.split(":", 1)[1], spec)
         if not index.isdigit():
-            raise SourceError(f"{spec}: expected camera:N with N a number")
+            raise SourceError(f"{spec}: expected camera:N with N a number (camera:N,50hz "
+                              "or ,60hz against a lamp's flicker)")
         return CaptureSource(int(index), live=True, name=spec, clock=clock,
-                             capture_factory=capture_factory, size=CAMERA_SIZE)
+                             capture_factory=capture_factory, size=CAMERA_SIZE,
+                             mains_hz=mains)
     if spec == "picamera" or spec.startswith("picamera:"):
         return _picamera(spec, clock)
     if spec.startswith("images:"):
@@ -480,8 +509,10 @@ def open_source(
         return CaptureSource(path, live=False, name=spec, clock=clock,
                              capture_factory=capture_factory)
     if spec.startswith("/dev/"):
-        return CaptureSource(spec, live=True, name=spec, clock=clock,
-                             capture_factory=capture_factory, size=CAMERA_SIZE)
+        path, mains = _mains_option(spec, spec)
+        return CaptureSource(path, live=True, name=spec, clock=clock,
+                             capture_factory=capture_factory, size=CAMERA_SIZE,
+                             mains_hz=mains)
     path = Path(spec)
     if path.is_dir():
         return ImagesSource(path, clock=clock)

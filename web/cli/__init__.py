@@ -64,6 +64,10 @@ CAMERA_LOG_NOTE = (f"OpenCV's own log is off; {OPENCV_LOG}=WARNING shows it (to 
                    "camera will not open).")
 """What the commands that open a camera say of OpenCV's log in their ``--help``."""
 
+CAMERAS = ("camera:N, /dev/videoN, picamera (picamera:N; against a lamp's flicker "
+           "camera:N,50hz or ,60hz, picamera:50hz or :60hz)")
+"""The camera sources, as the commands that open one list them in their ``--help``."""
+
 
 def quiet_opencv() -> None:
     """Turn OpenCV's own log off, unless :data:`OPENCV_LOG` says otherwise. OpenCV reads

@@ -18,7 +18,7 @@ from companion.store.paths import default_db_path
 from companion.store.sqlite import SQLiteStore
 from companion.table import Table
 from vision.onnxmodel import ENGINE_NOTE
-from web.cli import CAMERA_LOG_NOTE
+from web.cli import CAMERA_LOG_NOTE, CAMERAS
 
 if TYPE_CHECKING:
     from web.services import Services
@@ -42,11 +42,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "dice frames and a simulated button box (on a Raspberry Pi, the "
                         "camera and box plugged in are used instead)")
     p.add_argument("--camera", metavar="SOURCE", default=None,
-                   help="camera source: camera:N, /dev/videoN, picamera (picamera:N, "
-                        "picamera:50hz or :60hz against a lamp's flicker), images:DIR, "
-                        "video:FILE, or none (default: the first USB camera plugged in, "
-                        "a laptop's built-in one last, else the Pi's own camera on a Pi; "
-                        "the demo recording with --demo)")
+                   help=f"camera source: {CAMERAS}, images:DIR, video:FILE, or none "
+                        "(default: the first USB camera plugged in, a laptop's built-in "
+                        "one last, else the Pi's own camera on a Pi; the demo recording "
+                        "with --demo)")
     p.add_argument("--box", metavar="PORT", default=None,
                    help="serial button box: auto, a port path, usb:VID:PID[:SERIAL], a "
                         "pyserial URL, or none (default: auto; the simulated box with "

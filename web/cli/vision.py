@@ -24,7 +24,7 @@ from vision.rolls import Roll
 from vision.settle import SettleDetector
 from vision.sources import IN_USE_HINT, FrameSource, ImageSource, SourceError, open_source
 from vision.watcher import SourceNotice, watch
-from web.cli import CAMERA_LOG_NOTE
+from web.cli import CAMERA_LOG_NOTE, CAMERAS
 from web.runtime.hardware import camera_label, found_camera, pi_model, video_devices
 
 
@@ -37,9 +37,8 @@ def register(subparsers: Any) -> None:
         "read-dice --setup and watch --setup (docs/vision.md, Calibration).",
         epilog=CAMERA_LOG_NOTE,
     )
-    c.add_argument("source", nargs="?", help="camera:N, /dev/videoN, picamera (picamera:N, "
-                   "picamera:50hz or :60hz against a lamp's flicker), images:DIR, video:FILE "
-                   f"or a photo, of the empty tray ({FOUND_CAMERA})")
+    c.add_argument("source", nargs="?", help=f"{CAMERAS}, images:DIR, video:FILE or a "
+                   f"photo, of the empty tray ({FOUND_CAMERA})")
     c.add_argument("--setup", required=True, help="the setup's name (a letter or digit first)")
     c.add_argument("--frames", type=int, default=10,
                    help="frames of the empty tray to take (default 10; a camera's first "
@@ -97,9 +96,8 @@ def register(subparsers: Any) -> None:
         "[warning]) go to stderr.",
         epilog=f"{ENGINE_NOTE} {CAMERA_LOG_NOTE}",
     )
-    w.add_argument("source", nargs="?", help="camera:N, /dev/videoN, picamera (picamera:N, "
-                   "picamera:50hz or :60hz against a lamp's flicker), images:DIR (frames in "
-                   f"name order), video:FILE ({FOUND_CAMERA})")
+    w.add_argument("source", nargs="?", help=f"{CAMERAS}, images:DIR (frames in name "
+                   f"order), video:FILE ({FOUND_CAMERA})")
     w.add_argument("--die", default="d6", help="d6 (built in), seafall or a custom die name")
     w.add_argument("--profile", help="an enrolled profile (needed for any die but d6)")
     w.add_argument("--die-px", type=_die_px, help="die size in the frames' pixels, if known "
