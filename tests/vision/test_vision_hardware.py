@@ -53,3 +53,18 @@ def test_calibrate_finds_the_tables_camera_by_itself(
     assert "the camera found:" in captured.err
     assert status in (0, 1), captured.err  # 1: something lies on the tray; still a report
     assert '"quality"' in captured.out
+
+
+@pytest.mark.hardware
+def test_a_real_webcam_takes_its_anti_flicker_or_says_it_has_none() -> None:
+    try:
+        open_source("camera:0").close()
+    except SourceError:
+        pytest.skip("no camera at camera:0")
+    try:
+        source = open_source("camera:0,50hz")
+    except SourceError as exc:
+        assert "anti-flicker" in str(exc)
+        return
+    with source:
+        assert source.read() is not None
