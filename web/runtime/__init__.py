@@ -86,6 +86,7 @@ class Runtime:
         self.focus = Focus(services.tables.opened)
         self.model = hardware.pi_model() if pi_model == hardware.DETECT else pi_model
         self._devices = video_devices
+        self._found = "auto"  # the camera found last (auto): its source and name
         self._demo_box: Any = None
         self._stopped = threading.Event()
         # the demo stands in for the hardware a Pi does not have (docs/runtime.md, Demo mode)
@@ -142,7 +143,7 @@ class Runtime:
         if self.options.camera is not None:
             wanted = self.options.camera
             return loop(wanted, lambda: open_source(wanted), min_period=0.05)
-        return loop("auto", self._auto_camera, min_period=0.05)
+        return loop("auto", self._auto_camera, min_period=0.05, label=lambda: self._found)
 
     def _detector(self) -> SettleDetector:
         """A settle detector, given the setup's empty tray and die size when there is one."""
@@ -157,9 +158,10 @@ class Runtime:
     def _auto_camera(self) -> FrameSource:
         devices = self._video()
         spec = hardware.found_camera(devices, is_pi=self.model is not None)
+        self._found = hardware.camera_label(spec, devices)
         if (node := hardware.device_of(spec, devices)) is not None and node.built_in:
             log.warning("camera: %s; plug a webcam in over the tray, or start with --camera "
-                        "SOURCE", hardware.camera_label(spec, devices))
+                        "SOURCE", self._found)
         return open_source(spec)
 
     def _make_boxes(self, bridge: SerialBridge | None) -> ButtonBoxes:

@@ -61,9 +61,10 @@ class CameraLoop:
         waiting: Callable[[], bool] | None = None,
         detector: Callable[[], SettleDetector] | None = None,
         backoff: Backoff | None = None, min_period: float = 0.0,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.monotonic, label: Callable[[], str] | None = None,
     ) -> None:
         self.spec = spec
+        self._label = label  # names the source opened, where the spec does not (auto)
         self._open_source = open_source
         self._on_settled = on_settled
         self._waiting = waiting
@@ -167,7 +168,7 @@ class CameraLoop:
                 continue
             if frame is None:
                 self._close_source()
-                self._set(state=ABSENT, detail=f"{self.spec}: the recording ended")
+                self._set(state=ABSENT, detail=f"{self._name()}: the recording ended")
                 return
             seen += 1
             self._hand_over(frame.image)
@@ -225,7 +226,7 @@ class CameraLoop:
         self._early = None
         with self._lock:
             if self._status.detail == EARLY_NOTE:
-                self._status.detail = f"{self.spec}: frames"
+                self._status.detail = f"{self._name()}: frames"
 
     def _settled(self, frame: Frame, motion: np.ndarray, early: float | None = None) -> None:
         self._set(tray=READING)  # until the next frame: the phones say the dice are read
@@ -244,7 +245,7 @@ class CameraLoop:
         with self._lock:
             self._status.last_error = None
             if self._status.detail.startswith(READ_FAILED):
-                self._status.detail = f"{self.spec}: frames"
+                self._status.detail = f"{self._name()}: frames"
         if read_id is not None:
             self._set(reads=self._status.reads + 1, last_read=utc_now(), last_read_id=read_id)
 
@@ -264,8 +265,12 @@ class CameraLoop:
             self._stop.wait(self._backoff.next_delay())
             return False
         self._backoff.reset()
-        self._set(state=RUNNING, detail=f"{self.spec}: frames")
+        self._set(state=RUNNING, source=self._name(), detail=f"{self._name()}: frames")
         return True
+
+    def _name(self) -> str:
+        """The source as the status names it: the camera found, else the one asked for."""
+        return self._label() if self._label is not None else self.spec
 
     def _lost(self, reason: str) -> None:
         """Report the loss, then re-open with backoff until frames come again or stopped."""
@@ -283,7 +288,7 @@ class CameraLoop:
                 self._set(detail=f"still lost: {exc}")
                 continue
             self._backoff.reset()
-            self._set(state=RUNNING, detail=f"{self.spec}: frames again")
+            self._set(state=RUNNING, detail=f"{self._name()}: frames again")
             return
 
     def _close_source(self) -> None:

@@ -218,6 +218,30 @@ def test_a_camera_is_named_and_a_built_in_one_said_to_face_the_player(services, 
         runtime.stop()
 
 
+def test_the_camera_found_is_named_in_the_status(services, monkeypatch):
+    """With no --camera the status names the camera opened, not "auto"."""
+    import web.runtime as runtime_module
+
+    opened: list[str] = []
+
+    def open_source(spec):
+        opened.append(spec)
+        return FakeSource([np.zeros((60, 80, 3), np.uint8)], loop=True, name=spec)
+
+    monkeypatch.setattr(runtime_module, "open_source", open_source)
+    runtime = Runtime(services, RuntimeOptions(box="none", gpio=False), pi_model=None,
+                      video_devices=LAPTOP + PLUGGED)
+    runtime.start()
+    try:
+        assert wait_for(lambda: runtime.status()["camera"]["state"] == "running", timeout=5)
+        camera = runtime.status()["camera"]
+        assert opened == ["camera:2"]
+        assert camera["source"] == "camera:2 (HD Pro Webcam C920)"
+        assert camera["detail"].startswith("camera:2 (HD Pro Webcam C920)")
+    finally:
+        runtime.stop()
+
+
 def test_the_runtime_says_why_it_found_no_camera(services):
     """Not a Pi, only a board's codec: the camera is absent, and its status says why."""
     runtime = Runtime(services, RuntimeOptions(box="none", gpio=False), pi_model=None,
