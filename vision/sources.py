@@ -23,8 +23,6 @@ live source that stops delivering (camera unplugged) raises :class:`SourceLost`;
 from __future__ import annotations
 
 import abc
-import importlib
-import logging
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -38,8 +36,6 @@ import numpy as np
 
 from vision import v4l2
 from vision.imagefile import ImageError, read_file
-
-log = logging.getLogger(__name__)
 
 CAMERA_SIZE = (1280, 720)
 """The frame size asked of a camera (``camera:N``, ``/dev/videoN``, ``picamera``): the
@@ -325,150 +321,6 @@ class CaptureSource(FrameSource):
         super().close()
 
 
-AF_MODE_AUTO = 1
-"""libcamera's ``AfModeEnum.Auto``: the lens moves only when a focus cycle is asked for."""
-
-FLICKER_MANUAL = 1
-"""libcamera's ``AeFlickerModeEnum.FlickerManual``: exposures kept to multiples of the
-``AeFlickerPeriod`` given, so a lamp flickering at that period lights every row alike."""
-
-
-def flicker_period_us(mains_hz: int) -> int:
-    """A mains lamp flickers at twice the mains frequency: 10,000 us at 50 Hz, 8,333 at 60."""
-    return round(1_000_000 / (2 * mains_hz))
-
-
-class PicameraSource(FrameSource):
-    """A Raspberry Pi camera through picamera2 (imported only here, when asked).
-
-    ``number``: which camera (a Pi 5 takes two). ``mains_hz`` (50 or 60): expose in
-    multiples of the mains lamps' flicker, so they cross the picture with no bands. A
-    camera that focuses (Camera Module 3) focuses once on the tray each time it opens, then
-    holds the lens still: a lens that kept hunting would change the picture of a tray at
-    rest (``focused`` says whether the cycle found a sharp picture; None: a fixed lens)."""
-
-    def __init__(
-        self, size: tuple[int, int] = CAMERA_SIZE, clock: Callable[[], float] = time.monotonic,
-        module: Any = None, number: int = 0, mains_hz: int | None = None,
-    ) -> None:
-        super().__init__(clock)
-        self.name = "picamera" + (f":{number}" if number else "")
-        self.live = True
-        self.size = size
-        self.number = number
-        self.mains_hz = mains_hz
-        self.focused: bool | None = None
-        if module is None:
-            try:
-                module = importlib.import_module("picamera2")
-            except ImportError:
-                raise SourceError(
-                    "picamera needs the picamera2 package, which ships with Raspberry Pi OS "
-                    "(sudo apt install python3-picamera2; create the venv with "
-                    "--system-site-packages, as make does on a Pi). On other machines use "
-                    "camera:0."
-                ) from None
-            except Exception as exc:  # found, but a compiled part of it will not load
-                raise SourceError(
-                    f"picamera2 is installed but will not load ({type(exc).__name__}: {exc}). "
-                    "Raspberry Pi OS builds it for its own NumPy 1.x: in a venv with NumPy "
-                    "2, install simplejpeg into the venv (.venv/bin/pip install "
-                    "--force-reinstall simplejpeg; make does it on a Pi)."
-                ) from None
-        self._module = module
-        self._cam: Any = None
-        self._open()
-
-    def _open(self) -> None:
-        try:
-            cam = self._module.Picamera2(self.number)
-        except Exception as exc:  # picamera2 raises many kinds when no camera is attached
-            raise SourceError(f"{self.name}: cannot start the camera ({exc}; "
-                              f"{IN_USE_HINT})") from None
-        self._cam = cam
-        try:
-            available = dict(getattr(cam, "camera_controls", None) or {})
-            controls: dict[str, int] = {}
-            if self.mains_hz is not None:
-                if "AeFlickerPeriod" not in available:
-                    raise SourceError(
-                        f"{self.name}: this camera (or its libcamera) has no anti-flicker "
-                        f"control: leave out ,{self.mains_hz}hz, or light the tray with a "
-                        "flicker-free lamp")
-                controls = {"AeFlickerMode": FLICKER_MANUAL,
-                            "AeFlickerPeriod": flicker_period_us(self.mains_hz)}
-            config = cam.create_video_configuration(
-                main={"size": self.size, "format": "RGB888"}, controls=controls)
-            cam.configure(config)
-            cam.start()
-        except SourceError:
-            self._stop()  # let the camera go: another program may want it
-            raise
-        except Exception as exc:
-            self._stop()
-            raise SourceError(f"{self.name}: cannot start the camera ({exc})") from None
-        self.focused = self._focus(cam) if "AfMode" in available else None
-
-    def _focus(self, cam: Any) -> bool:
-        """One focus cycle on the tray, the lens then held (``AfMode`` Auto)."""
-        try:
-            focused = bool(cam.autofocus_cycle())
-        except Exception as exc:  # the camera still delivers; its picture may be soft
-            log.warning("%s: the focus cycle failed (%s)", self.name, exc)
-            return False
-        if not focused:
-            log.warning("%s: the focus cycle found no sharp picture of the tray; check the "
-                        "empty tray's picture (tableside calibrate)", self.name)
-        return focused
-
-    def read(self) -> Frame | None:
-        self._check_open()
-        if self._cam is None:
-            raise SourceLost(f"{self.name}: lost; call reopen()")
-        try:
-            image = self._cam.capture_array()
-        except Exception as exc:  # the camera went away mid-stream
-            self._stop()
-            raise SourceLost(f"{self.name}: the camera stopped delivering frames ({exc})") from None
-        return self._frame(np.ascontiguousarray(image[..., :3]))
-
-    def _stop(self) -> None:
-        if self._cam is not None:
-            try:
-                self._cam.stop()
-                self._cam.close()
-            except Exception:  # closing a vanished camera may fail; it is gone either way
-                pass
-            self._cam = None
-
-    def reopen(self) -> None:
-        super().reopen()
-        self._stop()
-        self._open()
-
-    def close(self) -> None:
-        self._stop()
-        super().close()
-
-
-def _picamera(spec: str, clock: Callable[[], float]) -> PicameraSource:
-    """``picamera``, ``picamera:N`` (the camera's number), ``picamera:50hz`` or ``:60hz``
-    (the mains frequency, against flicker), or both: ``picamera:1,50hz``."""
-    number, mains = 0, None
-    options = spec.split(":", 1)[1].split(",") if ":" in spec else []
-    for option in (o.strip().lower() for o in options):
-        if option.isdigit() and option not in ("50", "60"):  # no Pi has 50 cameras
-            number = int(option)
-        elif option in ("50hz", "60hz"):
-            mains = int(option[:2])
-        else:
-            hint = f"for a mains of {option} Hz write {option}hz; " if option.isdigit() else ""
-            raise SourceError(f"{spec}: {hint}expected picamera, picamera:N (the camera's "
-                              "number), picamera:50hz or picamera:60hz (your mains, against "
-                              "a lamp's flicker), or both (picamera:1,50hz)")
-    return PicameraSource(clock=clock, number=number, mains_hz=mains)
-
-
 def _mains_option(text: str, spec: str) -> tuple[str, int | None]:
     """``0,50hz`` -> ("0", 50): a webcam and the mains frequency its anti-flicker is set
     to (:mod:`vision.v4l2`)."""
@@ -499,7 +351,9 @@ def open_source(
                              capture_factory=capture_factory, size=CAMERA_SIZE,
                              mains_hz=mains)
     if spec == "picamera" or spec.startswith("picamera:"):
-        return _picamera(spec, clock)
+        from vision.picamera import picamera_source  # it builds on this module's classes
+
+        return picamera_source(spec, clock)
     if spec.startswith("images:"):
         return ImagesSource(spec.split(":", 1)[1], clock=clock)
     if spec.startswith("video:"):

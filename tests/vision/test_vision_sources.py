@@ -9,17 +9,16 @@ import numpy as np
 import pytest
 
 from tests.vision.helpers import PHOTOS, ManualClock
-from vision import sources
+from vision import picamera
+from vision.picamera import PicameraSource, flicker_period_us
 from vision.sources import (
     CAMERA_SIZE,
     CaptureSource,
     FakeSource,
     ImageSource,
     ImagesSource,
-    PicameraSource,
     SourceError,
     SourceLost,
-    flicker_period_us,
     open_source,
 )
 
@@ -180,7 +179,7 @@ def test_a_picamera2_that_will_not_load_says_what_to_do(monkeypatch) -> None:
     def broken(name: str) -> Any:
         raise ValueError("numpy.dtype size changed, may indicate binary incompatibility")
 
-    monkeypatch.setattr(sources.importlib, "import_module", broken)
+    monkeypatch.setattr(picamera.importlib, "import_module", broken)
     with pytest.raises(SourceError, match="installed but will not load.*dtype size changed"
                        ".*--force-reinstall simplejpeg"):
         open_source("picamera")
@@ -300,7 +299,7 @@ def test_a_pi_camera_exposes_against_the_mains_flicker_when_told_the_mains() -> 
 ])
 def test_picamera_specs(monkeypatch, spec, number, mains) -> None:
     made: list[dict[str, Any]] = []
-    monkeypatch.setattr(sources, "PicameraSource", lambda **kw: made.append(kw) or kw)
+    monkeypatch.setattr(picamera, "PicameraSource", lambda **kw: made.append(kw) or kw)
     open_source(spec)
     assert made[-1]["number"] == number and made[-1]["mains_hz"] == mains
 
