@@ -43,9 +43,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "camera and box plugged in are used instead)")
     p.add_argument("--camera", metavar="SOURCE", default=None,
                    help=f"camera source: {CAMERAS}, images:DIR, video:FILE, or none "
-                        "(default: the first USB camera plugged in, a laptop's built-in "
-                        "one last, else the Pi's own camera on a Pi; the demo recording "
-                        "with --demo)")
+                        "(default: the first USB camera plugged in, not a laptop's "
+                        "built-in one, else the Pi's own camera on a Pi; the demo "
+                        "recording with --demo)")
     p.add_argument("--box", metavar="PORT", default=None,
                    help="serial button box: auto, a port path, usb:VID:PID[:SERIAL], a "
                         "pyserial URL, or none (default: auto; the simulated box with "

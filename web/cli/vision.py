@@ -119,8 +119,8 @@ def register(subparsers: Any) -> None:
     w.set_defaults(handler=_watch)
 
 
-FOUND_CAMERA = ("default: the camera serve finds, the first USB camera plugged in (a "
-                "laptop's built-in one last), else a Pi's own camera")
+FOUND_CAMERA = ("default: the camera serve finds, the first USB camera plugged in (not "
+                "a laptop's built-in one), else a Pi's own camera")
 
 SAME_SOURCE = "same"
 """``calibrate --dice`` with no source: the dice are taken from the empty tray's source."""

@@ -159,9 +159,6 @@ class Runtime:
         devices = self._video()
         spec = hardware.found_camera(devices, is_pi=self.model is not None)
         self._found = hardware.camera_label(spec, devices)
-        if (node := hardware.device_of(spec, devices)) is not None and node.built_in:
-            log.warning("camera: %s; plug a webcam in over the tray, or start with --camera "
-                        "SOURCE", self._found)
         return open_source(spec)
 
     def _make_boxes(self, bridge: SerialBridge | None) -> ButtonBoxes:

@@ -124,53 +124,52 @@ def video_devices(pattern: str = "/dev/video*", sys_root: Path = SYS_VIDEO) -> l
 def camera_spec(requested: str | None, devices: list[VideoDevice] | None = None,
                 is_pi: bool = False) -> str | None:
     """The source to open: what was asked (``none`` turns the camera off), else the first
-    USB camera (``camera:N``; one plugged in before a laptop's built-in one), else on a Pi
-    its own camera (``picamera``; ``camera:N`` for the old firmware driver's), else (not a
-    Pi) the first video node on no board bus, else None.
+    USB camera (``camera:N``), else on a Pi its own camera (``picamera``; ``camera:N`` for
+    the old firmware driver's), else (not a Pi) the first video node on no board bus, else
+    None.
 
     A Raspberry Pi always has video nodes that are no camera (its video codecs and image
     processor, /dev/video10 and up; with a Pi camera, the raw sensor nodes /dev/video0 and
     up, which only libcamera, through picamera2, turns into pictures), so on a Pi a node is
-    a camera to OpenCV only when it is on USB."""
+    a camera to OpenCV only when it is on USB. A computer's built-in camera
+    (:attr:`VideoDevice.built_in`) faces the player, not a tray: it is never chosen by
+    itself (a reader looking at a face and a room would read dice that are not there), only
+    when named (no Pi has one: there every USB camera counts)."""
     if requested is not None:
         return None if requested == "none" else requested
     devices = video_devices() if devices is None else devices
-    if webcams := sorted((d for d in devices if d.webcam), key=lambda d: d.built_in):
+    if webcams := [d for d in devices if d.webcam and (is_pi or not d.built_in)]:
         return f"camera:{webcams[0].number}"
     if is_pi:
         legacy = [d for d in devices if d.legacy_pi_camera]
         return f"camera:{legacy[0].number}" if legacy else "picamera"
-    others = [d for d in devices if d.bus != "platform" and d.index == 0 and d.number >= 0]
+    others = [d for d in devices
+              if d.bus != "platform" and d.index == 0 and d.number >= 0 and not d.built_in]
     return f"camera:{others[0].number}" if others else None
 
 
 def no_camera_found(devices: list[VideoDevice] | None = None,
                     ask: str = "start with --camera SOURCE") -> str:
-    """Why no camera was chosen, naming the video nodes that are not cameras; ``ask``:
-    how to name one instead."""
+    """Why no camera was chosen, naming the video nodes that are not cameras, or the
+    computer's own camera; ``ask``: how to name one instead."""
     devices = video_devices() if devices is None else devices
     message = "no camera found"
     if not devices:
         return f"{message} (no /dev/video* device): plug one in, or {ask}"
+    if own := [d for d in devices if d.webcam and d.built_in]:
+        return (f"{message} over a tray: only this computer's own camera ({own[0].path}, "
+                f"{own[0].name or 'built in'}), which faces you; plug a webcam in over the "
+                f"tray, or {ask} (camera:{own[0].number} for this one)")
     named = ", ".join(f"{d.path} ({d.name or d.bus or 'unknown'})" for d in devices[:6])
     more = f" and {len(devices) - 6} more" if len(devices) > 6 else ""
     return (f"{message}: the video devices here are not USB cameras ({named}{more}); plug "
             f"one in, or {ask}")
 
 
-def device_of(spec: str, devices: list[VideoDevice]) -> VideoDevice | None:
-    """The video node a ``camera:N`` source opens, if the kernel describes it."""
-    return next((d for d in devices if spec == f"camera:{d.number}" and d.name), None)
-
-
 def camera_label(spec: str, devices: list[VideoDevice]) -> str:
-    """The source with what the kernel calls its camera, and whether it is built into
-    the machine: ``camera:2 (HD Pro Webcam C920)``."""
-    node = device_of(spec, devices)
-    if node is None:
-        return spec
-    built_in = ", built into this computer: it faces you, not the tray" if node.built_in else ""
-    return f"{spec} ({node.name}{built_in})"
+    """The source with what the kernel calls its camera: ``camera:2 (HD Pro Webcam C920)``."""
+    node = next((d for d in devices if spec == f"camera:{d.number}" and d.name), None)
+    return spec if node is None else f"{spec} ({node.name})"
 
 
 def found_camera(devices: list[VideoDevice] | None = None, is_pi: bool = False,

@@ -145,8 +145,11 @@ PI_CAMERA_NODES = [board(0, "unicam-image"), board(1, "unicam-embedded")]  # raw
                  "camera:2", id="built in, as its USB port says, whatever its name"),
     pytest.param(None, [usb(0, name="Integrated Camera", removable="unknown")] + PLUGGED,
                  False, "camera:2", id="built in, as its name says"),
-    pytest.param(None, LAPTOP, False, "camera:0",
-                 id="only the built-in camera: it is the camera there is"),
+    pytest.param(None, LAPTOP, False, None,
+                 id="only the built-in camera: no camera over a tray (it reads a face)"),
+    pytest.param(None, [usb(0, name="USB Camera", removable="fixed")], True, "camera:0",
+                 id="a Pi has no built-in camera: a webcam on a port it calls fixed counts"),
+    pytest.param("camera:0", LAPTOP, False, "camera:0", id="the built-in camera, named"),
     pytest.param("none", [usb(0)], False, None, id="turned off"),
     pytest.param("images:/tmp/x", [], False, "images:/tmp/x", id="asked for"),
 ])
@@ -200,20 +203,21 @@ def test_no_camera_found_names_the_video_nodes_that_are_not_cameras():
     assert "and 1 more" in message and "--camera SOURCE" in message
 
 
-def test_a_camera_is_named_and_a_built_in_one_said_to_face_the_player(services, caplog):
+def test_a_laptop_with_only_its_own_camera_has_no_camera_over_a_tray(services):
     assert camera_label("camera:2", LAPTOP + PLUGGED) == "camera:2 (HD Pro Webcam C920)"
-    assert camera_label("camera:0", LAPTOP) == (
-        "camera:0 (Integrated_Webcam_HD, built into this computer: it faces you, not the "
-        "tray)")
     assert camera_label("camera:5", LAPTOP) == "camera:5"  # a node the kernel does not name
     assert camera_label("picamera", LAPTOP) == "picamera"
-    # serve on a laptop with nothing plugged in says so in its terminal
+    message = no_camera_found(LAPTOP)
+    assert "only this computer's own camera (/dev/video0, Integrated_Webcam_HD)" in message
+    assert "plug a webcam in over the tray" in message and "camera:0 for this one" in message
+    # serve on a laptop with nothing plugged in: the camera is absent, saying why
     runtime = Runtime(services, RuntimeOptions(box="none", gpio=False), pi_model=None,
                       video_devices=LAPTOP)
     runtime.start()
     try:
-        assert wait_for(lambda: "built into this computer" in caplog.text, timeout=5)
-        assert "plug a webcam in over the tray" in caplog.text
+        assert wait_for(lambda: "own camera" in (runtime.status()["camera"]["detail"] or ""),
+                        timeout=5)
+        assert runtime.status()["camera"]["state"] == "absent"
     finally:
         runtime.stop()
 
