@@ -148,7 +148,8 @@ class ImageSource(FrameSource):
 
 
 class ImagesSource(FrameSource):
-    """The images of a folder in name order; unreadable files are skipped."""
+    """The images of a folder in name order; unreadable files are skipped (a folder of
+    nothing else is an error)."""
 
     def __init__(self, directory: str | Path, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(clock)
@@ -164,6 +165,8 @@ class ImagesSource(FrameSource):
         self._next = 0
 
     def read(self) -> Frame | None:
+        """The next readable image; ``None`` at the end. A folder of which no file is a
+        readable image is as empty: :class:`SourceError`, naming them."""
         self._check_open()
         while self._next < len(self.paths):
             path = self.paths[self._next]
@@ -173,6 +176,11 @@ class ImagesSource(FrameSource):
             except SourceError:
                 continue
             return self._frame(image, str(path))
+        if self._index == 0:
+            names = ", ".join(p.name for p in self.paths[:3])
+            more = f" and {len(self.paths) - 3} more" if len(self.paths) > 3 else ""
+            raise SourceError(f"{self.name}: none of its images can be read ({names}{more}: "
+                              "corrupt or not images)")
         return None
 
     def reopen(self) -> None:

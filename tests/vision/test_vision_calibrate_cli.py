@@ -252,6 +252,14 @@ def test_calibrate_finds_the_camera_and_measures_the_dice_once_they_are_in(
     assert Calibration.load("table").die_px == pytest.approx(truth, rel=0.3)
 
 
+def test_watch_and_calibrate_a_folder_of_unreadable_images(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "0001.jpg").write_bytes(b"not a picture")
+    for argv in (["watch", str(tmp_path)], ["calibrate", str(tmp_path), "--setup", "k"]):
+        assert run(argv) == 2
+        assert "none of its images can be read (0001.jpg" in capsys.readouterr().err
+
+
 def test_calibrate_with_no_camera_here_says_so(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     _plug_in(monkeypatch, None)

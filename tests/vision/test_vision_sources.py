@@ -72,6 +72,15 @@ def test_images_source_reads_a_folder_in_order_and_skips_broken_files(tmp_path: 
     assert [Path(r).name for r in refs] == ["a.jpg", "b.jpg"]
 
 
+def test_a_folder_of_which_no_image_can_be_read_is_an_error(tmp_path: Path) -> None:
+    """Before, it was a recording of no frame: `watch` said the dice had not settled yet."""
+    (tmp_path / "a.jpg").write_bytes(b"broken")
+    (tmp_path / "b.png").write_bytes(b"")
+    with open_source(f"images:{tmp_path}") as source, pytest.raises(
+            SourceError, match=r"none of its images can be read \(a.jpg, b.png"):
+        source.read()
+
+
 def test_open_source_errors_are_clear(tmp_path: Path) -> None:
     with pytest.raises(SourceError, match="no such folder"):
         open_source(f"images:{tmp_path / 'nope'}")

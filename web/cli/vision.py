@@ -266,7 +266,8 @@ def _watch(args: argparse.Namespace) -> int:
                     continue
                 rolls += 1
                 _print_roll(item, args.json)
-        except ValueError as exc:  # frames of another size than the setup's
+        except (ValueError, SourceError) as exc:  # frames of another size than the
+            # setup's, a folder of which no image can be read
             print(f"tableside watch: {exc}", file=sys.stderr)
             return 2
     if not rolls:
