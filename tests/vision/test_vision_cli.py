@@ -335,3 +335,21 @@ def test_a_corrupt_image_is_reported_in_our_words_only(tmp_path: Path, level: st
     assert done.returncode == 1
     assert "cut.ppm: error: " in done.stdout and "not a readable image" in done.stdout
     assert ("imdecode" in done.stderr) == (level is not None)
+
+
+@pytest.mark.parametrize("level", [None, "ERROR"])
+def test_a_broken_video_is_reported_in_our_words_only(tmp_path: Path, level: str | None) -> None:
+    """FFmpeg, under OpenCV's video reader, logs its own error for a video it cannot open;
+    kept off the terminal as OpenCV's own log is."""
+    bad = tmp_path / "roll.mp4"
+    bad.write_bytes(b"not a video at all")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENCV_LOG_LEVEL", "OPENCV_FFMPEG_LOGLEVEL")}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    if level:
+        env["OPENCV_LOG_LEVEL"] = level
+    done = subprocess.run([sys.executable, "-m", "web", "watch", str(bad)],
+                          capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert done.returncode == 2
+    assert "video:" in done.stderr and "cannot open the video" in done.stderr
+    assert ("moov atom not found" in done.stderr) == (level is not None)

@@ -69,13 +69,20 @@ CAMERAS = ("camera:N, /dev/videoN, picamera (picamera:N; against a lamp's flicke
 """The camera sources, as the commands that open one list them in their ``--help``."""
 
 
+FFMPEG_LOG = "OPENCV_FFMPEG_LOGLEVEL"
+"""FFmpeg's log, under OpenCV's video reader: its errors on a video it cannot open ("moov
+atom not found") go to stderr as OpenCV's do. OpenCV reads the variable when it first opens
+a video; -8 is FFmpeg's ``AV_LOG_QUIET``."""
+
+
 def quiet_opencv() -> None:
-    """Turn OpenCV's own log off, unless :data:`OPENCV_LOG` says otherwise. OpenCV reads
-    the variable when it loads, so the command sets it before (and its child processes
-    inherit it); where OpenCV is already loaded (the command line called in-process), its
-    level is set directly."""
+    """Turn OpenCV's own log off, and FFmpeg's under it, unless :data:`OPENCV_LOG` says
+    otherwise. OpenCV reads the variable when it loads, so the command sets it before (and
+    its child processes inherit it); where OpenCV is already loaded (the command line
+    called in-process), its level is set directly."""
     if OPENCV_LOG in os.environ:
         return
+    os.environ.setdefault(FFMPEG_LOG, "-8")
     cv2 = sys.modules.get("cv2")
     if cv2 is None:
         os.environ[OPENCV_LOG] = "SILENT"
