@@ -28,8 +28,12 @@ $(STAMP): pyproject.toml
 		echo "This Pi's camera or GPIO pins will not load: sudo apt install python3-picamera2 python3-lgpio (docs/hardware.md)"; fi
 	@touch $(STAMP)
 
+# More options for `make run`'s server, e.g. make run ARGS="--camera picamera:50hz"
+# (tableside serve --help)
+ARGS ?=
+
 run: $(STAMP)
-	$(BIN)/tableside serve --demo --host 0.0.0.0 --port 8000
+	$(BIN)/tableside serve --demo --host 0.0.0.0 --port 8000 $(ARGS)
 
 test: $(STAMP) node-deps
 	$(BIN)/python -m pytest

@@ -50,3 +50,17 @@ def test_the_pi_extra_is_what_picamera2_needs_in_a_numpy_2_venv():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert any(r.startswith("simplejpeg") for r in project["optional-dependencies"]["pi"])
     assert any(r.startswith("numpy") for r in project["dependencies"])
+
+
+def test_make_run_passes_more_server_options_on():
+    """`make run ARGS="--camera picamera:50hz"`: a table whose lamps flicker needs its
+    camera's anti-flicker on from the two commands of the quick start."""
+    def run_line(*extra: str) -> str:
+        out = subprocess.run(["make", "-n", "run", *extra], cwd=ROOT, capture_output=True,
+                             text=True, check=True).stdout
+        return next(line for line in out.splitlines() if "tableside serve" in line)
+
+    assert run_line().split() == [".venv/bin/tableside", "serve", "--demo", "--host",
+                                  "0.0.0.0", "--port", "8000"]
+    assert run_line("ARGS=--camera picamera:50hz").endswith(
+        "--port 8000 --camera picamera:50hz")
