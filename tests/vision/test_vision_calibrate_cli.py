@@ -260,6 +260,20 @@ def test_watch_and_calibrate_a_folder_of_unreadable_images(
         assert "none of its images can be read (0001.jpg" in capsys.readouterr().err
 
 
+def test_calibrate_dice_from_a_camera_with_no_one_to_press_enter(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run with its input closed (a script, ssh < /dev/null), `--dice` alone would take
+    the empty tray for the dice: a clear error instead, nothing saved."""
+    import io
+
+    camera = _TrayCamera(empty_tray(SHEET), SHEET.image())
+    _plug_in(monkeypatch, camera)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert run(["calibrate", "--setup", "table", "--dice"]) == 2
+    assert "the input is closed" in capsys.readouterr().err
+    assert not (setups_dir() / "table").exists()
+
+
 def test_calibrate_with_no_camera_here_says_so(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     _plug_in(monkeypatch, None)

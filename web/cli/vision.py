@@ -312,7 +312,9 @@ def _dice_frame(source: FrameSource, after: int = 0) -> Any:
     if source.live:
         print("Put a few dice on the tray floor, apart, take your hand away and press "
               "Enter", file=sys.stderr, flush=True)
-        sys.stdin.readline()  # at the end of a closed stdin, at once
+        if not sys.stdin.readline():  # no one to press it: the input is closed
+            raise ValueError("--dice alone waits for Enter, and the input is closed: run "
+                             "it in a terminal, or give a photo with dice (--dice PHOTO)")
     try:
         return source_frames(source, 1)[0]
     except SourceError:
