@@ -108,6 +108,28 @@ def test_a_throw_after_the_lens_was_covered_is_read(cover: str, checked: bool) -
     assert not stale
 
 
+@pytest.mark.parametrize("checked", [False, True], ids=["", "checked"])
+@pytest.mark.parametrize("gain", [1.5, 3.0, None], ids=["x1.5", "x3", "white"])
+def test_a_throw_after_an_overexposed_tray_is_read(gain: float | None, checked: bool) -> None:
+    """The tray flooded with light (a torch, the camera's exposure jumping) while it lies
+    settled: an overexposed frame may become the tray as last read, as a covered lens did
+    before DARK_LIGHT; brought to its brightness the tray clips white, but the throw after
+    the light comes back is still read (the stirred dice before it may be read once more,
+    which the roll tracker takes for no roll)."""
+    p = photo(SHEET)
+    frames, final = roll_sequence(p, moved=set(range(7)))
+    flooded = (np.full_like(final, 255) if gain is None
+               else np.clip(final * gain, 0, 255).astype(np.uint8))
+    stirred = [final] * 4 + [hand(final, r, seed=9) for r in (0.3, 0.5, 0.3)] + [final] * 8
+    again, _ = roll_sequence(p, moved={2}, offset=(-60, 90), start=final)
+    detector = SettleDetector(clock=ManualClock(),
+                              background=empty_tray(p) if checked else None)
+    sequence = frames + [flooded] * 8 + stirred + again
+    reads = [i for i, f in enumerate(sequence) if detector.update(f, i / FPS).read_now]
+    assert reads[0] < len(frames)
+    assert reads[-1] >= len(sequence) - len(again), reads
+
+
 def test_one_small_die_thrown_again_far_from_the_camera_is_read() -> None:
     """Dice 12 px across in a 1280x720 frame are under 2 px at the detector's analysis
     width: one of them thrown again changes fewer pixels than the share that counts as
