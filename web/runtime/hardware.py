@@ -50,6 +50,7 @@ class VideoDevice:
     index: int = 0  # its place among its device's nodes: a webcam's second only carries metadata
     removable: str = ""  # its USB port, as the kernel knows it: "fixed" (built in),
     # "removable" (a socket), "unknown" or "" (not said)
+    in_screen_machine: bool = False  # on a laptop, tablet or all-in-one (screen_machine())
 
     @property
     def number(self) -> int:
@@ -63,9 +64,11 @@ class VideoDevice:
 
     @property
     def built_in(self) -> bool:
-        """A laptop's own camera (its USB port fixed to the machine, or named so): it looks
-        at the player, not at a tray."""
-        return self.removable == "fixed" or "integrated" in self.name.lower()
+        """A computer's own camera, which looks at the player, not at a tray: named so, or
+        on a USB port fixed to a laptop, tablet or all-in-one (a desktop's firmware may
+        call a socket fixed; its webcams are plugged in)."""
+        return ("integrated" in self.name.lower()
+                or (self.removable == "fixed" and self.in_screen_machine))
 
     @property
     def legacy_pi_camera(self) -> bool:
@@ -105,8 +108,24 @@ def _read(path: Path) -> str:
         return ""
 
 
-def video_devices(pattern: str = "/dev/video*", sys_root: Path = SYS_VIDEO) -> list[VideoDevice]:
+DMI_CHASSIS = Path("/sys/class/dmi/id/chassis_type")
+"""The machine's kind, as its firmware tells the kernel (SMBIOS; absent on a Pi)."""
+
+SCREEN_CHASSIS = frozenset({8, 9, 10, 13, 14, 30, 31, 32})
+"""SMBIOS chassis types with a screen that has a camera over it: portable, laptop,
+notebook, all in one, sub notebook, tablet, convertible, detachable."""
+
+
+def screen_machine(path: Path = DMI_CHASSIS) -> bool:
+    """The machine is a laptop, tablet or all-in-one: its built-in camera faces the user."""
+    kind = _read(path)
+    return kind.isdigit() and int(kind) in SCREEN_CHASSIS
+
+
+def video_devices(pattern: str = "/dev/video*", sys_root: Path = SYS_VIDEO,
+                  chassis: Path = DMI_CHASSIS) -> list[VideoDevice]:
     """Every ``/dev/videoN`` node, in number order, with what the kernel says of it."""
+    in_screen = screen_machine(chassis)
     found = []
     for path in glob.glob(pattern):
         node = sys_root / Path(path).name
@@ -117,7 +136,7 @@ def video_devices(pattern: str = "/dev/video*", sys_root: Path = SYS_VIDEO) -> l
         # whether it sits on a port built into the machine
         removable = _read((node / "device").resolve().parent / "removable") if bus == "usb" else ""
         found.append(VideoDevice(path, _read(node / "name"), bus,
-                                 int(index) if index.isdigit() else 0, removable))
+                                 int(index) if index.isdigit() else 0, removable, in_screen))
     return sorted(found, key=lambda d: (d.number, d.path))
 
 

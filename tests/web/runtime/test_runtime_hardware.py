@@ -27,6 +27,7 @@ from web.runtime.hardware import (
     camera_spec,
     no_camera_found,
     pi_model,
+    screen_machine,
     video_devices,
 )
 
@@ -100,15 +101,16 @@ def test_gpio_is_used_only_on_a_pi(services, tmp_path: Path):
     off.stop()
 
 
-def usb(n: int, index: int = 0, name: str = "USB webcam", removable: str = "") -> VideoDevice:
-    return VideoDevice(f"/dev/video{n}", name, "usb", index, removable)
+def usb(n: int, index: int = 0, name: str = "USB webcam", removable: str = "",
+        laptop: bool = False) -> VideoDevice:
+    return VideoDevice(f"/dev/video{n}", name, "usb", index, removable, laptop)
 
 
 # a laptop's own camera (on a USB port fixed to the machine) and a webcam plugged in
-LAPTOP = [usb(0, name="Integrated_Webcam_HD", removable="fixed"),
-          usb(1, 1, "Integrated_Webcam_HD", "fixed")]
-PLUGGED = [usb(2, name="HD Pro Webcam C920", removable="removable"),
-           usb(3, 1, "HD Pro Webcam C920", "removable")]
+LAPTOP = [usb(0, name="Integrated_Webcam_HD", removable="fixed", laptop=True),
+          usb(1, 1, "Integrated_Webcam_HD", "fixed", laptop=True)]
+PLUGGED = [usb(2, name="HD Pro Webcam C920", removable="removable", laptop=True),
+           usb(3, 1, "HD Pro Webcam C920", "removable", laptop=True)]
 
 
 def board(n: int, name: str) -> VideoDevice:
@@ -141,8 +143,10 @@ PI_CAMERA_NODES = [board(0, "unicam-image"), board(1, "unicam-embedded")]  # raw
                  id="another board's codec: no camera"),
     pytest.param(None, LAPTOP + PLUGGED, False, "camera:2",
                  id="a laptop's built-in camera faces the player: the webcam plugged in"),
-    pytest.param(None, [usb(0, name="HD WebCam", removable="fixed")] + PLUGGED, False,
-                 "camera:2", id="built in, as its USB port says, whatever its name"),
+    pytest.param(None, [usb(0, name="HD WebCam", removable="fixed", laptop=True)] + PLUGGED,
+                 False, "camera:2", id="built in, as a laptop's USB port says, whatever its name"),
+    pytest.param(None, [usb(0, name="HD Pro Webcam C920", removable="fixed")], False,
+                 "camera:0", id="a desktop's firmware calling a socket fixed: a webcam still"),
     pytest.param(None, [usb(0, name="Integrated Camera", removable="unknown")] + PLUGGED,
                  False, "camera:2", id="built in, as its name says"),
     pytest.param(None, LAPTOP, False, None,
@@ -182,18 +186,31 @@ def test_video_devices_are_described_from_sysfs(tmp_path):
         (sys_root / node / "index").write_text(f"{index}\n")
         (sys_root / node / "device").symlink_to(device)
     (dev / "video7").touch()  # a node the kernel's tree does not describe
-    found = video_devices(str(dev / "video*"), sys_root)
+    chassis = tmp_path / "chassis_type"
+    chassis.write_text("10\n")  # a notebook
+    found = video_devices(str(dev / "video*"), sys_root, chassis)
     assert [d.path for d in found] == [str(dev / n) for n in ("video2", "video3", "video7",
                                                                "video10")]
     webcam, metadata, unknown, codec = found
     assert (webcam.name, webcam.bus, webcam.index, webcam.webcam, webcam.removable) == (
         "HD Pro Webcam C920", "usb", 0, True, "removable")
-    assert not webcam.built_in and codec.removable == ""
+    assert webcam.in_screen_machine and not webcam.built_in and codec.removable == ""
     assert metadata.index == 1 and not metadata.webcam
     assert (unknown.name, unknown.bus, unknown.index) == ("", "", 0)
     assert codec.bus == "platform" and codec.number == 10
     assert camera_spec(None, found, is_pi=True) == "camera:2"
     assert camera_spec(None, [unknown, codec], is_pi=True) == "picamera"
+
+
+@pytest.mark.parametrize(("chassis", "expected"), [
+    ("10\n", True), ("9", True), ("13", True), ("31", True),  # notebook, laptop, AIO, convertible
+    ("3", False), ("7", False), ("23", False),  # desktop, tower, rack server
+    ("", False), (None, False), ("Laptop", False)])
+def test_a_screen_machine_is_known_by_its_chassis(tmp_path, chassis, expected):
+    path = tmp_path / "chassis_type"
+    if chassis is not None:
+        path.write_text(chassis)
+    assert screen_machine(path) is expected
 
 
 def test_no_camera_found_names_the_video_nodes_that_are_not_cameras():
