@@ -320,18 +320,25 @@ class _StillCamera:
         self.released = True
 
 
+def _tableside(argv: list[str], opencv_log: str | None) -> subprocess.CompletedProcess[str]:
+    """``tableside ARGV`` in a process of its own (OpenCV reads its log settings when it
+    loads), with OpenCV's log level as given, or unset."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENCV_LOG_LEVEL", "OPENCV_FFMPEG_LOGLEVEL")}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    if opencv_log:
+        env["OPENCV_LOG_LEVEL"] = opencv_log
+    return subprocess.run([sys.executable, "-m", "web", *argv], capture_output=True,
+                          text=True, env=env, timeout=120, check=False)
+
+
 @pytest.mark.parametrize("level", [None, "ERROR"])
 def test_a_corrupt_image_is_reported_in_our_words_only(tmp_path: Path, level: str | None) -> None:
     """OpenCV logs its own error for a picture it cannot decode; the command line keeps it
     off the terminal (the player reads Tableside's message) unless OPENCV_LOG_LEVEL asks."""
     bad = tmp_path / "cut.ppm"
     bad.write_bytes(b"P6\n10 10\n255\n" + bytes(30))  # a header, and a tenth of its pixels
-    env = {k: v for k, v in os.environ.items() if k != "OPENCV_LOG_LEVEL"}
-    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
-    if level:
-        env["OPENCV_LOG_LEVEL"] = level
-    done = subprocess.run([sys.executable, "-m", "web", "read-dice", str(bad)],
-                          capture_output=True, text=True, env=env, timeout=120, check=False)
+    done = _tableside(["read-dice", str(bad)], level)
     assert done.returncode == 1
     assert "cut.ppm: error: " in done.stdout and "not a readable image" in done.stdout
     assert ("imdecode" in done.stderr) == (level is not None)
@@ -343,13 +350,7 @@ def test_a_broken_video_is_reported_in_our_words_only(tmp_path: Path, level: str
     kept off the terminal as OpenCV's own log is."""
     bad = tmp_path / "roll.mp4"
     bad.write_bytes(b"not a video at all")
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("OPENCV_LOG_LEVEL", "OPENCV_FFMPEG_LOGLEVEL")}
-    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
-    if level:
-        env["OPENCV_LOG_LEVEL"] = level
-    done = subprocess.run([sys.executable, "-m", "web", "watch", str(bad)],
-                          capture_output=True, text=True, env=env, timeout=120, check=False)
+    done = _tableside(["watch", str(bad)], level)
     assert done.returncode == 2
     assert "video:" in done.stderr and "cannot open the video" in done.stderr
     assert ("moov atom not found" in done.stderr) == (level is not None)

@@ -73,11 +73,9 @@ def test_a_webcam_source_sets_its_anti_flicker_each_time_it_opens(monkeypatch) -
                 source.read()
         source.reopen()
     assert set_on == [("/dev/video2", 60), ("/dev/video2", 60)]
-    with open_source("/dev/video4,50HZ", capture_factory=factory):
-        pass
+    open_source("/dev/video4,50HZ", capture_factory=factory).close()
     assert set_on[-1] == ("/dev/video4", 50)
-    with open_source("camera:0", capture_factory=factory):  # left as the camera has it
-        pass
+    open_source("camera:0", capture_factory=factory).close()  # left as the camera has it
     assert len(set_on) == 3
 
 
