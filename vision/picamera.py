@@ -130,7 +130,7 @@ class PicameraSource(FrameSource):
                 self._cam.stop()
                 self._cam.close()
             except Exception:  # closing a vanished camera may fail; it is gone either way
-                pass
+                log.debug("%s: closing the camera failed", self.name, exc_info=True)
             self._cam = None
 
     def reopen(self) -> None:
