@@ -227,4 +227,7 @@ def test_demo_resolves_an_endeavor_from_roll_to_every_phone(server):
     out, err = proc.communicate(timeout=15)
     assert proc.returncode == 0, err
     assert "Tableside is serving on" in "".join(server.console) and "stopping" in out
+    # the terminal told what hardware it found (web.runtime.console)
+    assert "Camera: reading demo recording" in out
+    assert re.search(r"Button box: connected on \S+ \(simulated\), firmware 1\.0\.0", out)
     assert (tmp_path / "reads" / "reads.sqlite3").is_file()

@@ -57,6 +57,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "its die size and tray floor, and its empty-tray background shows "
                         "the settle detector a still hand (default: the setup last "
                         "calibrated or checked, if any; none: without one)")
+    p.add_argument("--quiet", action="store_true",
+                   help="do not write the camera, button box and GPIO buttons found (and "
+                        "each one that comes, goes or comes back) on this terminal")
     p.add_argument("--threads", type=int, default=24,
                    help="worker threads: each open live stream holds one (default %(default)s)")
     p.set_defaults(handler=run)
@@ -100,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     from web.auth import console_text, lan_base_url
     from web.live import LiveServer
     from web.runtime import Runtime, RuntimeOptions
+    from web.runtime.console import HardwareConsole
     from web.services import Services
 
     path = args.db or default_db_path()
@@ -110,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tableside serve: {exc}", file=sys.stderr)
         return 2
     services = Services(store, data_dir=path.parent)
+    console: HardwareConsole | None = None
     try:
         options = RuntimeOptions(demo=args.demo, camera=args.camera, box=args.box,
                                  gpio=args.gpio != "none", setup=args.setup)
@@ -136,10 +141,14 @@ def run(args: argparse.Namespace) -> int:
         shown = "localhost" if args.host in ("0.0.0.0", "::") else args.host
         print(f"Tableside is serving on http://{shown}:{server.port}/ (database {path})",
               flush=True)
+        if not args.quiet:
+            console = HardwareConsole(services.runtime.status, sys.stdout).start()
         server.run()
         print("Tableside: stopping", flush=True)
     except KeyboardInterrupt:
         print("Tableside: stopping", flush=True)
     finally:
+        if console is not None:
+            console.stop()
         services.close()
     return 0

@@ -1,0 +1,148 @@
+"""The hardware as ``serve`` tells it on its terminal: which camera and button box it found
+at start, and a line each time one comes, goes or comes back (docs/runtime.md, "On the
+terminal").
+
+The phones show the same on the hardware page (``GET /api/hardware``); this is for whoever
+started Tableside from a keyboard and plugs things in beside it. Lines are worked out from
+two status snapshots by :func:`changes`, which is pure; :class:`HardwareConsole` polls the
+runtime's status on a thread of its own.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any, TextIO
+
+from web.runtime.status import ABSENT, LOST, REOPENING, RUNNING
+
+Status = Mapping[str, Any]
+
+# Passing states: printed only when they last (a retry under way; a late heartbeat), so a
+# part working its way back does not fill the terminal. The next lasting state is printed.
+PASSING = {"camera": {REOPENING}, "button_box": {"connecting", "degraded"}}
+
+START_GRACE = 2.0  # seconds for the loops to find their hardware before the first report
+POLL = 0.5  # seconds between looks at the status
+
+log = logging.getLogger(__name__)
+
+
+def _camera(part: Status) -> str:
+    source = part.get("source") or "the camera"
+    state = part.get("state")
+    if state == RUNNING:
+        setup = part.get("setup")
+        return f"Camera: reading {source}" + (f" (tray setup {setup})" if setup else "")
+    if state == LOST:
+        return f"Camera: {source} is lost ({part.get('detail')}); trying to open it again"
+    return f"Camera: {part.get('detail')}"
+
+
+def _box(part: Status) -> str:
+    state = part.get("state")
+    port = part.get("port")
+    if state == "connected":
+        firmware = part.get("firmware")
+        simulated = " (simulated)" if part.get("simulated") else ""
+        return (f"Button box: connected on {port}{simulated}"
+                + (f", firmware {firmware}" if firmware else ""))
+    if state == LOST:
+        return f"Button box: lost on {port} ({part.get('detail')}); reconnecting"
+    return f"Button box: {part.get('detail')}"
+
+
+def _gpio(part: Status) -> str | None:
+    if part.get("state") == RUNNING:
+        pins = ", ".join(str(pin) for pin in part.get("buttons") or ())
+        return f"GPIO buttons: {part.get('model') or 'Raspberry Pi'}, BCM pins {pins}"
+    if part.get("is_pi"):  # a Pi whose GPIO could not be used, or was turned off
+        return f"GPIO buttons: {part.get('detail')}"
+    return None  # not a Pi: nothing to say
+
+
+def _key(part: Status) -> tuple[Any, ...]:
+    """What must change for a new line: the state, and for a part not working, the reason
+    (another reason is news: "no camera found" becoming "cannot open camera:0")."""
+    state = part.get("state")
+    working = state in (RUNNING, "connected")
+    return (state, part.get("source"), part.get("port"),
+            None if working else part.get("detail"))
+
+
+LINES: dict[str, Callable[[Status], str | None]] = {
+    "camera": _camera, "button_box": _box, "gpio": _gpio}
+
+
+def changes(before: Status | None, now: Status) -> list[str]:
+    """The lines that tell what changed from ``before`` to ``now`` (two ``/api/hardware``
+    snapshots; ``before`` None: the first look, when every part is told). Parts in a
+    passing state are not told; what they were before is kept by the caller's snapshot."""
+    lines = []
+    for name, line in LINES.items():
+        part = now.get(name)
+        if not isinstance(part, Mapping) or part.get("state") in PASSING.get(name, ()):
+            continue
+        old = before.get(name) if before is not None else None
+        if isinstance(old, Mapping) and _key(old) == _key(part):
+            continue
+        text = line(part)
+        if text:
+            lines.append(text)
+    return lines
+
+
+def _lasting(before: Status | None, now: Status) -> dict[str, Any]:
+    """``now``, with a part in a passing state kept as it was last told."""
+    kept = dict(now)
+    for name, passing in PASSING.items():
+        part = now.get(name)
+        if isinstance(part, Mapping) and part.get("state") in passing:
+            kept[name] = before.get(name) if before is not None else {"state": ABSENT}
+    return kept
+
+
+class HardwareConsole:
+    """Polls ``status()`` and writes :func:`changes` to ``out``, on a daemon thread."""
+
+    def __init__(self, status: Callable[[], Status], out: TextIO, *,
+                 grace: float = START_GRACE, poll: float = POLL) -> None:
+        self._status = status
+        self._out = out
+        self._grace = grace
+        self._poll = poll
+        self._told: Status | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def look(self) -> list[str]:
+        """One look: the lines written (tests call this directly)."""
+        now = self._status()
+        lines = changes(self._told, now)
+        self._told = _lasting(self._told, now)
+        for text in lines:
+            print(text, file=self._out, flush=True)
+        return lines
+
+    def start(self) -> HardwareConsole:
+        self._thread = threading.Thread(target=self._run, name="hardware-console",
+                                        daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
+
+    def _run(self) -> None:
+        if self._stop.wait(self._grace):
+            return
+        while True:
+            try:
+                self.look()
+            except Exception:  # a status that cannot be read now may be readable next time
+                log.debug("the hardware status could not be read", exc_info=True)
+            if self._stop.wait(self._poll):
+                return
