@@ -130,13 +130,15 @@ class Calibration:
     roi: np.ndarray
     die_px: float
     quality: QualityReport
+    mains_hz: int | None = None  # the anti-flicker its camera was calibrated with (50, 60)
 
     def save(self, directory: Path | None = None) -> Path:
         folder = (directory or setups_dir()) / check_name(self.name, "setup")
         folder.mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(folder / "background.png"), self.background)
         cv2.imwrite(str(folder / "roi.png"), self.roi)
-        meta = {"name": self.name, "die_px": self.die_px, "quality": self.quality.to_json()}
+        meta = {"name": self.name, "die_px": self.die_px, "quality": self.quality.to_json(),
+                "mains_hz": self.mains_hz}
         (folder / "calibration.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
         return folder
 
@@ -166,13 +168,16 @@ class Calibration:
                 float(q["bright_clipped"]), float(q["glare"]), float(q["contrast"]),
                 tuple(str(a) for a in q["advice"]))
             die_px = float(meta["die_px"])
+            mains_hz = meta.get("mains_hz")  # absent before the setups kept it
+            if mains_hz not in (None, 50, 60):
+                raise ValueError(f"mains_hz {mains_hz!r} is not 50 or 60")
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"calibration {name!r} in {folder} is damaged ({exc!r}): "
                              "calibrate it again") from None
         if problem := die_size_problem(die_px, background.shape):
             raise ValueError(f"calibration {name!r} in {folder} is damaged ({problem}): "
                              "calibrate it again")
-        return cls(name, background, roi, die_px, report)
+        return cls(name, background, roi, die_px, report, mains_hz)
 
 
 def setups_dir() -> Path:
@@ -247,9 +252,11 @@ def _quality(background: np.ndarray, roi: np.ndarray, die_px: float) -> QualityR
 
 
 def calibrate(
-    name: str, empty_frames: Sequence[np.ndarray], dice_frame: np.ndarray | None = None
+    name: str, empty_frames: Sequence[np.ndarray], dice_frame: np.ndarray | None = None,
+    mains_hz: int | None = None,
 ) -> Calibration:
-    """Calibrate a setup from frames of the empty tray (and optionally one with dice)."""
+    """Calibrate a setup from frames of the empty tray (and optionally one with dice);
+    ``mains_hz``: the anti-flicker the camera gave them with, kept for its next opening."""
     check_name(name, "setup")
     if not empty_frames:
         raise ValueError("calibration needs at least one frame of the empty tray")
@@ -260,15 +267,16 @@ def calibrate(
     roi = tray_region(background)
     die_px = (_die_size(dice_frame, roi, shape) if dice_frame is not None
               else expected_die_px(shape, None))  # the framing default
-    return Calibration(name, background, roi, die_px, _quality(background, roi, die_px))
+    return Calibration(name, background, roi, die_px, _quality(background, roi, die_px),
+                       mains_hz)
 
 
 def measured(setup: Calibration, dice_frame: np.ndarray) -> Calibration:
     """The setup with its die size measured on a frame of its tray with a few dice in it
     (``ValueError`` for a frame of another size, or one with no die to measure)."""
     die_px = _die_size(dice_frame, setup.roi, setup.background.shape)
-    return Calibration(setup.name, setup.background, setup.roi, die_px,
-                       _quality(setup.background, setup.roi, die_px))
+    return replace(setup, die_px=die_px,
+                   quality=_quality(setup.background, setup.roi, die_px))
 
 
 def _die_size(dice_frame: np.ndarray, roi: np.ndarray, shape: tuple[int, ...]) -> float:
@@ -356,6 +364,18 @@ FLICKER_ADVICE = ("The light flickers in bands across the picture (an LED or flu
                   "flicker-free lamp.")
 
 
+def flicker_advice(mains_hz: int | None) -> str:
+    """What to do about bands of flickering light, given the anti-flicker already set."""
+    if mains_hz is None:
+        return FLICKER_ADVICE
+    other = 60 if mains_hz == 50 else 50
+    return (f"The light still flickers in bands across the picture with the camera's "
+            f"anti-flicker set to {mains_hz} Hz. If your mains is {other} Hz, use "
+            f"{other}hz in the camera's source instead; if not, the lamp flickers at a "
+            "rate of its own (a dimmer, a cheap LED driver): light the tray with a "
+            "flicker-free lamp.")
+
+
 @dataclass(frozen=True)
 class CalibrationCheck:
     """A calibration and what to fix before keeping it: the quality report's advice, and
@@ -376,7 +396,8 @@ class CalibrationCheck:
         tray = () if not self.things_in_tray else (
             f"{self.things_in_tray} dice (or things like dice) are in the empty-tray frames: "
             "take everything out of the tray and calibrate again.",)
-        bands = () if self.light_bands <= FLICKER_SPREAD else (FLICKER_ADVICE,)
+        bands = (() if self.light_bands <= FLICKER_SPREAD
+                 else (flicker_advice(self.setup.mains_hz),))
         return self.setup.quality.advice + bands + tray
 
     @property
@@ -390,17 +411,19 @@ class CalibrationCheck:
                 "tray_share": round(tray_share(self.setup), 3),
                 "things_in_tray": self.things_in_tray,
                 "light_bands": round(self.light_bands, 3),
+                "mains_hz": self.setup.mains_hz,
                 "quality": {**self.setup.quality.to_json(), "advice": list(self.advice)}}
 
 
 def check(name: str, empty_frames: Sequence[np.ndarray],
-          dice_frame: np.ndarray | None = None) -> CalibrationCheck:
+          dice_frame: np.ndarray | None = None,
+          mains_hz: int | None = None) -> CalibrationCheck:
     """:func:`calibrate`, and the empty tray's floor looked over for dice (by their
     bodies, as custom dice are found: :mod:`vision.dieornot`; what lies beside the tray
     does not count)."""
     from vision.reader import DiceReader  # the reader does not know calibrations
 
-    setup = calibrate(name, empty_frames, dice_frame)
+    setup = calibrate(name, empty_frames, dice_frame, mains_hz)
     found = DiceReader("any", unknown_faces=True, die_px=setup.die_px,
                        roi=setup.roi).read(setup.background)
     return CalibrationCheck(setup, len(empty_frames), len(found.dice),

@@ -12,7 +12,15 @@ from typing import Any
 
 import numpy as np
 
-from vision.sources import CAMERA_SIZE, IN_USE_HINT, Frame, FrameSource, SourceError, SourceLost
+from vision.sources import (
+    CAMERA_SIZE,
+    IN_USE_HINT,
+    FlickerControlError,
+    Frame,
+    FrameSource,
+    SourceError,
+    SourceLost,
+)
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +52,8 @@ class PicameraSource(FrameSource):
         module: Any = None, number: int = 0, mains_hz: int | None = None,
     ) -> None:
         super().__init__(clock)
-        self.name = "picamera" + (f":{number}" if number else "")
+        options = ([str(number)] if number else []) + ([f"{mains_hz}hz"] if mains_hz else [])
+        self.name = "picamera" + (":" + ",".join(options) if options else "")  # its spec
         self.live = True
         self.size = size
         self.number = number
@@ -83,7 +92,7 @@ class PicameraSource(FrameSource):
             controls: dict[str, int] = {}
             if self.mains_hz is not None:
                 if "AeFlickerPeriod" not in available:
-                    raise SourceError(
+                    raise FlickerControlError(
                         f"{self.name}: this camera (or its libcamera) has no anti-flicker "
                         f"control: leave out ,{self.mains_hz}hz, or light the tray with a "
                         "flicker-free lamp")

@@ -57,6 +57,10 @@ class SourceError(RuntimeError):
     """A source that cannot be opened (the message says what to do)."""
 
 
+class FlickerControlError(SourceError):
+    """The camera has no anti-flicker setting for the ``,50hz`` / ``,60hz`` asked of it."""
+
+
 class SourceLost(SourceError):
     """A live source stopped delivering frames (unplugged); ``reopen()`` may bring it back."""
 
@@ -77,6 +81,8 @@ class FrameSource(abc.ABC):
 
     name = "source"
     live = False
+    mains_hz: int | None = None
+    """The mains frequency (50, 60) a camera's anti-flicker was set to, None if not."""
     """A camera (frames as they come, the first ones while its exposure settles) rather
     than a recording or a file."""
 
@@ -276,8 +282,9 @@ class CaptureSource(FrameSource):
                 self._set_power_line(node, self.mains_hz)
             except v4l2.ControlError as exc:
                 cap.release()
-                raise SourceError(f"{self.name}: {exc}: leave out ,{self.mains_hz}hz, or "
-                                  "light the tray with a flicker-free lamp") from None
+                raise FlickerControlError(
+                    f"{self.name}: {exc}: leave out ,{self.mains_hz}hz, or light the tray "
+                    "with a flicker-free lamp") from None
         self._cap = cap
         self._failures = 0
         self._last_ms = -1.0  # the video's time of the frame last read (a file starts over)
@@ -340,6 +347,40 @@ def _mains_option(text: str, spec: str) -> tuple[str, int | None]:
         raise SourceError(f"{spec}: after the comma, 50hz or 60hz (your mains, against a "
                           "lamp's flicker)")
     return base, int(option[:2])
+
+
+def with_mains(spec: str, mains_hz: int | None) -> str:
+    """``spec`` with its camera's anti-flicker set to ``mains_hz`` (a tray setup's, kept
+    from its calibration), unless it names its own or is no camera: ``camera:0`` ->
+    ``camera:0,50hz``, ``picamera`` -> ``picamera:50hz``, ``picamera:1`` ->
+    ``picamera:1,50hz``; a recording, a file or ``None`` leave it as it is."""
+    options = (spec.split(":", 1)[1] if spec.startswith("picamera:")
+               else spec.partition(",")[2])
+    if mains_hz is None or any(o.strip().lower().endswith("hz") for o in options.split(",")):
+        return spec
+    if spec.startswith(("camera:", "/dev/")) or spec.startswith("picamera:"):
+        return f"{spec},{mains_hz}hz"
+    if spec == "picamera":
+        return f"picamera:{mains_hz}hz"
+    return spec
+
+
+def open_for_setup(
+    spec: str, mains_hz: int | None, *, clock: Callable[[], float] = time.monotonic,
+    refused: Callable[[str], None] | None = None,
+) -> FrameSource:
+    """``open_source(spec)`` with the anti-flicker a tray setup was calibrated with, when
+    ``spec`` names none (:func:`with_mains`). A camera with no such setting (another camera
+    than the setup's) opens without it, and ``refused`` is told why."""
+    wanted = with_mains(spec, mains_hz)
+    if wanted == spec:
+        return open_source(spec, clock=clock)
+    try:
+        return open_source(wanted, clock=clock)
+    except FlickerControlError as exc:
+        if refused is not None:
+            refused(str(exc))
+        return open_source(spec, clock=clock)
 
 
 def open_source(

@@ -300,3 +300,56 @@ def test_calibrate_dice_from_the_same_recording_or_photo(
     assert run(["calibrate", str(frames / "00.png"), "--setup", "one", "--dice"]) == 2
     assert "give the photo with dice as --dice PHOTO" in capsys.readouterr().err
     assert not (setups_dir() / "late").exists() and not (setups_dir() / "one").exists()
+
+
+def test_a_setup_keeps_the_cameras_anti_flicker_for_watch_and_serve(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`calibrate camera:0,50hz` keeps 50 Hz with the setup (serve sets it too:
+    tests/web/runtime); `watch --setup` opens the camera with it unless told another."""
+    import vision.sources as sources
+    from web.cli import vision as cli
+
+    camera = _TrayCamera(empty_tray(SHEET), SHEET.image())
+    camera.mains_hz = 50  # as CaptureSource sets it from camera:0,50hz
+    monkeypatch.setattr(cli, "open_source", lambda spec, **_: camera)
+    assert run(["calibrate", "camera:0,50hz", "--setup", "lamp"]) == 0
+    assert "anti-flicker at 50 Hz, kept with the setup" in capsys.readouterr().out
+    assert Calibration.load("lamp").mains_hz == 50
+
+    opened: list[str] = []
+
+    def open_source(spec: str, **_: object) -> FakeSource:
+        opened.append(spec)
+        return FakeSource([empty_tray(SHEET)], name=spec)  # a camera that gives one frame
+
+    monkeypatch.setattr(sources, "open_source", open_source)
+    for named, expected in (("camera:0", "camera:0,50hz"), ("camera:0,60hz", "camera:0,60hz"),
+                            ("/dev/video0", "/dev/video0,50hz")):
+        assert run(["watch", named, "--setup", "lamp"]) == 0
+        assert opened[-1] == expected
+    capsys.readouterr()
+    # without the setup it is not set
+    assert run(["watch", "camera:0"]) == 0 and opened[-1] == "camera:0"
+
+
+def test_watch_on_a_camera_without_the_setups_anti_flicker_says_so_and_goes_on(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.sources as sources
+    from vision.calibration import quality
+
+    empty = empty_tray(SHEET)
+    Calibration("lamp", empty, np.full(empty.shape[:2], 255, np.uint8), 60.0,
+                quality(empty), 60).save()
+    opened: list[str] = []
+
+    def open_source(spec: str, **_: object) -> FakeSource:
+        opened.append(spec)
+        if spec.endswith("hz"):
+            raise sources.FlickerControlError(f"{spec}: no power line frequency control")
+        return FakeSource([empty], name=spec)
+
+    monkeypatch.setattr(sources, "open_source", open_source)
+    assert run(["watch", "camera:3", "--setup", "lamp"]) == 0
+    assert opened == ["camera:3,60hz", "camera:3"]
+    err = capsys.readouterr().err
+    assert "without the setup's anti-flicker: camera:3,60hz: no power line" in err

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -45,7 +47,14 @@ def test_calibration_saves_and_loads_per_setup(tmp_path: Path) -> None:
     assert back.die_px == pytest.approx(cal.die_px)
     assert np.array_equal(back.background, cal.background)
     assert np.array_equal(back.roi, cal.roi)
-    assert back.quality == cal.quality
+    assert back.quality == cal.quality and back.mains_hz is None
+    # the camera's anti-flicker is kept with it; a setup saved before it was is read as none
+    calibrate("lamp", [empty], mains_hz=60).save(tmp_path)
+    assert Calibration.load("lamp", tmp_path).mains_hz == 60
+    meta = json.loads((folder / "calibration.json").read_text())
+    del meta["mains_hz"]
+    (folder / "calibration.json").write_text(json.dumps(meta))
+    assert Calibration.load("kitchen", tmp_path).mains_hz is None
     with pytest.raises(ValueError, match="no calibration .garage.*calibrate it first"):
         Calibration.load("garage", tmp_path)
 
@@ -136,8 +145,12 @@ def test_the_check_counts_what_lies_on_the_tray_floor_only() -> None:
     (lambda f: (f / "roi.png").unlink(), "images missing or damaged"),
     (lambda f: cv2.imwrite(str(f / "roi.png"), np.zeros((5, 5), np.uint8)), "differ in size"),
     (lambda f: (f / "background.png").write_bytes(b"not a png"), "images missing or damaged"),
+    (lambda f: (f / "calibration.json").write_text(
+        (f / "calibration.json").read_text().replace('"mains_hz": null', '"mains_hz": 55')),
+     "damaged.*mains_hz 55 is not 50 or 60"),
 ], ids=["not json", "not text", "no quality", "bad numbers", "negative size", "endless size",
-        "size beyond the frame", "size too small", "no roi", "roi size", "broken image"])
+        "size beyond the frame", "size too small", "no roi", "roi size", "broken image",
+        "odd mains"])
 def test_a_damaged_calibration_is_a_clear_error(tmp_path: Path, damage, words: str) -> None:
     folder = calibrate("kitchen", [empty_tray(photo(SHEET))]).save(tmp_path)
     damage(folder)
@@ -154,6 +167,7 @@ def test_the_dice_are_measured_on_a_calibrated_tray() -> None:
     with_dice = measured(setup, p.image())
     assert with_dice.die_px == pytest.approx(truth, rel=0.3)
     assert with_dice.name == "kitchen" and with_dice.roi is setup.roi
+    assert measured(replace(setup, mains_hz=50), p.image()).mains_hz == 50  # kept
     with pytest.raises(ValueError, match="no die to measure"):
         measured(setup, empty_tray(p))
     with pytest.raises(ValueError, match="size of the empty tray's frames"):

@@ -173,6 +173,11 @@ def test_the_calibration_check_sees_bands_and_advises_on_them() -> None:
     assert result.to_json()["light_bands"] > FLICKER_SPREAD
     assert FLICKER_ADVICE not in check("t", steady).advice
     assert FLICKER_ADVICE not in check("t", faint).advice
+    # bands with the camera's anti-flicker already set: perhaps the other mains
+    advice = check("t", banded, mains_hz=50).advice
+    assert FLICKER_ADVICE not in advice
+    assert any("anti-flicker set to 50 Hz" in a and "use 60hz" in a for a in advice)
+    assert check("t", banded, mains_hz=60).to_json()["mains_hz"] == 60
 
 
 def test_band_spread_is_relative_to_the_whole_change() -> None:

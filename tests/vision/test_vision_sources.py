@@ -15,11 +15,14 @@ from vision.sources import (
     CAMERA_SIZE,
     CaptureSource,
     FakeSource,
+    FlickerControlError,
     ImageSource,
     ImagesSource,
     SourceError,
     SourceLost,
+    open_for_setup,
     open_source,
+    with_mains,
 )
 
 
@@ -294,7 +297,7 @@ def test_a_pi_camera_exposes_against_the_mains_flicker_when_told_the_mains() -> 
     with PicameraSource(module=fake_picamera2(cams, controls=("AeFlickerMode",
                                                               "AeFlickerPeriod")),
                         number=1, mains_hz=60) as source:
-        assert cams[-1].camera_num == 1 and source.name == "picamera:1"
+        assert cams[-1].camera_num == 1 and source.name == "picamera:1,60hz"
         assert cams[-1].config["controls"] == {"AeFlickerMode": 1, "AeFlickerPeriod": 8_333}
     # a libcamera without the control: a clear error, and the camera is let go
     with pytest.raises(SourceError, match="no anti-flicker control: leave out ,50hz"):
@@ -311,6 +314,56 @@ def test_picamera_specs(monkeypatch, spec, number, mains) -> None:
     monkeypatch.setattr(picamera, "PicameraSource", lambda **kw: made.append(kw) or kw)
     open_source(spec)
     assert made[-1]["number"] == number and made[-1]["mains_hz"] == mains
+
+
+@pytest.mark.parametrize(("spec", "mains", "expected"), [
+    ("camera:0", 50, "camera:0,50hz"), ("camera:0,60hz", 50, "camera:0,60hz"),
+    ("camera:0,60Hz", 50, "camera:0,60Hz"), ("camera:0", None, "camera:0"),
+    ("/dev/video2", 60, "/dev/video2,60hz"),
+    ("/dev/v4l/by-id/usb-Shz_Cam-video-index0", 50,
+     "/dev/v4l/by-id/usb-Shz_Cam-video-index0,50hz"),  # "hz" in its name is no option
+    ("picamera", 50, "picamera:50hz"), ("picamera:1", 50, "picamera:1,50hz"),
+    ("picamera:60hz", 50, "picamera:60hz"), ("picamera:1, 60hz", 50, "picamera:1, 60hz"),
+    ("images:/tray", 50, "images:/tray"), ("video:roll.mp4", 50, "video:roll.mp4"),
+    ("photo.jpg", 50, "photo.jpg"),
+])
+def test_a_setups_anti_flicker_is_added_to_a_camera_that_names_none(spec, mains,
+                                                                    expected) -> None:
+    assert with_mains(spec, mains) == expected
+
+
+def test_open_for_setup_falls_back_when_the_camera_has_no_anti_flicker(monkeypatch) -> None:
+    import vision.sources as sources
+
+    opened: list[str] = []
+
+    def fake_open(spec: str, **_: Any) -> FakeSource:
+        opened.append(spec)
+        if spec.endswith("hz"):
+            raise FlickerControlError(f"{spec}: no power line frequency control")
+        return FakeSource([], name=spec)
+
+    monkeypatch.setattr(sources, "open_source", fake_open)
+    refused: list[str] = []
+    assert open_for_setup("camera:1", 50, refused=refused.append).name == "camera:1"
+    assert opened == ["camera:1,50hz", "camera:1"]
+    assert refused == ["camera:1,50hz: no power line frequency control"]
+    # a camera named with its own anti-flicker: its refusal is the player's to see
+    with pytest.raises(FlickerControlError):
+        open_for_setup("camera:1,60hz", 50)
+    assert open_for_setup("images:/tray", 50).name == "images:/tray"  # nothing to set
+
+
+def test_a_webcam_without_anti_flicker_says_so_as_such(tmp_path: Path) -> None:
+    """The ioctl refused (here: a file that is no video device) is a FlickerControlError,
+    so a setup's remembered setting can be left out where a named one is not."""
+    node = tmp_path / "video7"
+    node.write_bytes(b"")
+    cap = FakeCapture()
+    with pytest.raises(FlickerControlError, match="leave out ,50hz"):
+        CaptureSource(str(node), live=True, name=f"{node},50hz", mains_hz=50,
+                      capture_factory=lambda _: cap)
+    assert cap.released
 
 
 @pytest.mark.parametrize("spec", ["picamera:", "picamera:fifty", "picamera:50", "picamera:1,2x"])

@@ -22,7 +22,14 @@ from vision.onnxmodel import ENGINE_NOTE
 from vision.reader import DiceReader
 from vision.rolls import Roll
 from vision.settle import SettleDetector
-from vision.sources import IN_USE_HINT, FrameSource, ImageSource, SourceError, open_source
+from vision.sources import (
+    IN_USE_HINT,
+    FrameSource,
+    ImageSource,
+    SourceError,
+    open_for_setup,
+    open_source,
+)
 from vision.watcher import SourceNotice, watch
 from web.cli import CAMERA_LOG_NOTE, CAMERAS
 from web.runtime.hardware import camera_label, found_camera, pi_model, video_devices
@@ -34,7 +41,8 @@ def register(subparsers: Any) -> None:
         description="Learn a setup from frames of the empty tray (its background, the tray "
         "floor and the die size) and report the picture's quality with advice: run it, fix "
         "what it says, run it again, then play. The setup is saved under its name for "
-        "read-dice --setup and watch --setup (docs/vision.md, Calibration).",
+        "read-dice --setup and watch --setup, and serve reads with it (docs/vision.md, "
+        "Calibration); a camera's anti-flicker (camera:0,50hz) is kept with it.",
         epilog=CAMERA_LOG_NOTE,
     )
     c.add_argument("source", nargs="?", help=f"{CAMERAS}, images:DIR, video:FILE or a "
@@ -104,7 +112,8 @@ def register(subparsers: Any) -> None:
                    "(at least 8)")
     w.add_argument("--setup", help="a calibrated setup (tableside calibrate): its die size, "
                    "tray floor and empty-tray background (which shows a still hand, and "
-                   "a wooden tray or table in view from the first roll)")
+                   "a wooden tray or table in view from the first roll), and its camera's "
+                   "anti-flicker, unless SOURCE names one")
     w.add_argument("--fps", type=_fps,
                    help="frame rate of a recording without timestamps (images:DIR; default "
                         f"{RECORDING_FPS:g}): a roll settles after "
@@ -242,7 +251,10 @@ def _watch(args: argparse.Namespace) -> int:
     try:
         setup = _setup(args)
         reader = _reader(args, setup)
-        source = open_source(_source_spec(args.source, "watch"), clock=clock)
+        source = open_for_setup(
+            _source_spec(args.source, "watch"), setup.mains_hz if setup else None,
+            clock=clock, refused=lambda why: print(
+                f"tableside watch: without the setup's anti-flicker: {why}", file=sys.stderr))
     except (EnrollmentError, ValueError, SourceError, ModelError) as exc:
         print(f"tableside watch: {exc}{_serving_note(exc)}", file=sys.stderr)
         return 2
@@ -335,10 +347,11 @@ def _calibrate(args: argparse.Namespace) -> int:
             empty = source_frames(source, args.frames)
             if args.dice == SAME_SOURCE:
                 dice = _dice_frame(source, after=len(empty))
+            mains_hz = source.mains_hz  # kept with the setup: serve and watch set it too
         if args.dice not in (None, SAME_SOURCE):
             with open_source(args.dice) as source:
                 dice = _dice_frame(source)
-        result = check(args.setup, empty, dice)
+        result = check(args.setup, empty, dice, mains_hz)
         saved = result.setup.save() if result.keepable and not args.no_save else None
         if saved:
             remember_in_use(result.setup.name)  # the one `serve` reads with from now on
@@ -360,6 +373,9 @@ def _calibrate(args: argparse.Namespace) -> int:
     size = "measured on the dice" if dice is not None else "the framing default: add --dice"
     print(f"  tray floor {100 * tray_share(setup):.0f}% of the frame; a die about "
           f"{setup.die_px:.0f} px across ({size})")
+    if setup.mains_hz is not None:
+        print(f"  the camera's anti-flicker at {setup.mains_hz} Hz, kept with the setup: "
+              "serve and watch set it on the camera too")
     for line in result.advice:
         print(f"  advice: {line}")
     if not result.advice:

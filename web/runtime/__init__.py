@@ -41,7 +41,7 @@ from vision.calibration import (
     remember_in_use,
 )
 from vision.settle import SettleDetector
-from vision.sources import Frame, FrameSource, SourceError, open_source
+from vision.sources import Frame, FrameSource, SourceError, open_for_setup
 from web.runtime import hardware
 from web.runtime.boxes import ButtonBoxes
 from web.runtime.camera import CameraLoop
@@ -142,7 +142,9 @@ class Runtime:
             return None
         if self.options.camera is not None:
             wanted = self.options.camera
-            return loop(wanted, lambda: open_source(wanted), min_period=0.05)
+            self._found = wanted
+            return loop(wanted, lambda: self._open_camera(wanted, self._video()),
+                        min_period=0.05, label=lambda: self._found)
         return loop("auto", self._auto_camera, min_period=0.05, label=lambda: self._found)
 
     def _detector(self) -> SettleDetector:
@@ -159,7 +161,17 @@ class Runtime:
         devices = self._video()
         spec = hardware.found_camera(devices, is_pi=self.model is not None)
         self._found = hardware.camera_label(spec, devices)
-        return open_source(spec)
+        return self._open_camera(spec, devices)
+
+    def _open_camera(self, spec: str, devices: list[hardware.VideoDevice]) -> FrameSource:
+        """The camera, with the anti-flicker its tray setup was calibrated with unless its
+        source names one (a camera without that setting opens without it, logged)."""
+        source = open_for_setup(
+            spec, self.setup.mains_hz if self.setup is not None else None,
+            refused=lambda why: log.warning("the camera opens without the tray setup's "
+                                            "anti-flicker: %s", why))
+        self._found = hardware.camera_label(source.name, devices)
+        return source
 
     def _make_boxes(self, bridge: SerialBridge | None) -> ButtonBoxes:
         port = self.options.box
@@ -244,7 +256,7 @@ class Runtime:
             raise IllegalCommand(f"cannot check the tray: {exc}") from None
         try:
             with self.services.dice().readers.in_use():  # the camera thread reads with them
-                result = check(name, frames)
+                result = check(name, frames, mains_hz=self.camera.mains_hz)
         except ValueError as exc:  # frames no tray shows in, or dice too small to read
             raise IllegalCommand(f"cannot check the tray: {exc}") from None
         if save and result.keepable:

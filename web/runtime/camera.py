@@ -122,6 +122,12 @@ class CameraLoop:
         the frame it settled on as it judged it (None before the first frame)."""
         return self._detector.skin_scene if self._detector is not None else None
 
+    @property
+    def mains_hz(self) -> int | None:
+        """The anti-flicker the open camera was set to (None: not set, or no camera open)."""
+        source = self._source
+        return source.mains_hz if source is not None else None
+
     def new_detector(self) -> None:
         """Settle with a new detector from the next frame on (a new tray setup's), going on
         from the old one's view of the tray (the dice on it are not read again)."""

@@ -186,8 +186,11 @@ def no_camera_found(devices: list[VideoDevice] | None = None,
 
 
 def camera_label(spec: str, devices: list[VideoDevice]) -> str:
-    """The source with what the kernel calls its camera: ``camera:2 (HD Pro Webcam C920)``."""
-    node = next((d for d in devices if spec == f"camera:{d.number}" and d.name), None)
+    """The source with what the kernel calls its camera: ``camera:2 (HD Pro Webcam C920)``,
+    ``camera:2,50hz (HD Pro Webcam C920)``, ``/dev/video2 (HD Pro Webcam C920)``."""
+    base = spec.split(",", 1)[0]
+    node = next((d for d in devices
+                 if base in (f"camera:{d.number}", d.path) and d.name), None)
     return spec if node is None else f"{spec} ({node.name})"
 
 

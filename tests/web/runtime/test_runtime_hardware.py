@@ -17,7 +17,8 @@ from firmware_bridge.bridge import SerialBridge
 from firmware_bridge.pty_box import FakePtyBox
 from tests.support.web import browser, join
 from tests.web.runtime.support import PacedCamera
-from vision.sources import FakeSource
+from vision.calibration import Calibration, quality
+from vision.sources import FakeSource, FlickerControlError
 from web.app import create_app
 from web.runtime import Runtime, RuntimeOptions
 from web.runtime.hardware import (
@@ -239,17 +240,27 @@ def test_a_laptop_with_only_its_own_camera_has_no_camera_over_a_tray(services):
         runtime.stop()
 
 
-def test_the_camera_found_is_named_in_the_status(services, monkeypatch):
-    """With no --camera the status names the camera opened, not "auto"."""
-    import web.runtime as runtime_module
+def recording_opens(monkeypatch, refuses_flicker: bool = False) -> list[str]:
+    """Every source the runtime opens, in order, each a fake camera (a webcam without an
+    anti-flicker setting when ``refuses_flicker``)."""
+    import vision.sources as sources
 
     opened: list[str] = []
 
-    def open_source(spec):
+    def open_source(spec, clock=None):
         opened.append(spec)
+        if refuses_flicker and spec.endswith("hz"):
+            raise FlickerControlError(f"{spec}: the camera has no power line frequency "
+                                      "control: leave out ,50hz")
         return FakeSource([np.zeros((60, 80, 3), np.uint8)], loop=True, name=spec)
 
-    monkeypatch.setattr(runtime_module, "open_source", open_source)
+    monkeypatch.setattr(sources, "open_source", open_source)
+    return opened
+
+
+def test_the_camera_found_is_named_in_the_status(services, monkeypatch):
+    """With no --camera the status names the camera opened, not "auto"."""
+    opened = recording_opens(monkeypatch)
     runtime = Runtime(services, RuntimeOptions(box="none", gpio=False), pi_model=None,
                       video_devices=LAPTOP + PLUGGED)
     runtime.start()
@@ -261,6 +272,62 @@ def test_the_camera_found_is_named_in_the_status(services, monkeypatch):
         assert camera["detail"].startswith("camera:2 (HD Pro Webcam C920)")
     finally:
         runtime.stop()
+
+
+def calibrated_at(name: str, mains_hz: int | None) -> None:
+    """A tray setup saved as ``tableside calibrate`` saves it, its camera's anti-flicker
+    at ``mains_hz``."""
+    image = np.full((60, 80, 3), 120, np.uint8)
+    roi = np.full((60, 80), 255, np.uint8)
+    Calibration(name, image, roi, 12.0, quality(image), mains_hz).save()
+
+
+@pytest.mark.parametrize("camera, expected", [
+    (None, "camera:2,50hz"),  # the camera found, with the setup's anti-flicker
+    ("camera:0", "camera:0,50hz"),  # the camera named, without its own
+    ("camera:0,60hz", "camera:0,60hz"),  # the source's own anti-flicker wins
+    ("images:/nowhere", "images:/nowhere"),  # a recording has none to set
+])
+def test_the_camera_opens_with_its_tray_setups_anti_flicker(services, monkeypatch, camera,
+                                                            expected):
+    """A tray calibrated with ``camera:N,50hz`` keeps it (docs/vision.md, *Lighting*):
+    ``serve`` sets it on the camera it finds, or is given without one."""
+    calibrated_at("kitchen", 50)
+    opened = recording_opens(monkeypatch)
+    runtime = Runtime(services, RuntimeOptions(box="none", gpio=False, camera=camera,
+                                               setup="kitchen"),
+                      pi_model=None, video_devices=LAPTOP + PLUGGED)
+    runtime.start()
+    try:
+        assert wait_for(lambda: runtime.status()["camera"]["state"] == "running", timeout=5)
+        assert opened == [expected]
+        if camera is None:
+            assert runtime.status()["camera"]["source"] == "camera:2,50hz (HD Pro Webcam C920)"
+        assert runtime.camera is not None
+    finally:
+        runtime.stop()
+
+
+def test_a_camera_without_anti_flicker_opens_without_the_setups(services, monkeypatch,
+                                                                caplog):
+    """Another webcam than the one the tray was calibrated with, with no such setting: it
+    is read all the same (the tray check says if its light flickers), and the log says
+    why it is without."""
+    calibrated_at("kitchen", 50)
+    opened = recording_opens(monkeypatch, refuses_flicker=True)
+    runtime = Runtime(services, RuntimeOptions(box="none", gpio=False, setup="kitchen"),
+                      pi_model=None, video_devices=LAPTOP + PLUGGED)
+    with caplog.at_level("WARNING", logger="web.runtime"):
+        runtime.start()
+        try:
+            assert wait_for(lambda: runtime.status()["camera"]["state"] == "running",
+                            timeout=5)
+            assert opened == ["camera:2,50hz", "camera:2"]
+            assert runtime.status()["camera"]["source"] == "camera:2 (HD Pro Webcam C920)"
+        finally:
+            runtime.stop()
+    assert "without the tray setup's anti-flicker" in caplog.text
+    assert "no power line frequency control" in caplog.text
 
 
 def test_the_runtime_says_why_it_found_no_camera(services):
@@ -389,6 +456,7 @@ def test_the_host_checks_the_tray_from_a_phone_and_keeps_it(services):
         assert body["saved"] and body["setup"] == "kitchen" and body["frames"] == 10
         assert body["quality"]["advice"] == [] and body["things_in_tray"] == 0
         assert body["size"] == [1024, 1024] and body["die_px_from"] == "framing"
+        assert body["mains_hz"] is None  # the camera's anti-flicker was not set
         assert Calibration.load("kitchen").die_px == pytest.approx(body["die_px"], abs=0.1)
         assert runtime.setup is not None and runtime.setup.name == "kitchen"
         assert client_get(host, "/api/hardware")["camera"]["setup"] == "kitchen"
@@ -413,6 +481,34 @@ def test_the_host_checks_the_tray_from_a_phone_and_keeps_it(services):
                                                                    abs=0.1)
         assert runtime.setup.die_px == pytest.approx(measured.json["die_px"], abs=0.1)
         assert ana.post("/api/hardware/camera/measure", json={}).status_code == 403
+    finally:
+        assert runtime.stop(timeout=3.0)
+
+
+def test_a_tray_checked_from_a_phone_keeps_the_cameras_anti_flicker(services):
+    """The camera runs with 50 Hz anti-flicker (named in its source, or its setup's): the
+    setup a phone checks keeps it, and so does the one the dice are measured on."""
+    from tests.vision.helpers import empty_tray, photo
+    from vision.calibration import Calibration
+
+    sheet = photo("IMG_20191208_112541.jpg")
+    camera = PacedCamera([empty_tray(sheet)])
+    camera.mains_hz = 50
+    runtime = Runtime(services, RuntimeOptions(box="none"), camera_factory=lambda: camera,
+                      camera_spec="camera:0,50hz", pi_model=None)
+    services.runtime = runtime
+    host = browser(create_app(services, {"TESTING": True}))
+    host.post("/api/tables", json={"game": "seafall", "options": SETUP})
+    runtime.start()
+    try:
+        assert wait_for(lambda: runtime.status()["camera"]["frames"] > 2)
+        body = host.post("/api/hardware/camera/check", json={"setup": "attic"}).json
+        assert body["saved"] and body["mains_hz"] == 50
+        assert Calibration.load("attic").mains_hz == 50
+        camera.frames[:] = [sheet.image()]
+        measured = host.post("/api/hardware/camera/measure", json={})
+        assert measured.status_code == 200, measured.json
+        assert Calibration.load("attic").mains_hz == 50
     finally:
         assert runtime.stop(timeout=3.0)
 
