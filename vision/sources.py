@@ -49,6 +49,12 @@ VIDEO_SUFFIXES = (".mp4", ".m4v", ".mov", ".avi", ".mkv", ".webm", ".mjpeg", ".m
 """A file path with one of these is a video (as ``video:FILE``), not a picture."""
 
 
+FOCUS_SECONDS = 2.0
+"""How long a webcam's autofocus is given to find the tray once the camera opens; then its
+lens is held where it is, as a Pi camera's is after its focus cycle: a lens hunting over a
+plain tray floor, or after a hand has passed, changes the picture while the dice lie still
+and softens the frame they are read on."""
+
 IN_USE_HINT = "not plugged in, or in use by another program"
 """Why a camera may not open: one camera serves one program at a time."""
 
@@ -288,6 +294,8 @@ class CaptureSource(FrameSource):
         self._cap = cap
         self._failures = 0
         self._last_ms = -1.0  # the video's time of the frame last read (a file starts over)
+        self._focus_at = self._clock() + FOCUS_SECONDS if self.live else None
+        self.focus_held = False  # its autofocus turned off, the lens held on the tray
 
     def read(self) -> Frame | None:
         self._check_open()
@@ -296,6 +304,8 @@ class CaptureSource(FrameSource):
         ok, image = self._cap.read()
         if ok and image is not None:
             self._failures = 0
+            if self._focus_at is not None and self._clock() >= self._focus_at:
+                self._hold_focus()
             return self._frame(image, timestamp=None if self.live else self._video_time())
         if not self.live:
             return None
@@ -305,6 +315,16 @@ class CaptureSource(FrameSource):
             self._cap = None
             raise SourceLost(f"{self.name}: the camera stopped delivering frames (unplugged?)")
         return self.read()
+
+    def _hold_focus(self) -> None:
+        """Turn a webcam's continuous autofocus off, its lens staying where it found the
+        tray (:data:`FOCUS_SECONDS`); a camera without autofocus, or with it already off
+        (focused by hand: ``v4l2-ctl -c focus_automatic_continuous=0``), is left as it is."""
+        self._focus_at = None
+        get = getattr(self._cap, "get", None)
+        if get is None or float(get(cv2.CAP_PROP_AUTOFOCUS)) != 1.0:
+            return
+        self.focus_held = bool(self._cap.set(cv2.CAP_PROP_AUTOFOCUS, 0))
 
     def _video_time(self) -> float | None:
         """The place in the video of the frame just read, in seconds: the container's

@@ -68,3 +68,25 @@ def test_a_real_webcam_takes_its_anti_flicker_or_says_it_has_none() -> None:
         return
     with source:
         assert source.read() is not None
+
+
+@pytest.mark.hardware
+def test_a_real_webcam_with_autofocus_holds_its_lens_after_finding_the_tray() -> None:
+    import time
+
+    import cv2
+
+    from vision.sources import FOCUS_SECONDS
+
+    try:
+        source = open_source("camera:0")
+    except SourceError:
+        pytest.skip("no camera at camera:0")
+    with source:
+        had_autofocus = source._cap.get(cv2.CAP_PROP_AUTOFOCUS) == 1.0
+        deadline = time.monotonic() + FOCUS_SECONDS + 1.0
+        while time.monotonic() < deadline:
+            assert source.read() is not None
+        assert source.focus_held == had_autofocus
+        if had_autofocus:
+            assert source._cap.get(cv2.CAP_PROP_AUTOFOCUS) == 0.0

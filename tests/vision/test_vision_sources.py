@@ -13,6 +13,7 @@ from vision import picamera
 from vision.picamera import PicameraSource, flicker_period_us
 from vision.sources import (
     CAMERA_SIZE,
+    FOCUS_SECONDS,
     CaptureSource,
     FakeSource,
     FlickerControlError,
@@ -117,6 +118,64 @@ def test_camera_source_reports_unplugging_and_reopens() -> None:
         assert len(captures) == 2
         assert source.read() is not None
     assert captures[-1].released
+
+
+class FocusingCapture(FakeCapture):
+    """A webcam with continuous autofocus (as V4L2's ``focus_automatic_continuous``,
+    OpenCV's ``CAP_PROP_AUTOFOCUS``), or without any (``get`` answers -1, ``set`` False)."""
+
+    def __init__(self, autofocus: float = 1.0) -> None:
+        super().__init__()
+        self.has_autofocus = autofocus >= 0
+        self.props[cv2.CAP_PROP_AUTOFOCUS] = autofocus
+
+    def get(self, prop: int) -> float:
+        return self.props.get(prop, -1.0)
+
+    def set(self, prop: int, value: float) -> bool:
+        if prop == cv2.CAP_PROP_AUTOFOCUS and not self.has_autofocus:
+            return False
+        return super().set(prop, value)
+
+
+def test_a_webcam_holds_its_focus_once_it_has_found_the_tray_each_time_it_opens() -> None:
+    """A lens hunting over a plain tray would change the picture under still dice: the
+    autofocus is given FOCUS_SECONDS, then turned off; plugged back in, the same again."""
+    clock = ManualClock()
+    made: list[FocusingCapture] = []
+
+    def factory(_: Any) -> FocusingCapture:
+        made.append(FocusingCapture())
+        return made[-1]
+
+    with open_source("camera:0", clock=clock, capture_factory=factory) as source:
+        for _ in range(int(FOCUS_SECONDS * 10)):
+            assert source.read() is not None
+            clock.advance(0.099)
+        assert made[-1].props[cv2.CAP_PROP_AUTOFOCUS] == 1.0 and not source.focus_held
+        clock.advance(0.1)
+        source.read()
+        assert made[-1].props[cv2.CAP_PROP_AUTOFOCUS] == 0.0 and source.focus_held
+        made[-1].plugged = False
+        with pytest.raises(SourceLost):
+            source.read()
+        source.reopen()  # a webcam plugged in again starts with its autofocus on
+        source.read()
+        assert made[-1].props[cv2.CAP_PROP_AUTOFOCUS] == 1.0 and not source.focus_held
+        clock.advance(FOCUS_SECONDS)
+        source.read()
+        assert made[-1].props[cv2.CAP_PROP_AUTOFOCUS] == 0.0 and source.focus_held
+
+
+@pytest.mark.parametrize("autofocus", [-1.0, 0.0])
+def test_a_webcam_without_autofocus_or_focused_by_hand_is_left_alone(autofocus) -> None:
+    clock = ManualClock()
+    cap = FocusingCapture(autofocus)
+    with CaptureSource(0, live=True, name="camera:0", clock=clock,
+                       capture_factory=lambda _: cap) as source:
+        clock.advance(FOCUS_SECONDS + 1)
+        assert source.read() is not None and not source.focus_held
+    assert cap.props[cv2.CAP_PROP_AUTOFOCUS] == autofocus
 
 
 def test_camera_that_cannot_open_says_so() -> None:
