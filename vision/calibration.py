@@ -313,10 +313,10 @@ within this share of each other (or within one grey level)."""
 
 def source_frames(source: FrameSource, count: int) -> list[np.ndarray]:
     """Up to ``count`` frames from a source; a camera's first frames are passed over while
-    its exposure settles (at least :data:`CAMERA_WARMUP`, then until the light holds steady,
-    up to :data:`CAMERA_WARMUP_MAX`). :class:`SourceError` when it gives none. A camera that
-    goes away midway (``SourceLost``) ends the frames taken so far, or is the error when
-    there are none."""
+    its exposure settles and its lens finds the tray (at least :data:`CAMERA_WARMUP`, then
+    until the light holds steady and the lens is still, up to :data:`CAMERA_WARMUP_MAX`).
+    :class:`SourceError` when it gives none. A camera that goes away midway
+    (``SourceLost``) ends the frames taken so far, or is the error when there are none."""
     frames: list[np.ndarray] = []
     warming = source.live
     levels: list[float] = []
@@ -331,8 +331,8 @@ def source_frames(source: FrameSource, count: int) -> list[np.ndarray]:
             break
         if warming:  # every frame looked at while warming up is passed over
             levels.append(float(frame.image[::8, ::8].mean()))
-            warming = len(levels) < CAMERA_WARMUP_MAX and not (
-                len(levels) >= CAMERA_WARMUP and _steady(levels[-STEADY_FRAMES:]))
+            warming = len(levels) < CAMERA_WARMUP_MAX and (source.focusing or not (
+                len(levels) >= CAMERA_WARMUP and _steady(levels[-STEADY_FRAMES:])))
             continue
         frames.append(frame.image)
     if not frames:

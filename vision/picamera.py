@@ -122,6 +122,13 @@ class PicameraSource(FrameSource):
                         "empty tray's picture (tableside calibrate)", self.name)
         return focused
 
+    def refocus(self) -> bool:
+        """One more focus cycle, on what the camera sees now (a camera that focuses)."""
+        if self._cam is None or self.focused is None:
+            return False
+        self.focused = self._focus(self._cam)
+        return True
+
     def read(self) -> Frame | None:
         self._check_open()
         if self._cam is None:

@@ -119,6 +119,16 @@ class FrameSource(abc.ABC):
     def close(self) -> None:
         self._closed = True
 
+    @property
+    def focusing(self) -> bool:
+        """A camera's lens still looking for the tray: its frames may be soft or change."""
+        return False
+
+    def refocus(self) -> bool:
+        """Focus again on what the camera sees now (the empty tray, at a tray check), the
+        lens then held; False where the camera does not focus by itself."""
+        return False
+
     def __enter__(self) -> Any:
         return self
 
@@ -316,15 +326,35 @@ class CaptureSource(FrameSource):
             raise SourceLost(f"{self.name}: the camera stopped delivering frames (unplugged?)")
         return self.read()
 
+    @property
+    def focusing(self) -> bool:
+        return self._focus_at is not None and self.autofocus
+
+    @property
+    def autofocus(self) -> bool:
+        """The webcam focuses by itself: its continuous autofocus is on, or was until held."""
+        if self.focus_held:
+            return True
+        get = getattr(self._cap, "get", None)
+        return get is not None and float(get(cv2.CAP_PROP_AUTOFOCUS)) == 1.0
+
+    def refocus(self) -> bool:
+        """Its autofocus on again for :data:`FOCUS_SECONDS`, then held again."""
+        if self._cap is None or not self.live or not self.autofocus:
+            return False
+        if self.focus_held:
+            self._cap.set(cv2.CAP_PROP_AUTOFOCUS, 1)
+            self.focus_held = False
+        self._focus_at = self._clock() + FOCUS_SECONDS
+        return True
+
     def _hold_focus(self) -> None:
         """Turn a webcam's continuous autofocus off, its lens staying where it found the
         tray (:data:`FOCUS_SECONDS`); a camera without autofocus, or with it already off
         (focused by hand: ``v4l2-ctl -c focus_automatic_continuous=0``), is left as it is."""
         self._focus_at = None
-        get = getattr(self._cap, "get", None)
-        if get is None or float(get(cv2.CAP_PROP_AUTOFOCUS)) != 1.0:
-            return
-        self.focus_held = bool(self._cap.set(cv2.CAP_PROP_AUTOFOCUS, 0))
+        if self.autofocus:
+            self.focus_held = bool(self._cap.set(cv2.CAP_PROP_AUTOFOCUS, 0))
 
     def _video_time(self) -> float | None:
         """The place in the video of the frame just read, in seconds: the container's

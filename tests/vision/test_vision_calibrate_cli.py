@@ -178,6 +178,29 @@ def test_source_frames_wait_for_a_cameras_exposure_to_settle() -> None:
                                                 CAMERA_WARMUP_MAX + 2]
 
 
+def test_source_frames_wait_for_a_webcams_lens_to_find_the_tray() -> None:
+    """Steady light from the first frame, but a webcam's autofocus still moving for its
+    first FOCUS_SECONDS: the empty tray is taken once the lens is held."""
+    from tests.vision.helpers import ManualClock
+    from tests.vision.test_vision_sources import FocusingCapture
+    from vision.sources import FOCUS_SECONDS, CaptureSource
+
+    clock = ManualClock()
+    cap = FocusingCapture()
+    read = cap.read
+
+    def at_32_fps():
+        clock.advance(1 / 32)
+        return read()
+
+    cap.read = at_32_fps  # type: ignore[method-assign]
+    with CaptureSource(0, live=True, name="camera:0", clock=clock,
+                       capture_factory=lambda _: cap) as source:
+        assert len(source_frames(source, 3)) == 3
+        assert source.focus_held
+    assert 100 - cap.frames == FOCUS_SECONDS * 32 + 3  # 64 frames passed over, 3 taken
+
+
 def test_source_frames_when_the_camera_goes_away() -> None:
     frames = [np.full((4, 4, 3), i, np.uint8) for i in range(10)]
     assert len(source_frames(FakeSource(frames, lose_after=4), 10)) == 4

@@ -173,9 +173,37 @@ def test_a_webcam_without_autofocus_or_focused_by_hand_is_left_alone(autofocus) 
     cap = FocusingCapture(autofocus)
     with CaptureSource(0, live=True, name="camera:0", clock=clock,
                        capture_factory=lambda _: cap) as source:
+        assert not source.focusing  # its frames are good from the first
         clock.advance(FOCUS_SECONDS + 1)
         assert source.read() is not None and not source.focus_held
+        assert not source.refocus() and not source.focusing
     assert cap.props[cv2.CAP_PROP_AUTOFOCUS] == autofocus
+
+
+def test_a_webcam_focuses_again_when_asked_then_holds_its_lens_again() -> None:
+    clock = ManualClock()
+    cap = FocusingCapture()
+    with CaptureSource(0, live=True, name="camera:0", clock=clock,
+                       capture_factory=lambda _: cap) as source:
+        assert source.focusing
+        clock.advance(FOCUS_SECONDS)
+        source.read()
+        assert source.focus_held and not source.focusing
+        assert source.refocus()
+        assert cap.props[cv2.CAP_PROP_AUTOFOCUS] == 1.0 and source.focusing
+        clock.advance(FOCUS_SECONDS - 0.5)
+        source.read()
+        assert source.refocus()  # asked again while focusing: its time starts over
+        clock.advance(FOCUS_SECONDS - 0.5)
+        source.read()
+        assert source.focusing
+        clock.advance(0.5)
+        source.read()
+        assert cap.props[cv2.CAP_PROP_AUTOFOCUS] == 0.0 and not source.focusing
+    video = CaptureSource("clip.avi", live=False, name="video:clip.avi",
+                          capture_factory=lambda _: FocusingCapture())
+    assert not video.refocus() and not video.focusing  # a recording has no lens to move
+    video.close()
 
 
 def test_camera_that_cannot_open_says_so() -> None:
@@ -342,6 +370,10 @@ def test_a_pi_camera_that_focuses_focuses_once_on_the_tray_each_time_it_opens(ca
             source.read()
         source.reopen()
         assert len(cams) == 2 and cams[-1].cycles == 1 and source.focused is True
+        # a tray check asks it to focus again, on the empty tray
+        assert source.refocus() and cams[-1].cycles == 2 and not source.focusing
+    with PicameraSource(module=fake_picamera2(cams)) as fixed:  # Camera Module 2: no AfMode
+        assert fixed.focused is None and not fixed.refocus() and cams[-1].cycles == 0
     for focuses, said in ((False, "no sharp picture"), (None, "focus cycle failed")):
         caplog.clear()
         with PicameraSource(module=fake_picamera2(cams, controls=("AfMode",),

@@ -41,7 +41,7 @@ from vision.calibration import (
     remember_in_use,
 )
 from vision.settle import SettleDetector
-from vision.sources import Frame, FrameSource, SourceError, open_for_setup
+from vision.sources import FOCUS_SECONDS, Frame, FrameSource, SourceError, open_for_setup
 from web.runtime import hardware
 from web.runtime.boxes import ButtonBoxes
 from web.runtime.camera import CameraLoop
@@ -243,7 +243,8 @@ class Runtime:
     # -- the tray check ----------------------------------------------------------------------
     def check_tray(self, name: str | None = None, save: bool = True) -> CalibrationCheck:
         """The camera's picture of the empty tray checked (the quality report, with advice)
-        from its next :data:`TRAY_CHECK_FRAMES` frames; kept as the camera's setup (saved
+        from its next :data:`TRAY_CHECK_FRAMES` frames, once a camera that focuses has
+        focused again on the empty tray; kept as the camera's setup (saved
         under ``name``, by default the current setup's or "tray") when ``save`` and the tray
         held nothing like a die. ``IllegalCommand`` when there is no camera, it gives no
         frames, or its frames cannot be checked (too small to show a tray or read a die)."""
@@ -251,7 +252,9 @@ class Runtime:
             raise IllegalCommand("the camera is turned off (--camera none)")
         name = name or (self.setup.name if self.setup is not None else "tray")
         try:
-            frames = self.camera.grab(TRAY_CHECK_FRAMES, TRAY_CHECK_SECONDS)
+            # the empty tray in view: the moment for a camera that focuses to focus on it
+            frames = self.camera.grab(TRAY_CHECK_FRAMES, TRAY_CHECK_SECONDS + FOCUS_SECONDS,
+                                      refocus=True)
         except SourceError as exc:
             raise IllegalCommand(f"cannot check the tray: {exc}") from None
         try:

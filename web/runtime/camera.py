@@ -97,11 +97,14 @@ class CameraLoop:
         with self._lock:
             return self._status.to_json()
 
-    def grab(self, count: int, timeout: float = 5.0) -> list[np.ndarray]:
-        """The next ``count`` frames the loop reads (a tray check, from another thread);
-        ``SourceError`` saying why when they do not all come within ``timeout`` seconds
-        (no camera, or it stopped). The loop goes on reading and settling meanwhile."""
-        grab = _Grab(count)
+    def grab(self, count: int, timeout: float = 5.0,
+             refocus: bool = False) -> list[np.ndarray]:
+        """The next ``count`` frames the loop reads (a tray check, from another thread),
+        none while the camera's lens is still moving; with ``refocus``, after the camera
+        has focused again on what it sees (``FrameSource.refocus``). ``SourceError`` saying
+        why when they do not all come within ``timeout`` seconds (no camera, or it stopped).
+        The loop goes on reading and settling meanwhile."""
+        grab = _Grab(count, refocus)
         with self._lock:
             self._grab = grab
         try:
@@ -258,10 +261,18 @@ class CameraLoop:
     def _hand_over(self, image: np.ndarray) -> None:
         with self._lock:
             grab = self._grab
-        if grab is not None and not grab.done.is_set():
-            grab.frames.append(image.copy())
-            if len(grab.frames) >= grab.count:
-                grab.done.set()
+        source = self._source
+        if grab is None or grab.done.is_set() or source is None:
+            return
+        if grab.refocus:  # on this thread, which reads the source
+            grab.refocus = False
+            source.refocus()
+            return
+        if source.focusing:  # a lens still moving gives no frame to check
+            return
+        grab.frames.append(image.copy())
+        if len(grab.frames) >= grab.count:
+            grab.done.set()
 
     def _open(self) -> bool:
         try:
@@ -323,7 +334,8 @@ class _Early:
 class _Grab:
     """Frames asked of the loop: filled on its thread, waited for on the asker's."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, refocus: bool = False) -> None:
         self.count = count
+        self.refocus = refocus  # the camera to focus again before the frames
         self.frames: list[np.ndarray] = []
         self.done = threading.Event()

@@ -513,6 +513,50 @@ def test_a_tray_checked_from_a_phone_keeps_the_cameras_anti_flicker(services):
         assert runtime.stop(timeout=3.0)
 
 
+class FocusingTray(PacedCamera):
+    """A webcam over the tray that focuses when asked: its next 5 frames are soft."""
+
+    def __init__(self, frames) -> None:
+        super().__init__(frames)
+        self.asked = 0
+        self.soft = 0
+
+    @property
+    def focusing(self) -> bool:
+        return self.soft > 0
+
+    def refocus(self) -> bool:
+        self.asked += 1
+        self.soft = 6  # counted down by each read: the 5 read after this are soft
+        return True
+
+    def read(self):
+        self.soft = max(0, self.soft - 1)
+        return super().read()
+
+
+def test_a_tray_check_focuses_the_camera_on_the_empty_tray_first(services):
+    """The empty tray in view is the moment a camera that focuses should focus (its lens
+    was held where it found the tray when it opened, perhaps with a hand in view); the
+    dice are measured with the lens left where the check put it."""
+    from tests.vision.helpers import empty_tray, photo
+
+    sheet = photo("IMG_20191208_112541.jpg")
+    camera = FocusingTray([empty_tray(sheet)])
+    runtime = Runtime(services, RuntimeOptions(box="none"), camera_factory=lambda: camera,
+                      camera_spec="camera:0", pi_model=None)
+    runtime.start()
+    try:
+        assert wait_for(lambda: runtime.status()["camera"]["frames"] > 2)
+        result = runtime.check_tray("den")
+        assert camera.asked == 1 and result.frames == 10 and result.keepable
+        camera.frames[:] = [sheet.image()]
+        runtime.measure_dice()
+        assert camera.asked == 1
+    finally:
+        assert runtime.stop(timeout=3.0)
+
+
 def test_a_tray_with_dice_in_it_is_reported_and_not_kept(services):
     from tests.vision.helpers import photo
 
