@@ -122,6 +122,37 @@ def screen_machine(path: Path = DMI_CHASSIS) -> bool:
     return kind.isdigit() and int(kind) in SCREEN_CHASSIS
 
 
+BY_ID = Path("/dev/v4l/by-id")
+"""udev's links to USB cameras by model and serial: the same name whichever order they were
+plugged in (``usb-046d_HD_Pro_Webcam_C920_0A1B2C3D-video-index0``)."""
+
+
+def by_id_links(root: Path = BY_ID) -> dict[str, str]:
+    """Each ``/dev/videoN`` that udev names by id, with its ``/dev/v4l/by-id`` link."""
+    try:
+        links = sorted(root.iterdir())
+    except OSError:  # no USB camera, or no udev (a container)
+        return {}
+    return {str(link.resolve()): str(link) for link in links}
+
+
+def kind(device: VideoDevice, is_pi: bool) -> str:
+    """What a video node is, for a player choosing a camera (``tableside cameras``)."""
+    if device.webcam and device.built_in and not is_pi:
+        return "this computer's own camera: it faces you, never chosen by itself"
+    if device.webcam:
+        return "USB camera"
+    if device.bus == "usb":
+        return "a USB camera's other node (its metadata): no picture"
+    if device.pi_camera:
+        return "the Pi camera's raw sensor: read it as picamera"
+    if device.legacy_pi_camera:
+        return "the Pi camera, through the old firmware driver"
+    if device.bus == "platform":
+        return "the board's video codec or image processor: no camera"
+    return "video device"
+
+
 def video_devices(pattern: str = "/dev/video*", sys_root: Path = SYS_VIDEO,
                   chassis: Path = DMI_CHASSIS) -> list[VideoDevice]:
     """Every ``/dev/videoN`` node, in number order, with what the kernel says of it."""
