@@ -4,6 +4,7 @@ fake camera that delivers at a camera's pace."""
 from __future__ import annotations
 
 import functools
+import threading
 import time
 
 import cv2
@@ -79,3 +80,24 @@ class PacedCamera(FakeSource):
     def read(self) -> Frame | None:
         time.sleep(1 / 30)
         return super().read()
+
+
+class FocusingCamera(PacedCamera):
+    """A camera that focuses when asked (``refocus``): the next ``soft`` frames it gives
+    are taken while its lens moves, and ``focusing`` is true while one of them is the last
+    read. Records the thread and the last frame's number of each ask."""
+
+    def __init__(self, frames: list[np.ndarray], soft: int = 3) -> None:
+        super().__init__(frames)
+        self.soft = soft
+        self.soft_until = 0  # the number of the first frame after the lens has come to rest
+        self.asked: list[tuple[str, int]] = []
+
+    @property
+    def focusing(self) -> bool:
+        return self._index - 1 < self.soft_until
+
+    def refocus(self) -> bool:
+        self.asked.append((threading.current_thread().name, self._index - 1))
+        self.soft_until = self._index + self.soft
+        return True

@@ -6,7 +6,6 @@ the loop keeps reading once it is back."""
 
 from __future__ import annotations
 
-import threading
 import time
 
 import cv2
@@ -25,7 +24,7 @@ from tests.vision.helpers import (
     thrown_again,
     turned,
 )
-from tests.web.runtime.support import certain_photos, demo_profile, throw
+from tests.web.runtime.support import FocusingCamera, certain_photos, demo_profile, throw
 from vision.reader import DiceReader
 from vision.sources import FakeSource, SourceError, SourceLost
 from web.runtime import Runtime, RuntimeOptions
@@ -667,40 +666,19 @@ def test_grab_hands_over_the_next_frames_while_the_loop_goes_on():
         assert loop.stop()
 
 
-class Focusing(FakeSource):
-    """A camera that focuses: asked to, the next 3 frames it gives are taken while its lens
-    moves (``focusing`` is true once one of them is the last read). Each frame's value is
-    its number."""
-
-    def __init__(self) -> None:
-        super().__init__([np.full((30, 40, 3), i, np.uint8) for i in range(200)], loop=True)
-        self.live = True
-        self.soft_until = 0  # the first frame number after the lens has come to rest
-        self.refocused_on: list[tuple[str, int]] = []  # (thread, last frame read) of each ask
-
-    @property
-    def focusing(self) -> bool:
-        return self._index - 1 < self.soft_until
-
-    def refocus(self) -> bool:
-        self.refocused_on.append((threading.current_thread().name, self._index - 1))
-        self.soft_until = self._index + 3
-        return True
-
-
 def test_a_tray_check_grab_has_the_camera_focus_first_and_waits_for_its_lens():
-    camera = Focusing()
+    camera = FocusingCamera([np.full((30, 40, 3), i, np.uint8) for i in range(200)])
     loop = CameraLoop("t", lambda: camera, lambda f, m: None, min_period=0.001).start()
     try:
         taken = loop.grab(3, timeout=3.0, refocus=True)
-        [(thread, asked_at)] = camera.refocused_on
+        [(thread, asked_at)] = camera.asked
         assert thread == "camera-loop"  # the source is only ever touched by its loop
         values = [int(f[0, 0, 0]) for f in taken]
         # the frame the focus was asked on, and the 3 the lens moved through, are not taken
         assert values == [asked_at + 4, asked_at + 5, asked_at + 6]
         # a grab without refocus (measuring the dice) leaves the lens where it is
         loop.grab(2, timeout=3.0)
-        assert len(camera.refocused_on) == 1
+        assert len(camera.asked) == 1
     finally:
         assert loop.stop()
 

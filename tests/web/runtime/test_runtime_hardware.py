@@ -16,7 +16,7 @@ from firmware_bridge.backoff import Backoff
 from firmware_bridge.bridge import SerialBridge
 from firmware_bridge.pty_box import FakePtyBox
 from tests.support.web import browser, join
-from tests.web.runtime.support import PacedCamera
+from tests.web.runtime.support import FocusingCamera, PacedCamera
 from vision.calibration import Calibration, quality
 from vision.sources import FakeSource, FlickerControlError
 from web.app import create_app
@@ -513,28 +513,6 @@ def test_a_tray_checked_from_a_phone_keeps_the_cameras_anti_flicker(services):
         assert runtime.stop(timeout=3.0)
 
 
-class FocusingTray(PacedCamera):
-    """A webcam over the tray that focuses when asked: its next 5 frames are soft."""
-
-    def __init__(self, frames) -> None:
-        super().__init__(frames)
-        self.asked = 0
-        self.soft = 0
-
-    @property
-    def focusing(self) -> bool:
-        return self.soft > 0
-
-    def refocus(self) -> bool:
-        self.asked += 1
-        self.soft = 6  # counted down by each read: the 5 read after this are soft
-        return True
-
-    def read(self):
-        self.soft = max(0, self.soft - 1)
-        return super().read()
-
-
 def test_a_tray_check_focuses_the_camera_on_the_empty_tray_first(services):
     """The empty tray in view is the moment a camera that focuses should focus (its lens
     was held where it found the tray when it opened, perhaps with a hand in view); the
@@ -542,17 +520,17 @@ def test_a_tray_check_focuses_the_camera_on_the_empty_tray_first(services):
     from tests.vision.helpers import empty_tray, photo
 
     sheet = photo("IMG_20191208_112541.jpg")
-    camera = FocusingTray([empty_tray(sheet)])
+    camera = FocusingCamera([empty_tray(sheet)], soft=5)
     runtime = Runtime(services, RuntimeOptions(box="none"), camera_factory=lambda: camera,
                       camera_spec="camera:0", pi_model=None)
     runtime.start()
     try:
         assert wait_for(lambda: runtime.status()["camera"]["frames"] > 2)
         result = runtime.check_tray("den")
-        assert camera.asked == 1 and result.frames == 10 and result.keepable
+        assert len(camera.asked) == 1 and result.frames == 10 and result.keepable
         camera.frames[:] = [sheet.image()]
         runtime.measure_dice()
-        assert camera.asked == 1
+        assert len(camera.asked) == 1
     finally:
         assert runtime.stop(timeout=3.0)
 
