@@ -87,10 +87,10 @@ class FrameSource(abc.ABC):
 
     name = "source"
     live = False
-    mains_hz: int | None = None
-    """The mains frequency (50, 60) a camera's anti-flicker was set to, None if not."""
     """A camera (frames as they come, the first ones while its exposure settles) rather
     than a recording or a file."""
+    mains_hz: int | None = None
+    """The mains frequency (50, 60) a camera's anti-flicker was set to, None if not."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self._clock = clock
@@ -408,7 +408,7 @@ def with_mains(spec: str, mains_hz: int | None) -> str:
                else spec.partition(",")[2])
     if mains_hz is None or any(o.strip().lower().endswith("hz") for o in options.split(",")):
         return spec
-    if spec.startswith(("camera:", "/dev/")) or spec.startswith("picamera:"):
+    if spec.startswith(("camera:", "/dev/", "picamera:")):
         return f"{spec},{mains_hz}hz"
     if spec == "picamera":
         return f"picamera:{mains_hz}hz"

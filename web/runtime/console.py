@@ -19,8 +19,8 @@ from web.runtime.status import ABSENT, LOST, REOPENING, RUNNING
 
 Status = Mapping[str, Any]
 
-# Passing states: printed only when they last (a retry under way; a late heartbeat), so a
-# part working its way back does not fill the terminal. The next lasting state is printed.
+# Passing states (a retry under way; a late heartbeat) are not written, so a part working
+# its way back does not fill the terminal; the lasting state it comes to is.
 PASSING = {"camera": {REOPENING}, "button_box": {"connecting", "degraded"}}
 
 START_GRACE = 2.0  # seconds for the loops to find their hardware before the first report
