@@ -288,6 +288,7 @@ def test_watch_refuses_a_frame_rate_for_a_camera(
 ) -> None:
     """A camera's frames are timed as they come; --fps would make its rolls settle by
     frame count."""
+    import vision.sources as sources
     from vision.sources import CaptureSource
 
     camera = _StillCamera()
@@ -296,7 +297,7 @@ def test_watch_refuses_a_frame_rate_for_a_camera(
         return CaptureSource(0, live=True, name=spec, clock=clock,  # type: ignore[arg-type]
                              capture_factory=lambda _: camera)
 
-    monkeypatch.setattr(vision_cli, "open_source", open_camera)
+    monkeypatch.setattr(sources, "open_source", open_camera)  # as watch opens its source
     assert run(["watch", "camera:0", "--fps", "5"]) == 2
     assert "--fps is for a recording" in capsys.readouterr().err
     assert camera.released  # the camera is let go, not left open
