@@ -1,6 +1,6 @@
 """The hardware as ``serve`` tells it on its terminal: which camera and button box it found
-at start, and a line each time one comes, goes or comes back (docs/runtime.md, "On the
-terminal").
+at start, a line each time one comes, goes or comes back, and the camera's word when its
+tray setup no longer fits (docs/runtime.md, "On the terminal").
 
 The phones show the same on the hardware page (``GET /api/hardware``); this is for whoever
 started Tableside from a keyboard and plugs things in beside it. Lines are worked out from
@@ -90,7 +90,18 @@ def changes(before: Status | None, now: Status) -> list[str]:
         text = line(part)
         if text:
             lines.append(text)
-    return lines
+    return lines + _setup_note(before, now)
+
+
+def _setup_note(before: Status | None, now: Status) -> list[str]:
+    """The camera's word on its tray setup when it comes (the tray no longer looks like its
+    check; wood taken into the tray), once: it stays in the status until the tray is
+    checked again."""
+    camera, old = now.get("camera"), before.get("camera") if before is not None else None
+    note = camera.get("setup_note") if isinstance(camera, Mapping) else None
+    if not note or (isinstance(old, Mapping) and old.get("setup_note") == note):
+        return []
+    return [f"Camera: {note}"]
 
 
 def _lasting(before: Status | None, now: Status) -> dict[str, Any]:

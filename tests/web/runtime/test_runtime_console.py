@@ -61,6 +61,19 @@ def test_only_what_changed_is_told():
         "Button box: connected on /dev/ttyACM0, firmware 1.0.0"]
 
 
+def test_the_cameras_word_on_its_tray_setup_is_told_once_when_it_comes():
+    from vision.settle import STALE_NOTE
+
+    stale = replace(WEBCAM, setup_note=STALE_NOTE, detail=STALE_NOTE)
+    assert changes(snapshot(WEBCAM), snapshot(stale)) == [f"Camera: {STALE_NOTE}"]
+    assert changes(snapshot(stale), snapshot(replace(stale, detail="dice settled"))) == []
+    assert changes(snapshot(stale), snapshot(WEBCAM)) == []  # checked again: nothing to say
+    assert changes(None, snapshot(stale)) == [
+        "Camera: reading camera:2 (HD Pro Webcam C920) (tray setup kitchen)",
+        "Button box: no button box found (USB 2E8A:0005 or /dev/serial/by-id/*)",
+        f"Camera: {STALE_NOTE}"]
+
+
 def test_another_reason_for_a_missing_part_is_news():
     refused = replace(NO_CAMERA, detail="camera:0 cannot be opened: it is busy")
     assert changes(snapshot(), snapshot(refused)) == [
