@@ -172,3 +172,45 @@ def test_a_status_that_fails_once_does_not_stop_the_console():
         time.sleep(0.01)
     console.stop()
     assert len(calls) >= 2 and "Camera: reading" in out.getvalue()
+
+
+def test_a_real_button_box_unplugged_and_back_is_told_in_a_few_lines(services, tmp_path):
+    """The runtime's serial bridge to a simulated Pico behind a pseudo-terminal
+    (firmware_bridge.pty_box), pulled out and plugged back while the console polls: the
+    box is told connected, gone, and connected again, not once per reconnect attempt."""
+    from firmware_bridge.backoff import Backoff
+    from firmware_bridge.bridge import SerialBridge
+    from firmware_bridge.pty_box import FakePtyBox
+    from tests.web.runtime.test_runtime_hardware import wait_for
+    from web.runtime import Runtime, RuntimeOptions
+
+    with FakePtyBox(tmp_path / "usb-MicroPython_Board-if00", seed=5) as box:
+        bridge = SerialBridge(str(box.link), backoff=Backoff(0.05, 0.2))
+        runtime = Runtime(services, RuntimeOptions(camera="none"), bridge=bridge,
+                          pi_model=None).start()
+        out = io.StringIO()
+        console = HardwareConsole(runtime.status, out, grace=0, poll=0.02).start()
+        try:
+            def box_lines() -> list[str]:
+                return [x for x in out.getvalue().splitlines() if x.startswith("Button box")]
+
+            assert wait_for(lambda: any("connected on" in x for x in box_lines()))
+            box.unplug()
+            assert wait_for(lambda: not runtime.status()["button_box"]["connected"])
+            time.sleep(0.5)  # reconnect attempts at 0.05 to 0.2 s: several while it is out
+            box.plug()
+            assert wait_for(lambda: sum("connected on" in x for x in box_lines()) == 2)
+        finally:
+            console.stop()
+            runtime.stop()
+    lines = box_lines()
+    up = [i for i, x in enumerate(lines) if "connected on" in x]
+    assert len(up) == 2 and up[-1] == len(lines) - 1, lines
+    assert lines[up[0]] == lines[up[1]] == f"Button box: connected on {box.link}, firmware 1.0.0"
+    gone = lines[up[0] + 1:up[1]]
+    # lost, then perhaps why it cannot reconnect: not one line per attempt
+    assert 1 <= len(gone) <= 3, lines
+    lost = gone[0].startswith(f"Button box: lost on {box.link} (") and gone[0].endswith(
+        "); reconnecting")
+    assert lost or "cannot open the port" in gone[0], lines
+    assert out.getvalue().splitlines()[0] == "Camera: turned off (--camera none)"
