@@ -159,9 +159,10 @@ class PicameraSource(FrameSource):
         super().close()
 
 
-def picamera_source(spec: str, clock: Callable[[], float]) -> PicameraSource:
+def picamera_options(spec: str) -> tuple[int, int | None]:
     """``picamera``, ``picamera:N`` (the camera's number), ``picamera:50hz`` or ``:60hz``
-    (the mains frequency, against flicker), or both: ``picamera:1,50hz``."""
+    (the mains frequency, against flicker), or both: ``picamera:1,50hz`` -> (number, mains);
+    :class:`SourceError` saying what is expected for anything else."""
     number, mains = 0, None
     options = spec.split(":", 1)[1].split(",") if ":" in spec else []
     for option in (o.strip().lower() for o in options):
@@ -174,4 +175,10 @@ def picamera_source(spec: str, clock: Callable[[], float]) -> PicameraSource:
             raise SourceError(f"{spec}: {hint}expected picamera, picamera:N (the camera's "
                               "number), picamera:50hz or picamera:60hz (your mains, against "
                               "a lamp's flicker), or both (picamera:1,50hz)")
+    return number, mains
+
+
+def picamera_source(spec: str, clock: Callable[[], float]) -> PicameraSource:
+    """The Pi camera a ``picamera...`` source string names (:func:`picamera_options`)."""
+    number, mains = picamera_options(spec)
     return PicameraSource(clock=clock, number=number, mains_hz=mains)

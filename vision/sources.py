@@ -433,20 +433,54 @@ def open_for_setup(
         return open_source(spec, clock=clock)
 
 
+NO_SOURCE = ("no source given: use camera:N, a /dev/video path, picamera, images:DIR, "
+             "video:FILE or an image file")
+
+
+def _camera_index(spec: str) -> tuple[int, int | None]:
+    """``camera:N`` or ``camera:N,50hz`` -> (N, mains)."""
+    index, mains = _mains_option(spec.split(":", 1)[1], spec)
+    if not index.isdigit():
+        raise SourceError(f"{spec}: expected camera:N with N a number (camera:N,50hz "
+                          "or ,60hz against a lamp's flicker)")
+    return int(index), mains
+
+
+def _unknown(spec: str) -> SourceError:
+    return SourceError(f"unknown source {spec!r}: use camera:N, a /dev/video path, picamera, "
+                       "images:DIR, video:FILE or an image file")
+
+
+def check_spec(spec: str) -> None:
+    """:class:`SourceError` when ``spec`` names no source at all (a typo, an option that does
+    not exist), found without opening anything: ``serve`` says so at once rather than look
+    for it for ever. A camera not plugged in, or a file not there, is for opening to say."""
+    if not spec.strip():
+        raise SourceError(NO_SOURCE)
+    if spec.startswith("camera:"):
+        _camera_index(spec)
+    elif spec == "picamera" or spec.startswith("picamera:"):
+        from vision.picamera import picamera_options
+
+        picamera_options(spec)
+    elif spec.startswith("/dev/"):
+        _mains_option(spec, spec)
+    elif not spec.startswith(("images:", "video:")):
+        path = Path(spec)
+        if not (path.exists() or path.suffix.lower() in IMAGE_SUFFIXES + VIDEO_SUFFIXES):
+            raise _unknown(spec)
+
+
 def open_source(
     spec: str, *, clock: Callable[[], float] = time.monotonic,
     capture_factory: Callable[[int | str], Any] = cv2.VideoCapture,
 ) -> FrameSource:
     """Open a frame source from its string (see the module docstring)."""
     if not spec.strip():
-        raise SourceError("no source given: use camera:N, a /dev/video path, picamera, "
-                          "images:DIR, video:FILE or an image file")
+        raise SourceError(NO_SOURCE)
     if spec.startswith("camera:"):
-        index, mains = _mains_option(spec.split(":", 1)[1], spec)
-        if not index.isdigit():
-            raise SourceError(f"{spec}: expected camera:N with N a number (camera:N,50hz "
-                              "or ,60hz against a lamp's flicker)")
-        return CaptureSource(int(index), live=True, name=spec, clock=clock,
+        index, mains = _camera_index(spec)
+        return CaptureSource(index, live=True, name=spec, clock=clock,
                              capture_factory=capture_factory, size=CAMERA_SIZE,
                              mains_hz=mains)
     if spec == "picamera" or spec.startswith("picamera:"):
@@ -475,7 +509,4 @@ def open_source(
         return ImageSource(path, clock=clock)
     if path.suffix.lower() in IMAGE_SUFFIXES:
         raise SourceError(f"{spec}: no such file")
-    raise SourceError(
-        f"unknown source {spec!r}: use camera:N, a /dev/video path, picamera, images:DIR, "
-        "video:FILE or an image file"
-    )
+    raise _unknown(spec)

@@ -21,6 +21,7 @@ from vision.sources import (
     ImagesSource,
     SourceError,
     SourceLost,
+    check_spec,
     open_for_setup,
     open_source,
     with_mains,
@@ -455,6 +456,29 @@ def test_a_webcam_without_anti_flicker_says_so_as_such(tmp_path: Path) -> None:
         CaptureSource(str(node), live=True, name=f"{node},50hz", mains_hz=50,
                       capture_factory=lambda _: cap)
     assert cap.released
+
+
+@pytest.mark.parametrize(("spec", "said"), [
+    ("", "no source given"), ("camra:0", "unknown source 'camra:0'"),
+    ("camera:x", "expected camera:N"), ("camera:0,55hz", "after the comma, 50hz or 60hz"),
+    ("/dev/video0,50", "after the comma"), ("picamera:2x", "expected picamera, picamera:N"),
+    ("tray", "unknown source 'tray'"),
+])
+def test_a_source_string_that_names_nothing_is_told_before_anything_opens(spec, said) -> None:
+    with pytest.raises(SourceError, match=said):
+        check_spec(spec)
+
+
+@pytest.mark.parametrize("spec", [
+    "camera:0", "camera:12,60hz", "/dev/video0", "/dev/v4l/by-id/usb-x-video-index0,50hz",
+    "picamera", "picamera:1,50hz", "images:/not/yet", "video:/not/yet.mp4", "missing.jpg",
+    "later.mp4", str(PHOTOS),
+])
+def test_a_source_string_that_names_something_passes_even_when_it_is_not_there(spec) -> None:
+    check_spec(spec)  # a camera not plugged in, or a file not there yet: opening says so
+    if spec.startswith("camera:"):
+        with pytest.raises(SourceError, match="cannot open the camera"):
+            open_source(spec, capture_factory=lambda _: FakeCapture(opens=False))
 
 
 @pytest.mark.parametrize("spec", ["picamera:", "picamera:fifty", "picamera:50", "picamera:1,2x"])

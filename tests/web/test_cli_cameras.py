@@ -1,7 +1,8 @@
 """``tableside cameras``: what each video device here is and which camera serve, calibrate
 and watch open when none is named, on the devices of a laptop with a webcam, a Raspberry
 Pi with its camera, and a machine with none (the kernel's descriptions as
-web.runtime.hardware reads them from sysfs)."""
+web.runtime.hardware reads them from sysfs); and ``serve --camera`` with a source string
+that names no camera."""
 
 from __future__ import annotations
 
@@ -101,3 +102,12 @@ def test_by_id_links_name_each_camera_by_model_and_serial(tmp_path: Path):
     assert hardware.by_id_links(root) == {
         str(node): str(root / "usb-046d_HD_Pro_Webcam_C920_0A1B2C3D-video-index0")}
     assert hardware.by_id_links(tmp_path / "none") == {}  # no USB camera, or no udev
+
+
+def test_serve_with_a_camera_that_names_nothing_says_so_at_once(tmp_path, capsys):
+    """A typo in --camera stops serve before anything starts, where it would otherwise run
+    looking for a camera called that for ever."""
+    assert main(["serve", "--camera", "camra:0", "--db", str(tmp_path / "t.sqlite3")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tableside serve: --camera: unknown source 'camra:0': use camera:N")
+    assert not (tmp_path / "t.sqlite3").exists()  # nothing was started

@@ -18,6 +18,7 @@ from companion.store.paths import default_db_path
 from companion.store.sqlite import SQLiteStore
 from companion.table import Table
 from vision.onnxmodel import ENGINE_NOTE
+from vision.sources import SourceError, check_spec
 from web.cli import CAMERA_LOG_NOTE, CAMERAS
 
 if TYPE_CHECKING:
@@ -106,6 +107,12 @@ def run(args: argparse.Namespace) -> int:
     from web.runtime.console import HardwareConsole
     from web.services import Services
 
+    if args.camera not in (None, "none"):
+        try:  # a typo is said at once, not looked for as a camera for ever
+            check_spec(args.camera)
+        except SourceError as exc:
+            print(f"tableside serve: --camera: {exc}", file=sys.stderr)
+            return 2
     path = args.db or default_db_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
