@@ -304,7 +304,8 @@ class CaptureSource(FrameSource):
         self._cap = cap
         self._failures = 0
         self._last_ms = -1.0  # the video's time of the frame last read (a file starts over)
-        self._focus_at = self._clock() + FOCUS_SECONDS if self.live else None
+        # when its autofocus is held: FOCUS_SECONDS from its first frame (inf until then)
+        self._focus_at = math.inf if self.live else None
         self.focus_held = False  # its autofocus turned off, the lens held on the tray
 
     def read(self) -> Frame | None:
@@ -314,8 +315,8 @@ class CaptureSource(FrameSource):
         ok, image = self._cap.read()
         if ok and image is not None:
             self._failures = 0
-            if self._focus_at is not None and self._clock() >= self._focus_at:
-                self._hold_focus()
+            if self._focus_at is not None:
+                self._focus_timer()
             return self._frame(image, timestamp=None if self.live else self._video_time())
         if not self.live:
             return None
@@ -345,8 +346,18 @@ class CaptureSource(FrameSource):
         if self.focus_held:
             self._cap.set(cv2.CAP_PROP_AUTOFOCUS, 1)
             self.focus_held = False
-        self._focus_at = self._clock() + FOCUS_SECONDS
+        self._focus_at = math.inf  # FOCUS_SECONDS from its next frame
         return True
+
+    def _focus_timer(self) -> None:
+        """Start the autofocus's time at the first frame after an opening or a refocus (the
+        clock a command reads a camera by may only tell the time once it is open), hold
+        the lens once it is up."""
+        now = self._clock()
+        if self._focus_at == math.inf:
+            self._focus_at = now + FOCUS_SECONDS
+        elif self._focus_at is not None and now >= self._focus_at:
+            self._hold_focus()
 
     def _hold_focus(self) -> None:
         """Turn a webcam's continuous autofocus off, its lens staying where it found the

@@ -355,3 +355,20 @@ def test_a_broken_video_is_reported_in_our_words_only(tmp_path: Path, level: str
     assert done.returncode == 2
     assert "video:" in done.stderr and "cannot open the video" in done.stderr
     assert ("moov atom not found" in done.stderr) == (level is not None)
+
+
+def test_watch_gives_a_webcams_autofocus_its_time_from_the_first_frame() -> None:
+    """`watch` opens a camera on its recording clock and only then makes the clock tell the
+    time; the autofocus's 2 s once began on the recording clock, so the lens was held at
+    the first frame, before it had found the tray."""
+    from tests.vision.test_vision_sources import FocusingCapture
+    from vision.sources import CaptureSource
+
+    clock = vision_cli._FrameClock(0.1)
+    cap = FocusingCapture()
+    with CaptureSource(0, live=True, name="camera:0", clock=clock,
+                       capture_factory=lambda _: cap) as camera:
+        clock.live = True  # as watch does once it knows the source is a camera
+        assert camera.read() is not None
+        assert camera.focusing and not camera.focus_held
+        assert cap.props[cv2.CAP_PROP_AUTOFOCUS] == 1.0

@@ -187,14 +187,21 @@ def test_a_webcam_focuses_again_when_asked_then_holds_its_lens_again() -> None:
     with CaptureSource(0, live=True, name="camera:0", clock=clock,
                        capture_factory=lambda _: cap) as source:
         assert source.focusing
-        clock.advance(FOCUS_SECONDS)
+        clock.advance(10.0)  # opened long before its first frame is read: no matter
+        source.read()  # its autofocus's time starts at its first frame
+        clock.advance(FOCUS_SECONDS - 0.5)
+        source.read()
+        assert source.focusing and not source.focus_held
+        clock.advance(0.5)
         source.read()
         assert source.focus_held and not source.focusing
         assert source.refocus()
         assert cap.props[cv2.CAP_PROP_AUTOFOCUS] == 1.0 and source.focusing
+        source.read()  # from the next frame
         clock.advance(FOCUS_SECONDS - 0.5)
         source.read()
         assert source.refocus()  # asked again while focusing: its time starts over
+        source.read()
         clock.advance(FOCUS_SECONDS - 0.5)
         source.read()
         assert source.focusing
