@@ -4,16 +4,20 @@ import pytest
 
 from vision.calibration import quality
 from vision.reader import DiceReader
-from vision.sources import SourceError, open_source
+from vision.sources import FrameSource, SourceError, open_source
+
+
+def opened_or_skip(spec: str, missing: str) -> FrameSource:
+    """The camera ``spec`` names, opened; the test skipped (``missing``) where there is none."""
+    try:
+        return open_source(spec)
+    except SourceError:
+        pytest.skip(missing)
 
 
 @pytest.mark.hardware
 def test_real_camera_delivers_frames_that_can_be_read() -> None:
-    try:
-        source = open_source("camera:0")
-    except SourceError:
-        pytest.skip("no camera at camera:0")
-    with source:
+    with opened_or_skip("camera:0", "no camera at camera:0") as source:
         frames = [source.read() for _ in range(5)]
     assert all(f is not None and f.image.ndim == 3 for f in frames)
     last = frames[-1]
@@ -27,11 +31,7 @@ def test_real_camera_delivers_frames_that_can_be_read() -> None:
 
 @pytest.mark.hardware
 def test_real_pi_camera_delivers_frames() -> None:
-    try:
-        source = open_source("picamera")
-    except SourceError:
-        pytest.skip("no Raspberry Pi camera (or no picamera2)")
-    with source:
+    with opened_or_skip("picamera", "no Raspberry Pi camera (or no picamera2)") as source:
         frame = source.read()
     assert frame is not None and frame.image.shape[2] == 3
 
@@ -57,10 +57,7 @@ def test_calibrate_finds_the_tables_camera_by_itself(
 
 @pytest.mark.hardware
 def test_a_real_webcam_takes_its_anti_flicker_or_says_it_has_none() -> None:
-    try:
-        open_source("camera:0").close()
-    except SourceError:
-        pytest.skip("no camera at camera:0")
+    opened_or_skip("camera:0", "no camera at camera:0").close()
     try:
         source = open_source("camera:0,50hz")
     except SourceError as exc:
@@ -78,11 +75,7 @@ def test_a_real_webcam_with_autofocus_holds_its_lens_after_finding_the_tray() ->
 
     from vision.sources import FOCUS_SECONDS
 
-    try:
-        source = open_source("camera:0")
-    except SourceError:
-        pytest.skip("no camera at camera:0")
-    with source:
+    with opened_or_skip("camera:0", "no camera at camera:0") as source:
         had_autofocus = source._cap.get(cv2.CAP_PROP_AUTOFOCUS) == 1.0
         deadline = time.monotonic() + FOCUS_SECONDS + 1.0
         while time.monotonic() < deadline:

@@ -424,10 +424,11 @@ def test_pressing_the_simulated_box_needs_the_demo(services):
     assert response.status_code == 409 and "--demo" in response.json["message"]
 
 
-def _tray_runtime(services, frames):
-    runtime = Runtime(services, RuntimeOptions(box="none"),
-                      camera_factory=lambda: PacedCamera(frames),
-                      camera_spec="camera:0", pi_model=None)
+def _tray_runtime(services, frames, camera=None):
+    """The runtime of a table whose camera gives ``frames`` (or is ``camera``)."""
+    camera = camera or PacedCamera(frames)
+    runtime = Runtime(services, RuntimeOptions(box="none"), camera_factory=lambda: camera,
+                      camera_spec=camera.name, pi_model=None)
     services.runtime = runtime
     return runtime
 
@@ -492,11 +493,9 @@ def test_a_tray_checked_from_a_phone_keeps_the_cameras_anti_flicker(services):
     from vision.calibration import Calibration
 
     sheet = photo("IMG_20191208_112541.jpg")
-    camera = PacedCamera([empty_tray(sheet)])
+    camera = PacedCamera([empty_tray(sheet)], name="camera:0,50hz")
     camera.mains_hz = 50
-    runtime = Runtime(services, RuntimeOptions(box="none"), camera_factory=lambda: camera,
-                      camera_spec="camera:0,50hz", pi_model=None)
-    services.runtime = runtime
+    runtime = _tray_runtime(services, [], camera)
     host = browser(create_app(services, {"TESTING": True}))
     host.post("/api/tables", json={"game": "seafall", "options": SETUP})
     runtime.start()
@@ -521,8 +520,7 @@ def test_a_tray_check_focuses_the_camera_on_the_empty_tray_first(services):
 
     sheet = photo("IMG_20191208_112541.jpg")
     camera = FocusingCamera([empty_tray(sheet)], soft=5)
-    runtime = Runtime(services, RuntimeOptions(box="none"), camera_factory=lambda: camera,
-                      camera_spec="camera:0", pi_model=None)
+    runtime = _tray_runtime(services, [], camera)
     runtime.start()
     try:
         assert wait_for(lambda: runtime.status()["camera"]["frames"] > 2)
