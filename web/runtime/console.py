@@ -63,11 +63,12 @@ def _gpio(part: Status) -> str | None:
 
 
 def _key(part: Status) -> tuple[Any, ...]:
-    """What must change for a new line: the state, and for a part not working, the reason
-    (another reason is news: "no camera found" becoming "cannot open camera:0")."""
+    """What must change for a new line: the state, the camera's tray setup (one checked from
+    a phone), and for a part not working, the reason (another reason is news: "no camera
+    found" becoming "cannot open camera:0")."""
     state = part.get("state")
     working = state in (RUNNING, "connected")
-    return (state, part.get("source"), part.get("port"),
+    return (state, part.get("source"), part.get("port"), part.get("setup"),
             None if working else part.get("detail"))
 
 

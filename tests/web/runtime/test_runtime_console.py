@@ -59,6 +59,9 @@ def test_only_what_changed_is_told():
         "Camera: reading camera:2 (HD Pro Webcam C920) (tray setup kitchen)"]
     assert changes(snapshot(WEBCAM), snapshot(WEBCAM, BOX)) == [
         "Button box: connected on /dev/ttyACM0, firmware 1.0.0"]
+    # the host checked the tray from a phone and kept it as another setup
+    assert changes(snapshot(WEBCAM), snapshot(replace(WEBCAM, setup="den"))) == [
+        "Camera: reading camera:2 (HD Pro Webcam C920) (tray setup den)"]
 
 
 def test_the_cameras_word_on_its_tray_setup_is_told_once_when_it_comes():
