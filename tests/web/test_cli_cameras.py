@@ -24,6 +24,12 @@ from web.runtime import hardware
 C920_ID = "/dev/v4l/by-id/usb-046d_HD_Pro_Webcam_C920_0A1B2C3D-video-index0"
 
 
+@pytest.fixture(autouse=True)
+def _private_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tray setups of this test's own, not the machine's."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+
+
 def machine(monkeypatch: pytest.MonkeyPatch, devices, model: str | None = None,
             links: dict[str, str] | None = None) -> None:
     monkeypatch.setattr(hardware, "video_devices", lambda: devices)
@@ -45,12 +51,31 @@ def test_a_laptop_with_a_webcam_lists_both_and_opens_the_webcam(monkeypatch, cap
         "  -          HD Pro Webcam C920 (/dev/video3): a USB camera's other node (its "
         "metadata): no picture",
         "* opened by serve, calibrate and watch when no camera is named",
+        "serve opens camera:2, with no tray setup yet (tableside calibrate --setup NAME)",
     ]
     assert main(["cameras", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["chosen"] == "camera:2" and out["machine"] is None
     assert [r["source"] for r in out["cameras"] if r["chosen"]] == ["camera:2"]
     assert out["cameras"][2]["by_id"] == C920_ID and out["none_chosen"] is None
+
+
+def test_the_tray_setup_serve_reads_with_and_its_anti_flicker_are_said(monkeypatch, capsys):
+    import numpy as np
+
+    from vision.calibration import Calibration, quality, remember_in_use
+
+    image = np.full((60, 80, 3), 120, np.uint8)
+    Calibration("den", image, np.full((60, 80), 255, np.uint8), 12.0, quality(image),
+                50).save()
+    remember_in_use("den")
+    machine(monkeypatch, LAPTOP + PLUGGED)
+    assert main(["cameras"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "serve opens camera:2,50hz with the tray setup den"
+    assert main(["cameras", "--json"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert body["setup"] == "den" and body["mains_hz"] == 50
 
 
 def test_a_laptop_alone_says_its_own_camera_is_not_opened_and_how_to_name_it(
@@ -72,7 +97,9 @@ def test_a_pi_lists_its_camera_as_picamera_and_its_codecs_as_no_camera(monkeypat
                         "read it as picamera")
     assert lines[2].startswith("  -          unicam-embedded (/dev/video1)")
     assert all(": the board's video codec or image processor: no camera" in line
-               for line in lines[3:-1]) and len(lines[3:-1]) == len(PI_NODES)
+               for line in lines[3:-2]) and len(lines[3:-2]) == len(PI_NODES)
+    assert lines[-1] == ("serve opens picamera, with no tray setup yet (tableside calibrate "
+                         "--setup NAME)")
     # a webcam plugged into the Pi comes first
     machine(monkeypatch, PI_CAMERA_NODES + [usb(2)] + PI_NODES, "Raspberry Pi 5")
     assert main(["cameras", "--json"]) == 0

@@ -1,8 +1,9 @@
 """``tableside cameras``: the video devices on this machine, what each one is, and the
 camera that ``serve``, ``calibrate`` and ``watch`` open when none is named (docs/vision.md,
-*Watching a stream*). For a player with two cameras, or a laptop's own beside a webcam:
-which source names which, and the ``/dev/v4l/by-id`` name that stays the same whatever
-order they were plugged in."""
+*Watching a stream*), and how: with the tray setup it reads with, and that setup's
+anti-flicker. For a player with two cameras, or a laptop's own beside a webcam: which
+source names which, and the ``/dev/v4l/by-id`` name that stays the same whatever order
+they were plugged in."""
 
 from __future__ import annotations
 
@@ -44,8 +45,18 @@ def _rows(devices: list[Any], is_pi: bool, links: dict[str, str],
     return rows
 
 
+def _serve_line(chosen: str, setup: Any) -> str:
+    """How ``serve`` opens the camera: the source, with the tray setup it reads with."""
+    if setup is None:
+        return (f"serve opens {chosen}, with no tray setup yet (tableside calibrate --setup "
+                "NAME)")
+    from vision.sources import with_mains
+
+    return f"serve opens {with_mains(chosen, setup.mains_hz)} with the tray setup {setup.name}"
+
+
 def run(args: argparse.Namespace) -> int:
-    from web.runtime import hardware
+    from web.runtime import hardware, tray_setup
 
     devices = hardware.video_devices()
     model = hardware.pi_model()
@@ -54,9 +65,13 @@ def run(args: argparse.Namespace) -> int:
     missing = (None if chosen is not None
                else hardware.no_camera_found(
                    devices, "name one: serve --camera SOURCE, calibrate SOURCE, watch SOURCE"))
+    setup = tray_setup(None)  # the one serve reads with (one that no longer loads: logged)
     if args.json:
         print(json.dumps({"machine": model, "cameras": rows, "chosen": chosen,
-                          "none_chosen": missing}, indent=1))
+                          "none_chosen": missing,
+                          "setup": setup.name if setup is not None else None,
+                          "mains_hz": setup.mains_hz if setup is not None else None},
+                         indent=1))
         return 0 if chosen is not None else 1
     if model is not None:
         print(model)
@@ -70,4 +85,5 @@ def run(args: argparse.Namespace) -> int:
         print(missing)
         return 1
     print(CHOSEN_NOTE)
+    print(_serve_line(chosen, setup))
     return 0

@@ -59,6 +59,26 @@ TRAY_CHECK_SECONDS = 5.0
 """How long a tray check waits for those frames before saying the camera gives none."""
 
 
+def tray_setup(wanted: str | None, remembered: bool = True) -> Calibration | None:
+    """The tray setup the camera reads with: the one named (``ValueError``, saying how to
+    calibrate it, when it cannot be loaded), none for "none", else (``remembered``) the one
+    last calibrated or checked, if it still loads (docs/runtime.md)."""
+    if wanted == "none":
+        return None
+    if wanted is not None:
+        return Calibration.load(wanted)
+    if not remembered:
+        return None
+    name = in_use()
+    if name is None:
+        return None
+    try:
+        return Calibration.load(name)
+    except ValueError as exc:
+        log.warning("not reading with the last tray setup: %s", exc)
+        return None
+
+
 @dataclass(frozen=True)
 class RuntimeOptions:
     demo: bool = False
@@ -98,31 +118,11 @@ class Runtime:
         # the demo's recorded camera is not the table's: it reads with no remembered setup,
         # and a setup made on it is kept for this run only (never saved or remembered)
         self._keeps_setups = not self.recorded_camera
-        self.setup = self._load_setup(options.setup, remembered=not self.recorded_camera)
+        self.setup = tray_setup(options.setup, remembered=not self.recorded_camera)
         self.camera = self._make_camera(camera_factory, camera_spec)
         self.boxes = self._make_boxes(bridge)
 
     # -- building the parts -------------------------------------------------------------------
-    @staticmethod
-    def _load_setup(wanted: str | None, remembered: bool = True) -> Calibration | None:
-        """The tray setup the camera reads with: the one named (``ValueError``, saying how
-        to calibrate it, when it cannot be loaded), none for "none", else (``remembered``)
-        the one last calibrated or checked, if it still loads (docs/runtime.md)."""
-        if wanted == "none":
-            return None
-        if wanted is not None:
-            return Calibration.load(wanted)
-        if not remembered:
-            return None
-        name = in_use()
-        if name is None:
-            return None
-        try:
-            return Calibration.load(name)
-        except ValueError as exc:
-            log.warning("not reading with the last tray setup: %s", exc)
-            return None
-
     def _make_camera(self, factory: Callable[[], FrameSource] | None,
                      spec: str | None) -> CameraLoop | None:
         def loop(name: str, source: Callable[[], FrameSource], **options: Any) -> CameraLoop:
