@@ -30,10 +30,8 @@ def _rows(devices: list[Any], is_pi: bool, links: dict[str, str],
     for device in devices:
         if device.pi_camera:  # its raw nodes: libcamera reads them together, as picamera
             source = "picamera" if device is first_pi_camera else None
-        elif device.index == 0 and device.number >= 0 and device.bus != "platform":
-            source = f"camera:{device.number}"
         else:
-            source = None  # no picture to read from it
+            source = device.source  # None: no picture to read from it
         rows.append({"source": source, "path": device.path, "by_id": links.get(device.path),
                      "name": device.name, "kind": kind(device, is_pi),
                      "chosen": source is not None and source == chosen})

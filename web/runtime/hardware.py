@@ -71,6 +71,14 @@ class VideoDevice:
                 or (self.removable == "fixed" and self.in_screen_machine))
 
     @property
+    def source(self) -> str | None:
+        """``camera:N`` for a node OpenCV reads pictures from: a device's first node, not a
+        board's codec, image processor or raw sensor (None for those)."""
+        if self.bus == "platform" or self.index != 0 or self.number < 0:
+            return None
+        return f"camera:{self.number}"
+
+    @property
     def legacy_pi_camera(self) -> bool:
         """A Pi camera through the old firmware driver (bcm2835-v4l2, before libcamera):
         a V4L2 camera OpenCV reads."""
@@ -193,9 +201,8 @@ def camera_spec(requested: str | None, devices: list[VideoDevice] | None = None,
     if is_pi:
         legacy = [d for d in devices if d.legacy_pi_camera]
         return f"camera:{legacy[0].number}" if legacy else "picamera"
-    others = [d for d in devices
-              if d.bus != "platform" and d.index == 0 and d.number >= 0 and not d.built_in]
-    return f"camera:{others[0].number}" if others else None
+    others = [d for d in devices if d.source is not None and not d.built_in]
+    return others[0].source if others else None
 
 
 def no_camera_found(devices: list[VideoDevice] | None = None,
