@@ -55,6 +55,14 @@ lens is held where it is, as a Pi camera's is after its focus cycle: a lens hunt
 plain tray floor, or after a hand has passed, changes the picture while the dice lie still
 and softens the frame they are read on."""
 
+CAMERA_BUFFERS = 1
+"""Frame buffers asked of a V4L2 camera (OpenCV's default is 4). The driver fills its
+buffers in turn and a read takes the oldest filled one, so with 4 a loop reading slower
+than the camera (the camera loop reads 20 a second, a webcam gives 30) is handed frames
+three of its reads old, about 150 ms: the hand already gone is still seen, a settled tray
+is read late, and a tray check's first frames predate its asking. With one, each read
+waits for the camera's next frame (at most one frame period) and gets it fresh."""
+
 IN_USE_HINT = "not plugged in, or in use by another program"
 """Why a camera may not open: one camera serves one program at a time."""
 
@@ -285,6 +293,8 @@ class CaptureSource(FrameSource):
             if self.live:
                 raise SourceError(f"{self.name}: cannot open the camera ({IN_USE_HINT})")
             raise SourceError(f"{self.name}: cannot open the video")
+        if self.live:
+            cap.set(cv2.CAP_PROP_BUFFERSIZE, CAMERA_BUFFERS)  # a driver may keep more
         if self.size is not None:
             if self.live:
                 # compressed frames: over USB 2, many webcams give 1280x720 uncompressed

@@ -83,3 +83,20 @@ def test_a_real_webcam_with_autofocus_holds_its_lens_after_finding_the_tray() ->
         assert source.focus_held == had_autofocus
         if had_autofocus:
             assert source._cap.get(cv2.CAP_PROP_AUTOFOCUS) == 0.0
+
+
+@pytest.mark.hardware
+def test_a_real_webcam_read_after_a_pause_gives_a_frame_taken_after_the_pause() -> None:
+    """No frame kept in V4L2's queue from before (``CAMERA_BUFFERS``): the driver stamps
+    each frame with when it was taken (OpenCV's ``CAP_PROP_POS_MSEC``)."""
+    import time
+
+    import cv2
+
+    with opened_or_skip("camera:0", "no camera at camera:0") as source:
+        for _ in range(5):
+            assert source.read() is not None
+        before = source._cap.get(cv2.CAP_PROP_POS_MSEC)
+        time.sleep(0.3)
+        assert source.read() is not None
+        assert source._cap.get(cv2.CAP_PROP_POS_MSEC) - before > 250

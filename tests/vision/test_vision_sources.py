@@ -121,6 +121,92 @@ def test_camera_source_reports_unplugging_and_reopens() -> None:
     assert captures[-1].released
 
 
+class QueuedCapture(FakeCapture):
+    """A V4L2 camera's buffer queue, as OpenCV drives it (``cap_v4l.cpp``): the camera
+    takes a frame every ``1/fps`` s of ``clock`` into the first of its queued buffers, or
+    drops it when none is queued; a read gives back the buffer of the read before, takes
+    the oldest filled one, and waits (moving the clock) for the next frame when none is
+    filled. ``CAP_PROP_BUFFERSIZE`` sets how many buffers there are (4 unless set);
+    ``ages`` records how old each frame read was when read."""
+
+    def __init__(self, clock: ManualClock, fps: float = 30.0) -> None:
+        super().__init__()
+        self.clock = clock
+        self.period = 1 / fps
+        self.buffers = 4
+        self.next_shot = clock.now
+        self.queued = self.buffers
+        self.filled: list[float] = []  # when each filled buffer's frame was taken
+        self.held = False
+        self.ages: list[float] = []
+
+    def set(self, prop: int, value: float) -> bool:
+        if prop == cv2.CAP_PROP_BUFFERSIZE:  # the stream starts again with new buffers
+            self.buffers = self.queued = int(value)
+            self.filled = []
+        return super().set(prop, value)
+
+    def _shoot(self, until: float) -> None:
+        while self.next_shot <= until + 1e-9:
+            if self.queued:
+                self.queued -= 1
+                self.filled.append(self.next_shot)
+            self.next_shot += self.period
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        self._shoot(self.clock.now)
+        if self.held:
+            self.queued += 1
+        if not self.filled:  # waits for the camera's next frame
+            self.clock.now = self.next_shot
+            self._shoot(self.clock.now)
+        self.held = True
+        self.ages.append(self.clock.now - self.filled.pop(0))
+        return True, np.zeros((4, 6, 3), np.uint8)
+
+
+def read_every(capture: QueuedCapture, period: float, reads: int) -> list[float]:
+    """The ages of the last half of ``reads`` frames read every ``period`` s of the
+    capture's clock (once the queue has filled)."""
+    for _ in range(reads):
+        capture.read()
+        capture.clock.advance(period)
+    return capture.ages[reads // 2:]
+
+
+def test_a_v4l2_queue_hands_a_slower_reader_old_frames_and_a_faster_one_waits() -> None:
+    """The fake's own behaviour, as the driver's: 4 buffers read 20 times a second from a
+    30 fps camera are nearly 3 reads old (each was filled at the camera's first frame
+    after it was given back); read faster than the camera, each read waits for the next
+    frame and gets it new."""
+    ages = read_every(QueuedCapture(ManualClock()), 0.05, 40)
+    assert 0.15 - 1 / 30 - 1e-9 <= min(ages) and max(ages) <= 0.15 + 1e-9
+    fast = QueuedCapture(ManualClock(), fps=10)
+    assert max(read_every(fast, 0.02, 40)) < 0.1
+
+
+def test_a_camera_hands_over_its_newest_frame_not_one_queued_long_ago() -> None:
+    """A read of ``camera:N`` gets a frame taken after the read before it (the camera loop
+    reads 20 a second, a webcam films 30): not one of V4L2's default four."""
+    clock = ManualClock()
+    made: list[QueuedCapture] = []
+
+    def factory(_: Any) -> QueuedCapture:
+        made.append(QueuedCapture(clock))
+        return made[-1]
+
+    with open_source("camera:0", capture_factory=factory, clock=clock) as source:
+        for _ in range(40):
+            assert source.read() is not None
+            clock.advance(0.05)
+        assert made[-1].buffers == 1
+        assert max(made[-1].ages) == 0.0  # each read waited for the next frame
+    video = CaptureSource("clip.avi", live=False, name="video:clip.avi",
+                          capture_factory=factory)
+    assert cv2.CAP_PROP_BUFFERSIZE not in made[-1].props  # a file has no queue
+    video.close()
+
+
 class FocusingCapture(FakeCapture):
     """A webcam with continuous autofocus (as V4L2's ``focus_automatic_continuous``,
     OpenCV's ``CAP_PROP_AUTOFOCUS``), or without any (``get`` answers -1, ``set`` False)."""
