@@ -149,6 +149,10 @@ class SerialBridge:
         except LINK_ERRORS as exc:
             self._unavailable(f"cannot open the port: {exc}")
             return None
+        except (ValueError, LookupError) as exc:  # a URL's options pyserial cannot read
+            log.warning("cannot open the port %s: %r", name, exc)
+            self._unavailable(f"cannot open the port: {type(exc).__name__}: {exc}")
+            return None
         self._port_name = name
         return port
 

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import serial
 from serial.tools import list_ports
 
 PICO_VID = 0x2E8A  # Raspberry Pi
@@ -18,11 +19,31 @@ class PortNotFound(LookupError):
     """No port matches the request (yet): the bridge keeps looking."""
 
 
+class BadPortSpec(ValueError):
+    """The request names no port in any form (``usb:zz``, ``foo://bar``): said when it is
+    made, since looking for it would never find anything."""
+
+
 @dataclass(frozen=True, slots=True)
 class PortSpec:
-    """What the user asked for: ``auto``, ``usb:VID:PID[:SERIAL]``, a path or a pyserial URL."""
+    """What the user asked for: ``auto``, ``usb:VID:PID[:SERIAL]``, a path or a pyserial URL.
+
+    A ``usb:`` request that is not of that form raises :class:`BadPortSpec` here."""
 
     text: str
+
+    def __post_init__(self) -> None:
+        text = self.text.strip()
+        if text.startswith("usb:"):
+            _usb_id(text)
+        elif "://" in text:
+            try:  # the protocol only: its options are read when the port opens
+                serial.serial_for_url(text, do_not_open=True)
+            except ValueError as exc:
+                raise BadPortSpec(f"{exc} (pyserial's are loop, socket, rfc2217, spy, "
+                                  f"hwgrep, alt): {text!r}") from None
+            except serial.SerialException:  # hwgrep:// looks now: not there yet, perhaps
+                pass
 
     def resolve(
         self,
@@ -55,15 +76,22 @@ def _auto(comports: Callable[[], Sequence[Any]], by_id: Callable[[], list[str]])
     )
 
 
-def _by_usb_id(text: str, comports: Callable[[], Sequence[Any]]) -> str:
+def _usb_id(text: str) -> tuple[int, int, str | None]:
+    """VID, PID and serial number (or None) of ``usb:VID:PID[:SERIAL]``."""
     parts = text.split(":")
-    if len(parts) not in (3, 4):
-        raise ValueError(f"expected usb:VID:PID[:SERIAL], got {text!r}")
+    if len(parts) not in (3, 4) or (len(parts) == 4 and not parts[3]):
+        raise BadPortSpec(f"expected usb:VID:PID[:SERIAL], got {text!r}")
     try:
         vid, pid = int(parts[1], 16), int(parts[2], 16)
     except ValueError:
-        raise ValueError(f"VID and PID are hex numbers: {text!r}") from None
-    serial_number = parts[3] if len(parts) == 4 else None
+        raise BadPortSpec(f"VID and PID are hex numbers (as 2e8a:0005): {text!r}") from None
+    if not (0 <= vid <= 0xFFFF and 0 <= pid <= 0xFFFF):
+        raise BadPortSpec(f"VID and PID are 4 hex digits each: {text!r}")
+    return vid, pid, parts[3] if len(parts) == 4 else None
+
+
+def _by_usb_id(text: str, comports: Callable[[], Sequence[Any]]) -> str:
+    vid, pid, serial_number = _usb_id(text)
     for port in comports():
         if port.vid == vid and port.pid == pid:
             if serial_number is None or port.serial_number == serial_number:

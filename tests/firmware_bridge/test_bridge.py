@@ -127,6 +127,15 @@ def test_bridge_absent_port_waits_then_connects_when_plugged(link) -> None:
             assert wait_for(connected(bridge))
 
 
+def test_a_url_with_options_pyserial_cannot_read_is_said_and_the_bridge_keeps_going() -> None:
+    """``loop://?x=1`` opens with a KeyError of pyserial's own: the box's status says it,
+    and the bridge goes on trying rather than its thread dying silently."""
+    with SerialBridge("loop://?x=1", backoff=FAST) as bridge:
+        assert wait_for(lambda: "cannot open the port: KeyError" in bridge.status().reason)
+        assert bridge._thread.is_alive()
+        assert bridge.status().state is LinkState.DISCONNECTED
+
+
 def test_bridge_loopback_is_a_wrong_device_and_is_left_alone() -> None:
     writes: list[bytes] = []
 

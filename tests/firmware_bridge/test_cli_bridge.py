@@ -54,6 +54,12 @@ def test_cli_monitor_shows_the_box_events_and_health(tmp_path: Path) -> None:
     assert "box e6614104031b2c2f: firmware 1.0.0, protocol 1.0" in text
 
 
+def test_cli_monitor_of_a_port_named_in_no_form_says_so(capsys) -> None:
+    args = parse(["bridge", "monitor", "usb:2e8a"])
+    assert args.handler(args, out=io.StringIO()) == 2
+    assert "expected usb:VID:PID[:SERIAL], got 'usb:2e8a'" in capsys.readouterr().err
+
+
 def test_cli_firmware_install_without_a_box_says_so(monkeypatch, capsys) -> None:
     monkeypatch.setattr("firmware_bridge.ports.list_ports.comports", lambda: [])
     monkeypatch.setattr("firmware_bridge.ports._by_id_links", lambda: [])

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import pytest
 
 from firmware_bridge.backoff import Backoff
-from firmware_bridge.ports import PortNotFound, PortSpec
+from firmware_bridge.ports import BadPortSpec, PortNotFound, PortSpec
 
 
 @dataclass
@@ -49,11 +49,29 @@ def test_port_by_usb_id_and_serial_number(text: str, device: str) -> None:
     assert PortSpec(text).resolve(lambda: PORTS) == device
 
 
-def test_port_by_usb_id_missing_or_malformed() -> None:
+def test_port_by_usb_id_missing() -> None:
     with pytest.raises(PortNotFound):
         PortSpec("usb:2e8a:000a").resolve(lambda: PORTS)
-    with pytest.raises(ValueError):
-        PortSpec("usb:zz:0005").resolve(lambda: PORTS)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("usb:zz", "expected usb:VID:PID"),
+        ("usb:2e8a:0005:", "expected usb:VID:PID"),
+        ("usb:zz:0005", "hex numbers"),
+        ("usb:12345:0005", "4 hex digits"),
+        ("foo://bar", "protocol 'foo' not known"),
+    ],
+)
+def test_a_port_request_in_no_form_a_port_has_is_refused_when_made(text: str, said: str) -> None:
+    """Said at once (``tableside serve --box``), rather than looked for for ever."""
+    with pytest.raises(BadPortSpec, match=said):
+        PortSpec(text)
+
+
+def test_a_url_whose_port_is_looked_for_when_opened_is_not_refused() -> None:
+    assert PortSpec("hwgrep://no-such-box").text == "hwgrep://no-such-box"
 
 
 @pytest.mark.parametrize("text", ["/dev/serial/by-id/x", "loop://", "socket://127.0.0.1:7"])

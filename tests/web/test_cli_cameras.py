@@ -138,3 +138,14 @@ def test_serve_with_a_camera_that_names_nothing_says_so_at_once(tmp_path, capsys
     err = capsys.readouterr().err
     assert err.startswith("tableside serve: --camera: unknown source 'camra:0': use camera:N")
     assert not (tmp_path / "t.sqlite3").exists()  # nothing was started
+
+
+@pytest.mark.parametrize(("box", "said"), [("usb:zz", "expected usb:VID:PID"),
+                                           ("foo://bar", "protocol 'foo' not known")])
+def test_serve_with_a_box_that_names_no_port_says_so_at_once(tmp_path, capsys, box, said):
+    """As with the camera: where the button box's thread stopped with a traceback, and the
+    box then showed as not connected with no reason why."""
+    assert main(["serve", "--box", box, "--db", str(tmp_path / "t.sqlite3")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tableside serve: --box: ") and said in err
+    assert not (tmp_path / "t.sqlite3").exists()

@@ -35,7 +35,7 @@ from firmware_bridge.mapping import (
     load_mapping,
 )
 from firmware_bridge.monitor import Monitor, health
-from firmware_bridge.ports import PortNotFound, PortSpec
+from firmware_bridge.ports import BadPortSpec, PortNotFound, PortSpec
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -150,7 +150,12 @@ def run_monitor(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     monitor = Monitor(out)
     stop = threading.Event()
-    bridge = SerialBridge(PortSpec(args.port))
+    try:
+        spec = PortSpec(args.port)
+    except BadPortSpec as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    bridge = SerialBridge(spec)
     bridge.add_listener(monitor)
     monitor.line(f"watching {args.port} (Ctrl-C to stop)")
     with bridge:

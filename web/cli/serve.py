@@ -17,6 +17,7 @@ from companion.store.errors import StoreError
 from companion.store.paths import default_db_path
 from companion.store.sqlite import SQLiteStore
 from companion.table import Table
+from firmware_bridge.ports import BadPortSpec, PortSpec
 from vision.onnxmodel import ENGINE_NOTE
 from vision.sources import SourceError, check_spec
 from web.cli import CAMERA_LOG_NOTE, CAMERAS
@@ -112,6 +113,12 @@ def run(args: argparse.Namespace) -> int:
             check_spec(args.camera)
         except SourceError as exc:
             print(f"tableside serve: --camera: {exc}", file=sys.stderr)
+            return 2
+    if args.box is not None:
+        try:  # and so is a button box named in no form a port has
+            PortSpec(args.box)
+        except BadPortSpec as exc:
+            print(f"tableside serve: --box: {exc}", file=sys.stderr)
             return 2
     path = args.db or default_db_path()
     try:
