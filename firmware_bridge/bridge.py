@@ -125,6 +125,20 @@ class SerialBridge:
 
     # -- worker ----------------------------------------------------------------------------
     def _run(self) -> None:
+        """The supervised thread: a failure of the bridge's own (a bug, not the link, whose
+        errors the session handles) is logged and said in the status, and the bridge
+        starts over after a pause, rather than the box going quiet for the rest of the
+        game."""
+        while not self._stop.is_set():
+            try:
+                self._work()
+            except Exception as exc:
+                log.exception("the button box's bridge failed; starting it again")
+                self._unavailable(f"the bridge failed ({type(exc).__name__}: {exc}); "
+                                  "starting again")
+                self._stop.wait(self._backoff.next_delay())
+
+    def _work(self) -> None:
         while not self._stop.is_set():
             port = self._open()
             if port is None:

@@ -136,6 +136,28 @@ def test_a_url_with_options_pyserial_cannot_read_is_said_and_the_bridge_keeps_go
         assert bridge.status().state is LinkState.DISCONNECTED
 
 
+def test_a_failure_of_the_bridges_own_is_said_and_the_bridge_starts_over(link, caplog) -> None:
+    """A bug (here in finding the port, the first time only) is logged with its traceback
+    and said in the status; the box then connects, where the thread used to die."""
+    calls: list[int] = []
+    seen = threading.Event()  # the test has read the status after the failure
+
+    def resolve() -> str:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("boom")
+        seen.wait(5)
+        return str(link)
+
+    with SerialBridge(resolve=resolve, backoff=FAST) as bridge:
+        assert wait_for(lambda: bridge.status().reason
+                        == "the bridge failed (RuntimeError: boom); starting again")
+        seen.set()
+        with FakePtyBox(link, seed=5):
+            assert wait_for(connected(bridge))
+    assert "the button box's bridge failed" in caplog.text and "RuntimeError: boom" in caplog.text
+
+
 def test_bridge_loopback_is_a_wrong_device_and_is_left_alone() -> None:
     writes: list[bytes] = []
 
