@@ -262,7 +262,8 @@ class CaptureSource(FrameSource):
     """OpenCV ``VideoCapture``: a camera index, a device path, or a video file.
 
     A camera that fails ``lost_after`` reads in a row raises :class:`SourceLost`; a video
-    file simply ends. ``capture_factory`` is injectable for tests.
+    file simply ends, or raises :class:`SourceError` if not one frame of it can be read.
+    ``capture_factory`` is injectable for tests.
     """
 
     def __init__(
@@ -329,6 +330,10 @@ class CaptureSource(FrameSource):
                 self._focus_timer()
             return self._frame(image, timestamp=None if self.live else self._video_time())
         if not self.live:
+            if self._index == 0:  # opened (OpenCV opens a lone picture, or a bad .jpg name,
+                # as a sequence of pictures) but not one frame in it
+                raise SourceError(f"{self.name}: not one frame could be read: not a video "
+                                  "OpenCV can play (corrupt, or in a codec it lacks)")
             return None
         self._failures += 1
         if self._failures >= self.lost_after:

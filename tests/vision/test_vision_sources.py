@@ -651,3 +651,17 @@ def test_a_video_path_is_a_video_and_an_empty_source_is_an_error(tmp_path: Path)
     for blank in ("", "  "):
         with pytest.raises(SourceError, match="no source given"):
             open_source(blank)
+
+
+def test_a_video_that_opens_with_not_one_frame_in_it_is_an_error(tmp_path: Path) -> None:
+    """OpenCV opens a file named like a picture as a sequence of pictures, even one that
+    is no picture: ``watch video:roll.jpg`` said it ended with no roll settled, as if dice
+    had been filmed and never came to rest."""
+    bad = tmp_path / "roll.jpg"
+    bad.write_text("not a picture")
+    with open_source(f"video:{bad}") as source, \
+            pytest.raises(SourceError, match="not one frame could be read"):
+        source.read()
+    with CaptureSource("clip.avi", live=False, name="video:clip.avi",
+                       capture_factory=lambda _: FakeCapture(frames=1)) as video:
+        assert video.read() is not None and video.read() is None  # then it just ends
