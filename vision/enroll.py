@@ -18,6 +18,7 @@ from vision.detection import detection_like, to_work
 from vision.enrollment import EnrollmentError, Profile
 from vision.faces import faces_of
 from vision.imagefile import ImageError, read_file
+from vision.storage import check_name
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 
@@ -163,6 +164,10 @@ def enroll(
     suspect crop kept."""
     if (crops_dir is None) == (photos_dir is None):
         raise EnrollmentError("give exactly one of --crops DIR or --photos DIR")
+    try:  # before any crop is read: the name is where the profile is saved
+        check_name(name, "profile")
+    except ValueError as exc:
+        raise EnrollmentError(str(exc)) from None
     origins: dict[str, list[str]] = {}
     if crops_dir is not None:
         crops = crops_from_dir(crops_dir, origins)

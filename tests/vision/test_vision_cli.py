@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from tests.vision.helpers import PHOTOS, hand, photo, png_claiming, roll_sequence
@@ -138,6 +139,14 @@ def test_enroll_names_a_crop_in_the_wrong_folder_and_saves_nothing(
 def test_enroll_reports_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert run(["enroll", "--die", "seafall", "--profile", "p", "--crops", str(tmp_path)]) == 2
     assert "no face sub-folders" in capsys.readouterr().err
+    # a profile name that is no file name, for a die of the player's own (a traceback
+    # once, after every crop had been read and checked)
+    for face in ("sun", "moon"):
+        (tmp_path / face).mkdir()
+        for i in range(2):
+            cv2.imwrite(str(tmp_path / face / f"{i}.png"), np.full((64, 64, 3), 90 * i, np.uint8))
+    assert run(["enroll", "--die", "mine", "--profile", "../p", "--crops", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.startswith("tableside enroll: bad profile name '../p'")
 
 
 def test_watch_prints_settled_rolls_from_a_recording(
