@@ -129,23 +129,3 @@ def test_by_id_links_name_each_camera_by_model_and_serial(tmp_path: Path):
     assert hardware.by_id_links(root) == {
         str(node): str(root / "usb-046d_HD_Pro_Webcam_C920_0A1B2C3D-video-index0")}
     assert hardware.by_id_links(tmp_path / "none") == {}  # no USB camera, or no udev
-
-
-def test_serve_with_a_camera_that_names_nothing_says_so_at_once(tmp_path, capsys):
-    """A typo in --camera stops serve before anything starts, where it would otherwise run
-    looking for a camera called that for ever."""
-    assert main(["serve", "--camera", "camra:0", "--db", str(tmp_path / "t.sqlite3")]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("tableside serve: --camera: unknown source 'camra:0': use camera:N")
-    assert not (tmp_path / "t.sqlite3").exists()  # nothing was started
-
-
-@pytest.mark.parametrize(("box", "said"), [("usb:zz", "expected usb:VID:PID"),
-                                           ("foo://bar", "protocol 'foo' not known")])
-def test_serve_with_a_box_that_names_no_port_says_so_at_once(tmp_path, capsys, box, said):
-    """As with the camera: where the button box's thread stopped with a traceback, and the
-    box then showed as not connected with no reason why."""
-    assert main(["serve", "--box", box, "--db", str(tmp_path / "t.sqlite3")]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("tableside serve: --box: ") and said in err
-    assert not (tmp_path / "t.sqlite3").exists()

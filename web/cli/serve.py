@@ -35,7 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (0.0.0.0: every network interface; default "
                         "%(default)s)")
-    p.add_argument("--port", type=int, default=8000, help="port (default %(default)s)")
+    p.add_argument("--port", type=_port, default=8000,
+                   help="port (default %(default)s; 0: any free port)")
     p.add_argument("--db", type=Path, default=None,
                    help=f"the database file (default {default_db_path()}); dice read "
                         "pictures are kept in reads/ beside it")
@@ -98,6 +99,18 @@ def demo_table(store: SQLiteStore) -> str:
             return info.id
     table = Table.create(store, "seafall", demo_options(), DEMO_ACTOR)
     return table.session_id
+
+
+def _port(text: str) -> int:
+    """A TCP port: 99999 was served on 34463 (the socket keeps its low 16 bits)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a port is a number from 1 to 65535 (0: any free one)")
+    return port
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,0 +1,39 @@
+"""``tableside serve``'s arguments: what names nothing stops it at once, before anything
+starts, where it would otherwise run looking for it for ever (or serve elsewhere)."""
+
+from __future__ import annotations
+
+import pytest
+
+from web.cli import main
+
+
+def test_serve_with_a_camera_that_names_nothing_says_so_at_once(tmp_path, capsys):
+    """A typo in --camera stops serve before anything starts, where it would otherwise run
+    looking for a camera called that for ever."""
+    assert main(["serve", "--camera", "camra:0", "--db", str(tmp_path / "t.sqlite3")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tableside serve: --camera: unknown source 'camra:0': use camera:N")
+    assert not (tmp_path / "t.sqlite3").exists()  # nothing was started
+
+
+@pytest.mark.parametrize(("box", "said"), [("usb:zz", "expected usb:VID:PID"),
+                                           ("foo://bar", "protocol 'foo' not known")])
+def test_serve_with_a_box_that_names_no_port_says_so_at_once(tmp_path, capsys, box, said):
+    """As with the camera: where the button box's thread stopped with a traceback, and the
+    box then showed as not connected with no reason why."""
+    assert main(["serve", "--box", box, "--db", str(tmp_path / "t.sqlite3")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tableside serve: --box: ") and said in err
+    assert not (tmp_path / "t.sqlite3").exists()
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "http"])
+def test_serve_on_a_port_there_is_not_says_so(tmp_path, capsys, port):
+    """99999 was served on 34463, the socket keeping its low 16 bits."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--port", port, "--db", str(tmp_path / "t.sqlite3")])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument --port: '{port}': a port is a number from 1 to 65535" in err
+    assert not (tmp_path / "t.sqlite3").exists()
