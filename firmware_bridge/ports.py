@@ -28,7 +28,8 @@ class BadPortSpec(ValueError):
 class PortSpec:
     """What the user asked for: ``auto``, ``usb:VID:PID[:SERIAL]``, a path or a pyserial URL.
 
-    A ``usb:`` request that is not of that form raises :class:`BadPortSpec` here."""
+    A ``usb:`` request not of that form, or a URL of a protocol pyserial does not know,
+    raises :class:`BadPortSpec` here."""
 
     text: str
 
