@@ -240,6 +240,9 @@ def test_shipped_photos_keep_both_licence_notices() -> None:
      "not a number of crops"),
     (["enroll", "--die", "x", "--profile", "p", "--crops", "c", "--per-face", "0"],
      "not a number of crops"),
+    (["read-dice", "x.jpg", "--die", ""], "a die has a name"),
+    (["watch", "images:x", "--die", " "], "a die has a name"),
+    (["enroll", "--die", "", "--profile", "p", "--crops", "c"], "a die has a name"),
 ])
 def test_sizes_and_rates_that_are_not_are_refused_by_the_parser(
     capsys: pytest.CaptureFixture[str], argv: list[str], words: str

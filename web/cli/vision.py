@@ -67,7 +67,8 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("images", nargs="+", metavar="IMAGE",
                    help="photos of the tray (JPEG, PNG, ...; a phone's photo is fine)")
-    p.add_argument("--die", default="d6", help="d6 (built in), seafall or a custom die name")
+    p.add_argument("--die", default="d6", type=_die_name,
+                   help="d6 (built in), seafall or a custom die name")
     p.add_argument("--profile", help="an enrolled profile (needed for any die but d6)")
     p.add_argument("--die-px", type=_die_px,
                    help="die size in the photos' pixels, if known (at least 8)")
@@ -82,7 +83,8 @@ def register(subparsers: Any) -> None:
         "Each crop is first read by the others: a crop that looks filed under the wrong face, "
         "or like no die, is named and nothing is saved (unless --keep-suspects).",
     )
-    e.add_argument("--die", required=True, help="the die's name (seafall, or any name)")
+    e.add_argument("--die", required=True, type=_die_name,
+                   help="the die's name (seafall, or any name)")
     e.add_argument("--profile", required=True,
                    help="the profile's name: read-dice and watch take it with --profile")
     src = e.add_mutually_exclusive_group(required=True)
@@ -106,7 +108,8 @@ def register(subparsers: Any) -> None:
     )
     w.add_argument("source", nargs="?", help=f"{CAMERAS}, images:DIR (frames in name "
                    f"order), video:FILE ({FOUND_CAMERA})")
-    w.add_argument("--die", default="d6", help="d6 (built in), seafall or a custom die name")
+    w.add_argument("--die", default="d6", type=_die_name,
+                   help="d6 (built in), seafall or a custom die name")
     w.add_argument("--profile", help="an enrolled profile (needed for any die but d6)")
     w.add_argument("--die-px", type=_die_px, help="die size in the frames' pixels, if known "
                    "(at least 8)")
@@ -139,6 +142,13 @@ RECORDING_FPS = 10.0
 ``watch --fps`` does not say: timed by the clock, frames read faster than they were taken
 would never stay still long enough to settle, and the rolls found would depend on the
 machine's speed."""
+
+
+def _die_name(text: str) -> str:
+    """``--die``: a name, its spaces about it left out (``--die ''`` spoke of "the  die")."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("a die has a name: d6, seafall, or one of your own")
+    return text.strip()
 
 
 def _die_px(text: str) -> float:
