@@ -17,7 +17,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detection import die_size_problem, estimate_die_px, expected_die_px, to_work
+from vision.detection import (
+    SURE_DIE_PX,
+    die_size_problem,
+    estimate_die_px,
+    expected_die_px,
+    to_work,
+)
 from vision.filters import colourless, floor_grey
 from vision.lightbands import frames_band_spread
 from vision.sources import FrameSource, SourceError, SourceLost
@@ -245,10 +251,21 @@ def floor_advice(background: np.ndarray, roi: np.ndarray) -> tuple[str, ...]:
     return ()
 
 
+def size_advice(die_px: float) -> tuple[str, ...]:
+    """Advice for dice too small in the picture to be read surely (:data:`SURE_DIE_PX`)."""
+    if die_px >= SURE_DIE_PX:
+        return ()
+    return (f"The dice are {die_px:.0f} px across: under {SURE_DIE_PX:.0f} px their marks "
+            "run together, so every die is left for you to confirm. Bring the camera closer "
+            "to the tray, or give it a higher resolution (1280x720).",)
+
+
 def _quality(background: np.ndarray, roi: np.ndarray, die_px: float) -> QualityReport:
-    """The quality report of a setup's empty tray, with :func:`floor_advice`."""
+    """The quality report of a setup's empty tray, with :func:`floor_advice` and
+    :func:`size_advice`."""
     report = quality(background, die_px)
-    return replace(report, advice=report.advice + floor_advice(background, roi))
+    return replace(report, advice=report.advice + floor_advice(background, roi)
+                   + size_advice(die_px))
 
 
 def calibrate(

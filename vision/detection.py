@@ -30,6 +30,24 @@ MIN_DIE_PX = 8.0
 """The smallest die size, in a frame's pixels, that a reader is given (a calibration's, or
 ``--die-px``): a die under this is a few pixels of colour, with no mark to read."""
 
+SURE_DIE_PX = 20.0
+"""The smallest dice, in the pixels of the picture they are read in, whose faces a reader
+is sure of: smaller ones are read, every one marked uncertain. The d6 photos shrunk so
+their dice are N px across (train, 1,458 dice; read with that die size), wrong faces
+given as sure: 12 px 55, 14 px 29, 16 px 11, 18 px 9, 20 px 8, the 8 at 20 px being the
+8 label mistakes read wrong at 40 px too (the pips run together, and the networks are as
+sure of a wrong face as of a right one, up to 0.96: no confidence floor tells them
+apart)."""
+
+
+def small_dice_warning(side: float) -> str | None:
+    """What a read of dice ``side`` px across says, below :data:`SURE_DIE_PX`."""
+    if side >= SURE_DIE_PX:
+        return None
+    return (f"the dice are {side:.0f} px across in the picture, too small to read surely "
+            f"(from {SURE_DIE_PX:.0f} px): every die is marked uncertain; bring the camera "
+            "closer or give it a higher resolution")
+
 
 def die_size_problem(die_px: float, shape: tuple[int, ...] | None = None) -> str | None:
     """What is wrong with a die size given to a reader (for a frame of ``shape``, when

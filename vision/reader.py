@@ -22,6 +22,7 @@ from vision.detection import (
     die_size_problem,
     estimate_die_px,
     expected_die_px,
+    small_dice_warning,
     to_work,
 )
 from vision.dicefinder import (
@@ -592,6 +593,10 @@ class DiceReader:
             # find fewer dice and read some wrong, sure (d6 val: 2 of 204)
             warnings.append("the picture has no colour (a black-and-white camera, night mode "
                             "or filter): every die is marked uncertain")
+        if dice:  # dice too small to tell their marks apart: read, none of them sure
+            side = float(np.median([max(d.box[2], d.box[3]) for d in dice]))
+            if too_small := small_dice_warning(side):
+                warnings.append(too_small)
         if not dice and unlike and self.profile is not None:
             # every die found was dropped as unlike the profile: a profile of another die,
             # or enrolled under other light; "no dice" alone would hide it
