@@ -252,12 +252,14 @@ def floor_advice(background: np.ndarray, roi: np.ndarray) -> tuple[str, ...]:
 
 
 def size_advice(die_px: float) -> tuple[str, ...]:
-    """Advice for dice too small in the picture to be read surely (:data:`SURE_DIE_PX`)."""
+    """Advice for dice too small in the picture for pips to be read surely
+    (:data:`SURE_DIE_PX`)."""
     if die_px >= SURE_DIE_PX:
         return ()
-    return (f"The dice are {die_px:.0f} px across: under {SURE_DIE_PX:.0f} px their marks "
-            "run together, so every die is left for you to confirm. Bring the camera closer "
-            "to the tray, or give it a higher resolution (1280x720).",)
+    return (f"The dice are {die_px:.0f} px across: under {SURE_DIE_PX:.0f} px pips run "
+            "together, so every pip die is left for you to confirm (symbol dice more often "
+            "too). Bring the camera closer to the tray, or give it a higher resolution "
+            "(1280x720).",)
 
 
 def _quality(background: np.ndarray, roi: np.ndarray, die_px: float) -> QualityReport:

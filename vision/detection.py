@@ -30,14 +30,14 @@ MIN_DIE_PX = 8.0
 """The smallest die size, in a frame's pixels, that a reader is given (a calibration's, or
 ``--die-px``): a die under this is a few pixels of colour, with no mark to read."""
 
-SURE_DIE_PX = 20.0
-"""The smallest dice, in the pixels of the picture they are read in, whose faces a reader
-is sure of: smaller ones are read, every one marked uncertain. The d6 photos shrunk so
-their dice are N px across (train, 1,458 dice; read with that die size), wrong faces
-given as sure: 12 px 55, 14 px 29, 16 px 11, 18 px 9, 20 px 8, the 8 at 20 px being the
-8 label mistakes read wrong at 40 px too (the pips run together, and the networks are as
-sure of a wrong face as of a right one, up to 0.96: no confidence floor tells them
-apart)."""
+SURE_DIE_PX = 18.0
+"""The smallest pip dice, in the pixels of the picture they are read in (the median side
+of the dice found), whose faces the reader is sure of: smaller ones are read, every one
+marked uncertain. On the d6 train photos shrunk so that their dice are N px across (1,458
+dice; read with that die size), dice read wrong and sure beyond the data set's 8 label
+mistakes: 12 px 47, 14 px 21, 16 px 3, 18 px 1, 20 px none; with this rule, none at any
+size from 14 to 20 px (the pips run together, and the network is as sure of a wrong face
+as of a right one, up to 0.96: no confidence floor tells them apart)."""
 
 
 def small_dice_warning(side: float) -> str | None:

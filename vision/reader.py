@@ -593,7 +593,9 @@ class DiceReader:
             # find fewer dice and read some wrong, sure (d6 val: 2 of 204)
             warnings.append("the picture has no colour (a black-and-white camera, night mode "
                             "or filter): every die is marked uncertain")
-        if dice:  # dice too small to tell their marks apart: read, none of them sure
+        if dice and self.profile is None and self.die == "d6":
+            # pips too small to tell apart run together into sure wrong faces; a profile's
+            # reads grow unsure by themselves as dice shrink (docs/vision.md)
             side = float(np.median([max(d.box[2], d.box[3]) for d in dice]))
             if too_small := small_dice_warning(side):
                 warnings.append(too_small)

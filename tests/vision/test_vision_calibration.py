@@ -214,21 +214,21 @@ def test_dice_measured_too_small_to_read_are_not_kept(monkeypatch: pytest.Monkey
 
 
 def test_dice_measured_too_small_to_read_surely_get_advice(monkeypatch) -> None:
-    """Between 8 px (refused) and 20 px (``SURE_DIE_PX``) the setup is kept, but every die
-    will be left to the table: the player is told, with what to do, before playing."""
+    """Between 8 px (refused) and 18 px (``SURE_DIE_PX``) the setup is kept, but every pip
+    die will be left to the table: the player is told, with what to do, before playing."""
     import vision.calibration
     from vision.calibration import measured
 
     p = photo(SHEET)
     setup = calibrate("kitchen", [empty_tray(p)])
     assert not [a for a in setup.quality.advice if " px across" in a]  # the framing's 40+
-    for px, warned in ((14.0, True), (19.6, True), (20.0, False), (45.0, False)):
+    for px, warned in ((14.0, True), (17.6, True), (18.0, False), (45.0, False)):
         monkeypatch.setattr(vision.calibration, "estimate_die_px", lambda frame, roi=None,
                             px=px: px)
         advice = [a for a in measured(setup, p.image()).quality.advice if " px across" in a]
         assert bool(advice) == warned, (px, advice)
         if warned:
-            assert advice[0].startswith(f"The dice are {px:.0f} px across: under 20 px")
+            assert advice[0].startswith(f"The dice are {px:.0f} px across: under 18 px")
             assert "Bring the camera closer" in advice[0]
 
 

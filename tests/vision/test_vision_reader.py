@@ -10,6 +10,7 @@ from tests.vision.helpers import PHOTOS, labelled_photos, score_photos
 from vision.boxes import hold_each_other
 from vision.detection import detect, estimate_die_px, expected_die_px, to_work
 from vision.dicefinder import MAX_UPSCALE, scaled
+from vision.enrollment import Profile
 from vision.filters import blank, colourless
 from vision.imagefile import ImageError
 from vision.pips import count_pips
@@ -193,9 +194,10 @@ def test_reader_marks_every_die_uncertain_in_a_picture_without_colour() -> None:
 
 
 def test_dice_too_small_to_read_surely_are_read_every_one_uncertain() -> None:
-    """Measured on the d6 train photos shrunk (``SURE_DIE_PX``): at 14 px, 29 dice read
-    wrong and sure, at 20 px only the label mistakes; a camera high over a large tray, or
-    a webcam left at 640x480, has its reads confirmed by the table, and says why."""
+    """Measured on the d6 train photos shrunk (``SURE_DIE_PX``): at 14 px, 21 dice read
+    wrong and sure beyond the label mistakes, at 20 px none; a camera high over a large
+    tray has its pip dice confirmed by the table, and says why. A profile's reads grow
+    unsure by themselves as dice shrink, and are left as they are."""
     for photo in labelled_photos()[:3]:
         side = float(np.median([max(w, h) for _, _, w, h in photo.boxes]))
         for px, sure in ((14, False), (24, True)):
@@ -208,6 +210,15 @@ def test_dice_too_small_to_read_surely_are_read_every_one_uncertain() -> None:
             if not sure:
                 assert warned[0].startswith("the dice are 1")  # their size in the picture
                 assert all(d.uncertain and d.confidence <= 0.2 for d in read.dice)
+    photo = labelled_photos()[0]
+    x, y, w, h = photo.boxes[0]
+    faces = {face: [photo.image()[y:y + h, x:x + w]] for face, (x, y, w, h)
+             in zip(photo.faces, photo.boxes, strict=True)}
+    profile = Profile.from_crops("mine", "mine", faces)
+    f = 14 / float(np.median([max(w, h) for _, _, w, h in photo.boxes]))
+    frame = cv2.resize(photo.image(), None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    read = DiceReader("mine", profile=profile, die_px=14).read(frame)
+    assert read.dice and not read.warnings
 
 
 @pytest.mark.parametrize(("level", "says"), [
