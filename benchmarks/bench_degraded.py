@@ -36,10 +36,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench_vision_accuracy import score  # noqa: E402 - beside this script
+
 from vision.faces import D6_FACES  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
-from vision.training.label_errors import LABEL_ERRORS  # noqa: E402
-from vision.training.photos import labelled_frames, match  # noqa: E402
+from vision.training.photos import labelled_frames  # noqa: E402
 
 Degrade = Callable[[np.ndarray, np.random.Generator], np.ndarray]
 
@@ -98,18 +99,10 @@ def measure(frames: list, degrade: Degrade, reader: DiceReader) -> dict[str, int
              "warned": 0}
     for name, frame, truth in frames:
         read = reader.read(degrade(frame, rng), name)
-        total["dice"] += len(truth)
         total["warned"] += len(truth) if read.warnings else 0
-        for t, i in match([d.box for d in read.dice], [b for _, b in truth]):
-            die = read.dice[i]
-            total["found"] += 1
-            if die.uncertain:
-                total["uncertain"] += 1
-            elif die.face == truth[t][0]:
-                total["right"] += 1
-            else:
-                total["silent"] += 1
-                total["beyond"] += (name, truth[t][0]) not in LABEL_ERRORS
+        counts = score(read, truth, name)
+        for k in total.keys() - {"warned"}:
+            total[k] += counts[k]
     return total
 
 

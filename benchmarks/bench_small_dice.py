@@ -30,12 +30,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench_vision_accuracy import score  # noqa: E402 - beside this script
+
 import vision.detection  # noqa: E402
 from vision.faces import D6_FACES  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.training.calibrate_enrolled import enrolled_profile  # noqa: E402
-from vision.training.label_errors import LABEL_ERRORS  # noqa: E402
-from vision.training.photos import DATASET, match, read_yolo, split_photos  # noqa: E402
+from vision.training.photos import DATASET, read_yolo, split_photos  # noqa: E402
 
 SIZES = (12, 14, 16, 18, 20, 25, 40)
 
@@ -59,19 +60,12 @@ def measure(photos: list, px: float, profile: object | None) -> dict[str, int]:
         f = px / side
         frame = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
         read = reader.read(frame, name)
-        boxes = [tuple(round(v * f) for v in b) for _, b in truth]
-        total["dice"] += len(truth)
         if any("too small to read surely" in w for w in read.warnings):
             total["small"] += len(truth)
-        for t, i in match([d.box for d in read.dice], boxes):
-            die = read.dice[i]
-            if die.uncertain:
-                total["uncertain"] += 1
-            elif die.face == truth[t][0]:
-                total["right"] += 1
-            else:
-                total["silent"] += 1
-                total["beyond"] += (name, truth[t][0]) not in LABEL_ERRORS
+        shrunk = [(face, tuple(round(v * f) for v in b)) for face, b in truth]
+        counts = score(read, shrunk, name)
+        for k in total.keys() - {"small"}:
+            total[k] += counts[k]
     return total
 
 

@@ -44,7 +44,7 @@ class PortSpec:
                 raise BadPortSpec(f"{exc} (pyserial's are loop, socket, rfc2217, spy, "
                                   f"hwgrep, alt): {text!r}") from None
             except serial.SerialException:  # hwgrep:// looks now: not there yet, perhaps
-                pass
+                return
 
     def resolve(
         self,
