@@ -111,8 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--splits", nargs="+", default=["val"], choices=["train", "val"])
     parser.add_argument("--only", nargs="+", choices=sorted(DEGRADATIONS), metavar="NAME",
                         help=f"some of: {', '.join(DEGRADATIONS)}")
+    parser.add_argument("--no-quick-look", action="store_true",
+                        help="every die read by the face network (DiceReader(quick_look=False))")
     args = parser.parse_args(argv)
-    reader = DiceReader("d6")
+    reader = DiceReader("d6", quick_look=not args.no_quick_look)
     print(f"{'split':<6} {'degradation':<15} {'dice':>5} {'accuracy%':>9} {'found%':>7} "
           f"{'silent':>6} {'not label mistakes':>18} {'uncertain':>9} {'warned':>6}")
     for split in args.splits:
