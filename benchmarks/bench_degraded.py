@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -93,16 +94,13 @@ DEGRADATIONS: dict[str, Degrade] = {
 }
 
 
-def measure(frames: list, degrade: Degrade, reader: DiceReader) -> dict[str, int]:
+def measure(frames: list, degrade: Degrade, reader: DiceReader) -> Counter[str]:
     rng = np.random.default_rng(0)
-    total = {"dice": 0, "found": 0, "right": 0, "silent": 0, "beyond": 0, "uncertain": 0,
-             "warned": 0}
+    total: Counter[str] = Counter()
     for name, frame, truth in frames:
         read = reader.read(degrade(frame, rng), name)
         total["warned"] += len(truth) if read.warnings else 0
-        counts = score(read, truth, name)
-        for k in total.keys() - {"warned"}:
-            total[k] += counts[k]
+        total.update(score(read, truth, name))
     return total
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -53,8 +54,8 @@ def shrunk_photos(split: str) -> list[tuple[str, np.ndarray, list[tuple[str, tup
     return out
 
 
-def measure(photos: list, px: float, profile: object | None) -> dict[str, int]:
-    total = {"dice": 0, "right": 0, "silent": 0, "beyond": 0, "uncertain": 0, "small": 0}
+def measure(photos: list, px: float, profile: object | None) -> Counter[str]:
+    total: Counter[str] = Counter()
     reader = DiceReader("d6", die_px=px, profile=profile)
     for name, image, truth, side in photos:
         f = px / side
@@ -63,9 +64,7 @@ def measure(photos: list, px: float, profile: object | None) -> dict[str, int]:
         if any("too small to read surely" in w for w in read.warnings):
             total["small"] += len(truth)
         shrunk = [(face, tuple(round(v * f) for v in b)) for face, b in truth]
-        counts = score(read, shrunk, name)
-        for k in total.keys() - {"small"}:
-            total[k] += counts[k]
+        total.update(score(read, shrunk, name))
     return total
 
 

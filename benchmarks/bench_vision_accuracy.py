@@ -44,6 +44,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -95,15 +96,13 @@ def frames(split: str, limit: int | None
 
 
 def evaluate(reader: DiceReader, split: str, limit: int | None) -> dict[str, float]:
-    total = {"dice": 0, "found": 0, "right": 0, "silent": 0, "beyond": 0, "uncertain": 0,
-             "false": 0}
+    total: Counter[str] = Counter()
     images = 0
     for path, small, truth in frames(split, limit):
         images += 1
         # the reader sees the Pi-like working-size frame, so boxes and timings are for it
         read = reader.read(small, str(path))
-        for k, v in score(read, truth).items():
-            total[k] += v
+        total.update(score(read, truth))
     n = max(total["dice"], 1)
     return {
         "images": images,
