@@ -21,6 +21,11 @@ found dice read wrong and sure under blur, smear and compression: docs/vision.md
 15 on train, one core::
 
     .venv/bin/python benchmarks/bench_degraded.py [--splits val train] [--only blur2 ...]
+
+A network trained otherwise (``train_pips --folds 3 --fold K [--degrade P]``) is measured
+on the photos it was trained without::
+
+    .venv/bin/python benchmarks/bench_degraded.py --faces /tmp/fold0.onnx --fold 0/3
 """
 
 from __future__ import annotations
@@ -39,9 +44,10 @@ sys.path.insert(0, str(ROOT))
 
 from bench_vision_accuracy import score  # noqa: E402 - beside this script
 
+from vision.facenet import FaceNet  # noqa: E402
 from vision.faces import D6_FACES  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
-from vision.training.photos import labelled_frames  # noqa: E402
+from vision.training.photos import in_fold, labelled_frames, split_photos  # noqa: E402
 
 Degrade = Callable[[np.ndarray, np.random.Generator], np.ndarray]
 
@@ -104,6 +110,17 @@ def measure(frames: list, degrade: Degrade, reader: DiceReader) -> Counter[str]:
     return total
 
 
+def _fold(text: str) -> tuple[int, int]:
+    """``K/N`` as (K, N), for argparse."""
+    try:
+        k, n = (int(v) for v in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not K/N, e.g. 0/3") from None
+    if not 0 <= k < n or n < 2:
+        raise argparse.ArgumentTypeError(f"fold {k} of {n}: K is 0..N-1, N at least 2")
+    return k, n
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--splits", nargs="+", default=["val"], choices=["train", "val"])
@@ -111,17 +128,30 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"some of: {', '.join(DEGRADATIONS)}")
     parser.add_argument("--no-quick-look", action="store_true",
                         help="every die read by the face network (DiceReader(quick_look=False))")
+    parser.add_argument("--faces", type=Path, metavar="MODEL.onnx",
+                        help="read with this face network alone (no quick look), e.g. a "
+                             "fold network of train_pips --folds")
+    parser.add_argument("--fold", type=_fold, metavar="K/N",
+                        help="the train photos of fold K of N (those a fold network was "
+                             "trained without) instead of --splits")
     args = parser.parse_args(argv)
-    reader = DiceReader("d6", quick_look=not args.no_quick_look)
+    reader = (DiceReader("d6", face_net=FaceNet(args.faces)) if args.faces else
+              DiceReader("d6", quick_look=not args.no_quick_look))
+    if args.fold:
+        k, n = args.fold
+        photos = [i for i in range(len(split_photos("train"))) if in_fold(i, n, k)]
+        sets = [(f"f{k}/{n}", "train", photos)]
+    else:
+        sets = [(split, split, None) for split in args.splits]
     print(f"{'split':<6} {'degradation':<15} {'dice':>5} {'accuracy%':>9} {'found%':>7} "
           f"{'silent':>6} {'not label mistakes':>18} {'uncertain':>9} {'warned':>6}")
-    for split in args.splits:
+    for label, split, photos in sets:
         frames = [(path.name, small, [(D6_FACES[c], b) for c, b in truth])
-                  for path, small, truth in labelled_frames(split)]
+                  for path, small, truth in labelled_frames(split, photos)]
         for name in args.only or DEGRADATIONS:
             t = measure(frames, DEGRADATIONS[name], reader)
             n = t["dice"]
-            print(f"{split:<6} {name:<15} {n:>5} {100 * t['right'] / n:>9.2f} "
+            print(f"{label:<6} {name:<15} {n:>5} {100 * t['right'] / n:>9.2f} "
                   f"{100 * t['found'] / n:>7.2f} {t['silent']:>6} {t['beyond']:>18} "
                   f"{t['uncertain']:>9} {t['warned']:>6}", flush=True)
     return 0
