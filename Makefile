@@ -35,8 +35,11 @@ ARGS ?=
 run: $(STAMP)
 	$(BIN)/tableside serve --demo --host 0.0.0.0 --port 8000 $(ARGS)
 
+# The suite runs on every core (pytest-xdist); make test TEST_ARGS= runs it in one process.
+TEST_ARGS ?= -n auto
+
 test: $(STAMP) node-deps
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(TEST_ARGS)
 
 # The firmware test runs the button box code under real MicroPython (an npm package run by
 # Node). Without npm that one test is skipped and says why; .ci/run installs Node first.
