@@ -334,6 +334,44 @@ def test_dice_the_table_does_not_know_yet_are_shown_unread_and_named_by_tapping(
     expect(ana.locator("#history-list")).to_contain_text("Dice read (photo)")
 
 
+def test_a_face_picker_stays_open_when_the_read_is_drawn_again_under_it(
+        devices, server, tmp_path):
+    """A player has tapped die 1 of an unread photo on the table page and is choosing its
+    face when the same player's other tab names die 2: the table page draws the read again
+    (die 2 named) and keeps the picker open on die 1, so the choice is not lost (it was,
+    when a redraw came between the tap and the choice)."""
+    server.services.dice().readers.profile_dir = tmp_path / "no-profiles"  # dice unread
+    photo = tray_photo(np.random.default_rng(3), ["weak", "strong"], size=SIZE, die_px=DIE_PX)
+    picture = tmp_path / "two-dice.jpg"
+    cv2.imwrite(str(picture), photo.image)
+    ana = join_as(devices, server, "Ana", "blue")
+    start_exploration(ana)
+    ana.set_input_files("#photo-input", str(picture))
+    expect(ana.locator("#dice .read")).to_have_attribute("data-status", "pending")
+    kept = ana.request.get(server.url(f"/api/tables/{server.table}/dice/latest")).json()
+    first, second = (next(d.face for d in photo.dice if hold_each_other(d.box, die["box"]))
+                     for die in kept["dice"])
+    other = ana.context.new_page()  # the same player's table page, on a second tab
+    other.set_default_timeout(WAIT)
+    other.goto(server.url(f"/t/{server.table}"))
+    expect(other.locator("#dice .die-tile")).to_have_count(2)
+
+    ana.locator("#dice .die-tile").nth(0).click()
+    picker = ana.locator("#dice .picker")
+    expect(picker).to_be_visible()
+    expect(picker).to_contain_text("Die 1 shows:")
+    other.locator("#dice .die-tile").nth(1).click()
+    other.locator(f"#dice .picker button.face-button.f-{second}").click()
+    expect(ana.locator("#dice .die-tile").nth(1)).to_contain_text(FACE_NAMES[second])
+    expect(picker).to_be_visible()  # drawn again, still open on die 1
+    expect(picker).to_contain_text("Die 1 shows:")
+    picker.locator(f"button.face-button.f-{first}").click()
+    expect(ana.locator("#dice .die-tile").nth(0)).to_contain_text(FACE_NAMES[first])
+    expect(ana.locator("#dice .picker")).to_be_hidden()  # a choice made closes it
+    ana.click("#confirm-read")
+    expect(ana.locator("#dice .read")).to_have_attribute("data-status", "applied")
+
+
 @pytest.mark.parametrize("then", ["confirmed on the table page", "replaced by a newer read"])
 def test_the_photo_page_follows_its_read_when_another_phone_acts_on_it(
         devices, server, tmp_path, then):

@@ -55,6 +55,11 @@ export async function uploadPhoto(tableId, file, actor) {
   return send(`/api/tables/${encodeURIComponent(tableId)}/dice/photo`, form, tableId);
 }
 
+// The face picker the player has open ({table, read, die}), or null. A panel drawn again for
+// the same read (another phone named a die, the stream's dice event, a poll, a new version)
+// opens it again, so a tap is never lost under a redraw.
+let openPick = null;
+
 // One read, drawn as tiles; `faces` are the labels of the die for the correction picker.
 // A pending read waits for a confirm; an applied one may still be corrected (the dice API
 // takes the roll back and applies it again); a superseded one is only shown.
@@ -77,7 +82,13 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
       die.corrected ? h("span", {class: "corrected", text: t("dice.corrected", {who: die.corrected})}) : null)));
   const status = t("dice.status." + read.status, null, read.status);
 
-  function openPicker(i) {
+  function closePicker() {
+    picker.hidden = true;
+    openPick = null;
+  }
+
+  function openPicker(i, scroll = true) {
+    openPick = {table: tableId, read: read.id, die: i};
     picker.hidden = false;
     picker.replaceChildren(
       h("p", {text: t("dice.correct_which", {n: i + 1})}),
@@ -86,16 +97,19 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
         onclick: async () => {
           try {
             await send(`${base}/correct`, withActor({die: i, face: f.label, expected_version: version()}), tableId);
-            picker.hidden = true;
+            closePicker();
             onChanged();
           } catch (err) { onError(err); }
         }},
         h("span", {class: "face-symbol", "aria-hidden": "true", text: faceSymbol(f.label)}),
         faceName(f.label)))),
       h("button", {type: "button", class: "secondary", text: t("action.cancel"),
-                   onclick: () => { picker.hidden = true; }}));
-    picker.scrollIntoView({block: "nearest"});
+                   onclick: closePicker}));
+    if (scroll) picker.scrollIntoView({block: "nearest"});
   }
+
+  if (openPick && openPick.table === tableId && openPick.read === read.id &&
+      canCorrect && openPick.die < read.dice.length) openPicker(openPick.die, false);
 
   return h("div", {class: "read", "data-read": String(read.id), "data-status": read.status},
     h("p", {class: "read-status"}, h("span", {class: "pill status-" + read.status, text: status}),
