@@ -270,6 +270,16 @@ def test_photo_of_the_dice_is_read_shown_with_crops_and_corrected(devices, serve
     expect(watcher.locator("#history-list")).to_contain_text(new_face)
 
 
+def unread_two_dice(server, tmp_path):
+    """A photo of a weak and a strong die (the synthetic tray) and its file, with the
+    server given no SeaFall profile, so that its dice are found and left unread."""
+    server.services.dice().readers.profile_dir = tmp_path / "no-profiles"
+    photo = tray_photo(np.random.default_rng(3), ["weak", "strong"], size=SIZE, die_px=DIE_PX)
+    picture = tmp_path / "two-dice.jpg"
+    cv2.imwrite(str(picture), photo.image)
+    return photo, picture
+
+
 FACE_NAMES = {"blank": "blank", "standard": "success", "weak": "weak success",
               "strong": "strong success"}
 
@@ -288,10 +298,7 @@ def test_dice_the_table_does_not_know_yet_are_shown_unread_and_named_by_tapping(
     the read waiting, and each die as it is named, though neither changes the table's
     version: by the live stream's dice event, or, when the server has no stream left for
     it (503 busy), by its polls."""
-    server.services.dice().readers.profile_dir = tmp_path / "no-profiles"
-    photo = tray_photo(np.random.default_rng(3), ["weak", "strong"], size=SIZE, die_px=DIE_PX)
-    picture = tmp_path / "two-dice.jpg"
-    cv2.imwrite(str(picture), photo.image)
+    photo, picture = unread_two_dice(server, tmp_path)
     ana = join_as(devices, server, "Ana", "blue")
     start_exploration(ana)
     watcher = devices()
@@ -340,10 +347,7 @@ def test_a_face_picker_stays_open_when_the_read_is_drawn_again_under_it(
     face when the same player's other tab names die 2: the table page draws the read again
     (die 2 named) and keeps the picker open on die 1, so the choice is not lost (it was,
     when a redraw came between the tap and the choice)."""
-    server.services.dice().readers.profile_dir = tmp_path / "no-profiles"  # dice unread
-    photo = tray_photo(np.random.default_rng(3), ["weak", "strong"], size=SIZE, die_px=DIE_PX)
-    picture = tmp_path / "two-dice.jpg"
-    cv2.imwrite(str(picture), photo.image)
+    photo, picture = unread_two_dice(server, tmp_path)
     ana = join_as(devices, server, "Ana", "blue")
     start_exploration(ana)
     ana.set_input_files("#photo-input", str(picture))
@@ -379,10 +383,7 @@ def test_the_photo_page_follows_its_read_when_another_phone_acts_on_it(
     and confirms it, the photo page shows the faces and the read applied; when a newer photo
     replaces it, the photo page says so. Either way it offers no confirm that would only be
     refused."""
-    server.services.dice().readers.profile_dir = tmp_path / "no-profiles"  # dice unread
-    photo = tray_photo(np.random.default_rng(3), ["weak", "strong"], size=SIZE, die_px=DIE_PX)
-    picture = tmp_path / "two-dice.jpg"
-    cv2.imwrite(str(picture), photo.image)
+    photo, picture = unread_two_dice(server, tmp_path)
     ana = join_as(devices, server, "Ana", "blue")
     start_exploration(ana)
     camera = ana.context.new_page()  # the same player's second tab: the photo page
