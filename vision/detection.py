@@ -35,10 +35,12 @@ SURE_DIE_PX = 18.0
 of the dice found), whose faces the reader is sure of: smaller ones are read, every one
 marked uncertain. On the d6 train photos shrunk so that their dice are N px across (1,458
 dice; read with that die size), dice read wrong and sure beyond the data set's 8 label
-mistakes: 12 px 47, 14 px 21, 16 px 3, 18 px 1, 20 px none; with this rule, none at any
-size from 12 to 40 px (``benchmarks/bench_small_dice.py``). The pips run together, and
-the network is as sure of a wrong face as of a right one, up to 0.96: no confidence
-floor tells them apart."""
+mistakes: 12 px 47, 14 px 21, 16 px 3, 18 px 1, 20 px none; with the forty-ninth
+session's networks, which learned a worse camera's blur, 12 px 31, 14 px 2, none from 16
+px up (18 kept: a far camera's frames are less clean than shrunk photos); with this
+rule, none at any size from 12 to 40 px (``benchmarks/bench_small_dice.py``). The pips
+run together, and the network is as sure of a wrong face as of a right one, up to 0.96:
+no confidence floor tells them apart."""
 
 
 def small_dice_warning(side: float) -> str | None:

@@ -1,7 +1,8 @@
 """A small learned d6 face classifier, run on the CPU (:mod:`vision.onnxmodel`).
 
 The network (``vision/models/d6_faces.onnx``, trained by ``vision/training/train_pips.py``
-on crops of the d6 photos' train split) takes the reader's die crops, scaled to
+on crops of the d6 photos' train and val splits, a tenth of them blurred, smeared or
+compressed as a worse camera gives them) takes the reader's die crops, scaled to
 :data:`INPUT_PX` pixels and standardised, and scores seven classes: the faces ``"1"`` to
 ``"6"`` and :data:`NOT_A_DIE` (a detection that is tray, shadow or clutter). All the crops
 of a frame go through one pass of the network. Nothing is downloaded: the model ships in
@@ -29,8 +30,9 @@ MODEL_PATH = Path(__file__).parent / "models" / "d6_faces.onnx"
 
 QUICK_MODEL_PATH = Path(__file__).parent / "models" / "d6_faces_quick.onnx"
 """The quick first look: a network of half the face network's cost (width 1, taught by
-the face network: ``train_pips --width 1.0 --teacher``), whose surest reads the reader
-takes without running the face network (``vision.reader.QUICK_SURE``)."""
+the face network: ``train_pips --width 1.0 --teacher``, with the face network's
+``--degrade 0.1 --epochs 60``), whose surest reads the reader takes without running the
+face network (``vision.reader.QUICK_SURE``)."""
 
 INPUT_PX = 32
 """Side of the network's input, in pixels (a 64 px reader crop is scaled down to it)."""
@@ -138,9 +140,11 @@ def default_quick_net() -> FaceNet:
 
 
 DARK_MODEL_PATH = Path(__file__).parent / "models" / "d6_faces_dark.onnx"
-"""The face network for dark tray floors: the packaged recipe with half its crops' floors
-repainted darker (``train_pips --floors 0.5``). The reader uses it on a frame whose floor
-is darker than :data:`vision.reader.DARK_NETS_BELOW`."""
+"""The face network for dark tray floors: half its crops' floors repainted darker
+(``train_pips --floors 0.5``), 40 epochs and no worse-camera draws (the light-floor
+network's recipe before the forty-ninth session's ``--degrade 0.1 --epochs 60``). The
+reader uses it on a frame whose floor is darker than
+:data:`vision.reader.DARK_NETS_BELOW`."""
 
 DARK_QUICK_MODEL_PATH = Path(__file__).parent / "models" / "d6_faces_quick_dark.onnx"
 """The quick first look for dark tray floors (taught by :data:`DARK_MODEL_PATH`, with

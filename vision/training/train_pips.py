@@ -314,15 +314,14 @@ floors*)."""
 DEGRADE_CHANCE = 0.0
 """Share of training dice shown as a worse camera would give them (``--degrade``,
 :func:`worse_camera`, on the sample's patch at the working scale, before the crop is
-cut): out of focus, smeared or compressed beyond what the photometric draws do. 0, the
-packaged networks' recipe, draws nothing, so the other draws are as before. Under those
-faults the packaged network is sure of wrong faces (``benchmarks/bench_degraded.py``;
-docs/vision.md, *What a worse camera costs*). Tried at 0.3 in the forty-seventh session
-(seed 6, fold networks): under the faults far fewer dice read wrong and sure, but on the
-clean out-of-fold dice the reader's rule read 99.31% sure with 4 silent errors, against
-99.86% with 1 for the packaged recipe; not kept. At 0.1 with ``--epochs 60`` (the
-forty-eighth session): 99.38% sure with 1 silent error, and a third or less of the sure
-wrong faces under blur and smears; the recipe to package next (docs/vision-history.md)."""
+cut): out of focus, smeared or compressed beyond what the photometric draws do. The
+default, 0, draws nothing, so the other draws are as before (the dark-floor pair's
+recipe). The packaged light-floor face network and quick look are trained with
+``--degrade 0.1 --epochs 60`` since the forty-ninth session: out of fold (seed 6) the
+reader's rule reads 99.38% of the clean dice sure with 1 silent error, as before, against
+99.86%, and under blur and smears a third or less of the dice read wrong and sure
+(``benchmarks/bench_degraded.py``; docs/vision.md, *What a worse camera costs*). 0.3
+(forty-seventh session) read 99.31% sure with 4 silent errors; not kept."""
 
 
 def worse_camera(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
