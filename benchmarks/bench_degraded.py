@@ -5,7 +5,7 @@ Each photo of a split, at the reader's working size (a die about 40 px), is degr
 read as a frame. Prints, for each degradation: read accuracy, dice found, dice read wrong
 and sure (silent) and of those how many are not among the data set's known label
 mistakes, dice left uncertain, and dice in frames carrying a warning (every die of which
-is uncertain). The degradations, at the working scale:
+is uncertain). The degradations (``vision.training.degradations``), at the working scale:
 
 * ``blur S``: out of focus, a Gaussian of sigma S px (the face network is trained with
   up to about 1);
@@ -33,10 +33,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,57 +45,8 @@ from bench_vision_accuracy import score  # noqa: E402 - beside this script
 from vision.facenet import FaceNet  # noqa: E402
 from vision.faces import D6_FACES  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
+from vision.training.degradations import DEGRADATIONS, Degrade  # noqa: E402
 from vision.training.photos import in_fold, labelled_frames, split_photos  # noqa: E402
-
-Degrade = Callable[[np.ndarray, np.random.Generator], np.ndarray]
-
-
-def _clip(x: np.ndarray) -> np.ndarray:
-    return np.clip(x, 0, 255).astype(np.uint8)
-
-
-def blur(sigma: float) -> Degrade:
-    return lambda im, rng: cv2.GaussianBlur(im, (0, 0), sigma)
-
-
-def motion(n: int) -> Degrade:
-    kernel = np.zeros((n, n), np.float32)
-    kernel[n // 2, :] = 1 / n
-    return lambda im, rng: cv2.filter2D(im, -1, kernel)
-
-
-def jpeg(quality: int) -> Degrade:
-    return lambda im, rng: cv2.imdecode(
-        cv2.imencode(".jpg", im, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
-
-
-def noise(sigma: float) -> Degrade:
-    return lambda im, rng: _clip(im.astype(np.float32) + rng.normal(0, sigma, im.shape))
-
-
-def gain(g: float) -> Degrade:
-    return lambda im, rng: _clip(im.astype(np.float32) * g)
-
-
-def tint(blue: float, red: float) -> Degrade:
-    return lambda im, rng: _clip(im.astype(np.float32) * np.array([blue, 1.0, red]))
-
-
-def both(first: Degrade, then: Degrade) -> Degrade:
-    return lambda im, rng: then(first(im, rng), rng)
-
-
-DEGRADATIONS: dict[str, Degrade] = {
-    "none": lambda im, rng: im,
-    "blur1": blur(1.0), "blur1.5": blur(1.5), "blur2": blur(2.0), "blur3": blur(3.0),
-    "motion5": motion(5), "motion7": motion(7), "motion13": motion(13),
-    "jpeg90": jpeg(90), "jpeg75": jpeg(75), "jpeg50": jpeg(50), "jpeg30": jpeg(30),
-    "jpeg15": jpeg(15),
-    "noise8": noise(8), "noise16": noise(16), "noise25": noise(25),
-    "blur2+noise12": both(blur(2.0), noise(12)), "blur1.5+jpeg50": both(blur(1.5), jpeg(50)),
-    "dark0.35": gain(0.35), "dark0.2": gain(0.2), "bright1.6": gain(1.6),
-    "bright2.2": gain(2.2), "warm": tint(0.6, 1.25), "cold": tint(1.3, 0.7),
-}
 
 
 def measure(frames: list, degrade: Degrade, reader: DiceReader) -> Counter[str]:

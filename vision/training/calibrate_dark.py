@@ -21,12 +21,18 @@ network: ``train_pips --floors 0.5 --width 1.0 --teacher /tmp/dark0.onnx --folds
 0``) reads them again with each fold's quick look first, as the reader does, once for each
 of :data:`QUICK_NONES`, and prints, at the packaged threshold, what each leaves: the table
 that places :data:`vision.reader.DARK_QUICK_NONE` (candidates the quick look takes for no
-die dropped without the face network). About six minutes more::
+die dropped without the face network). About six minutes more.
+
+``--degrade NAME`` sees each repainted frame through a worse camera
+(:mod:`vision.training.degradations`: blurred, smeared, compressed...), the measure of
+whether a recipe holds up under one on a dark floor. ``--models`` without ``{}`` reads
+every fold with the same network (the packaged one, which learned those photos: a
+measure that favours it)::
 
     .venv/bin/python -m vision.training.train_pips --threads 1 --val-too --zoom 0.7 1.35 \\
         --floors 0.5 --folds 3 --fold 0 --out /tmp/dark0.onnx    # and --fold 1, --fold 2
     .venv/bin/python -m vision.training.calibrate_dark --models /tmp/dark{}.onnx \\
-        [--quick-models /tmp/darkquick{}.onnx]
+        [--quick-models /tmp/darkquick{}.onnx] [--degrade blur2]
 
 (The fold networks are trained, as ``d6_faces_dark.onnx`` is, with the dark detector in
 the place of ``dice_centres.onnx``: ``docs/vision.md``, *Re-training the models*.)
@@ -46,6 +52,7 @@ from vision.facenet import FaceNet
 from vision.faces import D6_FACES
 from vision.reader import DARK_QUICK_NONE, DARK_SURE_FROM, NEVER, DiceReader
 from vision.synthetic import darker_floor
+from vision.training.degradations import DEGRADATIONS, Degrade
 from vision.training.label_errors import LABEL_ERRORS
 from vision.training.photos import in_fold, labelled_frames, match, split_photos
 
@@ -76,10 +83,11 @@ class Read:
 
 def oof_reads(models: str, folds: int, levels: tuple[int, ...],
               quick_models: str | None = None, quick_none: float = NEVER,
-              ) -> tuple[list[Read], dict[int, int]]:
+              degrade: Degrade | None = None) -> tuple[list[Read], dict[int, int]]:
     """Every die found in the out-of-fold train photos at each level, and the labelled
     dice per level whose labels are right; with ``quick_models``, each fold's quick look
-    first, dropping the candidates it takes for no die from ``quick_none``."""
+    first, dropping the candidates it takes for no die from ``quick_none``; with
+    ``degrade``, each repainted frame seen through that worse camera."""
     reads: list[Read] = []
     dice = dict.fromkeys(levels, 0)
     n_photos = len(split_photos("train"))
@@ -96,6 +104,8 @@ def oof_reads(models: str, folds: int, levels: tuple[int, ...],
                 image = small.copy()
                 darker_floor(image, np.array(boxes, float), np.random.default_rng(0),
                              level=level, grain=60.0)
+                if degrade is not None:
+                    image = degrade(image, np.random.default_rng(level))
                 found = reader.read(image).dice
                 matched = {i: t for t, i in match([d.box for d in found], boxes)}
                 dice[level] += right
@@ -137,9 +147,13 @@ def main(argv: list[str] | None = None) -> int:
                              "prints the table that places DARK_QUICK_NONE")
     parser.add_argument("--silent", type=float, default=0.1,
                         help="most dice wrong and sure allowed at any level, percent")
+    parser.add_argument("--degrade", choices=sorted(DEGRADATIONS), metavar="NAME",
+                        help="each repainted frame seen through a worse camera, one of: "
+                             f"{', '.join(DEGRADATIONS)} (vision.training.degradations)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    reads, dice = oof_reads(args.models, args.folds, tuple(args.levels))
+    degrade = DEGRADATIONS[args.degrade] if args.degrade else None
+    reads, dice = oof_reads(args.models, args.folds, tuple(args.levels), degrade=degrade)
     print(f"read sure and right / wrong and sure / sure boxes on no die "
           f"({min(dice.values())}-{max(dice.values())} dice a level)")
     print("threshold " + "".join(f"{'floor ' + str(lv):>22}" for lv in dice))
@@ -158,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
               " / wrong and sure / sure boxes on no die")
         for none in QUICK_NONES:
             reads, _ = oof_reads(args.models, args.folds, tuple(args.levels),
-                                 args.quick_models, none)
+                                 args.quick_models, none, degrade)
             cells = [f"{sum(r.level == lv and r.label is not None for r in reads)} / "
                      + " / ".join(str(c) for c in counts(reads, lv, DARK_SURE_FROM))
                      for lv in dice]
