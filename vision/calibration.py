@@ -39,10 +39,11 @@ lighter floor. The dice finders learned their floors from the d6 photos (a media
 session; pip d6 since the thirtieth, by a second set of networks for floors under
 :data:`vision.reader.DARK_NETS_BELOW`, this same grey). Measured (``docs/vision.md``,
 *Which tray floor*): the pip d6 reader's dark-floor networks, out of fold on the train
-photos repainted, read 3 of 1,433 dice wrong and sure on a grey of 100 and 3 on 72 (the
-light-floor networks none as shot), and since the thirty-first session, which leaves
-their middling reads to the table (:data:`vision.reader.DARK_SURE_FROM`), none and 1,
-with 0.8 and 1 point more of the dice left uncertain. Pale symbol dice were advised a
+photos repainted, read 2 of 1,433 dice wrong and sure on a grey of 100 and 3 on 72 (the
+light-floor networks none as shot), and with their middling reads left to the table
+(:data:`vision.reader.DARK_SURE_FROM`, since the thirty-first session) none and 1, with
+about 1 and 1.5 points more of the dice left uncertain (the networks of the fiftieth
+session; those before: 3 and 3, then none and 1). Pale symbol dice were advised a
 lighter floor too until the thirty-eighth session: ivory SeaFall dice were found 234
 times in 240 on mid grey (125) but 230 on a grey of 100 and 224 on dark grey (72);
 looked for as plain squares too (:mod:`vision.plainsquares`), 238 and 235, read sure and
