@@ -17,7 +17,7 @@ from vision.boxes import hold_each_other
 from vision.faces import SEAFALL_FACES
 from vision.reader import DiceReader
 from vision.settle import SettleDecision, SettleDetector
-from vision.synthetic import SyntheticPhoto, tray_photo
+from vision.synthetic import FLOOR_GRAIN, SyntheticPhoto, darker_floor, tray_photo
 
 PHOTOS = Path(__file__).parent / "photos"
 
@@ -55,6 +55,16 @@ class DrawnPhoto:
 
 Photo = LabelledPhoto | DrawnPhoto
 
+
+
+def repainted(photo: LabelledPhoto, level: float, grain: float = FLOOR_GRAIN) -> np.ndarray:
+    """A checked-in photo with its floor repainted a flat grey (as bench_tray_floors and
+    calibrate_dark repaint the d6 photos, with ``grain=60`` so that the white sheet's
+    bright grain goes too)."""
+    image = photo.image().copy()
+    darker_floor(image, np.array(photo.boxes, float), np.random.default_rng(0), level=level,
+                 grain=grain)
+    return image
 
 def labelled_photos() -> list[LabelledPhoto]:
     manifest = json.loads((PHOTOS / "manifest.json").read_text(encoding="utf-8"))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import vision.reader
-from tests.vision.helpers import LabelledPhoto, labelled_photos, score_photos, table_crops
+from tests.vision.helpers import labelled_photos, repainted, score_photos, table_crops
 from tests.vision.test_vision_enrollment import score_synthetic
 from vision.crops import CROP_PX
 from vision.dicefinder import DiceFinder, dark_dice_finder
@@ -28,7 +28,7 @@ from vision.reader import (
     DiceReader,
 )
 from vision.reading import Box
-from vision.synthetic import BODY_COLOURS, BODY_NAMES, FLOOR_GRAIN, darker_floor
+from vision.synthetic import BODY_COLOURS, BODY_NAMES
 from vision.training.calibrate_dark import Read, counts, least_threshold
 
 DARK_GREY = (70, 72, 75)
@@ -40,15 +40,6 @@ BLACK = (30, 30, 32)
 
 def body(name: str) -> tuple[int, int, int]:
     return BODY_COLOURS[BODY_NAMES.index(name)]
-
-
-def _repainted(photo: LabelledPhoto, level: float, grain: float = FLOOR_GRAIN) -> np.ndarray:
-    """A checked-in photo with its floor repainted a flat grey (as bench_tray_floors
-    repaints the val photos, with ``grain=60``)."""
-    image = photo.image().copy()
-    darker_floor(image, np.array(photo.boxes, float), np.random.default_rng(0), level=level,
-                 grain=grain)
-    return image
 
 
 def read_dark(colour: str, as_read: bool, floor: tuple[int, int, int] = DARK_GREY
@@ -143,7 +134,7 @@ def test_pale_blank_dice_are_found_on_a_dark_floor() -> None:
 def test_the_body_detector_looks_lower_on_a_dark_floor_only(
         monkeypatch: pytest.MonkeyPatch) -> None:
     photo = labelled_photos()[0]
-    dark = _repainted(photo, 50)
+    dark = repainted(photo, 50)
     finder = _Recording(body_dice_finder())
     monkeypatch.setattr(vision.reader, "body_dice_finder", lambda: finder)
     reader = DiceReader("seafall", unknown_faces=True)
@@ -155,7 +146,7 @@ def test_the_body_detector_looks_lower_on_a_dark_floor_only(
 def _dark_photos_score(reader: DiceReader, level: float) -> dict[str, int]:
     """``score_photos`` over the checked-in photos with their floor repainted a flat grey
     (as bench_tray_floors repaints the val photos)."""
-    return score_photos(reader, lambda photo: _repainted(photo, level, 60.0))
+    return score_photos(reader, lambda photo: repainted(photo, level, 60.0))
 
 
 def test_the_pip_reader_reads_a_dark_floor_with_the_networks_that_learned_dark_floors(
@@ -182,7 +173,7 @@ def _dark_reads(level: float) -> list[tuple[float, bool]]:
     reads = []
     for photo in labelled_photos():
         reads += [(d.confidence, d.uncertain)
-                  for d in reader.read(_repainted(photo, level, 60.0)).dice]
+                  for d in reader.read(repainted(photo, level, 60.0)).dice]
     return reads
 
 
@@ -204,7 +195,7 @@ def test_a_light_floor_is_read_by_the_light_floor_networks_alone(
     photo = labelled_photos()[0]
     image = photo.image()
     assert floor_grey(image) > DARK_NETS_BELOW  # the d6 photos' floors: 175-187
-    dark = _repainted(photo, 50)
+    dark = repainted(photo, 50)
     assert floor_grey(dark) < DARK_NETS_BELOW
 
     def refused() -> None:
@@ -237,7 +228,7 @@ def test_a_reader_given_a_detector_finds_with_it_on_every_floor() -> None:
     # how calibrate_dark reads as the reader reads a dark frame (with a fold's network);
     # given a detector, even the packaged networks' reader does not switch on a dark floor
     photo = labelled_photos()[0]
-    dark = _repainted(photo, 50)
+    dark = repainted(photo, 50)
     finder = _Recording(dark_dice_finder())
     for image in (photo.image(), dark):
         reader = DiceReader("d6", finder=finder)  # type: ignore[arg-type]
@@ -269,7 +260,7 @@ def test_a_dark_frame_spares_the_face_network_what_the_quick_look_takes_for_no_d
         monkeypatch: pytest.MonkeyPatch) -> None:
     # vision.reader.DARK_QUICK_NONE: the same dice read, fewer crops for the face network
     photo = labelled_photos()[0]
-    dark = _repainted(photo, 50, 60.0)
+    dark = repainted(photo, 50, 60.0)
     face = dark_face_net()
     read_by_face: list[int] = []
     original = face.probabilities

@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 import vision.reader
-from tests.vision.helpers import labelled_photos
+from tests.vision.helpers import labelled_photos, repainted
 from vision.boxes import hold_each_other
 from vision.dicefinder import NET_DIE_PX
 from vision.filters import histogram_median
 from vision.plainsquares import MAX_OVERLAP, MIN_CONTRAST, floor_colour, plain_squares
 from vision.reader import DiceReader
-from vision.synthetic import BODY_COLOURS, BODY_NAMES, darker_floor, tray_photo
+from vision.synthetic import BODY_COLOURS, BODY_NAMES, tray_photo
 
 BLACK = (30, 30, 32)
 IVORY = BODY_COLOURS[BODY_NAMES.index("ivory")]
@@ -142,8 +142,7 @@ def test_plain_squares_are_looked_for_on_a_dark_floor_for_custom_faces_only(
 
     monkeypatch.setattr(vision.reader, "find_plain_squares", spy)
     photo = labelled_photos()[0]
-    dark = photo.image().copy()
-    darker_floor(dark, np.array(photo.boxes, float), np.random.default_rng(0), level=50)
+    dark = repainted(photo, 50)
     bodies = DiceReader("seafall", unknown_faces=True)
     bodies.read(photo.image())
     assert asked == []  # a light floor: the body detector alone

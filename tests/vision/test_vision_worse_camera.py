@@ -19,10 +19,9 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.helpers import LabelledPhoto, score_photos
+from tests.vision.helpers import LabelledPhoto, repainted, score_photos
 from vision.detection import to_work
 from vision.reader import DiceReader
-from vision.synthetic import darker_floor
 
 
 def out_of_focus(sigma: float, floor: float | None = None
@@ -30,11 +29,7 @@ def out_of_focus(sigma: float, floor: float | None = None
     """The photo blurred by ``sigma`` px of the reader's working size; with ``floor``, its
     floor first repainted that grey (as bench_tray_floors and calibrate_dark repaint)."""
     def image(photo: LabelledPhoto) -> np.ndarray:
-        picture = photo.image()
-        if floor is not None:
-            picture = picture.copy()
-            darker_floor(picture, np.array(photo.boxes, float), np.random.default_rng(0),
-                         level=floor, grain=60.0)
+        picture = photo.image() if floor is None else repainted(photo, floor, 60.0)
         scale = to_work(picture).scale  # working px per photo px
         return cv2.GaussianBlur(picture, (0, 0), sigma / scale)
     return image
