@@ -16,12 +16,13 @@ left out), the dice read wrong and sure, and the sure boxes on no die; and the l
 threshold that leaves at most ``--silent`` percent of dice wrong and sure at every
 level. The test split is never read. About two minutes on one core.
 
-``--quick-models`` (the dark set's quick looks of the folds, each taught by its fold's face
-network: ``train_pips --floors 0.5 --width 1.0 --teacher /tmp/dark0.onnx --folds 3 --fold
-0``) reads them again with each fold's quick look first, as the reader does, once for each
-of :data:`QUICK_NONES`, and prints, at the packaged threshold, what each leaves: the table
-that places :data:`vision.reader.DARK_QUICK_NONE` (candidates the quick look takes for no
-die dropped without the face network). About six minutes more.
+``--quick-models`` (the dark set's quick looks of the folds, each taught by its fold's
+face network: ``train_pips --floors 0.5 --degrade 0.1 --epochs 60 --width 1.0 --teacher
+/tmp/dark0.onnx --folds 3 --fold 0``) reads them again with each fold's quick look first,
+as the reader does, once for each of :data:`QUICK_NONES`, and prints, at the packaged
+threshold, what each leaves: the table that places :data:`vision.reader.DARK_QUICK_NONE`
+(candidates the quick look takes for no die dropped without the face network). About six
+minutes more.
 
 ``--degrade NAME`` sees each repainted frame through a worse camera
 (:mod:`vision.training.degradations`: blurred, smeared, compressed...), the measure of
@@ -30,7 +31,8 @@ every fold with the same network (the packaged one, which learned those photos: 
 measure that favours it)::
 
     .venv/bin/python -m vision.training.train_pips --threads 1 --val-too --zoom 0.7 1.35 \\
-        --floors 0.5 --folds 3 --fold 0 --out /tmp/dark0.onnx    # and --fold 1, --fold 2
+        --floors 0.5 --degrade 0.1 --epochs 60 --max-minutes 60 \\
+        --folds 3 --fold 0 --out /tmp/dark0.onnx                 # and --fold 1, --fold 2
     .venv/bin/python -m vision.training.calibrate_dark --models /tmp/dark{}.onnx \\
         [--quick-models /tmp/darkquick{}.onnx] [--degrade blur2]
 
