@@ -56,7 +56,6 @@ class DrawnPhoto:
 Photo = LabelledPhoto | DrawnPhoto
 
 
-
 def repainted(photo: LabelledPhoto, level: float, grain: float = FLOOR_GRAIN) -> np.ndarray:
     """A checked-in photo with its floor repainted a flat grey (as bench_tray_floors and
     calibrate_dark repaint the d6 photos, with ``grain=60`` so that the white sheet's
@@ -65,6 +64,7 @@ def repainted(photo: LabelledPhoto, level: float, grain: float = FLOOR_GRAIN) ->
     darker_floor(image, np.array(photo.boxes, float), np.random.default_rng(0), level=level,
                  grain=grain)
     return image
+
 
 def labelled_photos() -> list[LabelledPhoto]:
     manifest = json.loads((PHOTOS / "manifest.json").read_text(encoding="utf-8"))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tests.vision.helpers import labelled_photos
-from vision.training.degradations import DEGRADATIONS
+from vision.training.degradations import DEGRADATIONS, motion
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +43,22 @@ def test_a_smear_is_sideways(frame: np.ndarray) -> None:
     smeared = DEGRADATIONS["motion13"](frame, np.random.default_rng(0)).astype(float)
     grey = smeared.mean(axis=2)
     assert np.abs(np.diff(grey, axis=1)).mean() < 0.5 * np.abs(np.diff(grey, axis=0)).mean()
+
+
+def test_a_smear_can_be_turned(frame: np.ndarray) -> None:
+    # as train_pips.worse_camera draws it, at any angle; at 90 degrees it runs up and down
+    def steps(image: np.ndarray) -> np.ndarray:  # mean grey step down and across
+        grey = image.astype(float).mean(axis=2)
+        return np.array([np.abs(np.diff(grey, axis=a)).mean() for a in (0, 1)])
+
+    rng = np.random.default_rng(0)
+    left = steps(motion(13, 90.0)(frame, rng)) / steps(frame)
+    assert left[0] < 0.7 * left[1]  # the steps down smoothed away far more than across
+    left = steps(motion(13, 0.0)(frame, rng)) / steps(frame)
+    assert left[1] < 0.7 * left[0]
+    assert np.array_equal(motion(13, 0.0)(frame, rng), motion(13)(frame, rng))
+    # the kernel keeps the frame's level
+    assert abs(motion(13, 37.0)(frame, rng).mean() - frame.mean()) < 2.0
 
 
 def test_light_and_tint_change_the_level_and_the_colour(frame: np.ndarray) -> None:

@@ -25,9 +25,14 @@ def blur(sigma: float) -> Degrade:
     return lambda im, rng: cv2.GaussianBlur(im, (0, 0), sigma)
 
 
-def motion(n: int) -> Degrade:
+def motion(n: int, angle: float | None = None) -> Degrade:
+    """Smeared over ``n`` px: sideways, or turned ``angle`` degrees (a camera shaken)."""
     kernel = np.zeros((n, n), np.float32)
-    kernel[n // 2, :] = 1 / n
+    kernel[n // 2, :] = 1.0
+    if angle is not None:
+        turn = cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), angle, 1.0)
+        kernel = cv2.warpAffine(kernel, turn, (n, n))
+    kernel = kernel / max(float(kernel.sum()), 1e-6)
     return lambda im, rng: cv2.filter2D(im, -1, kernel)
 
 

@@ -77,6 +77,7 @@ from vision.facenet import CLASSES, INPUT_PX, MODEL_PATH, FaceNet, default_face_
 from vision.onnxmodel import OnnxModel, available_engines
 from vision.reading import Box
 from vision.training.common import conv_block, fit, photometric, report_saved, seeded
+from vision.training.degradations import blur, jpeg, motion, noise
 from vision.training.label_errors import LABEL_ERRORS
 from vision.training.photos import DATASET, in_fold, split_photos
 from vision.training.samples import Sample, on_darker_floor
@@ -331,20 +332,14 @@ def worse_camera(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     20-80: a webcam's MJPG), sometimes with sensor noise."""
     kind = rng.integers(3)
     if kind == 0:
-        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(1.0, 3.0))
+        x = blur(rng.uniform(1.0, 3.0))(x, rng)
     elif kind == 1:
         n = int(rng.integers(3, 14))
-        kernel = np.zeros((n, n), np.float32)
-        kernel[n // 2, :] = 1.0
-        turn = cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), rng.uniform(0, 180), 1.0)
-        kernel = cv2.warpAffine(kernel, turn, (n, n))
-        x = cv2.filter2D(x, -1, kernel / max(float(kernel.sum()), 1e-6))
+        x = motion(n, rng.uniform(0, 180))(x, rng)
     else:
-        quality = int(rng.integers(20, 81))
-        x = cv2.imdecode(cv2.imencode(".jpg", x, [cv2.IMWRITE_JPEG_QUALITY, quality])[1],
-                         cv2.IMREAD_COLOR)
+        x = jpeg(int(rng.integers(20, 81)))(x, rng)
     if rng.random() < 0.3:
-        x = np.clip(x + rng.normal(0, rng.uniform(3, 12), x.shape), 0, 255).astype(np.uint8)
+        x = noise(rng.uniform(3, 12))(x, rng)
     return x
 
 
