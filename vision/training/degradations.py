@@ -3,8 +3,10 @@ compressed, noisy, dark, bright, tinted; at the reader's working scale (a die ab
 
 Named in :data:`DEGRADATIONS` for the measures that read the photos under them
 (``benchmarks/bench_degraded.py`` on the light floor as shot, :mod:`calibrate_dark` on
-repainted dark floors): docs/vision.md, *What a worse camera costs*. Each takes the frame
-and a random generator (used by the noise) and returns a new frame.
+repainted dark floors): docs/vision.md, *What a worse camera costs*. The face networks'
+training draws its worse-camera dice from the same pieces (``train_pips.worse_camera``,
+at random strengths and angles). Each takes the frame and a random generator (used by
+the noise) and returns a new frame.
 """
 
 from __future__ import annotations
