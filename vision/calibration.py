@@ -17,6 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.compression import frames_jpeg_quality
 from vision.detection import (
     SURE_DIE_PX,
     die_size_problem,
@@ -384,6 +385,27 @@ FLICKER_ADVICE = ("The light flickers in bands across the picture (an LED or flu
                   "flicker-free lamp.")
 
 
+JPEG_ADVICE_BELOW = 78
+"""A camera whose frames are JPEG of a lower quality than this
+(:func:`vision.compression.frames_jpeg_quality`, the common JPEG library's scale) is
+advised to compress less (:func:`jpeg_advice`). Measured (fifty-first session) with
+``vision.training.degradations.jpeg`` on the d6 photos at the working size, read by the
+pip reader, dice read wrong and sure beyond the data set's label mistakes, train (1,458
+dice) / val (204): quality 90, 0 / 0; 85, 1 / 0; 80, 2 / 0; 75, 4 / 1; 50, 14 / 2
+(``docs/vision.md``, *What a worse camera costs*). From 75 down that is well over the
+0.1% the reader allows; 80 (0.14% of train) is left without advice, so that a camera's
+usual MJPG quality is not flagged for what the reader's margins mostly absorb."""
+
+
+def jpeg_advice(quality: int) -> str:
+    """What to do about a camera that compresses its frames hard."""
+    return (f"The camera compresses its pictures hard (JPEG quality about {quality}): pips "
+            "blur into blocks and some dice may be read wrong. Raise its JPEG quality if "
+            "it has that setting (v4l2-ctl -d /dev/video0 --list-ctrls shows a "
+            "compression_quality control where it does), or use a camera that compresses "
+            "less (a Pi camera's frames are not compressed).")
+
+
 def flicker_advice(mains_hz: int | None) -> str:
     """What to do about bands of flickering light, given the anti-flicker already set."""
     if mains_hz is None:
@@ -410,6 +432,10 @@ class CalibrationCheck:
     """How far the light changed in bands between the empty-tray frames
     (:func:`vision.lightbands.frames_band_spread`): a lamp flickering with the mains, seen
     by a rolling shutter; advice over :data:`FLICKER_SPREAD`."""
+    jpeg_quality: int | None = None
+    """The JPEG quality the camera's frames show
+    (:func:`vision.compression.frames_jpeg_quality`; None: not compressed, or at a
+    quality above about 90); advice under :data:`JPEG_ADVICE_BELOW`."""
 
     @property
     def advice(self) -> tuple[str, ...]:
@@ -418,7 +444,9 @@ class CalibrationCheck:
             "take everything out of the tray and calibrate again.",)
         bands = (() if self.light_bands <= FLICKER_SPREAD
                  else (flicker_advice(self.setup.mains_hz),))
-        return self.setup.quality.advice + bands + tray
+        jpeg = (() if self.jpeg_quality is None or self.jpeg_quality >= JPEG_ADVICE_BELOW
+                else (jpeg_advice(self.jpeg_quality),))
+        return self.setup.quality.advice + bands + jpeg + tray
 
     @property
     def keepable(self) -> bool:
@@ -431,6 +459,7 @@ class CalibrationCheck:
                 "tray_share": round(tray_share(self.setup), 3),
                 "things_in_tray": self.things_in_tray,
                 "light_bands": round(self.light_bands, 3),
+                "jpeg_quality": self.jpeg_quality,
                 "mains_hz": self.setup.mains_hz,
                 "quality": {**self.setup.quality.to_json(), "advice": list(self.advice)}}
 
@@ -448,4 +477,5 @@ def check(name: str, empty_frames: Sequence[np.ndarray],
                        roi=setup.roi).read(setup.background)
     return CalibrationCheck(setup, len(empty_frames), len(found.dice),
                             "dice" if dice_frame is not None else "framing",
-                            frames_band_spread(empty_frames))
+                            frames_band_spread(empty_frames),
+                            frames_jpeg_quality(empty_frames))

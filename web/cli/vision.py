@@ -37,7 +37,7 @@ from web.runtime.hardware import camera_label, found_camera, pi_model, video_dev
 
 def register(subparsers: Any) -> None:
     c = subparsers.add_parser(
-        "calibrate", help="learn the empty tray and check the picture (light, focus)",
+        "calibrate", help="learn the empty tray and check the picture (light, focus, compression)",
         description="Learn a setup from frames of the empty tray (its background, the tray "
         "floor and the die size) and report the picture's quality with advice: run it, fix "
         "what it says, run it again, then play. The setup is saved under its name for "
@@ -386,6 +386,9 @@ def _calibrate(args: argparse.Namespace) -> int:
     if setup.mains_hz is not None:
         print(f"  the camera's anti-flicker at {setup.mains_hz} Hz, kept with the setup: "
               "serve and watch set it on the camera too")
+    if result.jpeg_quality is not None:
+        print(f"  the frames are JPEG of quality about {result.jpeg_quality} (the camera's "
+              "compression)")
     for line in result.advice:
         print(f"  advice: {line}")
     if not result.advice:

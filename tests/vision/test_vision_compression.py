@@ -1,0 +1,136 @@
+"""How hard a camera JPEG-compresses its frames (``vision.compression``), read from real
+photos compressed at known qualities, and the calibration's advice on it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.helpers import empty_tray, photo
+from tests.vision.test_vision_cli import run
+from vision.calibration import JPEG_ADVICE_BELOW, check
+from vision.compression import frames_jpeg_quality, jpeg_quality, jpeg_steps
+
+SHEET = photo("IMG_20191208_112541.jpg")  # 7 dice on a white sheet
+TRAY = photo("IMG_20191209_100614.jpg")
+
+
+def camera_frame(p=SHEET, image: np.ndarray | None = None) -> np.ndarray:
+    """A 1280x720 frame of the photo (or of ``image``, a picture of it), as a camera would
+    give it before compressing it (the photo scaled after decoding keeps nothing of its own
+    file's JPEG blocks)."""
+    image = p.image() if image is None else image
+    h, w = image.shape[:2]
+    image = cv2.resize(image, (min(1280, round(720 * w / h)), 720),
+                       interpolation=cv2.INTER_AREA)
+    side = 1280 - image.shape[1]
+    return cv2.copyMakeBorder(image, 0, 0, side // 2, side - side // 2, cv2.BORDER_REPLICATE)
+
+
+def compressed(frame: np.ndarray, quality: int) -> np.ndarray:
+    """The frame as a camera's MJPG at this quality gives it, decoded."""
+    return cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])[1],
+                        cv2.IMREAD_COLOR)
+
+
+@pytest.mark.parametrize("p", [SHEET, TRAY], ids=["sheet", "tray"])
+@pytest.mark.parametrize("quality", [85, 75, 60, 50, 30])
+def test_the_quality_a_frame_was_compressed_at_is_read_from_its_blocks(p, quality) -> None:
+    assert jpeg_quality(compressed(camera_frame(p), quality)) == pytest.approx(quality, abs=2)
+
+
+def test_the_steps_are_the_jpeg_librarys_at_quality_50() -> None:
+    # its example table's two lowest waves at 50: 11 across, 12 down
+    assert jpeg_steps(compressed(camera_frame(), 50)) == (11, 12)
+    grey = cv2.cvtColor(compressed(camera_frame(), 50), cv2.COLOR_BGR2GRAY)
+    assert jpeg_steps(grey) == (11, 12)  # a grey frame too
+
+
+@pytest.mark.parametrize("p", [SHEET, TRAY], ids=["sheet", "tray"])
+def test_an_uncompressed_or_lightly_compressed_frame_shows_none(p) -> None:
+    frame = camera_frame(p)
+    assert jpeg_steps(frame) == (None, None) and jpeg_quality(frame) is None
+    assert jpeg_quality(compressed(frame, 95)) is None
+
+
+def test_a_phone_photo_as_shot_shows_its_own_quality() -> None:
+    # the data set's phone photos, decoded at their own size: compressed at about 87
+    assert 82 <= jpeg_quality(SHEET.image()) <= 92
+
+
+def test_a_frame_scaled_or_cut_off_its_grid_after_decoding_shows_none() -> None:
+    hard = compressed(camera_frame(), 40)
+    assert jpeg_quality(cv2.resize(hard, (960, 540), interpolation=cv2.INTER_AREA)) is None
+    assert jpeg_quality(hard[3:, 5:]) is None  # the blocks no longer on the frame's grid
+    assert jpeg_quality(hard[8:, 16:]) == pytest.approx(40, abs=2)  # still on it
+
+
+def test_frames_with_nothing_to_tell_show_none() -> None:
+    flat = np.full((720, 1280, 3), 128, np.uint8)
+    assert jpeg_quality(flat) is None and jpeg_quality(compressed(flat, 20)) is None
+    assert jpeg_steps(np.zeros((5, 5), np.uint8)) == (None, None)  # no whole block
+
+
+def test_a_cameras_frames_give_their_median_quality_when_most_show_one() -> None:
+    frame = camera_frame()
+    assert frames_jpeg_quality([compressed(frame, q) for q in (48, 50, 52)]) == \
+        pytest.approx(50, abs=2)
+    assert frames_jpeg_quality([frame, frame, compressed(frame, 50)]) is None
+    assert frames_jpeg_quality([frame, compressed(frame, 50)]) == pytest.approx(50, abs=2)
+    assert frames_jpeg_quality([]) is None
+
+
+def empty_frames(quality: int | None, count: int = 3) -> list[np.ndarray]:
+    """The empty tray as a camera compressing at this quality (None: not at all) gives
+    it, with a little noise from frame to frame."""
+    empty = camera_frame(image=empty_tray(SHEET))
+    rng = np.random.default_rng(5)
+    frames = [np.clip(empty + rng.normal(0, 2, empty.shape), 0, 255).astype(np.uint8)
+              for _ in range(count)]
+    return frames if quality is None else [compressed(f, quality) for f in frames]
+
+
+def test_a_camera_that_compresses_hard_is_advised_to_compress_less() -> None:
+    result = check("den", empty_frames(50))
+    assert result.jpeg_quality == pytest.approx(50, abs=2)
+    assert any("compresses its pictures hard (JPEG quality about" in a for a in result.advice)
+    assert result.to_json()["jpeg_quality"] == result.jpeg_quality
+    assert result.keepable  # advice only: the setup is still kept
+
+
+@pytest.mark.parametrize("quality", [None, 95, 85, JPEG_ADVICE_BELOW + 2])
+def test_a_camera_that_compresses_little_gets_no_such_advice(quality) -> None:
+    result = check("den", empty_frames(quality))
+    assert not any("compresses" in a for a in result.advice)
+    if quality is None or quality == 95:
+        assert result.jpeg_quality is None
+    else:
+        assert result.jpeg_quality >= JPEG_ADVICE_BELOW
+
+
+def test_calibrate_says_how_hard_the_camera_compresses(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    for i, frame in enumerate(empty_frames(None)):
+        cv2.imwrite(str(folder / f"{i:02d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 40])
+    assert run(["calibrate", f"images:{folder}", "--setup", "den", "--no-save"]) == 0
+    out = capsys.readouterr().out
+    assert "the frames are JPEG of quality about" in out
+    assert "advice: The camera compresses its pictures hard" in out
+    assert run(["calibrate", f"images:{folder}", "--setup", "den", "--no-save",
+                "--json"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert body["jpeg_quality"] == pytest.approx(40, abs=2)
+    assert any("compresses" in a for a in body["quality"]["advice"])
+
+
+def test_the_demo_recordings_frames_show_their_quality_and_get_no_advice() -> None:
+    # `make run`'s recorded camera (web/runtime/demo) is JPEG at 80: read so, not advised
+    demo = Path(__file__).resolve().parents[2] / "web" / "runtime" / "demo" / "empty.jpg"
+    frame = cv2.imread(str(demo), cv2.IMREAD_COLOR)
+    assert jpeg_quality(frame) == 80 >= JPEG_ADVICE_BELOW
