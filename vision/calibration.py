@@ -392,7 +392,7 @@ advised to compress less (:func:`jpeg_advice`). Measured (fifty-first session) w
 ``vision.training.degradations.jpeg`` on the d6 photos at the working size, read by the
 pip reader, dice read wrong and sure beyond the data set's label mistakes, train (1,458
 dice) / val (204): quality 90, 0 / 0; 85, 1 / 0; 80, 2 / 0; 75, 4 / 1; 50, 14 / 2
-(``docs/vision.md``, *What a worse camera costs*). From 75 down that is well over the
+(``docs/vision.md``, *A camera that compresses hard*). From 75 down that is well over the
 0.1% the reader allows; 80 (0.14% of train) is left without advice, so that a camera's
 usual MJPG quality is not flagged for what the reader's margins mostly absorb."""
 
