@@ -69,9 +69,10 @@ QUICK_NONES = (NEVER, 0.9, 0.7, 0.5)
 
 @dataclass(frozen=True)
 class Read:
-    """One die the reader found: its level, the label it matched (None: no die), what it
-    read, and whether the label is a known mistake."""
+    """One die the reader found: its photo and level, the label it matched (None: no die),
+    what it read, and whether the label is a known mistake."""
 
+    photo: str
     level: int
     label: str | None
     face: str
@@ -113,7 +114,7 @@ def oof_reads(models: str, folds: int, levels: tuple[int, ...],
                 dice[level] += right
                 for i, d in enumerate(found):
                     label = labels[matched[i]] if i in matched else None
-                    reads.append(Read(level, label, d.face, d.confidence, d.uncertain,
+                    reads.append(Read(path.name, level, label, d.face, d.confidence, d.uncertain,
                                       (path.name, label) in LABEL_ERRORS))
         print(f"fold {k}: {len(photos)} photos read", flush=True)
     return reads, dice
@@ -123,9 +124,13 @@ def counts(reads: list[Read], level: int, threshold: float) -> tuple[int, int, i
     """(sure and right, wrong and sure with the label right, sure boxes on no die)."""
     at = [r for r in reads if r.level == level and r.sure(threshold)]
     right = sum(r.label == r.face for r in at)
-    silent = sum(r.label is not None and r.label != r.face and not r.label_mistake
-                 for r in at)
-    return right, silent, sum(r.label is None for r in at)
+    return right, len(wrong_and_sure(at, threshold)), sum(r.label is None for r in at)
+
+
+def wrong_and_sure(reads: list[Read], threshold: float) -> list[Read]:
+    """The dice read wrong and sure at ``threshold`` whose labels are right."""
+    return [r for r in reads if r.sure(threshold) and r.label is not None
+            and r.label != r.face and not r.label_mistake]
 
 
 def least_threshold(reads: list[Read], dice: dict[int, int], silent_pct: float
@@ -169,6 +174,9 @@ def main(argv: list[str] | None = None) -> int:
     least = least_threshold(reads, dice, args.silent)
     print(f"least threshold with at most {args.silent}% wrong and sure at every level: "
           f"{least if least is not None else 'none of those tried'}")
+    print(f"read wrong and sure at {DARK_SURE_FROM} (photo, floor, label, read, confidence):")
+    for r in sorted(wrong_and_sure(reads, DARK_SURE_FROM), key=lambda r: (r.photo, r.level)):
+        print(f"  {r.photo} {r.level} {r.label} -> {r.face} {r.confidence:.2f}")
     if args.quick_models:
         print(f"with the quick look first, at {DARK_SURE_FROM}: found / read sure and right"
               " / wrong and sure / sure boxes on no die")
