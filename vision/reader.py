@@ -181,7 +181,13 @@ most sure boxes on no die as well (dice printed on the tray's walls). The networ
 0.1-0.9 points with the same silent errors, and under a worse camera give well under half
 the sure wrong faces even read out of fold against the old ones in-sample (64 against 148
 over five faults at three greys, ``calibrate_dark --degrade``; docs/vision.md, *What a
-worse camera costs*). The light-floor set's frames are not touched."""
+worse camera costs*). The light-floor set's frames are not touched.
+
+A second seed's fold networks (7; fifty-first session) read it less well: 99.16 / 98.67 /
+98.19 / 98.05 / 96.86% sure with 1 / 2 / 2 / 3 / 2 silent errors (two dice, each on
+nearly every grey), so pooled with seed 6, 0.03-0.14% a grey and 0.09% over all five;
+only 0.9 keeps every grey at 0.1% pooled, at 4-5 points fewer dice read sure, and 0.8
+was kept (docs/vision-history.md, *The rules on a second seed*)."""
 
 DARK_BODY_THRESHOLD = 0.25
 """The body detector's peak threshold on a frame whose floor is darker than
