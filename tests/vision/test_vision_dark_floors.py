@@ -29,7 +29,7 @@ from vision.reader import (
 )
 from vision.reading import Box
 from vision.synthetic import BODY_COLOURS, BODY_NAMES
-from vision.training.calibrate_dark import Read, counts, least_threshold
+from vision.training.calibrate_dark import Read, counts, least_threshold, wrong_and_sure
 
 DARK_GREY = (70, 72, 75)
 """A dark grey floor (a grey of 72), as the sweep's in docs/vision.md."""
@@ -238,7 +238,7 @@ def test_a_reader_given_a_detector_finds_with_it_on_every_floor() -> None:
 
 def _read(level: int, label: str | None, face: str, confidence: float,
           uncertain: bool = False, mistake: bool = False) -> Read:
-    return Read(level, label, face, confidence, uncertain, mistake)
+    return Read(f"IMG_{level}.jpg", level, label, face, confidence, uncertain, mistake)
 
 
 def test_calibrate_dark_counts_sure_reads_per_threshold() -> None:
@@ -254,6 +254,10 @@ def test_calibrate_dark_counts_sure_reads_per_threshold() -> None:
     assert least_threshold(reads, {72: 100, 40: 100}, 0.1) == 0.65
     assert least_threshold(reads, {72: 100, 40: 100}, 1.0) == 0.0
     assert least_threshold([_read(72, "3", "2", 0.95)], {72: 100}, 0.1) is None
+    # the dice it lists are those it counts: the middling wrong read, not the label mistake
+    assert [(r.photo, r.label, r.face) for r in wrong_and_sure(reads, 0.5)] == \
+        [("IMG_72.jpg", "3", "2")]
+    assert wrong_and_sure(reads, 0.65) == []
 
 
 def test_a_dark_frame_spares_the_face_network_what_the_quick_look_takes_for_no_die(
