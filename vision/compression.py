@@ -38,9 +38,11 @@ cosine of about 0.1 for 50 of them, far under :data:`LATTICE`.)"""
 LATTICE = 0.6
 """How closely the strengths must cluster on a step's multiples (the mean cosine of their
 phase on it, 1 when exactly on) for the frame to count as compressed with that step.
-Measured (fifty-first session): real photos and synthetic trays at 1280x720 compressed
-at qualities 95-30 cluster at 0.65-0.99 on their true step, and 0.77-0.78 for the d6
-photos as shot (quality about 87); uncompressed or scaled after decoding, at most 0.02."""
+Measured (fifty-first session, ``docs/vision.md``, *A camera that compresses hard*): real
+photos, their empty trays and synthetic trays at 1280x720 compressed at qualities 85-15
+cluster at 0.67-1.00 on their true step, at 90 at 0.52-0.67 (seen about half the time),
+and the d6 photos as shot (quality about 87) at 0.73-0.78; uncompressed or at 95, at
+most 0.13 on any step."""
 
 _BASES = (11.0, 12.0)
 """The steps of the two lowest waves (across, down) at quality 50 in the JPEG standard's
@@ -74,7 +76,7 @@ def jpeg_steps(frame: np.ndarray) -> tuple[int | None, int | None]:
     for column in strengths.T:
         best, best_score = 0, LATTICE
         for step in range(2, MAX_STEP + 1):
-            # strengths rounded to zero carry no phase: only those a step or more away
+            # strengths rounded to zero fit every step: only those half a step or more away
             away = column[np.abs(column) >= step / 2]
             if len(away) < MIN_STRENGTHS:
                 break  # larger steps leave fewer still
