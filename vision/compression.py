@@ -74,10 +74,11 @@ def jpeg_steps(frame: np.ndarray) -> tuple[int | None, int | None]:
     strengths = blocks.transpose(0, 2, 1, 3).reshape(-1, 64) @ _waves()   # (blocks, 2)
     steps: list[int | None] = []
     for column in strengths.T:
+        size = np.abs(column)
         best, best_score = 0, LATTICE
         for step in range(2, MAX_STEP + 1):
             # strengths rounded to zero fit every step: only those half a step or more away
-            away = column[np.abs(column) >= step / 2]
+            away = column[size >= step / 2]
             if len(away) < MIN_STRENGTHS:
                 break  # larger steps leave fewer still
             score = float(np.cos(2 * np.pi / step * away).mean())
