@@ -49,6 +49,7 @@ from vision.imagefile import read_file, shape_problem
 from vision.pips import count_pips
 from vision.plainsquares import plain_squares as find_plain_squares
 from vision.reading import Box, DieRead, TrayRead
+from vision.smear import smear, smear_warning
 
 D6_UNCERTAIN_BELOW = 0.5
 """A pip read with a lower confidence is marked uncertain (tuned on train/val)."""
@@ -467,6 +468,11 @@ class DiceReader:
     """A die a profile is unsure of is read again with the frame's sure dice as templates
     too (:mod:`vision.neighbours`); False reads each die by the profile alone, as before
     the fourteenth session (for comparison)."""
+    smear_check: bool = True
+    """Pip dice in a frame the camera smeared (:mod:`vision.smear`, from
+    :data:`vision.smear.SMEAR_FROM`) are read every one uncertain, with a warning; False
+    reads them as they look, as before the fifty-second session (for calibration:
+    :mod:`vision.training.calibrate_smear`)."""
     top_face_shift: float = TOP_FACE_SHIFT
     """Custom-face dice (read by a profile, or unknown faces kept for the table to name)
     are cut about their top face: each box moved out from the frame's centre by this
@@ -626,6 +632,11 @@ class DiceReader:
             side = float(np.median([max(d.box[2], d.box[3]) for d in dice]))
             if too_small := small_dice_warning(side):
                 warnings.append(too_small)
+            elif self.smear_check and (smeared := smear_warning(smear(
+                    work.image, [tuple(v * work.scale for v in d.box) for d in dice]))):
+                # a shaken camera smears pips into ovals and bars read as other faces,
+                # sure; measured and placed for the pip reader (vision.smear)
+                warnings.append(smeared)
         if not dice and unlike and self.profile is not None:
             # every die found was dropped as unlike the profile: a profile of another die,
             # or enrolled under other light; "no dice" alone would hide it

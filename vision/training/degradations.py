@@ -62,7 +62,8 @@ def both(first: Degrade, then: Degrade) -> Degrade:
 DEGRADATIONS: dict[str, Degrade] = {
     "none": lambda im, rng: im,
     "blur1": blur(1.0), "blur1.5": blur(1.5), "blur2": blur(2.0), "blur3": blur(3.0),
-    "motion5": motion(5), "motion7": motion(7), "motion13": motion(13),
+    "motion3": motion(3), "motion5": motion(5), "motion7": motion(7), "motion13": motion(13),
+    "motion5@45": motion(5, 45), "motion7@45": motion(7, 45), "motion7@90": motion(7, 90),
     "jpeg90": jpeg(90), "jpeg75": jpeg(75), "jpeg50": jpeg(50), "jpeg30": jpeg(30),
     "jpeg15": jpeg(15),
     "noise8": noise(8), "noise16": noise(16), "noise25": noise(25),

@@ -1,0 +1,96 @@
+"""Whether a frame's dice are smeared: the camera (or a phone held in the hand) moved while
+the picture was taken.
+
+Smeared a few pixels at the working scale, a die's pips run into ovals and then into bars,
+and the face networks grow sure of some wrong faces (``docs/vision.md``, *What a worse
+camera costs*: 23 dice of the d6 train photos wrong and sure beyond the label mistakes
+under a smear of 7 px). A picture-wide focus measure hardly moves under a smear; what
+does is the *direction* of the detail. A die's top face has no direction of its own
+(round pips, a square turned any way), but a smear blurs along one direction only: the
+dice's fine detail across that direction stays, along it goes.
+
+So :func:`smear` measures the fine detail (the second derivative, 3-pixel scale) of the
+dice's boxes along :data:`ANGLES` directions, summed over the frame's dice (a camera's
+shake smears every die the same way), and returns how far the weakest direction falls
+short of the strongest: 0 when every direction is alike, towards 1 when one has none.
+Sharp dice still show a little direction (their sides in perspective, glints along an
+edge, a frame of one or two dice): the d6 photos as shot reach about 0.27.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+__all__ = ["ANGLES", "SMEAR_FROM", "smear", "smear_warning"]
+
+ANGLES = 12
+"""Directions the detail is measured along, evenly over half a turn (every 15 degrees)."""
+
+SMEAR_FROM = 0.5
+"""A frame whose dice's :func:`smear` is at least this is read with every die uncertain.
+Placed by :mod:`vision.training.calibrate_smear` (fifty-second session): the d6 train
+photos (1,458 dice) smeared before they were sampled, at an angle drawn for each photo,
+read without the check. Dice read wrong and sure beyond the label mistakes, by the fold
+networks that did not learn the photos, and the frames a check from 0.5 marks:
+
+  smear, working px    0     2     3     4     5     6     7     10
+  wrong and sure       1     2     1     1     1     3     12    140
+  left by the check    1     2     1     1     1     1     1     0
+  frames marked        0     0     1%    6%    75%   94.5% 98.5% 100%
+
+As shot the measure is at most 0.27 (val 0.17). 0.45 leaves none at 7 px but marks 30%
+of the frames at 4 px and 90% at 5, which the reader reads as well as sharp ones; 0.55
+leaves 3 at 7 px. A die of about 40 px smeared 6 px or more is where the reads go
+wrong."""
+
+_C = np.cos(np.arange(ANGLES) * np.pi / ANGLES)
+_S = np.sin(np.arange(ANGLES) * np.pi / ANGLES)
+# the second derivative along a direction (c, s) is c^2 Ixx + 2cs Ixy + s^2 Iyy; its
+# energy, summed over pixels, is a quartic in (c, s) over six sums of products
+_WEIGHTS = np.stack([_C**4, _S**4, 4 * _C**2 * _S**2, 2 * _C**2 * _S**2,
+                     4 * _C**3 * _S, 4 * _C * _S**3], axis=1)
+
+
+def _detail_sums(grey: np.ndarray) -> np.ndarray:
+    """The six sums of products of a grey patch's second derivatives (xx, yy, xy):
+    xx.xx, yy.yy, xy.xy, xx.yy, xx.xy, yy.xy."""
+    xx = cv2.Sobel(grey, cv2.CV_32F, 2, 0, ksize=5)
+    yy = cv2.Sobel(grey, cv2.CV_32F, 0, 2, ksize=5)
+    xy = cv2.Sobel(grey, cv2.CV_32F, 1, 1, ksize=5)
+    return np.array([np.vdot(xx, xx), np.vdot(yy, yy), np.vdot(xy, xy),
+                     np.vdot(xx, yy), np.vdot(xx, xy), np.vdot(yy, xy)], np.float64)
+
+
+def smear(image: np.ndarray, boxes: Sequence[Sequence[float]]) -> float:
+    """How one-directional the fine detail inside ``boxes`` (x, y, w, h in ``image``'s
+    pixels, a uint8 BGR or grey image at the reader's working size) is, over all of them: 0 the
+    same along every direction, towards 1 none along one. 0.0 when there is no detail
+    (no boxes, or flat ones)."""
+    sums = np.zeros(6)
+    height, width = image.shape[:2]
+    for x, y, w, h in boxes:
+        x0, y0 = max(int(x), 0), max(int(y), 0)
+        x1, y1 = min(int(x + w), width), min(int(y + h), height)
+        if x1 - x0 < 3 or y1 - y0 < 3:
+            continue
+        patch = image[y0:y1, x0:x1]
+        if patch.ndim == 3:
+            patch = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+        sums += _detail_sums(patch)
+    energy = _WEIGHTS @ sums
+    most, least = float(energy.max()), float(energy.min())
+    if most <= 0.0:
+        return 0.0
+    return (most - least) / (most + least)
+
+
+def smear_warning(value: float) -> str | None:
+    """What a read whose dice's :func:`smear` is ``value`` says, from :data:`SMEAR_FROM`."""
+    if value < SMEAR_FROM:
+        return None
+    return ("the dice look smeared: the camera moved as the picture was taken (or the dice "
+            "were still moving), so every die is marked uncertain; mount the camera firmly, "
+            "or hold the phone still")
