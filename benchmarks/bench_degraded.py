@@ -9,7 +9,9 @@ is uncertain). The degradations (``vision.training.degradations``), at the worki
 
 * ``blur S``: out of focus, a Gaussian of sigma S px (the face network is trained with
   up to about 1);
-* ``motion N``: smeared sideways over N px (a camera shaken);
+* ``motion N``: smeared sideways over N px (a camera shaken); ``motionN@A`` turned A
+  degrees. The reader leaves a smeared frame's dice to the table (``vision.smear``);
+  ``--no-smear-check`` reads them as the networks alone would;
 * ``jpeg Q``: JPEG at quality Q (a webcam's MJPG, a photo sent small);
 * ``noise S``: sensor noise of sigma S grey levels (a dim room's gain);
 * ``blur+noise``, ``blur+jpeg``: the two together, as a soft lens gives them;
@@ -77,6 +79,10 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"some of: {', '.join(DEGRADATIONS)}")
     parser.add_argument("--no-quick-look", action="store_true",
                         help="every die read by the face network (DiceReader(quick_look=False))")
+    parser.add_argument("--no-smear-check", action="store_true",
+                        help="read smeared frames' dice as they look, as the networks "
+                             "alone would (DiceReader(smear_check=False)): how well a "
+                             "recipe holds up under smears")
     parser.add_argument("--faces", type=Path, metavar="MODEL.onnx",
                         help="read with this face network alone (no quick look), e.g. a "
                              "fold network of train_pips --folds")
@@ -84,8 +90,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the train photos of fold K of N (those a fold network was "
                              "trained without) instead of --splits")
     args = parser.parse_args(argv)
-    reader = (DiceReader("d6", face_net=FaceNet(args.faces)) if args.faces else
-              DiceReader("d6", quick_look=not args.no_quick_look))
+    check = not args.no_smear_check
+    reader = (DiceReader("d6", face_net=FaceNet(args.faces), smear_check=check) if args.faces
+              else DiceReader("d6", quick_look=not args.no_quick_look, smear_check=check))
     if args.fold:
         k, n = args.fold
         photos = [i for i in range(len(split_photos("train"))) if in_fold(i, n, k)]
