@@ -633,7 +633,7 @@ class DiceReader:
             if too_small := small_dice_warning(side):
                 warnings.append(too_small)
             elif self.smear_check and (smeared := smear_warning(smear(
-                    work.image, [tuple(v * work.scale for v in d.box) for d in dice]))):
+                    work.image, [unscaled(d.box, 1 / work.scale) for d in dice]))):
                 # a shaken camera smears pips into ovals and bars read as other faces,
                 # sure; measured and placed for the pip reader (vision.smear)
                 warnings.append(smeared)

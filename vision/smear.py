@@ -9,7 +9,7 @@ does is the *direction* of the detail. A die's top face has no direction of its 
 (round pips, a square turned any way), but a smear blurs along one direction only: the
 dice's fine detail across that direction stays, along it goes.
 
-So :func:`smear` measures the fine detail (the second derivative, 3-pixel scale) of the
+So :func:`smear` measures the fine detail (the second derivative, 5-pixel scale) of the
 dice's boxes along :data:`ANGLES` directions, summed over the frame's dice (a camera's
 shake smears every die the same way), and returns how far the weakest direction falls
 short of the strongest: 0 when every direction is alike, towards 1 when one has none.
@@ -66,9 +66,9 @@ def _detail_sums(grey: np.ndarray) -> np.ndarray:
 
 def smear(image: np.ndarray, boxes: Sequence[Sequence[float]]) -> float:
     """How one-directional the fine detail inside ``boxes`` (x, y, w, h in ``image``'s
-    pixels, a uint8 BGR or grey image at the reader's working size) is, over all of them: 0 the
-    same along every direction, towards 1 none along one. 0.0 when there is no detail
-    (no boxes, or flat ones)."""
+    pixels; a uint8 BGR or grey image at the reader's working size) is, over all of them:
+    0 the same along every direction, towards 1 none along one. 0.0 when there is no
+    detail (no boxes, or flat ones)."""
     sums = np.zeros(6)
     height, width = image.shape[:2]
     for x, y, w, h in boxes:

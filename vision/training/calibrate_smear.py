@@ -42,6 +42,8 @@ from vision.training.photos import DATASET, in_fold, match, split_photos
 
 LENGTHS = (0, 2, 3, 4, 5, 6, 7, 10)
 THRESHOLDS = (0.4, 0.45, 0.5, 0.55, 0.6)
+FOLDS = 3
+"""The fold networks' folds (``train_pips --folds 3``)."""
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,7 @@ def read_frames(split: str, lengths: Sequence[int], up: int,
     frames = []
     readers: dict[int, DiceReader] = {}
     for index, path in enumerate(split_photos(split)):
-        fold = next(k for k in range(3) if in_fold(index, 3, k)) if models else -1
+        fold = next(k for k in range(FOLDS) if in_fold(index, FOLDS, k)) if models else -1
         if fold not in readers:
             net = FaceNet(models.format(fold)) if models else None
             readers[fold] = DiceReader("d6", face_net=net, smear_check=False)
