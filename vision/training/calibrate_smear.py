@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from vision.detection import to_work
+from vision.detection import WorkFrame, to_work
 from vision.enroll import read_yolo
 from vision.facenet import FaceNet
 from vision.faces import D6_FACES
@@ -57,16 +57,21 @@ class Frame:
     wrong: int  # read wrong and sure, beyond the label mistakes
 
 
-def smeared(image: np.ndarray, length: int, angle: float, up: int) -> np.ndarray:
-    """The photo at its working size, smeared ``length`` working px at ``angle`` degrees
-    at ``up`` times that size first."""
-    work = to_work(image)
+def smeared(image: np.ndarray, work: WorkFrame, lengths: Sequence[int], angle: float,
+            up: int) -> Iterator[tuple[int, np.ndarray]]:
+    """(length, the photo at its working size ``work``, smeared ``length`` working px at
+    ``angle`` degrees at ``up`` times that size first) for each of ``lengths``; the photo
+    is enlarged once for them all."""
     size = (work.image.shape[1], work.image.shape[0])
-    if length == 0:
-        return work.image
-    big = cv2.resize(image, (size[0] * up, size[1] * up), interpolation=cv2.INTER_AREA)
-    big = motion(length * up, angle)(big, np.random.default_rng(0))
-    return cv2.resize(big, size, interpolation=cv2.INTER_AREA)
+    big = None
+    for length in lengths:
+        if length == 0:
+            yield length, work.image
+            continue
+        if big is None:
+            big = cv2.resize(image, (size[0] * up, size[1] * up), interpolation=cv2.INTER_AREA)
+        moved = motion(length * up, angle)(big, np.random.default_rng(0))
+        yield length, cv2.resize(moved, size, interpolation=cv2.INTER_AREA)
 
 
 def read_frames(split: str, lengths: Sequence[int], up: int,
@@ -79,12 +84,11 @@ def read_frames(split: str, lengths: Sequence[int], up: int,
             net = FaceNet(models.format(fold)) if models else None
             readers[fold] = DiceReader("d6", face_net=net, smear_check=False)
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        scale = to_work(image).scale
-        truth = [(D6_FACES[c], tuple(round(v * scale) for v in b)) for c, b in read_yolo(
+        work = to_work(image)
+        truth = [(D6_FACES[c], tuple(round(v * work.scale) for v in b)) for c, b in read_yolo(
             DATASET / "labels" / split / (path.stem + ".txt"), image.shape[1], image.shape[0])]
         angle = float(np.random.default_rng(index).uniform(0.0, 180.0))
-        for length in lengths:
-            frame = smeared(image, length, angle, up)
+        for length, frame in smeared(image, work, lengths, angle, up):
             read = readers[fold].read(frame, path.name)
             wrong = 0
             for t, i in match([d.box for d in read.dice], [b for _, b in truth]):
