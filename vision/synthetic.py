@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.crops import crop
+from vision.detection import to_work
 from vision.faces import SEAFALL_FACES
 from vision.reading import Box
 
@@ -227,6 +229,22 @@ def _swept(mask: np.ndarray, m: np.ndarray, rise: tuple[float, float],
 def random_faces(rng: np.random.Generator, n: int,
                  faces: Sequence[str] = SEAFALL_FACES) -> list[str]:
     return [faces[int(i)] for i in rng.integers(0, len(faces), n)]
+
+
+def enrolment_crops(rng: np.random.Generator, per_face: int, size: tuple[int, int] = (960, 720),
+                    die_px: int = 46) -> dict[str, list[np.ndarray]]:
+    """``per_face`` crops of each SeaFall face, cut from :func:`tray_photo` trays of every
+    face twice (of ``size`` and ``die_px``) about each die's drawn box at the reader's
+    working scale, as a player enrolls their dice (for ``Profile.from_crops``)."""
+    crops: dict[str, list[np.ndarray]] = {f: [] for f in SEAFALL_FACES}
+    while min(len(v) for v in crops.values()) < per_face:
+        photo = tray_photo(rng, list(SEAFALL_FACES) * 2, size=size, die_px=die_px)
+        work = to_work(photo.image)
+        for die in photo.dice:
+            if len(crops[die.face]) < per_face:
+                box = tuple(round(v * work.scale) for v in die.box)
+                crops[die.face].append(crop(work.image, box))  # type: ignore[arg-type]
+    return crops
 
 
 def blank_faces(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator,

@@ -31,13 +31,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.crops import crop
-from vision.detection import to_work
 from vision.enrollment import Profile
-from vision.faces import SEAFALL_FACES
 from vision.reader import DiceReader
 from vision.sources import Frame, FrameSource, SourceError
-from vision.synthetic import Setting, random_faces, tray_photo
+from vision.synthetic import Setting, enrolment_crops, random_faces, tray_photo
 
 MANIFEST = "manifest.json"
 
@@ -156,15 +153,7 @@ def motion_blurred(image: np.ndarray, length: int) -> np.ndarray:
 
 def enroll_demo_profile(seed: int = 7, per_face: int = 10) -> Profile:
     """A SeaFall profile enrolled from synthetic crops, as a player would from their dice."""
-    rng = np.random.default_rng(seed)
-    crops: dict[str, list[np.ndarray]] = {f: [] for f in SEAFALL_FACES}
-    while min(len(v) for v in crops.values()) < per_face:
-        photo = tray_photo(rng, list(SEAFALL_FACES) * 2, size=SIZE, die_px=DIE_PX)
-        work = to_work(photo.image)
-        for die in photo.dice:
-            if len(crops[die.face]) < per_face:
-                box = tuple(round(v * work.scale) for v in die.box)
-                crops[die.face].append(crop(work.image, box))  # type: ignore[arg-type]
+    crops = enrolment_crops(np.random.default_rng(seed), per_face, size=SIZE, die_px=DIE_PX)
     return Profile.from_crops("seafall-demo", "seafall", crops)
 
 
