@@ -42,6 +42,7 @@ from vision.detection import detection_like
 from vision.dicefinder import default_dice_finder
 from vision.dieornot import DIE_FROM, default_die_or_not
 from vision.embedding import MODEL_ID, default_embedder
+from vision.smear import own_direction
 from vision.storage import check_name, data_dir
 
 METHOD = f"{templates.METHOD}+{MODEL_ID}"
@@ -303,6 +304,7 @@ class Profile:
     saved with them, so that a profile is made again from its crops when the reader's ink
     maps or embedding change (:meth:`load`) instead of being enrolled again."""
     _templates: np.ndarray = field(init=False, repr=False, compare=False)
+    _directions: np.ndarray | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.vectors) != len(self.maps) * ENROLL_TURNS or len(self.owners) != len(self.maps):
@@ -316,6 +318,35 @@ class Profile:
             raise EnrollmentError(f"profile {self.name!r}: its crops do not match its maps")
         # every map at every shift, as the polar spectra the reader compares at every turn
         object.__setattr__(self, "_templates", templates.spectra(self.maps))
+        object.__setattr__(self, "_directions", self._own_directions())
+
+    def _own_directions(self) -> np.ndarray | None:
+        """Each face's :func:`vision.smear.own_direction`, from its crops; a face without
+        crops as the most of the others'. None for a profile that kept no crops."""
+        if self.crops is None:
+            return None
+        own = np.array([own_direction(self.crops[self.owners == i]) if np.any(self.owners == i)
+                        else np.nan for i in range(len(self.labels))])
+        if np.isnan(own).all():
+            return None
+        return np.where(np.isnan(own), np.nanmax(own), own)
+
+    @property
+    def directions(self) -> np.ndarray | None:
+        """``(faces,)``: how one-directional each face's own marks are
+        (:func:`vision.smear.own_direction` of its crops), for the reader's smear check
+        (:func:`vision.smear.smear_from`); None when the profile kept no crops (saved before
+        profiles did), whose dice are then not checked for a smear."""
+        return self._directions
+
+    def directions_of(self, faces: Sequence[str]) -> list[float] | None:
+        """:attr:`directions` of dice read as ``faces``; a die read as none of them
+        (unread) as the most directed face, for it may be any. None as :attr:`directions`."""
+        if self._directions is None:
+            return None
+        index = {label: i for i, label in enumerate(self.labels)}
+        most = float(self._directions.max())
+        return [float(self._directions[index[f]]) if f in index else most for f in faces]
 
     @classmethod
     def from_crops(

@@ -49,7 +49,7 @@ from vision.imagefile import read_file, shape_problem
 from vision.pips import count_pips
 from vision.plainsquares import plain_squares as find_plain_squares
 from vision.reading import Box, DieRead, TrayRead
-from vision.smear import smear, smear_warning
+from vision.smear import anisotropy, box_sums, smear, smear_from, smear_warning
 
 D6_UNCERTAIN_BELOW = 0.5
 """A pip read with a lower confidence is marked uncertain (tuned on train/val)."""
@@ -469,10 +469,11 @@ class DiceReader:
     too (:mod:`vision.neighbours`); False reads each die by the profile alone, as before
     the fourteenth session (for comparison)."""
     smear_check: bool = True
-    """Pip dice in a frame the camera smeared (:mod:`vision.smear`, from
-    :data:`vision.smear.SMEAR_FROM`) are read every one uncertain, with a warning; False
-    reads them as they look, as before the fifty-second session (for calibration:
-    :mod:`vision.training.calibrate_smear`)."""
+    """Dice in a frame the camera smeared (:mod:`vision.smear`: pip dice from
+    :data:`vision.smear.SMEAR_FROM`, enrolled dice from above their faces' own direction,
+    :func:`vision.smear.smear_from`) are read every one uncertain, with a warning; False
+    reads them as they look, as before the fifty-second session (pip dice) and the
+    fifty-third (enrolled dice), for calibration (:mod:`vision.training.calibrate_smear`)."""
     top_face_shift: float = TOP_FACE_SHIFT
     """Custom-face dice (read by a profile, or unknown faces kept for the table to name)
     are cut about their top face: each box moved out from the frame's centre by this
@@ -626,17 +627,18 @@ class DiceReader:
             # find fewer dice and read some wrong, sure (d6 val: 2 of 204)
             warnings.append("the picture has no colour (a black-and-white camera, night mode "
                             "or filter): every die is marked uncertain")
+        too_small = None
         if dice and self.profile is None and self.die == "d6":
             # pips too small to tell apart run together into sure wrong faces; a profile's
             # reads grow unsure by themselves as dice shrink (docs/vision.md)
             side = float(np.median([max(d.box[2], d.box[3]) for d in dice]))
             if too_small := small_dice_warning(side):
                 warnings.append(too_small)
-            elif self.smear_check and (smeared := smear_warning(smear(
-                    work.image, [unscaled(d.box, 1 / work.scale) for d in dice]))):
-                # a shaken camera smears pips into ovals and bars read as other faces,
-                # sure; measured and placed for the pip reader (vision.smear)
-                warnings.append(smeared)
+        if dice and not too_small and self.smear_check and (
+                smeared := self._smeared(work, dice)):
+            # a shaken camera smears pips into ovals and bars, and symbols into others,
+            # read as other faces, sure (vision.smear)
+            warnings.append(smeared)
         if not dice and unlike and self.profile is not None:
             # every die found was dropped as unlike the profile: a profile of another die,
             # or enrolled under other light; "no dice" alone would hide it
@@ -655,6 +657,22 @@ class DiceReader:
         ms = (self.clock() - start) * 1000.0
         return TrayRead(self.die, tuple(dice), frame_ref, ms,
                         frame if self.keep_frame else None, tuple(warnings))
+
+    def _smeared(self, work: WorkFrame, dice: Sequence[DieRead]) -> str | None:
+        """The smear warning for a frame's dice (boxes in frame pixels), or None: pip dice
+        from :data:`vision.smear.SMEAR_FROM`; enrolled dice from above their faces' own
+        direction (:func:`vision.smear.smear_from`; not checked when the profile kept no
+        crops to measure it from); other dice are not checked."""
+        boxes = [unscaled(d.box, 1 / work.scale) for d in dice]
+        if self.profile is None:
+            if self.die != "d6":
+                return None
+            return smear_warning(smear(work.image, boxes))
+        own = self.profile.directions_of([d.face for d in dice])
+        if own is None:
+            return None
+        sums = box_sums(work.image, boxes)
+        return smear_warning(anisotropy(sums.sum(axis=0)), smear_from(sums, own))
 
     def read_path(self, path: str | Path) -> TrayRead:
         """Read a photo file (:class:`ImageError` if it cannot be decoded), boxes in the

@@ -15,6 +15,12 @@ shake smears every die the same way), and returns how far the weakest direction 
 short of the strongest: 0 when every direction is alike, towards 1 when one has none.
 Sharp dice still show a little direction (their sides in perspective, glints along an
 edge, a frame of one or two dice): the d6 photos as shot reach about 0.27.
+
+Enrolled dice may carry a symbol that does run one way (SeaFall's weak face is one bar:
+a die of it alone measures about 0.5). A profile measures each face's own direction from
+its crops (:func:`own_direction`, ``Profile.directions``), and a frame of enrolled dice
+is taken for smeared from :data:`OWN_MARGIN` above the direction its dice show of their
+own (:func:`smear_from`), never below :data:`SMEAR_FROM`.
 """
 
 from __future__ import annotations
@@ -24,7 +30,8 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-__all__ = ["ANGLES", "SMEAR_FROM", "smear", "smear_warning"]
+__all__ = ["ANGLES", "OWN_MARGIN", "OWN_PX", "SMEAR_FROM", "anisotropy", "box_sums",
+           "own_direction", "own_share", "smear", "smear_from", "smear_warning"]
 
 ANGLES = 12
 """Directions the detail is measured along, evenly over half a turn (every 15 degrees)."""
@@ -46,6 +53,31 @@ of the frames at 4 px and 90% at 5, which the reader reads as well as sharp ones
 leaves 3 at 7 px. A die of about 40 px smeared 6 px or more is where the reads go
 wrong."""
 
+OWN_PX = 36
+"""Side an enrolled crop is shrunk to for :func:`own_direction`: about a die's top face at
+the reader's working size (a die's box of about 40 px)."""
+
+OWN_MARGIN = 0.2
+"""How far above its dice's own direction (:func:`smear_from`) a frame of enrolled dice
+must measure to be taken for smeared. Placed by
+:mod:`vision.training.calibrate_smear_symbols` (fifty-third session): 384 synthetic
+SeaFall trays of 1 to 15 dice (1,968 dice; every third tray all weak faces, one bar
+each), a profile of 5 crops a face, smeared at an angle drawn per tray. Dice read wrong
+and sure without the check, those a check from each margin leaves, and the trays it
+marks (all / of one die):
+
+  smear, working px   0          5            7            10           13
+  wrong and sure      10         11           10           34           274
+  margin 0.15         10  1%/2%  10 13%/24%   7 48%/50%    5 77%/62%    5 91%/79%
+  margin 0.2          10  0%/1%  11 10%/20%   8 45%/47%    5 70%/54%    8 86%/74%
+  margin 0.25         10  0%/1%  11  7%/11%   9 40%/41%    8 59%/46%    24 79%/67%
+
+The 10 of a sharp tray are the drawn weak faces some profiles take for blank ones, smear
+or none. A die alone can measure well above its face's own direction (its outline and
+shadow; a blank die alone up to 0.62): 0.2 marks 1 sharp tray of one die in 100, 0.15 2.
+The d6 faces enrolled as symbols show about 0.2 of their own, so they are checked from
+:data:`SMEAR_FROM`, as the pip reader's dice."""
+
 _C = np.cos(np.arange(ANGLES) * np.pi / ANGLES)
 _S = np.sin(np.arange(ANGLES) * np.pi / ANGLES)
 # the second derivative along a direction (c, s) is c^2 Ixx + 2cs Ixy + s^2 Iyy; its
@@ -64,14 +96,13 @@ def _detail_sums(grey: np.ndarray) -> np.ndarray:
                      np.vdot(xx, yy), np.vdot(xx, xy), np.vdot(yy, xy)], np.float64)
 
 
-def smear(image: np.ndarray, boxes: Sequence[Sequence[float]]) -> float:
-    """How one-directional the fine detail inside ``boxes`` (x, y, w, h in ``image``'s
-    pixels; a uint8 BGR or grey image at the reader's working size) is, over all of them:
-    0 the same along every direction, towards 1 none along one. 0.0 when there is no
-    detail (no boxes, or flat ones)."""
-    sums = np.zeros(6)
+def box_sums(image: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
+    """``(len(boxes), 6)``: each box's sums of products of its fine detail (x, y, w, h in
+    ``image``'s pixels; a uint8 BGR or grey image at the reader's working size), zero for
+    a box (nearly) off the picture. :func:`anisotropy` of their sum is :func:`smear`."""
+    sums = np.zeros((len(boxes), 6))
     height, width = image.shape[:2]
-    for x, y, w, h in boxes:
+    for i, (x, y, w, h) in enumerate(boxes):
         x0, y0 = max(int(x), 0), max(int(y), 0)
         x1, y1 = min(int(x + w), width), min(int(y + h), height)
         if x1 - x0 < 3 or y1 - y0 < 3:
@@ -79,7 +110,14 @@ def smear(image: np.ndarray, boxes: Sequence[Sequence[float]]) -> float:
         patch = image[y0:y1, x0:x1]
         if patch.ndim == 3:
             patch = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
-        sums += _detail_sums(patch)
+        sums[i] = _detail_sums(patch)
+    return sums
+
+
+def anisotropy(sums: np.ndarray) -> float:
+    """How far the weakest of :data:`ANGLES` directions of the detail ``sums`` (six, from
+    :func:`box_sums`) falls short of the strongest: 0 alike, towards 1 none along one; 0.0
+    for no detail."""
     energy = _WEIGHTS @ sums
     most, least = float(energy.max()), float(energy.min())
     if most <= 0.0:
@@ -87,9 +125,50 @@ def smear(image: np.ndarray, boxes: Sequence[Sequence[float]]) -> float:
     return (most - least) / (most + least)
 
 
-def smear_warning(value: float) -> str | None:
-    """What a read whose dice's :func:`smear` is ``value`` says, from :data:`SMEAR_FROM`."""
-    if value < SMEAR_FROM:
+def smear(image: np.ndarray, boxes: Sequence[Sequence[float]]) -> float:
+    """How one-directional the fine detail inside ``boxes`` (x, y, w, h in ``image``'s
+    pixels; a uint8 BGR or grey image at the reader's working size) is, over all of them:
+    0 the same along every direction, towards 1 none along one. 0.0 when there is no
+    detail (no boxes, or flat ones)."""
+    return anisotropy(box_sums(image, boxes).sum(axis=0))
+
+
+def own_direction(crops: Sequence[np.ndarray]) -> float:
+    """How one-directional a face's own marks are: the mean :func:`anisotropy` of its
+    enrolled crops (of the top face alone, any size; shrunk to :data:`OWN_PX`), each
+    measured alone. A SeaFall weak face, one bar, measures about 0.5; pips, a ring or a
+    star about 0.1-0.2. 0.0 for no crops."""
+    values = []
+    for c in crops:
+        small = cv2.resize(c, (OWN_PX, OWN_PX), interpolation=cv2.INTER_AREA)
+        values.append(anisotropy(box_sums(small, [(0, 0, OWN_PX, OWN_PX)])[0]))
+    return float(np.mean(values)) if values else 0.0
+
+
+def own_share(sums: np.ndarray, directions: Sequence[float]) -> float:
+    """The direction a frame's dice show of their own, unsmeared: each die's face's
+    :func:`own_direction` weighed by the die's detail (``sums``, :func:`box_sums` of
+    their boxes); 0.0 for no detail."""
+    detail = (sums @ _WEIGHTS.T).mean(axis=1)
+    total = float(detail.sum())
+    if total <= 0.0:
+        return 0.0
+    return float(np.dot(detail, np.asarray(directions, np.float64))) / total
+
+
+def smear_from(sums: np.ndarray, directions: Sequence[float]) -> float:
+    """The :func:`smear` a frame of enrolled dice must reach to be taken for smeared: the
+    direction its dice show of their own (:func:`own_share`) plus :data:`OWN_MARGIN`,
+    never below :data:`SMEAR_FROM`. A die whose marks run one way (one bar) measures so
+    without a smear, most of all alone in the tray; dice of no direction keep the pip
+    reader's threshold."""
+    return max(SMEAR_FROM, own_share(sums, directions) + OWN_MARGIN)
+
+
+def smear_warning(value: float, threshold: float = SMEAR_FROM) -> str | None:
+    """What a read whose dice's :func:`smear` is ``value`` says, from ``threshold``
+    (:data:`SMEAR_FROM`, or for enrolled dice :func:`smear_from`)."""
+    if value < threshold:
         return None
     return ("the dice look smeared: the camera moved as the picture was taken (or the dice "
             "were still moving), so every die is marked uncertain; mount the camera firmly, "
