@@ -24,6 +24,10 @@ found dice read wrong and sure under blur, smear and compression: docs/vision.md
 
     .venv/bin/python benchmarks/bench_degraded.py [--splits val train] [--only blur2 ...]
 
+``--reader enrolled`` reads the same frames with the d6 faces enrolled as symbols (5 train
+crops a face: ``bench_vision_accuracy``'s enrolled reader), whose smear check starts above
+the direction its faces show of their own (``vision.smear.smear_from``).
+
 A network trained otherwise (``train_pips --folds 3 --fold K [--degrade P]``) is measured
 on the photos it was trained without::
 
@@ -47,6 +51,7 @@ from bench_vision_accuracy import score  # noqa: E402 - beside this script
 from vision.facenet import FaceNet  # noqa: E402
 from vision.faces import D6_FACES  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
+from vision.training.calibrate_enrolled import enrolled_profile  # noqa: E402
 from vision.training.degradations import DEGRADATIONS, Degrade  # noqa: E402
 from vision.training.photos import in_fold, labelled_frames, split_photos  # noqa: E402
 
@@ -86,13 +91,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--faces", type=Path, metavar="MODEL.onnx",
                         help="read with this face network alone (no quick look), e.g. a "
                              "fold network of train_pips --folds")
+    parser.add_argument("--reader", choices=["pips", "enrolled"], default="pips",
+                        help="the pip reader (default), or the d6 faces enrolled as "
+                             "arbitrary symbols from 5 train crops a face, as "
+                             "bench_vision_accuracy's enrolled reader")
     parser.add_argument("--fold", type=_fold, metavar="K/N",
                         help="the train photos of fold K of N (those a fold network was "
                              "trained without) instead of --splits")
     args = parser.parse_args(argv)
     check = not args.no_smear_check
-    reader = (DiceReader("d6", face_net=FaceNet(args.faces), smear_check=check) if args.faces
-              else DiceReader("d6", quick_look=not args.no_quick_look, smear_check=check))
+    if args.reader == "enrolled":
+        reader = DiceReader("d6", profile=enrolled_profile(), smear_check=check)
+    elif args.faces:
+        reader = DiceReader("d6", face_net=FaceNet(args.faces), smear_check=check)
+    else:
+        reader = DiceReader("d6", quick_look=not args.no_quick_look, smear_check=check)
     if args.fold:
         k, n = args.fold
         photos = [i for i in range(len(split_photos("train"))) if in_fold(i, n, k)]
