@@ -49,7 +49,14 @@ from vision.imagefile import read_file, shape_problem
 from vision.pips import count_pips
 from vision.plainsquares import plain_squares as find_plain_squares
 from vision.reading import Box, DieRead, TrayRead
-from vision.smear import anisotropy, box_sums, smear, smear_from, smear_warning
+from vision.smear import (
+    anisotropy,
+    box_sums,
+    own_share,
+    smear,
+    smear_from,
+    smear_warning,
+)
 
 D6_UNCERTAIN_BELOW = 0.5
 """A pip read with a lower confidence is marked uncertain (tuned on train/val)."""
@@ -369,6 +376,17 @@ class _WideCrops(Sequence[np.ndarray]):
         return crop(self._image, self._boxes[i], margin=WIDE_MARGIN)
 
 
+def work_frame(frame: np.ndarray, die_px: float | None = None) -> WorkFrame:
+    """The frame the reader (with the learned detector) cuts its crops from and measures a
+    smear on: brought to the working size (:func:`vision.detection.to_work`) when that
+    shrinks it below :data:`MIN_WORK_SCALE`, else the frame itself."""
+    size = expected_die_px(frame.shape, die_px)
+    if WORK_DIE_PX / size < MIN_WORK_SCALE:
+        return to_work(frame, size)
+    # crops are cut straight from a frame near the working scale (no resize)
+    return WorkFrame(frame, 1.0, size)
+
+
 def load_image(path: str | Path) -> np.ndarray:
     """Read a photo as BGR, or raise :class:`ImageError` saying why not. A JPEG over
     :data:`vision.imagefile.MAX_PIXELS` comes decoded at a half, a quarter or an eighth of
@@ -672,7 +690,7 @@ class DiceReader:
         if own is None:
             return None
         sums = box_sums(work.image, boxes)
-        return smear_warning(anisotropy(sums.sum(axis=0)), smear_from(sums, own))
+        return smear_warning(anisotropy(sums.sum(axis=0)), smear_from(own_share(sums, own)))
 
     def read_path(self, path: str | Path) -> TrayRead:
         """Read a photo file (:class:`ImageError` if it cannot be decoded), boxes in the
@@ -696,12 +714,8 @@ class DiceReader:
         if self.detector == "classic":
             work, found = detect(frame, die_px, self.settings, self.roi)
             return work, found, frame, self._pip_nets(frame) if self._by_face_net else None
-        size = expected_die_px(frame.shape, die_px)
-        if WORK_DIE_PX / size < MIN_WORK_SCALE:
-            work = to_work(frame, size)
-        else:
-            # crops are cut straight from a frame near the working scale (no resize)
-            work = WorkFrame(frame, 1.0, size)
+        work = work_frame(frame, die_px)
+        size = work.die_px
         small, scale = scaled(frame, size)
         found = []
         nets = self._pip_nets(small) if self._by_face_net else None

@@ -58,8 +58,8 @@ OWN_PX = 36
 the reader's working size (a die's box of about 40 px)."""
 
 OWN_MARGIN = 0.2
-"""How far above its dice's own direction (:func:`smear_from`) a frame of enrolled dice
-must measure to be taken for smeared. Placed by
+"""How far above the direction its dice show of their own (:func:`own_share`) a frame of
+enrolled dice must measure to be taken for smeared (:func:`smear_from`). Placed by
 :mod:`vision.training.calibrate_smear_symbols` (fifty-third session): 384 synthetic
 SeaFall trays of 1 to 15 dice (1,968 dice; every third tray all weak faces, one bar
 each), a profile of 5 crops a face, smeared at an angle drawn per tray. Dice read wrong
@@ -68,9 +68,9 @@ marks (all / of one die):
 
   smear, working px   0          5            7            10           13
   wrong and sure      10         11           10           34           274
-  margin 0.15         10  1%/2%  10 13%/24%   7 48%/50%    5 77%/62%    5 91%/79%
-  margin 0.2          10  0%/1%  11 10%/20%   8 45%/47%    5 70%/54%    8 86%/74%
-  margin 0.25         10  0%/1%  11  7%/11%   9 40%/41%    8 59%/46%    24 79%/67%
+  margin 0.15         10  1%/2%  9 21%/30%    4 61%/57%    3 81%/69%    5 93%/84%
+  margin 0.2          10  0%/1%  9 18%/27%    5 57%/53%    3 76%/61%    6 89%/76%
+  margin 0.25         10  0%/1%  10 15%/23%   6 53%/49%    5 67%/55%    15 82%/69%
 
 The 10 of a sharp tray are the drawn weak faces some profiles take for blank ones, smear
 or none. A die alone can measure well above its face's own direction (its outline and
@@ -156,13 +156,13 @@ def own_share(sums: np.ndarray, directions: Sequence[float]) -> float:
     return float(np.dot(detail, np.asarray(directions, np.float64))) / total
 
 
-def smear_from(sums: np.ndarray, directions: Sequence[float]) -> float:
+def smear_from(own: float, margin: float = OWN_MARGIN) -> float:
     """The :func:`smear` a frame of enrolled dice must reach to be taken for smeared: the
-    direction its dice show of their own (:func:`own_share`) plus :data:`OWN_MARGIN`,
-    never below :data:`SMEAR_FROM`. A die whose marks run one way (one bar) measures so
-    without a smear, most of all alone in the tray; dice of no direction keep the pip
-    reader's threshold."""
-    return max(SMEAR_FROM, own_share(sums, directions) + OWN_MARGIN)
+    direction its dice show of their own (``own``, :func:`own_share`) plus ``margin``
+    (:data:`OWN_MARGIN`), never below :data:`SMEAR_FROM`. A die whose marks run one way
+    (one bar) measures so without a smear, most of all alone in the tray; dice of no
+    direction keep the pip reader's threshold."""
+    return max(SMEAR_FROM, own + margin)
 
 
 def smear_warning(value: float, threshold: float = SMEAR_FROM) -> str | None:

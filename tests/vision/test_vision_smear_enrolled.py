@@ -67,15 +67,17 @@ def test_dice_of_no_direction_keep_the_pip_threshold_and_a_bar_raises_it() -> No
     sums = box_sums(row, boxes)
     assert sums.shape == (5, 6)
     # pips alone: their own direction is none, the threshold the pip reader's
-    assert smear_from(sums[1:], [0.05] * 4) == SMEAR_FROM
+    assert own_share(sums[1:], [0.05] * 4) == pytest.approx(0.05)
+    assert smear_from(own_share(sums[1:], [0.05] * 4)) == SMEAR_FROM
     # one bar alone: its own direction and the margin above it
-    assert smear_from(sums[:1], [0.5]) == pytest.approx(0.5 + OWN_MARGIN)
+    assert smear_from(own_share(sums[:1], [0.5])) == pytest.approx(0.5 + OWN_MARGIN)
     # the bar among pips counts by its share of the detail
     share = own_share(sums, [0.5, 0.05, 0.05, 0.05, 0.05])
     assert 0.05 < share < 0.5
-    assert smear_from(sums, [0.9, 0.9, 0.9, 0.9, 0.9]) == pytest.approx(0.9 + OWN_MARGIN)
+    assert own_share(sums, [0.9] * 5) == pytest.approx(0.9)
+    assert smear_from(0.9, margin=0.1) == pytest.approx(1.0)
     assert own_share(np.zeros((2, 6)), [0.5, 0.5]) == 0.0
-    assert smear_from(np.zeros((0, 6)), []) == SMEAR_FROM
+    assert own_share(np.zeros((0, 6)), []) == 0.0
 
 
 def test_a_profile_knows_its_faces_directions_from_its_crops(seafall: Profile) -> None:

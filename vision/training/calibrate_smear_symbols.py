@@ -16,9 +16,9 @@ Each tray is smeared by each of ``--lengths`` px of the reader's working size (a
 (``DiceReader(smear_check=False)``) and measured as the reader does. Printed per length:
 the trays, the dice, those read wrong and sure, and for each of ``--margins`` the wrong and
 sure dice a check there would leave and the share of trays it would mark uncertain (and
-of the trays of one die). About three minutes, one core::
+of the trays of one die). About two and a half minutes, one core::
 
-    .venv/bin/python -m vision.training.calibrate_smear_symbols [--trays 96]
+    .venv/bin/python -m vision.training.calibrate_smear_symbols [--trays 384]
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ import numpy as np
 from vision.boxes import unscaled
 from vision.detection import to_work
 from vision.enrollment import Profile
-from vision.reader import DiceReader
-from vision.smear import OWN_MARGIN, SMEAR_FROM, anisotropy, box_sums, own_share
+from vision.reader import DiceReader, work_frame
+from vision.smear import OWN_MARGIN, anisotropy, box_sums, own_share, smear_from
 from vision.synthetic import enrolment_crops, random_faces, tray_photo
 from vision.training.degradations import motion
 from vision.training.photos import match
@@ -56,7 +56,7 @@ class Tray:
     wrong: int  # read wrong and sure
 
     def marked(self, margin: float) -> bool:
-        return self.value >= max(SMEAR_FROM, self.own + margin)
+        return self.value >= smear_from(self.own, margin)
 
 
 def read_trays(profile: Profile, trays: int, lengths: Sequence[int], seed: int) -> list[Tray]:
@@ -77,7 +77,7 @@ def read_trays(profile: Profile, trays: int, lengths: Sequence[int], seed: int) 
             image = (motion(max(1, round(length / scale)), angle)(photo.image, rng) if length
                      else photo.image)
             read = reader.read(image)
-            work = to_work(image)
+            work = work_frame(image)  # the picture the reader measures
             sums = box_sums(work.image, [unscaled(d.box, 1 / work.scale) for d in read.dice])
             own = profile.directions_of([d.face for d in read.dice]) or []
             truth = [d.box for d in photo.dice]
@@ -109,7 +109,7 @@ def report(trays: list[Tray], margins: Sequence[float]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--trays", type=int, default=96, help="trays drawn (each smeared "
+    parser.add_argument("--trays", type=int, default=384, help="trays drawn (each smeared "
                         "by every length)")
     parser.add_argument("--lengths", nargs="+", type=int, default=list(LENGTHS),
                         metavar="PX", help="smears, in working px (0: sharp)")
