@@ -19,7 +19,7 @@ import pytest
 from tests.vision.helpers import LabelledPhoto, labelled_photos, score_photos
 from vision.detection import to_work
 from vision.reader import DiceReader
-from vision.smear import SMEAR_FROM, smear, smear_warning
+from vision.smear import SIDES, SMEAR_FROM, measured_at, smear, smear_warning
 from vision.training.calibrate_smear import Frame, report, smeared
 from vision.training.degradations import motion
 
@@ -67,8 +67,10 @@ def test_no_dice_flat_dice_or_boxes_off_the_picture_measure_nothing() -> None:
     assert smear(face, []) == 0.0
     assert smear(np.full((48, 48, 3), 128, np.uint8), [(0, 0, 48, 48)]) == 0.0
     assert smear(face, [(60, 60, 20, 20), (-30, 0, 20, 20)]) == 0.0
-    # a box half off the picture is measured on the part inside it
-    assert smear(face, [(-24, 0, 72, 48)]) == pytest.approx(smear(face, [(0, 0, 48, 48)]))
+    # a box half off the picture is measured on the part inside it (at its die's size)
+    assert smear(face, [(-24, 0, 48, 48)]) == pytest.approx(
+        smear(np.ascontiguousarray(face[:, :24]), [(0, 0, 24, 48)]))
+    assert smear(face, [(-24, 0, 48, 48)]) != pytest.approx(smear(face, [(0, 0, 48, 48)]))
 
 
 def test_the_warning_says_what_to_do_from_the_threshold_on() -> None:
@@ -131,3 +133,35 @@ def test_the_calibration_counts_what_each_threshold_leaves(capsys) -> None:
                                                                     "0.0%"]
     # length 7: from 0.4 both frames are marked (none left), from 0.5 only a.jpg (3 left)
     assert rows["7"][3] == "5" and rows["7"][7:] == ["0", "100.0%", "|", "3", "50.0%"]
+
+
+def test_dice_outside_the_calibrated_sides_are_measured_brought_into_them() -> None:
+    assert measured_at([(0, 0, 40, 38), (0, 0, 44, 44), (0, 0, 36, 36)]) == 1.0
+    assert measured_at([(0, 0, 102, 90)]) == pytest.approx(SIDES[1] / 102)
+    assert measured_at([(0, 0, 20, 20)]) == pytest.approx(SIDES[0] / 20)
+    assert measured_at([]) == 1.0
+    # a die of 96 px is measured as the same die of 48
+    face = pips(48)
+    big = cv2.resize(face, (96, 96), interpolation=cv2.INTER_LINEAR)
+    smeared_face = motion(5)(face, np.random.default_rng(0))
+    smeared_big = cv2.resize(smeared_face, (96, 96), interpolation=cv2.INTER_LINEAR)
+    assert smear(smeared_big, [(0, 0, 96, 96)]) == pytest.approx(
+        smear(cv2.resize(smeared_big, (51, 51), interpolation=cv2.INTER_AREA),
+              [(0, 0, 51, 51)]), abs=0.02)
+    assert smear(big, [(0, 0, 96, 96)]) < 0.1
+
+
+def test_a_close_camera_is_not_taken_for_a_shaken_one() -> None:
+    # a frame near the working size is read as it is: a camera close over the tray gives
+    # dice of about 78 px there. A shake of a twentieth of a die reads as sharp; before the
+    # dice were measured brought to the calibrated sides, most such frames were warned
+    photo = labelled_photos()[0]
+    side = float(np.median([max(w, h) for _, _, w, h in photo.boxes]))
+    frame = cv2.resize(photo.image(), None, fx=78 / side, fy=78 / side,
+                       interpolation=cv2.INTER_AREA)
+    reader = DiceReader("d6", die_px=78)
+    rng = np.random.default_rng(0)
+    assert not reader.read(frame).warnings
+    assert not reader.read(motion(6, 30)(frame, rng)).warnings  # 3 px of a 40 px die
+    shaken_read = reader.read(motion(14, 30)(frame, rng))  # 7 px of a 40 px die
+    assert any("smeared" in w for w in shaken_read.warnings)
