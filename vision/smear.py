@@ -53,13 +53,16 @@ of the frames at 4 px and 90% at 5, which the reader reads as well as sharp ones
 leaves 3 at 7 px. A die of about 40 px smeared 6 px or more is where the reads go
 wrong."""
 
-SIDES = (33.0, 51.0)
-"""The dice's box sides (their median, in px) the measure was placed on: the d6 photos'
-at the working size, 5th to 95th percentile over the train photos (median 40). The reader
-cuts a frame near the working size as it is (a 1280x720 camera frame), where a close
-camera's dice are larger: the val photos with dice of 78 px measured up to 0.36 sharp and
-marked 92% of frames smeared a twentieth of a die (3 px of 40), which read as sharp ones
-(40 px: none). So dice outside these sides are measured brought to the nearer end."""
+SIDES = (40.0, 51.0)
+"""The dice's box sides (their median, in px) the measure is taken at. The threshold was
+placed on the d6 photos at the working size, dice of 33-51 px (5th to 95th percentile
+over the train photos, median 40). The reader cuts a frame near the working size as it
+is (a 1280x720 camera frame), where a close camera's dice are larger and a far one's
+smaller: dice of 78 px marked 92% of the val frames smeared a twentieth of a die (3 px of
+40), which read as sharp ones, and dice of 22 px left 6 train dice wrong and sure under a
+sixth of a die (7 of 40). So dice outside these sides are measured brought to the nearer
+end (the small ones to the working size, where the photos' median was): 4% and 2 dice.
+On the d6 photos at the working size the calibration's tables read the same."""
 
 OWN_PX = 36
 """Side an enrolled crop is shrunk to for :func:`own_direction`: about a die's top face at

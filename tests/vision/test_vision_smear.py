@@ -137,6 +137,7 @@ def test_the_calibration_counts_what_each_threshold_leaves(capsys) -> None:
 
 def test_dice_outside_the_calibrated_sides_are_measured_brought_into_them() -> None:
     assert measured_at([(0, 0, 40, 38), (0, 0, 44, 44), (0, 0, 36, 36)]) == 1.0
+    assert measured_at([(0, 0, 50, 38)]) == 1.0
     assert measured_at([(0, 0, 102, 90)]) == pytest.approx(SIDES[1] / 102)
     assert measured_at([(0, 0, 20, 20)]) == pytest.approx(SIDES[0] / 20)
     assert measured_at([]) == 1.0
