@@ -65,7 +65,8 @@ smaller: dice of 78 px marked 92% of the val frames smeared a twentieth of a die
 40), which read as sharp ones, and dice of 22 px left 6 train dice wrong and sure under a
 sixth of a die (7 of 40). So dice outside these sides are measured brought to the nearer
 end (the small ones to the working size, where the photos' median was): 4% and 2 dice.
-On the d6 photos at the working size the calibration's tables read the same."""
+On the d6 photos at the working size the calibration leaves the same dice (its marks move
+by a few points: :data:`SMEAR_FROM`)."""
 
 OWN_PX = 36
 """Side an enrolled crop is shrunk to for :func:`own_direction`: about a die's top face at
