@@ -49,14 +49,7 @@ from vision.imagefile import read_file, shape_problem
 from vision.pips import count_pips
 from vision.plainsquares import plain_squares as find_plain_squares
 from vision.reading import Box, DieRead, TrayRead
-from vision.smear import (
-    anisotropy,
-    box_sums,
-    own_share,
-    smear,
-    smear_from,
-    smear_warning,
-)
+from vision.smear import smear, smear_and_own, smear_from, smear_warning
 
 D6_UNCERTAIN_BELOW = 0.5
 """A pip read with a lower confidence is marked uncertain (tuned on train/val)."""
@@ -683,14 +676,12 @@ class DiceReader:
         crops to measure it from); other dice are not checked."""
         boxes = [unscaled(d.box, 1 / work.scale) for d in dice]
         if self.profile is None:
-            if self.die != "d6":
-                return None
-            return smear_warning(smear(work.image, boxes))
+            return smear_warning(smear(work.image, boxes)) if self.die == "d6" else None
         own = self.profile.directions_of([d.face for d in dice])
         if own is None:
             return None
-        sums = box_sums(work.image, boxes)
-        return smear_warning(anisotropy(sums.sum(axis=0)), smear_from(own_share(sums, own)))
+        value, share = smear_and_own(work.image, boxes, own)
+        return smear_warning(value, smear_from(share))
 
     def read_path(self, path: str | Path) -> TrayRead:
         """Read a photo file (:class:`ImageError` if it cannot be decoded), boxes in the

@@ -31,7 +31,8 @@ import cv2
 import numpy as np
 
 __all__ = ["ANGLES", "OWN_MARGIN", "OWN_PX", "SIDES", "SMEAR_FROM", "anisotropy", "box_sums",
-           "measured_at", "own_direction", "own_share", "smear", "smear_from", "smear_warning"]
+           "measured_at", "own_direction", "own_share", "smear", "smear_and_own", "smear_from",
+           "smear_warning"]
 
 ANGLES = 12
 """Directions the detail is measured along, evenly over half a turn (every 15 degrees)."""
@@ -189,6 +190,15 @@ def own_share(sums: np.ndarray, directions: Sequence[float]) -> float:
     if total <= 0.0:
         return 0.0
     return float(np.dot(detail, np.asarray(directions, np.float64))) / total
+
+
+def smear_and_own(image: np.ndarray, boxes: Sequence[Sequence[float]],
+                  directions: Sequence[float]) -> tuple[float, float]:
+    """(:func:`smear`, :func:`own_share`) of dice in ``boxes`` whose faces' own directions
+    are ``directions``, from one pass over their boxes: what a frame of enrolled dice
+    measures, and what it shows unsmeared (its threshold is :func:`smear_from` of it)."""
+    sums = box_sums(image, boxes)
+    return anisotropy(sums.sum(axis=0)), own_share(sums, directions)
 
 
 def smear_from(own: float, margin: float = OWN_MARGIN) -> float:

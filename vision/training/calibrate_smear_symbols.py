@@ -34,7 +34,7 @@ from vision.boxes import unscaled
 from vision.detection import to_work
 from vision.enrollment import Profile
 from vision.reader import DiceReader, work_frame
-from vision.smear import OWN_MARGIN, anisotropy, box_sums, own_share, smear_from
+from vision.smear import OWN_MARGIN, smear_and_own, smear_from
 from vision.synthetic import enrolment_crops, random_faces, tray_photo
 from vision.training.degradations import motion
 from vision.training.photos import match
@@ -78,13 +78,13 @@ def read_trays(profile: Profile, trays: int, lengths: Sequence[int], seed: int) 
                      else photo.image)
             read = reader.read(image)
             work = work_frame(image)  # the picture the reader measures
-            sums = box_sums(work.image, [unscaled(d.box, 1 / work.scale) for d in read.dice])
             own = profile.directions_of([d.face for d in read.dice]) or []
+            value, share = smear_and_own(
+                work.image, [unscaled(d.box, 1 / work.scale) for d in read.dice], own)
             truth = [d.box for d in photo.dice]
             wrong = sum(not read.dice[i].uncertain and read.dice[i].face != photo.dice[t].face
                         for t, i in match([d.box for d in read.dice], truth))
-            out.append(Tray(length, anisotropy(sums.sum(axis=0)) if read.dice else 0.0,
-                            own_share(sums, own) if read.dice else 0.0, count, wrong))
+            out.append(Tray(length, value, share, count, wrong))
     return out
 
 
