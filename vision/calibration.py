@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.compression import frames_jpeg_quality
+from vision.compression import HARD_BELOW, frames_jpeg_quality
 from vision.detection import (
     SURE_DIE_PX,
     die_size_problem,
@@ -385,7 +385,7 @@ FLICKER_ADVICE = ("The light flickers in bands across the picture (an LED or flu
                   "flicker-free lamp.")
 
 
-JPEG_ADVICE_BELOW = 78
+JPEG_ADVICE_BELOW = HARD_BELOW
 """A camera whose frames are JPEG of a lower quality than this
 (:func:`vision.compression.frames_jpeg_quality`, the common JPEG library's scale) is
 advised to compress less (:func:`jpeg_advice`). Measured (fifty-first session) with
@@ -394,13 +394,17 @@ pip reader, dice read wrong and sure beyond the data set's label mistakes, train
 dice) / val (204): quality 90, 0 / 0; 85, 1 / 0; 80, 2 / 0; 75, 4 / 1; 50, 14 / 2
 (``docs/vision.md``, *A camera that compresses hard*). From 75 down that is well over the
 0.1% the reader allows; 80 (0.14% of train) is left without advice, so that a camera's
-usual MJPG quality is not flagged for what the reader's margins mostly absorb."""
+usual MJPG quality is not flagged for what the reader's margins mostly absorb. Since the
+fifty-fourth session the reader itself reads such frames' dice sure only from a far higher
+confidence (:func:`vision.compression.compressed_sure_from`: 0.95 for dice of the working
+size), so the advice is now about the dice left to confirm: about a third of them."""
 
 
 def jpeg_advice(quality: int) -> str:
     """What to do about a camera that compresses its frames hard."""
     return (f"The camera compresses its pictures hard (JPEG quality about {quality}): pips "
-            "blur into blocks and some dice may be read wrong. Raise its JPEG quality if "
+            "blur into blocks, so only the surest reads are trusted and many dice are left "
+            "for the table to confirm. Raise its JPEG quality if "
             "it has that setting (v4l2-ctl -d /dev/video0 --list-ctrls shows a "
             "compression_quality control where it does), or use a camera that compresses "
             "less (a Pi camera's frames are not compressed).")

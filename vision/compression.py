@@ -24,8 +24,11 @@ from functools import cache
 import cv2
 import numpy as np
 
-__all__ = ["LATTICE", "MAX_STEP", "MIN_STRENGTHS", "frames_jpeg_quality", "jpeg_quality",
-           "jpeg_steps"]
+from vision.reading import Box
+
+__all__ = ["AROUND_DICE", "COMPRESSED_SURE_FROM", "HARD_BELOW", "LATTICE", "MAX_STEP",
+           "MIN_STRENGTHS", "compressed_sure_from", "dice_jpeg_quality", "frames_jpeg_quality",
+           "jpeg_quality", "jpeg_steps"]
 
 MAX_STEP = 40
 """The largest step looked for (a JPEG quality of about 14 on the library's scale)."""
@@ -60,41 +63,109 @@ def _waves() -> np.ndarray:
                     axis=1).astype(np.float32)
 
 
-def jpeg_steps(frame: np.ndarray) -> tuple[int | None, int | None]:
+def _block_strengths(grey: np.ndarray, boxes: Sequence[Box] | None) -> np.ndarray:
+    """``(blocks, 2)``: the two lowest waves' strengths of the frame's whole 8x8 blocks on
+    its own grid: every block, or each block inside any of ``boxes`` (frame pixels) once."""
+    h, w = grey.shape[0] // 8 * 8, grey.shape[1] // 8 * 8
+    if not h or not w:
+        return np.zeros((0, 2), np.float32)
+    blocks = grey[:h, :w].reshape(h // 8, 8, w // 8, 8).transpose(0, 2, 1, 3)
+    if boxes is None:
+        chosen = blocks.reshape(-1, 64)
+    else:
+        inside = np.zeros((h // 8, w // 8), bool)
+        for x, y, bw, bh in boxes:
+            # the whole blocks inside the box
+            inside[-(-max(y, 0) // 8) : max(y + bh, 0) // 8,
+                   -(-max(x, 0) // 8) : max(x + bw, 0) // 8] = True
+        chosen = blocks[inside].reshape(-1, 64)
+    return chosen.astype(np.float32) @ _waves()
+
+
+_STEPS = np.arange(2, MAX_STEP + 1, dtype=np.float32)
+
+
+def _step(strengths: np.ndarray) -> int | None:
+    """The step one wave's strengths cluster on (:data:`LATTICE`), or None."""
+    size = np.abs(strengths)
+    # strengths rounded to zero fit every step: each step is judged on those half a step
+    # or more away, and only while at least MIN_STRENGTHS are (larger steps leave fewer)
+    away = size[None, :] >= _STEPS[:, None] / 2
+    counts = away.sum(axis=1)
+    judged = counts >= MIN_STRENGTHS
+    if not judged.any():
+        return None
+    phase = np.cos((2 * np.pi / _STEPS[:, None]) * strengths[None, :])
+    scores = np.where(away, phase, 0.0).sum(axis=1) / np.maximum(counts, 1)
+    scores[~np.logical_and.accumulate(judged)] = -1.0
+    best = int(np.argmax(scores))
+    return int(_STEPS[best]) if scores[best] > LATTICE else None
+
+
+def jpeg_steps(frame: np.ndarray, boxes: Sequence[Box] | None = None
+               ) -> tuple[int | None, int | None]:
     """The rounding steps of a frame's two lowest block waves (across, down) if it was
     JPEG-compressed on its own 8-pixel grid; None for a wave that shows none (the frame
     uncompressed, scaled after it was decoded, compressed so lightly that the step is 1,
     or too flat to tell: a flat frame compressed hard keeps few strengths off zero, often
-    in one direction only). ``frame``: BGR or grey."""
-    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    h, w = grey.shape[0] // 8 * 8, grey.shape[1] // 8 * 8
-    if not h or not w:
-        return None, None
-    blocks = grey[:h, :w].astype(np.float32).reshape(h // 8, 8, w // 8, 8)
-    strengths = blocks.transpose(0, 2, 1, 3).reshape(-1, 64) @ _waves()   # (blocks, 2)
-    steps: list[int | None] = []
-    for column in strengths.T:
-        size = np.abs(column)
-        best, best_score = 0, LATTICE
-        for step in range(2, MAX_STEP + 1):
-            # strengths rounded to zero fit every step: only those half a step or more away
-            away = column[size >= step / 2]
-            if len(away) < MIN_STRENGTHS:
-                break  # larger steps leave fewer still
-            score = float(np.cos(2 * np.pi / step * away).mean())
-            if score > best_score:
-                best, best_score = step, score
-        steps.append(best or None)
-    return steps[0], steps[1]
+    in one direction only). ``frame``: BGR or grey. ``boxes`` (frame pixels): judge only
+    the blocks inside them."""
+    return _steps(_block_strengths(_grey(frame), boxes))
 
 
-def jpeg_quality(frame: np.ndarray) -> int | None:
+def jpeg_quality(frame: np.ndarray, boxes: Sequence[Box] | None = None) -> int | None:
     """The frame's JPEG quality (1-100, the common JPEG library's scale) estimated from
     :func:`jpeg_steps` (the mean of its two waves', or the one that shows a step), or
     None when it shows no JPEG compression (or quality above about 90, where the steps
     are 1)."""
+    return _quality(jpeg_steps(frame, boxes))
+
+
+AROUND_DICE = 2.0
+""":func:`dice_jpeg_quality` judges each die's box grown to this many times its side about
+its centre: a die and the floor about it. A die's own blocks alone are too few to judge
+under about six dice (the d6 val photos at their working size compressed at 50-85: 25 of
+the 30 frames of five dice or fewer showed no step on the dice alone; grown to twice, all
+but one, a photo of one die)."""
+
+FEW_BLOCKS = 400
+"""About dice whose grown boxes hold fewer blocks than this (a few dice) and show no
+step, :func:`dice_jpeg_quality` judges the whole frame instead: a die or two and the
+floor about them may keep too few strengths off zero to tell, where the whole frame (the
+tray's walls, the table) does. Four dice of the working size hold about 400."""
+
+
+def dice_jpeg_quality(frame: np.ndarray, boxes: Sequence[Box]) -> int | None:
+    """:func:`jpeg_quality` judged about the dice (``boxes`` in frame pixels, each grown by
+    :data:`AROUND_DICE`): what compression did to the dice, for a fraction of the cost of
+    the whole frame (about 1 ms for a 1280x720 frame of 15 dice), or the whole frame's
+    when a few dice show none (:data:`FEW_BLOCKS`)."""
+    grown = []
+    for x, y, w, h in boxes:
+        gw, gh = w * (AROUND_DICE - 1) / 2, h * (AROUND_DICE - 1) / 2
+        grown.append((int(x - gw), int(y - gh), int(w + 2 * gw), int(h + 2 * gh)))
+    grey = _grey(frame)
+    strengths = _block_strengths(grey, grown)
+    quality = _quality(_steps(strengths))
+    if quality is None and len(strengths) < FEW_BLOCKS:
+        return _quality(_steps(_block_strengths(grey, None)))
+    return quality
+
+
+def _grey(frame: np.ndarray) -> np.ndarray:
+    return frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+
+
+def _steps(strengths: np.ndarray) -> tuple[int | None, int | None]:
+    if not len(strengths):
+        return None, None
+    return _step(strengths[:, 0]), _step(strengths[:, 1])
+
+
+def _quality(steps: tuple[int | None, int | None]) -> int | None:
+    """The quality of the library's scale whose two lowest waves' steps these are."""
     qualities = []
-    for step, base in zip(jpeg_steps(frame), _BASES, strict=True):
+    for step, base in zip(steps, _BASES, strict=True):
         if step is None:
             continue
         scale = 100 * step / base  # the library: scale = 5000 / q under 50, 200 - 2q above
@@ -102,6 +173,59 @@ def jpeg_quality(frame: np.ndarray) -> int | None:
     if not qualities:
         return None
     return int(round(min(max(float(np.mean(qualities)), 1.0), 100.0)))
+
+
+HARD_BELOW = 78
+"""A JPEG quality under which a camera compresses hard: the face networks' reads of dice
+of the working size (about 40 px) need a far higher confidence to be trusted
+(:func:`compressed_sure_from`), and the tray check advises compressing less
+(:data:`vision.calibration.JPEG_ADVICE_BELOW`)."""
+
+COMPRESSED_SURE_FROM: tuple[tuple[float, float, float], ...] = (
+    (32.0, 0.9, 0.95),
+    (47.0, 0.8, 0.95),
+    (65.0, 0.8, 0.9),
+)
+"""(dice under this many px across, the least confidence read sure at a quality of
+:data:`HARD_BELOW` or more, and under it), smallest dice first; dice of 65 px or more
+need nothing more. A frame's compression costs its dice more the fewer pixels they have
+(the blocks are 8 px whatever the die). The sides are those of the dice the reader finds
+(their boxes are tighter than the data set's labels: a die of the working size, about
+40 px labelled, is found about 37 px across).
+
+Placed (fifty-fourth session, :mod:`vision.training.calibrate_compression`) on the
+out-of-fold reads of two seeds' fold networks with their quick looks: the train photos
+each fold was trained without (test not read), brought to 0.7, 1, 1.5 and 2 times the
+working size and compressed there at 90, 85, 80, 75, 60, 50 and 30. For each band and
+class of quality, the least of 0.8 / 0.9 / 0.95 that leaves at most about 0.1% of its
+dice wrong and sure beyond the data set's label mistakes, the two seeds pooled (wrong and
+sure / dice at the networks' rule alone and at the value kept):
+
+  found dice      quality 78 or more              under 78
+  under 32 px     56 / 7,867 (0.71%); 0.9: 3      147 / 10,194 (1.44%); 0.95: 1
+  32-47 px        24 / 9,138 (0.26%); 0.8: 5      118 / 12,156 (0.97%); 0.95: 5
+  47-65 px        11 / 7,816 (0.14%); 0.8: 6       43 / 10,435 (0.41%); 0.9: 5
+  65 px or more    8 / 9,928 (0.08%)               12 / 13,209 (0.09%)
+
+(as shot, uncompressed: 3 / 2,645, 3 / 3,020, 1 / 2,638 and 2 / 3,302.) The next lower
+value leaves 8 (0.10%), 26 (0.21%), 17 (0.14%) and 13 (0.12%) where one is kept, and
+the dice read sure and right fall from 91.8 to 78.6%, 97.4 to 90.0% (0.8: 94.9%), 91.4
+to 62.4% and 97.5 to 90.3%: what the table pays in dice to confirm (docs/vision.md, *A
+camera that compresses hard*)."""
+
+
+def compressed_sure_from(quality: int | None, die_px: float) -> float:
+    """The least confidence at which the pip reader reads a die sure in a frame that shows
+    JPEG compression at ``quality`` (None: none shown, or so light that it cannot be
+    seen), its dice ``die_px`` across (their median) in the frame's own pixels, where the
+    compression happened. 0 where the networks' rule needs nothing more
+    (:data:`COMPRESSED_SURE_FROM`)."""
+    if quality is None:
+        return 0.0
+    for under, light, hard in COMPRESSED_SURE_FROM:
+        if die_px < under:
+            return hard if quality < HARD_BELOW else light
+    return 0.0
 
 
 def frames_jpeg_quality(frames: Sequence[np.ndarray]) -> int | None:

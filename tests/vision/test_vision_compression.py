@@ -13,7 +13,14 @@ import pytest
 from tests.vision.helpers import empty_tray, photo
 from tests.vision.test_vision_cli import run
 from vision.calibration import JPEG_ADVICE_BELOW, check
-from vision.compression import frames_jpeg_quality, jpeg_quality, jpeg_steps
+from vision.compression import (
+    HARD_BELOW,
+    compressed_sure_from,
+    dice_jpeg_quality,
+    frames_jpeg_quality,
+    jpeg_quality,
+    jpeg_steps,
+)
 from vision.training.degradations import jpeg
 
 SHEET = photo("IMG_20191208_112541.jpg")  # 7 dice on a white sheet
@@ -135,3 +142,45 @@ def test_the_demo_recordings_frames_show_their_quality_and_get_no_advice() -> No
     demo = Path(__file__).resolve().parents[2] / "web" / "runtime" / "demo" / "empty.jpg"
     frame = cv2.imread(str(demo), cv2.IMREAD_COLOR)
     assert jpeg_quality(frame) == 80 >= JPEG_ADVICE_BELOW
+
+
+def frame_boxes(p=SHEET) -> list[tuple[int, int, int, int]]:
+    """The photo's labelled dice in :func:`camera_frame`'s pixels."""
+    h, w = p.image().shape[:2]
+    scale = 720 / h
+    left = (1280 - min(1280, round(720 * w / h))) // 2
+    return [(round(x * scale) + left, round(y * scale), round(bw * scale), round(bh * scale))
+            for x, y, bw, bh in p.boxes]
+
+
+@pytest.mark.parametrize("quality", [85, 60, 30])
+def test_the_blocks_about_the_dice_tell_the_quality_as_the_whole_frame_does(quality) -> None:
+    frame = compressed(camera_frame(), quality)
+    boxes = frame_boxes()
+    assert dice_jpeg_quality(frame, boxes) == jpeg_quality(frame)
+    assert jpeg_steps(frame, boxes) == jpeg_steps(frame)  # the dice's own blocks, 7 dice
+    assert jpeg_steps(frame, [(-50, -50, 40, 40), (1300, 0, 50, 50)]) == (None, None)
+
+
+def test_about_a_few_dice_the_whole_frame_tells_when_they_cannot() -> None:
+    frame = compressed(camera_frame(), 30)
+    one = frame_boxes()[:1]
+    assert jpeg_quality(frame, one) is None  # one die's blocks keep too few strengths
+    assert dice_jpeg_quality(frame, one) == pytest.approx(30, abs=2)
+    assert dice_jpeg_quality(frame, []) == pytest.approx(30, abs=2)
+    assert dice_jpeg_quality(camera_frame(), one) is None  # and none where none is
+
+
+def test_the_harder_the_compression_and_the_smaller_the_dice_the_surer_a_read_must_be(
+        ) -> None:
+    assert compressed_sure_from(None, 20.0) == 0.0  # none seen: the networks' rule alone
+    sides = [20.0, 40.0, 55.0, 70.0, 200.0]
+    for quality in (90, 85, HARD_BELOW, HARD_BELOW - 1, 50, 10):
+        needs = [compressed_sure_from(quality, side) for side in sides]
+        assert needs == sorted(needs, reverse=True), quality
+        assert needs[-1] == 0.0 and needs[0] >= 0.9
+    for side in sides:
+        assert compressed_sure_from(HARD_BELOW - 1, side) >= compressed_sure_from(
+            HARD_BELOW, side)
+    assert compressed_sure_from(50, 40.0) == 0.95 and compressed_sure_from(85, 40.0) == 0.8
+    assert JPEG_ADVICE_BELOW == HARD_BELOW  # advised where the reader asks the most
