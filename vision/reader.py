@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from vision.boxes import TOP_FACE_SHIFT, hold_each_other, overlap, toward_top_face, unscaled
+from vision.compression import compressed_sure_from, dice_jpeg_quality
 from vision.crops import crop
 from vision.detection import (
     WORK_DIE_PX,
@@ -485,6 +486,11 @@ class DiceReader:
     :func:`vision.smear.smear_from`) are read every one uncertain, with a warning; False
     reads them as they look, as before the fifty-second session (pip dice) and the
     fifty-third (enrolled dice), for calibration (:mod:`vision.training.calibrate_smear`)."""
+    compression_check: bool = True
+    """Pip dice in a frame that shows JPEG compression are read sure only from the
+    confidence :func:`vision.compression.compressed_sure_from` gives for its quality and
+    dice size; False reads them by the networks' rule alone, as before the fifty-fourth
+    session, for calibration."""
     top_face_shift: float = TOP_FACE_SHIFT
     """Custom-face dice (read by a profile, or unknown faces kept for the table to name)
     are cut about their top face: each box moved out from the frame's centre by this
@@ -629,6 +635,16 @@ class DiceReader:
                 confidence, uncertain = min(confidence, 0.3), True
             dice.append(DieRead(face, confidence, uncertain, det.box, c))
         dice = _drop_overlapping(dice)
+        quality, compressed = None, 0.0
+        if probs is not None and dice and self.compression_check:
+            # a camera's JPEG blurs pips into blocks, and the face networks grow sure of
+            # some wrong faces: read sure from higher (vision.compression)
+            boxes = [d.box for d in dice]
+            quality = dice_jpeg_quality(frame, boxes)
+            compressed = compressed_sure_from(
+                quality, float(np.median([max(b[2], b[3]) for b in boxes])))
+            dice = [replace(d, uncertain=True) if d.confidence < compressed else d
+                    for d in dice]
         warnings: list[str] = []
         if not dice and blank(frame):
             # nothing to read, and nothing wrong with colour or hands: say what is wrong
@@ -667,7 +683,7 @@ class DiceReader:
         dice.sort(key=lambda d: (d.box[1] + d.box[3] // 2, d.box[0]))
         ms = (self.clock() - start) * 1000.0
         return TrayRead(self.die, tuple(dice), frame_ref, ms,
-                        frame if self.keep_frame else None, tuple(warnings))
+                        frame if self.keep_frame else None, tuple(warnings), quality, compressed)
 
     def _smeared(self, work: WorkFrame, dice: Sequence[DieRead]) -> str | None:
         """The smear warning for a frame's dice (boxes in frame pixels), or None: pip dice
@@ -694,7 +710,7 @@ class DiceReader:
         if decoded.scale != 1.0:
             dice = tuple(replace(d, box=unscaled(d.box, decoded.scale)) for d in dice)
         ms = (self.clock() - start) * 1000.0
-        return TrayRead(read.die, dice, read.frame_ref, ms, read.frame, read.warnings)
+        return replace(read, dice=dice, ms=ms)
 
     def _find(
         self, frame: np.ndarray, die_px: float | None

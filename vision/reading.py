@@ -46,6 +46,14 @@ class TrayRead:
     ms: float = 0.0
     frame: np.ndarray | None = field(default=None, compare=False, repr=False)
     warnings: tuple[str, ...] = ()
+    jpeg_quality: int | None = None
+    """The JPEG quality the frame shows about its dice (the common JPEG library's scale;
+    :func:`vision.compression.dice_jpeg_quality`), None when it shows no compression or
+    was not measured (dice read by a profile)."""
+    sure_from: float = 0.0
+    """The least confidence at which the pip reader read a die sure in this frame for its
+    compression (:func:`vision.compression.compressed_sure_from`), 0 when that asked for
+    nothing more than the networks' own rule."""
 
     @property
     def faces(self) -> tuple[str, ...]:
@@ -69,4 +77,7 @@ class TrayRead:
         }
         if self.warnings:
             out["warnings"] = list(self.warnings)
+        if self.jpeg_quality is not None:
+            out["jpeg_quality"] = self.jpeg_quality
+            out["sure_from"] = round(self.sure_from, 3)
         return out

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from vision.calibration import Calibration, check, remember_in_use, source_frames, tray_share
+from vision.compression import HARD_BELOW
 from vision.detection import die_size_problem
 from vision.enroll import enroll
 from vision.enrollment import EnrollmentError, Profile
@@ -218,14 +219,26 @@ def _read_dice(args: argparse.Namespace) -> int:
         }
         if read.warnings:
             entry["warnings"] = list(read.warnings)
+        if read.jpeg_quality is not None:
+            entry["jpeg_quality"] = read.jpeg_quality
+            entry["sure_from"] = round(read.sure_from, 3)
         results.append(entry)
         if not args.json:
             print(_summary(path, read.faces, [d.uncertain for d in read.dice], read.ms))
             for warning in read.warnings:
                 print(f"  warning: {warning}")
+            if read.jpeg_quality is not None and read.sure_from > 0:
+                print(f"  note: {_compression_note(read.jpeg_quality, read.sure_from)}")
     if args.json:
         print(json.dumps(results, indent=1))
     return 1 if failed else 0
+
+
+def _compression_note(quality: int, sure_from: float) -> str:
+    hard = " hard" if quality < HARD_BELOW else ""
+    return (f"the picture is JPEG-compressed{hard} (quality about {quality}), which can blur "
+            f"pips into blocks: a die is read sure only from a confidence of {sure_from:g} "
+            "(save or send it less compressed to have more dice read)")
 
 
 def _summary(name: str, faces: tuple[str, ...], uncertain: list[bool], ms: float) -> str:

@@ -297,7 +297,7 @@ class DiceService:
                 warnings = (*warnings, wrong)
         if early is not None:
             warnings = (*warnings, early_note(early))
-        tray = TrayRead(tray.die, roll.read.dice, tray.frame_ref, tray.ms, None, warnings)
+        tray = replace(tray, dice=roll.read.dice, frame=None, warnings=warnings)
         record = self.record(table, prompt, tray, frame, source="camera", actor=actor, use=use)
         with self._tracking:
             if tracker.last is not None and tracker.last.id == roll.id:
