@@ -148,8 +148,8 @@ def report(dice: list[Die], thresholds: list[float]) -> None:
         groups[band(d.side), quality_class(d.quality), "all"].append(d)
     print(f"{'dice px':<8} {'class':<6} {'quality':>7} {'dice':>6}  {head}")
     print("(each cell: wrong and sure beyond the label mistakes / read sure and right)")
-    for key in sorted(groups, key=lambda k: (order.index(k[0]), k[1],
-                                             -1 if k[2] == "all" else -int(k[2]))):
+    for key in sorted(groups, key=lambda k: (order.index(k[0]), k[1], k[2] == "all",
+                                             0 if k[2] == "all" else -int(k[2]))):
         print(f"{key[0]:<8} {key[1]:<6} {key[2]!s:>7} {len(groups[key]):>6}  "
               f"{cells(groups[key], columns)}")
 
