@@ -184,3 +184,16 @@ def test_the_harder_the_compression_and_the_smaller_the_dice_the_surer_a_read_mu
             HARD_BELOW, side)
     assert compressed_sure_from(50, 40.0) == 0.95 and compressed_sure_from(85, 40.0) == 0.8
     assert JPEG_ADVICE_BELOW == HARD_BELOW  # advised where the reader asks the most
+
+
+def test_the_whole_frame_is_judged_only_about_a_few_dice(monkeypatch) -> None:
+    import vision.compression as compression
+    wholes = []
+    judge = compression._block_strengths
+    monkeypatch.setattr(compression, "_block_strengths",
+                        lambda grey, boxes: wholes.append(boxes is None) or judge(grey, boxes))
+    frame = camera_frame()  # uncompressed: the dice show no step
+    # seven boxes of 40 px, each grown to 80: 700 blocks, judged every second one
+    many = [(100 + 150 * i, 300, 40, 40) for i in range(7)]
+    assert dice_jpeg_quality(frame, many) is None and not any(wholes)
+    assert dice_jpeg_quality(frame, many[:3]) is None and wholes[-1]  # 300 blocks: too few
