@@ -26,9 +26,9 @@ import numpy as np
 
 from vision.reading import Box
 
-__all__ = ["AROUND_DICE", "COMPRESSED_SURE_FROM", "HARD_BELOW", "LATTICE", "MAX_STEP",
-           "MIN_STRENGTHS", "compressed_sure_from", "dice_jpeg_quality", "frames_jpeg_quality",
-           "jpeg_quality", "jpeg_steps"]
+__all__ = ["AROUND_DICE", "COMPRESSED_SURE_FROM", "ENROLLED_SURE_FROM", "HARD_BELOW",
+           "LATTICE", "MAX_STEP", "MIN_STRENGTHS", "compressed_sure_from", "dice_jpeg_quality",
+           "frames_jpeg_quality", "jpeg_quality", "jpeg_steps"]
 
 MAX_STEP = 40
 """The largest step looked for (a JPEG quality of about 14 on the library's scale)."""
@@ -228,15 +228,50 @@ to 62.4% and 97.5 to 90.3%: what the table pays in dice to confirm (docs/vision.
 camera that compresses hard*)."""
 
 
-def compressed_sure_from(quality: int | None, die_px: float) -> float:
-    """The least confidence at which the pip reader reads a die sure in a frame that shows
-    JPEG compression at ``quality`` (None: none shown, or so light that it cannot be
-    seen), its dice ``die_px`` across (their median) in the frame's own pixels, where the
-    compression happened. 0 where the networks' rule needs nothing more
-    (:data:`COMPRESSED_SURE_FROM`)."""
+ENROLLED_SURE_FROM: tuple[tuple[float, float, float], ...] = (
+    (32.0, 0.8, 0.85),
+    (47.0, 0.7, 0.85),
+    (65.0, 0.0, 0.7),
+)
+""":data:`COMPRESSED_SURE_FROM` for dice read by an enrolled profile, whose confidences are
+its own (:meth:`vision.enrollment.Profile.classify_many`: a sure read's median is about
+0.87, where the face networks' is over 0.99). Placed (fifty-fourth session,
+:mod:`vision.training.calibrate_compression` ``--reader enrolled`` and ``--reader
+symbols``) on two readers, each brought to 0.7, 1 and 1.5 times the working size and
+compressed at 90-30: the d6 faces enrolled as symbols from 5 train crops a face, reading
+the train and val photos; and 480 drawn SeaFall trays (two seeds), each read by a profile
+of 5 drawn crops a face. The drawn trays' profiles are wrong and sure of some dice even
+on sharp trays (drawn weak faces taken for blank ones; at 32-47 px seed 31's profile 0.4%,
+seed 57's 2.4%), so there each value is the least that brings a band's compressed dice
+back to what the profile does with sharp ones; on the d6 photos, to 0.1% or less. Wrong
+and sure / read sure and right, by the rule alone and by the table (d6 stand-in; drawn
+SeaFall, two seeds pooled):
+
+  found dice, quality   d6 stand-in                    drawn SeaFall (sharp)
+  under 32, under 78    1.43% / 55.7 -> 0.02% / 27.5   too few dice
+  under 32, 78 or more  0.44% / 65.7 -> 0.07% / 47.6   too few dice
+  32-47, under 78       0.26% / 69.4 -> 0.01% / 39.5   3.59% / 88.3 -> 0.76% / 69.4 (1.38%)
+  32-47, 78 or more     0.12% / 82.3 -> 0.02% / 69.1   1.76% / 94.4 -> 1.34% / 90.0 (1.38%)
+  47-65, under 78       0.07% / 83.2 -> 0.02% / 69.4   1.22% / 94.9 -> 0.83% / 90.5 (0.94%)
+  47-65, 78 or more     0.11% / 89.8, nothing asked    0.98% / 96.9, nothing asked (0.94%)
+  65 or more            0.10% and 0% / 90-92           0.79% and 0.71% / 97 (0.66%)
+
+At 32-47 px under 78, 0.8 left the drawn trays 1.48% (over their sharp 1.38%), so 0.85;
+under 32 px is asked at least as much. The cost is dice to confirm; it falls on the d6
+stand-in hardest, whose confidences run lower."""
+
+
+def compressed_sure_from(quality: int | None, die_px: float,
+                         table: Sequence[tuple[float, float, float]] = COMPRESSED_SURE_FROM
+                         ) -> float:
+    """The least confidence at which a die is read sure in a frame that shows JPEG
+    compression at ``quality`` (None: none shown, or so light that it cannot be seen), its
+    dice ``die_px`` across (their median) in the frame's own pixels, where the compression
+    happened. 0 where the reader's own rule needs nothing more. ``table``: the pip
+    reader's (:data:`COMPRESSED_SURE_FROM`) or a profile's (:data:`ENROLLED_SURE_FROM`)."""
     if quality is None:
         return 0.0
-    for under, light, hard in COMPRESSED_SURE_FROM:
+    for under, light, hard in table:
         if die_px < under:
             return hard if quality < HARD_BELOW else light
     return 0.0

@@ -11,7 +11,12 @@ import cv2
 import numpy as np
 
 from vision.boxes import TOP_FACE_SHIFT, hold_each_other, overlap, toward_top_face, unscaled
-from vision.compression import compressed_sure_from, dice_jpeg_quality
+from vision.compression import (
+    COMPRESSED_SURE_FROM,
+    ENROLLED_SURE_FROM,
+    compressed_sure_from,
+    dice_jpeg_quality,
+)
 from vision.crops import crop
 from vision.detection import (
     WORK_DIE_PX,
@@ -487,10 +492,11 @@ class DiceReader:
     reads them as they look, as before the fifty-second session (pip dice) and the
     fifty-third (enrolled dice), for calibration (:mod:`vision.training.calibrate_smear`)."""
     compression_check: bool = True
-    """Pip dice in a frame that shows JPEG compression are read sure only from the
-    confidence :func:`vision.compression.compressed_sure_from` gives for its quality and
-    dice size; False reads them by the networks' rule alone, as before the fifty-fourth
-    session, for calibration."""
+    """Dice in a frame that shows JPEG compression are read sure only from the confidence
+    :func:`vision.compression.compressed_sure_from` gives for its quality and dice size
+    (pip dice by :data:`vision.compression.COMPRESSED_SURE_FROM`, enrolled ones by
+    :data:`vision.compression.ENROLLED_SURE_FROM`); False reads them by the networks' or
+    the profile's rule alone, as before the fifty-fourth session, for calibration."""
     top_face_shift: float = TOP_FACE_SHIFT
     """Custom-face dice (read by a profile, or unknown faces kept for the table to name)
     are cut about their top face: each box moved out from the frame's centre by this
@@ -636,13 +642,14 @@ class DiceReader:
             dice.append(DieRead(face, confidence, uncertain, det.box, c))
         dice = _drop_overlapping(dice)
         quality, compressed = None, 0.0
-        if probs is not None and dice and self.compression_check:
-            # a camera's JPEG blurs pips into blocks, and the face networks grow sure of
-            # some wrong faces: read sure from higher (vision.compression)
+        if (probs is not None or guesses is not None) and dice and self.compression_check:
+            # a camera's JPEG blurs pips and symbols into blocks, and the face networks and
+            # profiles grow sure of some wrong faces: read sure from higher (vision.compression)
             boxes = [d.box for d in dice]
             quality = dice_jpeg_quality(frame, boxes)
             compressed = compressed_sure_from(
-                quality, float(np.median([max(b[2], b[3]) for b in boxes])))
+                quality, float(np.median([max(b[2], b[3]) for b in boxes])),
+                COMPRESSED_SURE_FROM if probs is not None else ENROLLED_SURE_FROM)
             dice = [replace(d, uncertain=True) if d.confidence < compressed else d
                     for d in dice]
         warnings: list[str] = []

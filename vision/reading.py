@@ -49,11 +49,11 @@ class TrayRead:
     jpeg_quality: int | None = None
     """The JPEG quality the frame shows about its dice (the common JPEG library's scale;
     :func:`vision.compression.dice_jpeg_quality`), None when it shows no compression or
-    was not measured (dice read by a profile)."""
+    was not measured (no die read, or faces not known yet)."""
     sure_from: float = 0.0
-    """The least confidence at which the pip reader read a die sure in this frame for its
+    """The least confidence at which the reader read a die sure in this frame for its
     compression (:func:`vision.compression.compressed_sure_from`), 0 when that asked for
-    nothing more than the networks' own rule."""
+    nothing more than the reader's own rule."""
 
     @property
     def faces(self) -> tuple[str, ...]:

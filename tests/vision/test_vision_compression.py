@@ -14,6 +14,8 @@ from tests.vision.helpers import empty_tray, photo
 from tests.vision.test_vision_cli import run
 from vision.calibration import JPEG_ADVICE_BELOW, check
 from vision.compression import (
+    COMPRESSED_SURE_FROM,
+    ENROLLED_SURE_FROM,
     HARD_BELOW,
     compressed_sure_from,
     dice_jpeg_quality,
@@ -184,6 +186,14 @@ def test_the_harder_the_compression_and_the_smaller_the_dice_the_surer_a_read_mu
             HARD_BELOW, side)
     assert compressed_sure_from(50, 40.0) == 0.95 and compressed_sure_from(85, 40.0) == 0.8
     assert JPEG_ADVICE_BELOW == HARD_BELOW  # advised where the reader asks the most
+    # a profile's confidences are its own, and its table is placed on them: the same
+    # order, lower values, the same bands
+    for quality in (90, HARD_BELOW, HARD_BELOW - 1, 30):
+        needs = [compressed_sure_from(quality, side, ENROLLED_SURE_FROM) for side in sides]
+        assert needs == sorted(needs, reverse=True) and needs[-1] == 0.0
+        assert all(e <= p for e, p in zip(needs, (compressed_sure_from(quality, side)
+                                                  for side in sides), strict=True))
+    assert [b[0] for b in ENROLLED_SURE_FROM] == [b[0] for b in COMPRESSED_SURE_FROM]
 
 
 def test_the_whole_frame_is_judged_only_about_a_few_dice(monkeypatch) -> None:
