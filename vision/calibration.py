@@ -396,8 +396,9 @@ dice) / val (204): quality 90, 0 / 0; 85, 1 / 0; 80, 2 / 0; 75, 4 / 1; 50, 14 / 
 0.1% the reader allows; 80 (0.14% of train) is left without advice, so that a camera's
 usual MJPG quality is not flagged for what the reader's margins mostly absorb. Since the
 fifty-fourth session the reader itself reads such frames' dice sure only from a far higher
-confidence (:func:`vision.compression.compressed_sure_from`: 0.95 for dice of the working
-size), so the advice is now about the dice left to confirm: about a third of them."""
+confidence (:func:`vision.compression.compressed_sure_from`: for dice of the working size
+0.95 read by the face networks, 0.85 by a profile), so the advice is now about the dice left
+to confirm: about a third of them."""
 
 
 def jpeg_advice(quality: int) -> str:

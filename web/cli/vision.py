@@ -214,14 +214,9 @@ def _read_dice(args: argparse.Namespace) -> int:
             if not args.json:
                 print(f"{path}: error: {exc}")
             continue
-        entry: dict[str, Any] = {
-            "image": path, "dice": [d.to_json() for d in read.dice], "ms": round(read.ms, 1)
-        }
-        if read.warnings:
-            entry["warnings"] = list(read.warnings)
-        if read.jpeg_quality is not None:
-            entry["jpeg_quality"] = read.jpeg_quality
-            entry["sure_from"] = round(read.sure_from, 3)
+        # the read's own JSON, with the contract's "image" for its "frame" and no "die"
+        entry: dict[str, Any] = {"image": path, **read.to_json()}
+        del entry["frame"], entry["die"]
         results.append(entry)
         if not args.json:
             print(_summary(path, read.faces, [d.uncertain for d in read.dice], read.ms))
