@@ -384,3 +384,27 @@ def test_watch_gives_a_webcams_autofocus_its_time_from_the_first_frame() -> None
         assert camera.read() is not None
         assert camera.focusing and not camera.focus_held
         assert cap.props[cv2.CAP_PROP_AUTOFOCUS] == 1.0
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_watch_says_how_hard_a_camera_compresses_its_rolls(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, as_json: bool
+) -> None:
+    """A roll from a camera that compresses hard: its dice are read sure only from the
+    confidence the compression asks (vision.compression), and the roll says so."""
+    frames, _ = roll_sequence(photo("IMG_20191208_112541.jpg"), moved=set(range(7)))
+    for i, f in enumerate(frames):
+        # a camera farther off: dice of about 40 px, where compression costs most
+        f = cv2.resize(f, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        cv2.imwrite(str(tmp_path / f"{i:03d}.jpg"), f, [cv2.IMWRITE_JPEG_QUALITY, 40])
+    assert run(["watch", f"images:{tmp_path}", *(["--json"] if as_json else [])]) == 0
+    out = capsys.readouterr().out
+    if as_json:
+        (roll,) = [json.loads(x) for x in out.splitlines()]
+        assert roll["jpeg_quality"] == pytest.approx(40, abs=2)
+        assert roll["sure_from"] >= 0.9
+        assert all(d["confidence"] >= roll["sure_from"] for d in roll["dice"]
+                   if not d["uncertain"])
+    else:
+        assert out.startswith("roll 1")
+        assert "  note: the picture is JPEG-compressed hard (quality about" in out

@@ -439,3 +439,6 @@ def _print_roll(roll: Roll, as_json: bool) -> None:
     print(line, flush=True)
     for warning in roll.read.warnings:
         print(f"  warning: {warning}", flush=True)
+    if roll.read.jpeg_quality is not None and roll.read.sure_from > 0:
+        print(f"  note: {_compression_note(roll.read.jpeg_quality, roll.read.sure_from)}",
+              flush=True)
