@@ -26,9 +26,10 @@ import numpy as np
 
 from vision.reading import Box
 
-__all__ = ["AROUND_DICE", "COMPRESSED_SURE_FROM", "ENROLLED_SURE_FROM", "HARD_BELOW",
-           "LATTICE", "MAX_STEP", "MIN_STRENGTHS", "compressed_sure_from", "dice_jpeg_quality",
-           "frames_jpeg_quality", "jpeg_quality", "jpeg_steps"]
+__all__ = ["AROUND_DICE", "COMPRESSED_SURE_FROM", "ENROLLED_SURE_FROM", "FEW_BLOCKS",
+           "HARD_BELOW", "LATTICE", "MAX_STEP", "MIN_STRENGTHS", "MOST_BLOCKS",
+           "compressed_sure_from", "dice_jpeg_quality", "frames_jpeg_quality", "jpeg_quality",
+           "jpeg_steps"]
 
 MAX_STEP = 40
 """The largest step looked for (a JPEG quality of about 14 on the library's scale)."""

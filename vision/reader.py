@@ -645,11 +645,8 @@ class DiceReader:
         if (probs is not None or guesses is not None) and dice and self.compression_check:
             # a camera's JPEG blurs pips and symbols into blocks, and the face networks and
             # profiles grow sure of some wrong faces: read sure from higher (vision.compression)
-            boxes = [d.box for d in dice]
-            quality = dice_jpeg_quality(frame, boxes)
-            compressed = compressed_sure_from(
-                quality, float(np.median([max(b[2], b[3]) for b in boxes])),
-                COMPRESSED_SURE_FROM if probs is not None else ENROLLED_SURE_FROM)
+            quality, compressed = self._compressed(
+                frame, dice, COMPRESSED_SURE_FROM if probs is not None else ENROLLED_SURE_FROM)
             dice = [replace(d, uncertain=True) if d.confidence < compressed else d
                     for d in dice]
         warnings: list[str] = []
@@ -691,6 +688,16 @@ class DiceReader:
         ms = (self.clock() - start) * 1000.0
         return TrayRead(self.die, tuple(dice), frame_ref, ms,
                         frame if self.keep_frame else None, tuple(warnings), quality, compressed)
+
+    @staticmethod
+    def _compressed(frame: np.ndarray, dice: Sequence[DieRead],
+                    table: Sequence[tuple[float, float, float]]) -> tuple[int | None, float]:
+        """The JPEG quality the frame shows about its dice, and the least confidence the
+        table asks of a sure read for it and their median side (frame pixels)."""
+        boxes = [d.box for d in dice]
+        quality = dice_jpeg_quality(frame, boxes)
+        side = float(np.median([max(b[2], b[3]) for b in boxes]))
+        return quality, compressed_sure_from(quality, side, table)
 
     def _smeared(self, work: WorkFrame, dice: Sequence[DieRead]) -> str | None:
         """The smear warning for a frame's dice (boxes in frame pixels), or None: pip dice

@@ -60,6 +60,7 @@ from vision.reader import DiceReader
 from vision.reading import Box
 from vision.synthetic import enrolment_crops, random_faces, tray_photo
 from vision.training.calibrate_enrolled import enrolled_profile
+from vision.training.calibrate_smear_symbols import COUNTS
 from vision.training.degradations import jpeg
 from vision.training.label_errors import LABEL_ERRORS
 from vision.training.photos import in_fold, labelled_frames, match, split_photos
@@ -70,8 +71,6 @@ THRESHOLDS = (0.8, 0.9, 0.95)
 ENROLLED_THRESHOLDS = (0.6, 0.7, 0.8, 0.85, 0.9)
 """A profile's confidences are its own: a sure read's median is about 0.87."""
 READERS = ("pips", "enrolled", "symbols")
-COUNTS = (1, 1, 2, 3, 4, 6, 9, 15)
-"""Dice a drawn tray (symbols), in turn."""
 FOLDS = 3
 """The fold networks' folds (``train_pips --folds 3``)."""
 

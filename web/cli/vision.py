@@ -21,6 +21,7 @@ from vision.facenet import ModelError
 from vision.imagefile import ImageError
 from vision.onnxmodel import ENGINE_NOTE
 from vision.reader import DiceReader
+from vision.reading import TrayRead
 from vision.rolls import Roll
 from vision.settle import SettleDetector
 from vision.sources import (
@@ -222,17 +223,21 @@ def _read_dice(args: argparse.Namespace) -> int:
             print(_summary(path, read.faces, [d.uncertain for d in read.dice], read.ms))
             for warning in read.warnings:
                 print(f"  warning: {warning}")
-            if read.jpeg_quality is not None and read.sure_from > 0:
-                print(f"  note: {_compression_note(read.jpeg_quality, read.sure_from)}")
+            if note := _compression_note(read):
+                print(f"  note: {note}")
     if args.json:
         print(json.dumps(results, indent=1))
     return 1 if failed else 0
 
 
-def _compression_note(quality: int, sure_from: float) -> str:
-    hard = " hard" if quality < HARD_BELOW else ""
-    return (f"the picture is JPEG-compressed{hard} (quality about {quality}), which can blur "
-            f"pips into blocks: a die is read sure only from a confidence of {sure_from:g} "
+def _compression_note(read: TrayRead) -> str | None:
+    """What a read's compression asked of its dice, or None when it asked nothing."""
+    if read.jpeg_quality is None or not read.sure_from:
+        return None
+    hard = " hard" if read.jpeg_quality < HARD_BELOW else ""
+    return (f"the picture is JPEG-compressed{hard} (quality about {read.jpeg_quality}), which "
+            "can blur pips into blocks: a die is read sure only from a confidence of "
+            f"{read.sure_from:g} "
             "(save or send it less compressed to have more dice read)")
 
 
@@ -439,6 +444,5 @@ def _print_roll(roll: Roll, as_json: bool) -> None:
     print(line, flush=True)
     for warning in roll.read.warnings:
         print(f"  warning: {warning}", flush=True)
-    if roll.read.jpeg_quality is not None and roll.read.sure_from > 0:
-        print(f"  note: {_compression_note(roll.read.jpeg_quality, roll.read.sure_from)}",
-              flush=True)
+    if note := _compression_note(roll.read):
+        print(f"  note: {note}", flush=True)
