@@ -1,0 +1,127 @@
+"""How custom-face dice read as the camera sees more of their sides: a wider lens, with
+the tray filling the picture.
+
+A camera over the tray sees each die a little from the side: its top face lies out from
+its foot by ``h / (H - h)`` of the foot's distance from the picture's centre (die height
+``h``, camera height ``H``), and the side between them shows. Half of that is the **side
+share** (:func:`vision.synthetic.tray_photo`'s ``top_shift``). At the picture's edge a die
+shows about ``tan(A / 2)`` of its height as side, for a lens ``A`` degrees across, however
+high the camera: a lens that frames the tray from lower down sees the same. So the share
+of a drawn tray stands for a lens angle (:func:`lens_degrees`): the drawn trays are
+:data:`DRAWN_WIDTH` px wide with dice :data:`DRAWN_DIE_PX` px across, the tray filling the
+picture.
+
+For each share of ``--shares``, each body colour's SeaFall set is enrolled at the table
+under that camera (5 dice named a face, kept as the reader cut them:
+``tests.vision.helpers.table_crops``) and reads ``--trays`` drawn trays of 1 to 15 of its
+dice (:data:`vision.training.calibrate_smear_symbols.COUNTS`). Printed per share: the lens
+angle it stands for, the dice, those found, read sure and right, read wrong and sure (and
+how many of those lie in the outer half of the picture: further from its centre than half
+of the half-diagonal), and the commonest wrong reads. ``docs/vision.md``, *Camera height
+and framing*. About four minutes a share on one core::
+
+    .venv/bin/python benchmarks/bench_side_view.py [--shares 0 0.01 0.02 0.025 0.03 0.035] \\
+        [--trays 96] [--seed 41]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.vision.helpers import table_crops  # noqa: E402
+from vision.boxes import hold_each_other  # noqa: E402
+from vision.enrollment import Profile  # noqa: E402
+from vision.reader import DiceReader  # noqa: E402
+from vision.synthetic import BODY_COLOURS, BODY_NAMES, random_faces, tray_photo  # noqa: E402
+from vision.training.calibrate_smear_symbols import COUNTS  # noqa: E402
+
+SHARES = (0.0, 0.01, 0.02, 0.025, 0.03, 0.035)
+DRAWN_WIDTH = 960
+"""The drawn trays' width (:func:`vision.synthetic.tray_photo`'s default size)."""
+DRAWN_DIE_PX = 46
+"""The drawn dice's side (:func:`vision.synthetic.tray_photo`'s default ``die_px``)."""
+
+
+def lens_degrees(share: float, die_px: float = DRAWN_DIE_PX,
+                 width_px: float = DRAWN_WIDTH) -> float:
+    """The angle across of a lens that shows as much of a die's side at the picture's
+    edge as ``share`` does in a picture ``width_px`` wide of dice ``die_px`` across (a
+    pinhole camera, dice as tall as they are wide): at the edge the top face lies out by
+    ``2 * share * width_px / 2`` px, ``tan(A / 2)`` of the die's side."""
+    return math.degrees(2 * math.atan(share * width_px / die_px))
+
+
+def read_sets(share: float, trays: int, seed: int) -> dict[str, object]:
+    totals: dict[str, int] = dict.fromkeys(("dice", "found", "right", "silent", "outer"), 0)
+    wrong: Counter[tuple[str, str]] = Counter()
+    for k, body in enumerate(BODY_COLOURS):
+        profile = Profile.from_crops("side", "seafall", table_crops(
+            seed + 100 + k, 5, body, top_shift=share), as_read=True)
+        reader = DiceReader("seafall", profile=profile)
+        rng = np.random.default_rng(seed + k)
+        for t in range(trays):
+            photo = tray_photo(rng, random_faces(rng, COUNTS[t % len(COUNTS)], profile.labels),
+                               top_shift=share, body=body)
+            h, w = photo.image.shape[:2]
+            read = reader.read(photo.image)
+            used: set[int] = set()
+            for die in photo.dice:
+                totals["dice"] += 1
+                i = next((i for i, d in enumerate(read.dice)
+                          if i not in used and hold_each_other(die.box, d.box)), None)
+                if i is None:
+                    continue
+                used.add(i)
+                totals["found"] += 1
+                got = read.dice[i]
+                if got.uncertain:
+                    continue
+                if got.face == die.face:
+                    totals["right"] += 1
+                    continue
+                totals["silent"] += 1
+                wrong[(die.face, got.face)] += 1
+                x, y, bw, bh = die.box
+                off = math.hypot(x + bw / 2 - w / 2, y + bh / 2 - h / 2) / math.hypot(w, h)
+                totals["outer"] += off > 0.25  # past half of the half-diagonal
+    return {**totals, "wrong": wrong}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shares", nargs="+", type=float, default=list(SHARES))
+    parser.add_argument("--trays", type=int, default=96, help="trays a set and share")
+    parser.add_argument("--seed", type=int, default=41)
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    print(f"SeaFall sets ({', '.join(BODY_NAMES)}), {args.trays} trays of 1-15 dice each, "
+          f"enrolled at the table from 5 dice a face under the same camera")
+    print(f"{'share':>6} {'lens':>5} {'dice':>6} {'found':>6} {'sure+right':>11} "
+          f"{'wrong+sure':>11} {'outer':>6}  commonest wrong reads")
+    for share in args.shares:
+        t = read_sets(share, args.trays, args.seed)
+        dice = int(t["dice"])  # type: ignore[call-overload]
+        silent = int(t["silent"])  # type: ignore[call-overload]
+        wrong: Counter[tuple[str, str]] = t["wrong"]  # type: ignore[assignment]
+        common = ", ".join(f"{a}->{b} {n}" for (a, b), n in wrong.most_common(3)) or "-"
+        print(f"{share:>6.3f} {lens_degrees(share):>4.0f}d {dice:>6} {t['found']:>6} "
+              f"{100 * int(t['right']) / dice:>10.1f}% "  # type: ignore[call-overload]
+              f"{silent:>4} {100 * silent / dice:>5.2f}% {t['outer']:>6}  {common}",
+              flush=True)
+    print(f"(lens: the angle across of a lens showing as much of the dice's sides with the "
+          f"tray filling the picture; {time.perf_counter() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
