@@ -10,6 +10,7 @@ saved per setup (``<data dir>/setups/<name>/``).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -423,6 +424,48 @@ def flicker_advice(mains_hz: int | None) -> str:
             "flicker-free lamp.")
 
 
+SIDE_ADVICE_ABOVE = 0.47
+"""Dice that show more than this share of their height as side at the tray's furthest point
+(:func:`tray_side`) get :func:`side_advice`. Measured by ``benchmarks/bench_side_view.py``
+(fifty-fifth session; SeaFall sets drawn seen from the side, each enrolled at the table
+under the same camera, 1,968 dice a row): dice read wrong and sure 0.05% straight down,
+0.10% where the drawn trays' furthest dice show 0.47 (a lens of 45° across the picture
+filled by the tray), 0.36% at 0.58 (55°), 1.27% at 0.70 (64°, a Pi camera's), 2.54% at
+0.82 (72°, a usual webcam's), nearly all in the picture's outer half and a marked face read
+as a blank. The tray floor's furthest point lies a little beyond where a die's centre can
+be, so the advice comes a little early."""
+
+
+def tray_side(roi: np.ndarray, lens_degrees: float) -> float:
+    """The share of its height a die shows as side at the tray floor's furthest point from
+    the picture's centre (``roi``, :func:`tray_region`), under a lens ``lens_degrees``
+    across the picture's width: the tangent of its angle off the lens's axis (a camera
+    looking straight down; a die as tall as it is wide)."""
+    h, w = roi.shape[:2]
+    ys, xs = np.nonzero(roi)
+    if not len(xs):  # no floor found: the whole picture
+        ys, xs = np.array([0, h - 1]), np.array([0, w - 1])
+    reach = float(np.hypot(xs - (w - 1) / 2, ys - (h - 1) / 2).max())
+    return reach * math.tan(math.radians(lens_degrees) / 2) / (w / 2)
+
+
+def lens_problem(lens_degrees: float) -> str | None:
+    """Why a lens angle is not one (None when it is)."""
+    if not math.isfinite(lens_degrees) or not 1 <= lens_degrees <= 170:
+        return f"a lens angle is 1-170 degrees across the picture, not {lens_degrees:g}"
+    return None
+
+
+def side_advice(side: float, lens_degrees: float) -> str:
+    """What to do about a lens that shows the dice at the tray's edge much of their sides."""
+    return (f"With a lens {lens_degrees:g} degrees across, dice at the tray's edge show "
+            f"{side:.0%} of their height as side: symbol dice (SeaFall's) there are boxed "
+            "off their top face and sometimes read wrong, a success as a blank. Raise the "
+            "camera until the tray spans the middle of the picture (about 45 degrees of the "
+            "lens: two thirds of a 62-66 degree Pi camera's width, three fifths of a 70 "
+            "degree webcam's; 30 px dice still read), or use a narrower lens.")
+
+
 @dataclass(frozen=True)
 class CalibrationCheck:
     """A calibration and what to fix before keeping it: the quality report's advice, and
@@ -441,6 +484,17 @@ class CalibrationCheck:
     """The JPEG quality the camera's frames show
     (:func:`vision.compression.frames_jpeg_quality`; None: not compressed, or at a
     quality above about 90); advice under :data:`JPEG_ADVICE_BELOW`."""
+    lens_degrees: float | None = None
+    """The camera's lens angle across the picture's width, when the player gave it; with it
+    the check says how much of their sides the dice at the tray's edge show
+    (:attr:`tray_side`), with advice over :data:`SIDE_ADVICE_ABOVE`."""
+
+    @property
+    def tray_side(self) -> float | None:
+        """:func:`tray_side` of the setup's tray floor under the lens (None: not given)."""
+        if self.lens_degrees is None:
+            return None
+        return tray_side(self.setup.roi, self.lens_degrees)
 
     @property
     def advice(self) -> tuple[str, ...]:
@@ -451,7 +505,10 @@ class CalibrationCheck:
                  else (flicker_advice(self.setup.mains_hz),))
         jpeg = (() if self.jpeg_quality is None or self.jpeg_quality >= JPEG_ADVICE_BELOW
                 else (jpeg_advice(self.jpeg_quality),))
-        return self.setup.quality.advice + bands + jpeg + tray
+        side = self.tray_side
+        sides = (() if side is None or side <= SIDE_ADVICE_ABOVE or self.lens_degrees is None
+                 else (side_advice(side, self.lens_degrees),))
+        return self.setup.quality.advice + bands + jpeg + sides + tray
 
     @property
     def keepable(self) -> bool:
@@ -466,15 +523,21 @@ class CalibrationCheck:
                 "light_bands": round(self.light_bands, 3),
                 "jpeg_quality": self.jpeg_quality,
                 "mains_hz": self.setup.mains_hz,
+                "lens_degrees": self.lens_degrees,
+                "tray_side": None if (side := self.tray_side) is None else round(side, 3),
                 "quality": {**self.setup.quality.to_json(), "advice": list(self.advice)}}
 
 
 def check(name: str, empty_frames: Sequence[np.ndarray],
           dice_frame: np.ndarray | None = None,
-          mains_hz: int | None = None) -> CalibrationCheck:
+          mains_hz: int | None = None,
+          lens_degrees: float | None = None) -> CalibrationCheck:
     """:func:`calibrate`, and the empty tray's floor looked over for dice (by their
     bodies, as custom dice are found: :mod:`vision.dieornot`; what lies beside the tray
-    does not count)."""
+    does not count). ``lens_degrees``: the camera's lens angle across the picture, when
+    known (:attr:`CalibrationCheck.tray_side`; ``ValueError`` for no angle)."""
+    if lens_degrees is not None and (problem := lens_problem(lens_degrees)):
+        raise ValueError(problem)
     from vision.reader import DiceReader  # the reader does not know calibrations
 
     setup = calibrate(name, empty_frames, dice_frame, mains_hz)
@@ -483,4 +546,4 @@ def check(name: str, empty_frames: Sequence[np.ndarray],
     return CalibrationCheck(setup, len(empty_frames), len(found.dice),
                             "dice" if dice_frame is not None else "framing",
                             frames_band_spread(empty_frames),
-                            frames_jpeg_quality(empty_frames))
+                            frames_jpeg_quality(empty_frames), lens_degrees)

@@ -12,7 +12,14 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from vision.calibration import Calibration, check, remember_in_use, source_frames, tray_share
+from vision.calibration import (
+    Calibration,
+    check,
+    lens_problem,
+    remember_in_use,
+    source_frames,
+    tray_share,
+)
 from vision.compression import HARD_BELOW
 from vision.detection import die_size_problem
 from vision.enroll import enroll
@@ -58,6 +65,12 @@ def register(subparsers: Any) -> None:
                         "source) of the same tray with a few dice in it, taken the same "
                         "way; --dice alone: the same camera, once you have put the dice "
                         "in and pressed Enter (a recording: its next frame)")
+    c.add_argument("--lens", metavar="DEG", type=_lens,
+                   help="the camera's lens angle across the picture's width, in degrees "
+                        "(Pi Camera Module 2: 62, Module 3: 66, Module 3 Wide: 102; a "
+                        "webcam's sheet may give it corner to corner, about 78 for 70 "
+                        "across): says how much of their sides the dice at the tray's edge "
+                        "show, with advice when a symbol die may be read wrong there")
     c.add_argument("--no-save", action="store_true", help="only report; save nothing")
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.set_defaults(handler=_calibrate)
@@ -160,6 +173,17 @@ def _die_px(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of pixels") from None
     if problem := die_size_problem(value):
+        raise argparse.ArgumentTypeError(problem)
+    return value
+
+
+def _lens(text: str) -> float:
+    """``--lens``: a lens angle across the picture, in degrees."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of degrees") from None
+    if problem := lens_problem(value):
         raise argparse.ArgumentTypeError(problem)
     return value
 
@@ -374,7 +398,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         if args.dice not in (None, SAME_SOURCE):
             with open_source(args.dice) as source:
                 dice = _dice_frame(source)
-        result = check(args.setup, empty, dice, mains_hz)
+        result = check(args.setup, empty, dice, mains_hz, args.lens)
         saved = result.setup.save() if result.keepable and not args.no_save else None
         if saved:
             remember_in_use(result.setup.name)  # the one `serve` reads with from now on
@@ -402,6 +426,9 @@ def _calibrate(args: argparse.Namespace) -> int:
     if result.jpeg_quality is not None:
         print(f"  the frames are JPEG of quality about {result.jpeg_quality} (the camera's "
               "compression)")
+    if (side := result.tray_side) is not None:
+        print(f"  with a lens {args.lens:g} degrees across, dice at the tray's edge show "
+              f"{side:.0%} of their height as side")
     for line in result.advice:
         print(f"  advice: {line}")
     if not result.advice:
