@@ -33,6 +33,26 @@ FLICKER_MANUAL = 1
 ``AeFlickerPeriod`` given, so a lamp flickering at that period lights every row alike."""
 
 
+LENS_DEGREES = {
+    "ov5647": 53.5,  # Camera Module 1
+    "imx219": 62.2,  # Camera Module 2 (and its NoIR)
+    "imx708": 66.0,  # Camera Module 3
+    "imx708_noir": 66.0,
+    "imx708_wide": 102.0,  # Camera Module 3 Wide
+    "imx708_wide_noir": 102.0,
+}
+"""The horizontal angle of view of the Raspberry Pi camera modules with a lens of their
+own, by the sensor model picamera2 names (``camera_properties["Model"]``), from the
+modules' published specifications. A 1280x720 picture is taken from the sensor's whole
+width (binned), so it spans that angle. The HQ and Global Shutter cameras take any lens:
+not known, as a webcam's is not (``calibrate --lens`` gives it)."""
+
+
+def lens_of(model: object) -> float | None:
+    """:data:`LENS_DEGREES` of a sensor model picamera2 names (None: not known)."""
+    return LENS_DEGREES.get(str(model).strip().lower()) if model else None
+
+
 def flicker_period_us(mains_hz: int) -> int:
     """A mains lamp flickers at twice the mains frequency: 10,000 us at 50 Hz, 8,333 at 60."""
     return round(1_000_000 / (2 * mains_hz))
@@ -88,6 +108,8 @@ class PicameraSource(FrameSource):
                               f"{IN_USE_HINT})") from None
         self._cam = cam
         try:
+            properties = dict(getattr(cam, "camera_properties", None) or {})
+            self.lens_degrees = lens_of(properties.get("Model"))
             available = dict(getattr(cam, "camera_controls", None) or {})
             controls: dict[str, int] = {}
             if self.mains_hz is not None:

@@ -99,6 +99,11 @@ class FrameSource(abc.ABC):
     than a recording or a file."""
     mains_hz: int | None = None
     """The mains frequency (50, 60) a camera's anti-flicker was set to, None if not."""
+    lens_degrees: float | None = None
+    """The lens's angle across the picture's width, when the camera tells it (a Raspberry
+    Pi camera module, by its sensor: :data:`vision.picamera.LENS_DEGREES`); None if not.
+    The tray check says from it how much of their sides the dice at the tray's edge show
+    (:attr:`vision.calibration.CalibrationCheck.tray_side`)."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self._clock = clock

@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 from tests.vision.helpers import empty_tray
-from tests.vision.test_vision_calibrate_cli import SHEET, empty_frames
+from tests.vision.test_vision_calibrate_cli import SHEET, _plug_in, empty_frames
 from tests.vision.test_vision_cli import run
 from vision.calibration import SIDE_ADVICE_ABOVE, check, lens_problem, tray_side
+from vision.sources import FakeSource
 
 
 def test_a_die_shows_the_tangent_of_its_angle_off_the_lens_axis_as_side() -> None:
@@ -76,3 +77,23 @@ def test_calibrate_says_how_much_side_the_lens_shows(capsys: pytest.CaptureFixtu
         run(["calibrate", f"images:{frames}", "--setup", "den", "--lens", "wide"])
     assert stopped.value.code == 2
     assert "'wide' is not a number of degrees" in capsys.readouterr().err
+
+
+def test_calibrate_takes_the_lens_a_camera_tells(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A camera that names its lens (a Pi camera module, by its sensor) is checked with it
+    without --lens; --lens, when given, is the player's word over the camera's."""
+    def wide_camera() -> FakeSource:
+        camera = FakeSource([empty_tray(SHEET)] * 40)
+        camera.lens_degrees = 102.0
+        return camera
+
+    _plug_in(monkeypatch, wide_camera())
+    assert run(["calibrate", "--setup", "den", "--no-save"]) == 0
+    out = capsys.readouterr().out
+    assert "with a lens 102 degrees across (the camera's own), dice at the tray's edge" in out
+    assert "advice: With a lens 102 degrees across" in out
+    _plug_in(monkeypatch, wide_camera())
+    assert run(["calibrate", "--setup", "den", "--no-save", "--lens", "30", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["lens_degrees"] == 30 and report["tray_side"] < SIDE_ADVICE_ABOVE

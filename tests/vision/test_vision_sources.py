@@ -384,9 +384,10 @@ class FakePicamera2:
     anti-flicker), whose focus cycle succeeds or not, and that can be unplugged."""
 
     def __init__(self, camera_num: int = 0, controls: tuple[str, ...] = (),
-                 focuses: bool | None = True) -> None:
+                 focuses: bool | None = True, model: str | None = None) -> None:
         self.camera_num = camera_num
         self.camera_controls = {name: (0, 1, 0) for name in controls}
+        self.camera_properties = {} if model is None else {"Model": model}
         self.focuses = focuses  # None: the focus cycle raises
         self.cycles = 0
         self.started = False
@@ -474,6 +475,18 @@ def test_a_pi_camera_that_focuses_focuses_once_on_the_tray_each_time_it_opens(ca
                                                   focuses=focuses)) as source:
             assert source.focused is False and source.read() is not None
         assert said in caplog.text
+
+
+@pytest.mark.parametrize(("model", "degrees"), [
+    ("imx219", 62.2), ("imx708", 66.0), ("imx708_wide", 102.0), ("imx708_wide_noir", 102.0),
+    ("ov5647", 53.5), ("imx477", None), ("imx296", None), (None, None)])
+def test_a_pi_camera_module_tells_its_lens_by_its_sensor(model, degrees) -> None:
+    """Camera Modules 1-3 carry their own lens, so their sensor names its angle; the HQ
+    and Global Shutter cameras (imx477, imx296) take any lens, which is not guessed."""
+    cams: list[FakePicamera2] = []
+    with PicameraSource(module=fake_picamera2(cams, model=model)) as source:
+        assert source.lens_degrees == degrees
+    assert FakeSource([]).lens_degrees is None  # a recording, a webcam: not known
 
 
 def test_a_pi_camera_exposes_against_the_mains_flicker_when_told_the_mains() -> None:

@@ -70,7 +70,8 @@ def register(subparsers: Any) -> None:
                         "(Pi Camera Module 2: 62, Module 3: 66, Module 3 Wide: 102; a "
                         "webcam's sheet may give it corner to corner, about 78 for 70 "
                         "across): says how much of their sides the dice at the tray's edge "
-                        "show, with advice when a symbol die may be read wrong there")
+                        "show, with advice when a symbol die may be read wrong there (a Pi "
+                        "camera module tells its own)")
     c.add_argument("--no-save", action="store_true", help="only report; save nothing")
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.set_defaults(handler=_calibrate)
@@ -395,10 +396,11 @@ def _calibrate(args: argparse.Namespace) -> int:
             if args.dice == SAME_SOURCE:
                 dice = _dice_frame(source, after=len(empty))
             mains_hz = source.mains_hz  # kept with the setup: serve and watch set it too
+            lens = args.lens if args.lens is not None else source.lens_degrees
         if args.dice not in (None, SAME_SOURCE):
             with open_source(args.dice) as source:
                 dice = _dice_frame(source)
-        result = check(args.setup, empty, dice, mains_hz, args.lens)
+        result = check(args.setup, empty, dice, mains_hz, lens)
         saved = result.setup.save() if result.keepable and not args.no_save else None
         if saved:
             remember_in_use(result.setup.name)  # the one `serve` reads with from now on
@@ -427,8 +429,9 @@ def _calibrate(args: argparse.Namespace) -> int:
         print(f"  the frames are JPEG of quality about {result.jpeg_quality} (the camera's "
               "compression)")
     if (side := result.tray_side) is not None:
-        print(f"  with a lens {args.lens:g} degrees across, dice at the tray's edge show "
-              f"{side:.0%} of their height as side")
+        whose = "" if args.lens is not None else " (the camera's own)"
+        print(f"  with a lens {result.lens_degrees:g} degrees across{whose}, dice at the "
+              f"tray's edge show {side:.0%} of their height as side")
     for line in result.advice:
         print(f"  advice: {line}")
     if not result.advice:

@@ -259,7 +259,8 @@ class Runtime:
             raise IllegalCommand(f"cannot check the tray: {exc}") from None
         try:
             with self.services.dice().readers.in_use():  # the camera thread reads with them
-                result = check(name, frames, mains_hz=self.camera.mains_hz)
+                result = check(name, frames, mains_hz=self.camera.mains_hz,
+                               lens_degrees=self.camera.lens_degrees)
         except ValueError as exc:  # frames no tray shows in, or dice too small to read
             raise IllegalCommand(f"cannot check the tray: {exc}") from None
         if save and result.keepable:

@@ -131,6 +131,13 @@ class CameraLoop:
         source = self._source
         return source.mains_hz if source is not None else None
 
+    @property
+    def lens_degrees(self) -> float | None:
+        """The open camera's lens angle across the picture, when it tells it (a Pi camera
+        module); None if not, or no camera open."""
+        source = self._source
+        return source.lens_degrees if source is not None else None
+
     def new_detector(self) -> None:
         """Settle with a new detector from the next frame on (a new tray setup's), going on
         from the old one's view of the tray (the dice on it are not read again)."""

@@ -512,6 +512,27 @@ def test_a_tray_checked_from_a_phone_keeps_the_cameras_anti_flicker(services):
         assert runtime.stop(timeout=3.0)
 
 
+def test_a_tray_checked_from_a_phone_says_what_a_pi_camera_s_wide_lens_shows(services):
+    """A Camera Module 3 Wide tells its lens (102 degrees): the tray filling its picture,
+    the dice at the tray's edge show most of a side, and the check says so, with advice."""
+    from tests.vision.helpers import empty_tray, photo
+
+    camera = PacedCamera([empty_tray(photo("IMG_20191208_112541.jpg"))])
+    camera.lens_degrees = 102.0
+    runtime = _tray_runtime(services, [], camera)
+    host = browser(create_app(services, {"TESTING": True}))
+    host.post("/api/tables", json={"game": "seafall", "options": SETUP})
+    runtime.start()
+    try:
+        assert wait_for(lambda: runtime.status()["camera"]["frames"] > 2)
+        body = host.post("/api/hardware/camera/check", json={"setup": "attic"}).json
+        assert body["lens_degrees"] == 102.0 and body["tray_side"] > 0.47
+        assert any("102 degrees" in a for a in body["quality"]["advice"])
+        assert body["saved"]  # advice, not a refusal
+    finally:
+        assert runtime.stop(timeout=3.0)
+
+
 def test_a_tray_check_focuses_the_camera_on_the_empty_tray_first(services):
     """The empty tray in view is the moment a camera that focuses should focus (its lens
     was held where it found the tray when it opened, perhaps with a hand in view); the
