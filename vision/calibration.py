@@ -28,6 +28,7 @@ from vision.detection import (
 )
 from vision.filters import colourless, floor_grey
 from vision.lightbands import frames_band_spread
+from vision.sideview import lens_problem
 from vision.sources import FrameSource, SourceError, SourceLost
 from vision.storage import check_name, data_dir
 
@@ -140,6 +141,10 @@ class Calibration:
     die_px: float
     quality: QualityReport
     mains_hz: int | None = None  # the anti-flicker its camera was calibrated with (50, 60)
+    lens_degrees: float | None = None
+    """Its camera's lens angle across the picture, when known (``calibrate --lens``, or a
+    Pi camera module's own): the reader then reads custom-face dice far out with more care
+    (:mod:`vision.sideview`)."""
 
     def save(self, directory: Path | None = None) -> Path:
         folder = (directory or setups_dir()) / check_name(self.name, "setup")
@@ -147,7 +152,7 @@ class Calibration:
         cv2.imwrite(str(folder / "background.png"), self.background)
         cv2.imwrite(str(folder / "roi.png"), self.roi)
         meta = {"name": self.name, "die_px": self.die_px, "quality": self.quality.to_json(),
-                "mains_hz": self.mains_hz}
+                "mains_hz": self.mains_hz, "lens_degrees": self.lens_degrees}
         (folder / "calibration.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
         return folder
 
@@ -180,13 +185,17 @@ class Calibration:
             mains_hz = meta.get("mains_hz")  # absent before the setups kept it
             if mains_hz not in (None, 50, 60):
                 raise ValueError(f"mains_hz {mains_hz!r} is not 50 or 60")
+            lens = meta.get("lens_degrees")  # absent before the setups kept it
+            if lens is not None and (problem := lens_problem(float(lens))):
+                raise ValueError(problem)
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"calibration {name!r} in {folder} is damaged ({exc!r}): "
                              "calibrate it again") from None
         if problem := die_size_problem(die_px, background.shape):
             raise ValueError(f"calibration {name!r} in {folder} is damaged ({problem}): "
                              "calibrate it again")
-        return cls(name, background, roi, die_px, report, mains_hz)
+        return cls(name, background, roi, die_px, report, mains_hz,
+                   None if lens is None else float(lens))
 
 
 def setups_dir() -> Path:
@@ -275,10 +284,14 @@ def _quality(background: np.ndarray, roi: np.ndarray, die_px: float) -> QualityR
 
 def calibrate(
     name: str, empty_frames: Sequence[np.ndarray], dice_frame: np.ndarray | None = None,
-    mains_hz: int | None = None,
+    mains_hz: int | None = None, lens_degrees: float | None = None,
 ) -> Calibration:
     """Calibrate a setup from frames of the empty tray (and optionally one with dice);
-    ``mains_hz``: the anti-flicker the camera gave them with, kept for its next opening."""
+    ``mains_hz``: the anti-flicker the camera gave them with, kept for its next opening;
+    ``lens_degrees``: its lens's angle across the picture, when known, kept for the reader
+    (``ValueError`` for no angle)."""
+    if lens_degrees is not None and (problem := lens_problem(lens_degrees)):
+        raise ValueError(problem)
     check_name(name, "setup")
     if not empty_frames:
         raise ValueError("calibration needs at least one frame of the empty tray")
@@ -290,7 +303,7 @@ def calibrate(
     die_px = (_die_size(dice_frame, roi, shape) if dice_frame is not None
               else expected_die_px(shape, None))  # the framing default
     return Calibration(name, background, roi, die_px, _quality(background, roi, die_px),
-                       mains_hz)
+                       mains_hz, lens_degrees)
 
 
 def measured(setup: Calibration, dice_frame: np.ndarray) -> Calibration:
@@ -449,13 +462,6 @@ def tray_side(roi: np.ndarray, lens_degrees: float) -> float:
     return reach * math.tan(math.radians(lens_degrees) / 2) / (w / 2)
 
 
-def lens_problem(lens_degrees: float) -> str | None:
-    """Why a lens angle is not one (None when it is)."""
-    if not math.isfinite(lens_degrees) or not 1 <= lens_degrees <= 170:
-        return f"a lens angle is 1-170 degrees across the picture, not {lens_degrees:g}"
-    return None
-
-
 def side_advice(side: float, lens_degrees: float) -> str:
     """What to do about a lens that shows the dice at the tray's edge much of their sides."""
     return (f"With a lens {lens_degrees:g} degrees across, dice at the tray's edge show "
@@ -484,14 +490,16 @@ class CalibrationCheck:
     """The JPEG quality the camera's frames show
     (:func:`vision.compression.frames_jpeg_quality`; None: not compressed, or at a
     quality above about 90); advice under :data:`JPEG_ADVICE_BELOW`."""
-    lens_degrees: float | None = None
-    """The camera's lens angle across the picture's width, when the player gave it; with it
-    the check says how much of their sides the dice at the tray's edge show
-    (:attr:`tray_side`), with advice over :data:`SIDE_ADVICE_ABOVE`."""
+
+    @property
+    def lens_degrees(self) -> float | None:
+        """The setup's lens angle (:attr:`Calibration.lens_degrees`), None if not known."""
+        return self.setup.lens_degrees
 
     @property
     def tray_side(self) -> float | None:
-        """:func:`tray_side` of the setup's tray floor under the lens (None: not given)."""
+        """:func:`tray_side` of the setup's tray floor under its lens (None: not known);
+        advice over :data:`SIDE_ADVICE_ABOVE`."""
         if self.lens_degrees is None:
             return None
         return tray_side(self.setup.roi, self.lens_degrees)
@@ -536,14 +544,12 @@ def check(name: str, empty_frames: Sequence[np.ndarray],
     bodies, as custom dice are found: :mod:`vision.dieornot`; what lies beside the tray
     does not count). ``lens_degrees``: the camera's lens angle across the picture, when
     known (:attr:`CalibrationCheck.tray_side`; ``ValueError`` for no angle)."""
-    if lens_degrees is not None and (problem := lens_problem(lens_degrees)):
-        raise ValueError(problem)
     from vision.reader import DiceReader  # the reader does not know calibrations
 
-    setup = calibrate(name, empty_frames, dice_frame, mains_hz)
+    setup = calibrate(name, empty_frames, dice_frame, mains_hz, lens_degrees)
     found = DiceReader("any", unknown_faces=True, die_px=setup.die_px,
                        roi=setup.roi).read(setup.background)
     return CalibrationCheck(setup, len(empty_frames), len(found.dice),
                             "dice" if dice_frame is not None else "framing",
                             frames_band_spread(empty_frames),
-                            frames_jpeg_quality(empty_frames), lens_degrees)
+                            frames_jpeg_quality(empty_frames))

@@ -55,6 +55,7 @@ from vision.imagefile import read_file, shape_problem
 from vision.pips import count_pips
 from vision.plainsquares import plain_squares as find_plain_squares
 from vision.reading import Box, DieRead, TrayRead
+from vision.sideview import lens_problem, side_shown, side_sure_from
 from vision.smear import smear, smear_and_own, smear_from, smear_warning
 
 D6_UNCERTAIN_BELOW = 0.5
@@ -507,6 +508,14 @@ class DiceReader:
     same way (:func:`vision.enroll.crops_from_photos`; crops the table teaches are the
     reader's own). The d6 face network always reads crops about the outline, as it was
     trained. Reported boxes are the outline's either way."""
+    lens_degrees: float | None = None
+    """The camera's lens angle across the picture's width, when known (a setup's:
+    :attr:`vision.calibration.Calibration.lens_degrees`). Dice read by a profile that show
+    much of their sides under it, far out under a wide lens, are read sure only from the
+    confidence :func:`vision.sideview.side_sure_from` gives (:data:`vision.sideview.
+    SIDE_SURE_FROM`); None (the default, a photo or a camera not calibrated with its lens)
+    reads them by the profile's rule alone. Pip dice are read as they are (not measured
+    under a wide lens)."""
 
     def __post_init__(self) -> None:
         if self.profile is None and self.die != "d6" and not self.unknown_faces:
@@ -516,6 +525,8 @@ class DiceReader:
             )
         if self.detector not in DETECTORS:
             raise ValueError(f"detector must be one of {', '.join(DETECTORS)}")
+        if self.lens_degrees is not None and (problem := lens_problem(self.lens_degrees)):
+            raise ValueError(problem)
         if self.d6_method not in D6_METHODS:
             raise ValueError(f"d6_method must be one of {', '.join(D6_METHODS)}")
         if self.die_px is not None and (problem := die_size_problem(self.die_px)):
@@ -649,6 +660,11 @@ class DiceReader:
                 frame, dice, COMPRESSED_SURE_FROM if probs is not None else ENROLLED_SURE_FROM)
             dice = [replace(d, uncertain=True) if d.confidence < compressed else d
                     for d in dice]
+        if guesses is not None and self.lens_degrees is not None:
+            # far out under a wide lens the dice show their sides and are boxed off their
+            # top faces: read sure from higher (vision.sideview)
+            dice = [replace(d, uncertain=True) if d.confidence < side_sure_from(
+                side_shown(d.box, frame.shape, self.lens_degrees)) else d for d in dice]
         warnings: list[str] = []
         if not dice and blank(frame):
             # nothing to read, and nothing wrong with colour or hands: say what is wrong

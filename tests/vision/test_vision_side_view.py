@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 from pathlib import Path
@@ -10,11 +11,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.vision.helpers import empty_tray
+from tests.vision.helpers import empty_tray, table_crops
 from tests.vision.test_vision_calibrate_cli import SHEET, _plug_in, empty_frames
 from tests.vision.test_vision_cli import run
-from vision.calibration import SIDE_ADVICE_ABOVE, check, lens_problem, tray_side
+from vision.calibration import SIDE_ADVICE_ABOVE, Calibration, calibrate, check, tray_side
+from vision.enrollment import Profile
+from vision.reader import DiceReader
+from vision.sideview import lens_problem, side_shown, side_sure_from
 from vision.sources import FakeSource
+from vision.synthetic import BODY_COLOURS, random_faces, tray_photo
 
 
 def test_a_die_shows_the_tangent_of_its_angle_off_the_lens_axis_as_side() -> None:
@@ -97,3 +102,69 @@ def test_calibrate_takes_the_lens_a_camera_tells(capsys: pytest.CaptureFixture[s
     assert run(["calibrate", "--setup", "den", "--no-save", "--lens", "30", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["lens_degrees"] == 30 and report["tray_side"] < SIDE_ADVICE_ABOVE
+
+
+def test_a_setup_keeps_its_lens(tmp_path: Path) -> None:
+    empty = empty_tray(SHEET)
+    folder = calibrate("den", [empty], lens_degrees=66).save(tmp_path)
+    assert Calibration.load("den", tmp_path).lens_degrees == 66
+    assert check("den", [empty], lens_degrees=66).setup.lens_degrees == 66
+    meta = json.loads((folder / "calibration.json").read_text())
+    del meta["lens_degrees"]  # a setup saved before setups kept it: not known
+    (folder / "calibration.json").write_text(json.dumps(meta))
+    assert Calibration.load("den", tmp_path).lens_degrees is None
+    meta["lens_degrees"] = 400
+    (folder / "calibration.json").write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match="damaged.*1-170 degrees"):
+        Calibration.load("den", tmp_path)
+
+
+def test_the_side_a_die_shows_and_the_confidence_asked_there() -> None:
+    shape = (720, 1280, 3)
+    assert side_shown((620, 340, 40, 40), shape, 66) == 0  # at the centre
+    at_edge = side_shown((1260, 340, 40, 40), shape, 66)  # its centre on the right edge
+    assert at_edge == pytest.approx(math.tan(math.radians(33)), rel=1e-6)
+    assert side_shown((-20, 340, 40, 40), shape, 66) == pytest.approx(at_edge, rel=1e-6)
+    assert [side_sure_from(v) for v in (0.0, 0.29, 0.3, 0.44, 0.45, 0.9)] == [
+        0.0, 0.0, 0.85, 0.85, 0.95, 0.95]
+    with pytest.raises(ValueError, match="1-170 degrees"):
+        DiceReader("d6", lens_degrees=0)
+
+
+def test_a_reader_told_a_wide_lens_reads_symbol_dice_far_out_with_more_care() -> None:
+    """A SeaFall set enrolled at the table under a camera that shows the dice's sides (a
+    64 degree lens with the tray filling the picture): told the lens, the reader leaves to
+    the table the dice far out that it reads less sure than the side they show asks, and
+    changes nothing else; the pip reader is not touched."""
+    body = BODY_COLOURS[2]  # black: the set the side view costs most
+    profile = Profile.from_crops("side", "seafall", table_crops(141, 5, body, top_shift=0.03),
+                                 as_read=True)
+    rng = np.random.default_rng(43)
+    lens = 2 * math.degrees(math.atan(0.03 * 960 / 46))  # bench_side_view.lens_degrees
+    plain = DiceReader("seafall", profile=profile)
+    told = DiceReader("seafall", profile=profile, lens_degrees=lens)
+    flipped = 0
+    for _ in range(3):
+        photo = tray_photo(rng, random_faces(rng, 15, profile.labels), top_shift=0.03,
+                           body=body)
+        before, after = plain.read(photo.image), told.read(photo.image)
+        assert [(d.face, d.box, d.confidence) for d in before.dice] == [
+            (d.face, d.box, d.confidence) for d in after.dice]
+        for b, a in zip(before.dice, after.dice, strict=True):
+            floor = side_sure_from(side_shown(b.box, photo.image.shape, lens))
+            assert a.uncertain == (b.uncertain or b.confidence < floor)
+            flipped += a.uncertain and not b.uncertain
+    assert flipped >= 3
+    sheet = SHEET.image()
+    assert DiceReader("d6", lens_degrees=102).read(sheet).dice == DiceReader("d6").read(
+        sheet).dice
+
+
+def test_read_dice_with_a_setup_reads_with_its_lens(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from web.cli import vision as cli
+
+    calibrate("den", [empty_tray(SHEET)], lens_degrees=70).save()
+    args = argparse.Namespace(die="d6", profile=None, die_px=None, setup="den")
+    assert cli._reader(args, cli._setup(args)).lens_degrees == 70
+    assert cli._reader(args, None).lens_degrees is None

@@ -12,14 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from vision.calibration import (
-    Calibration,
-    check,
-    lens_problem,
-    remember_in_use,
-    source_frames,
-    tray_share,
-)
+from vision.calibration import Calibration, check, remember_in_use, source_frames, tray_share
 from vision.compression import HARD_BELOW
 from vision.detection import die_size_problem
 from vision.enroll import enroll
@@ -31,6 +24,7 @@ from vision.reader import DiceReader
 from vision.reading import TrayRead
 from vision.rolls import Roll
 from vision.settle import SettleDetector
+from vision.sideview import lens_problem
 from vision.sources import (
     IN_USE_HINT,
     FrameSource,
@@ -220,7 +214,8 @@ def _reader(args: argparse.Namespace, setup: Calibration | None = None) -> DiceR
     profile = Profile.load(args.profile) if args.profile else None
     die_px = args.die_px or (setup.die_px if setup else None)
     return DiceReader(args.die, profile=profile, die_px=die_px,
-                      roi=setup.roi if setup else None)
+                      roi=setup.roi if setup else None,
+                      lens_degrees=setup.lens_degrees if setup else None)
 
 
 def _read_dice(args: argparse.Namespace) -> int:

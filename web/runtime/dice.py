@@ -217,7 +217,8 @@ class DiceReaders:
         with self._lock:
             reader = self.reader(die)
             if setup is not None:
-                reader = replace(reader, die_px=setup.die_px, roi=setup.roi)
+                reader = replace(reader, die_px=setup.die_px, roi=setup.roi,
+                                 lens_degrees=setup.lens_degrees)
             return reader.read(frame, ref, skin_scene)
 
 
