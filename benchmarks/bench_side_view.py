@@ -17,8 +17,11 @@ under that camera (5 dice named a face, kept as the reader cut them:
 dice (:data:`vision.training.calibrate_smear_symbols.COUNTS`). Printed per share: the lens
 angle it stands for, the dice, those found, read sure and right, read wrong and sure (and
 how many of those lie in the outer half of the picture: further from its centre than half
-of the half-diagonal), and the commonest wrong reads. ``docs/vision.md``, *Camera height
-and framing*. About four minutes a share on one core::
+of the half-diagonal), the commonest wrong reads, and then the same dice read sure and
+right and wrong and sure by a reader told the lens (a setup's
+:attr:`vision.calibration.Calibration.lens_degrees`): its last step, the floor
+:func:`vision.sideview.side_sure_from` puts on each die, applied to the same reads.
+``docs/vision.md``, *Camera height and framing*. About four minutes a share on one core::
 
     .venv/bin/python benchmarks/bench_side_view.py [--shares 0 0.01 0.02 0.025 0.03 0.035] \\
         [--trays 96] [--seed 41]
@@ -42,6 +45,7 @@ from tests.vision.helpers import table_crops  # noqa: E402
 from vision.boxes import hold_each_other  # noqa: E402
 from vision.enrollment import Profile  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
+from vision.sideview import side_shown, side_sure_from  # noqa: E402
 from vision.synthetic import BODY_COLOURS, BODY_NAMES, random_faces, tray_photo  # noqa: E402
 from vision.training.calibrate_smear_symbols import COUNTS  # noqa: E402
 
@@ -62,7 +66,9 @@ def lens_degrees(share: float, die_px: float = DRAWN_DIE_PX,
 
 
 def read_sets(share: float, trays: int, seed: int) -> dict[str, object]:
-    totals: dict[str, int] = dict.fromkeys(("dice", "found", "right", "silent", "outer"), 0)
+    totals: dict[str, int] = dict.fromkeys(
+        ("dice", "found", "right", "silent", "outer", "lens_right", "lens_silent"), 0)
+    lens = lens_degrees(share)
     wrong: Counter[tuple[str, str]] = Counter()
     for k, body in enumerate(BODY_COLOURS):
         profile = Profile.from_crops("side", "seafall", table_crops(
@@ -86,6 +92,9 @@ def read_sets(share: float, trays: int, seed: int) -> dict[str, object]:
                 got = read.dice[i]
                 if got.uncertain:
                     continue
+                if got.confidence >= side_sure_from(side_shown(got.box, photo.image.shape,
+                                                               lens)):
+                    totals["lens_right" if got.face == die.face else "lens_silent"] += 1
                 if got.face == die.face:
                     totals["right"] += 1
                     continue
@@ -107,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"SeaFall sets ({', '.join(BODY_NAMES)}), {args.trays} trays of 1-15 dice each, "
           f"enrolled at the table from 5 dice a face under the same camera")
     print(f"{'share':>6} {'lens':>5} {'dice':>6} {'found':>6} {'sure+right':>11} "
-          f"{'wrong+sure':>11} {'outer':>6}  commonest wrong reads")
+          f"{'wrong+sure':>11} {'outer':>6} | told the lens: {'sure+right':>10} "
+          f"{'wrong+sure':>10} | commonest wrong reads")
     for share in args.shares:
         t = read_sets(share, args.trays, args.seed)
         dice = int(t["dice"])  # type: ignore[call-overload]
@@ -116,8 +126,9 @@ def main(argv: list[str] | None = None) -> int:
         common = ", ".join(f"{a}->{b} {n}" for (a, b), n in wrong.most_common(3)) or "-"
         print(f"{share:>6.3f} {lens_degrees(share):>4.0f}d {dice:>6} {t['found']:>6} "
               f"{100 * int(t['right']) / dice:>10.1f}% "  # type: ignore[call-overload]
-              f"{silent:>4} {100 * silent / dice:>5.2f}% {t['outer']:>6}  {common}",
-              flush=True)
+              f"{silent:>4} {100 * silent / dice:>5.2f}% {t['outer']:>6} | "
+              f"{'':>14} {100 * int(t['lens_right']) / dice:>9.1f}% "  # type: ignore[call-overload]
+              f"{t['lens_silent']:>10} | {common}", flush=True)
     print(f"(lens: the angle across of a lens showing as much of the dice's sides with the "
           f"tray filling the picture; {time.perf_counter() - started:.0f} s)")
     return 0
