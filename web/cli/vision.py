@@ -64,8 +64,9 @@ def register(subparsers: Any) -> None:
                         "(Pi Camera Module 2: 62, Module 3: 66, Module 3 Wide: 102; a "
                         "webcam's sheet may give it corner to corner, about 78 for 70 "
                         "across): says how much of their sides the dice at the tray's edge "
-                        "show, with advice when a symbol die may be read wrong there (a Pi "
-                        "camera module tells its own)")
+                        "show, with advice when a symbol die may be read wrong there, and "
+                        "keeps it with the setup, whose reads then ask more of symbol dice "
+                        "far out (a Pi camera module tells its own)")
     c.add_argument("--no-save", action="store_true", help="only report; save nothing")
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.set_defaults(handler=_calibrate)
@@ -426,7 +427,8 @@ def _calibrate(args: argparse.Namespace) -> int:
     if (side := result.tray_side) is not None:
         whose = "" if args.lens is not None else " (the camera's own)"
         print(f"  with a lens {result.lens_degrees:g} degrees across{whose}, dice at the "
-              f"tray's edge show {side:.0%} of their height as side")
+              f"tray's edge show {side:.0%} of their height as side (kept with the setup: "
+              "symbol dice far out are read sure only when surer)")
     for line in result.advice:
         print(f"  advice: {line}")
     if not result.advice:
