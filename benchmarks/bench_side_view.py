@@ -7,9 +7,8 @@ its foot by ``h / (H - h)`` of the foot's distance from the picture's centre (di
 share** (:func:`vision.synthetic.tray_photo`'s ``top_shift``). At the picture's edge a die
 shows about ``tan(A / 2)`` of its height as side, for a lens ``A`` degrees across, however
 high the camera: a lens that frames the tray from lower down sees the same. So the share
-of a drawn tray stands for a lens angle (:func:`lens_degrees`): the drawn trays are
-:data:`DRAWN_WIDTH` px wide with dice :data:`DRAWN_DIE_PX` px across, the tray filling the
-picture.
+of a drawn tray stands for a lens angle (:func:`vision.synthetic.lens_for`): the drawn
+trays are 960 px wide with dice 46 px across, the tray filling the picture.
 
 For each share of ``--shares``, each body colour's SeaFall set is enrolled at the table
 under that camera (5 dice named a face, kept as the reader cut them:
@@ -45,30 +44,21 @@ from tests.vision.helpers import table_crops  # noqa: E402
 from vision.boxes import hold_each_other  # noqa: E402
 from vision.enrollment import Profile  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
-from vision.sideview import side_shown, side_sure_from  # noqa: E402
-from vision.synthetic import BODY_COLOURS, BODY_NAMES, random_faces, tray_photo  # noqa: E402
+from vision.sideview import sure_there  # noqa: E402
+from vision.synthetic import (  # noqa: E402
+    BODY_COLOURS,
+    BODY_NAMES,
+    lens_for,
+    random_faces,
+    tray_photo,
+)
 from vision.training.calibrate_smear_symbols import COUNTS  # noqa: E402
 
 SHARES = (0.0, 0.01, 0.02, 0.025, 0.03, 0.035)
-DRAWN_WIDTH = 960
-"""The drawn trays' width (:func:`vision.synthetic.tray_photo`'s default size)."""
-DRAWN_DIE_PX = 46
-"""The drawn dice's side (:func:`vision.synthetic.tray_photo`'s default ``die_px``)."""
-
-
-def lens_degrees(share: float, die_px: float = DRAWN_DIE_PX,
-                 width_px: float = DRAWN_WIDTH) -> float:
-    """The angle across of a lens that shows as much of a die's side at the picture's
-    edge as ``share`` does in a picture ``width_px`` wide of dice ``die_px`` across (a
-    pinhole camera, dice as tall as they are wide): at the edge the top face lies out by
-    ``2 * share * width_px / 2`` px, ``tan(A / 2)`` of the die's side."""
-    return math.degrees(2 * math.atan(share * width_px / die_px))
-
-
 def read_sets(share: float, trays: int, seed: int) -> dict[str, object]:
     totals: dict[str, int] = dict.fromkeys(
         ("dice", "found", "right", "silent", "outer", "lens_right", "lens_silent"), 0)
-    lens = lens_degrees(share)
+    lens = lens_for(share)
     wrong: Counter[tuple[str, str]] = Counter()
     for k, body in enumerate(BODY_COLOURS):
         profile = Profile.from_crops("side", "seafall", table_crops(
@@ -92,8 +82,7 @@ def read_sets(share: float, trays: int, seed: int) -> dict[str, object]:
                 got = read.dice[i]
                 if got.uncertain:
                     continue
-                if got.confidence >= side_sure_from(side_shown(got.box, photo.image.shape,
-                                                               lens)):
+                if sure_there(got.confidence, got.box, photo.image.shape, lens):
                     totals["lens_right" if got.face == die.face else "lens_silent"] += 1
                 if got.face == die.face:
                     totals["right"] += 1
@@ -124,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         silent = int(t["silent"])  # type: ignore[call-overload]
         wrong: Counter[tuple[str, str]] = t["wrong"]  # type: ignore[assignment]
         common = ", ".join(f"{a}->{b} {n}" for (a, b), n in wrong.most_common(3)) or "-"
-        print(f"{share:>6.3f} {lens_degrees(share):>4.0f}d {dice:>6} {t['found']:>6} "
+        print(f"{share:>6.3f} {lens_for(share):>4.0f}d {dice:>6} {t['found']:>6} "
               f"{100 * int(t['right']) / dice:>10.1f}% "  # type: ignore[call-overload]
               f"{silent:>4} {100 * silent / dice:>5.2f}% {t['outer']:>6} | "
               f"{'':>14} {100 * int(t['lens_right']) / dice:>9.1f}% "  # type: ignore[call-overload]

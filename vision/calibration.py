@@ -10,7 +10,6 @@ saved per setup (``<data dir>/setups/<name>/``).
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -28,7 +27,7 @@ from vision.detection import (
 )
 from vision.filters import colourless, floor_grey
 from vision.lightbands import frames_band_spread
-from vision.sideview import lens_problem
+from vision.sideview import lens_problem, side_at
 from vision.sources import FrameSource, SourceError, SourceLost
 from vision.storage import check_name, data_dir
 
@@ -459,7 +458,7 @@ def tray_side(roi: np.ndarray, lens_degrees: float) -> float:
     if not len(xs):  # no floor found: the whole picture
         ys, xs = np.array([0, h - 1]), np.array([0, w - 1])
     reach = float(np.hypot(xs - (w - 1) / 2, ys - (h - 1) / 2).max())
-    return reach * math.tan(math.radians(lens_degrees) / 2) / (w / 2)
+    return side_at(reach, w, lens_degrees)
 
 
 def side_advice(side: float, lens_degrees: float) -> str:

@@ -55,7 +55,7 @@ from vision.imagefile import read_file, shape_problem
 from vision.pips import count_pips
 from vision.plainsquares import plain_squares as find_plain_squares
 from vision.reading import Box, DieRead, TrayRead
-from vision.sideview import lens_problem, side_shown, side_sure_from
+from vision.sideview import lens_problem, sure_there
 from vision.smear import smear, smear_and_own, smear_from, smear_warning
 
 D6_UNCERTAIN_BELOW = 0.5
@@ -663,8 +663,8 @@ class DiceReader:
         if guesses is not None and self.lens_degrees is not None:
             # far out under a wide lens the dice show their sides and are boxed off their
             # top faces: read sure from higher (vision.sideview)
-            dice = [replace(d, uncertain=True) if d.confidence < side_sure_from(
-                side_shown(d.box, frame.shape, self.lens_degrees)) else d for d in dice]
+            dice = [d if sure_there(d.confidence, d.box, frame.shape, self.lens_degrees)
+                    else replace(d, uncertain=True) for d in dice]
         warnings: list[str] = []
         if not dice and blank(frame):
             # nothing to read, and nothing wrong with colour or hands: say what is wrong

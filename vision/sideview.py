@@ -38,14 +38,28 @@ def lens_problem(lens_degrees: float) -> str | None:
     return None
 
 
+def side_at(reach_px: float, width_px: float, lens_degrees: float) -> float:
+    """The share of its height as side a die shows ``reach_px`` from the centre of a
+    picture ``width_px`` wide, under a lens ``lens_degrees`` across it: the tangent of its
+    angle off the lens's axis (a camera looking straight down; a die as tall as it is
+    wide)."""
+    return reach_px * math.tan(math.radians(lens_degrees) / 2) / (width_px / 2)
+
+
 def side_shown(box: Box, shape: tuple[int, ...], lens_degrees: float) -> float:
-    """The share of its height as side a die boxed ``box`` (in a picture of ``shape``)
-    shows under a lens ``lens_degrees`` across the picture's width: the tangent of its
-    box centre's angle off the lens's axis."""
+    """:func:`side_at` of a die boxed ``box`` in a picture of ``shape`` (its box's
+    centre)."""
     h, w = shape[:2]
     x, y, bw, bh = box
-    reach = math.hypot(x + bw / 2 - w / 2, y + bh / 2 - h / 2)
-    return reach * math.tan(math.radians(lens_degrees) / 2) / (w / 2)
+    return side_at(math.hypot(x + bw / 2 - w / 2, y + bh / 2 - h / 2), w, lens_degrees)
+
+
+def sure_there(confidence: float, box: Box, shape: tuple[int, ...],
+               lens_degrees: float) -> bool:
+    """Whether a custom-face die read at ``confidence``, boxed ``box`` in a picture of
+    ``shape``, may be read sure under the lens (:func:`side_sure_from` of the side it
+    shows): the reader's last step when it knows the lens."""
+    return confidence >= side_sure_from(side_shown(box, shape, lens_degrees))
 
 
 def side_sure_from(side: float) -> float:

@@ -9,6 +9,7 @@ noise, uneven light and soft shadows. Everything comes from an injected ``numpy.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -224,6 +225,16 @@ def _swept(mask: np.ndarray, m: np.ndarray, rise: tuple[float, float],
         step[:, 2] += (rise[0] * k / steps, rise[1] * k / steps)
         side = np.maximum(side, cv2.warpAffine(mask, step, size, flags=cv2.INTER_LINEAR))
     return side
+
+
+def lens_for(top_shift: float, die_px: int = 46, width_px: int = 960) -> float:
+    """The angle across (degrees) of a lens that shows as much of a die's side at its
+    picture's edge as :func:`tray_photo`'s ``top_shift`` does at the edge of a photo
+    ``width_px`` wide of dice ``die_px`` across (its defaults): there the top face lies
+    ``2 * top_shift * width_px / 2`` px out from the foot, ``tan(A / 2)`` of the die's
+    side (a pinhole camera, dice as tall as they are wide;
+    ``benchmarks/bench_side_view.py``)."""
+    return math.degrees(2 * math.atan(top_shift * width_px / die_px))
 
 
 def random_faces(rng: np.random.Generator, n: int,

@@ -17,9 +17,9 @@ from tests.vision.test_vision_cli import run
 from vision.calibration import SIDE_ADVICE_ABOVE, Calibration, calibrate, check, tray_side
 from vision.enrollment import Profile
 from vision.reader import DiceReader
-from vision.sideview import lens_problem, side_shown, side_sure_from
+from vision.sideview import lens_problem, side_shown, side_sure_from, sure_there
 from vision.sources import FakeSource
-from vision.synthetic import BODY_COLOURS, random_faces, tray_photo
+from vision.synthetic import BODY_COLOURS, lens_for, random_faces, tray_photo
 
 
 def test_a_die_shows_the_tangent_of_its_angle_off_the_lens_axis_as_side() -> None:
@@ -140,7 +140,7 @@ def test_a_reader_told_a_wide_lens_reads_symbol_dice_far_out_with_more_care() ->
     profile = Profile.from_crops("side", "seafall", table_crops(141, 5, body, top_shift=0.03),
                                  as_read=True)
     rng = np.random.default_rng(43)
-    lens = 2 * math.degrees(math.atan(0.03 * 960 / 46))  # bench_side_view.lens_degrees
+    lens = lens_for(0.03)
     plain = DiceReader("seafall", profile=profile)
     told = DiceReader("seafall", profile=profile, lens_degrees=lens)
     flipped = 0
@@ -153,6 +153,8 @@ def test_a_reader_told_a_wide_lens_reads_symbol_dice_far_out_with_more_care() ->
         for b, a in zip(before.dice, after.dice, strict=True):
             floor = side_sure_from(side_shown(b.box, photo.image.shape, lens))
             assert a.uncertain == (b.uncertain or b.confidence < floor)
+            assert sure_there(b.confidence, b.box, photo.image.shape, lens) == (
+                b.confidence >= floor)
             flipped += a.uncertain and not b.uncertain
     assert flipped >= 3
     sheet = SHEET.image()
