@@ -9,6 +9,7 @@ import math
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -162,26 +163,25 @@ def _die_name(text: str) -> str:
     return text.strip()
 
 
-def _die_px(text: str) -> float:
-    """``--die-px``: a die size the reader can read at."""
+def _number(text: str, unit: str, problem_of: Callable[[float], str | None]) -> float:
+    """An option's number of ``unit``, refused with ``problem_of``'s reason."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of pixels") from None
-    if problem := die_size_problem(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit}") from None
+    if problem := problem_of(value):
         raise argparse.ArgumentTypeError(problem)
     return value
+
+
+def _die_px(text: str) -> float:
+    """``--die-px``: a die size the reader can read at."""
+    return _number(text, "pixels", die_size_problem)
 
 
 def _lens(text: str) -> float:
     """``--lens``: a lens angle across the picture, in degrees."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of degrees") from None
-    if problem := lens_problem(value):
-        raise argparse.ArgumentTypeError(problem)
-    return value
+    return _number(text, "degrees", lens_problem)
 
 
 def _count(text: str) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -486,6 +487,21 @@ def test_the_host_checks_the_tray_from_a_phone_and_keeps_it(services):
         assert runtime.stop(timeout=3.0)
 
 
+@contextmanager
+def _host_of_a_running_camera(services, camera):
+    """The host's browser, a table open, once the camera's frames come in; the runtime
+    stopped after."""
+    runtime = _tray_runtime(services, [], camera)
+    host = browser(create_app(services, {"TESTING": True}))
+    host.post("/api/tables", json={"game": "seafall", "options": SETUP})
+    runtime.start()
+    try:
+        assert wait_for(lambda: runtime.status()["camera"]["frames"] > 2)
+        yield host
+    finally:
+        assert runtime.stop(timeout=3.0)
+
+
 def test_a_tray_checked_from_a_phone_keeps_the_cameras_anti_flicker(services):
     """The camera runs with 50 Hz anti-flicker (named in its source, or its setup's): the
     setup a phone checks keeps it, and so does the one the dice are measured on."""
@@ -495,12 +511,7 @@ def test_a_tray_checked_from_a_phone_keeps_the_cameras_anti_flicker(services):
     sheet = photo("IMG_20191208_112541.jpg")
     camera = PacedCamera([empty_tray(sheet)], name="camera:0,50hz")
     camera.mains_hz = 50
-    runtime = _tray_runtime(services, [], camera)
-    host = browser(create_app(services, {"TESTING": True}))
-    host.post("/api/tables", json={"game": "seafall", "options": SETUP})
-    runtime.start()
-    try:
-        assert wait_for(lambda: runtime.status()["camera"]["frames"] > 2)
+    with _host_of_a_running_camera(services, camera) as host:
         body = host.post("/api/hardware/camera/check", json={"setup": "attic"}).json
         assert body["saved"] and body["mains_hz"] == 50
         assert Calibration.load("attic").mains_hz == 50
@@ -508,8 +519,6 @@ def test_a_tray_checked_from_a_phone_keeps_the_cameras_anti_flicker(services):
         measured = host.post("/api/hardware/camera/measure", json={})
         assert measured.status_code == 200, measured.json
         assert Calibration.load("attic").mains_hz == 50
-    finally:
-        assert runtime.stop(timeout=3.0)
 
 
 def test_a_tray_checked_from_a_phone_says_what_a_pi_camera_s_wide_lens_shows(services):
@@ -519,18 +528,11 @@ def test_a_tray_checked_from_a_phone_says_what_a_pi_camera_s_wide_lens_shows(ser
 
     camera = PacedCamera([empty_tray(photo("IMG_20191208_112541.jpg"))])
     camera.lens_degrees = 102.0
-    runtime = _tray_runtime(services, [], camera)
-    host = browser(create_app(services, {"TESTING": True}))
-    host.post("/api/tables", json={"game": "seafall", "options": SETUP})
-    runtime.start()
-    try:
-        assert wait_for(lambda: runtime.status()["camera"]["frames"] > 2)
+    with _host_of_a_running_camera(services, camera) as host:
         body = host.post("/api/hardware/camera/check", json={"setup": "attic"}).json
         assert body["lens_degrees"] == 102.0 and body["tray_side"] > 0.47
         assert any("102 degrees" in a for a in body["quality"]["advice"])
         assert body["saved"]  # advice, not a refusal
-    finally:
-        assert runtime.stop(timeout=3.0)
 
 
 def test_a_tray_check_focuses_the_camera_on_the_empty_tray_first(services):
