@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 
 import cv2
@@ -495,10 +496,11 @@ class CalibrationCheck:
         """The setup's lens angle (:attr:`Calibration.lens_degrees`), None if not known."""
         return self.setup.lens_degrees
 
-    @property
+    @cached_property
     def tray_side(self) -> float | None:
         """:func:`tray_side` of the setup's tray floor under its lens (None: not known);
-        advice over :data:`SIDE_ADVICE_ABOVE`."""
+        advice over :data:`SIDE_ADVICE_ABOVE`. Worked out once (a pass over the floor's
+        pixels), for the report, its advice and its JSON."""
         if self.lens_degrees is None:
             return None
         return tray_side(self.setup.roi, self.lens_degrees)
@@ -512,9 +514,9 @@ class CalibrationCheck:
                  else (flicker_advice(self.setup.mains_hz),))
         jpeg = (() if self.jpeg_quality is None or self.jpeg_quality >= JPEG_ADVICE_BELOW
                 else (jpeg_advice(self.jpeg_quality),))
-        side = self.tray_side
-        sides = (() if side is None or side <= SIDE_ADVICE_ABOVE or self.lens_degrees is None
-                 else (side_advice(side, self.lens_degrees),))
+        lens, side = self.lens_degrees, self.tray_side  # both known, or neither
+        sides = ((side_advice(side, lens),) if lens is not None and side is not None
+                 and side > SIDE_ADVICE_ABOVE else ())
         return self.setup.quality.advice + bands + jpeg + sides + tray
 
     @property
