@@ -170,3 +170,30 @@ def test_read_dice_with_a_setup_reads_with_its_lens(tmp_path: Path,
     args = argparse.Namespace(die="d6", profile=None, die_px=None, setup="den")
     assert cli._reader(args, cli._setup(args)).lens_degrees == 70
     assert cli._reader(args, None).lens_degrees is None
+
+
+def test_watch_reads_with_the_setup_s_lens_else_the_one_a_camera_tells(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from web.cli import vision as cli
+
+    used: list[float | None] = []
+
+    def watch(source, reader, detector, **_):
+        used.append(reader.lens_degrees)
+        return iter(())
+
+    def camera(lens: float | None):
+        def open_for_setup(*_, **__) -> FakeSource:
+            source = FakeSource([empty_tray(SHEET)])
+            source.lens_degrees = lens
+            return source
+        monkeypatch.setattr(cli, "open_for_setup", open_for_setup)
+
+    monkeypatch.setattr(cli, "watch", watch)
+    camera(66.0)  # a Camera Module 3, by its sensor
+    assert run(["watch", "picamera"]) == 0
+    calibrate("den", [empty_tray(SHEET)], lens_degrees=30).save()
+    assert run(["watch", "picamera", "--setup", "den"]) == 0  # the player's word over it
+    camera(None)
+    assert run(["watch", "camera:0"]) == 0
+    assert used == [66.0, 30.0, None]

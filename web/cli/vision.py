@@ -10,6 +10,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -127,8 +128,9 @@ def register(subparsers: Any) -> None:
                    "(at least 8)")
     w.add_argument("--setup", help="a calibrated setup (tableside calibrate): its die size, "
                    "tray floor and empty-tray background (which shows a still hand, and "
-                   "a wooden tray or table in view from the first roll), and its camera's "
-                   "anti-flicker, unless SOURCE names one")
+                   "a wooden tray or table in view from the first roll), its camera's "
+                   "anti-flicker, unless SOURCE names one, and its lens (else the lens a "
+                   "Pi camera module tells)")
     w.add_argument("--fps", type=_fps,
                    help="frame rate of a recording without timestamps (images:DIR; default "
                         f"{RECORDING_FPS:g}): a roll settles after "
@@ -302,6 +304,8 @@ def _watch(args: argparse.Namespace) -> int:
     except (EnrollmentError, ValueError, SourceError, ModelError) as exc:
         print(f"tableside watch: {exc}{_serving_note(exc)}", file=sys.stderr)
         return 2
+    if reader.lens_degrees is None and source.lens_degrees is not None:
+        reader = replace(reader, lens_degrees=source.lens_degrees)  # a Pi camera's own
     if source.live:
         if args.fps:
             source.close()

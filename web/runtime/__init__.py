@@ -234,10 +234,11 @@ class Runtime:
         table = self.focus.table(waiting_for_dice=True)
         if table is None:
             return None
-        scene = self.camera.skin_scene if self.camera is not None else None
-        record = self.services.dice().read_frame(table, frame.image, frame.ref,
-                                                 motion=motion, setup=self.setup, early=early,
-                                                 skin_scene=scene)
+        camera = self.camera
+        record = self.services.dice().read_frame(
+            table, frame.image, frame.ref, motion=motion, setup=self.setup, early=early,
+            skin_scene=camera.skin_scene if camera is not None else None,
+            lens_degrees=camera.lens_degrees if camera is not None else None)
         return record.id if record is not None else None
 
     # -- the tray check ----------------------------------------------------------------------

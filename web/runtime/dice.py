@@ -209,16 +209,20 @@ class DiceReaders:
 
     def read(self, die: str, frame: np.ndarray, ref: str,
              setup: Calibration | None = None,
-             skin_scene: SkinScene | None = None) -> TrayRead:
+             skin_scene: SkinScene | None = None,
+             lens_degrees: float | None = None) -> TrayRead:
         """Read a frame (one read at a time: the face network is not shared across threads),
         with a calibrated tray's die size and floor for the camera's frames (``ValueError``
         for a frame of another size than the setup's), and the camera's ``skin_scene``
-        (:meth:`vision.reader.DiceReader.read`)."""
+        (:meth:`vision.reader.DiceReader.read`). The setup's lens, or where it keeps none
+        (no setup, one saved before setups kept it) the camera's own ``lens_degrees``."""
         with self._lock:
             reader = self.reader(die)
             if setup is not None:
-                reader = replace(reader, die_px=setup.die_px, roi=setup.roi,
-                                 lens_degrees=setup.lens_degrees)
+                reader = replace(reader, die_px=setup.die_px, roi=setup.roi)
+            lens = setup.lens_degrees if setup is not None else None
+            if (lens := lens if lens is not None else lens_degrees) is not None:
+                reader = replace(reader, lens_degrees=lens)
             return reader.read(frame, ref, skin_scene)
 
 
@@ -255,7 +259,8 @@ class DiceService:
                    actor: str | None = "camera", motion: np.ndarray | None = None,
                    setup: Calibration | None = None,
                    early: float | None = None,
-                   skin_scene: SkinScene | None = None) -> DiceReadRecord | None:
+                   skin_scene: SkinScene | None = None,
+                   lens_degrees: float | None = None) -> DiceReadRecord | None:
         """A settled camera frame; None when the table has no roll prompt open, the tray
         is empty (it settles empty between rolls: that is no roll) or no die on it was
         thrown since the last read (one was taken off); :class:`NoDiceRead`
@@ -267,11 +272,12 @@ class DiceService:
         dice settled that long before the roll was asked for: they may have been thrown
         for it, or be left from before, so the read waits for the table (:func:`early_note`)
         and is never applied as read. ``skin_scene``: the camera's tray with no hand in
-        it (a wooden tray's skin colour is no hand: :mod:`vision.hands`)."""
+        it (a wooden tray's skin colour is no hand: :mod:`vision.hands`); ``lens_degrees``:
+        the camera's own lens, for a ``setup`` that keeps none (:meth:`DiceReaders.read`)."""
         prompt = roll_prompt(table)
         if prompt is None:
             return None
-        tray = self.readers.read(prompt.die, frame, ref, setup, skin_scene)
+        tray = self.readers.read(prompt.die, frame, ref, setup, skin_scene, lens_degrees)
         with self._tracking:  # a phone may be confirming the last camera read meanwhile
             if not tray.dice:
                 if tray.warnings:  # a covered lens, the light off: the dice may be there
