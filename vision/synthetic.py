@@ -108,7 +108,8 @@ def _focus(rng: np.random.Generator) -> float:
     return float(rng.uniform(0.4, 1.2))
 
 
-def _rounded_mask(size: int) -> np.ndarray:
+def rounded_mask(size: int) -> np.ndarray:
+    """A die face's outline, ``size`` px square with rounded corners (255 inside)."""
     mask = np.zeros((size, size), np.uint8)
     r = size // 6
     cv2.rectangle(mask, (r, 0), (size - r, size - 1), 255, -1)
@@ -155,10 +156,8 @@ def tray_photo(
             raise ValueError("too many dice for the tray")
         colour = body or BODY_COLOURS[int(rng.integers(len(BODY_COLOURS)))]
         tile = draw_face(face, die_px, colour).astype(np.float32)
-        mask = _rounded_mask(die_px).astype(np.float32) / 255
-        # rounded edges catch less light: a darker rim inside the outline
-        rim = cv2.erode(mask, np.ones((3, 3), np.uint8), iterations=max(1, die_px // 16))
-        tile *= (0.65 + 0.35 * cv2.GaussianBlur(rim, (0, 0), 1.0))[..., None]
+        mask = rounded_mask(die_px).astype(np.float32) / 255
+        tile *= edge_shade(mask)[..., None]
         angle = float(rng.uniform(0, 360))
         m = cv2.getRotationMatrix2D((die_px / 2, die_px / 2), angle, 1.0)
         m[:, 2] += (cx - die_px / 2, cy - die_px / 2)
@@ -182,6 +181,19 @@ def tray_photo(
         placed.append(SyntheticDie(face, (int(xs.min()), int(ys.min()),
                                           int(xs.max() - xs.min() + 1),
                                           int(ys.max() - ys.min() + 1))))
+    return finish_photo(rng, base, shadow, covered, placed, die_px, setting)
+
+
+def finish_photo(rng: np.random.Generator, base: np.ndarray, shadow: np.ndarray,
+                 covered: np.ndarray, placed: Sequence[SyntheticDie], die_px: int,
+                 setting: Setting | None = None) -> SyntheticPhoto:
+    """A drawn tray (``base``: float BGR, the dice on it; ``shadow``: where the dice's
+    outlines, pushed away from the light, darken it; ``covered``: where the dice lie) made a
+    photo: soft shadows, the uneven light, tilt and focus of ``setting`` (drawn for this
+    photo when None), and the camera's noise; the ``placed`` dice's boxes moved with the
+    tilt."""
+    h, w = base.shape[:2]
+    size = (w, h)
     shadow = cv2.GaussianBlur(shadow, (0, 0), die_px * 0.15)
     # shadows fall on the tray only, up to each die's outline (dice are drawn over them;
     # until the twenty-eighth session the die's whole box was kept out of the shadow, and
@@ -212,6 +224,12 @@ def tray_photo(
     image = np.clip(base, 0, 255).astype(np.uint8)
     return SyntheticPhoto(image, tuple(dice))
 
+
+def edge_shade(mask: np.ndarray) -> np.ndarray:
+    """The light a die face's pixels get, of its outline ``mask`` (0-1): rounded edges
+    catch less, a darker rim inside the outline."""
+    rim = cv2.erode(mask, np.ones((3, 3), np.uint8), iterations=max(1, mask.shape[0] // 16))
+    return 0.65 + 0.35 * cv2.GaussianBlur(rim, (0, 0), 1.0)
 
 
 def _swept(mask: np.ndarray, m: np.ndarray, rise: tuple[float, float],
@@ -511,7 +529,7 @@ def symbol_die_crop(rng: np.random.Generator, glyph: Glyph, px: int = 64,
                                   face_px * rng.uniform(0.01, 0.04))
         a = rng.uniform(0.15, 0.4)
         tile = (1 - a) * tile + a * hidden
-    mask = _rounded_mask(face_px).astype(np.float32) / 255
+    mask = rounded_mask(face_px).astype(np.float32) / 255
     rim = cv2.erode(mask, np.ones((3, 3), np.uint8), iterations=max(1, face_px // 16))
     tile *= (rng.uniform(0.55, 0.85) + rng.uniform(0.15, 0.45)
              * cv2.GaussianBlur(rim, (0, 0), 1.5))[..., None]
@@ -577,7 +595,7 @@ def _marked_side(rng: np.random.Generator, canvas: np.ndarray, body: np.ndarray,
     side = np.empty((face_px, face_px, 3), np.uint8)
     side[:] = body
     draw_glyph(side, other, ink)
-    mask = _rounded_mask(face_px)
+    mask = rounded_mask(face_px)
     shade = rng.uniform(0.45, 0.8)
     net = np.zeros((face_px + depth, face_px, 3), np.float32)
     net_alpha = np.zeros((face_px + depth, face_px), np.float32)
