@@ -107,10 +107,13 @@ def cube_photo(
     body: tuple[int, int, int] | None = None,
     tray: tuple[int, int, int] = (185, 190, 195),
     setting: Setting | None = None,
+    apart: float = 1.6,
 ) -> SyntheticPhoto:
     """A photo of pip d6 showing ``faces`` on top, lying on a tray filling the picture of
     a lens ``lens_degrees`` across its width; each die's box is its whole outline (top
-    and sides), as :func:`vision.synthetic.tray_photo`'s."""
+    and sides), as :func:`vision.synthetic.tray_photo`'s. The dice's feet lie more than
+    ``apart`` dice apart across or down (1.6: never touching; from about 1.05, dice side
+    by side, a die turned by much may cut into its neighbour)."""
     w, h = size
     focal, height = camera_height(lens_degrees, die_px, w)
     base = np.empty((h, w, 3), np.float32)
@@ -125,7 +128,7 @@ def cube_photo(
         for _ in range(200):  # the foot's centre in the picture, clear of the others
             cx = int(rng.integers(die_px, w - die_px))
             cy = int(rng.integers(die_px, h - die_px))
-            if all(max(abs(cx - x), abs(cy - y)) > die_px * 1.6 for x, y in feet):
+            if all(max(abs(cx - x), abs(cy - y)) > die_px * apart for x, y in feet):
                 break
         else:
             raise ValueError("too many dice for the tray")
@@ -137,40 +140,47 @@ def cube_photo(
             int(rng.integers(len(rests)))]
         colour = body or BODY_COLOURS[int(rng.integers(len(BODY_COLOURS)))]
         centre = np.array([(cx - w / 2) * height / focal, (cy - h / 2) * height / focal, 0.5])
-        outline = np.zeros((h, w), np.float32)
+        # drawn in a patch about the die (its corners seen, and room for its shadow)
+        seen = np.array([_seen(centre + rotation @ np.array(c, float) / 2, focal, height, size)
+                         for c in itertools.product((-1, 1), repeat=3)])
+        pad = math.ceil(die_px * 0.12) + 4
+        x0, y0 = np.maximum(np.floor(seen.min(axis=0)).astype(int) - pad, 0)
+        x1, y1 = np.minimum(np.ceil(seen.max(axis=0)).astype(int) + pad, (w, h))
+        patch = (int(x1 - x0), int(y1 - y0))
+        region = base[y0:y1, x0:x1]
+        outline = np.zeros(patch[::-1], np.float32)
         foot = None
         for axis, label in sorted(_FACES.items(), key=lambda f: _faces_up(rotation, f[0])):
             normal = rotation @ np.array(axis, float)
             middle = centre + normal / 2
+            across = rotation @ np.array(_ACROSS[axis], float)
+            quad = np.float32([np.subtract(_seen(p, focal, height, size), (x0, y0))
+                               for p in _corners(middle, across, normal)])
             if normal[2] < -0.5:  # the bottom: its outline is the die's shadow's
-                foot = _corners(middle, rotation @ np.array(_ACROSS[axis], float), normal)
+                foot = quad
                 continue
             if np.dot(normal, np.array([0, 0, height]) - middle) <= 0:
                 continue  # turned away from the camera
-            across = rotation @ np.array(_ACROSS[axis], float)
-            quad = np.float32([_seen(p, focal, height, size)
-                               for p in _corners(middle, across, normal)])
             shade = 1.0 if normal[2] > 0.5 else SIDE_LIGHT[0] + (
                 SIDE_LIGHT[1] - SIDE_LIGHT[0]) * max(
                 0.0, math.cos(math.atan2(normal[1], normal[0]) - light))
-            mask = rounded_mask(TEXTURE_PX).astype(np.float32) / 255
             tile = pip_face(label, colour).astype(np.float32) * (
-                shade * edge_shade(mask))[..., None]
+                shade * _EDGE_SHADE)[..., None]
             m = cv2.getPerspectiveTransform(_TEXTURE_CORNERS, quad)
-            alpha = cv2.warpPerspective(mask, m, size, flags=cv2.INTER_LINEAR)
-            drawn = cv2.warpPerspective(tile, m, size, flags=cv2.INTER_LINEAR)
-            base = base * (1 - alpha[..., None]) + drawn * alpha[..., None]
+            alpha = cv2.warpPerspective(_MASK, m, patch, flags=cv2.INTER_LINEAR)
+            drawn = cv2.warpPerspective(tile, m, patch, flags=cv2.INTER_LINEAR)
+            region[:] = region * (1 - alpha[..., None]) + drawn * alpha[..., None]
             outline = np.maximum(outline, alpha)
         assert foot is not None
-        footprint = np.zeros((h, w), np.float32)
-        cv2.fillConvexPoly(footprint, np.int32([_seen(p, focal, height, size) for p in foot]),
-                           1.0, cv2.LINE_AA)
+        footprint = np.zeros_like(outline)
+        cv2.fillConvexPoly(footprint, np.int32(np.round(foot)), 1.0, cv2.LINE_AA)
         off = np.float32([[1, 0, die_px * 0.12 * math.cos(light + math.pi)],
                           [0, 1, die_px * 0.12 * math.sin(light + math.pi)]])
-        shadow = np.maximum(shadow, cv2.warpAffine(np.maximum(footprint, outline), off, size))
-        covered = np.maximum(covered, outline)
+        cast = cv2.warpAffine(np.maximum(footprint, outline), off, patch)
+        np.maximum(shadow[y0:y1, x0:x1], cast, out=shadow[y0:y1, x0:x1])
+        np.maximum(covered[y0:y1, x0:x1], outline, out=covered[y0:y1, x0:x1])
         ys, xs = np.nonzero(outline > 0.5)
-        placed.append(SyntheticDie(face, (int(xs.min()), int(ys.min()),
+        placed.append(SyntheticDie(face, (int(x0 + xs.min()), int(y0 + ys.min()),
                                           int(xs.max() - xs.min() + 1),
                                           int(ys.max() - ys.min() + 1))))
     return finish_photo(rng, base, shadow, covered, placed, die_px, setting)
@@ -178,6 +188,8 @@ def cube_photo(
 
 _TEXTURE_CORNERS = np.float32([[0, 0], [TEXTURE_PX, 0], [TEXTURE_PX, TEXTURE_PX],
                                [0, TEXTURE_PX]])
+_MASK = rounded_mask(TEXTURE_PX).astype(np.float32) / 255
+_EDGE_SHADE = edge_shade(_MASK)
 
 
 def _faces_up(rotation: np.ndarray, axis: tuple[int, int, int]) -> float:

@@ -55,7 +55,7 @@ from vision.imagefile import read_file, shape_problem
 from vision.pips import count_pips
 from vision.plainsquares import plain_squares as find_plain_squares
 from vision.reading import Box, DieRead, TrayRead
-from vision.sideview import lens_problem, sure_there
+from vision.sideview import lens_problem, side_pairs, sure_there
 from vision.smear import smear, smear_and_own, smear_from, smear_warning
 
 D6_UNCERTAIN_BELOW = 0.5
@@ -513,9 +513,9 @@ class DiceReader:
     :attr:`vision.calibration.Calibration.lens_degrees`). Dice read by a profile that show
     much of their sides under it, far out under a wide lens, are read sure only from the
     confidence :func:`vision.sideview.side_sure_from` gives (:data:`vision.sideview.
-    SIDE_SURE_FROM`); None (the default, a photo or a camera not calibrated with its lens)
-    reads them by the profile's rule alone. Pip dice are read as they are (not measured
-    under a wide lens)."""
+    SIDE_SURE_FROM`); two dice far out that may be one die and its side boxed as a die
+    (:func:`vision.sideview.side_pairs`), pip or custom, are both marked uncertain. None
+    (the default, a photo or a camera not calibrated with its lens) does neither."""
 
     def __post_init__(self) -> None:
         if self.profile is None and self.die != "d6" and not self.unknown_faces:
@@ -660,6 +660,12 @@ class DiceReader:
                 frame, dice, COMPRESSED_SURE_FROM if probs is not None else ENROLLED_SURE_FROM)
             dice = [replace(d, uncertain=True) if d.confidence < compressed else d
                     for d in dice]
+        if self.lens_degrees is not None and (paired := side_pairs(
+                [d.box for d in dice], frame.shape, self.lens_degrees)):
+            # far out under a wide lens a die's side, pips or marks and all, may be boxed
+            # as a die beside it: the table tells one die from two (vision.sideview)
+            dice = [replace(d, uncertain=True) if i in paired else d
+                    for i, d in enumerate(dice)]
         if guesses is not None and self.lens_degrees is not None:
             # far out under a wide lens the dice show their sides and are boxed off their
             # top faces: read sure from higher (vision.sideview)

@@ -14,10 +14,20 @@ import pytest
 from tests.vision.helpers import empty_tray, table_crops
 from tests.vision.test_vision_calibrate_cli import SHEET, _plug_in, empty_frames
 from tests.vision.test_vision_cli import run
+from vision.boxes import centre_in
 from vision.calibration import SIDE_ADVICE_ABOVE, Calibration, calibrate, check, tray_side
+from vision.cubes import cube_photo
 from vision.enrollment import Profile
 from vision.reader import DiceReader
-from vision.sideview import lens_problem, side_shown, side_sure_from, sure_there
+from vision.sideview import (
+    SIDE_PAIR_DEGREES,
+    SIDE_PAIR_WITHIN,
+    lens_problem,
+    side_pairs,
+    side_shown,
+    side_sure_from,
+    sure_there,
+)
 from vision.sources import FakeSource
 from vision.synthetic import BODY_COLOURS, lens_for, random_faces, tray_photo
 
@@ -135,7 +145,7 @@ def test_a_reader_told_a_wide_lens_reads_symbol_dice_far_out_with_more_care() ->
     """A SeaFall set enrolled at the table under a camera that shows the dice's sides (a
     64 degree lens with the tray filling the picture): told the lens, the reader leaves to
     the table the dice far out that it reads less sure than the side they show asks, and
-    changes nothing else; the pip reader is not touched."""
+    changes nothing else; pip dice get no such floor."""
     body = BODY_COLOURS[2]  # black: the set the side view costs most
     profile = Profile.from_crops("side", "seafall", table_crops(141, 5, body, top_shift=0.03),
                                  as_read=True)
@@ -157,9 +167,51 @@ def test_a_reader_told_a_wide_lens_reads_symbol_dice_far_out_with_more_care() ->
                 b.confidence >= floor)
             flipped += a.uncertain and not b.uncertain
     assert flipped >= 3
-    sheet = SHEET.image()
+    sheet = SHEET.image()  # 7 real pip dice, none on the way to the centre from another
     assert DiceReader("d6", lens_degrees=102).read(sheet).dice == DiceReader("d6").read(
         sheet).dice
+
+
+def test_two_boxes_that_may_be_a_die_and_its_side_are_told_by_the_way_they_lie() -> None:
+    """A 1280x720 picture under a 66 degree lens; a die 50 px across far out on the right,
+    where it shows over half its height as side."""
+    shape, lens = (720, 1280, 3), 66.0
+    outer = (1150, 335, 50, 50)  # centre (1175, 360): 0.54 of a side
+    assert side_shown(outer, shape, lens) > 0.5
+    near = SIDE_PAIR_WITHIN * 50 - 2  # centre to centre, just within
+    inward = (int(1150 - near), 335, 50, 50)  # towards the picture's centre
+    assert side_pairs([outer, inward], shape, lens) == {0, 1}
+    assert side_pairs([inward, outer], shape, lens) == {0, 1}  # in either order
+    farther = (int(1150 - SIDE_PAIR_WITHIN * 50 - 4), 335, 50, 50)  # a die's width apart
+    assert side_pairs([outer, farther], shape, lens) == set()
+    turn = math.radians(SIDE_PAIR_DEGREES + 5)  # as near, off the way to the centre
+    beside = (int(1150 - near * math.cos(turn)), int(335 - near * math.sin(turn)), 50, 50)
+    assert side_pairs([outer, beside], shape, lens) == set()
+    assert side_pairs([outer, inward], shape, 20.0) == set()  # a narrow lens: little side
+    middle = [(615, 335, 50, 50), (575, 335, 50, 50)]  # in the middle no die shows a side
+    assert side_pairs(middle, shape, lens) == set()
+
+
+def test_a_reader_told_a_wide_lens_leaves_a_die_read_twice_to_the_table() -> None:
+    """Pip dice drawn as cubes through a 72 degree lens: far out a die's side, pips and
+    all, is boxed as a die beside it and both are read sure; told the lens, the reader
+    marks both uncertain and changes nothing else."""
+    rng = np.random.default_rng(5)
+    faces = [str(1 + int(i)) for i in rng.integers(0, 6, 6)]
+    photo = cube_photo(rng, faces, 72, body=BODY_COLOURS[0])
+    plain = DiceReader("d6").read(photo.image)
+    told = DiceReader("d6", lens_degrees=72).read(photo.image)
+    owners = [next(t for t, d in enumerate(photo.dice) if centre_in(d.box, r.box))
+              for r in plain.dice]
+    twice = {t for t in owners if owners.count(t) > 1}
+    assert len(plain.dice) == len(photo.dice) + 1 and len(twice) == 1
+    assert [(d.face, d.box, d.confidence) for d in plain.dice] == [
+        (d.face, d.box, d.confidence) for d in told.dice]
+    for owner, before, after in zip(owners, plain.dice, told.dice, strict=True):
+        if owner in twice:
+            assert not before.uncertain and after.uncertain
+        else:
+            assert after.uncertain == before.uncertain
 
 
 def test_read_dice_with_a_setup_reads_with_its_lens(tmp_path: Path,
