@@ -58,7 +58,7 @@ from vision.enrollment import Profile  # noqa: E402
 from vision.faces import D6_FACES  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.reading import Box, TrayRead  # noqa: E402
-from vision.sideview import side_pairs, sure_there  # noqa: E402
+from vision.sideview import read_under_lens  # noqa: E402
 from vision.synthetic import (  # noqa: E402
     BODY_COLOURS,
     BODY_NAMES,
@@ -112,15 +112,10 @@ def read_pips(lens: float, trays: int, seed: int) -> dict[str, object]:
 
 
 def told(read: TrayRead, shape: tuple[int, ...], lens: float) -> TrayRead:
-    """The read as a reader told the lens gives it: its last steps (the dice that may be a
-    die and its side, uncertain; custom dice read sure only from the floor their side
-    asks) put on the same read, so that both come from one reading."""
-    paired = side_pairs([d.box for d in read.dice], shape, lens)
-    custom = read.die != "d6"
-    return replace(read, dice=tuple(
-        replace(d, uncertain=d.uncertain or i in paired or (
-            custom and not sure_there(d.confidence, d.box, shape, lens)))
-        for i, d in enumerate(read.dice)))
+    """The read as a reader told the lens gives it (its last step put on the same read,
+    so that both come from one reading)."""
+    return replace(read, dice=tuple(read_under_lens(read.dice, shape, lens,
+                                                    custom=read.die != "d6")))
 
 
 def tally(photo: SyntheticPhoto, read: TrayRead, totals: dict[str, int],

@@ -77,6 +77,12 @@ def top_face(rotation: np.ndarray) -> str:
                 if np.allclose(rotation @ np.array(axis, float), (0, 0, 1)))
 
 
+@cache
+def resting_with(face: str) -> tuple[np.ndarray, ...]:
+    """The 4 of :func:`orientations` that show ``face`` on top."""
+    return tuple(r for r in orientations() if top_face(r) == face)
+
+
 def pip_face(label: str, body: tuple[int, int, int], px: int = TEXTURE_PX) -> np.ndarray:
     """A d6 face ``px`` square: its pips in the ink that stands out on ``body``."""
     img = np.zeros((px, px, 3), np.uint8)
@@ -133,7 +139,7 @@ def cube_photo(
         else:
             raise ValueError("too many dice for the tray")
         feet.append((cx, cy))
-        rests = [r for r in orientations() if top_face(r) == face]
+        rests = resting_with(face)
         turn = rng.uniform(0, 2 * math.pi)
         c, s = math.cos(turn), math.sin(turn)
         rotation = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]]) @ rests[
@@ -141,8 +147,8 @@ def cube_photo(
         colour = body or BODY_COLOURS[int(rng.integers(len(BODY_COLOURS)))]
         centre = np.array([(cx - w / 2) * height / focal, (cy - h / 2) * height / focal, 0.5])
         # drawn in a patch about the die (its corners seen, and room for its shadow)
-        seen = np.array([_seen(centre + rotation @ np.array(c, float) / 2, focal, height, size)
-                         for c in itertools.product((-1, 1), repeat=3)])
+        seen = np.array([_seen(centre + rotation @ np.array(corner, float) / 2, focal, height,
+                               size) for corner in itertools.product((-1, 1), repeat=3)])
         pad = math.ceil(die_px * 0.12) + 4
         x0, y0 = np.maximum(np.floor(seen.min(axis=0)).astype(int) - pad, 0)
         x1, y1 = np.minimum(np.ceil(seen.max(axis=0)).astype(int) + pad, (w, h))

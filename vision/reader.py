@@ -55,7 +55,7 @@ from vision.imagefile import read_file, shape_problem
 from vision.pips import count_pips
 from vision.plainsquares import plain_squares as find_plain_squares
 from vision.reading import Box, DieRead, TrayRead
-from vision.sideview import lens_problem, side_pairs, sure_there
+from vision.sideview import lens_problem, read_under_lens
 from vision.smear import smear, smear_and_own, smear_from, smear_warning
 
 D6_UNCERTAIN_BELOW = 0.5
@@ -660,17 +660,13 @@ class DiceReader:
                 frame, dice, COMPRESSED_SURE_FROM if probs is not None else ENROLLED_SURE_FROM)
             dice = [replace(d, uncertain=True) if d.confidence < compressed else d
                     for d in dice]
-        if self.lens_degrees is not None and (paired := side_pairs(
-                [d.box for d in dice], frame.shape, self.lens_degrees)):
-            # far out under a wide lens a die's side, pips or marks and all, may be boxed
-            # as a die beside it: the table tells one die from two (vision.sideview)
-            dice = [replace(d, uncertain=True) if i in paired else d
-                    for i, d in enumerate(dice)]
-        if guesses is not None and self.lens_degrees is not None:
-            # far out under a wide lens the dice show their sides and are boxed off their
-            # top faces: read sure from higher (vision.sideview)
-            dice = [d if sure_there(d.confidence, d.box, frame.shape, self.lens_degrees)
-                    else replace(d, uncertain=True) for d in dice]
+        if self.lens_degrees is not None:
+            # far out under a wide lens the dice show their sides: a side, pips or marks and
+            # all, may be boxed as a die beside its own (the table tells one die from two),
+            # and custom dice are boxed off their top faces, read sure from higher
+            # (vision.sideview)
+            dice = read_under_lens(dice, frame.shape, self.lens_degrees,
+                                   custom=guesses is not None)
         warnings: list[str] = []
         if not dice and blank(frame):
             # nothing to read, and nothing wrong with colour or hands: say what is wrong

@@ -20,9 +20,11 @@ reads such dice with more care: the reader cannot tell the lens from the picture
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import replace
 
 from vision.boxes import centre
-from vision.reading import Box
+from vision.reading import Box, DieRead
 
 SIDE_SURE_FROM: tuple[tuple[float, float], ...] = ((0.3, 0.85), (0.45, 0.95))
 """``(side, confidence)``: a custom-face die showing at least ``side`` of its height as side
@@ -103,7 +105,6 @@ def side_sure_from(side: float) -> float:
     return floor
 
 
-
 def side_pairs(boxes: list[Box], shape: tuple[int, ...], lens_degrees: float) -> set[int]:
     """Which of the boxes found in a picture of ``shape`` may be a die and its own side
     boxed as another die: far out under a wide lens a die shows much of the side that
@@ -130,3 +131,15 @@ def side_pairs(boxes: list[Box], shape: tuple[int, ...], lens_degrees: float) ->
             if math.degrees(off) < SIDE_PAIR_DEGREES:
                 pairs |= {i, j}
     return pairs
+
+
+def read_under_lens(dice: Sequence[DieRead], shape: tuple[int, ...], lens_degrees: float,
+                    custom: bool) -> list[DieRead]:
+    """The dice of a read of a picture of ``shape``, as a reader told the lens leaves
+    them: those that may be a die and its own side (:func:`side_pairs`) uncertain, and
+    for ``custom`` faces (a profile's reads) those read less sure than the side they show
+    asks (:func:`sure_there`) uncertain too."""
+    paired = side_pairs([d.box for d in dice], shape, lens_degrees)
+    return [d if not d.uncertain and i not in paired and (
+        not custom or sure_there(d.confidence, d.box, shape, lens_degrees))
+        else replace(d, uncertain=True) for i, d in enumerate(dice)]
