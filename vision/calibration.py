@@ -466,7 +466,9 @@ def side_advice(side: float, lens_degrees: float) -> str:
     """What to do about a lens that shows the dice at the tray's edge much of their sides."""
     return (f"With a lens {lens_degrees:g} degrees across, dice at the tray's edge show "
             f"{side:.0%} of their height as side: symbol dice (SeaFall's) there are boxed "
-            "off their top face and sometimes read wrong, a success as a blank. Raise the "
+            "off their top face and sometimes read wrong, a success as a blank, and a die's "
+            "side can be taken for a die of its own (such dice are left to the table to "
+            "confirm). Raise the "
             "camera until the tray spans the middle of the picture (about 45 degrees of the "
             "lens: two thirds of a 62-66 degree Pi camera's width, three fifths of a 70 "
             "degree webcam's; 30 px dice still read), or use a narrower lens.")
