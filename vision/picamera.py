@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import math
 import time
 from collections.abc import Callable
 from typing import Any
@@ -43,14 +44,35 @@ LENS_DEGREES = {
 }
 """The horizontal angle of view of the Raspberry Pi camera modules with a lens of their
 own, by the sensor model picamera2 names (``camera_properties["Model"]``), from the
-modules' published specifications. A 1280x720 picture is taken from the sensor's whole
-width (binned), so it spans that angle. The HQ and Global Shutter cameras take any lens:
-not known, as a webcam's is not (``calibrate --lens`` gives it)."""
+modules' published specifications: across the sensor's whole active width. A picture
+read from part of that width (the sensor mode's crop, ``ScalerCrop`` in a frame's
+metadata, in the active area's pixels) spans a narrower angle (:func:`lens_of`). The HQ
+and Global Shutter cameras take any lens: not known, as a webcam's is not (``calibrate
+--lens`` gives it)."""
 
 
-def lens_of(model: object) -> float | None:
-    """:data:`LENS_DEGREES` of a sensor model picamera2 names (None: not known)."""
-    return LENS_DEGREES.get(str(model).strip().lower()) if model else None
+def lens_of(model: object, crop_width: float | None = None,
+            active_width: float | None = None) -> float | None:
+    """The angle across a picture of a sensor model picamera2 names (None: not known):
+    :data:`LENS_DEGREES`, or where the picture is read from ``crop_width`` of the sensor's
+    ``active_width`` pixels, the narrower angle that part spans."""
+    degrees = LENS_DEGREES.get(str(model).strip().lower()) if model else None
+    if degrees is None or not crop_width or not active_width or crop_width >= active_width:
+        return degrees
+    half = math.tan(math.radians(degrees) / 2) * crop_width / active_width
+    return round(math.degrees(2 * math.atan(half)), 1)
+
+
+def _active_width(properties: dict[str, Any]) -> float | None:
+    """The sensor's active width in pixels, from picamera2's ``camera_properties``."""
+    areas = properties.get("PixelArrayActiveAreas")
+    try:
+        if areas:
+            return float(areas[0][2])
+        size = properties.get("PixelArraySize")
+        return float(size[0]) if size else None
+    except (TypeError, ValueError, IndexError):
+        return None
 
 
 def flicker_period_us(mains_hz: int) -> int:
@@ -109,7 +131,6 @@ class PicameraSource(FrameSource):
         self._cam = cam
         try:
             properties = dict(getattr(cam, "camera_properties", None) or {})
-            self.lens_degrees = lens_of(properties.get("Model"))
             available = dict(getattr(cam, "camera_controls", None) or {})
             controls: dict[str, int] = {}
             if self.mains_hz is not None:
@@ -124,6 +145,8 @@ class PicameraSource(FrameSource):
                 main={"size": self.size, "format": "RGB888"}, controls=controls)
             cam.configure(config)
             cam.start()
+            self.lens_degrees = lens_of(properties.get("Model"), self._crop_width(cam),
+                                        _active_width(properties))
         except SourceError:
             self._stop()  # let the camera go: another program may want it
             raise
@@ -131,6 +154,17 @@ class PicameraSource(FrameSource):
             self._stop()
             raise SourceError(f"{self.name}: cannot start the camera ({exc})") from None
         self.focused = self._focus(cam) if "AfMode" in available else None
+
+    @staticmethod
+    def _crop_width(cam: Any) -> float | None:
+        """The width of the sensor the pictures are read from (a frame's ``ScalerCrop``), or
+        None where the camera does not say."""
+        try:
+            crop = dict(cam.capture_metadata() or {}).get("ScalerCrop")
+            return float(crop[2]) if crop else None
+        except Exception as exc:  # a camera without the metadata: its whole width
+            log.debug("picamera: no ScalerCrop in its metadata (%s)", exc)
+            return None
 
     def _focus(self, cam: Any) -> bool:
         """One focus cycle on the tray, the lens then held (``AfMode`` Auto)."""

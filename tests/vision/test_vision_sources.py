@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import math
 import shutil
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,7 @@ import pytest
 
 from tests.vision.helpers import PHOTOS, ManualClock
 from vision import picamera
-from vision.picamera import PicameraSource, flicker_period_us
+from vision.picamera import PicameraSource, flicker_period_us, lens_of
 from vision.sources import (
     CAMERA_SIZE,
     FOCUS_SECONDS,
@@ -384,10 +385,15 @@ class FakePicamera2:
     anti-flicker), whose focus cycle succeeds or not, and that can be unplugged."""
 
     def __init__(self, camera_num: int = 0, controls: tuple[str, ...] = (),
-                 focuses: bool | None = True, model: str | None = None) -> None:
+                 focuses: bool | None = True, model: str | None = None,
+                 active: tuple[int, int] | None = None,
+                 crop: tuple[int, int, int, int] | None = None) -> None:
         self.camera_num = camera_num
         self.camera_controls = {name: (0, 1, 0) for name in controls}
-        self.camera_properties = {} if model is None else {"Model": model}
+        self.camera_properties: dict[str, Any] = {} if model is None else {"Model": model}
+        if active is not None:  # the sensor's active area, as libcamera gives it
+            self.camera_properties["PixelArrayActiveAreas"] = [(0, 0, *active)]
+        self.crop = crop  # the part of it a frame is read from (None: no such metadata)
         self.focuses = focuses  # None: the focus cycle raises
         self.cycles = 0
         self.started = False
@@ -411,6 +417,13 @@ class FakePicamera2:
         if self.focuses is None:
             raise RuntimeError("focus cycle timed out")
         return self.focuses
+
+    def capture_metadata(self) -> dict[str, Any]:
+        if not self.started:
+            raise RuntimeError("the camera is not started")
+        if self.crop is None:
+            raise RuntimeError("no metadata")
+        return {"ScalerCrop": self.crop, "ExposureTime": 10_000}
 
     def capture_array(self) -> np.ndarray:
         if self.fail:
@@ -487,6 +500,25 @@ def test_a_pi_camera_module_tells_its_lens_by_its_sensor(model, degrees) -> None
     with PicameraSource(module=fake_picamera2(cams, model=model)) as source:
         assert source.lens_degrees == degrees
     assert FakeSource([]).lens_degrees is None  # a recording, a webcam: not known
+
+
+def test_a_pi_camera_read_from_part_of_its_sensor_spans_a_narrower_angle() -> None:
+    """The modules' angles are across the sensor's whole active width; a sensor mode that
+    reads a 1280x720 picture from part of it (its ScalerCrop) spans that part's angle."""
+    cams: list[FakePicamera2] = []
+    whole = fake_picamera2(cams, model="imx708", active=(4608, 2592), crop=(0, 0, 4608, 2592))
+    with PicameraSource(module=whole) as source:  # Module 3: binned from the whole width
+        assert source.lens_degrees == 66.0
+    half = fake_picamera2(cams, model="ov5647", active=(2592, 1944),
+                          crop=(656, 612, 1296, 720))  # Module 1: a cropped mode
+    with PicameraSource(module=half) as source:
+        expected = math.degrees(2 * math.atan(math.tan(math.radians(53.5) / 2) / 2))
+        assert source.lens_degrees == pytest.approx(expected, abs=0.05)  # 28.3 degrees
+    silent = fake_picamera2(cams, model="imx219", active=(3280, 2464))  # no ScalerCrop
+    with PicameraSource(module=silent) as source:
+        assert source.lens_degrees == 62.2
+    assert lens_of("imx477", 1000, 4056) is None  # an HQ camera's lens is still not known
+    assert lens_of("imx708", 4608, 4608) == lens_of("imx708") == 66.0
 
 
 def test_a_pi_camera_exposes_against_the_mains_flicker_when_told_the_mains() -> None:
