@@ -214,14 +214,20 @@ def test_a_reader_told_a_wide_lens_leaves_a_die_read_twice_to_the_table() -> Non
             assert after.uncertain == before.uncertain
 
 
-def test_read_dice_with_a_setup_reads_with_its_lens(tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_read_dice_with_a_setup_reads_with_its_lens(
+        capsys: pytest.CaptureFixture[str]) -> None:
     from web.cli import vision as cli
 
     calibrate("den", [empty_tray(SHEET)], lens_degrees=70).save()
     args = argparse.Namespace(die="d6", profile=None, die_px=None, setup="den")
     assert cli._reader(args, cli._setup(args)).lens_degrees == 70
     assert cli._reader(args, None).lens_degrees is None
+    told = argparse.Namespace(die="d6", profile=None, die_px=None, setup="den", lens=45.0)
+    assert cli._reader(told, cli._setup(told)).lens_degrees == 45  # --lens over the setup's
+    with pytest.raises(SystemExit) as stopped:
+        run(["read-dice", str(SHEET.path), "--lens", "0"])
+    assert stopped.value.code == 2
+    assert "a lens angle is 1-170 degrees" in capsys.readouterr().err
 
 
 def test_watch_reads_with_the_setup_s_lens_else_the_one_a_camera_tells(
@@ -246,6 +252,7 @@ def test_watch_reads_with_the_setup_s_lens_else_the_one_a_camera_tells(
     assert run(["watch", "picamera"]) == 0
     calibrate("den", [empty_tray(SHEET)], lens_degrees=30).save()
     assert run(["watch", "picamera", "--setup", "den"]) == 0  # the player's word over it
+    assert run(["watch", "picamera", "--setup", "den", "--lens", "40"]) == 0  # over both
     camera(None)
     assert run(["watch", "camera:0"]) == 0
-    assert used == [66.0, 30.0, None]
+    assert used == [66.0, 30.0, 40.0, None]

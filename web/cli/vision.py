@@ -39,6 +39,10 @@ from vision.watcher import SourceNotice, watch
 from web.cli import CAMERA_LOG_NOTE, CAMERAS
 from web.runtime.hardware import camera_label, found_camera, pi_model, video_devices
 
+LENS_HELP = ("the camera's lens angle across the picture's width, in degrees, over the "
+             "setup's and a Pi camera module's own: dice far out, which show their sides, "
+             "are read with more care (docs/vision.md, Camera height and framing)")
+
 
 def register(subparsers: Any) -> None:
     c = subparsers.add_parser(
@@ -66,9 +70,9 @@ def register(subparsers: Any) -> None:
                         "(Pi Camera Module 2: 62, Module 3: 66, Module 3 Wide: 102; a "
                         "webcam's sheet may give it corner to corner, about 78 for 70 "
                         "across): says how much of their sides the dice at the tray's edge "
-                        "show, with advice when a symbol die may be read wrong there, and "
-                        "keeps it with the setup, whose reads then ask more of symbol dice "
-                        "far out (a Pi camera module tells its own)")
+                        "show, with advice when a die may be read wrong there, and keeps "
+                        "it with the setup, whose reads then take more care of dice far out "
+                        "(a Pi camera module tells its own)")
     c.add_argument("--no-save", action="store_true", help="only report; save nothing")
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.set_defaults(handler=_calibrate)
@@ -85,8 +89,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--profile", help="an enrolled profile (needed for any die but d6)")
     p.add_argument("--die-px", type=_die_px,
                    help="die size in the photos' pixels, if known (at least 8)")
-    p.add_argument("--setup", help="a calibrated setup (tableside calibrate): its die size and "
-                   "tray floor, for photos from its camera at its size")
+    p.add_argument("--setup", help="a calibrated setup (tableside calibrate): its die size, "
+                   "tray floor and lens, for photos from its camera at its size")
+    p.add_argument("--lens", metavar="DEG", type=_lens, help=LENS_HELP)
     p.add_argument("--json", action="store_true", help="print a JSON list, one object per image")
     p.set_defaults(handler=_read_dice)
 
@@ -131,6 +136,7 @@ def register(subparsers: Any) -> None:
                    "a wooden tray or table in view from the first roll), its camera's "
                    "anti-flicker, unless SOURCE names one, and its lens (else the lens a "
                    "Pi camera module tells)")
+    w.add_argument("--lens", metavar="DEG", type=_lens, help=LENS_HELP)
     w.add_argument("--fps", type=_fps,
                    help="frame rate of a recording without timestamps (images:DIR; default "
                         f"{RECORDING_FPS:g}): a roll settles after "
@@ -216,9 +222,11 @@ def _setup(args: argparse.Namespace) -> Calibration | None:
 def _reader(args: argparse.Namespace, setup: Calibration | None = None) -> DiceReader:
     profile = Profile.load(args.profile) if args.profile else None
     die_px = args.die_px or (setup.die_px if setup else None)
+    lens = getattr(args, "lens", None)
     return DiceReader(args.die, profile=profile, die_px=die_px,
                       roi=setup.roi if setup else None,
-                      lens_degrees=setup.lens_degrees if setup else None)
+                      lens_degrees=lens if lens is not None else (
+                          setup.lens_degrees if setup else None))
 
 
 def _read_dice(args: argparse.Namespace) -> int:
