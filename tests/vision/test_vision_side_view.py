@@ -219,7 +219,7 @@ def test_read_dice_with_a_setup_reads_with_its_lens(
     from web.cli import vision as cli
 
     calibrate("den", [empty_tray(SHEET)], lens_degrees=70).save()
-    args = argparse.Namespace(die="d6", profile=None, die_px=None, setup="den")
+    args = argparse.Namespace(die="d6", profile=None, die_px=None, setup="den", lens=None)
     assert cli._reader(args, cli._setup(args)).lens_degrees == 70
     assert cli._reader(args, None).lens_degrees is None
     told = argparse.Namespace(die="d6", profile=None, die_px=None, setup="den", lens=45.0)

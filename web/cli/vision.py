@@ -222,11 +222,9 @@ def _setup(args: argparse.Namespace) -> Calibration | None:
 def _reader(args: argparse.Namespace, setup: Calibration | None = None) -> DiceReader:
     profile = Profile.load(args.profile) if args.profile else None
     die_px = args.die_px or (setup.die_px if setup else None)
-    lens = getattr(args, "lens", None)
+    lens = args.lens if args.lens is not None else (setup.lens_degrees if setup else None)
     return DiceReader(args.die, profile=profile, die_px=die_px,
-                      roi=setup.roi if setup else None,
-                      lens_degrees=lens if lens is not None else (
-                          setup.lens_degrees if setup else None))
+                      roi=setup.roi if setup else None, lens_degrees=lens)
 
 
 def _read_dice(args: argparse.Namespace) -> int:
