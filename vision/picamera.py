@@ -145,8 +145,10 @@ class PicameraSource(FrameSource):
                 main={"size": self.size, "format": "RGB888"}, controls=controls)
             cam.configure(config)
             cam.start()
-            self.lens_degrees = lens_of(properties.get("Model"), self._crop_width(cam),
-                                        _active_width(properties))
+            model = properties.get("Model")
+            # the crop asked of a frame only for a module whose lens is known
+            self.lens_degrees = lens_of(model, self._crop_width(cam), _active_width(
+                properties)) if lens_of(model) is not None else None
         except SourceError:
             self._stop()  # let the camera go: another program may want it
             raise
