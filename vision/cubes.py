@@ -192,6 +192,29 @@ def cube_photo(
     return finish_photo(rng, base, shadow, covered, placed, die_px, setting)
 
 
+TRAINING_LENSES = (10.0, 80.0)
+"""The lens angles (degrees across) :func:`random_tray` spreads its trays over: straight
+down to a wide webcam's, the tray filling the picture."""
+
+
+def random_tray(rng: np.random.Generator, die_px: int = 46,
+                lenses: tuple[float, float] = TRAINING_LENSES) -> SyntheticPhoto:
+    """A tray of 1-15 pip d6 showing random faces, drawn through a lens of a random angle
+    of ``lenses``: body colours drawn die by die, the dice apart or side by side (1.05-1.6
+    dice between their feet), on a grey floor of 90-225 with a slight tint; the detector
+    learns from such trays (``train_detector --cubes``). Dice that will not fit side by
+    side are drawn again, fewer or further apart."""
+    while True:
+        grey = rng.uniform(90, 225)
+        tray = tuple(int(np.clip(grey + v, 0, 255)) for v in rng.normal(0, 12, 3))
+        faces = [str(f) for f in rng.integers(1, 7, int(rng.integers(1, 16)))]
+        try:
+            return cube_photo(rng, faces, float(rng.uniform(*lenses)), die_px=die_px,
+                              tray=tray, apart=float(rng.uniform(1.05, 1.6)))  # type: ignore[arg-type]
+        except ValueError:  # no room left for the last dice: draw the tray again
+            continue
+
+
 _TEXTURE_CORNERS = np.float32([[0, 0], [TEXTURE_PX, 0], [TEXTURE_PX, TEXTURE_PX],
                                [0, TEXTURE_PX]])
 _MASK = rounded_mask(TEXTURE_PX).astype(np.float32) / 255

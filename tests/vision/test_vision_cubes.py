@@ -11,7 +11,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cubes import PIPS, camera_height, cube_photo, orientations, pip_face, top_face
+from vision.cubes import (
+    PIPS,
+    camera_height,
+    cube_photo,
+    orientations,
+    pip_face,
+    random_tray,
+    top_face,
+)
 from vision.faces import D6_FACES
 from vision.reader import DiceReader
 from vision.synthetic import BODY_COLOURS
@@ -89,3 +97,21 @@ def test_the_pip_reader_reads_the_drawn_dice_seen_from_above() -> None:
             right += got.face == die.face
             total += 1
     assert right >= 0.9 * total
+
+
+def test_random_trays_for_the_detector_vary_and_repeat_from_their_seed() -> None:
+    first = [random_tray(np.random.default_rng(s), die_px=30) for s in range(6)]
+    again = random_tray(np.random.default_rng(0), die_px=30)
+    assert np.array_equal(first[0].image, again.image) and first[0].dice == again.dice
+    counts = [len(t.dice) for t in first]
+    assert all(1 <= n <= 15 for n in counts) and len(set(counts)) > 1
+    floors = [float(np.median(t.image)) for t in first]
+    assert max(floors) - min(floors) > 20  # grey floors from dark to light
+    for tray in first:
+        h, w = tray.image.shape[:2]
+        for die in tray.dice:
+            assert die.face in D6_FACES
+            x, y, bw, bh = die.box
+            assert 0 <= x + bw / 2 < w and 0 <= y + bh / 2 < h  # (the tilt may push an
+            # edge die's outline a pixel past the picture)
+            assert 25 <= max(bw, bh) <= 60  # its whole outline: the top face and its sides
