@@ -23,8 +23,9 @@ from vision.onnxmodel import ModelError, OnnxModel
 from vision.reading import Box
 
 __all__ = [
-    "CHECKED_THRESHOLD", "DARK_MODEL_PATH", "MODEL_PATH", "DiceFinder", "ModelError",
-    "dark_dice_finder", "decode", "MAX_UPSCALE", "default_dice_finder", "prepare", "scaled",
+    "CHECKED_THRESHOLD", "DARK_MODEL_PATH", "MODEL_PATH", "WIDE_MODEL_PATH", "DiceFinder",
+    "ModelError", "dark_dice_finder", "decode", "MAX_UPSCALE", "default_dice_finder", "prepare",
+    "scaled", "wide_dice_finder",
 ]
 
 MODEL_PATH = Path(__file__).parent / "models" / "dice_centres.onnx"
@@ -33,6 +34,13 @@ DARK_MODEL_PATH = Path(__file__).parent / "models" / "dice_centres_dark.onnx"
 """The pip-dice detector for dark tray floors: the packaged recipe with half its windows'
 floors repainted darker (``train_detector --floors 0.5 --seed 5``), used with the dark-floor
 face networks (:data:`vision.reader.DARK_NETS_BELOW`)."""
+
+WIDE_MODEL_PATH = Path(__file__).parent / "models" / "dice_centres_wide.onnx"
+"""The pip-dice detector for a camera known to have a wide lens: the packaged recipe with
+three tenths of its windows cut from trays of pip dice drawn as cubes through lenses of
+10-80 degrees, their sides in view, for 2,400 steps (``train_detector --cubes 0.3 --steps
+2400``), used on light floors from :data:`vision.reader.WIDE_NETS_FROM`. It boxes a die far
+out whole, where the packaged detector often boxes its side as a die of its own."""
 
 NET_DIE_PX = 16.0
 """Die size, in pixels, in the frame the network sees."""
@@ -168,6 +176,13 @@ class DiceFinder:
 def default_dice_finder() -> DiceFinder:
     """The packaged model, loaded once per process."""
     return DiceFinder()
+
+
+@cache
+def wide_dice_finder() -> DiceFinder:
+    """The pip-dice detector for a wide lens (:data:`WIDE_MODEL_PATH`), loaded once per
+    process, by the first reader told a wide lens."""
+    return DiceFinder(WIDE_MODEL_PATH)
 
 
 @cache

@@ -37,6 +37,7 @@ from vision.dicefinder import (
     dark_dice_finder,
     default_dice_finder,
     scaled,
+    wide_dice_finder,
 )
 from vision.dieornot import DIE_FROM, body_dice_finder, default_die_or_not
 from vision.enrollment import Profile
@@ -163,6 +164,18 @@ but light floors a little worse (out of fold 99.58% sure against 99.86%). At 125
 the two sets read alike (202 against 203, 199 and 199). 110 is the floor under which
 ``tableside calibrate`` advises a lighter one (:data:`vision.calibration.LIGHT_FLOOR`);
 the d6 photos' floors are 175-187."""
+
+WIDE_NETS_FROM = 45.0
+"""A reader told a lens at least this wide (degrees across the picture) finds pip dice on
+a light floor with the detector that learned dice seen from the side
+(:data:`vision.dicefinder.WIDE_MODEL_PATH`); a narrower lens, or none told, with the
+packaged one. Fifty-seventh session: on pip dice drawn as cubes through the lens
+(``benchmarks/bench_side_view.py --die d6``) it leaves far fewer dice wrong and sure and
+far fewer read where none lies from 45 degrees, where the packaged detector boxes the
+sides of the dice far out as dice; but on the d6 photos, taken nearly straight down, it
+finds a few dice fewer (10 of the train split's 1,458 dice missed against 7). 45 degrees
+is the widest lens ``docs/vision.md`` advises the tray to span (*Camera height and
+framing*)."""
 
 DARK_SURE_FROM = 0.8
 """On a frame read by the dark-floor networks (:data:`DARK_NETS_BELOW`), a die read sure
@@ -462,8 +475,8 @@ class DiceReader:
     networks do (:data:`DARK_QUICK_NONE` on a dark floor, never on a light one). For
     calibration."""
     finder: DiceFinder | None = None
-    """The pip-dice detector; None for the packaged ones (chosen by the floor with the
-    packaged face network). Another is for calibration: the dark-floor detector with a
+    """The pip-dice detector; None for the packaged ones (chosen by the floor and the lens
+    with the packaged face network). Another is for calibration: the dark-floor detector with a
     fold's face network (:mod:`vision.training.calibrate_dark`)."""
     unknown_faces: bool = False
     floor_networks: bool = True
@@ -514,8 +527,10 @@ class DiceReader:
     much of their sides under it, far out under a wide lens, are read sure only from the
     confidence :func:`vision.sideview.side_sure_from` gives (:data:`vision.sideview.
     SIDE_SURE_FROM`); two dice far out that may be one die and its side boxed as a die
-    (:func:`vision.sideview.side_pairs`), pip or custom, are both marked uncertain. None
-    (the default, a photo or a camera not calibrated with its lens) does neither."""
+    (:func:`vision.sideview.side_pairs`), pip or custom, are both marked uncertain; from
+    :data:`WIDE_NETS_FROM`, pip dice on a light floor are found by the detector that
+    learned dice seen from the side. None (the default, a photo or a camera not calibrated
+    with its lens) does none of these."""
 
     def __post_init__(self) -> None:
         if self.profile is None and self.die != "d6" and not self.unknown_faces:
@@ -542,6 +557,8 @@ class DiceReader:
             default_die_or_not()
         elif self.detector == "net":
             default_dice_finder()
+            if self._wide_lens and self.finder is None:
+                wide_dice_finder()
         if self.profile is None and self.d6_method == "net" and self.face_net is None:
             self.face_net = default_face_net()
             if self.quick_look and self.quick_net is None:
@@ -783,19 +800,28 @@ class DiceReader:
         return work, found, small, nets
 
     def _pip_nets(self, small: np.ndarray) -> _PipNets:
-        """The pip networks for a frame (``small``, the detector's copy): those trained on
-        darker floors when its floor is darker than DARK_NETS_BELOW and the reader reads
-        with the packaged networks, else the reader's own."""
+        """The pip networks for a frame (``small``, the detector's copy): when the reader
+        reads with the packaged networks, those trained on darker floors when its floor is
+        darker than DARK_NETS_BELOW, else the detector for a wide lens when the reader was
+        told one (WIDE_NETS_FROM); else the reader's own."""
         assert self.face_net is not None
-        if (self.floor_networks and self.finder is None
-                and self.face_net is default_face_net()):
-            if self._dark_floor(small):
-                return _PipNets(dark_dice_finder(), dark_face_net(),
-                                dark_quick_net() if self.quick_net is not None else None,
-                                DARK_QUICK_NONE if self.quick_none is None else self.quick_none,
-                                DARK_SURE_FROM)
-        return _PipNets(self.finder or default_dice_finder(), self.face_net, self.quick_net,
+        packaged = (self.floor_networks and self.finder is None
+                    and self.face_net is default_face_net())
+        if packaged and self._dark_floor(small):
+            return _PipNets(dark_dice_finder(), dark_face_net(),
+                            dark_quick_net() if self.quick_net is not None else None,
+                            DARK_QUICK_NONE if self.quick_none is None else self.quick_none,
+                            DARK_SURE_FROM)
+        finder = (wide_dice_finder() if packaged and self._wide_lens
+                  else self.finder or default_dice_finder())
+        return _PipNets(finder, self.face_net, self.quick_net,
                         NEVER if self.quick_none is None else self.quick_none)
+
+    @property
+    def _wide_lens(self) -> bool:
+        """Told a lens from WIDE_NETS_FROM: pip dice on a light floor are found by the
+        detector that learned dice seen from the side."""
+        return self.lens_degrees is not None and self.lens_degrees >= WIDE_NETS_FROM
 
     def _dark_floor(self, small: np.ndarray, small_roi: np.ndarray | None = None) -> bool:
         """Whether a frame's floor (``small``, the detector's copy; over the tray region
