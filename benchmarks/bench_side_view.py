@@ -28,9 +28,11 @@ last steps (:func:`vision.sideview.side_pairs` and the floor
 
 With ``--die d6``, pip dice read without enrollment instead, each body colour's on
 ``--trays`` trays of 1 to 15: drawn as cubes through a lens of each angle of ``--lenses``
-(:func:`vision.cubes.cube_photo`: the sides' pips in view). The same columns (a pip die's
-reader told the lens puts no floor on it, only :func:`vision.sideview.side_pairs`). About
-three minutes a lens at 96 trays::
+(:func:`vision.cubes.cube_photo`: the sides' pips in view). The same columns; the reader
+told the lens reads each tray again (a pip die gets no floor, only
+:func:`vision.sideview.side_pairs`, and from :data:`vision.reader.WIDE_NETS_FROM` its dice
+are found by the detector for a wide lens, :data:`vision.dicefinder.WIDE_MODEL_PATH`).
+About five minutes a lens at 96 trays::
 
     .venv/bin/python benchmarks/bench_side_view.py --die d6 [--lenses 10 45 55 64 72]
 """
@@ -99,6 +101,7 @@ def read_pips(lens: float, trays: int, seed: int) -> dict[str, object]:
     totals: dict[str, int] = dict.fromkeys(TOTALS, 0)
     wrong: Counter[tuple[str, str]] = Counter()
     reader = DiceReader("d6")
+    told_reader = DiceReader("d6", lens_degrees=lens)
     for k, body in enumerate(BODY_COLOURS):
         rng = np.random.default_rng(seed + k)
         for t in range(trays):
@@ -106,14 +109,15 @@ def read_pips(lens: float, trays: int, seed: int) -> dict[str, object]:
                                lens, body=body)
             read = reader.read(photo.image)
             tally(photo, read, totals, wrong, holds=centre_in)
-            tally(photo, told(read, photo.image.shape, lens), totals, Counter(), "lens_",
+            tally(photo, told_reader.read(photo.image), totals, Counter(), "lens_",
                   holds=centre_in)
     return {**totals, "wrong": wrong}
 
 
 def told(read: TrayRead, shape: tuple[int, ...], lens: float) -> TrayRead:
     """The read as a reader told the lens gives it (its last step put on the same read,
-    so that both come from one reading)."""
+    so that both come from one reading: custom dice are found alike with and without the
+    lens)."""
     return replace(read, dice=tuple(read_under_lens(read.dice, shape, lens,
                                                     custom=read.die != "d6")))
 
