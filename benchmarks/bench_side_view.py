@@ -20,8 +20,11 @@ of the half-diagonal), the dice read sure where none lies (``extra``), the commo
 reads, and then the same dice read sure and right and wrong and sure, and the extra, by a
 reader told the lens (a setup's :attr:`vision.calibration.Calibration.lens_degrees`): its
 last steps (:func:`vision.sideview.side_pairs` and the floor
-:func:`vision.sideview.side_sure_from` puts on each custom die) applied to the same reads.
-``docs/vision.md``, *Camera height and framing*. About four minutes a share on one core::
+:func:`vision.sideview.side_sure_from` puts on each custom die) applied to the same reads,
+and from :data:`vision.reader.WIDE_NETS_FROM` each tray read again, the dice found by the
+body detector for a wide lens (:data:`vision.dieornot.WIDE_BODIES_PATH`).
+``docs/vision.md``, *Camera height and framing*. About four minutes a share on one core
+(six from 45 degrees)::
 
     .venv/bin/python benchmarks/bench_side_view.py [--shares 0 0.01 0.02 0.025 0.03 0.035] \\
         [--trays 96] [--seed 41]
@@ -58,7 +61,7 @@ from vision.boxes import centre_in, hold_each_other  # noqa: E402
 from vision.cubes import cube_photo  # noqa: E402
 from vision.enrollment import Profile  # noqa: E402
 from vision.faces import D6_FACES  # noqa: E402
-from vision.reader import DiceReader  # noqa: E402
+from vision.reader import WIDE_NETS_FROM, DiceReader  # noqa: E402
 from vision.reading import Box, TrayRead  # noqa: E402
 from vision.sideview import read_under_lens  # noqa: E402
 from vision.synthetic import (  # noqa: E402
@@ -86,13 +89,16 @@ def read_sets(share: float, trays: int, seed: int) -> dict[str, object]:
         profile = Profile.from_crops("side", "seafall", table_crops(
             seed + 100 + k, 5, body, top_shift=share), as_read=True)
         reader = DiceReader("seafall", profile=profile)
+        told_reader = (DiceReader("seafall", profile=profile, lens_degrees=lens)
+                       if lens >= WIDE_NETS_FROM else None)
         rng = np.random.default_rng(seed + k)
         for t in range(trays):
             photo = tray_photo(rng, random_faces(rng, COUNTS[t % len(COUNTS)], profile.labels),
                                top_shift=share, body=body)
             read = reader.read(photo.image)
             tally(photo, read, totals, wrong)
-            tally(photo, told(read, photo.image.shape, lens), totals, Counter(), "lens_")
+            tally(photo, told(read, photo.image.shape, lens) if told_reader is None
+                  else told_reader.read(photo.image), totals, Counter(), "lens_")
     return {**totals, "wrong": wrong}
 
 
@@ -115,9 +121,8 @@ def read_pips(lens: float, trays: int, seed: int) -> dict[str, object]:
 
 
 def told(read: TrayRead, shape: tuple[int, ...], lens: float) -> TrayRead:
-    """The read as a reader told the lens gives it (its last step put on the same read,
-    so that both come from one reading: custom dice are found alike with and without the
-    lens)."""
+    """The read as a reader told a lens under :data:`vision.reader.WIDE_NETS_FROM` gives
+    it: its last step put on the same read (it finds the dice as a reader told no lens)."""
     return replace(read, dice=tuple(read_under_lens(read.dice, shape, lens,
                                                     custom=read.die != "d6")))
 

@@ -22,11 +22,18 @@ from vision.dicefinder import THRESHOLD, DiceFinder
 from vision.facenet import prepare, softmax
 from vision.onnxmodel import OnnxModel
 
-__all__ = ["BODIES_PATH", "BODY_THRESHOLD", "DIE_FROM", "INPUT_PX", "MODEL_PATH", "DieOrNot",
-           "body_dice_finder", "default_die_or_not"]
+__all__ = ["BODIES_PATH", "BODY_THRESHOLD", "DIE_FROM", "INPUT_PX", "MODEL_PATH",
+           "WIDE_BODIES_PATH", "DieOrNot", "body_dice_finder", "default_die_or_not",
+           "wide_body_dice_finder"]
 
 MODEL_PATH = Path(__file__).parent / "models" / "die_or_not.onnx"
 BODIES_PATH = Path(__file__).parent / "models" / "dice_bodies.onnx"
+
+WIDE_BODIES_PATH = Path(__file__).parent / "models" / "dice_bodies_wide.onnx"
+"""The body detector for a camera known to have a wide lens: its recipe with three tenths of
+the windows cut from pip dice drawn as cubes through lenses of 10-80 degrees, their marks
+wiped on some as on the photos' (``train_detector --blank 0.3 --floors 0.5 --cubes 0.3
+--steps 2400``), used on light floors from :data:`vision.reader.WIDE_NETS_FROM`."""
 
 INPUT_PX = 32
 """Side of the network's input (the reader's 64 px crop scaled down)."""
@@ -76,3 +83,10 @@ def default_die_or_not() -> DieOrNot:
 def body_dice_finder() -> DiceFinder:
     """The packaged body detector, loaded once per process."""
     return DiceFinder(BODIES_PATH, threshold=BODY_THRESHOLD)
+
+
+@cache
+def wide_body_dice_finder() -> DiceFinder:
+    """The body detector for a wide lens (:data:`WIDE_BODIES_PATH`), loaded once per
+    process, by the first reader of custom-face dice told a wide lens."""
+    return DiceFinder(WIDE_BODIES_PATH, threshold=BODY_THRESHOLD)

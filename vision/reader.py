@@ -39,7 +39,12 @@ from vision.dicefinder import (
     scaled,
     wide_dice_finder,
 )
-from vision.dieornot import DIE_FROM, body_dice_finder, default_die_or_not
+from vision.dieornot import (
+    DIE_FROM,
+    body_dice_finder,
+    default_die_or_not,
+    wide_body_dice_finder,
+)
 from vision.enrollment import Profile
 from vision.facenet import (
     CLASSES,
@@ -166,16 +171,18 @@ the two sets read alike (202 against 203, 199 and 199). 110 is the floor under w
 the d6 photos' floors are 175-187."""
 
 WIDE_NETS_FROM = 45.0
-"""A reader told a lens at least this wide (degrees across the picture) finds pip dice on
-a light floor with the detector that learned dice seen from the side
-(:data:`vision.dicefinder.WIDE_MODEL_PATH`); a narrower lens, or none told, with the
-packaged one. Fifty-seventh session: on pip dice drawn as cubes through the lens
-(``benchmarks/bench_side_view.py --die d6``) it leaves far fewer dice wrong and sure and
-far fewer read where none lies from 45 degrees, where the packaged detector boxes the
-sides of the dice far out as dice; but on the d6 photos, taken nearly straight down, it
-finds a few dice fewer (10 of the train split's 1,458 dice missed against 7). 45 degrees
-is the widest lens ``docs/vision.md`` advises the tray to span (*Camera height and
-framing*)."""
+"""A reader told a lens at least this wide (degrees across the picture) finds dice on a
+light floor with the detectors that learned dice seen from the side
+(:data:`vision.dicefinder.WIDE_MODEL_PATH` for pip dice,
+:data:`vision.dieornot.WIDE_BODIES_PATH` for custom-face dice); a narrower lens, or none
+told, with the packaged ones. Fifty-seventh session: on dice drawn seen from the side
+through the lens (``benchmarks/bench_side_view.py``, pip dice drawn as cubes and SeaFall
+sets) they leave far fewer dice wrong and sure, missed, or read where none lies from 45
+degrees, where the packaged detectors box the sides of the dice far out as dice; but on
+the d6 photos, taken nearly straight down, they find a few dice fewer (9 of the train
+split's 1,458 dice missed against 7 by the pip reader; the enrolled stand-in's recall
+there 99.1% against 99.4%). 45 degrees is the widest lens ``docs/vision.md`` advises the
+tray to span (*Camera height and framing*)."""
 
 DARK_SURE_FROM = 0.8
 """On a frame read by the dark-floor networks (:data:`DARK_NETS_BELOW`), a die read sure
@@ -528,9 +535,9 @@ class DiceReader:
     confidence :func:`vision.sideview.side_sure_from` gives (:data:`vision.sideview.
     SIDE_SURE_FROM`); two dice far out that may be one die and its side boxed as a die
     (:func:`vision.sideview.side_pairs`), pip or custom, are both marked uncertain; from
-    :data:`WIDE_NETS_FROM`, pip dice on a light floor are found by the detector that
-    learned dice seen from the side. None (the default, a photo or a camera not calibrated
-    with its lens) does none of these."""
+    :data:`WIDE_NETS_FROM`, dice on a light floor are found by the detectors that learned
+    dice seen from the side (pip dice's and custom dice's bodies). None (the default, a
+    photo or a camera not calibrated with its lens) does none of these."""
 
     def __post_init__(self) -> None:
         if self.profile is None and self.die != "d6" and not self.unknown_faces:
@@ -555,6 +562,8 @@ class DiceReader:
         if self._by_body:
             body_dice_finder()
             default_die_or_not()
+            if self._wide_lens:
+                wide_body_dice_finder()
         elif self.detector == "net":
             default_dice_finder()
             if self._wide_lens and self.finder is None:
@@ -775,13 +784,14 @@ class DiceReader:
         small, scale = scaled(frame, size)
         found = []
         nets = self._pip_nets(small) if self._by_face_net else None
-        finder = (body_dice_finder() if self._by_body
-                  else nets.finder if nets is not None
-                  else self.finder or default_dice_finder())
         # candidates the face network checks (its none class) may come from lower peaks
         threshold = CHECKED_THRESHOLD if self._by_face_net else None
         small_roi = self._small_roi(small) if self._by_body else None
         dark_bodies = self._by_body and self._dark_floor(small, small_roi)
+        finder = ((wide_body_dice_finder() if self._wide_lens and not dark_bodies
+                   else body_dice_finder()) if self._by_body
+                  else nets.finder if nets is not None
+                  else self.finder or default_dice_finder())
         if dark_bodies:
             threshold = DARK_BODY_THRESHOLD  # the die-or-not check checks them
         boxes = [box for box, _score in finder.find_scaled(small, scale, frame.shape, threshold)]
@@ -819,8 +829,8 @@ class DiceReader:
 
     @property
     def _wide_lens(self) -> bool:
-        """Told a lens from WIDE_NETS_FROM: pip dice on a light floor are found by the
-        detector that learned dice seen from the side."""
+        """Told a lens from WIDE_NETS_FROM: dice on a light floor are found by the detectors
+        that learned dice seen from the side."""
         return self.lens_degrees is not None and self.lens_degrees >= WIDE_NETS_FROM
 
     def _dark_floor(self, small: np.ndarray, small_roi: np.ndarray | None = None) -> bool:

@@ -11,13 +11,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import vision.reader
 from tests.vision.helpers import empty_tray, table_crops
 from tests.vision.test_vision_calibrate_cli import SHEET, _plug_in, empty_frames
 from tests.vision.test_vision_cli import run
-from vision.boxes import centre_in
+from vision.boxes import centre_in, hold_each_other
 from vision.calibration import SIDE_ADVICE_ABOVE, Calibration, calibrate, check, tray_side
 from vision.cubes import cube_photo
 from vision.dicefinder import DiceFinder, dark_dice_finder, default_dice_finder, wide_dice_finder
+from vision.dieornot import body_dice_finder, wide_body_dice_finder
 from vision.enrollment import Profile
 from vision.reader import WIDE_NETS_FROM, DiceReader
 from vision.sideview import (
@@ -148,11 +150,13 @@ def test_the_side_a_die_shows_and_the_confidence_asked_there() -> None:
         DiceReader("d6", lens_degrees=0)
 
 
-def test_a_reader_told_a_wide_lens_reads_symbol_dice_far_out_with_more_care() -> None:
+def test_a_reader_told_a_wide_lens_reads_symbol_dice_far_out_with_more_care(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """A SeaFall set enrolled at the table under a camera that shows the dice's sides (a
     64 degree lens with the tray filling the picture): told the lens, the reader leaves to
     the table the dice far out that it reads less sure than the side they show asks, and
-    changes nothing else; pip dice get no such floor."""
+    changes nothing else (the reader told no lens finds the dice with the same body
+    detector, the one for a wide lens); pip dice get no such floor."""
     body = BODY_COLOURS[2]  # black: the set the side view costs most
     profile = Profile.from_crops("side", "seafall", table_crops(141, 5, body, top_shift=0.03),
                                  as_read=True)
@@ -160,6 +164,7 @@ def test_a_reader_told_a_wide_lens_reads_symbol_dice_far_out_with_more_care() ->
     lens = lens_for(0.03)
     plain = DiceReader("seafall", profile=profile)
     told = DiceReader("seafall", profile=profile, lens_degrees=lens)
+    monkeypatch.setattr(vision.reader, "body_dice_finder", wide_body_dice_finder)
     flipped = 0
     for _ in range(3):
         photo = tray_photo(rng, random_faces(rng, 15, profile.labels), top_shift=0.03,
@@ -174,6 +179,7 @@ def test_a_reader_told_a_wide_lens_reads_symbol_dice_far_out_with_more_care() ->
                 b.confidence >= floor)
             flipped += a.uncertain and not b.uncertain
     assert flipped >= 3
+    monkeypatch.undo()
     sheet = SHEET.image()  # 7 real pip dice, none on the way to the centre from another
     plain_pips = DiceReader("d6").read(sheet).dice
     assert DiceReader("d6", lens_degrees=102, finder=default_dice_finder()).read(
@@ -323,3 +329,55 @@ def _tally(reader: DiceReader, photos: list[SyntheticPhoto]) -> dict[str, int]:
                 got["right" if reads[i].face == die.face else "wrong"] += 1
         got["extra"] += len(reads) - len(used)
     return got
+
+
+def test_a_reader_told_a_wide_lens_finds_symbol_dice_by_the_bodies_it_saw_from_the_side(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """From WIDE_NETS_FROM degrees, custom-face dice on a light floor are found by the body
+    detector trained on dice drawn as cubes through wide lenses too; on a dark floor, or
+    with no lens told, by the packaged one. A blue SeaFall set under a 72 degree lens, 3
+    trays of 15: with the packaged body detector the reader told the lens misses 2 dice
+    and boxes 5 sides (and the like) as dice; with the one for a wide lens, none."""
+    body = BODY_COLOURS[3]
+    profile = Profile.from_crops("side", "seafall", table_crops(141, 5, body, top_shift=0.035),
+                                 as_read=True)
+    rng = np.random.default_rng(44)
+    photos = [tray_photo(rng, random_faces(rng, 15, profile.labels), top_shift=0.035,
+                         body=body) for _ in range(3)]
+    told = DiceReader("seafall", profile=profile, lens_degrees=lens_for(0.035))
+    wide = _found_and_extra(told, photos)
+    with monkeypatch.context() as m:
+        m.setattr(vision.reader, "wide_body_dice_finder", body_dice_finder)
+        packaged = _found_and_extra(told, photos)
+    assert wide == (45, 0)
+    assert packaged[0] <= 44 and packaged[1] >= 3
+    # which detector: the body detector for a wide lens on a light floor only
+    plain = DiceReader("seafall", profile=profile)  # (made before: it loads its models)
+    taken: list[str] = []
+    monkeypatch.setattr(vision.reader, "wide_body_dice_finder",
+                        lambda: taken.append("wide") or wide_body_dice_finder())
+    monkeypatch.setattr(vision.reader, "body_dice_finder",
+                        lambda: taken.append("packaged") or body_dice_finder())
+    dark = tray_photo(rng, random_faces(rng, 6, profile.labels), body=BODY_COLOURS[1],
+                      tray=(60, 60, 60))
+    told.read(photos[0].image)
+    told.read(dark.image)
+    plain.read(photos[0].image)
+    assert taken == ["wide", "packaged", "packaged"]
+
+
+def _found_and_extra(reader: DiceReader, photos: list[SyntheticPhoto]) -> tuple[int, int]:
+    """Drawn dice found (a read box and the die's each holding the other's centre, each
+    box taken once) and read boxes on no drawn die."""
+    found = extra = 0
+    for photo in photos:
+        reads = reader.read(photo.image).dice
+        used: set[int] = set()
+        for die in photo.dice:
+            i = next((i for i, r in enumerate(reads)
+                      if i not in used and hold_each_other(die.box, r.box)), None)
+            if i is not None:
+                used.add(i)
+        found += len(used)
+        extra += len(reads) - len(used)
+    return found, extra
