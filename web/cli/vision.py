@@ -41,7 +41,7 @@ from web.runtime.hardware import camera_label, found_camera, pi_model, video_dev
 
 LENS_HELP = ("the camera's lens angle across the picture's width, in degrees, over the "
              "setup's and a Pi camera module's own: dice far out, which show their sides, "
-             "are read with more care, and from 45 degrees pip dice are found by a detector "
+             "are read with more care, and from 45 degrees dice are found by detectors "
              "that learned dice seen from the side (docs/vision.md, Camera height and "
              "framing)")
 
