@@ -89,16 +89,15 @@ def read_sets(share: float, trays: int, seed: int) -> dict[str, object]:
         profile = Profile.from_crops("side", "seafall", table_crops(
             seed + 100 + k, 5, body, top_shift=share), as_read=True)
         reader = DiceReader("seafall", profile=profile)
-        told_reader = (DiceReader("seafall", profile=profile, lens_degrees=lens)
-                       if lens >= WIDE_NETS_FROM else None)
+        told_reader = wide_reader(lens, "seafall", profile=profile)
         rng = np.random.default_rng(seed + k)
         for t in range(trays):
             photo = tray_photo(rng, random_faces(rng, COUNTS[t % len(COUNTS)], profile.labels),
                                top_shift=share, body=body)
             read = reader.read(photo.image)
             tally(photo, read, totals, wrong)
-            tally(photo, told(read, photo.image.shape, lens) if told_reader is None
-                  else told_reader.read(photo.image), totals, Counter(), "lens_")
+            tally(photo, told(read, photo.image, lens, told_reader), totals, Counter(),
+                  "lens_")
     return {**totals, "wrong": wrong}
 
 
@@ -107,7 +106,7 @@ def read_pips(lens: float, trays: int, seed: int) -> dict[str, object]:
     totals: dict[str, int] = dict.fromkeys(TOTALS, 0)
     wrong: Counter[tuple[str, str]] = Counter()
     reader = DiceReader("d6")
-    told_reader = DiceReader("d6", lens_degrees=lens)
+    told_reader = wide_reader(lens, "d6")
     for k, body in enumerate(BODY_COLOURS):
         rng = np.random.default_rng(seed + k)
         for t in range(trays):
@@ -115,15 +114,26 @@ def read_pips(lens: float, trays: int, seed: int) -> dict[str, object]:
                                lens, body=body)
             read = reader.read(photo.image)
             tally(photo, read, totals, wrong, holds=centre_in)
-            tally(photo, told_reader.read(photo.image), totals, Counter(), "lens_",
-                  holds=centre_in)
+            tally(photo, told(read, photo.image, lens, told_reader), totals, Counter(),
+                  "lens_", holds=centre_in)
     return {**totals, "wrong": wrong}
 
 
-def told(read: TrayRead, shape: tuple[int, ...], lens: float) -> TrayRead:
-    """The read as a reader told a lens under :data:`vision.reader.WIDE_NETS_FROM` gives
-    it: its last step put on the same read (it finds the dice as a reader told no lens)."""
-    return replace(read, dice=tuple(read_under_lens(read.dice, shape, lens,
+def wide_reader(lens: float, die: str, profile: Profile | None = None) -> DiceReader | None:
+    """A reader told ``lens`` when it finds the dice otherwise than a reader told no lens
+    (from :data:`vision.reader.WIDE_NETS_FROM`: the detectors for a wide lens), else None."""
+    return (DiceReader(die, profile=profile, lens_degrees=lens) if lens >= WIDE_NETS_FROM
+            else None)
+
+
+def told(read: TrayRead, image: np.ndarray, lens: float,
+         wide: DiceReader | None) -> TrayRead:
+    """The read a reader told the lens gives: the tray read again by ``wide``
+    (:func:`wide_reader`) when there is one; else, as it finds the dice alike, its last
+    step put on the same ``read``."""
+    if wide is not None:
+        return wide.read(image)
+    return replace(read, dice=tuple(read_under_lens(read.dice, image.shape, lens,
                                                     custom=read.die != "d6")))
 
 
