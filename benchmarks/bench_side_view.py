@@ -35,9 +35,12 @@ With ``--die d6``, pip dice read without enrollment instead, each body colour's 
 told the lens reads each tray again (a pip die gets no floor, only
 :func:`vision.sideview.side_pairs`, and from :data:`vision.reader.WIDE_NETS_FROM` its dice
 are found by the detector for a wide lens, :data:`vision.dicefinder.WIDE_MODEL_PATH`).
-About five minutes a lens at 96 trays::
+``--floor GREY`` draws their tray's floor that grey instead of the usual light grey (under
+:data:`vision.reader.DARK_NETS_BELOW` the dark-floor networks read them). About five
+minutes a lens at 96 trays::
 
-    .venv/bin/python benchmarks/bench_side_view.py --die d6 [--lenses 10 45 55 64 72]
+    .venv/bin/python benchmarks/bench_side_view.py --die d6 [--lenses 10 45 55 64 72] \
+        [--floor 60]
 """
 
 from __future__ import annotations
@@ -101,17 +104,21 @@ def read_sets(share: float, trays: int, seed: int) -> dict[str, object]:
     return {**totals, "wrong": wrong}
 
 
-def read_pips(lens: float, trays: int, seed: int) -> dict[str, object]:
-    """Pip dice of each body colour drawn as cubes through a lens ``lens`` across."""
+def read_pips(lens: float, trays: int, seed: int, floor: float | None = None
+              ) -> dict[str, object]:
+    """Pip dice of each body colour drawn as cubes through a lens ``lens`` across, on
+    :func:`vision.cubes.cube_photo`'s light grey tray or, with ``floor``, a floor of
+    that grey."""
     totals: dict[str, int] = dict.fromkeys(TOTALS, 0)
     wrong: Counter[tuple[str, str]] = Counter()
     reader = DiceReader("d6")
     told_reader = wide_reader(lens, "d6")
+    tray = {} if floor is None else {"tray": (round(floor),) * 3}
     for k, body in enumerate(BODY_COLOURS):
         rng = np.random.default_rng(seed + k)
         for t in range(trays):
             photo = cube_photo(rng, random_faces(rng, COUNTS[t % len(COUNTS)], D6_FACES),
-                               lens, body=body)
+                               lens, body=body, **tray)
             read = reader.read(photo.image)
             tally(photo, read, totals, wrong, holds=centre_in)
             tally(photo, told(read, photo.image, lens, told_reader), totals, Counter(),
@@ -177,14 +184,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="side shares of drawn SeaFall trays")
     parser.add_argument("--lenses", nargs="+", type=float, default=list(LENSES),
                         help="lens angles (degrees across) of drawn pip trays (--die d6)")
+    parser.add_argument("--floor", type=float, default=None, metavar="GREY",
+                        help="the drawn pip trays' floor this grey (0-255; --die d6) "
+                             "instead of a light grey")
     parser.add_argument("--trays", type=int, default=96, help="trays a set and share")
     parser.add_argument("--seed", type=int, default=41)
     args = parser.parse_args(argv)
     started = time.perf_counter()
     if args.die == "d6":
+        floor = "" if args.floor is None else f", on a floor of grey {args.floor:.0f}"
         print(f"pip d6 ({', '.join(BODY_NAMES)}), {args.trays} trays of 1-15 dice each, "
-              "drawn as cubes through the lens")
-        runs = [(lens, lens, read_pips(lens, args.trays, args.seed)) for lens in args.lenses]
+              f"drawn as cubes through the lens{floor}")
+        runs = [(lens, lens, read_pips(lens, args.trays, args.seed, args.floor))
+                for lens in args.lenses]
     else:
         print(f"SeaFall sets ({', '.join(BODY_NAMES)}), {args.trays} trays of 1-15 dice "
               "each, enrolled at the table from 5 dice a face under the same camera")
