@@ -23,9 +23,9 @@ from vision.onnxmodel import ModelError, OnnxModel
 from vision.reading import Box
 
 __all__ = [
-    "CHECKED_THRESHOLD", "DARK_MODEL_PATH", "MODEL_PATH", "WIDE_MODEL_PATH", "DiceFinder",
-    "ModelError", "dark_dice_finder", "decode", "MAX_UPSCALE", "default_dice_finder", "prepare",
-    "scaled", "wide_dice_finder",
+    "CHECKED_THRESHOLD", "DARK_MODEL_PATH", "DARK_WIDE_MODEL_PATH", "MODEL_PATH",
+    "WIDE_MODEL_PATH", "DiceFinder", "ModelError", "dark_dice_finder", "dark_wide_dice_finder",
+    "decode", "MAX_UPSCALE", "default_dice_finder", "prepare", "scaled", "wide_dice_finder",
 ]
 
 MODEL_PATH = Path(__file__).parent / "models" / "dice_centres.onnx"
@@ -41,6 +41,14 @@ three tenths of its windows cut from trays of pip dice drawn as cubes through le
 10-80 degrees, their sides in view, for 2,400 steps (``train_detector --cubes 0.3 --steps
 2400``), used on light floors from :data:`vision.reader.WIDE_NETS_FROM`. It boxes a die far
 out whole, where the packaged detector often boxes its side as a die of its own."""
+
+DARK_WIDE_MODEL_PATH = Path(__file__).parent / "models" / "dice_centres_dark_wide.onnx"
+"""The pip-dice detector for dark floors under a wide lens: the dark-floor recipe with
+three tenths of its windows cut from the drawn cubes of :data:`WIDE_MODEL_PATH`'s, their
+floors repainted darker as often as the photos' (``train_detector --floors 0.5 --seed 5
+--cubes 0.3 --steps 2400``), used with the dark-floor face networks from
+:data:`vision.reader.WIDE_NETS_FROM`. Besides a die's side, it boxes a black die on a
+dark floor whole where :data:`DARK_MODEL_PATH`'s often boxes its pips as dice."""
 
 NET_DIE_PX = 16.0
 """Die size, in pixels, in the frame the network sees."""
@@ -183,6 +191,14 @@ def wide_dice_finder() -> DiceFinder:
     """The pip-dice detector for a wide lens (:data:`WIDE_MODEL_PATH`), loaded once per
     process, by the first reader told a wide lens."""
     return DiceFinder(WIDE_MODEL_PATH)
+
+
+@cache
+def dark_wide_dice_finder() -> DiceFinder:
+    """The pip-dice detector for dark floors under a wide lens
+    (:data:`DARK_WIDE_MODEL_PATH`), loaded once per process, at a wide-lens reader's first
+    dark frame."""
+    return DiceFinder(DARK_WIDE_MODEL_PATH)
 
 
 @cache

@@ -35,6 +35,7 @@ from vision.dicefinder import (
     CHECKED_THRESHOLD,
     DiceFinder,
     dark_dice_finder,
+    dark_wide_dice_finder,
     default_dice_finder,
     scaled,
     wide_dice_finder,
@@ -182,7 +183,13 @@ degrees, where the packaged detectors box the sides of the dice far out as dice;
 the d6 photos, taken nearly straight down, they find a few dice fewer (9 of the train
 split's 1,458 dice missed against 7 by the pip reader; the enrolled stand-in's recall
 there 99.1% against 99.4%). 45 degrees is the widest lens ``docs/vision.md`` advises the
-tray to span (*Camera height and framing*)."""
+tray to span (*Camera height and framing*). Since the fifty-eighth session such a reader
+finds pip dice on a dark floor (:data:`DARK_NETS_BELOW`) with the dark-floor detector that
+learned the drawn dice too (:data:`vision.dicefinder.DARK_WIDE_MODEL_PATH`), read by the
+dark-floor face networks: on drawn trays of grey 100 and 60 through a 64-degree lens it
+leaves 6-9 dice of 492 wrong and sure and 1-2 read where none lies, against 22-30 and
+26-39; on the d6 photos repainted a grey of 40 it finds 7 train dice fewer (of 1,458),
+so a narrower lens keeps the dark-floor detector."""
 
 DARK_SURE_FROM = 0.8
 """On a frame read by the dark-floor networks (:data:`DARK_NETS_BELOW`), a die read sure
@@ -535,9 +542,9 @@ class DiceReader:
     confidence :func:`vision.sideview.side_sure_from` gives (:data:`vision.sideview.
     SIDE_SURE_FROM`); two dice far out that may be one die and its side boxed as a die
     (:func:`vision.sideview.side_pairs`), pip or custom, are both marked uncertain; from
-    :data:`WIDE_NETS_FROM`, dice on a light floor are found by the detectors that learned
-    dice seen from the side (pip dice's and custom dice's bodies). None (the default, a
-    photo or a camera not calibrated with its lens) does none of these."""
+    :data:`WIDE_NETS_FROM`, dice are found by the detectors that learned dice seen from
+    the side (pip dice's on any floor, custom dice's bodies on a light floor). None (the
+    default, a photo or a camera not calibrated with its lens) does none of these."""
 
     def __post_init__(self) -> None:
         if self.profile is None and self.die != "d6" and not self.unknown_faces:
@@ -812,13 +819,15 @@ class DiceReader:
     def _pip_nets(self, small: np.ndarray) -> _PipNets:
         """The pip networks for a frame (``small``, the detector's copy): when the reader
         reads with the packaged networks, those trained on darker floors when its floor is
-        darker than DARK_NETS_BELOW, else the detector for a wide lens when the reader was
-        told one (WIDE_NETS_FROM); else the reader's own."""
+        darker than DARK_NETS_BELOW, else the packaged ones; either set with its detector
+        for a wide lens when the reader was told one (WIDE_NETS_FROM). Else the reader's
+        own."""
         assert self.face_net is not None
         packaged = (self.floor_networks and self.finder is None
                     and self.face_net is default_face_net())
         if packaged and self._dark_floor(small):
-            return _PipNets(dark_dice_finder(), dark_face_net(),
+            return _PipNets(dark_wide_dice_finder() if self._wide_lens else dark_dice_finder(),
+                            dark_face_net(),
                             dark_quick_net() if self.quick_net is not None else None,
                             DARK_QUICK_NONE if self.quick_none is None else self.quick_none,
                             DARK_SURE_FROM)
@@ -829,8 +838,8 @@ class DiceReader:
 
     @property
     def _wide_lens(self) -> bool:
-        """Told a lens from WIDE_NETS_FROM: dice on a light floor are found by the detectors
-        that learned dice seen from the side."""
+        """Told a lens from WIDE_NETS_FROM: dice are found by the detectors that learned
+        dice seen from the side (custom-face dice's on a light floor only)."""
         return self.lens_degrees is not None and self.lens_degrees >= WIDE_NETS_FROM
 
     def _dark_floor(self, small: np.ndarray, small_roi: np.ndarray | None = None) -> bool:
