@@ -17,12 +17,13 @@ dice (:data:`vision.training.calibrate_smear_symbols.COUNTS`). Printed per share
 angle it stands for, the dice, those found, read sure and right, read wrong and sure (and
 how many of those lie in the outer half of the picture: further from its centre than half
 of the half-diagonal), the dice read sure where none lies (``extra``), the commonest wrong
-reads, and then the same dice read sure and right and wrong and sure, and the extra, by a
-reader told the lens (a setup's :attr:`vision.calibration.Calibration.lens_degrees`): its
-last steps (:func:`vision.sideview.side_pairs` and the floor
-:func:`vision.sideview.side_sure_from` puts on each custom die) applied to the same reads,
-and from :data:`vision.reader.WIDE_NETS_FROM` each tray read again, the dice found by the
-body detector for a wide lens (:data:`vision.dieornot.WIDE_BODIES_PATH`).
+reads, and then the same dice found, read sure and right and wrong and sure, and the
+extra, by a reader told the lens (a setup's
+:attr:`vision.calibration.Calibration.lens_degrees`): its last steps
+(:func:`vision.sideview.side_pairs` and the floor :func:`vision.sideview.side_sure_from`
+puts on each custom die) applied to the same reads, and from
+:data:`vision.reader.WIDE_NETS_FROM` each tray read again, the dice found by the body
+detector for a wide lens (:data:`vision.dieornot.WIDE_BODIES_PATH`).
 ``docs/vision.md``, *Camera height and framing*. About four minutes a share on one core
 (six from 45 degrees)::
 
@@ -203,8 +204,8 @@ def main(argv: list[str] | None = None) -> int:
         runs = ((share, lens_for(share), read_sets(share, args.trays, args.seed))
                 for share in args.shares)
     print(f"{'share':>6} {'lens':>5} {'dice':>6} {'found':>6} {'sure+right':>11} "
-          f"{'wrong+sure':>11} {'outer':>6} {'extra':>6} | told the lens: {'sure+right':>10} "
-          f"{'wrong+sure':>10} {'extra':>6} | commonest wrong reads")
+          f"{'wrong+sure':>11} {'outer':>6} {'extra':>6} | told the lens: {'found':>6} "
+          f"{'sure+right':>10} {'wrong+sure':>10} {'extra':>6} | commonest wrong reads")
     for share, lens, t in runs:
         dice = int(t["dice"])  # type: ignore[call-overload]
         silent = int(t["silent"])  # type: ignore[call-overload]
@@ -214,7 +215,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{shown:>6} {lens:>4.0f}d {dice:>6} {t['found']:>6} "
               f"{100 * int(t['right']) / dice:>10.1f}% "  # type: ignore[call-overload]
               f"{silent:>4} {100 * silent / dice:>5.2f}% {t['outer']:>6} {t['extra']:>6} | "
-              f"{'':>14} {100 * int(t['lens_right']) / dice:>9.1f}% "  # type: ignore[call-overload]
+              f"{'':>14} {t['lens_found']:>6} "
+              f"{100 * int(t['lens_right']) / dice:>9.1f}% "  # type: ignore[call-overload]
               f"{t['lens_silent']:>10} {t['lens_extra']:>6} | {common}", flush=True)
     print("(lens: the angle across of a lens showing as much of the dice's sides with the "
           "tray filling the picture; extra: dice read sure where none lies; told the lens: "
