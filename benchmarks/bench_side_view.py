@@ -30,15 +30,18 @@ detector for a wide lens (:data:`vision.dieornot.WIDE_BODIES_PATH`).
     .venv/bin/python benchmarks/bench_side_view.py [--shares 0 0.01 0.02 0.025 0.03 0.035] \\
         [--trays 96] [--seed 41]
 
+``--floor GREY`` draws the trays' floor (and the enrolled dice's) that grey instead of
+the usual light grey: under :data:`vision.reader.DARK_NETS_BELOW` the dark-floor
+networks, thresholds and checks read them.
+
 With ``--die d6``, pip dice read without enrollment instead, each body colour's on
 ``--trays`` trays of 1 to 15: drawn as cubes through a lens of each angle of ``--lenses``
 (:func:`vision.cubes.cube_photo`: the sides' pips in view). The same columns; the reader
 told the lens reads each tray again (a pip die gets no floor, only
 :func:`vision.sideview.side_pairs`, and from :data:`vision.reader.WIDE_NETS_FROM` its dice
-are found by the detector for a wide lens, :data:`vision.dicefinder.WIDE_MODEL_PATH`).
-``--floor GREY`` draws their tray's floor that grey instead of the usual light grey (under
-:data:`vision.reader.DARK_NETS_BELOW` the dark-floor networks read them). About five
-minutes a lens at 96 trays::
+are found by the detector for a wide lens, :data:`vision.dicefinder.WIDE_MODEL_PATH`, or
+on a dark floor :data:`vision.dicefinder.DARK_WIDE_MODEL_PATH`). About five minutes a lens
+at 96 trays::
 
     .venv/bin/python benchmarks/bench_side_view.py --die d6 [--lenses 10 45 55 64 72] \
         [--floor 60]
@@ -84,20 +87,24 @@ TOTALS = tuple(k + n for k in ("", "lens_")
                for n in ("dice", "found", "right", "silent", "outer", "extra"))
 
 
-def read_sets(share: float, trays: int, seed: int) -> dict[str, object]:
-    """The SeaFall sets, each enrolled and read under a camera showing ``share``."""
+def read_sets(share: float, trays: int, seed: int, floor: float | None = None
+              ) -> dict[str, object]:
+    """The SeaFall sets, each enrolled and read under a camera showing ``share``, on
+    :func:`vision.synthetic.tray_photo`'s light grey tray or, with ``floor``, a floor of
+    that grey."""
     totals: dict[str, int] = dict.fromkeys(TOTALS, 0)
     lens = lens_for(share)
     wrong: Counter[tuple[str, str]] = Counter()
+    tray = {} if floor is None else {"tray": (round(floor),) * 3}
     for k, body in enumerate(BODY_COLOURS):
         profile = Profile.from_crops("side", "seafall", table_crops(
-            seed + 100 + k, 5, body, top_shift=share), as_read=True)
+            seed + 100 + k, 5, body, top_shift=share, **tray), as_read=True)
         reader = DiceReader("seafall", profile=profile)
         told_reader = wide_reader(lens, "seafall", profile=profile)
         rng = np.random.default_rng(seed + k)
         for t in range(trays):
             photo = tray_photo(rng, random_faces(rng, COUNTS[t % len(COUNTS)], profile.labels),
-                               top_shift=share, body=body)
+                               top_shift=share, body=body, **tray)
             read = reader.read(photo.image)
             tally(photo, read, totals, wrong)
             tally(photo, told(read, photo.image, lens, told_reader), totals, Counter(),
@@ -186,22 +193,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lenses", nargs="+", type=float, default=list(LENSES),
                         help="lens angles (degrees across) of drawn pip trays (--die d6)")
     parser.add_argument("--floor", type=float, default=None, metavar="GREY",
-                        help="the drawn pip trays' floor this grey (0-255; --die d6) "
-                             "instead of a light grey")
+                        help="the drawn trays' floor this grey (0-255) instead of a light "
+                             "grey")
     parser.add_argument("--trays", type=int, default=96, help="trays a set and share")
     parser.add_argument("--seed", type=int, default=41)
     args = parser.parse_args(argv)
     started = time.perf_counter()
+    floor = "" if args.floor is None else f", on a floor of grey {args.floor:.0f}"
     if args.die == "d6":
-        floor = "" if args.floor is None else f", on a floor of grey {args.floor:.0f}"
         print(f"pip d6 ({', '.join(BODY_NAMES)}), {args.trays} trays of 1-15 dice each, "
               f"drawn as cubes through the lens{floor}")
         runs = [(lens, lens, read_pips(lens, args.trays, args.seed, args.floor))
                 for lens in args.lenses]
     else:
         print(f"SeaFall sets ({', '.join(BODY_NAMES)}), {args.trays} trays of 1-15 dice "
-              "each, enrolled at the table from 5 dice a face under the same camera")
-        runs = ((share, lens_for(share), read_sets(share, args.trays, args.seed))
+              "each, enrolled at the table from 5 dice a face under the same camera"
+              f"{floor}")
+        runs = ((share, lens_for(share), read_sets(share, args.trays, args.seed, args.floor))
                 for share in args.shares)
     print(f"{'share':>6} {'lens':>5} {'dice':>6} {'found':>6} {'sure+right':>11} "
           f"{'wrong+sure':>11} {'outer':>6} {'extra':>6} | told the lens: {'found':>6} "

@@ -33,7 +33,8 @@ WIDE_BODIES_PATH = Path(__file__).parent / "models" / "dice_bodies_wide.onnx"
 """The body detector for a camera known to have a wide lens: its recipe with three tenths of
 the windows cut from pip dice drawn as cubes through lenses of 10-80 degrees, their marks
 wiped on some as on the photos' (``train_detector --blank 0.3 --floors 0.5 --cubes 0.3
---steps 2400``), used on light floors from :data:`vision.reader.WIDE_NETS_FROM`."""
+--steps 2400``), used from :data:`vision.reader.WIDE_NETS_FROM` (on light floors only
+until the fifty-eighth session)."""
 
 INPUT_PX = 32
 """Side of the network's input (the reader's 64 px crop scaled down)."""

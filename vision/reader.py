@@ -172,9 +172,10 @@ the two sets read alike (202 against 203, 199 and 199). 110 is the floor under w
 the d6 photos' floors are 175-187."""
 
 WIDE_NETS_FROM = 45.0
-"""A reader told a lens at least this wide (degrees across the picture) finds dice on a
-light floor with the detectors that learned dice seen from the side
-(:data:`vision.dicefinder.WIDE_MODEL_PATH` for pip dice,
+"""A reader told a lens at least this wide (degrees across the picture) finds dice with
+the detectors that learned dice seen from the side
+(:data:`vision.dicefinder.WIDE_MODEL_PATH` for pip dice on a light floor,
+:data:`vision.dicefinder.DARK_WIDE_MODEL_PATH` on a dark one,
 :data:`vision.dieornot.WIDE_BODIES_PATH` for custom-face dice); a narrower lens, or none
 told, with the packaged ones. Fifty-seventh session: on dice drawn seen from the side
 through the lens (``benchmarks/bench_side_view.py``, pip dice drawn as cubes and SeaFall
@@ -189,7 +190,13 @@ learned the drawn dice too (:data:`vision.dicefinder.DARK_WIDE_MODEL_PATH`), rea
 dark-floor face networks: on drawn trays of grey 100 and 60 through a 64-degree lens it
 leaves 6-9 dice of 492 wrong and sure and 1-2 read where none lies, against 22-30 and
 26-39; on the d6 photos repainted a grey of 40 it finds 7 train dice fewer (of 1,458),
-so a narrower lens keeps the dark-floor detector."""
+so a narrower lens keeps the dark-floor detector. Custom-face dice on a dark floor are
+found by the body detector for a wide lens too, with the dark floor's peak threshold and
+plain squares (:data:`DARK_BODY_THRESHOLD`): on drawn SeaFall sets of grey 72 through 64
+degrees and of grey 30 through 72 it finds 491 and 475 of 492 dice against 486 and 442,
+and reads 376 and 298 sure and right against 365 and 285, none wrong and sure and none
+where no die lies either way; on the d6 photos repainted a grey of 100 / 72 / 40 it finds
+4 / 9 / 8 of the train split's 1,458 dice fewer."""
 
 DARK_SURE_FROM = 0.8
 """On a frame read by the dark-floor networks (:data:`DARK_NETS_BELOW`), a die read sure
@@ -543,8 +550,8 @@ class DiceReader:
     SIDE_SURE_FROM`); two dice far out that may be one die and its side boxed as a die
     (:func:`vision.sideview.side_pairs`), pip or custom, are both marked uncertain; from
     :data:`WIDE_NETS_FROM`, dice are found by the detectors that learned dice seen from
-    the side (pip dice's on any floor, custom dice's bodies on a light floor). None (the
-    default, a photo or a camera not calibrated with its lens) does none of these."""
+    the side (pip dice's and custom dice's bodies). None (the default, a photo or a camera
+    not calibrated with its lens) does none of these."""
 
     def __post_init__(self) -> None:
         if self.profile is None and self.die != "d6" and not self.unknown_faces:
@@ -795,8 +802,8 @@ class DiceReader:
         threshold = CHECKED_THRESHOLD if self._by_face_net else None
         small_roi = self._small_roi(small) if self._by_body else None
         dark_bodies = self._by_body and self._dark_floor(small, small_roi)
-        finder = ((wide_body_dice_finder() if self._wide_lens and not dark_bodies
-                   else body_dice_finder()) if self._by_body
+        finder = ((wide_body_dice_finder() if self._wide_lens else body_dice_finder())
+                  if self._by_body
                   else nets.finder if nets is not None
                   else self.finder or default_dice_finder())
         if dark_bodies:
@@ -839,7 +846,7 @@ class DiceReader:
     @property
     def _wide_lens(self) -> bool:
         """Told a lens from WIDE_NETS_FROM: dice are found by the detectors that learned
-        dice seen from the side (custom-face dice's on a light floor only)."""
+        dice seen from the side."""
         return self.lens_degrees is not None and self.lens_degrees >= WIDE_NETS_FROM
 
     def _dark_floor(self, small: np.ndarray, small_roi: np.ndarray | None = None) -> bool:
