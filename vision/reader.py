@@ -251,7 +251,9 @@ The ivory set gains most (on dark grey 208 found against 222, read sure and righ
 against 92.5%); 0.2 finds more still but read 3 black dice more wrong and sure and made
 twice the false boxes, so 0.25. The val photos repainted a grey of 40 get 7 boxes on no
 die from the body path against 4 (pictures of dice on the box's walls, which a calibrated
-tray region leaves out), and one more die found at 100."""
+tray region leaves out), and one more die found at 100. Placed on the packaged body
+detector; since the fifty-eighth session the one for a wide lens reads a dark floor under
+a lens from :data:`WIDE_NETS_FROM` at the same threshold, measured so (see there)."""
 
 DARK_QUICK_NONE = 0.5
 """On a frame read by the dark-floor networks, a candidate their quick first look takes
