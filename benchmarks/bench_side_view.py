@@ -87,6 +87,12 @@ TOTALS = tuple(k + n for k in ("", "lens_")
                for n in ("dice", "found", "right", "silent", "outer", "extra"))
 
 
+def floor_tray(floor: float | None) -> dict[str, tuple[int, int, int]]:
+    """The drawing functions' ``tray`` argument for a floor of grey ``floor``; none (their
+    light grey) for None."""
+    return {} if floor is None else {"tray": (round(floor),) * 3}
+
+
 def read_sets(share: float, trays: int, seed: int, floor: float | None = None
               ) -> dict[str, object]:
     """The SeaFall sets, each enrolled and read under a camera showing ``share``, on
@@ -95,7 +101,7 @@ def read_sets(share: float, trays: int, seed: int, floor: float | None = None
     totals: dict[str, int] = dict.fromkeys(TOTALS, 0)
     lens = lens_for(share)
     wrong: Counter[tuple[str, str]] = Counter()
-    tray = {} if floor is None else {"tray": (round(floor),) * 3}
+    tray = floor_tray(floor)
     for k, body in enumerate(BODY_COLOURS):
         profile = Profile.from_crops("side", "seafall", table_crops(
             seed + 100 + k, 5, body, top_shift=share, **tray), as_read=True)
@@ -121,7 +127,7 @@ def read_pips(lens: float, trays: int, seed: int, floor: float | None = None
     wrong: Counter[tuple[str, str]] = Counter()
     reader = DiceReader("d6")
     told_reader = wide_reader(lens, "d6")
-    tray = {} if floor is None else {"tray": (round(floor),) * 3}
+    tray = floor_tray(floor)
     for k, body in enumerate(BODY_COLOURS):
         rng = np.random.default_rng(seed + k)
         for t in range(trays):
