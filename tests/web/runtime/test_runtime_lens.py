@@ -11,8 +11,10 @@ import numpy as np
 
 from tests.vision.helpers import table_crops
 from tests.web.runtime.test_runtime_camera import Ticking, dice_table, runtime_with, throws
+from vision.boxes import hold_each_other
 from vision.calibration import calibrate
 from vision.enrollment import Profile
+from vision.faces import SEAFALL_FACES
 from vision.reader import DiceReader
 from vision.sources import FakeSource
 from vision.synthetic import BODY_COLOURS, lens_for, random_faces, tray_photo
@@ -46,6 +48,35 @@ def test_the_readers_read_with_the_setup_s_lens_else_the_camera_s():
     narrow = replace(old, lens_degrees=24.0)  # the setup's own lens is the one read with
     assert _marks(readers.read("seafall", frame, "x", narrow, lens_degrees=wide)) == _marks(
         replace(in_setup, lens_degrees=24.0).read(frame))
+
+
+def test_dice_the_table_names_before_a_profile_are_found_with_the_lens_too(tmp_path):
+    """A die with no profile yet is read to be named at the table (enrolled there): the
+    lens reaches that reader too, so under a wide lens the dice the players are asked to
+    name are found by the body detector for a wide lens. A blue SeaFall set under a 72
+    degree lens, 3 trays of 15: told the lens, all 45 dice boxed and nothing else; told
+    none, 2 dice missed and 5 sides or the like boxed as dice, for the table to name."""
+    body = BODY_COLOURS[3]
+    rng = np.random.default_rng(44)
+    photos = [tray_photo(rng, random_faces(rng, 15, SEAFALL_FACES), top_shift=0.035,
+                         body=body) for _ in range(3)]
+    readers = DiceReaders(profile_dir=tmp_path)  # no profile saved: the dice are named
+    wide = lens_for(0.035)
+    counts = {}
+    for lens in (None, wide):
+        found = extra = 0
+        for photo in photos:
+            read = readers.read("seafall", photo.image, "x", lens_degrees=lens)
+            assert read.dice and all(d.uncertain for d in read.dice)  # named, not read
+            assert _marks(read) == _marks(DiceReader(
+                "seafall", unknown_faces=True, lens_degrees=lens).read(photo.image))
+            boxed = [d.box for d in read.dice]
+            hit = sum(any(hold_each_other(d.box, b) for b in boxed) for d in photo.dice)
+            found, extra = found + hit, extra + len(boxed) - hit
+        counts[lens] = (found, extra)
+    assert counts[wide] == (45, 0)
+    assert counts[None][0] <= 44 and counts[None][1] >= 3
+    assert not readers.profiles  # reading to name enrolls nothing by itself
 
 
 def test_a_camera_that_tells_its_lens_reads_with_it_without_a_setup(seafall_services,
