@@ -23,7 +23,10 @@ extra, by a reader told the lens (a setup's
 (:func:`vision.sideview.side_pairs` and the floor :func:`vision.sideview.side_sure_from`
 puts on each custom die) applied to the same reads, and from
 :data:`vision.reader.WIDE_NETS_FROM` each tray read again, the dice found by the body
-detector for a wide lens (:data:`vision.dieornot.WIDE_BODIES_PATH`).
+detector for a wide lens (:data:`vision.dieornot.WIDE_BODIES_PATH`), by a profile
+enrolled as a table whose setup keeps the lens enrolls it: the named dice found and cut by
+a reader told the lens too (:func:`told_profile`; before the fifty-ninth session the
+reader told the lens read with the first columns' profile).
 ``docs/vision.md``, *Camera height and framing*. About four minutes a share on one core
 (six from 45 degrees)::
 
@@ -106,7 +109,8 @@ def read_sets(share: float, trays: int, seed: int, floor: float | None = None
         profile = Profile.from_crops("side", "seafall", table_crops(
             seed + 100 + k, 5, body, top_shift=share, **tray), as_read=True)
         reader = DiceReader("seafall", profile=profile)
-        told_reader = wide_reader(lens, "seafall", profile=profile)
+        told_reader = wide_reader(lens, "seafall", profile=told_profile(
+            profile, seed + 100 + k, body, share, tray))
         rng = np.random.default_rng(seed + k)
         for t in range(trays):
             photo = tray_photo(rng, random_faces(rng, COUNTS[t % len(COUNTS)], profile.labels),
@@ -145,6 +149,19 @@ def wide_reader(lens: float, die: str, profile: Profile | None = None) -> DiceRe
     (from :data:`vision.reader.WIDE_NETS_FROM`: the detectors for a wide lens), else None."""
     return (DiceReader(die, profile=profile, lens_degrees=lens) if lens >= WIDE_NETS_FROM
             else None)
+
+
+def told_profile(profile: Profile, seed: int, body: tuple[int, int, int], share: float,
+                 tray: dict[str, tuple[int, int, int]]) -> Profile:
+    """The set's profile as a table whose setup keeps the lens enrolls it: from
+    :data:`vision.reader.WIDE_NETS_FROM` the reader that cuts the named dice is told the
+    lens too (``web/runtime/dice.py``), and so finds them with the body detector for a wide
+    lens; below it, that reader finds and cuts them as one told no lens (``profile``)."""
+    lens = lens_for(share)
+    if lens < WIDE_NETS_FROM:
+        return profile
+    return Profile.from_crops("side", "seafall", table_crops(
+        seed, 5, body, top_shift=share, lens_degrees=lens, **tray), as_read=True)
 
 
 def told(read: TrayRead, image: np.ndarray, lens: float,

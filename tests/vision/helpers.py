@@ -348,16 +348,19 @@ def png_claiming(width: int, height: int) -> bytes:
 
 
 def table_crops(seed: int, per_face: int, body: tuple[int, int, int] | None = None,
-                tray: tuple[int, int, int] | None = None, top_shift: float = 0.0
-                ) -> dict[str, list[np.ndarray]]:
+                tray: tuple[int, int, int] | None = None, top_shift: float = 0.0,
+                lens_degrees: float | None = None) -> dict[str, list[np.ndarray]]:
     """Crops of synthetic SeaFall dice as the table cuts the dice its players name: the
     reader of a die with no profile yet (``DiceReader(unknown_faces=True)``: the body
     detector and the die-or-not check) finds them, and each found die's evidence crop is
     kept under its face. Dice of one ``body`` colour (a set, as SeaFall's 15 dice are), or
     of the renderer's colours at random; on a floor of colour ``tray`` (or the renderer's
     light grey); seen from the side by ``top_shift`` (:func:`vision.synthetic.tray_photo`),
-    as the camera that will read them sees them."""
-    reader = DiceReader("seafall", unknown_faces=True)
+    as the camera that will read them sees them. With ``lens_degrees``, the reader is told
+    that lens, as the table's is when the setup keeps one (``web/runtime/dice.py``): from
+    :data:`vision.reader.WIDE_NETS_FROM` it finds the dice with the body detector for a wide
+    lens and cuts them about what it found."""
+    reader = DiceReader("seafall", unknown_faces=True, lens_degrees=lens_degrees)
     rng = np.random.default_rng(seed)
     crops: dict[str, list[np.ndarray]] = {f: [] for f in SEAFALL_FACES}
     floor = {} if tray is None else {"tray": tray}
