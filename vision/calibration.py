@@ -462,8 +462,25 @@ def tray_side(roi: np.ndarray, lens_degrees: float) -> float:
     return side_at(reach, w, lens_degrees)
 
 
-def side_advice(side: float, lens_degrees: float) -> str:
-    """What to do about a lens that shows the dice at the tray's edge much of their sides."""
+SIDE_FLOOR_BELOW = 100
+"""A tray floor darker than this grey adds to :func:`side_advice` that black symbol dice are
+read wrong there most. Measured (fifty-ninth session, ``docs/vision.md``, *On a dark
+floor*): a black SeaFall set drawn as a 64 degree lens shows it, enrolled at the table 6
+times on the floor it is read on, 24 trays of 1-15 dice an enrollment (1,104 dice) read by
+a reader told the lens: on a grey of 100 none wrong and sure; on 86 and 72, 12 and 11 with
+the named dice cut by a reader told no lens, 0 and 5 as the table cuts them (a reader told
+the lens), each from one or two of the 6 enrollments (a blank read as a ship's wheel);
+on 72 through 55 degrees, none. The calibration measures those floors, drawn lit, as greys
+of 106, 91 and 76 (:func:`vision.filters.floor_grey`): the line lies between."""
+
+
+def side_advice(side: float, lens_degrees: float, floor: float | None = None) -> str:
+    """What to do about a lens that shows the dice at the tray's edge much of their sides;
+    on a tray ``floor`` (its grey) under :data:`SIDE_FLOOR_BELOW`, for black dice too."""
+    dark = ("" if floor is None or floor >= SIDE_FLOOR_BELOW else
+            f" On this dark floor (grey {floor:.0f} of 255) black symbol dice are the ones "
+            "read wrong most, a blank as a ship's wheel: for black dice, a lighter floor "
+            "(mid grey or lighter) or the tray in the picture's middle.")
     return (f"With a lens {lens_degrees:g} degrees across, dice at the tray's edge show "
             f"{side:.0%} of their height as side: symbol dice (SeaFall's) there are boxed "
             "off their top face and sometimes read wrong, a success as a blank, and a die's "
@@ -471,7 +488,7 @@ def side_advice(side: float, lens_degrees: float) -> str:
             "confirm). Raise the "
             "camera until the tray spans the middle of the picture (about 45 degrees of the "
             "lens: two thirds of a 62-66 degree Pi camera's width, three fifths of a 70 "
-            "degree webcam's; 30 px dice still read), or use a narrower lens.")
+            "degree webcam's; 30 px dice still read), or use a narrower lens." + dark)
 
 
 @dataclass(frozen=True)
@@ -517,8 +534,9 @@ class CalibrationCheck:
         jpeg = (() if self.jpeg_quality is None or self.jpeg_quality >= JPEG_ADVICE_BELOW
                 else (jpeg_advice(self.jpeg_quality),))
         lens, side = self.lens_degrees, self.tray_side  # both known, or neither
-        sides = ((side_advice(side, lens),) if lens is not None and side is not None
-                 and side > SIDE_ADVICE_ABOVE else ())
+        sides = ((side_advice(side, lens, floor_grey(self.setup.background, self.setup.roi)),)
+                 if lens is not None and side is not None and side > SIDE_ADVICE_ABOVE
+                 else ())
         return self.setup.quality.advice + bands + jpeg + sides + tray
 
     @property

@@ -17,7 +17,14 @@ from tests.vision.helpers import empty_tray, table_crops
 from tests.vision.test_vision_calibrate_cli import SHEET, _plug_in, empty_frames
 from tests.vision.test_vision_cli import run
 from vision.boxes import centre_in, hold_each_other
-from vision.calibration import SIDE_ADVICE_ABOVE, Calibration, calibrate, check, tray_side
+from vision.calibration import (
+    SIDE_ADVICE_ABOVE,
+    SIDE_FLOOR_BELOW,
+    Calibration,
+    calibrate,
+    check,
+    tray_side,
+)
 from vision.cubes import cube_photo
 from vision.dicefinder import (
     DiceFinder,
@@ -88,6 +95,26 @@ def test_the_check_advises_a_lens_that_shows_the_dice_at_the_tray_s_edge_their_s
     assert wide.to_json()["lens_degrees"] == 102
     assert wide.to_json()["tray_side"] == pytest.approx(wide.tray_side, abs=1e-3)
     assert extra[0] in wide.to_json()["quality"]["advice"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize(("grey", "black_dice"), [(86, True), (72, True), (100, False),
+                                                   (125, False)])
+def test_the_side_advice_warns_of_black_dice_on_a_dark_floor(grey: int,
+                                                             black_dice: bool) -> None:
+    """Under a lens that shows the dice at the tray's edge their sides, a floor darker than
+    SIDE_FLOOR_BELOW adds that black symbol dice are read wrong most there (fifty-ninth
+    session: a black SeaFall set through 64 degrees read wrong and sure on greys of 86 and
+    72, not on 100); straight down, or through a lens that shows little side, no such
+    advice on any floor."""
+    empty = tray_photo(np.random.default_rng(4), [], tray=(grey,) * 3).image
+    wide, narrow = check("den", [empty], lens_degrees=72), check("den", [empty], lens_degrees=30)
+    assert wide.tray_side is not None and wide.tray_side > SIDE_ADVICE_ABOVE
+    (side,) = [a for a in wide.advice if "degrees across" in a]
+    assert ("black symbol dice" in side) == black_dice == (grey < SIDE_FLOOR_BELOW)
+    if black_dice:
+        level = int(side.split("dark floor (grey ")[1].split(" ")[0])
+        assert abs(level - grey) <= 12 and "lighter floor" in side  # the floor as lit
+    assert not any("black symbol dice are the ones" in a for a in narrow.advice)
 
 
 def test_calibrate_says_how_much_side_the_lens_shows(capsys: pytest.CaptureFixture[str],
