@@ -491,6 +491,26 @@ def side_advice(side: float, lens_degrees: float, floor: float | None = None) ->
             "degree webcam's; 30 px dice still read), or use a narrower lens." + dark)
 
 
+COMMON_LENS = 60.0
+"""A lens angle across the picture that most cameras at a table reach or pass (every Pi
+camera module from 62, a usual webcam 60-78): with no lens known, a tray whose dice would
+show more than :data:`SIDE_ADVICE_ABOVE` of their height as side at its edge through this
+lens gets :func:`unknown_lens_advice`."""
+
+
+def unknown_lens_advice(side: float) -> str:
+    """What to do when the camera's lens is not known and the tray spans so much of the
+    picture that a usual lens (:data:`COMMON_LENS`) shows the dice at its edge ``side`` of
+    their height as side."""
+    return (f"The camera's lens is not known. The tray spans so much of the picture that "
+            f"through a lens {COMMON_LENS:g} degrees across or wider (every Pi camera "
+            f"module, most webcams) dice at its edge show {side:.0%} or more of their height "
+            "as side, and symbol dice there are read sure without the care that asks. "
+            "Give the lens's angle across the picture's width, from the camera's sheet: "
+            "tableside calibrate --lens DEG. Or raise the camera until the tray spans the "
+            "middle of the picture.")
+
+
 @dataclass(frozen=True)
 class CalibrationCheck:
     """A calibration and what to fix before keeping it: the quality report's advice, and
@@ -534,9 +554,11 @@ class CalibrationCheck:
         jpeg = (() if self.jpeg_quality is None or self.jpeg_quality >= JPEG_ADVICE_BELOW
                 else (jpeg_advice(self.jpeg_quality),))
         lens, side = self.lens_degrees, self.tray_side  # both known, or neither
-        sides = ((side_advice(side, lens, floor_grey(self.setup.background, self.setup.roi)),)
-                 if lens is not None and side is not None and side > SIDE_ADVICE_ABOVE
-                 else ())
+        sides: tuple[str, ...] = ()
+        if lens is not None and side is not None and side > SIDE_ADVICE_ABOVE:
+            sides = (side_advice(side, lens, floor_grey(self.setup.background, self.setup.roi)),)
+        elif lens is None and (usual := tray_side(self.setup.roi, COMMON_LENS)) > SIDE_ADVICE_ABOVE:
+            sides = (unknown_lens_advice(usual),)
         return self.setup.quality.advice + bands + jpeg + sides + tray
 
     @property

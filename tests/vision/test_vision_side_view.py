@@ -7,6 +7,7 @@ import argparse
 import json
 import math
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -18,12 +19,14 @@ from tests.vision.test_vision_calibrate_cli import SHEET, _plug_in, empty_frames
 from tests.vision.test_vision_cli import run
 from vision.boxes import centre_in, hold_each_other
 from vision.calibration import (
+    COMMON_LENS,
     SIDE_ADVICE_ABOVE,
     SIDE_FLOOR_BELOW,
     Calibration,
     calibrate,
     check,
     tray_side,
+    unknown_lens_advice,
 )
 from vision.cubes import cube_photo
 from vision.dicefinder import (
@@ -88,13 +91,36 @@ def test_the_check_advises_a_lens_that_shows_the_dice_at_the_tray_s_edge_their_s
     wide = check("den", frames, lens_degrees=102)
     assert narrow.tray_side is not None and wide.tray_side is not None
     assert narrow.tray_side < SIDE_ADVICE_ABOVE < wide.tray_side
-    assert narrow.advice == plain.advice
-    extra = [a for a in wide.advice if a not in plain.advice]
+    # told no lens, the check asks for it instead (the sheet fills the picture)
+    unknown = [a for a in plain.advice if a.startswith("The camera's lens is not known")]
+    assert narrow.advice == tuple(a for a in plain.advice if a not in unknown)
+    assert len(unknown) == 1 and not any("not known" in a for a in wide.advice)
+    extra = [a for a in wide.advice if a not in narrow.advice]
     assert len(extra) == 1 and "102 degrees" in extra[0] and "as a blank" in extra[0]
     assert f"{wide.tray_side:.0%} of their height" in extra[0]
     assert wide.to_json()["lens_degrees"] == 102
     assert wide.to_json()["tray_side"] == pytest.approx(wide.tray_side, abs=1e-3)
     assert extra[0] in wide.to_json()["quality"]["advice"]  # type: ignore[index]
+
+
+def test_with_no_lens_known_a_tray_filling_the_picture_asks_for_it() -> None:
+    """A camera that tells no lens (a webcam) and no --lens: the reader cannot allow for
+    the dice's sides, so a tray that a usual lens (COMMON_LENS, 60 degrees across) would
+    show its edge dice more than SIDE_ADVICE_ABOVE of their sides gets advice to give the
+    lens (or frame the tray in the middle); a tray in the picture's middle half, none."""
+    plain = check("den", [empty_tray(SHEET)] * 2)
+    usual = tray_side(plain.setup.roi, COMMON_LENS)
+    assert usual > SIDE_ADVICE_ABOVE
+    (asked,) = [a for a in plain.advice if "lens" in a]
+    assert asked == unknown_lens_advice(usual) and f"show {usual:.0%} or more" in asked
+    assert "--lens DEG" in asked and asked in plain.to_json()["quality"]["advice"]
+    h, w = plain.setup.roi.shape
+    middle = np.zeros_like(plain.setup.roi)
+    middle[h // 4: 3 * h // 4, w // 4: 3 * w // 4] = 255
+    framed = replace(plain, setup=replace(plain.setup, roi=middle))
+    assert tray_side(middle, COMMON_LENS) < SIDE_ADVICE_ABOVE
+    assert not any("lens" in a for a in framed.advice)
+    assert framed.advice == tuple(a for a in plain.advice if a != asked)
 
 
 @pytest.mark.parametrize(("grey", "black_dice"), [(86, True), (72, True), (100, False),
@@ -131,7 +157,9 @@ def test_calibrate_says_how_much_side_the_lens_shows(capsys: pytest.CaptureFixtu
     assert report["lens_degrees"] == 30 and 0 < report["tray_side"] < SIDE_ADVICE_ABOVE
     assert not any("lens" in a for a in report["quality"]["advice"])
     assert run(["calibrate", f"images:{frames}", "--setup", "den", "--no-save"]) == 0
-    assert "lens" not in capsys.readouterr().out  # not given, not guessed
+    out = capsys.readouterr().out
+    assert "with a lens" not in out  # not given, not guessed: asked for
+    assert "advice: The camera's lens is not known" in out
     with pytest.raises(SystemExit) as stopped:
         run(["calibrate", f"images:{frames}", "--setup", "den", "--lens", "wide"])
     assert stopped.value.code == 2

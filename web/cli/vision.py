@@ -74,7 +74,8 @@ def register(subparsers: Any) -> None:
                         "across): says how much of their sides the dice at the tray's edge "
                         "show, with advice when a die may be read wrong there, and keeps "
                         "it with the setup, whose reads then take more care of dice far out "
-                        "(a Pi camera module tells its own)")
+                        "(a Pi camera module tells its own; with neither, a tray that "
+                        "fills the picture gets advice to give it)")
     c.add_argument("--no-save", action="store_true", help="only report; save nothing")
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.set_defaults(handler=_calibrate)

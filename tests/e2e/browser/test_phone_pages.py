@@ -536,6 +536,12 @@ def test_the_host_checks_the_trays_picture_from_the_table_page(devices, server, 
         page.click("#check-tray")
         result = page.locator("#tray-check")
         expect(result).to_have_attribute("data-saved", "true")
+        # the sheet fills the picture of a camera that tells no lens: kept, and asked for it
+        expect(result).to_contain_text("Kept as the tray setup “tray”. To read dice better:")
+        expect(result.locator("li")).to_have_count(1)
+        expect(result.locator("li")).to_contain_text("The camera's lens is not known")
+        camera.lens_degrees = 30.0  # as a camera that tells a narrow lens: nothing to fix
+        page.click("#check-tray")
         expect(result).to_contain_text("The picture is good")
         expect(row).to_contain_text("read with the tray setup “tray”")
         assert runtime.setup is not None and runtime.setup.name == "tray"
