@@ -544,8 +544,10 @@ class CalibrationCheck:
             return None
         return tray_side(self.setup.roi, self.lens_degrees)
 
-    @property
+    @cached_property
     def advice(self) -> tuple[str, ...]:
+        """What to fix, worked out once (the floor's grey and reach are passes over its
+        pixels) for the report and its JSON."""
         tray = () if not self.things_in_tray else (
             f"{self.things_in_tray} dice (or things like dice) are in the empty-tray frames: "
             "take everything out of the tray and calibrate again.",)
