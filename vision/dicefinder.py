@@ -25,7 +25,8 @@ from vision.reading import Box
 __all__ = [
     "CHECKED_THRESHOLD", "DARK_MODEL_PATH", "DARK_WIDE_MODEL_PATH", "MODEL_PATH",
     "WIDE_MODEL_PATH", "DiceFinder", "ModelError", "dark_dice_finder", "dark_wide_dice_finder",
-    "decode", "MAX_UPSCALE", "default_dice_finder", "prepare", "scaled", "wide_dice_finder",
+    "decode", "MAX_UPSCALE", "default_dice_finder", "loaded_finder", "prepare", "scaled",
+    "wide_dice_finder",
 ]
 
 MODEL_PATH = Path(__file__).parent / "models" / "dice_centres.onnx"
@@ -181,28 +182,31 @@ class DiceFinder:
 
 
 @cache
+def loaded_finder(path: Path, threshold: float = THRESHOLD) -> DiceFinder:
+    """The detector in ``path`` with peaks from ``threshold``, loaded once per process (at
+    its first use: a detector that a setup never needs is never loaded). The named
+    finders below are the readers' (and the tests' points to swap one for another)."""
+    return DiceFinder(path, threshold)
+
+
 def default_dice_finder() -> DiceFinder:
-    """The packaged model, loaded once per process."""
-    return DiceFinder()
+    """The packaged model (:data:`MODEL_PATH`)."""
+    return loaded_finder(MODEL_PATH)
 
 
-@cache
 def wide_dice_finder() -> DiceFinder:
-    """The pip-dice detector for a wide lens (:data:`WIDE_MODEL_PATH`), loaded once per
-    process, by the first reader told a wide lens."""
-    return DiceFinder(WIDE_MODEL_PATH)
+    """The pip-dice detector for a wide lens (:data:`WIDE_MODEL_PATH`), loaded by the first
+    reader told a wide lens."""
+    return loaded_finder(WIDE_MODEL_PATH)
 
 
-@cache
 def dark_wide_dice_finder() -> DiceFinder:
     """The pip-dice detector for dark floors under a wide lens
-    (:data:`DARK_WIDE_MODEL_PATH`), loaded once per process, at a wide-lens reader's first
-    dark frame."""
-    return DiceFinder(DARK_WIDE_MODEL_PATH)
+    (:data:`DARK_WIDE_MODEL_PATH`), loaded at a wide-lens reader's first dark frame."""
+    return loaded_finder(DARK_WIDE_MODEL_PATH)
 
 
-@cache
 def dark_dice_finder() -> DiceFinder:
-    """The pip-dice detector for dark floors (:data:`DARK_MODEL_PATH`), loaded once per
-    process, at the first dark frame."""
-    return DiceFinder(DARK_MODEL_PATH)
+    """The pip-dice detector for dark floors (:data:`DARK_MODEL_PATH`), loaded at the first
+    dark frame."""
+    return loaded_finder(DARK_MODEL_PATH)

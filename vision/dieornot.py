@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.dicefinder import THRESHOLD, DiceFinder
+from vision.dicefinder import THRESHOLD, DiceFinder, loaded_finder
 from vision.facenet import prepare, softmax
 from vision.onnxmodel import OnnxModel
 
@@ -80,14 +80,12 @@ def default_die_or_not() -> DieOrNot:
     return DieOrNot()
 
 
-@cache
 def body_dice_finder() -> DiceFinder:
-    """The packaged body detector, loaded once per process."""
-    return DiceFinder(BODIES_PATH, threshold=BODY_THRESHOLD)
+    """The packaged body detector (:data:`BODIES_PATH`), loaded once per process."""
+    return loaded_finder(BODIES_PATH, BODY_THRESHOLD)
 
 
-@cache
 def wide_body_dice_finder() -> DiceFinder:
     """The body detector for a wide lens (:data:`WIDE_BODIES_PATH`), loaded once per
     process, by the first reader of custom-face dice told a wide lens."""
-    return DiceFinder(WIDE_BODIES_PATH, threshold=BODY_THRESHOLD)
+    return loaded_finder(WIDE_BODIES_PATH, BODY_THRESHOLD)
