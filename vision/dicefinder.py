@@ -181,11 +181,15 @@ class DiceFinder:
         return found
 
 
-@cache
 def loaded_finder(path: Path, threshold: float = THRESHOLD) -> DiceFinder:
     """The detector in ``path`` with peaks from ``threshold``, loaded once per process (at
     its first use: a detector that a setup never needs is never loaded). The named
     finders below are the readers' (and the tests' points to swap one for another)."""
+    return _loaded(Path(path), float(threshold))  # one cache key however it is asked
+
+
+@cache
+def _loaded(path: Path, threshold: float) -> DiceFinder:
     return DiceFinder(path, threshold)
 
 
