@@ -44,7 +44,7 @@ session; pip d6 since the thirtieth, by a second set of networks for floors unde
 *Which tray floor*): the pip d6 reader's dark-floor networks, out of fold on the train
 photos repainted, read 2 of 1,433 dice wrong and sure on a grey of 100 and 3 on 72 (the
 light-floor networks none as shot), and with their middling reads left to the table
-(:data:`vision.reader.DARK_SURE_FROM`, since the thirty-first session) none and 1, with
+(:data:`vision.pipnets.DARK_SURE_FROM`, since the thirty-first session) none and 1, with
 about 1 and 1.5 points more of the dice left uncertain (the networks of the fiftieth
 session; those before: 3 and 3, then none and 1). Pale symbol dice were advised a
 lighter floor too until the thirty-eighth session: ivory SeaFall dice were found 234

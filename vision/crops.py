@@ -18,6 +18,13 @@ from vision.reading import Box
 
 CROP_PX = 64
 
+WIDE_MARGIN = 0.25
+"""Margin of the second, wider crop of a die, which shows the whole die where the
+detector's box is too tight or off its centre: a confident pip count must agree with it,
+the face network reads it for a die it is unsure of (:data:`vision.pipnets.NET_WIDE_MEAN`)
+and a profile's ink templates look at it for a die they are unsure of
+(:meth:`vision.enrollment.Profile.classify_many`)."""
+
 CHROMA_WEIGHT = 5.0
 """Weight of the colour axes against brightness in the face-distance map."""
 

@@ -442,7 +442,7 @@ class Profile:
         """Two ``(N, M)`` arrays: each crop's ink-template similarity to each of the M
         profile crops (at its best turn, shift and zoom) and its embedding similarity (at
         the profile crop's best turn). With ``wides`` (the same dice cut with the reader's
-        wider margin, :data:`vision.reader.WIDE_MARGIN`), the ink similarity is the better
+        wider margin, :data:`vision.crops.WIDE_MARGIN`), the ink similarity is the better
         of the crop's and its wide crop's: a box that cuts marks off, or frames the die
         loosely, loses less (ninth session: *Custom faces* in ``docs/vision.md``)."""
         return self._read(crops, wides).parts

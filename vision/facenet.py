@@ -32,7 +32,7 @@ QUICK_MODEL_PATH = Path(__file__).parent / "models" / "d6_faces_quick.onnx"
 """The quick first look: a network of half the face network's cost (width 1, taught by
 the face network: ``train_pips --width 1.0 --teacher``, with the face network's
 ``--degrade 0.1 --epochs 60``), whose surest reads the reader takes without running the
-face network (``vision.reader.QUICK_SURE``)."""
+face network (``vision.pipnets.QUICK_SURE``)."""
 
 INPUT_PX = 32
 """Side of the network's input, in pixels (a 64 px reader crop is scaled down to it)."""

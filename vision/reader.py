@@ -17,7 +17,7 @@ from vision.compression import (
     compressed_sure_from,
     dice_jpeg_quality,
 )
-from vision.crops import crop
+from vision.crops import WIDE_MARGIN, crop
 from vision.detection import (
     WORK_DIE_PX,
     Detection,
@@ -34,8 +34,6 @@ from vision.detection import (
 from vision.dicefinder import (
     CHECKED_THRESHOLD,
     DiceFinder,
-    dark_dice_finder,
-    dark_wide_dice_finder,
     default_dice_finder,
     scaled,
     wide_dice_finder,
@@ -47,18 +45,11 @@ from vision.dieornot import (
     wide_body_dice_finder,
 )
 from vision.enrollment import Profile
-from vision.facenet import (
-    CLASSES,
-    NOT_A_DIE,
-    FaceNet,
-    dark_face_net,
-    dark_quick_net,
-    default_face_net,
-    default_quick_net,
-)
+from vision.facenet import FaceNet, default_face_net, default_quick_net
 from vision.filters import blank, colourless, floor_grey
 from vision.hands import HAND_SHARE, SkinScene, hand_fraction
 from vision.imagefile import read_file, shape_problem
+from vision.pipnets import NET_NOT_A_DIE, NEVER, PipNets, dark_floor_nets
 from vision.pips import count_pips
 from vision.plainsquares import plain_squares as find_plain_squares
 from vision.reading import Box, DieRead, TrayRead
@@ -75,88 +66,8 @@ HAND_FRACTION = HAND_SHARE
 NOT_A_DIE_RESPONSE = 20.0
 """A candidate whose strongest pip-like mark is weaker than this is not taken for a die."""
 
-WIDE_MARGIN = 0.25
-"""Margin of the second, wider crop: a confident pip count must agree with it, and the face
-network reads it for a die it is unsure of (NET_WIDE_MEAN)."""
-
 NOT_A_DIE_SIMILARITY = 0.2
 """An enrolled read less similar than this to every face is not taken for a die."""
-
-NET_UNCERTAIN_BELOW = 0.5
-"""A face-network read whose top probability is lower is marked uncertain: the face must be
-likelier than all the others together. Alone it let confident mistakes through (0.49% of
-the out-of-fold train dice); dice above it are checked further (NET_VIEWS)."""
-
-NET_VIEWS = 8
-"""A die the face network reads with a top probability from NET_UNCERTAIN_BELOW to
-NET_CHECK_BELOW is read again in this many views (:meth:`vision.facenet.FaceNet.
-view_probabilities`: 8 is the crop at every quarter turn and the same mirrored; all such
-dice of a frame in one batched pass): it is uncertain unless its face's mean probability
-over the views is at least NET_VIEWS_MEAN. A d6 face reads the same turned and mirrored,
-so views that read it otherwise pull the mean down where the crop's own probability does
-not (translucent dice, whose hidden pips show through, and crops holding part of a second
-die were read wrong at 0.5-0.8)."""
-
-NET_CHECK_BELOW = 0.85
-"""Dice read with at least this probability are not looked at again (most dice: the
-check costs a few percent of the face network's time, not eight times it)."""
-
-NET_VIEWS_MEAN = 0.5
-"""A die looked at again is uncertain when its face's mean probability over the views is
-lower: the face must stay likelier than all the others together once the crop is turned
-and mirrored. Chosen on out-of-fold reads of the train photos (``vision/training/
-calibrate_faces.py``: fold networks each trained without a third of the train photos, by
-the packaged recipe, ``train_pips --val-too --zoom 0.7 1.35``, seeds 6 and 7, 2,883 found
-dice whose labels are right; test not read), with the wider second look at 0.8, as it
-was then (NET_WIDE_MEAN, placed after this):
-
-  rule (floor / check below / views / mean)        read sure   silent errors   uncertain
-  0.5 / 0.85 / 8 views / 0.65 (before)              99.13%       3 (0.10%)        22
-  0.5 / 0.85 / 8 views / 0.55                       99.45%       3                13
-  0.5 / 0.85 / 8 views / 0.5 (kept)                 99.51%       3                11
-  0.5 / 0.85 / 8 views / 0.4                        99.58%       3                 9
-  top >= 0.5 alone, no views                        99.58%       5 (0.17%)         7
-
-Seed 6 alone 99.58% (1 silent), seed 7 99.45% (2); with the second look at 0.65, 99.69%
-pooled and the same 3. The 3 silent errors hold from a mean
-of 0.4 to 0.7 and with the check up to 0.95: they are read firmly in every view (a 2
-crossed by a glint read as 3, a 3 read as 2). Below 0.5 the mean would let a face that
-is not the likelier half of the views through, for one or two dice in 2,883. The 9 other
-"errors" the networks made confidently are label mistakes in the data set (checked by
-eye: :data:`vision.training.label_errors.LABEL_ERRORS`). Before the eleventh session, with
-the networks of the earlier recipe (zoom 0.85-1.2, val not learned from), 0.65 was kept
-(98.06% read over two seeds, 3 silent errors); how each rule was reached is in
-``docs/vision-history.md``."""
-
-NET_WIDE_MEAN = 0.65
-"""A die the rule above leaves uncertain is looked at once more, cut with a wider margin
-(WIDE_MARGIN) and read in NET_VIEWS views: it is read as that crop's likeliest face, sure,
-when the face's mean probability over the views is at least this. The detector's box is
-sometimes too tight for a large die, or off its centre beside a neighbour, so that the
-usual crop cuts pips off or holds part of the neighbour; the wider crop shows the whole
-die (sixth session). Placed again in the eleventh session on the out-of-fold reads of
-four sets of fold networks (the packaged recipe, seeds 6 and 7; the tenth session's, and
-it learning from val too, seed 6: 5,766 reads; ``calibrate_faces``; test not read), with
-the views' mean at 0.5. Of the 34 dice the four sets left uncertain, the wider crop read
-wrongly at most at 0.53 and rightly from 0.51 up:
-
-  second look at    read sure, the packaged recipe's seeds 6 / 7      silent errors
-  0.8 (before)      99.58 / 99.45%                                      1 / 2
-  0.65 (kept)       99.86 / 99.51%                                      1 / 2
-  0.6               99.86 / 99.65%                                      1 / 2
-  0.5               99.86 / 99.72%                                      1 / 2; the
-                                                                        others' +1 each
-
-0.65 keeps a margin above the highest wrong read (0.53), as the sixth session's networks
-read a die wrongly at 0.76 (a 4 as a 6; 0.8 was kept then). The wide crop alone reads
-fewer dice (96-97%): the network was trained on the usual framing, so it is only a second
-look.
-
-Checked again for the forty-ninth session's recipe, which also learns a worse camera's
-blur, smears and compression (``train_pips --degrade 0.1 --epochs 60``; seed 6's fold
-networks, 1,443 dice): the rule with the second look anywhere from 0.55 to 0.8 reads
-99.38% sure, 1 silent error (0.07%, as the recipe before), 0.55% uncertain; 0.5 reads
-one die more, so the rule stands as it was."""
 
 DARK_NETS_BELOW = 110.0
 """A frame whose tray floor (:func:`vision.filters.floor_grey`, over the tray region when
@@ -198,39 +109,6 @@ and reads 376 and 298 sure and right against 365 and 285, none wrong and sure an
 where no die lies either way; on the d6 photos repainted a grey of 100 / 72 / 40 it finds
 4 / 9 / 8 of the train split's 1,458 dice fewer."""
 
-DARK_SURE_FROM = 0.8
-"""On a frame read by the dark-floor networks (:data:`DARK_NETS_BELOW`), a die read sure
-with a lower confidence (its probability, its views' mean or its wider crop's, whichever
-the rule above read it by) is marked uncertain. Those networks' silent errors on dark
-floors are mostly such middling reads, where the light-floor set's, on light floors, are
-firm ones no threshold catches. Placed as the least threshold leaving at most 0.1% of
-dice wrong and sure at every floor level, on the out-of-fold reads of the dark set's
-seed-6 fold networks with the dark detector (``calibrate_dark``): the train photos each
-fold network did not learn, their floor repainted a flat grey (1,433 dice whose labels
-are right; test not read). Read sure and right / wrong and sure / sure boxes on no die,
-for the networks packaged since the fiftieth session (``--degrade 0.1 --epochs 60``):
-
-  floor grey     100                85                 72                 55                 40
-  none          99.93% 2 6      99.58% 3 7      99.44% 3 11     99.58% 3 24     99.02% 7 21
-  0.75          99.37% 0 5      98.81% 0 5      98.60% 1 5      98.46% 1 6      97.63% 2 7
-  0.8 (kept)    99.09% 0 5      98.53% 0 5      97.98% 1 5      97.84% 1 6      96.93% 1 5
-  0.85          98.53% 0 4      98.12% 0 4      97.49% 1 4      97.42% 1 6      96.16% 1 4
-
-It costs about one to two points of sure reads, left to the table to confirm, and takes away
-most sure boxes on no die as well (dice printed on the tray's walls). The networks before
-(no worse-camera draws) kept 0.75, at which they read 99.16 / 98.88 / 98.60 / 98.05 /
-97.84% sure with 0 / 0 / 1 / 1 / 1 silent errors; the new ones at 0.8 are that within
-0.1-0.9 points with the same silent errors, and under a worse camera give well under half
-the sure wrong faces even read out of fold against the old ones in-sample (64 against 148
-over five faults at three greys, ``calibrate_dark --degrade``; docs/vision.md, *What a
-worse camera costs*). The light-floor set's frames are not touched.
-
-A second seed's fold networks (7; fifty-first session) read it less well: 99.16 / 98.67 /
-98.19 / 98.05 / 96.86% sure with 1 / 2 / 2 / 3 / 2 silent errors (two dice, each on
-nearly every grey), so pooled with seed 6, 0.03-0.14% a grey and 0.09% over all five;
-only 0.9 keeps every grey at 0.1% pooled, at 4-5 points fewer dice read sure, and 0.8
-was kept (docs/vision-history.md, *The rules on a second seed*)."""
-
 DARK_BODY_THRESHOLD = 0.25
 """The body detector's peak threshold on a frame whose floor is darker than
 DARK_NETS_BELOW (custom-face dice; the die-or-not check checks every candidate); lighter
@@ -254,65 +132,6 @@ die from the body path against 4 (pictures of dice on the box's walls, which a c
 tray region leaves out), and one more die found at 100. Placed on the packaged body
 detector; since the fifty-eighth session the one for a wide lens reads a dark floor under
 a lens from :data:`WIDE_NETS_FROM` at the same threshold, measured so (see there)."""
-
-DARK_QUICK_NONE = 0.5
-"""On a frame read by the dark-floor networks, a candidate their quick first look takes
-for no die with at least this probability (likelier no die than any face) is dropped
-without the face network, which would drop it too. A dark floor shows the detector more
-candidates than a light one (the walls' printed dice among them; 29 a frame against 22
-on the speed benchmark's frames repainted a grey of 72), and its quick look is sure of
-fewer dice, so the face network read 217 crops of those 20 frames against 58; the quick
-look took 65 of them for no die at 0.9. Placed (thirty-first session) on the dark set's
-out-of-fold reads, each fold's quick look taught by its face network
-(``calibrate_dark --quick-models``; 4,338 dice at greys of 100, 72 and 40): at 0.9, 0.7
-and 0.5 every die is found and read exactly as with none dropped, and so are the sure
-boxes on no die. The same 20 frames' CPU time, interleaved in one process, 6 rounds:
-24.4 ms a frame with none dropped, 23.3 at 0.9, 22.4 at 0.7, 22.0 at 0.5. Checked again
-on the fiftieth session's dark pair (``--degrade 0.1 --epochs 60``; 1,458 dice a grey, at
-``DARK_SURE_FROM`` 0.8): at 0.9, 0.7 and 0.5 every die found and read as with none dropped
-(found / sure and right / wrong and sure / sure boxes on no die 1446 / 1420 / 0 / 5 at
-100, 1442 / 1404 / 1 / 5 at 72, 1445 / 1389 / 1 / 5 at 40). The light-floor
-set drops none this way: its quick look takes 21 of 434 candidates of the frames as shot
-for no die, and its fold networks were not kept to place it."""
-
-NEVER = 1.1
-"""A probability threshold no probability reaches."""
-
-QUICK_SURE = 0.93
-"""A die the quick first look (:data:`vision.facenet.QUICK_MODEL_PATH`, half the face
-network's cost) reads with at least this probability is read as it says, sure, and the
-face network is run only for the other dice (about one in eight). It must be at least
-NET_CHECK_BELOW, so that a die the quick look reads is never one the view check would
-look at again. Placed by ``calibrate_faces --quick-models`` on the out-of-fold dice of
-two seeds' fold networks of the packaged recipe (``--degrade 0.1 --epochs 60``), each
-fold's quick look taught by that fold's face network (1,443 dice a seed; test not read):
-
-  quick look at   read by it, seed 6 / 7   read otherwise than by the face network alone
-  0.95            76.8 / 77.6%             0 / 0
-  0.93 (kept)     85.4 / 87.5%             0 / 0
-  0.9             91.3 / 92.9%             0 / 1
-  0.85            95.8 / 96.3%             1 / 1
-
-Each die read otherwise is a silent error more (the face network leaves it uncertain).
-0.9 was kept from the twelfth to the fifty-first session, on seed 6 alone; seed 7's
-quick look reads one die otherwise there, which puts the two seeds pooled at 0.10%
-silent, on the target's line. From 0.93 neither seed reads any die otherwise, for about
-six dice in a hundred more through the face network (fifty-second session). The
-dark-floor set (seed 6, 1,443 dice as shot): 0.93 reads 87.5%, none otherwise; 0.9
-92.3%, none; 0.85 95.6%, one otherwise. On the fiftieth session's dark frames
-(``calibrate_dark --quick-models``, greys of 100, 72 and 40) the quick look first at 0.9
-already left every die read as the face network alone reads it, and a higher threshold
-hands the face network only more dice."""
-
-NET_NOT_A_DIE = 0.3
-"""A candidate the face network takes for no die with at least this probability is dropped
-(chosen on train/val candidates: 0.3 rather than 0.5 dropped some false detections and
-no found die)."""
-
-NET_MIN_FACE = 0.2
-"""A candidate whose likeliest face has a lower probability is dropped: nothing in it looks
-like a face (with NET_NOT_A_DIE, chosen on train/val candidates: it dropped false
-detections, no found die)."""
 
 MIN_WORK_SCALE = 0.5
 """With the learned detector, a frame is scaled to the working size for cropping only when
@@ -349,7 +168,6 @@ classic edge-and-blob detector (:mod:`vision.detection`, kept for comparison).""
 
 D6_METHODS = ("net", "pips")
 """How a d6 is read without a profile: the learned face network (default) or pip counting."""
-
 
 OVERLAP_DROP = 0.4
 """A die whose box and a more confident die's box hold each other's centres and share more
@@ -396,9 +214,9 @@ def _grown(boxes: list[Box]) -> list[Box | None]:
 
 
 class _WideCrops(Sequence[np.ndarray]):
-    """The dice of a frame cut with the wider margin (:data:`WIDE_MARGIN`), each cut when
-    first asked for: a profile looks at the wide crops of the dice it is unsure of only
-    (:meth:`vision.enrollment.Profile.classify_many`)."""
+    """The dice of a frame cut with the wider margin (:data:`vision.crops.WIDE_MARGIN`),
+    each cut when first asked for: a profile looks at the wide crops of the dice it is
+    unsure of only (:meth:`vision.enrollment.Profile.classify_many`)."""
 
     def __init__(self, image: np.ndarray, boxes: list[Box]) -> None:
         self._image, self._boxes = image, boxes
@@ -443,21 +261,6 @@ def _blank_warning(frame: np.ndarray) -> str:
             "covered, or the camera pointed away from the tray?")
 
 
-@dataclass(frozen=True)
-class _PipNets:
-    """The networks that read one frame's pip dice."""
-
-    finder: DiceFinder
-    face: FaceNet
-    quick: FaceNet | None
-    none_from: float
-    """A candidate the quick look takes for no die with at least this probability is
-    dropped without the face network (NEVER: none is)."""
-    sure_from: float = 0.0
-    """A die these networks read sure with a lower confidence is marked uncertain
-    (:data:`DARK_SURE_FROM` for the dark-floor set; the light-floor set's rule needs none)."""
-
-
 @dataclass
 class DiceReader:
     """Reads every die in a frame as faces of ``die``.
@@ -487,16 +290,16 @@ class DiceReader:
     face_net: FaceNet | None = None
     """The d6 face network; None for the packaged one (another is for calibration)."""
     quick_net: FaceNet | None = None
-    """The quick first look (QUICK_SURE); None for the packaged one when the face network
-    is the packaged one too, and for none with another face network (a calibration's
-    fold network is read alone)."""
+    """The quick first look (:data:`vision.pipnets.QUICK_SURE`); None for the packaged one
+    when the face network is the packaged one too, and for none with another face network
+    (a calibration's fold network is read alone)."""
     quick_look: bool = True
     """False reads every die with the face network (for comparison)."""
     quick_none: float | None = None
     """A candidate the quick first look takes for no die with at least this probability
-    (at least NET_NOT_A_DIE) is dropped without the face network; None: as the packaged
-    networks do (:data:`DARK_QUICK_NONE` on a dark floor, never on a light one). For
-    calibration."""
+    (at least :data:`vision.pipnets.NET_NOT_A_DIE`) is dropped without the face network;
+    None: as the packaged networks do (:data:`vision.pipnets.DARK_QUICK_NONE` on a dark
+    floor, never on a light one). For calibration."""
     finder: DiceFinder | None = None
     """The pip-dice detector; None for the packaged ones (chosen by the floor and the lens
     with the packaged face network). Another is for calibration: the dark-floor detector with a
@@ -652,7 +455,7 @@ class DiceReader:
         if self.custom_faces and self.top_face_shift:
             cut = [toward_top_face(b, work.image.shape, self.top_face_shift) for b in cut]
             crops = [crop(work.image, b) for b in cut]
-        probs = guesses = None
+        reads = guesses = None
         if self.profile is not None:
             # every crop of the frame in one forward pass; the ink templates look again at
             # each unsure die cut wider, in case its box cuts marks off
@@ -662,20 +465,12 @@ class DiceReader:
             pass  # unknown faces: found, not read
         elif self._by_face_net:
             assert nets is not None
-            probs = self._face_probabilities(nets, crops)
-            checks = self._check_views(nets, probs, crops)
-            reads = [self._classify_net(p, checks.get(i)) for i, p in enumerate(probs)]
-            wides = self._wide_views(nets, reads, work.image, found)
+            reads = nets.read(crops, work.image, [det.work_box for det in found])
         dice: list[DieRead] = []
         unlike = 0  # found, but like none of the profile's faces
         for i, (det, c) in enumerate(zip(found, crops, strict=True)):
-            if probs is not None:
+            if reads is not None:
                 read = reads[i]
-                if i in wides:
-                    read = self._second_look(reads[i], wides[i])
-                assert nets is not None
-                if read is not None and not read[2] and read[1] < nets.sure_from:
-                    read = read[0], read[1], True
             elif guesses is not None:
                 g = guesses[i]
                 read = None if g.similarity < NOT_A_DIE_SIMILARITY else (
@@ -695,11 +490,11 @@ class DiceReader:
             dice.append(DieRead(face, confidence, uncertain, det.box, c))
         dice = _drop_overlapping(dice)
         quality, compressed = None, 0.0
-        if (probs is not None or guesses is not None) and dice and self.compression_check:
+        if (reads is not None or guesses is not None) and dice and self.compression_check:
             # a camera's JPEG blurs pips and symbols into blocks, and the face networks and
             # profiles grow sure of some wrong faces: read sure from higher (vision.compression)
             quality, compressed = self._compressed(
-                frame, dice, COMPRESSED_SURE_FROM if probs is not None else ENROLLED_SURE_FROM)
+                frame, dice, COMPRESSED_SURE_FROM if reads is not None else ENROLLED_SURE_FROM)
             dice = [replace(d, uncertain=True) if d.confidence < compressed else d
                     for d in dice]
         if self.lens_degrees is not None:
@@ -788,7 +583,7 @@ class DiceReader:
 
     def _find(
         self, frame: np.ndarray, die_px: float | None
-    ) -> tuple[WorkFrame, list[Detection], np.ndarray, _PipNets | None]:
+    ) -> tuple[WorkFrame, list[Detection], np.ndarray, PipNets | None]:
         """The frame at the working scale (crops are cut from it), the die candidates, a
         small copy of the frame (for the hand check), and the pip networks that read this
         frame (None unless the face network reads it)."""
@@ -825,7 +620,7 @@ class DiceReader:
             found.append(Detection(detection_like(box, work.scale), box))
         return work, found, small, nets
 
-    def _pip_nets(self, small: np.ndarray) -> _PipNets:
+    def _pip_nets(self, small: np.ndarray) -> PipNets:
         """The pip networks for a frame (``small``, the detector's copy): when the reader
         reads with the packaged networks, those trained on darker floors when its floor is
         darker than DARK_NETS_BELOW, else the packaged ones; either set with its detector
@@ -835,15 +630,11 @@ class DiceReader:
         packaged = (self.floor_networks and self.finder is None
                     and self.face_net is default_face_net())
         if packaged and self._dark_floor(small):
-            return _PipNets(dark_wide_dice_finder() if self._wide_lens else dark_dice_finder(),
-                            dark_face_net(),
-                            dark_quick_net() if self.quick_net is not None else None,
-                            DARK_QUICK_NONE if self.quick_none is None else self.quick_none,
-                            DARK_SURE_FROM)
+            return dark_floor_nets(self._wide_lens, self.quick_net is not None, self.quick_none)
         finder = (wide_dice_finder() if packaged and self._wide_lens
                   else self.finder or default_dice_finder())
-        return _PipNets(finder, self.face_net, self.quick_net,
-                        NEVER if self.quick_none is None else self.quick_none)
+        return PipNets(finder, self.face_net, self.quick_net,
+                       NEVER if self.quick_none is None else self.quick_none)
 
     @property
     def _wide_lens(self) -> bool:
@@ -893,77 +684,6 @@ class DiceReader:
         gx, gy = max(1, w // 5), max(1, h // 5)
         patch = roi[max(y - gy, 0) : y + h + gy, max(x - gx, 0) : x + w + gx]
         return bool(patch.size) and float((patch > 0).mean()) < 0.9
-
-    @staticmethod
-    def _face_probabilities(nets: _PipNets, crops: list[np.ndarray]) -> np.ndarray:
-        """``(N, classes)`` probabilities of the crops: the quick first look's for the dice
-        it reads at QUICK_SURE or more, the face network's for the others (each network
-        one pass over its dice)."""
-        if nets.quick is None or not crops:
-            return nets.face.probabilities(crops)
-        probs = nets.quick.probabilities(crops)
-        rest = np.flatnonzero((probs[:, : len(CLASSES) - 1].max(axis=1) < QUICK_SURE)
-                              & (probs[:, CLASSES.index(NOT_A_DIE)] < nets.none_from))
-        if len(rest):
-            probs[rest] = nets.face.probabilities([crops[i] for i in rest])
-        return probs
-
-    @staticmethod
-    def _check_views(nets: _PipNets, probs: np.ndarray, crops: list[np.ndarray]
-                     ) -> dict[int, np.ndarray]:
-        """The view probabilities (``(NET_VIEWS, classes)``) of the dice that would be read
-        confidently but not very, by index; all of them in one forward pass."""
-        faces = probs[:, : len(CLASSES) - 1]
-        top = faces.max(axis=1) if len(probs) else np.zeros(0)
-        idx = [int(i) for i in np.flatnonzero(
-            (top >= NET_UNCERTAIN_BELOW) & (top < NET_CHECK_BELOW)
-            & (probs[:, CLASSES.index(NOT_A_DIE)] < NET_NOT_A_DIE))]
-        if not idx:
-            return {}
-        turned = nets.face.view_probabilities([crops[i] for i in idx], NET_VIEWS, first=1)
-        views = np.concatenate([probs[idx][:, None], turned], axis=1)
-        return dict(zip(idx, views, strict=True))
-
-    @staticmethod
-    def _wide_views(nets: _PipNets, reads: list[tuple[str, float, bool] | None],
-                    image: np.ndarray, found: list[Detection]) -> dict[int, np.ndarray]:
-        """The view probabilities (``(NET_VIEWS, classes)``) of a wider crop of each die
-        read uncertain, by index; all of them in one forward pass."""
-        idx = [i for i, r in enumerate(reads) if r is not None and r[2]]
-        if not idx:
-            return {}
-        wide = [crop(image, found[i].work_box, margin=WIDE_MARGIN) for i in idx]
-        views = nets.face.view_probabilities(wide, NET_VIEWS)
-        return dict(zip(idx, views, strict=True))
-
-    @staticmethod
-    def _classify_net(p: np.ndarray, views: np.ndarray | None = None
-                      ) -> tuple[str, float, bool] | None:
-        if p[CLASSES.index(NOT_A_DIE)] >= NET_NOT_A_DIE:
-            return None
-        face = int(np.argmax(p[: len(CLASSES) - 1]))
-        confidence = float(p[face])
-        if confidence < NET_MIN_FACE:
-            return None
-        uncertain = confidence < NET_UNCERTAIN_BELOW
-        if views is not None:
-            # read again turned and mirrored: the face must stay likely in every view
-            confidence = float(views[:, face].mean())
-            uncertain = confidence < NET_VIEWS_MEAN
-        return CLASSES[face], confidence, uncertain
-
-    @staticmethod
-    def _second_look(read: tuple[str, float, bool] | None, wide: np.ndarray
-                     ) -> tuple[str, float, bool] | None:
-        """An uncertain read made sure by its wider crop's views (``(NET_VIEWS,
-        classes)``) when they read one face firmly enough (NET_WIDE_MEAN); any other read
-        as it is. A crop too tight or off centre may cut pips off."""
-        if read is None or not read[2]:
-            return read
-        mean = wide[:, : len(CLASSES) - 1].mean(axis=0)
-        if mean.max() >= NET_WIDE_MEAN:
-            return CLASSES[int(np.argmax(mean))], float(mean.max()), False
-        return read
 
     def _classify(
         self, c: np.ndarray, wide: np.ndarray | None = None

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import vision.pipnets
 import vision.reader
 from tests.vision.helpers import labelled_photos, repainted, score_photos, table_crops
 from tests.vision.test_vision_enrollment import score_synthetic
@@ -18,15 +19,8 @@ from vision.enrollment import Profile
 from vision.facenet import FaceNet, dark_face_net
 from vision.faces import SEAFALL_FACES
 from vision.filters import floor_grey
-from vision.reader import (
-    DARK_BODY_THRESHOLD,
-    DARK_NETS_BELOW,
-    DARK_QUICK_NONE,
-    DARK_SURE_FROM,
-    NET_NOT_A_DIE,
-    NEVER,
-    DiceReader,
-)
+from vision.pipnets import DARK_QUICK_NONE, DARK_SURE_FROM, NET_NOT_A_DIE, NEVER
+from vision.reader import DARK_BODY_THRESHOLD, DARK_NETS_BELOW, DiceReader
 from vision.reading import Box
 from vision.synthetic import BODY_COLOURS, BODY_NAMES
 from vision.training.calibrate_dark import Read, counts, least_threshold, wrong_and_sure
@@ -180,12 +174,12 @@ def _dark_reads(level: float) -> list[tuple[float, bool]]:
 def test_a_dark_floor_frame_leaves_middling_reads_to_the_table(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # the dark-floor networks' silent errors out of fold are middling reads
-    # (vision.reader.DARK_SURE_FROM): on a dark frame no die is sure below it
+    # (vision.pipnets.DARK_SURE_FROM): on a dark frame no die is sure below it
     reads = _dark_reads(50)
     assert all(conf >= DARK_SURE_FROM for conf, uncertain in reads if not uncertain)
     assert sum(not uncertain for _, uncertain in reads) >= 45
     # without it, these photos have such reads (a 1 at 0.58 and a 6 at 0.71) marked sure
-    monkeypatch.setattr(vision.reader, "DARK_SURE_FROM", 0.0)
+    monkeypatch.setattr(vision.pipnets, "DARK_SURE_FROM", 0.0)
     assert any(conf < DARK_SURE_FROM for conf, uncertain in _dark_reads(50)
                if not uncertain)
 
@@ -202,8 +196,8 @@ def test_a_light_floor_is_read_by_the_light_floor_networks_alone(
         raise AssertionError("a dark-floor network was asked for")
 
     reader = DiceReader("d6")
-    monkeypatch.setattr(vision.reader, "dark_dice_finder", refused)
-    monkeypatch.setattr(vision.reader, "dark_face_net", refused)
+    monkeypatch.setattr(vision.pipnets, "dark_dice_finder", refused)
+    monkeypatch.setattr(vision.pipnets, "dark_face_net", refused)
     assert reader.read(image).dice  # light: never asks
     with pytest.raises(AssertionError, match="dark-floor network"):
         reader.read(dark)
@@ -262,7 +256,7 @@ def test_calibrate_dark_counts_sure_reads_per_threshold() -> None:
 
 def test_a_dark_frame_spares_the_face_network_what_the_quick_look_takes_for_no_die(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # vision.reader.DARK_QUICK_NONE: the same dice read, fewer crops for the face network
+    # vision.pipnets.DARK_QUICK_NONE: the same dice read, fewer crops for the face network
     photo = labelled_photos()[0]
     dark = repainted(photo, 50, 60.0)
     face = dark_face_net()
@@ -276,7 +270,7 @@ def test_a_dark_frame_spares_the_face_network_what_the_quick_look_takes_for_no_d
     monkeypatch.setattr(face, "probabilities", probabilities)
     reads = []
     for none in (NEVER, DARK_QUICK_NONE):
-        monkeypatch.setattr(vision.reader, "DARK_QUICK_NONE", none)
+        monkeypatch.setattr(vision.pipnets, "DARK_QUICK_NONE", none)
         read_by_face.clear()
         dice = DiceReader("d6").read(dark).dice
         reads.append(([(d.face, d.uncertain, d.box) for d in dice], sum(read_by_face)))

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -9,7 +10,7 @@ import pytest
 
 from tests.vision.helpers import labelled_photos, score_photos
 from vision.boxes import hold_each_other
-from vision.crops import crop
+from vision.crops import WIDE_MARGIN, crop
 from vision.detection import Detection, detect
 from vision.facenet import (
     CLASSES,
@@ -23,16 +24,17 @@ from vision.facenet import (
     prepare,
 )
 from vision.onnxmodel import available_engines
-from vision.reader import (
+from vision.pipnets import (
     NET_CHECK_BELOW,
     NET_UNCERTAIN_BELOW,
     NET_VIEWS,
     NET_VIEWS_MEAN,
     NET_WIDE_MEAN,
     QUICK_SURE,
-    WIDE_MARGIN,
-    DiceReader,
+    net_read,
+    second_look,
 )
+from vision.reader import DiceReader
 
 
 def test_face_model_ships_small_and_loads_with_opencv_and_without_torch() -> None:
@@ -168,23 +170,23 @@ def _probs(face: int, p: float) -> np.ndarray:
 def test_dice_the_views_read_differently_are_marked_uncertain() -> None:
     plain = _probs(2, 0.8)  # a "3" the network alone would call confident
     firm = np.stack([_probs(2, q) for q in (0.8, 0.7, 0.9, 0.75, 0.85, 0.8, 0.7, 0.9)])
-    face, confidence, uncertain = DiceReader._classify_net(plain, firm)  # type: ignore[misc]
+    face, confidence, uncertain = net_read(plain, firm)  # type: ignore[misc]
     assert (face, uncertain) == ("3", False)
     assert confidence == pytest.approx(firm[:, 2].mean())
     # half the views (turned and mirrored) read a "5": the mean falls below the rule's, the
     # die is uncertain, its face still the likeliest
     disagree = firm.copy()
     disagree[[1, 3, 4, 6]] = _probs(4, 0.8)
-    face, confidence, uncertain = DiceReader._classify_net(plain, disagree)  # type: ignore[misc]
+    face, confidence, uncertain = net_read(plain, disagree)  # type: ignore[misc]
     assert face == "3" and uncertain and confidence < NET_VIEWS_MEAN
     # one view read otherwise at a low probability, the seven others firm: still sure
     one_off = firm.copy()
     one_off[5] = _probs(4, 0.4)
-    assert not DiceReader._classify_net(plain, one_off)[2]  # type: ignore[index]
+    assert not net_read(plain, one_off)[2]  # type: ignore[index]
     # the views agree, but weakly on average: uncertain
     low = NET_VIEWS_MEAN - 0.05
     weak = np.stack([_probs(2, q) for q in (low + 0.1, low - 0.1, low, low) * 2])
-    assert DiceReader._classify_net(plain, weak)[2]  # type: ignore[index]
+    assert net_read(plain, weak)[2]  # type: ignore[index]
 
 
 def test_only_dice_read_confidently_but_not_very_are_looked_at_again() -> None:
@@ -193,7 +195,7 @@ def test_only_dice_read_confidently_but_not_very_are_looked_at_again() -> None:
     probs = np.stack([_probs(1, t) for t in tops])
     light = np.full((64, 64, 3), 180, np.uint8)  # a light floor: the packaged networks
     nets = DiceReader()._pip_nets(light)
-    checks = DiceReader._check_views(nets, probs, crops)
+    checks = nets.check_views(probs, crops)
     assert sorted(checks) == [1, 2]
     assert all(v.shape == (NET_VIEWS, len(CLASSES)) for v in checks.values())
     # view 0 is the read already made; the others are the right crop, turned
@@ -201,29 +203,29 @@ def test_only_dice_read_confidently_but_not_very_are_looked_at_again() -> None:
     assert np.allclose(checks[2][0], probs[2])
     assert np.allclose(checks[2][1:], net.view_probabilities([crops[2]], NET_VIEWS)[0, 1:],
                        atol=1e-4)
-    assert DiceReader._check_views(nets, probs[:0], []) == {}
+    assert nets.check_views(probs[:0], []) == {}
 
 
 def test_a_die_left_uncertain_is_read_from_its_wider_crop_when_that_is_firm() -> None:
-    unsure = DiceReader._classify_net(_probs(2, 0.4))  # a "3" under the floor
+    unsure = net_read(_probs(2, 0.4))  # a "3" under the floor
     assert unsure is not None and unsure[2]
     firm_wide = np.stack([_probs(3, q) for q in (0.9, 0.85, 0.95, 0.9) * 2])
-    face, confidence, uncertain = DiceReader._second_look(unsure, firm_wide)  # type: ignore[misc]
+    face, confidence, uncertain = second_look(unsure, firm_wide)  # type: ignore[misc]
     assert (face, uncertain) == ("4", False)
     assert confidence == pytest.approx(firm_wide[:, 3].mean())
     # the wider crop read weakly on average: the die stays uncertain, as first read
     low = NET_WIDE_MEAN - 0.05
     weak_wide = np.stack([_probs(3, q) for q in (low + 0.1, low - 0.1, low, low) * 2])
-    assert DiceReader._second_look(unsure, weak_wide) == ("3", pytest.approx(0.4), True)
+    assert second_look(unsure, weak_wide) == ("3", pytest.approx(0.4), True)
     # a die the views left uncertain is looked at again the same way
     split = np.stack([_probs(2, 0.8)] * 4 + [_probs(4, 0.8)] * 4)
-    checked = DiceReader._classify_net(_probs(2, 0.7), split)
+    checked = net_read(_probs(2, 0.7), split)
     assert checked is not None and checked[2]
-    assert DiceReader._second_look(checked, firm_wide)[:3:2] == ("4", False)  # type: ignore[index]
+    assert second_look(checked, firm_wide)[:3:2] == ("4", False)  # type: ignore[index]
     # a sure read is not overruled by the wider crop, and no die stays no die
-    sure = DiceReader._classify_net(_probs(2, 0.95))
-    assert DiceReader._second_look(sure, firm_wide) == sure
-    assert DiceReader._second_look(None, firm_wide) is None
+    sure = net_read(_probs(2, 0.95))
+    assert second_look(sure, firm_wide) == sure
+    assert second_look(None, firm_wide) is None
 
 
 def test_only_dice_read_uncertain_are_cut_wider_and_read_again() -> None:
@@ -233,14 +235,42 @@ def test_only_dice_read_uncertain_are_cut_wider_and_read_again() -> None:
     crops = [crop(work.image, d.work_box) for d in found]
     reads = [("2", 0.3, True), ("2", 0.9, False), ("2", 0.6, True), None, ("5", 0.99, False)]
     nets = DiceReader()._pip_nets(work.image)  # a light floor: the packaged networks
-    wides = DiceReader._wide_views(nets, reads, work.image, found)
+    wides = nets.wide_views(reads, work.image, [d.work_box for d in found])
     assert sorted(wides) == [0, 2]
     net = default_face_net()
     for i in (0, 2):
         wide = crop(work.image, found[i].work_box, margin=WIDE_MARGIN)
         assert not np.array_equal(wide, crops[i])
         assert np.allclose(wides[i], net.view_probabilities([wide], NET_VIEWS)[0], atol=1e-4)
-    assert DiceReader._wide_views(nets, [], work.image, []) == {}
+    assert nets.wide_views([], work.image, []) == {}
+
+
+def test_a_frames_pip_dice_are_read_by_the_rules_in_turn() -> None:
+    # PipNets.read: the quick look and face network, the view check, the wider crop's
+    # second look, then the set's own floor for sure reads (the dark-floor set's)
+    photo = next(p for p in labelled_photos() if p.path.name == "IMG_20191208_112541.jpg")
+    work, found = detect(photo.image())
+    boxes = [d.work_box for d in found]
+    crops = [crop(work.image, b) for b in boxes]
+    nets = DiceReader()._pip_nets(work.image)  # a light floor: the packaged networks
+    probs = nets.probabilities(crops)
+    checks = nets.check_views(probs, crops)
+    first = [net_read(p, checks.get(i)) for i, p in enumerate(probs)]
+    wides = nets.wide_views(first, work.image, boxes)
+    expected = [second_look(r, wides[i]) if i in wides else r for i, r in enumerate(first)]
+    reads = nets.read(crops, work.image, boxes)
+    assert reads == expected and sum(r is not None for r in reads) >= 5
+    assert replace(nets, second_look=False).read(crops, work.image, boxes) == first
+    # a set's own floor marks the sure reads under it uncertain, and only those
+    floor = float(np.median([r[1] for r in reads if r is not None and not r[2]]))
+    floored = replace(nets, sure_from=floor).read(crops, work.image, boxes)
+    for r, f in zip(reads, floored, strict=True):
+        if r is None or r[2]:
+            assert f == r
+        else:
+            assert f == (r[0], r[1], r[1] < floor)
+    assert any(f is not None and f[2] and not r[2]  # type: ignore[index]
+               for r, f in zip(reads, floored, strict=True))
 
 
 def test_dice_cut_too_tight_are_read_from_the_wider_crop_and_never_wrongly() -> None:
@@ -249,12 +279,14 @@ def test_dice_cut_too_tight_are_read_from_the_wider_crop_and_never_wrongly() -> 
     # zoomed 0.7-1.35) reads 46 dice sure and right with or without the second look, none
     # wrongly; 40% too small, 40 without and 42 with it, the same one die read wrongly
     # (its pips cut off in the wider crop too): the second look reads more, never worse
-    def tight_reader(second_look: bool, keep: float) -> DiceReader:
+    def tight_reader(wider: bool, keep: float) -> DiceReader:
         reader = DiceReader("d6")
         find = reader._find
 
         def tight(frame: np.ndarray, die_px: float | None):  # type: ignore[no-untyped-def]
             work, found, small, nets = find(frame, die_px)
+            if not wider:
+                nets = replace(nets, second_look=False)
             out = []
             for d in found:
                 x, y, w, h = d.work_box
@@ -264,8 +296,6 @@ def test_dice_cut_too_tight_are_read_from_the_wider_crop_and_never_wrongly() -> 
             return work, out, small, nets
 
         reader._find = tight  # type: ignore[method-assign]
-        if not second_look:
-            reader._wide_views = lambda *a: {}  # type: ignore[method-assign]
         return reader
 
     with_ = score_photos(tight_reader(True, 0.7))

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import vision.pipnets
 import vision.reader
 from tests.vision.helpers import empty_tray, table_crops
 from tests.vision.test_vision_calibrate_cli import SHEET, _plug_in, empty_frames
@@ -392,7 +393,7 @@ def test_a_reader_told_a_wide_lens_finds_pip_dice_on_a_dark_floor_whole(
     told = DiceReader("d6", lens_degrees=64)
     wide = _tally(told, photos)
     with monkeypatch.context() as m:
-        m.setattr(vision.reader, "dark_wide_dice_finder", dark_dice_finder)
+        m.setattr(vision.pipnets, "dark_wide_dice_finder", dark_dice_finder)
         packaged = _tally(told, photos)
     assert packaged["extra"] >= 12
     assert wide["extra"] <= 5 and wide["wrong"] <= 1

@@ -1,7 +1,7 @@
 """Place the dark-floor pip networks' own thresholds on out-of-fold reads of dark frames.
 
-They are :data:`vision.reader.DARK_SURE_FROM` and, with ``--quick-models``,
-:data:`vision.reader.DARK_QUICK_NONE`.
+They are :data:`vision.pipnets.DARK_SURE_FROM` and, with ``--quick-models``,
+:data:`vision.pipnets.DARK_QUICK_NONE`.
 
 A frame whose floor is darker than :data:`vision.reader.DARK_NETS_BELOW` is read by the
 dark-floor networks (``docs/vision.md``, *Which tray floor*). Their rule is the light set's,
@@ -20,7 +20,7 @@ level. The test split is never read. About two minutes on one core.
 face network: ``train_pips --floors 0.5 --degrade 0.1 --epochs 60 --width 1.0 --teacher
 /tmp/dark0.onnx --folds 3 --fold 0``) reads them again with each fold's quick look first,
 as the reader does, once for each of :data:`QUICK_NONES`, and prints, at the packaged
-threshold, what each leaves: the table that places :data:`vision.reader.DARK_QUICK_NONE`
+threshold, what each leaves: the table that places :data:`vision.pipnets.DARK_QUICK_NONE`
 (candidates the quick look takes for no die dropped without the face network). About six
 minutes more.
 
@@ -52,7 +52,8 @@ import numpy as np
 from vision.dicefinder import dark_dice_finder
 from vision.facenet import FaceNet
 from vision.faces import D6_FACES
-from vision.reader import DARK_QUICK_NONE, DARK_SURE_FROM, NEVER, DiceReader
+from vision.pipnets import DARK_QUICK_NONE, DARK_SURE_FROM, NEVER
+from vision.reader import DiceReader
 from vision.synthetic import darker_floor
 from vision.training.degradations import DEGRADATIONS, Degrade
 from vision.training.label_errors import LABEL_ERRORS

@@ -22,7 +22,7 @@ by the packaged model, is shown beside it. The test split is never read.
 ``--quick-models /tmp/quick{}.onnx`` (fold networks of the quick first look, each taught
 by the fold network of the same fold: ``train_pips --width 1.0 --teacher /tmp/fold0.onnx
 --folds 3 --fold 0 --out /tmp/quick0.onnx``) adds the table that places
-:data:`vision.reader.QUICK_SURE`: per threshold, the share of dice the quick look reads
+:data:`vision.pipnets.QUICK_SURE`: per threshold, the share of dice the quick look reads
 alone, the reads and silent errors of the two together, and how many dice it reads
 otherwise than the face network under the reader's rule would.
 """
@@ -38,15 +38,15 @@ import numpy as np
 
 from vision.facenet import CLASSES, INPUT_PX, NOT_A_DIE, VIEWS, FaceNet
 from vision.faces import D6_FACES
-from vision.reader import (
+from vision.pipnets import (
     NET_CHECK_BELOW,
     NET_UNCERTAIN_BELOW,
     NET_VIEWS,
     NET_VIEWS_MEAN,
     NET_WIDE_MEAN,
     QUICK_SURE,
-    DiceReader,
 )
+from vision.reader import DiceReader
 from vision.training.label_errors import LABEL_ERRORS
 from vision.training.photos import found_dice, in_fold, split_photos
 

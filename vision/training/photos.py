@@ -14,10 +14,10 @@ import cv2
 import numpy as np
 
 from vision.boxes import centre, hold_each_other, toward_top_face
-from vision.crops import crop
+from vision.crops import WIDE_MARGIN, crop
 from vision.detection import detection_like, to_work
 from vision.enroll import read_yolo
-from vision.reader import WIDE_MARGIN, DiceReader
+from vision.reader import DiceReader
 from vision.reading import Box
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,7 +86,7 @@ def found_dice(reader: DiceReader, split: str, photos: list[int] | None = None,
     """(label, the reader's crop, its wider crop, photo name) of every labelled die the
     reader finds in the split's photos (all of them, or those indices), matched as the
     benchmark does (:func:`match`). The wider crop is the one the reader reads again for a
-    die it is unsure of (:data:`vision.reader.NET_WIDE_MEAN`)."""
+    die it is unsure of (:data:`vision.pipnets.NET_WIDE_MEAN`)."""
     labels: list[int] = []
     crops: list[np.ndarray] = []
     wides: list[np.ndarray] = []
