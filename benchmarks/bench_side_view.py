@@ -11,9 +11,14 @@ of a drawn tray stands for a lens angle (:func:`vision.synthetic.lens_for`): the
 trays are 960 px wide with dice 46 px across, the tray filling the picture.
 
 For each share of ``--shares``, each body colour's SeaFall set is enrolled at the table
-under that camera (5 dice named a face, kept as the reader cut them:
-``tests.vision.helpers.table_crops``) and reads ``--trays`` drawn trays of 1 to 15 of its
-dice (:data:`vision.training.calibrate_smear_symbols.COUNTS`). Printed per share: the lens
+under that camera as the table makes a first profile (``--enroll table``, the default,
+since the sixtieth session: its players name the dice of each roll, kept as the reader cut
+them, and once every face has 3 the profile is the first 5 of each face the others do not
+doubt, :func:`vision.profilecheck.first_profile`; ``tests.vision.helpers.table_profile``),
+or, with ``--enroll first-five``, from the first 5 dice named a face, unchecked
+(``tests.vision.helpers.table_crops``, as before the sixtieth session), and reads
+``--trays`` drawn trays of 1 to 15 of its dice
+(:data:`vision.training.calibrate_smear_symbols.COUNTS`). Printed per share: the lens
 angle it stands for, the dice, those found, read sure and right, read wrong and sure (and
 how many of those lie in the outer half of the picture: further from its centre than half
 of the half-diagonal), the dice read sure where none lies (``extra``), the commonest wrong
@@ -66,7 +71,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.vision.helpers import table_crops  # noqa: E402
+from tests.vision.helpers import table_crops, table_profile  # noqa: E402
 from vision.boxes import centre_in, hold_each_other  # noqa: E402
 from vision.cubes import cube_photo  # noqa: E402
 from vision.enrollment import Profile  # noqa: E402
@@ -96,21 +101,38 @@ def floor_tray(floor: float | None) -> dict[str, tuple[int, int, int]]:
     return {} if floor is None else {"tray": (round(floor),) * 3}
 
 
-def read_sets(share: float, trays: int, seed: int, floor: float | None = None
-              ) -> dict[str, object]:
-    """The SeaFall sets, each enrolled and read under a camera showing ``share``, on
-    :func:`vision.synthetic.tray_photo`'s light grey tray or, with ``floor``, a floor of
-    that grey."""
+ENROLLMENTS = ("table", "first-five")
+"""How the bench enrolls each set (``--enroll``): as the table makes a first profile, or
+from the first 5 dice named a face, unchecked (:func:`enrolled`)."""
+
+
+def enrolled(enroll: str, seed: int, body: tuple[int, int, int], share: float,
+             tray: dict[str, tuple[int, int, int]], lens_degrees: float | None = None
+             ) -> Profile:
+    """A set's profile enrolled at the table under a camera showing ``share`` (the reader
+    that finds the named dice told ``lens_degrees``), as ``enroll`` says
+    (:data:`ENROLLMENTS`)."""
+    if enroll == "table":
+        return table_profile(seed, body, top_shift=share, lens_degrees=lens_degrees,
+                             name="side", **tray)
+    return Profile.from_crops("side", "seafall", table_crops(
+        seed, 5, body, top_shift=share, lens_degrees=lens_degrees, **tray), as_read=True)
+
+
+def read_sets(share: float, trays: int, seed: int, floor: float | None = None,
+              enroll: str = "table") -> dict[str, object]:
+    """The SeaFall sets, each enrolled (``enroll``: :data:`ENROLLMENTS`) and read under a
+    camera showing ``share``, on :func:`vision.synthetic.tray_photo`'s light grey tray or,
+    with ``floor``, a floor of that grey."""
     totals: dict[str, int] = dict.fromkeys(TOTALS, 0)
     lens = lens_for(share)
     wrong: Counter[tuple[str, str]] = Counter()
     tray = floor_tray(floor)
     for k, body in enumerate(BODY_COLOURS):
-        profile = Profile.from_crops("side", "seafall", table_crops(
-            seed + 100 + k, 5, body, top_shift=share, **tray), as_read=True)
+        profile = enrolled(enroll, seed + 100 + k, body, share, tray)
         reader = DiceReader("seafall", profile=profile)
         told_reader = wide_reader(lens, "seafall", profile=told_profile(
-            profile, seed + 100 + k, body, share, tray))
+            profile, seed + 100 + k, body, share, tray, enroll))
         rng = np.random.default_rng(seed + k)
         for t in range(trays):
             photo = tray_photo(rng, random_faces(rng, COUNTS[t % len(COUNTS)], profile.labels),
@@ -152,7 +174,7 @@ def wide_reader(lens: float, die: str, profile: Profile | None = None) -> DiceRe
 
 
 def told_profile(profile: Profile, seed: int, body: tuple[int, int, int], share: float,
-                 tray: dict[str, tuple[int, int, int]]) -> Profile:
+                 tray: dict[str, tuple[int, int, int]], enroll: str = "table") -> Profile:
     """The set's profile as a table whose setup keeps the lens enrolls it: from
     :data:`vision.reader.WIDE_NETS_FROM` the reader that cuts the named dice is told the
     lens too (``web/runtime/dice.py``), and so finds them with the body detector for a wide
@@ -160,8 +182,7 @@ def told_profile(profile: Profile, seed: int, body: tuple[int, int, int], share:
     lens = lens_for(share)
     if lens < WIDE_NETS_FROM:
         return profile
-    return Profile.from_crops("side", "seafall", table_crops(
-        seed, 5, body, top_shift=share, lens_degrees=lens, **tray), as_read=True)
+    return enrolled(enroll, seed, body, share, tray, lens)
 
 
 def told(read: TrayRead, image: np.ndarray, lens: float,
@@ -220,6 +241,11 @@ def main(argv: list[str] | None = None) -> int:
                              "grey")
     parser.add_argument("--trays", type=int, default=96, help="trays a set and share")
     parser.add_argument("--seed", type=int, default=41)
+    parser.add_argument("--enroll", choices=ENROLLMENTS, default="table",
+                        help="enroll each set as the table makes a first profile (the "
+                             "first 5 trusted named dice a face, once every face has 3), "
+                             "or from the first 5 named a face, unchecked (as before the "
+                             "sixtieth session)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     floor = "" if args.floor is None else f", on a floor of grey {args.floor:.0f}"
@@ -229,10 +255,12 @@ def main(argv: list[str] | None = None) -> int:
         runs = [(lens, lens, read_pips(lens, args.trays, args.seed, args.floor))
                 for lens in args.lenses]
     else:
+        how = ("as the table makes a first profile" if args.enroll == "table"
+               else "from the first 5 dice named a face")
         print(f"SeaFall sets ({', '.join(BODY_NAMES)}), {args.trays} trays of 1-15 dice "
-              "each, enrolled at the table from 5 dice a face under the same camera"
-              f"{floor}")
-        runs = ((share, lens_for(share), read_sets(share, args.trays, args.seed, args.floor))
+              f"each, enrolled at the table {how} under the same camera{floor}")
+        runs = ((share, lens_for(share),
+                 read_sets(share, args.trays, args.seed, args.floor, args.enroll))
                 for share in args.shares)
     print(f"{'share':>6} {'lens':>5} {'dice':>6} {'found':>6} {'sure+right':>11} "
           f"{'wrong+sure':>11} {'outer':>6} {'extra':>6} | told the lens: {'found':>6} "

@@ -102,3 +102,16 @@ def trusted(profile: Profile) -> tuple[Profile, list[CropCheck]]:
     doubted = suspects(check(profile))
     dropped = {c.index for c in doubted}
     return profile.only([i for i in range(len(profile.maps)) if i not in dropped]), doubted
+
+
+def first_profile(name: str, die: str, named: dict[str, list[np.ndarray]], per_face: int,
+                  least: int) -> tuple[Profile | None, list[CropCheck]]:
+    """The profile a table makes from the dice its players named (``named``: crops by
+    face, as the reader cut them, in the order named): the first ``per_face`` of each face
+    that the others do not doubt (:func:`trusted`: a die named wrongly, or a crop of no
+    die, left out), or None while a face has fewer than ``least`` left (more named dice
+    are needed); and the checks of the crops doubted."""
+    kept, doubted = trusted(Profile.from_crops(name, die, named, as_read=True))
+    if np.bincount(kept.owners, minlength=len(kept.labels)).min() < least:
+        return None, doubted
+    return kept.first(per_face), doubted

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import struct
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,7 +14,9 @@ import cv2
 import numpy as np
 
 from vision.boxes import hold_each_other
+from vision.enrollment import Profile
 from vision.faces import SEAFALL_FACES
+from vision.profilecheck import first_profile
 from vision.reader import DiceReader
 from vision.settle import SettleDecision, SettleDetector
 from vision.synthetic import FLOOR_GRAIN, SyntheticPhoto, darker_floor, tray_photo
@@ -360,19 +362,59 @@ def table_crops(seed: int, per_face: int, body: tuple[int, int, int] | None = No
     that lens, as the table's is when the setup keeps one (``web/runtime/dice.py``): from
     :data:`vision.reader.WIDE_NETS_FROM` it finds the dice with the body detector for a wide
     lens and cuts them about what it found."""
+    crops: dict[str, list[np.ndarray]] = {f: [] for f in SEAFALL_FACES}
+    for named in named_trays(seed, body, tray, top_shift, lens_degrees):
+        for face, c in named:
+            if len(crops[face]) < per_face:
+                crops[face].append(c)
+        if min(len(v) for v in crops.values()) >= per_face:
+            return crops
+    raise AssertionError("unreachable: the trays never end")
+
+
+def named_trays(seed: int, body: tuple[int, int, int] | None = None,
+                tray: tuple[int, int, int] | None = None, top_shift: float = 0.0,
+                lens_degrees: float | None = None) -> Iterator[list[tuple[str, np.ndarray]]]:
+    """Endless synthetic SeaFall trays of every face twice, as :func:`table_crops` rolls
+    them, each as the dice the table's reader of unnamed dice found in it: ``(face,
+    evidence crop)`` for each die drawn that a die found holds, the face its players name."""
     reader = DiceReader("seafall", unknown_faces=True, lens_degrees=lens_degrees)
     rng = np.random.default_rng(seed)
-    crops: dict[str, list[np.ndarray]] = {f: [] for f in SEAFALL_FACES}
     floor = {} if tray is None else {"tray": tray}
-    while min(len(v) for v in crops.values()) < per_face:
+    while True:
         photo = tray_photo(rng, list(SEAFALL_FACES) * 2, body=body, top_shift=top_shift,
                            **floor)
         found = reader.read(photo.image).dice
+        named = []
         for die in photo.dice:
             read = next((d for d in found if hold_each_other(die.box, d.box)), None)
-            if read is not None and len(crops[die.face]) < per_face:
-                crops[die.face].append(read.crop)
-    return crops
+            if read is not None:
+                named.append((die.face, read.crop))
+        yield named
+
+
+def table_profile(seed: int, body: tuple[int, int, int] | None = None,
+                  tray: tuple[int, int, int] | None = None, top_shift: float = 0.0,
+                  lens_degrees: float | None = None, name: str = "table") -> Profile:
+    """A SeaFall set's first profile as the table makes it (``web/runtime/dice.py``): its
+    players name the dice of each roll (:func:`named_trays`; up to twice
+    ``ENROLL_PER_FACE`` of a face kept, as spares for the check), and after each roll,
+    once every face has ``STARTER_PER_FACE``, the profile is the first ``ENROLL_PER_FACE``
+    of each face the others do not doubt (:func:`vision.profilecheck.first_profile`),
+    unless a face has too few left, when the table waits for more rolls."""
+    from web.runtime.dice import ENROLL_PER_FACE, STARTER_PER_FACE
+
+    crops: dict[str, list[np.ndarray]] = {f: [] for f in SEAFALL_FACES}
+    for named in named_trays(seed, body, tray, top_shift, lens_degrees):
+        for face, c in named:
+            if len(crops[face]) < 2 * ENROLL_PER_FACE:
+                crops[face].append(c)
+        if min(len(v) for v in crops.values()) >= STARTER_PER_FACE:
+            profile, _ = first_profile(name, "seafall", crops, ENROLL_PER_FACE,
+                                       STARTER_PER_FACE)
+            if profile is not None:
+                return profile
+    raise AssertionError("unreachable: the trays never end")
 
 
 def with_orientation(jpeg: bytes, orientation: int, order: str = "<") -> bytes:

@@ -63,6 +63,23 @@ def test_two_crops_filed_under_each_others_face_are_named() -> None:
     assert [int(n) for n in np.bincount(kept.first(5).owners)] == [5, 5, 5, 5]
 
 
+def test_a_tables_first_profile_is_its_first_trusted_named_dice() -> None:
+    # what the table makes of the dice its players named (web/runtime/dice.py): a slip of
+    # the finger is left out, the first 5 trusted of each face kept, in the order named
+    crops = _swapped(seafall_crops(seed=7, per_face=8), "blank", "standard")
+    profile, doubted = profilecheck.first_profile("t", "seafall", crops, 5, 3)
+    assert profile is not None and profile.name == "t" and profile.die == "seafall"
+    every = Profile.from_crops("t", "seafall", crops, as_read=True)
+    assert {(c.index, c.face) for c in doubted} >= {(0, "blank"), (8, "standard")}
+    kept = [i for i in range(32) if i not in {c.index for c in doubted}]
+    assert np.array_equal(profile.crops, every.only(kept).first(5).crops)
+    assert [int(n) for n in np.bincount(profile.owners)] == [5, 5, 5, 5]
+    # a face with fewer than 3 trusted crops left makes no profile yet: more rolls are needed
+    few = _swapped(seafall_crops(seed=7, per_face=3), "blank", "standard")
+    none, doubted = profilecheck.first_profile("t", "seafall", few, 5, 3)
+    assert none is None and doubted
+
+
 def test_faces_of_fewer_than_three_crops_are_not_judged() -> None:
     # one other crop is no measure of a face: nothing is named misfiled, even a slip
     crops = _swapped(seafall_crops(seed=7, per_face=2), "blank", "standard")

@@ -188,14 +188,14 @@ class DiceReaders:
         out). None, and nothing saved, while a face has fewer than
         :data:`STARTER_PER_FACE` left: more named dice are needed."""
         with self._lock:
-            kept, doubted = profilecheck.trusted(Profile.from_crops(die, die, crops, as_read=True))
+            profile, doubted = profilecheck.first_profile(die, die, crops, ENROLL_PER_FACE,
+                                                          STARTER_PER_FACE)
             self.waiting[die] = _doubts(doubted)
             for line in self.waiting[die]:
                 log.warning("%s: left out of the %s die's first profile", line, die)
-            if np.bincount(kept.owners, minlength=len(kept.labels)).min() < STARTER_PER_FACE:
+            if profile is None:
                 return None
             del self.waiting[die]
-            profile = kept.first(ENROLL_PER_FACE)
             profile.save(self.profile_dir)
             self._readers[die] = DiceReader(die, profile=profile)
             return profile
