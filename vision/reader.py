@@ -435,22 +435,7 @@ class DiceReader:
                                   interpolation=cv2.INTER_NEAREST)
         crops = [crop(work.image, det.work_box) for det in found]
         if self._by_body and found:
-            # the body detector also takes round blobs and clutter for dice
-            die = default_die_or_not().probabilities(crops) >= DIE_FROM
-            found = [d for d, k in zip(found, die, strict=True) if k]
-            crops = [c for c, k in zip(crops, die, strict=True) if k]
-            # a die boxed much smaller than the others (a large symbol boxed alone) is cut
-            # again at their size, and a piece of a die boxed whole as well is dropped;
-            # after the check, so that a blob it dropped stays dropped
-            kept = [(d, c, box) for d, c, box in zip(
-                found, crops, _grown([d.box for d in found]), strict=True) if box is not None]
-            found, crops = [], []
-            for det, c, box in kept:
-                if box != det.box:
-                    det = Detection(detection_like(box, work.scale), box)
-                    c = crop(work.image, det.work_box)
-                found.append(det)
-                crops.append(c)
+            found, crops = self._checked_bodies(work, found, crops)
         cut = [det.work_box for det in found]  # what each crop is cut about
         if self.custom_faces and self.top_face_shift:
             cut = [toward_top_face(b, work.image.shape, self.top_face_shift) for b in cut]
@@ -504,6 +489,44 @@ class DiceReader:
             # (vision.sideview)
             dice = read_under_lens(dice, frame.shape, self.lens_degrees,
                                    custom=guesses is not None)
+        warnings = self._warnings(frame, grey, work, small, dice, unlike, skin_scene)
+        if warnings:
+            dice = [DieRead(d.face, min(d.confidence, 0.2), True, d.box, d.crop) for d in dice]
+        dice.sort(key=lambda d: (d.box[1] + d.box[3] // 2, d.box[0]))
+        ms = (self.clock() - start) * 1000.0
+        return TrayRead(self.die, tuple(dice), frame_ref, ms,
+                        frame if self.keep_frame else None, tuple(warnings), quality, compressed)
+
+    def _checked_bodies(self, work: WorkFrame, found: list[Detection], crops: list[np.ndarray]
+                        ) -> tuple[list[Detection], list[np.ndarray]]:
+        """The candidates the body detector found (and their crops) that the die-or-not
+        check takes for dice, each boxed much smaller than the others grown to their size
+        (:func:`_grown`) and a piece of a die boxed whole as well dropped."""
+        # the body detector also takes round blobs and clutter for dice
+        die = default_die_or_not().probabilities(crops) >= DIE_FROM
+        found = [d for d, k in zip(found, die, strict=True) if k]
+        crops = [c for c, k in zip(crops, die, strict=True) if k]
+        # a die boxed much smaller than the others (a large symbol boxed alone) is cut
+        # again at their size, and a piece of a die boxed whole as well is dropped;
+        # after the check, so that a blob it dropped stays dropped
+        kept = [(d, c, box) for d, c, box in zip(
+            found, crops, _grown([d.box for d in found]), strict=True) if box is not None]
+        found, crops = [], []
+        for det, c, box in kept:
+            if box != det.box:
+                det = Detection(detection_like(box, work.scale), box)
+                c = crop(work.image, det.work_box)
+            found.append(det)
+            crops.append(c)
+        return found, crops
+
+    def _warnings(self, frame: np.ndarray, grey: bool, work: WorkFrame, small: np.ndarray,
+                  dice: Sequence[DieRead], unlike: int, skin_scene: SkinScene | None
+                  ) -> list[str]:
+        """What to tell the table of a frame read (any warning marks every die uncertain):
+        a blank picture, no colour, dice too small or smeared, every die found unlike the
+        profile (``unlike`` of them), a hand in the tray (``small``: the detector's copy
+        of the frame, judged alone without a ``skin_scene``)."""
         warnings: list[str] = []
         if not dice and blank(frame):
             # nothing to read, and nothing wrong with colour or hands: say what is wrong
@@ -537,12 +560,7 @@ class DiceReader:
         if hand_fraction(small if skin_scene is None else frame, skin_scene) > HAND_FRACTION:
             # dice in or near a hand may be moving, held or hidden: confirm them all
             warnings.append("a hand is in the tray: every die is marked uncertain")
-        if warnings:
-            dice = [DieRead(d.face, min(d.confidence, 0.2), True, d.box, d.crop) for d in dice]
-        dice.sort(key=lambda d: (d.box[1] + d.box[3] // 2, d.box[0]))
-        ms = (self.clock() - start) * 1000.0
-        return TrayRead(self.die, tuple(dice), frame_ref, ms,
-                        frame if self.keep_frame else None, tuple(warnings), quality, compressed)
+        return warnings
 
     @staticmethod
     def _compressed(frame: np.ndarray, dice: Sequence[DieRead],
