@@ -32,8 +32,12 @@ detector for a wide lens (:data:`vision.dieornot.WIDE_BODIES_PATH`), by a profil
 enrolled as a table whose setup keeps the lens enrolls it: the named dice found and cut by
 a reader told the lens too (:func:`told_profile`; before the fifty-ninth session the
 reader told the lens read with the first columns' profile).
-``docs/vision.md``, *Camera height and framing*. About four minutes a share on one core
-(six from 45 degrees)::
+``docs/vision.md``, *Camera height and framing*. With ``--learn``, each profile is then
+taught by the trays it reads as the table teaches it (:func:`taught`: a read that waits
+for the players is confirmed with every die found named right, and learned; a read applied
+at once teaches nothing), so the rows measure a table's first 96 rolls of a set
+rather than its first profile alone. About four minutes a share on one core (six from 45
+degrees, more with ``--learn``)::
 
     .venv/bin/python benchmarks/bench_side_view.py [--shares 0 0.01 0.02 0.025 0.03 0.035] \\
         [--trays 96] [--seed 41]
@@ -82,6 +86,7 @@ from vision.sideview import read_under_lens  # noqa: E402
 from vision.synthetic import (  # noqa: E402
     BODY_COLOURS,
     BODY_NAMES,
+    SyntheticDie,
     SyntheticPhoto,
     lens_for,
     random_faces,
@@ -120,10 +125,11 @@ def enrolled(enroll: str, seed: int, body: tuple[int, int, int], share: float,
 
 
 def read_sets(share: float, trays: int, seed: int, floor: float | None = None,
-              enroll: str = "table") -> dict[str, object]:
+              enroll: str = "table", learn: bool = False) -> dict[str, object]:
     """The SeaFall sets, each enrolled (``enroll``: :data:`ENROLLMENTS`) and read under a
     camera showing ``share``, on :func:`vision.synthetic.tray_photo`'s light grey tray or,
-    with ``floor``, a floor of that grey."""
+    with ``floor``, a floor of that grey; with ``learn``, each reader's profile taught by
+    the trays as the table teaches it (:func:`taught`)."""
     totals: dict[str, int] = dict.fromkeys(TOTALS, 0)
     lens = lens_for(share)
     wrong: Counter[tuple[str, str]] = Counter()
@@ -139,9 +145,31 @@ def read_sets(share: float, trays: int, seed: int, floor: float | None = None,
                                top_shift=share, body=body, **tray)
             read = reader.read(photo.image)
             tally(photo, read, totals, wrong)
-            tally(photo, told(read, photo.image, lens, told_reader), totals, Counter(),
-                  "lens_")
+            told_read = told(read, photo.image, lens, told_reader)
+            tally(photo, told_read, totals, Counter(), "lens_")
+            if learn:
+                reader = taught(reader, photo, read, t)
+                if told_reader is not None:
+                    told_reader = taught(told_reader, photo, told_read, t)
     return {**totals, "wrong": wrong}
+
+
+def taught(reader: DiceReader, photo: SyntheticPhoto, read: TrayRead, number: int
+           ) -> DiceReader:
+    """``reader`` after the table has seen its read of ``photo``: a read that waits for the
+    players (a die left uncertain, a warning, or not as many dice as the tray holds: the
+    roll's count) is confirmed with every die found named right, and the profile learns
+    those dice (``Profile.learn``, as ``web/runtime/dice.py`` teaches it a confirmed read;
+    dice read where none lies are not named); a read applied at once teaches nothing."""
+    waits = (any(d.uncertain for d in read.dice) or bool(read.warnings)
+             or len(read.dice) != len(photo.dice))
+    if reader.profile is None or not waits:
+        return reader
+    dice = [(die.face, read.dice[i].crop, f"{number}:{i}")
+            for die, i in matches(photo, read) if i is not None]
+    if not dice:
+        return reader
+    return replace(reader, profile=reader.profile.learn(dice))
 
 
 def read_pips(lens: float, trays: int, seed: int, floor: float | None = None
@@ -196,6 +224,22 @@ def told(read: TrayRead, image: np.ndarray, lens: float,
                                                     custom=read.die != "d6")))
 
 
+def matches(photo: SyntheticPhoto, read: TrayRead,
+            holds: Callable[[Box, Box], bool] = hold_each_other
+            ) -> list[tuple[SyntheticDie, int | None]]:
+    """Each drawn die with the index of the read die it is (None: not found): the first
+    read die not yet taken whose box the drawn die's box ``holds`` (:func:`tally`)."""
+    used: set[int] = set()
+    out: list[tuple[SyntheticDie, int | None]] = []
+    for die in photo.dice:
+        i = next((i for i, d in enumerate(read.dice)
+                  if i not in used and holds(die.box, d.box)), None)
+        if i is not None:
+            used.add(i)
+        out.append((die, i))
+    return out
+
+
 def tally(photo: SyntheticPhoto, read: TrayRead, totals: dict[str, int],
           wrong: Counter[tuple[str, str]], key: str = "",
           holds: Callable[[Box, Box], bool] = hold_each_other) -> None:
@@ -206,10 +250,8 @@ def tally(photo: SyntheticPhoto, read: TrayRead, totals: dict[str, int],
     box's centre)."""
     h, w = photo.image.shape[:2]
     used: set[int] = set()
-    for die in photo.dice:
+    for die, i in matches(photo, read, holds):
         totals[key + "dice"] += 1
-        i = next((i for i, d in enumerate(read.dice)
-                  if i not in used and holds(die.box, d.box)), None)
         if i is None:
             continue
         used.add(i)
@@ -241,6 +283,9 @@ def main(argv: list[str] | None = None) -> int:
                              "grey")
     parser.add_argument("--trays", type=int, default=96, help="trays a set and share")
     parser.add_argument("--seed", type=int, default=41)
+    parser.add_argument("--learn", action="store_true",
+                        help="teach each profile the trays it reads as the table does: a "
+                             "read with a die left uncertain is confirmed and learned")
     parser.add_argument("--enroll", choices=ENROLLMENTS, default="table",
                         help="enroll each set as the table makes a first profile (the "
                              "first 5 trusted named dice a face, once every face has 3), "
@@ -257,10 +302,11 @@ def main(argv: list[str] | None = None) -> int:
     else:
         how = ("as the table makes a first profile" if args.enroll == "table"
                else "from the first 5 dice named a face")
+        taught_too = ", each profile then taught the reads the table confirms" if args.learn else ""
         print(f"SeaFall sets ({', '.join(BODY_NAMES)}), {args.trays} trays of 1-15 dice "
-              f"each, enrolled at the table {how} under the same camera{floor}")
+              f"each, enrolled at the table {how} under the same camera{floor}{taught_too}")
         runs = ((share, lens_for(share),
-                 read_sets(share, args.trays, args.seed, args.floor, args.enroll))
+                 read_sets(share, args.trays, args.seed, args.floor, args.enroll, args.learn))
                 for share in args.shares)
     print(f"{'share':>6} {'lens':>5} {'dice':>6} {'found':>6} {'sure+right':>11} "
           f"{'wrong+sure':>11} {'outer':>6} {'extra':>6} | told the lens: {'found':>6} "
