@@ -249,12 +249,12 @@ def tally(photo: SyntheticPhoto, read: TrayRead, totals: dict[str, int],
     takes in sides the reader may leave out of its box, when the outline holds the read
     box's centre)."""
     h, w = photo.image.shape[:2]
-    used: set[int] = set()
-    for die, i in matches(photo, read, holds):
+    pairs = matches(photo, read, holds)
+    used = {i for _, i in pairs if i is not None}
+    for die, i in pairs:
         totals[key + "dice"] += 1
         if i is None:
             continue
-        used.add(i)
         totals[key + "found"] += 1
         got = read.dice[i]
         if got.uncertain:

@@ -364,12 +364,19 @@ def table_crops(seed: int, per_face: int, body: tuple[int, int, int] | None = No
     lens and cuts them about what it found."""
     crops: dict[str, list[np.ndarray]] = {f: [] for f in SEAFALL_FACES}
     for named in named_trays(seed, body, tray, top_shift, lens_degrees):
-        for face, c in named:
-            if len(crops[face]) < per_face:
-                crops[face].append(c)
-        if min(len(v) for v in crops.values()) >= per_face:
+        if _kept(crops, named, per_face) >= per_face:
             return crops
     raise AssertionError("unreachable: the trays never end")
+
+
+def _kept(crops: dict[str, list[np.ndarray]], named: list[tuple[str, np.ndarray]],
+          per_face: int) -> int:
+    """Add a tray's named dice to ``crops`` (at most ``per_face`` a face); the count of the
+    face with fewest."""
+    for face, c in named:
+        if len(crops[face]) < per_face:
+            crops[face].append(c)
+    return min(len(v) for v in crops.values())
 
 
 def named_trays(seed: int, body: tuple[int, int, int] | None = None,
@@ -406,10 +413,7 @@ def table_profile(seed: int, body: tuple[int, int, int] | None = None,
 
     crops: dict[str, list[np.ndarray]] = {f: [] for f in SEAFALL_FACES}
     for named in named_trays(seed, body, tray, top_shift, lens_degrees):
-        for face, c in named:
-            if len(crops[face]) < 2 * ENROLL_PER_FACE:
-                crops[face].append(c)
-        if min(len(v) for v in crops.values()) >= STARTER_PER_FACE:
+        if _kept(crops, named, 2 * ENROLL_PER_FACE) >= STARTER_PER_FACE:
             profile, _ = first_profile(name, "seafall", crops, ENROLL_PER_FACE,
                                        STARTER_PER_FACE)
             if profile is not None:
