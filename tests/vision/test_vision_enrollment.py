@@ -16,7 +16,9 @@ from vision.crops import crop
 from vision.detection import detection_like, expected_die_px, to_work
 from vision.dicefinder import default_dice_finder
 from vision.enroll import crops_from_photos, enroll, label_file, read_yolo
-from vision.enrollment import (
+from vision.enrollment import WIDE_LOOK_LEAD, EnrollmentError, Profile, reframe, saved_profiles
+from vision.faces import D6_FACES, SEAFALL_FACES
+from vision.leadrule import (
     LEAD_FLOOR,
     LEAD_PIVOT,
     LEARNED_HALFWAY,
@@ -25,15 +27,9 @@ from vision.enrollment import (
     MIN_MARGIN_HALFWAY,
     MIN_MARGIN_LEARNED,
     MIN_MARGIN_LEARNING,
-    WIDE_LOOK_LEAD,
-    EnrollmentError,
-    Profile,
     lead_needed,
     margin_for,
-    reframe,
-    saved_profiles,
 )
-from vision.faces import D6_FACES, SEAFALL_FACES
 from vision.reader import DiceReader
 from vision.synthetic import BODY_COLOURS, BODY_NAMES, draw_face, random_faces, tray_photo
 
@@ -299,7 +295,7 @@ def test_a_profile_learns_from_confirmed_dice_and_reads_more() -> None:
     # 5 enrolled crops per face, 191 once 5 confirmed crops per face (other trays) were
     # learned, and 191 with 20, no silent error: the synthetic trays leave learning little
     # to show (the d6 photos show more, 88.1% of train read sure from 5 enrolled crops a
-    # face and 95.3% once 20 are learned: vision.enrollment.MIN_MARGIN). Until then 182,
+    # face and 95.3% once 20 are learned: vision.leadrule.MIN_MARGIN). Until then 182,
     # 185 and 188 (twenty-eighth session's detector and margins). The thirty-third
     # session's smaller margins from 10 learned a face read the same 191 here.
     # The margin rises while the profile learns (its first lessons are hard dice), and

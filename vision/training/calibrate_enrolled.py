@@ -7,18 +7,18 @@ The train photos' dice are cut once, as the enrolled reader cuts them (custom-fa
 found by their bodies); then, for each enrollment, every die outside the photos it was
 enrolled from, and every val die, is scored against the profile (the known label mistakes
 left out). The table gives, for each candidate margin (the lead needed at a best score of
-:data:`vision.enrollment.LEAD_PIVOT`, falling a point for each point of score above it,
-:func:`vision.enrollment.lead_needed`), the share of dice read confidently right and the
+:data:`vision.leadrule.LEAD_PIVOT`, falling a point for each point of score above it,
+:func:`vision.leadrule.lead_needed`), the share of dice read confidently right and the
 share read silently wrong, pooled over the enrollments (margins from -0.25, where every die
-scoring :data:`vision.enrollment.MIN_SIMILARITY` or more needs only the floor's lead,
-:data:`vision.enrollment.LEAD_FLOOR`, to 0.35); the kept margin is the least that
+scoring :data:`vision.leadrule.MIN_SIMILARITY` or more needs only the floor's lead,
+:data:`vision.leadrule.LEAD_FLOOR`, to 0.35); the kept margin is the least that
 leaves at most ``--silent`` percent of train's dice silently wrong. The test split is never
 read. By default it places the margin of a profile of 5 crops per face
-(:data:`vision.enrollment.MIN_MARGIN`); with ``--learned N``, that of the same profile once
+(:data:`vision.leadrule.MIN_MARGIN`); with ``--learned N``, that of the same profile once
 the table has confirmed N dice per face (:func:`learned_profile`), the photos the table
-read left out of train as the enrolled ones are: :data:`vision.enrollment.MIN_MARGIN_LEARNING`
-is the most that 1, 3 and 5 ask, :data:`vision.enrollment.MIN_MARGIN_HALFWAY` the most
-that 10 and 15 ask, and 20 places :data:`vision.enrollment.MIN_MARGIN_LEARNED`.
+read left out of train as the enrolled ones are: :data:`vision.leadrule.MIN_MARGIN_LEARNING`
+is the most that 1, 3 and 5 ask, :data:`vision.leadrule.MIN_MARGIN_HALFWAY` the most
+that 10 and 15 ask, and 20 places :data:`vision.leadrule.MIN_MARGIN_LEARNED`.
 
     .venv/bin/python -m vision.training.calibrate_enrolled [--draws 16] [--weight 0.7] \\
         [--embedding MODEL.onnx] [--learned N] [--alone]
@@ -43,16 +43,15 @@ from vision import enrollment, templates
 from vision.boxes import TOP_FACE_SHIFT
 from vision.embedding import SymbolEmbedder
 from vision.enroll import crops_from_photos
-from vision.enrollment import (
+from vision.enrollment import TEMPLATE_WEIGHT, WIDE_LOOK_LEAD, Profile
+from vision.faces import D6_FACES
+from vision.leadrule import (
     LEAD_PIVOT,
     LEARNED_PER_FACE,
     MIN_SIMILARITY,
-    TEMPLATE_WEIGHT,
-    WIDE_LOOK_LEAD,
-    Profile,
     lead_needed,
+    learned_counts,
 )
-from vision.faces import D6_FACES
 from vision.neighbours import likeness_parts as neighbour_likeness
 from vision.reader import DiceReader
 from vision.training.label_errors import LABEL_ERRORS
@@ -120,7 +119,7 @@ def learned_profile(profile: Profile, per_face: int = LEARNED_PER_FACE,
 
 def learned_per_face(profile: Profile) -> list[int]:
     """How many crops of each face the profile has learned from the table."""
-    return enrollment.learned_counts(profile.owners, profile.sources,
+    return learned_counts(profile.owners, profile.sources,
                                      len(profile.labels)).tolist()
 
 
