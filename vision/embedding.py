@@ -4,7 +4,7 @@ The network (``vision/models/symbol_embed.onnx``, trained by
 ``vision/training/train_embedding.py``) maps a reader crop of one die to a unit vector
 (:data:`DIM` numbers) so that crops of the same symbol lie close together whatever the
 die's colour, turn, light and blur, and crops of different symbols lie apart. It was
-trained only on synthetic dice carrying random symbols (:func:`vision.synthetic.random_glyph`),
+trained only on synthetic dice carrying random symbols (:func:`vision.glyphs.random_glyph`),
 never on photos or face labels of any real die: it does not count pips or know any die's
 faces. Enrolled profiles (:mod:`vision.enrollment`) keep the vectors of a few crops per
 face and read a die by its nearest enrolled vectors.

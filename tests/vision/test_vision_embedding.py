@@ -13,7 +13,7 @@ import pytest
 from tests.vision.helpers import photo
 from vision.embedding import DIM, MODEL_PATH, ModelError, SymbolEmbedder, default_embedder
 from vision.enrollment import EnrollmentError, Profile, reframe, turns
-from vision.synthetic import random_glyph, symbol_die_crop
+from vision.glyphs import random_glyph, symbol_die_crop
 
 
 def test_embedding_model_ships_small_and_gives_unit_vectors_batch_or_not() -> None:

@@ -1,4 +1,5 @@
-"""The synthetic symbol dice used to train the enrollment embedding."""
+"""The drawn dice: random symbol dice that train the enrollment embedding (vision.glyphs) and
+the synthetic trays of the tests (vision.synthetic)."""
 
 from __future__ import annotations
 
@@ -6,18 +7,16 @@ import cv2
 import numpy as np
 
 from tests.vision.helpers import photo
-from vision.synthetic import (
+from vision.glyphs import (
     Glyph,
-    Setting,
     _marked_side,
-    darker_floor,
     glyph_family,
     glyph_on_body,
     random_dots,
     random_glyph,
     symbol_die_crop,
-    tray_photo,
 )
+from vision.synthetic import Setting, darker_floor, tray_photo
 
 
 def test_random_dots_are_alike_and_apart() -> None:

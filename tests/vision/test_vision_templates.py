@@ -20,7 +20,7 @@ from vision.crops import (
     other_bodies,
 )
 from vision.enrollment import ENROLL_TURNS, EnrollmentError, Profile
-from vision.synthetic import random_glyph, symbol_die_crop
+from vision.glyphs import random_glyph, symbol_die_crop
 
 
 def face(marks: tuple[int, int, int], body: tuple[int, int, int], turn: float = 0.0,

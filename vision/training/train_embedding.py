@@ -1,9 +1,9 @@
 """Train the enrolled-face embedding (``vision/models/symbol_embed.onnx``) on synthetic dice.
 
 No photo and no face label of any real die is used: the training set is a bank of
-:data:`CLASSES` random symbols (:func:`vision.synthetic.random_glyph`: dots, rings, bars,
+:data:`CLASSES` random symbols (:func:`vision.glyphs.random_glyph`: dots, rings, bars,
 polygons, letters, arcs at random places; class 0 is the blank face), each drawn
-:data:`RENDERS` times on a synthetic die (:func:`vision.synthetic.symbol_die_crop`: random
+:data:`RENDERS` times on a synthetic die (:func:`vision.glyphs.symbol_die_crop`: random
 body, ink and tray colours, turn, sides, shadow, glint, uneven light, blur, noise), and
 augmented again while training (quarter turns, colour-channel order, inversion, brightness,
 contrast, shift). The network is trained as a classifier over the bank with a cosine
@@ -22,7 +22,7 @@ default: the d6 val faces' nearest-face accuracy fell from 68% to 56%.
 
 ``--real-bodies N`` draws a share (``--body-share``) of each symbol's renders on up to N
 dice the detector finds in the train photos, their pips wiped off
-(:func:`vision.synthetic.glyph_on_body`; no label file is read). Tried in the seventh
+(:func:`vision.glyphs.glyph_on_body`; no label file is read). Tried in the seventh
 session and off by default: alone the embedding picked the right d6 face more often
 (76% against 72%), but mixed with the ink templates it read fewer dice confidently
 (``docs/vision.md``, *Custom faces*).
@@ -30,7 +30,7 @@ session and off by default: alone the embedding picked the right d6 face more of
 ``--families F`` (0.8, the packaged model ``symbol-embed-3``, eighth session): each new
 symbol of the bank starts a family with a chance of F/3, a family bringing about three,
 so that 0.8 makes about half the bank (52%) families of near-twins
-(:func:`vision.synthetic.glyph_family`: a
+(:func:`vision.glyphs.glyph_family`: a
 random base, the base with one more stroke, often a dot like one it has, and the base
 less one stroke), each twin a class of its own. Trained on independent random symbols,
 the embedding took a symbol and the same symbol with one more mark for one another (a 4
@@ -43,7 +43,7 @@ differ much, and the packaged one is the best of five on train and val).
 
 ``--marked-sides P`` and ``--streaks P`` (fifteenth session, off by default): a share of
 the renders at a steeper slant with a side face in view carrying another symbol, and a
-share of the glints drawn as thin streaks (:func:`vision.synthetic.symbol_die_crop`), the
+share of the glints drawn as thin streaks (:func:`vision.glyphs.symbol_die_crop`), the
 two kinds of dice the enrolled reader reads silently wrong. With them the d6 faces enrolled
 as symbols read 80.4-80.8% of train confidently at the rule's margin (0.155) against 83.0%
 at 0.14 (``docs/vision-history.md``).
@@ -80,16 +80,16 @@ from torch.nn import functional as F  # noqa: N812 - the usual name
 from vision.crops import CROP_PX
 from vision.embedding import DIM, INPUT_PX, MODEL_PATH, SymbolEmbedder
 from vision.facenet import prepare
-from vision.onnxmodel import available_engines
-from vision.synthetic import (
+from vision.glyphs import (
     Glyph,
-    blank_faces,
     glyph_family,
     glyph_on_body,
     random_dots,
     random_glyph,
     symbol_die_crop,
 )
+from vision.onnxmodel import available_engines
+from vision.synthetic import blank_faces
 from vision.training.common import conv_block, report_saved, seeded
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -139,7 +139,7 @@ def render_bank(glyphs: list[Glyph], renders: int, rng: np.random.Generator,
 
 def real_trays(limit: int, rng: np.random.Generator) -> np.ndarray:
     """Up to ``limit`` patches of empty tray floor cut from the train photos (scaled as
-    :func:`vision.synthetic.symbol_die_crop`'s canvas), ``(n, 2*CROP_PX, 2*CROP_PX, 3)``:
+    :func:`vision.glyphs.symbol_die_crop`'s canvas), ``(n, 2*CROP_PX, 2*CROP_PX, 3)``:
     where the detector finds no die nearby. No label file is read."""
     from vision.detection import WORK_DIE_PX, expected_die_px, to_work
     from vision.dicefinder import default_dice_finder
