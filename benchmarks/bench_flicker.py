@@ -51,11 +51,11 @@ from tests.vision.helpers import (  # noqa: E402
     roll_sequence,
 )
 from vision import lightbands  # noqa: E402
-from vision.calibration import FLICKER_SPREAD  # noqa: E402
 from vision.lightbands import frames_band_spread  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.reading import TrayRead  # noqa: E402
 from vision.settle import SettleDetector, TrayState  # noqa: E402
+from vision.setupadvice import FLICKER_SPREAD  # noqa: E402
 from vision.surroundings import flicker_bands  # noqa: E402
 
 HAND_PHOTO = "IMG_20191208_112623.jpg"

@@ -3,7 +3,7 @@
 Most USB webcams send 1280x720 as MJPG (:data:`vision.sources.CAMERA_SIZE`), a JPEG per
 frame, at a quality of their own. Compressed hard, a die's pips blur into blocks, and the
 face networks are then sure of some wrong faces (``docs/vision.md``, *What a worse camera
-costs*): the calibration says so (:data:`vision.calibration.JPEG_ADVICE_BELOW`), as it
+costs*): the calibration says so (:data:`vision.setupadvice.JPEG_ADVICE_BELOW`), as it
 says when the picture is out of focus.
 
 A JPEG stores each 8x8 block of the picture's brightness as cosine waves whose strengths
@@ -194,7 +194,7 @@ HARD_BELOW = 78
 """A JPEG quality under which a camera compresses hard: the face networks' reads of dice
 of the working size (about 40 px) need a far higher confidence to be trusted
 (:func:`compressed_sure_from`), and the tray check advises compressing less
-(:data:`vision.calibration.JPEG_ADVICE_BELOW`)."""
+(:data:`vision.setupadvice.JPEG_ADVICE_BELOW`)."""
 
 COMPRESSED_SURE_FROM: tuple[tuple[float, float, float], ...] = (
     (32.0, 0.9, 0.95),

@@ -79,7 +79,7 @@ floors repainted darker read the val photos repainted a grey of 72 and 40 far be
 (198 and 197 of 204 sure and right, none wrong, against 191 and 161 with 1 and 4 wrong)
 but light floors a little worse (out of fold 99.58% sure against 99.86%). At 125 and 100
 the two sets read alike (202 against 203, 199 and 199). 110 is the floor under which
-``tableside calibrate`` advises a lighter one (:data:`vision.calibration.LIGHT_FLOOR`);
+``tableside calibrate`` advises a lighter one (:data:`vision.setupadvice.LIGHT_FLOOR`);
 the d6 photos' floors are 175-187."""
 
 WIDE_NETS_FROM = 45.0

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from tests.vision.helpers import empty_tray, photo
-from vision.calibration import Calibration, calibrate, floor_advice, quality, tray_region
+from vision.calibration import Calibration, calibrate, quality, tray_region
+from vision.setupadvice import floor_advice
 from vision.synthetic import tray_photo
 
 TRAY = "IMG_20191208_112404.jpg"  # 25 dice in a cardboard tray with dark walls

@@ -12,7 +12,7 @@ import pytest
 
 from tests.vision.helpers import empty_tray, photo
 from tests.vision.test_vision_cli import run
-from vision.calibration import JPEG_ADVICE_BELOW, check
+from vision.calibration import check
 from vision.compression import (
     COMPRESSED_SURE_FROM,
     ENROLLED_SURE_FROM,
@@ -23,6 +23,7 @@ from vision.compression import (
     jpeg_quality,
     jpeg_steps,
 )
+from vision.setupadvice import JPEG_ADVICE_BELOW
 from vision.training.degradations import jpeg
 
 SHEET = photo("IMG_20191208_112541.jpg")  # 7 dice on a white sheet

@@ -20,7 +20,7 @@ from tests.vision.helpers import (
     roll_sequence,
 )
 from vision import lightbands
-from vision.calibration import FLICKER_ADVICE, FLICKER_SPREAD, check
+from vision.calibration import check
 from vision.lightbands import (
     BAND_SPREAD,
     band_spread,
@@ -33,6 +33,7 @@ from vision.lightbands import (
 from vision.reader import DiceReader
 from vision.rolls import settled_grey, unchanged
 from vision.settle import SettleDetector, TrayState
+from vision.setupadvice import FLICKER_ADVICE, FLICKER_SPREAD
 from vision.sources import FakeSource
 from vision.surroundings import flicker_bands
 from vision.watcher import SourceNotice, watch

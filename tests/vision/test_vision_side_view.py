@@ -19,16 +19,7 @@ from tests.vision.helpers import empty_tray, table_crops
 from tests.vision.test_vision_calibrate_cli import SHEET, _plug_in, empty_frames
 from tests.vision.test_vision_cli import run
 from vision.boxes import centre_in, hold_each_other
-from vision.calibration import (
-    COMMON_LENS,
-    SIDE_ADVICE_ABOVE,
-    SIDE_FLOOR_BELOW,
-    Calibration,
-    calibrate,
-    check,
-    tray_side,
-    unknown_lens_advice,
-)
+from vision.calibration import Calibration, calibrate, check
 from vision.cubes import cube_photo
 from vision.dicefinder import (
     DiceFinder,
@@ -41,6 +32,13 @@ from vision.dieornot import body_dice_finder, wide_body_dice_finder
 from vision.enrollment import Profile
 from vision.reader import WIDE_NETS_FROM, DiceReader
 from vision.reading import Box
+from vision.setupadvice import (
+    COMMON_LENS,
+    SIDE_ADVICE_ABOVE,
+    SIDE_FLOOR_BELOW,
+    tray_side,
+    unknown_lens_advice,
+)
 from vision.sideview import (
     SIDE_PAIR_DEGREES,
     SIDE_PAIR_WITHIN,
