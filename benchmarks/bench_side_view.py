@@ -75,7 +75,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.vision.helpers import table_crops, table_profile  # noqa: E402
+from tests.vision.helpers import ENROLLMENTS, enrolled_at_table  # noqa: E402
 from vision.boxes import centre_in, hold_each_other  # noqa: E402
 from vision.cubes import cube_photo  # noqa: E402
 from vision.enrollment import Profile  # noqa: E402
@@ -106,30 +106,22 @@ def floor_tray(floor: float | None) -> dict[str, tuple[int, int, int]]:
     return {} if floor is None else {"tray": (round(floor),) * 3}
 
 
-ENROLLMENTS = ("table", "first-five")
-"""How the bench enrolls each set (``--enroll``): as the table makes a first profile, or
-from the first 5 dice named a face, unchecked (:func:`enrolled`)."""
-
-
 def enrolled(enroll: str, seed: int, body: tuple[int, int, int], share: float,
              tray: dict[str, tuple[int, int, int]], lens_degrees: float | None = None
              ) -> Profile:
     """A set's profile enrolled at the table under a camera showing ``share`` (the reader
     that finds the named dice told ``lens_degrees``), as ``enroll`` says
-    (:data:`ENROLLMENTS`)."""
-    if enroll == "table":
-        return table_profile(seed, body, top_shift=share, lens_degrees=lens_degrees,
+    (:data:`tests.vision.helpers.ENROLLMENTS`)."""
+    return enrolled_at_table(enroll, seed, body, top_shift=share, lens_degrees=lens_degrees,
                              name="side", **tray)
-    return Profile.from_crops("side", "seafall", table_crops(
-        seed, 5, body, top_shift=share, lens_degrees=lens_degrees, **tray), as_read=True)
 
 
 def read_sets(share: float, trays: int, seed: int, floor: float | None = None,
               enroll: str = "table", learn: bool = False) -> dict[str, object]:
-    """The SeaFall sets, each enrolled (``enroll``: :data:`ENROLLMENTS`) and read under a
-    camera showing ``share``, on :func:`vision.synthetic.tray_photo`'s light grey tray or,
-    with ``floor``, a floor of that grey; with ``learn``, each reader's profile taught by
-    the trays as the table teaches it (:func:`taught`)."""
+    """The SeaFall sets, each enrolled (``enroll``: :data:`tests.vision.helpers.ENROLLMENTS`)
+    and read under a camera showing ``share``, on :func:`vision.synthetic.tray_photo`'s
+    light grey tray or, with ``floor``, a floor of that grey; with ``learn``, each reader's
+    profile taught by the trays as the table teaches it (:func:`taught`)."""
     totals: dict[str, int] = dict.fromkeys(TOTALS, 0)
     lens = lens_for(share)
     wrong: Counter[tuple[str, str]] = Counter()

@@ -3,11 +3,14 @@
 Two tables (``docs/vision.md``, *Which tray floor*):
 
 * **SeaFall sets on synthetic floors**: each body colour's set of the renderer is enrolled
-  at the table on each floor from its own dice (5 named a face, kept as the reader cut
-  them: ``tests.vision.helpers.table_crops``, ``Profile.from_crops(as_read=True)``),
-  then reads 16 trays of 15 of its dice there (8 drawn flat, seed 101; 8 in perspective,
-  seed 202): dice found, read sure and right (of all dice), read wrong and sure, and boxes
-  on no die.
+  at the table on each floor from its own dice, kept as the reader cut them: as the table
+  makes a first profile (``--enroll table``, the default since the sixty-first session:
+  once every face has 3 named dice, the first 5 of each face the others do not doubt,
+  ``tests.vision.helpers.table_profile``), or from the first 5 named a face, unchecked
+  (``--enroll first-five``, ``tests.vision.helpers.table_crops``, as the figures before
+  it were measured), then reads 16 trays of 15 of its dice there (8 drawn flat, seed 101;
+  8 in perspective, seed 202): dice found, read sure and right (of all dice), read wrong
+  and sure, and boxes on no die.
 * **The val photos on repainted floors**: each of the 25 val photos of
   ``../shared/datasets/d6-photos`` with its floor repainted a flat grey
   (:func:`vision.synthetic.darker_floor` with ``level``, and ``grain=60`` so that the
@@ -18,7 +21,7 @@ Two tables (``docs/vision.md``, *Which tray floor*):
 Takes about five minutes on one core::
 
     .venv/bin/python benchmarks/bench_tray_floors.py [--sets red ivory black blue] \\
-        [--skip-photos]
+        [--enroll table|first-five] [--skip-photos]
 """
 
 from __future__ import annotations
@@ -36,9 +39,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_vision_accuracy import score  # noqa: E402
 
-from tests.vision.helpers import table_crops  # noqa: E402
+from tests.vision.helpers import ENROLLMENTS, enrolled_at_table  # noqa: E402
 from tests.vision.test_vision_enrollment import score_synthetic  # noqa: E402
-from vision.enrollment import Profile  # noqa: E402
 from vision.faces import D6_FACES  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.synthetic import BODY_COLOURS, BODY_NAMES, darker_floor  # noqa: E402
@@ -58,15 +60,19 @@ PHOTO_LEVELS = (None, 150, 125, 100, 72, 40)
 """The val photos' floors: as shot, then repainted these greys."""
 
 
-def sets_on_floors(names: list[str]) -> None:
+def sets_on_floors(names: list[str], enroll: str = "table") -> None:
+    """Each set of ``names`` enrolled on each floor as ``enroll`` says
+    (:data:`tests.vision.helpers.ENROLLMENTS`) and read there."""
+    how = ("as the table makes a first profile" if enroll == "table"
+           else "from the first 5 dice named a face")
+    print(f"each set enrolled on the floor {how}")
     print("each cell: dice found / read sure and right / read wrong and sure / boxes on no die")
     print(f"{'floor':<18} " + "".join(f"{n:<24}" for n in names))
     for floor, tray in FLOORS.items():
         cells = []
         for name in names:
             body = BODY_COLOURS[BODY_NAMES.index(name)]
-            profile = Profile.from_crops("floors", "seafall", table_crops(7, 5, body, tray),
-                                         as_read=True)
+            profile = enrolled_at_table(enroll, 7, body, tray, name="floors")
             reader = DiceReader("seafall", profile=profile)
             t = {"dice": 0, "found": 0, "right": 0, "silent": 0, "false": 0}
             for seed, shift in ((101, 0.0), (202, 0.02)):
@@ -109,10 +115,16 @@ def photos_on_floors() -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", nargs="+", default=list(BODY_NAMES), choices=BODY_NAMES)
-    parser.add_argument("--skip-photos", action="store_true")
+    parser.add_argument("--enroll", choices=ENROLLMENTS, default="table",
+                        help="enroll each set as the table makes a first profile (the first "
+                             "5 trusted named dice a face, once every face has 3), or from "
+                             "the first 5 named a face, unchecked (as before the sixty-first "
+                             "session)")
+    parser.add_argument("--skip-photos", action="store_true",
+                        help="leave out the val photos on repainted floors")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    sets_on_floors(args.sets)
+    sets_on_floors(args.sets, args.enroll)
     if not args.skip_photos:
         photos_on_floors()
     print(f"({time.perf_counter() - started:.0f} s)")

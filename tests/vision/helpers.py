@@ -421,6 +421,25 @@ def table_profile(seed: int, body: tuple[int, int, int] | None = None,
     raise AssertionError("unreachable: the trays never end")
 
 
+ENROLLMENTS = ("table", "first-five")
+"""How a bench enrolls a drawn SeaFall set at the table (:func:`enrolled_at_table`): as the
+table makes a first profile (:func:`table_profile`), or from the first 5 dice named a face,
+unchecked (:func:`table_crops`, as the benches did before the sixtieth session)."""
+
+
+def enrolled_at_table(enroll: str, seed: int, body: tuple[int, int, int] | None = None,
+                      tray: tuple[int, int, int] | None = None, top_shift: float = 0.0,
+                      lens_degrees: float | None = None, name: str = "table") -> Profile:
+    """A drawn SeaFall set's profile enrolled at the table as ``enroll`` says
+    (:data:`ENROLLMENTS`); the other arguments as :func:`table_crops` takes them."""
+    if enroll == "table":
+        return table_profile(seed, body, tray, top_shift, lens_degrees, name)
+    if enroll != "first-five":
+        raise ValueError(f"enroll must be one of {', '.join(ENROLLMENTS)}, not {enroll!r}")
+    return Profile.from_crops(name, "seafall", table_crops(
+        seed, 5, body, tray, top_shift, lens_degrees), as_read=True)
+
+
 def with_orientation(jpeg: bytes, orientation: int, order: str = "<") -> bytes:
     """A JPEG's bytes with an EXIF block saying ``orientation`` (1-8), as a phone writes
     it (``order``: the block's byte order, ``<`` Intel or ``>`` Motorola), after a JFIF

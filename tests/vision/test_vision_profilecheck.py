@@ -7,7 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.vision.helpers import PHOTOS, labelled_photos
+from tests.vision.helpers import (
+    PHOTOS,
+    enrolled_at_table,
+    labelled_photos,
+    table_crops,
+    table_profile,
+)
 from tests.vision.test_vision_enrollment import seafall_crops
 from vision import profilecheck
 from vision.boxes import TOP_FACE_SHIFT, toward_top_face
@@ -78,6 +84,21 @@ def test_a_tables_first_profile_is_its_first_trusted_named_dice() -> None:
     few = _swapped(seafall_crops(seed=7, per_face=3), "blank", "standard")
     none, doubted = profilecheck.first_profile("t", "seafall", few, 5, 3)
     assert none is None and doubted
+
+
+def test_the_benches_enroll_a_drawn_set_as_the_table_does_or_from_its_first_five() -> None:
+    # bench_side_view and bench_tray_floors enroll each drawn set one of two ways (--enroll)
+    ivory = (200, 200, 200)
+    table = enrolled_at_table("table", 7, ivory, name="t")
+    assert np.array_equal(table.crops, table_profile(7, ivory, name="t").crops)
+    first = enrolled_at_table("first-five", 7, ivory, name="t")
+    named = Profile.from_crops("t", "seafall", table_crops(7, 5, ivory), as_read=True)
+    assert np.array_equal(first.crops, named.crops)
+    assert [int(n) for n in np.bincount(first.owners)] == [5, 5, 5, 5]
+    # the table's first profile comes after two rolls of every face twice: 4 crops a face
+    assert [int(n) for n in np.bincount(table.owners)] == [4, 4, 4, 4]
+    with pytest.raises(ValueError, match="first-five"):
+        enrolled_at_table("first-six", 7, ivory)
 
 
 def test_faces_of_fewer_than_three_crops_are_not_judged() -> None:
