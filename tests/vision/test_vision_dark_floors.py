@@ -8,10 +8,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import vision.enrollment
 import vision.pipnets
 import vision.reader
-from tests.vision.helpers import labelled_photos, repainted, score_photos, table_crops
+from tests.vision.helpers import (
+    enrolled_at_table,
+    labelled_photos,
+    repainted,
+    score_photos,
+    table_crops,
+)
 from tests.vision.test_vision_enrollment import score_synthetic
+from vision.boxes import hold_each_other
 from vision.crops import CROP_PX
 from vision.dicefinder import DiceFinder, dark_dice_finder
 from vision.dieornot import BODY_THRESHOLD, body_dice_finder
@@ -22,8 +30,9 @@ from vision.filters import floor_grey
 from vision.pipnets import DARK_QUICK_NONE, DARK_SURE_FROM, NET_NOT_A_DIE, NEVER
 from vision.reader import DARK_BODY_THRESHOLD, DARK_NETS_BELOW, DiceReader
 from vision.reading import Box
-from vision.synthetic import BODY_COLOURS, BODY_NAMES
+from vision.synthetic import BODY_COLOURS, BODY_NAMES, lens_for, random_faces, tray_photo
 from vision.training.calibrate_dark import Read, counts, least_threshold, wrong_and_sure
+from vision.training.calibrate_smear_symbols import COUNTS
 
 DARK_GREY = (70, 72, 75)
 """A dark grey floor (a grey of 72), as the sweep's in docs/vision.md."""
@@ -285,3 +294,42 @@ def test_the_quick_look_drops_only_what_the_face_network_would() -> None:
     with pytest.raises(ValueError, match="quick_none"):
         DiceReader("d6", quick_none=NET_NOT_A_DIE - 0.01)
     assert DiceReader("d6", quick_none=NET_NOT_A_DIE).quick_none == NET_NOT_A_DIE
+
+
+
+def test_a_black_blank_on_a_dark_floor_read_as_the_wheel_by_its_ink_alone_is_left_to_the_table(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A black set's first profile on a floor of grey 72 under a 55 degree lens (the side-view
+    bench's seed 43 at a side share of 0.025): its blanks' ink maps (a dark middle, the
+    floor and the lit sides a lighter ring about it) look like its wheels' (made about the
+    wheel's white fill, the black die about it the ink), and the ink outweighs the
+    embedding, which puts them clearly on the blank. Without the embedding's veto
+    (vision.enrollment.EMBED_VETO) blanks of these trays are read as wheels, sure; with it
+    none is, and every die read sure with it is read so without it too."""
+    share, black, floor = 0.025, body("black"), (72, 72, 72)
+    lens = lens_for(share)
+    profile = enrolled_at_table("table", 145, black, floor, share, lens)
+    reader = DiceReader("seafall", profile=profile, lens_degrees=lens)
+    rng = np.random.default_rng(45)
+    trays = [tray_photo(rng, random_faces(rng, COUNTS[t % len(COUNTS)], profile.labels),
+                        top_shift=share, body=black, tray=floor) for t in range(11)]
+
+    def sure_reads() -> dict[tuple[int, int], tuple[str, str]]:
+        """(tray, die drawn) -> (face drawn, face read) of each die read sure."""
+        out = {}
+        for t in (7, 8, 10):
+            read = reader.read(trays[t].image)
+            for k, die in enumerate(trays[t].dice):
+                for d in read.dice:
+                    if not d.uncertain and hold_each_other(die.box, d.box):
+                        out[t, k] = (die.face, d.face)
+        return out
+
+    vetoed = sure_reads()
+    assert vision.enrollment.EMBED_VETO is not None
+    assert vetoed and all(drawn == read for drawn, read in vetoed.values())
+    monkeypatch.setattr(vision.enrollment, "EMBED_VETO", None)
+    unvetoed = sure_reads()
+    wheels = [k for k, (drawn, read) in unvetoed.items() if (drawn, read) == ("blank", "standard")]
+    assert len(wheels) >= 2
+    assert vetoed.items() <= unvetoed.items()

@@ -21,11 +21,13 @@ is the most that 1, 3 and 5 ask, :data:`vision.leadrule.MIN_MARGIN_HALFWAY` the 
 that 10 and 15 ask, and 20 places :data:`vision.leadrule.MIN_MARGIN_LEARNED`.
 
     .venv/bin/python -m vision.training.calibrate_enrolled [--draws 16] [--weight 0.7] \\
-        [--embedding MODEL.onnx] [--learned N] [--alone]
+        [--embedding MODEL.onnx] [--learned N] [--alone] [--veto V]
 
-``--weight`` mixes the likenesses as :data:`vision.enrollment.TEMPLATE_WEIGHT` does, and
-``--embedding`` scores with another embedding network (one being tried), so that a change
-to either is measured the way the packaged figures were. Needs no deep-learning framework.
+``--weight`` mixes the likenesses as :data:`vision.enrollment.TEMPLATE_WEIGHT` does,
+``--embedding`` scores with another embedding network (one being tried), and ``--veto``
+leaves a sure die to the table at another embedding lead than
+:data:`vision.enrollment.EMBED_VETO` (a negative value: no veto), so that a change to any
+of them is measured the way the packaged figures were. Needs no deep-learning framework.
 """
 
 from __future__ import annotations
@@ -212,6 +214,9 @@ class Ranked:
     beside: np.ndarray | None
     wide_scores: np.ndarray | None = None
     other_scores: np.ndarray | None = None
+    embedded_scores: np.ndarray | None = None
+    """``(N, faces)``: each die's score per face by its embedding part alone, for
+    :data:`vision.enrollment.EMBED_VETO`."""
 
 
 def ranked(runs: Sequence[Scored], weight: float) -> list[Ranked]:
@@ -224,8 +229,10 @@ def ranked(runs: Sequence[Scored], weight: float) -> list[Ranked]:
         wide = None if run.ink_wide is None else face_scores(run, weight, len(D6_FACES), True)
         other = (None if run.ink_other is None
                  else face_scores(run, weight, len(D6_FACES), other=True))
+        embedded = enrollment.face_scores(run.embedded, run.owners, len(D6_FACES))
         out.append(Ranked(run.labels, face_scores(run, weight, len(D6_FACES)), keep,
-                          None if frames is None else frames.groups, beside, wide, other))
+                          None if frames is None else frames.groups, beside, wide, other,
+                          embedded))
     return out
 
 
@@ -260,6 +267,17 @@ def _looked_wide(r: Ranked, margin: float, min_similarity: float,
     return face, sure, scores
 
 
+def _vetoed(r: Ranked, face: np.ndarray, sure: np.ndarray) -> np.ndarray:
+    """``sure`` less the dice whose embedding part alone puts another face ahead of their
+    read one by :data:`vision.enrollment.EMBED_VETO` or more (as the reader leaves them to
+    the table, :meth:`vision.enrollment.Profile.classify_many`)."""
+    if enrollment.EMBED_VETO is None or r.embedded_scores is None:
+        return sure
+    every = np.arange(len(face))
+    lead = r.embedded_scores.max(axis=1) - r.embedded_scores[every, face]
+    return sure & (lead < enrollment.EMBED_VETO)
+
+
 def _with_neighbours(r: Ranked, face: np.ndarray, sure: np.ndarray, scores: np.ndarray,
                      margin: float, min_similarity: float) -> tuple[np.ndarray, np.ndarray]:
     """(face, sure) after the reader's second look at the unsure dice (their ``scores``),
@@ -275,7 +293,7 @@ def _with_neighbours(r: Ranked, face: np.ndarray, sure: np.ndarray, scores: np.n
         best = np.where(source[:, None, :], r.beside, -np.inf).max(axis=2)  # (P, K)
         scores[r.groups[valid], f] = np.maximum(scores[r.groups[valid], f], best[valid])
     again, sure_again = _rule(scores, margin, min_similarity)
-    made_sure = ~sure & sure_again
+    made_sure = ~sure & _vetoed(r, again, sure_again)
     return np.where(made_sure, again, face), sure | made_sure
 
 
@@ -289,6 +307,7 @@ def counts(reads: Sequence[Ranked], margin: float, min_similarity: float = MIN_S
     dice = right = silent = nearest = 0
     for r in reads:
         face, sure, scores = _looked_wide(r, margin, min_similarity)
+        sure = _vetoed(r, face, sure)
         nearest += int((r.keep & (face == r.labels)).sum())
         if r.groups is not None:
             face, sure = _with_neighbours(r, face, sure, scores, margin, min_similarity)
@@ -346,10 +365,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--alone", action="store_true",
                         help="read each die by the profile alone, without the second look at "
                              "an unsure die with the sure dice of its photo (vision.neighbours)")
+    parser.add_argument("--veto", type=float, default=enrollment.EMBED_VETO,
+                        help="leave to the table a sure die whose embedding alone puts another "
+                             "face ahead by this lead (vision.enrollment.EMBED_VETO); "
+                             "a negative value: none")
     parser.add_argument("--silent", type=float, default=0.15,
                         help="the most train dice (%%) the kept margin may leave silently wrong")
     args = parser.parse_args(argv)
     start_time = time.monotonic()
+    enrollment.EMBED_VETO = None if args.veto is None or args.veto < 0 else args.veto
     if args.embedding is not None:
         embedder = SymbolEmbedder(args.embedding)
         enrollment.default_embedder = lambda: embedder  # profiles and reads alike
