@@ -4,7 +4,9 @@ likenesses: the script itself reads the d6 photos, which tests do not need."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from vision import enrollment
 from vision.training.calibrate_enrolled import Scored, face_scores, least_margin, read_counts
 
 
@@ -144,3 +146,17 @@ def test_an_unsure_die_is_looked_at_again_by_its_wider_crop_as_the_reader_does()
     assert read_counts([alone], 1.0, 0.14) == (3, 1, 0, 2)
     # die 1 now sure and right; die 0 still sure and right; die 2 still unsure
     assert read_counts([looked], 1.0, 0.14) == (3, 2, 0, 3)
+
+
+def test_a_sure_die_the_embedding_alone_puts_on_another_face_is_vetoed_as_the_reader_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the look-alike (die 4, face 1 read as 0 by its ink at a margin of 0.17) is left to the
+    # table once its embedding puts it on face 1 by the veto's lead (vision.enrollment.EMBED_VETO)
+    run = _run()
+    embedded = run.ink.copy()
+    embedded[4, 0], embedded[4, 1] = 0.60, 0.61 + enrollment.EMBED_VETO
+    embedded[1, 1] = embedded[1, 0] + enrollment.EMBED_VETO - 0.01  # under the veto's lead
+    vetoed = Scored(run.labels, run.ink, embedded, run.owners)
+    assert read_counts([vetoed], 1.0, 0.17)[1:3] == (2, 0)
+    monkeypatch.setattr(enrollment, "EMBED_VETO", None)
+    assert read_counts([vetoed], 1.0, 0.17)[1:3] == (2, 1)
