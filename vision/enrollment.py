@@ -471,7 +471,6 @@ class Profile:
                                        len(self.labels))
             for i, guess in zip(unsure, self.guesses(rows[unsure]), strict=True):
                 guesses[i] = guess
-            unsure = np.array([i for i, g in enumerate(guesses) if g.uncertain], np.int64)
         embedded_rows = face_scores(embedded, self.owners, len(self.labels))
         self._vetoed(guesses, embedded_rows)
         unsure = np.array([i for i, g in enumerate(guesses) if g.uncertain], np.int64)
