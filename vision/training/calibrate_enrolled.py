@@ -121,8 +121,7 @@ def learned_profile(profile: Profile, per_face: int = LEARNED_PER_FACE,
 
 def learned_per_face(profile: Profile) -> list[int]:
     """How many crops of each face the profile has learned from the table."""
-    return learned_counts(profile.owners, profile.sources,
-                                     len(profile.labels)).tolist()
+    return learned_counts(profile.owners, profile.sources, len(profile.labels)).tolist()
 
 
 @dataclass(frozen=True)
