@@ -10,7 +10,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.boxes import TOP_FACE_SHIFT, hold_each_other, overlap, toward_top_face, unscaled
+from vision.boxes import TOP_FACE_SHIFT, toward_top_face, unscaled
+from vision.boxfixes import drop_overlapping, grown
 from vision.compression import (
     COMPRESSED_SURE_FROM,
     ENROLLED_SURE_FROM,
@@ -138,26 +139,6 @@ MIN_WORK_SCALE = 0.5
 that shrinks it below this (a 2736 px photo); nearer the working size (a 1280x720 camera
 frame) crops are cut from the frame itself, which saves a resize per frame."""
 
-SMALL_BOX = 0.75
-SMALL_BOX_FROM = 3
-PIECE_SHARE = 0.2
-"""Custom-face dice (found by their bodies): in a frame of at least SMALL_BOX_FROM dice, a
-box whose side is under SMALL_BOX of the frame's median die is cut again at the median
-side about the same centre (:func:`_grown`). The body detector sometimes boxes a large
-symbol on a low-contrast die (an ivory die on a light tray) instead of the die: on the
-synthetic SeaFall trays, 97 of 569 dice; the crop of a dark wheel alone looks like a blank
-black die, and was read so, sure. On the d6 photos, 3 of 1,618 dice have such a box
-(eighth session). Only boxes the die-or-not check kept are grown (a grown box round a
-small blob beside a die holds the die, and would pass the check).
-
-A small box with more than PIECE_SHARE of its area inside a box of a die's size is a piece
-of that die (the detector boxed part of its side as well as the whole die) and is dropped
-instead (thirty-fifth session: on SeaFall enrolled at the table,
-``benchmarks/bench_profile_check.py``, 6 profiles reading 480 dice each, 132 boxes were
-grown; the 126 that were dice of their own shared at most 0.1 of their area with another
-box, and the one piece of a blue standard's dark side 0.29: grown, it held mostly the side,
-and 4 of the 6 profiles read it as a second die, blank, sure)."""
-
 UNREAD = "?"
 """The face of a die found but not read: a die with no enrolled profile yet, read with
 ``DiceReader(unknown_faces=True)``; the table gives its face (and so enrolls it)."""
@@ -168,50 +149,6 @@ classic edge-and-blob detector (:mod:`vision.detection`, kept for comparison).""
 
 D6_METHODS = ("net", "pips")
 """How a d6 is read without a profile: the learned face network (default) or pip counting."""
-
-OVERLAP_DROP = 0.4
-"""A die whose box and a more confident die's box hold each other's centres and share more
-than this part of the smaller box is dropped: two candidates on one die (a split piece
-beside the whole die). Chosen on train/val among 0.3-0.55: 0.4 cut val's false detections
-from 60 to 40 per 100 images and lost no found die on val (train: 0.2 points of recall)."""
-
-
-def _same_die(a: Box, b: Box) -> bool:
-    """Each box holds the other's centre (and they overlap by more than OVERLAP_DROP)."""
-    return hold_each_other(a, b) and overlap(a, b) > OVERLAP_DROP
-
-
-def _drop_overlapping(dice: list[DieRead]) -> list[DieRead]:
-    """The dice, most confident first, without those overlapping a kept one."""
-    kept: list[DieRead] = []
-    for d in sorted(dice, key=lambda d: (d.uncertain, -d.confidence)):
-        if all(not _same_die(d.box, k.box) for k in kept):
-            kept.append(d)
-    return kept
-
-
-def _grown(boxes: list[Box]) -> list[Box | None]:
-    """The boxes, each whose side is under SMALL_BOX of the median's made a square of the
-    median side about its centre, or ``None`` where it and another box of a die's size
-    overlap by more than PIECE_SHARE (:func:`vision.boxes.overlap`: of the smaller box);
-    with fewer than SMALL_BOX_FROM boxes, as they are."""
-    if len(boxes) < SMALL_BOX_FROM:
-        return list(boxes)
-    median = float(np.median([max(w, h) for _, _, w, h in boxes]))
-    small = [max(w, h) < SMALL_BOX * median for _, _, w, h in boxes]
-    whole = [b for b, s in zip(boxes, small, strict=True) if not s]
-    out: list[Box | None] = []
-    for (x, y, w, h), is_small in zip(boxes, small, strict=True):
-        if is_small:
-            if any(overlap((x, y, w, h), b) > PIECE_SHARE for b in whole):
-                out.append(None)  # a piece of a die boxed whole as well
-                continue
-            cx, cy = x + w / 2, y + h / 2
-            side = round(median)
-            x, y, w, h = round(cx - side / 2), round(cy - side / 2), side, side
-        out.append((x, y, w, h))
-    return out
-
 
 class _WideCrops(Sequence[np.ndarray]):
     """The dice of a frame cut with the wider margin (:data:`vision.crops.WIDE_MARGIN`),
@@ -473,7 +410,7 @@ class DiceReader:
                 # half outside the frame or the tray: what shows may not be the whole face
                 confidence, uncertain = min(confidence, 0.3), True
             dice.append(DieRead(face, confidence, uncertain, det.box, c))
-        dice = _drop_overlapping(dice)
+        dice = drop_overlapping(dice)
         quality, compressed = None, 0.0
         if (reads is not None or guesses is not None) and dice and self.compression_check:
             # a camera's JPEG blurs pips and symbols into blocks, and the face networks and
@@ -501,7 +438,7 @@ class DiceReader:
                         ) -> tuple[list[Detection], list[np.ndarray]]:
         """The candidates the body detector found (and their crops) that the die-or-not
         check takes for dice, each boxed much smaller than the others grown to their size
-        (:func:`_grown`) and a piece of a die boxed whole as well dropped."""
+        (:func:`vision.boxfixes.grown`) and a piece of a die boxed whole as well dropped."""
         # the body detector also takes round blobs and clutter for dice
         die = default_die_or_not().probabilities(crops) >= DIE_FROM
         found = [d for d, k in zip(found, die, strict=True) if k]
@@ -510,7 +447,7 @@ class DiceReader:
         # again at their size, and a piece of a die boxed whole as well is dropped;
         # after the check, so that a blob it dropped stays dropped
         kept = [(d, c, box) for d, c, box in zip(
-            found, crops, _grown([d.box for d in found]), strict=True) if box is not None]
+            found, crops, grown([d.box for d in found]), strict=True) if box is not None]
         found, crops = [], []
         for det, c, box in kept:
             if box != det.box:

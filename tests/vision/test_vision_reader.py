@@ -299,31 +299,31 @@ def test_reader_marks_dice_cut_by_the_frame_edge_or_the_tray_uncertain() -> None
 
 
 def test_a_custom_die_boxed_much_smaller_than_the_others_is_cut_at_their_size() -> None:
-    from vision.reader import SMALL_BOX, _grown
+    from vision.boxfixes import SMALL_BOX, grown
 
     boxes = [(0, 0, 40, 40), (100, 0, 42, 41), (200, 0, 38, 38), (300, 100, 24, 22)]
-    grown = _grown(boxes)
-    assert grown[:3] == boxes[:3]  # dice of about the frame's size are left alone
-    x, y, w, h = grown[3]
+    mended = grown(boxes)
+    assert mended[:3] == boxes[:3]  # dice of about the frame's size are left alone
+    x, y, w, h = mended[3]
     assert w == h == 39  # the median side
     assert abs(x + w / 2 - 312) <= 1 and abs(y + h / 2 - 111) <= 1  # about the same centre
-    assert _grown(boxes[2:]) == boxes[2:]  # two dice say nothing of the usual size
+    assert grown(boxes[2:]) == boxes[2:]  # two dice say nothing of the usual size
     assert 24 < SMALL_BOX * 39 < 38
 
 
 def test_a_piece_of_a_die_boxed_whole_as_well_is_dropped_not_grown() -> None:
-    from vision.reader import PIECE_SHARE, _grown
+    from vision.boxfixes import PIECE_SHARE, grown
 
     whole = [(0, 0, 40, 40), (100, 0, 42, 41), (200, 0, 38, 38)]
     # a 20 px box a third inside the die at x=100 (the detector boxed part of its side too)
     piece = (92, 10, 20, 20)
-    assert _grown([*whole, piece]) == [*whole, None]
+    assert grown([*whole, piece]) == [*whole, None]
     # the same small box clear of it (a large symbol boxed alone) is grown as before
     alone = (300, 10, 20, 20)
-    assert _grown([*whole, alone])[3] == (290, 0, 39, 39)
+    assert grown([*whole, alone])[3] == (290, 0, 39, 39)
     # touching a die (a tenth of the small box inside its box) is not being part of it
     beside = (82, 10, 20, 20)
-    assert _grown([*whole, beside])[3] is not None
+    assert grown([*whole, beside])[3] is not None
     assert 0.1 < PIECE_SHARE < 0.29
 
 

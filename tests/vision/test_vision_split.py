@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from vision.detection import WORK_DIE_PX, _components, find_boxes
-from vision.reader import _drop_overlapping
+from vision.boxfixes import drop_overlapping
 from vision.reading import DieRead
 
 
@@ -46,5 +46,5 @@ def test_a_second_box_on_the_same_die_is_dropped() -> None:
     whole = DieRead("4", 0.95, False, (100, 100, 40, 40), crop)
     piece = DieRead("2", 0.5, True, (105, 110, 30, 28), crop)
     beside = DieRead("6", 0.9, False, (141, 100, 40, 40), crop)
-    kept = _drop_overlapping([piece, whole, beside])
+    kept = drop_overlapping([piece, whole, beside])
     assert whole in kept and beside in kept and piece not in kept
