@@ -125,8 +125,8 @@ veto → at 0.15 / 0.2 / 0.25 / 0.3 / 0.4:
 * seed 43 through 55 degrees, 48 trays (246 black dice): 14 → 0 / 2 / 3 / 6 / 13;
 * six more enrollments (seeds 441-941) through 64 degrees, 24 trays each (738 black dice):
   12, all from one of them → 1 / 2 at 0.15 / 0.2;
-* seed 41 through 64 degrees (246 dice): 2 → 2 / 2, a star die boxed by a piece of it and
-  read as the wheel by both views.
+* seed 41 through 64 degrees (246 dice): 2 → 2 / 2, strong dice boxed about their star
+  alone, read as the standard by both views.
 
 No die read sure and right there was left to the table at 0.15 or 0.2, in the black sets
 or the red, ivory and blue ones (seed 43's 678 and seed 41's 647 dice read sure and
