@@ -5,8 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.detection import WORK_DIE_PX, _components, find_boxes
 from vision.boxfixes import drop_overlapping
+from vision.detection import WORK_DIE_PX, _components, find_boxes
 from vision.reading import DieRead
 
 
