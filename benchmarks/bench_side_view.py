@@ -32,7 +32,7 @@ detector for a wide lens (:data:`vision.dieornot.WIDE_BODIES_PATH`), by a profil
 enrolled as a table whose setup keeps the lens enrolls it: the named dice found and cut by
 a reader told the lens too (:func:`told_profile`; before the fifty-ninth session the
 reader told the lens read with the first columns' profile).
-``docs/vision.md``, *Camera height and framing*. With ``--learn``, each profile is then
+``docs/vision.md``, *Dice seen from the side*. With ``--learn``, each profile is then
 taught by the trays it reads as the table teaches it (:func:`taught`: a read that waits
 for the players is confirmed with every die found named right, and learned; a read applied
 at once teaches nothing), so the rows measure a table's first 96 rolls of a set

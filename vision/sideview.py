@@ -8,7 +8,7 @@ px from the centre of a picture ``W`` px wide through a lens ``A`` degrees acros
 (:func:`side_shown`). A Pi camera or a usual webcam with the tray filling its picture
 shows 60-70% of a side at the picture's edge, and there the body detector boxes custom
 dice off their top face: some marked faces are read as blanks, sure
-(``benchmarks/bench_side_view.py``; ``docs/vision.md``, *Camera height and framing*).
+(``benchmarks/bench_side_view.py``; ``docs/vision.md``, *Dice seen from the side*).
 A side misleads another way too: far out, the side facing the centre, pips or marks and
 all, is boxed as a die of its own beside the top face, and both are read sure
 (:func:`side_pairs`; pip dice drawn as cubes, :mod:`vision.cubes`, and the drawn SeaFall
