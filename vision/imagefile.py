@@ -238,6 +238,8 @@ def _too_large(width: int, height: int) -> str:
 def read_file(path: str | Path, min_side: int | None = None, tray: bool = True) -> Decoded:
     """:func:`decode` of a file (:class:`ImageError` "<path>: <reason>" if it is missing or
     cannot be read)."""
+    if not str(path).strip():  # Path("") is the working folder
+        raise ImageError(f"{str(path)!r}: an empty file name, not an image file")
     p = Path(path)
     if p.is_dir():
         raise ImageError(f"{p}: a folder, not an image file")

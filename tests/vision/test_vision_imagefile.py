@@ -121,6 +121,9 @@ def test_read_file_names_the_file(tmp_path: Path) -> None:
         read_file(tmp_path / "missing.jpg")
     with pytest.raises(ImageError, match=r"a folder, not an image file"):
         read_file(tmp_path)
+    for empty in ("", " "):  # a script's unset variable: not taken for the working folder
+        with pytest.raises(ImageError, match=r"an empty file name"):
+            read_file(empty)
 
 
 def test_boxes_of_a_reduced_jpeg_are_in_the_files_own_pixels(

@@ -230,6 +230,14 @@ def _reader(args: argparse.Namespace, setup: Calibration | None = None) -> DiceR
                       roi=setup.roi if setup else None, lens_degrees=lens)
 
 
+def _error_line(path: str, exc: Exception) -> str:
+    """``PATH: error: REASON`` for an image not read, the path said once (a file's own
+    error names it already)."""
+    name = path if path.strip() else repr(path)
+    reason = str(exc).removeprefix(f"{Path(path)}: ").removeprefix(f"{name}: ")
+    return f"{name}: error: {reason}"
+
+
 def _read_dice(args: argparse.Namespace) -> int:
     try:
         reader = _reader(args, _setup(args))
@@ -245,7 +253,7 @@ def _read_dice(args: argparse.Namespace) -> int:
             failed += 1
             results.append({"image": path, "error": str(exc), "dice": []})
             if not args.json:
-                print(f"{path}: error: {exc}")
+                print(_error_line(path, exc))
             continue
         # the read's own JSON, with the contract's "image" for its "frame" and no "die"
         entry: dict[str, Any] = {"image": path, **read.to_json()}
