@@ -84,7 +84,12 @@ _SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 
 class ImageError(ValueError):
     """An image that cannot be read (missing, not an image, corrupt, too large). From
     :func:`decode` the message is the reason, to follow "<name> is " ("not a readable
-    image (...)"); from :func:`read_file` it is "<path>: <reason>"."""
+    image (...)"); from :func:`read_file` it is "<path>: <reason>", with the reason alone
+    as :attr:`reason` (for a caller that names the file itself)."""
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = message if reason is None else reason
 
 
 @dataclass(frozen=True)
@@ -239,14 +244,14 @@ def read_file(path: str | Path, min_side: int | None = None, tray: bool = True) 
     """:func:`decode` of a file (:class:`ImageError` "<path>: <reason>" if it is missing or
     cannot be read)."""
     if not str(path).strip():  # Path("") is the working folder
-        raise ImageError(f"{str(path)!r}: an empty file name, not an image file")
+        raise _file_error(repr(str(path)), "an empty file name, not an image file")
     p = Path(path)
     if p.is_dir():
-        raise ImageError(f"{p}: a folder, not an image file")
+        raise _file_error(p, "a folder, not an image file")
     if not p.exists():
-        raise ImageError(f"{p}: no such file")
+        raise _file_error(p, "no such file")
     if not p.is_file():
-        raise ImageError(f"{p}: not an image file (a device or a pipe)")
+        raise _file_error(p, "not an image file (a device or a pipe)")
     try:
         size = p.stat().st_size
         if size > MAX_FILE_BYTES:
@@ -255,6 +260,10 @@ def read_file(path: str | Path, min_side: int | None = None, tray: bool = True) 
                              "tableside watch video:FILE)")
         return decode(p.read_bytes(), min_side, tray)
     except OSError as exc:
-        raise ImageError(f"{p}: cannot read ({exc.strerror or exc})") from None
+        raise _file_error(p, f"cannot read ({exc.strerror or exc})") from None
     except ImageError as exc:
-        raise ImageError(f"{p}: {exc}") from None
+        raise _file_error(p, str(exc)) from None
+
+
+def _file_error(name: str | Path, reason: str) -> ImageError:
+    return ImageError(f"{name}: {reason}", reason)

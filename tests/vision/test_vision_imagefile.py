@@ -117,8 +117,9 @@ def test_read_file_names_the_file(tmp_path: Path) -> None:
     bomb.write_bytes(png_claiming(40000, 40000))
     with pytest.raises(ImageError, match=r"bomb\.png: 40000x40000 pixels"):
         read_file(bomb)
-    with pytest.raises(ImageError, match=r"missing\.jpg: no such file"):
+    with pytest.raises(ImageError, match=r"missing\.jpg: no such file") as missing:
         read_file(tmp_path / "missing.jpg")
+    assert missing.value.reason == "no such file"  # for a caller naming the file itself
     with pytest.raises(ImageError, match=r"a folder, not an image file"):
         read_file(tmp_path)
     for empty in ("", " "):  # a script's unset variable: not taken for the working folder

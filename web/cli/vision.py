@@ -232,10 +232,9 @@ def _reader(args: argparse.Namespace, setup: Calibration | None = None) -> DiceR
 
 def _error_line(path: str, exc: Exception) -> str:
     """``PATH: error: REASON`` for an image not read, the path said once (a file's own
-    error names it already)."""
+    error names it in its message; its reason is without it)."""
     name = path if path.strip() else repr(path)
-    reason = str(exc).removeprefix(f"{Path(path)}: ").removeprefix(f"{name}: ")
-    return f"{name}: error: {reason}"
+    return f"{name}: error: {exc.reason if isinstance(exc, ImageError) else exc}"
 
 
 def _read_dice(args: argparse.Namespace) -> int:
