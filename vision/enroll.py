@@ -106,7 +106,7 @@ def crops_from_photos(
     """Crops of labelled dice in photos (class i = ``faces[i]``), at the working scale,
     each about its label box moved out by ``top_face_shift`` (as the reader cuts
     custom-face dice, :func:`vision.boxes.toward_top_face`; a profile then frames each
-    enrolled crop again about the die found in it, :func:`vision.enrollment.reframe`):
+    enrolled crop again about the die found in it, :func:`vision.enrollcrops.reframe`):
     at most ``per_face`` of a face, at most ``per_photo`` of a face
     from one photo, and none labelled with a face in ``wrong_labels`` (``(photo name,
     face)``: labels known to be mistaken). ``taken_from``, when given, gets the name of

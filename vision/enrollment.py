@@ -2,12 +2,12 @@
 
 The player shows each face a few times (crops of single dice, or photos with YOLO labels,
 read by :mod:`vision.enroll`); each crop is cut again as the reader cuts dice
-(:func:`reframe`) and kept two ways:
+(:func:`vision.enrollcrops.reframe`) and kept two ways:
 
 * its *ink map* (:mod:`vision.templates`: where the die's marks stand out from its body,
   whatever its colours), compared at every turn and small shift with a die's own map;
 * its vectors from the generic symbol embedding (:mod:`vision.embedding`, a network trained
-  on synthetic random symbols only), at :data:`ENROLL_TURNS` turns.
+  on synthetic random symbols only), at :data:`vision.enrollcrops.ENROLL_TURNS` turns.
 
 A die's likeness to each profile crop mixes the two cosine similarities
 (:data:`TEMPLATE_WEIGHT`), the ink one the better of the die's crop and its wider crop
@@ -17,31 +17,23 @@ is read as the best-scoring face; the confidence grows with that score and with 
 over the best other face, and a die below either threshold is marked uncertain; the lead
 needed follows what the profile has learned from the table (:meth:`Profile.learn`;
 the lead rule is :mod:`vision.leadrule`). Nothing here counts pips or knows any die's faces: the
-faces are arbitrary symbols.
+faces are arbitrary symbols. Profiles are saved and read back by :mod:`vision.profilefile`.
 """
 
 from __future__ import annotations
 
-import json
-import zipfile
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, BinaryIO
 
-import cv2
 import numpy as np
 
 from vision import neighbours as vision_neighbours
-from vision import templates
+from vision import profilefile, templates
 from vision.blas import one_thread
-from vision.boxes import centre, centre_in
-from vision.crops import CROP_PX, crop
-from vision.detection import detection_like
-from vision.dicefinder import default_dice_finder
-from vision.dieornot import DIE_FROM, default_die_or_not
-from vision.embedding import MODEL_ID, default_embedder
+from vision.crops import CROP_PX
+from vision.embedding import default_embedder
+from vision.enrollcrops import ENROLL_TURNS, crop_px, maps_and_vectors, reframe
 from vision.leadrule import (
     LEARNED_PER_FACE,
     MIN_MARGIN,
@@ -50,16 +42,9 @@ from vision.leadrule import (
     learned_range,
     margin_for,
 )
+from vision.profilefile import EnrollmentError, profile_path
 from vision.smear import own_direction
-from vision.storage import check_name, data_dir
-
-METHOD = f"{templates.METHOD}+{MODEL_ID}"
-"""How a profile was made (saved with it). A profile made another way is made again from
-the crops it keeps (:attr:`Profile.crops`); one saved before profiles kept their crops
-must be enrolled again."""
-
-ENROLL_TURNS = 12
-"""Each enrollment crop is embedded at this many turns (every 30 degrees)."""
+from vision.storage import check_name
 
 TEMPLATE_WEIGHT = 0.7
 """A die's likeness to a profile crop: this share of their ink-template similarity, the
@@ -151,47 +136,6 @@ def face_scores(likeness: np.ndarray, owners: np.ndarray, faces: int) -> np.ndar
         if mine.shape[1]:
             out[:, f] = mine.max(axis=1)
     return out
-
-
-def reframe(crop_bgr: np.ndarray) -> np.ndarray:
-    """A crop of one die cut again as the reader cuts dice: the learned detector finds the
-    die (the one nearest the middle, among boxes that hold the crop's centre) in the crop,
-    padded by its own edges, and the crop becomes the reader's crop of that box. Crops
-    framed loosely or tightly, by hand or by another tool, then match what the reader will
-    compare them with. A crop in which the detector finds no box over its centre is kept
-    as it is (the padding's smeared stripes can look like a die beside the crop: 2 of the
-    204 d6 val crops, where the die itself was found by no box), and so is one that the
-    new cut would make look like no die to the die-or-not check (:mod:`vision.dieornot`)
-    when it looks like one as it is: on a die the colour of the tray the detector can box
-    a mark alone (a SeaFall weak face's bar)."""
-    h, w = crop_bgr.shape[:2]
-    pad = max(h, w)
-    big = cv2.copyMakeBorder(crop_bgr, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-    middle = (pad + w / 2, pad + h / 2, 0, 0)
-    found = [f for f in default_dice_finder().find(big, 0.9 * max(h, w))
-             if centre_in(f[0], middle)]
-    if not found:
-        return crop_bgr
-    box, _ = min(found, key=lambda f: abs(centre(f[0])[0] - middle[0])
-                 + abs(centre(f[0])[1] - middle[1]))
-    framed = crop(big, detection_like(box, 1.0))
-    die = default_die_or_not().probabilities([framed, _crop_px(crop_bgr)])
-    return crop_bgr if die[0] < DIE_FROM <= die[1] else framed
-
-
-def turns(crop_bgr: np.ndarray, count: int = ENROLL_TURNS) -> list[np.ndarray]:
-    """The crop turned about its centre through a full circle in ``count`` steps."""
-    h, w = crop_bgr.shape[:2]
-    out = []
-    for k in range(count):
-        m = cv2.getRotationMatrix2D((w / 2, h / 2), 360.0 * k / count, 1.0)
-        out.append(cv2.warpAffine(crop_bgr, m, (w, h), flags=cv2.INTER_LINEAR,
-                                  borderMode=cv2.BORDER_REPLICATE))
-    return out
-
-
-class EnrollmentError(ValueError):
-    """Enrollment input that cannot make a profile (the message says why)."""
 
 
 @dataclass(frozen=True)
@@ -310,10 +254,10 @@ class Profile:
             raise EnrollmentError(
                 f"a profile needs crops of at least two faces (got {', '.join(labels) or 'none'})"
             )
-        cut = np.stack([_crop_px(c if as_read else reframe(c))
+        cut = np.stack([crop_px(c if as_read else reframe(c))
                         for label in labels for c in crops[label]])
         owners = np.array([i for i, label in enumerate(labels) for _ in crops[label]], np.int32)
-        maps, vectors = _made_from(cut)
+        maps, vectors = maps_and_vectors(cut)
         return cls(name, die, labels, maps, vectors, owners, MIN_SIMILARITY, MIN_MARGIN,
                    crops=cut)
 
@@ -357,8 +301,8 @@ class Profile:
         maps = [self.maps[i] for i in keep]
         vectors = [self.vectors[i * ENROLL_TURNS:(i + 1) * ENROLL_TURNS] for i in keep]
         pictures = None if self.crops is None else [self.crops[i] for i in keep]
-        cut = [_crop_px(c) for _, c, _ in dice]
-        new_maps, new_vectors = _made_from(cut)
+        cut = [crop_px(c) for _, c, _ in dice]
+        new_maps, new_vectors = maps_and_vectors(cut)
         for k, (face, _, source) in enumerate(dice):
             owners.append(self.labels.index(face))
             sources.append(source)
@@ -524,126 +468,22 @@ class Profile:
 
     def save(self, directory: Path | None = None) -> Path:
         """Write the profile as ``<name>.npz`` in ``directory`` (default: the data dir)."""
-        directory = directory or profiles_dir()
-        directory.mkdir(parents=True, exist_ok=True)
-        path = directory / f"{self.name}.npz"
-        meta = {
-            "name": self.name, "die": self.die, "labels": list(self.labels),
-            "method": METHOD,
-            "min_similarity": self.min_similarity, "min_margin": self.min_margin,
-        }
-        tmp = path.with_suffix(".tmp.npz")
-        kept = {} if self.crops is None else {"crops": self.crops}
-        np.savez_compressed(
-            tmp, meta=np.array(json.dumps(meta)), maps=self.maps.astype(np.float16),
-            vectors=self.vectors.astype(np.float16), owners=self.owners,
-            sources=np.array(self.sources, dtype=str), **kept,
-        )
-        tmp.replace(path)
-        return path
+        meta = {"name": self.name, "die": self.die, "labels": list(self.labels),
+                "min_similarity": self.min_similarity, "min_margin": self.min_margin}
+        arrays = {"maps": self.maps.astype(np.float16),
+                  "vectors": self.vectors.astype(np.float16), "owners": self.owners,
+                  "sources": np.array(self.sources, dtype=str)}
+        if self.crops is not None:
+            arrays["crops"] = self.crops
+        return profilefile.write(profile_path(self.name, directory), meta, arrays)
 
     @classmethod
     def load(cls, name_or_path: str, directory: Path | None = None) -> Profile:
-        """Load a profile by name (from the data dir) or from an ``.npz`` path."""
-        path = Path(name_or_path)
-        if path.suffix != ".npz":
-            path = (directory or profiles_dir()) / f"{check_name(name_or_path, 'profile')}.npz"
-        if not path.is_file():
-            raise EnrollmentError(f"no profile {name_or_path!r} (looked for {path}); "
-                                  + _saved_note(path.parent))
-        try:
-            # the file is opened here, so that it is closed whatever np.load makes of it
-            with path.open("rb") as f, _npz(f) as data:
-                meta = json.loads(str(data["meta"]))
-                if not isinstance(meta, dict):
-                    raise ValueError("its description is not a JSON object")
-                method = meta.get("method")
-                crops = data["crops"] if "crops" in data else None
-                if method == METHOD or crops is not None:
-                    maps = data["maps"].astype(np.float32)
-                    vectors = data["vectors"].astype(np.float32)
-                    owners = data["owners"].astype(np.int32)
-                    sources = (tuple(str(v) for v in data["sources"])
-                               if "sources" in data else ())
-        except (EOFError, zipfile.BadZipFile, zlib.error):  # cut short, or damaged inside
-            raise EnrollmentError(f"cannot read profile {path}: {NOT_A_PROFILE}") from None
-        except (OSError, ValueError, KeyError) as exc:
-            raise EnrollmentError(f"cannot read profile {path}: {exc}") from None
-        if method != METHOD and crops is None:
-            made = method or meta.get("embedding") or "appearance descriptors"
-            raise EnrollmentError(
-                f"profile {path} was enrolled another way ({made}); enroll its faces again"
-            )
-        if (crops is not None and (crops.dtype != np.uint8
-                                   or crops.shape != (len(owners), CROP_PX, CROP_PX, 3))):
-            raise EnrollmentError(f"cannot read profile {path}: its parts do not fit together")
-        if method != METHOD:  # made by an earlier reader: made again from its crops
-            maps, vectors = _made_from(crops)
-        if (maps.ndim != 3 or maps.shape[1:] != (templates.MAP_PX, templates.MAP_PX)
-                or len(owners) != len(maps) or len(vectors) != len(maps) * ENROLL_TURNS
-                or (sources and len(sources) != len(maps))
-                or not 0 <= owners.min(initial=0) <= owners.max(initial=0) < len(meta["labels"])):
-            raise EnrollmentError(f"cannot read profile {path}: its parts do not fit together")
-        return cls(
-            meta["name"], meta["die"], tuple(meta["labels"]), maps, vectors, owners,
-            # the lead follows the profile's learned crops, as the reader now compares them
-            # (a profile saved under an earlier rule keeps its crops, not its old lead)
-            float(meta["min_similarity"]),
-            margin_for(*learned_range(owners, sources, len(meta["labels"]))), sources,
-            crops,
-        )
-
-
-def _crop_px(c: np.ndarray) -> np.ndarray:
-    """A die's crop at the reader's :data:`CROP_PX` square (a crop of another size, scaled),
-    as profiles keep their crops."""
-    if c.shape[:2] == (CROP_PX, CROP_PX):
-        return c
-    return cv2.resize(c, (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA)
-
-
-def _made_from(crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """The ink maps and embedding vectors (at every turn) of crops of the reader's size,
-    as a profile keeps them."""
-    if not len(crops):
-        return np.empty((0, templates.MAP_PX, templates.MAP_PX), np.float32), np.empty((0, 0))
-    maps = templates.ink_maps(list(crops), (1.0,))[:, 0]
-    embedder = default_embedder()
-    vectors = np.concatenate([embedder.embed(turns(c)) for c in crops])
-    return maps, vectors
-
-
-def _npz(f: BinaryIO) -> Any:
-    """``np.load`` of an open ``.npz`` file (``ValueError`` if it is not a zip archive:
-    np.load would take it for a pickle, and speak of pickled data)."""
-    if f.read(4) != b"PK\x03\x04":
-        raise ValueError(NOT_A_PROFILE)
-    f.seek(0)
-    return np.load(f, allow_pickle=False)
-
-
-NOT_A_PROFILE = ("not a whole profile file (damaged, cut short, or not made by tableside "
-                 "enroll): enroll its faces again")
-
-
-def profiles_dir() -> Path:
-    return data_dir() / "profiles"
-
-
-def saved_profiles(directory: Path | None = None) -> list[str]:
-    """The names of the profiles saved in ``directory`` (default: the data dir), sorted
-    (a save's temporary file left by a crash is none)."""
-    directory = directory or profiles_dir()
-    if not directory.is_dir():
-        return []
-    return sorted(p.stem for p in directory.glob("*.npz")
-                  if not p.name.endswith(".tmp.npz") and p.is_file())
-
-
-def _saved_note(directory: Path) -> str:
-    """What a player asking for a missing profile may have meant: the profiles saved in
-    ``directory``, or how to make one."""
-    names = saved_profiles(directory)
-    if not names:
-        return "none is saved there yet: enroll one with tableside enroll"
-    return "saved there: " + ", ".join(names)
+        """Load a profile by name (from the data dir) or from an ``.npz`` path
+        (:func:`vision.profilefile.read`)."""
+        parts = profilefile.read(profile_path(name_or_path, directory), name_or_path)
+        # the lead follows the profile's learned crops, as the reader now compares them
+        # (a profile saved under an earlier rule keeps its crops, not its old lead)
+        margin = margin_for(*learned_range(parts["owners"], parts["sources"],
+                                           len(parts["labels"])))
+        return cls(**parts, min_margin=margin)

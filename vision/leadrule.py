@@ -48,7 +48,7 @@ Twenty-ninth session, the custom-face dice found by the body detector and die-or
 check that learned darker floors (``docs/vision.md``, *Which tray floor*), the dice read
 and the crops learned cut about the die's top face (:data:`vision.boxes.TOP_FACE_SHIFT`,
 0.01; enrolled crops are framed again about the die found in them,
-:func:`vision.enrollment.reframe`),
+:func:`vision.enrollcrops.reframe`),
 with margins tried from -0.25 (thirty-third session); placed again in the thirty-fourth,
 for the ink maps made from the distance along the marks' ink
 (:func:`vision.crops.ink_distances`), and in the thirty-seventh, with the dice looked at

@@ -112,7 +112,7 @@ def test_enroll_names_a_crop_in_the_wrong_folder_and_saves_nothing(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     from tests.vision.test_vision_enrollment import seafall_crops
-    from vision.enrollment import profiles_dir
+    from vision.profilefile import profiles_dir
 
     crops = seafall_crops(seed=7, per_face=10)
     for face, items in crops.items():

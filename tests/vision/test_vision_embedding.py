@@ -12,7 +12,8 @@ import pytest
 
 from tests.vision.helpers import photo
 from vision.embedding import DIM, MODEL_PATH, ModelError, SymbolEmbedder, default_embedder
-from vision.enrollment import EnrollmentError, Profile, reframe, turns
+from vision.enrollcrops import reframe, turns
+from vision.enrollment import EnrollmentError, Profile
 from vision.glyphs import random_glyph, symbol_die_crop
 
 

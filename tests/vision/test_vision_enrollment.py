@@ -16,7 +16,8 @@ from vision.crops import crop
 from vision.detection import detection_like, expected_die_px, to_work
 from vision.dicefinder import default_dice_finder
 from vision.enroll import crops_from_photos, enroll, label_file, read_yolo
-from vision.enrollment import WIDE_LOOK_LEAD, EnrollmentError, Profile, reframe, saved_profiles
+from vision.enrollcrops import reframe
+from vision.enrollment import WIDE_LOOK_LEAD, EnrollmentError, Profile
 from vision.faces import D6_FACES, SEAFALL_FACES
 from vision.leadrule import (
     LEAD_FLOOR,
@@ -30,6 +31,7 @@ from vision.leadrule import (
     lead_needed,
     margin_for,
 )
+from vision.profilefile import saved_profiles
 from vision.reader import DiceReader
 from vision.synthetic import BODY_COLOURS, BODY_NAMES, draw_face, random_faces, tray_photo
 
@@ -184,6 +186,19 @@ def test_a_damaged_profile_file_is_a_clear_error(tmp_path: Path) -> None:
     np.savez(listed, meta=np.array("[1, 2]"))
     with pytest.raises(EnrollmentError, match="not a JSON object"):
         Profile.load(str(listed))
+    # a description missing a part, or with a part of the wrong kind (these escaped as
+    # KeyError and ValueError before the profile file had its own module)
+    with np.load(tmp_path / "sf.npz") as saved:
+        arrays = {k: saved[k] for k in saved.files}
+    meta = json.loads(str(arrays["meta"]))
+    for name, changed, words in [
+        ("no labels", {k: v for k, v in meta.items() if k != "labels"}, "has no 'labels'"),
+        ("odd threshold", {**meta, "min_similarity": "high"}, "is not a profile's"),
+        ("odd labels", {**meta, "labels": 4}, "is not a profile's"),
+    ]:
+        np.savez(tmp_path / f"{name}.npz", **{**arrays, "meta": np.array(json.dumps(changed))})
+        with pytest.raises(EnrollmentError, match=f"cannot read profile .*{words}"):
+            Profile.load(str(tmp_path / f"{name}.npz"))
     assert Profile.load(str(tmp_path / "sf.npz")).labels == SEAFALL_FACES  # the whole one
 
 

@@ -21,7 +21,8 @@ from vision.crops import crop
 from vision.detection import detection_like, to_work
 from vision.dieornot import DIE_FROM, default_die_or_not
 from vision.enroll import SuspectCrops, enroll
-from vision.enrollment import Profile, reframe
+from vision.enrollcrops import reframe
+from vision.enrollment import Profile
 from vision.imagefile import read_file
 from vision.training.label_errors import LABEL_ERRORS
 

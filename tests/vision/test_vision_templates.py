@@ -19,7 +19,8 @@ from vision.crops import (
     ink_distances,
     other_bodies,
 )
-from vision.enrollment import ENROLL_TURNS, EnrollmentError, Profile
+from vision.enrollcrops import ENROLL_TURNS
+from vision.enrollment import EnrollmentError, Profile
 from vision.glyphs import random_glyph, symbol_die_crop
 
 

@@ -58,9 +58,10 @@ from companion.store.errors import VersionConflict
 from companion.table import Table
 from vision import profilecheck
 from vision.calibration import Calibration
-from vision.enrollment import EnrollmentError, Profile, profiles_dir
+from vision.enrollment import Profile
 from vision.faces import faces_of
 from vision.hands import SkinScene
+from vision.profilefile import EnrollmentError, profiles_dir
 from vision.reader import UNREAD, DiceReader
 from vision.reading import DieRead, TrayRead
 from vision.rolls import RollTracker

@@ -313,7 +313,7 @@ def test_a_photo_when_no_roll_is_asked_for_is_409(client):
 
 
 def test_seafall_dice_with_an_unusable_profile_say_how_to_enroll_again(services):
-    from vision.enrollment import profiles_dir
+    from vision.profilefile import profiles_dir
     from web.app import create_app
 
     folder = profiles_dir()

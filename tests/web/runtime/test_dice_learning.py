@@ -20,8 +20,9 @@ from tests.web.runtime.test_dice_api import (
     upload,
 )
 from vision.boxes import hold_each_other
-from vision.enrollment import Profile, profiles_dir
+from vision.enrollment import Profile
 from vision.faces import SEAFALL_FACES
+from vision.profilefile import profiles_dir
 from vision.synthetic import tray_photo
 from web.app import create_app
 from web.runtime.dice import STARTER_PER_FACE

@@ -590,7 +590,7 @@ def test_without_a_profile_for_the_die_the_camera_shows_the_dice_unread(services
 
 
 def test_with_an_unusable_profile_for_the_die_the_camera_says_so_and_goes_on(services):
-    from vision.enrollment import profiles_dir
+    from vision.profilefile import profiles_dir
 
     profiles_dir().mkdir(parents=True, exist_ok=True)
     (profiles_dir() / "seafall.npz").write_bytes(b"corrupt")

@@ -1,0 +1,148 @@
+"""Profile files: where profiles are saved, and how one is written and read back.
+
+A profile (:class:`vision.enrollment.Profile`) is saved as ``<name>.npz`` in the data dir
+(``$XDG_DATA_HOME/tableside/vision/profiles``): a JSON description, the crops' ink maps and
+embedding vectors (as float16), which face each crop shows, where each came from, and the
+crops themselves. Reading one checks that its parts fit together, and a file that is not a
+whole profile (damaged, cut short, another file renamed) is a clear
+:class:`EnrollmentError`, never a crash. A profile made by an earlier reader is made again
+from the crops it kept (:data:`METHOD`).
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+import zlib
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import numpy as np
+
+from vision import templates
+from vision.crops import CROP_PX
+from vision.embedding import MODEL_ID
+from vision.enrollcrops import ENROLL_TURNS, maps_and_vectors
+from vision.storage import check_name, data_dir
+
+METHOD = f"{templates.METHOD}+{MODEL_ID}"
+"""How a profile was made (saved with it). A profile made another way is made again from
+the crops it keeps (:attr:`vision.enrollment.Profile.crops`); one saved before profiles
+kept their crops must be enrolled again."""
+
+NOT_A_PROFILE = ("not a whole profile file (damaged, cut short, or not made by tableside "
+                 "enroll): enroll its faces again")
+
+
+class EnrollmentError(ValueError):
+    """Enrollment input that cannot make a profile, or a profile file that cannot be read
+    (the message says why)."""
+
+
+def profiles_dir() -> Path:
+    return data_dir() / "profiles"
+
+
+def saved_profiles(directory: Path | None = None) -> list[str]:
+    """The names of the profiles saved in ``directory`` (default: the data dir), sorted
+    (a save's temporary file left by a crash is none)."""
+    directory = directory or profiles_dir()
+    if not directory.is_dir():
+        return []
+    return sorted(p.stem for p in directory.glob("*.npz")
+                  if not p.name.endswith(".tmp.npz") and p.is_file())
+
+
+def profile_path(name_or_path: str, directory: Path | None = None) -> Path:
+    """The file of a profile named (in ``directory``, default the data dir), or the
+    ``.npz`` path given."""
+    path = Path(name_or_path)
+    if path.suffix == ".npz":
+        return path
+    return (directory or profiles_dir()) / f"{check_name(name_or_path, 'profile')}.npz"
+
+
+def write(path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> Path:
+    """Write a profile's description and arrays to ``path`` whole: to a temporary file
+    first, then moved over the old one, so that a crash mid-save leaves the old profile."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez_compressed(tmp, meta=np.array(json.dumps({**meta, "method": METHOD})),
+                        **arrays)
+    tmp.replace(path)
+    return path
+
+
+def read(path: Path, asked: str | None = None) -> dict[str, Any]:
+    """A saved profile's parts, checked to fit together: ``name``, ``die``, ``labels``,
+    ``min_similarity``, ``maps``, ``vectors``, ``owners``, ``sources`` and ``crops``
+    (None in a profile saved before profiles kept them). :class:`EnrollmentError` for a
+    missing, unreadable or damaged file, or one enrolled another way without its crops;
+    ``asked`` is the name or path the player gave, for the message on a missing file."""
+    if not path.is_file():
+        raise EnrollmentError(f"no profile {asked or str(path)!r} (looked for {path}); "
+                              + _saved_note(path.parent))
+    try:
+        # the file is opened here, so that it is closed whatever np.load makes of it
+        with path.open("rb") as f, _npz(f) as data:
+            meta = json.loads(str(data["meta"]))
+            if not isinstance(meta, dict):
+                raise ValueError("its description is not a JSON object")
+            method = meta.get("method")
+            crops = data["crops"] if "crops" in data else None
+            if method == METHOD or crops is not None:
+                maps = data["maps"].astype(np.float32)
+                vectors = data["vectors"].astype(np.float32)
+                owners = data["owners"].astype(np.int32)
+                sources = (tuple(str(v) for v in data["sources"])
+                           if "sources" in data else ())
+    except (EOFError, zipfile.BadZipFile, zlib.error):  # cut short, or damaged inside
+        raise EnrollmentError(f"cannot read profile {path}: {NOT_A_PROFILE}") from None
+    except (OSError, ValueError, KeyError) as exc:
+        raise EnrollmentError(f"cannot read profile {path}: {exc}") from None
+    if method != METHOD and crops is None:
+        made = method or meta.get("embedding") or "appearance descriptors"
+        raise EnrollmentError(
+            f"profile {path} was enrolled another way ({made}); enroll its faces again"
+        )
+    not_fitting = EnrollmentError(f"cannot read profile {path}: its parts do not fit together")
+    if (crops is not None and (crops.dtype != np.uint8
+                               or crops.shape != (len(owners), CROP_PX, CROP_PX, 3))):
+        raise not_fitting
+    if method != METHOD:  # made by an earlier reader: made again from its crops
+        maps, vectors = maps_and_vectors(crops)
+    try:
+        labels = tuple(meta["labels"])
+        parts = {"name": meta["name"], "die": meta["die"], "labels": labels,
+                 "min_similarity": float(meta["min_similarity"])}
+    except KeyError as exc:
+        raise EnrollmentError(f"cannot read profile {path}: its description has no {exc}"
+                              ) from None
+    except (TypeError, ValueError):
+        raise EnrollmentError(f"cannot read profile {path}: its description is not a "
+                              "profile's") from None
+    if (maps.ndim != 3 or maps.shape[1:] != (templates.MAP_PX, templates.MAP_PX)
+            or len(owners) != len(maps) or len(vectors) != len(maps) * ENROLL_TURNS
+            or (sources and len(sources) != len(maps))
+            or not 0 <= owners.min(initial=0) <= owners.max(initial=0) < len(labels)):
+        raise not_fitting
+    return {**parts, "maps": maps, "vectors": vectors, "owners": owners, "sources": sources,
+            "crops": crops}
+
+
+def _npz(f: BinaryIO) -> Any:
+    """``np.load`` of an open ``.npz`` file (``ValueError`` if it is not a zip archive:
+    np.load would take it for a pickle, and speak of pickled data)."""
+    if f.read(4) != b"PK\x03\x04":
+        raise ValueError(NOT_A_PROFILE)
+    f.seek(0)
+    return np.load(f, allow_pickle=False)
+
+
+def _saved_note(directory: Path) -> str:
+    """What a player asking for a missing profile may have meant: the profiles saved in
+    ``directory``, or how to make one."""
+    names = saved_profiles(directory)
+    if not names:
+        return "none is saved there yet: enroll one with tableside enroll"
+    return "saved there: " + ", ".join(names)
