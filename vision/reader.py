@@ -29,7 +29,6 @@ from vision.detection import (
     die_size_problem,
     estimate_die_px,
     expected_die_px,
-    small_dice_warning,
     to_work,
 )
 from vision.dicefinder import (
@@ -47,22 +46,18 @@ from vision.dieornot import (
 )
 from vision.enrollment import Profile
 from vision.facenet import FaceNet, default_face_net, default_quick_net
-from vision.filters import blank, colourless, floor_grey
-from vision.hands import HAND_SHARE, SkinScene, hand_fraction
+from vision.filters import colourless, floor_grey
+from vision.framewarnings import frame_warnings
+from vision.hands import SkinScene
 from vision.imagefile import read_file, shape_problem
 from vision.pipnets import NET_NOT_A_DIE, NEVER, PipNets, dark_floor_nets
 from vision.pips import count_pips
 from vision.plainsquares import plain_squares as find_plain_squares
 from vision.reading import Box, DieRead, TrayRead
 from vision.sideview import lens_problem, read_under_lens
-from vision.smear import smear, smear_and_own, smear_from, smear_warning
 
 D6_UNCERTAIN_BELOW = 0.5
 """A pip read with a lower confidence is marked uncertain (tuned on train/val)."""
-
-HAND_FRACTION = HAND_SHARE
-"""Share of a frame in skin colour (largest patch, not the floor's or the scene's:
-:mod:`vision.hands`) from which a hand is taken to be in it."""
 
 NOT_A_DIE_RESPONSE = 20.0
 """A candidate whose strongest pip-like mark is weaker than this is not taken for a die."""
@@ -183,19 +178,6 @@ def load_image(path: str | Path) -> np.ndarray:
     :data:`vision.imagefile.MAX_PIXELS` comes decoded at a half, a quarter or an eighth of
     its size (:meth:`DiceReader.read_path` gives boxes in the file's own pixels)."""
     return read_file(path).image
-
-
-def _blank_warning(frame: np.ndarray) -> str:
-    """What to tell the table of a frame that is one flat shade (:func:`blank`)."""
-    level = float(frame.mean())
-    if level < 40:
-        return ("the picture is black, with nothing in it: is the camera's lens covered, or "
-                "the light over the tray off?")
-    if level > 215:
-        return ("the picture is white, with nothing in it: the camera's exposure is far too "
-                "high, or a lamp shines straight into it")
-    return ("the picture is one flat colour, with nothing in it: is the camera's lens "
-            "covered, or the camera pointed away from the tray?")
 
 
 @dataclass
@@ -426,7 +408,9 @@ class DiceReader:
             # (vision.sideview)
             dice = read_under_lens(dice, frame.shape, self.lens_degrees,
                                    custom=guesses is not None)
-        warnings = self._warnings(frame, grey, work, small, dice, unlike, skin_scene)
+        warnings = frame_warnings(frame, grey, work, small, dice, die=self.die,
+                                  profile=self.profile, unlike=unlike,
+                                  smear_check=self.smear_check, skin_scene=skin_scene)
         if warnings:
             dice = [DieRead(d.face, min(d.confidence, 0.2), True, d.box, d.crop) for d in dice]
         dice.sort(key=lambda d: (d.box[1] + d.box[3] // 2, d.box[0]))
@@ -457,48 +441,6 @@ class DiceReader:
             crops.append(c)
         return found, crops
 
-    def _warnings(self, frame: np.ndarray, grey: bool, work: WorkFrame, small: np.ndarray,
-                  dice: Sequence[DieRead], unlike: int, skin_scene: SkinScene | None
-                  ) -> list[str]:
-        """What to tell the table of a frame read (any warning marks every die uncertain):
-        a blank picture, no colour, dice too small or smeared, every die found unlike the
-        profile (``unlike`` of them), a hand in the tray (``small``: the detector's copy
-        of the frame, judged alone without a ``skin_scene``)."""
-        warnings: list[str] = []
-        if not dice and blank(frame):
-            # nothing to read, and nothing wrong with colour or hands: say what is wrong
-            warnings.append(_blank_warning(frame))
-        elif grey:
-            # the networks and templates learned from colour photos: on grey ones they
-            # find fewer dice and read some wrong, sure (d6 val: 2 of 204)
-            warnings.append("the picture has no colour (a black-and-white camera, night mode "
-                            "or filter): every die is marked uncertain")
-        too_small = None
-        if dice and self.profile is None and self.die == "d6":
-            # pips too small to tell apart run together into sure wrong faces; a profile's
-            # reads grow unsure by themselves as dice shrink (docs/vision.md)
-            side = float(np.median([max(d.box[2], d.box[3]) for d in dice]))
-            if too_small := small_dice_warning(side):
-                warnings.append(too_small)
-        if dice and not too_small and self.smear_check and (
-                smeared := self._smeared(work, dice)):
-            # a shaken camera smears pips into ovals and bars, and symbols into others,
-            # read as other faces, sure (vision.smear)
-            warnings.append(smeared)
-        if not dice and unlike and self.profile is not None:
-            # every die found was dropped as unlike the profile: a profile of another die,
-            # or enrolled under other light; "no dice" alone would hide it
-            warnings.append(
-                f"{unlike} {'die was' if unlike == 1 else 'dice were'} found but "
-                f"{'looks' if unlike == 1 else 'look'} like none of the faces of profile "
-                f"{self.profile.name!r}: is it this die's profile? If the dice or the light "
-                "changed since, enroll the faces again")
-        # with a scene, the whole frame (the scene is of the frame's shape, not small's)
-        if hand_fraction(small if skin_scene is None else frame, skin_scene) > HAND_FRACTION:
-            # dice in or near a hand may be moving, held or hidden: confirm them all
-            warnings.append("a hand is in the tray: every die is marked uncertain")
-        return warnings
-
     @staticmethod
     def _compressed(frame: np.ndarray, dice: Sequence[DieRead],
                     table: Sequence[tuple[float, float, float]]) -> tuple[int | None, float]:
@@ -508,20 +450,6 @@ class DiceReader:
         quality = dice_jpeg_quality(frame, boxes)
         side = float(np.median([max(b[2], b[3]) for b in boxes]))
         return quality, compressed_sure_from(quality, side, table)
-
-    def _smeared(self, work: WorkFrame, dice: Sequence[DieRead]) -> str | None:
-        """The smear warning for a frame's dice (boxes in frame pixels), or None: pip dice
-        from :data:`vision.smear.SMEAR_FROM`; enrolled dice from above their faces' own
-        direction (:func:`vision.smear.smear_from`; not checked when the profile kept no
-        crops to measure it from); other dice are not checked."""
-        boxes = [unscaled(d.box, 1 / work.scale) for d in dice]
-        if self.profile is None:
-            return smear_warning(smear(work.image, boxes)) if self.die == "d6" else None
-        own = self.profile.directions_of([d.face for d in dice])
-        if own is None:
-            return None
-        value, share = smear_and_own(work.image, boxes, own)
-        return smear_warning(value, smear_from(share))
 
     def read_path(self, path: str | Path) -> TrayRead:
         """Read a photo file (:class:`ImageError` if it cannot be decoded), boxes in the
