@@ -51,3 +51,15 @@ def test_the_commands_that_open_a_camera_say_how_to_see_opencvs_log(capsys, path
         main([*path, "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "OPENCV_LOG_LEVEL=WARNING" in out
+
+
+def test_enroll_says_where_profiles_go_and_that_the_table_can_enroll_by_itself(capsys):
+    with pytest.raises(SystemExit):
+        main(["enroll", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "tableside/vision/profiles" in out
+    assert "--die seafall --profile seafall" in out
+    assert "Enrolling at the table" in out
+    from web.runtime.dice import STARTER_PER_FACE  # the help says it in words, not imported
+
+    assert f"been named {STARTER_PER_FACE} times" in out

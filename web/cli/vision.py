@@ -103,6 +103,12 @@ def register(subparsers: Any) -> None:
         description="Learn a die's faces from crops (one folder per face) or labelled photos. "
         "Each crop is first read by the others: a crop that looks filed under the wrong face, "
         "or like no die, is named and nothing is saved (unless --keep-suspects).",
+        epilog="Profiles are saved in $XDG_DATA_HOME/tableside/vision/profiles "
+        "(~/.local/share/tableside/vision/profiles by default). tableside serve reads a die "
+        "with the profile named after it (--die seafall --profile seafall). Enrolling "
+        "beforehand is optional: with no profile, serve shows the die's dice on the phones "
+        "to be named, and makes the profile itself once every face has been named 3 times "
+        "(docs/vision.md, Enrolling at the table).",
     )
     e.add_argument("--die", required=True, type=_die_name,
                    help="the die's name (seafall, or any name)")
@@ -112,7 +118,7 @@ def register(subparsers: Any) -> None:
     src.add_argument("--crops", type=Path, help="folder with one sub-folder of crops per face")
     src.add_argument("--photos", type=Path, help="photos with YOLO label files")
     e.add_argument("--faces", help="face labels in class order, comma separated (--photos)")
-    e.add_argument("--per-face", type=_count, help="use at most N crops per face")
+    e.add_argument("--per-face", type=_count, metavar="N", help="use at most N crops per face")
     e.add_argument("--keep-suspects", action="store_true",
                    help="save the profile even when a crop looks filed under the wrong face "
                    "or not a die (each is checked against the others; see docs/vision.md)")
