@@ -22,6 +22,24 @@ def centre_surround(image: np.ndarray, radius: int) -> np.ndarray:
     return (inner - outer) * (big / (big - small))
 
 
+def area_shrunk(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``image`` shrunk to ``size`` (width, height) by averaging (``INTER_AREA``): halved
+    while it is still an even whole factor larger each way, then shrunk once more to the
+    size. OpenCV averages an exact half with SIMD but a larger whole factor pixel by pixel:
+    a 1280x720 colour frame took 1.6 ms to 160x90 at once, and 0.8 ms in three halvings
+    (one core, 2026-11-30). Each halving rounds to whole levels, so a pixel may differ by a
+    level from a single shrink's. Only even whole factors are halved: after halvings that
+    leave a factor that is not whole (1920 to 240, then 240 to 160), OpenCV's last shrink
+    is no longer the mean of each pixel's block (up to 34 levels off at a die's edge)."""
+    w, h = size
+    while image.shape[1] % (2 * w) == 0 and image.shape[0] % (2 * h) == 0:
+        image = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2),
+                           interpolation=cv2.INTER_AREA)
+    if image.shape[1] == w and image.shape[0] == h:
+        return image
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+
+
 COLOURLESS_SHARE = 0.99
 """A frame is colourless when at least this share of its pixels has channels within 1 of
 each other. A black-and-white camera or filter gives 1.0 (a grey JPEG decodes so too); the

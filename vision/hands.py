@@ -33,6 +33,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.filters import area_shrunk
+
 ANALYSIS_WIDTH = 160
 """Width of the small colour copy hands are looked for in: a hand is a large patch."""
 
@@ -77,7 +79,7 @@ def small_colour(frame: np.ndarray) -> np.ndarray:
     """A BGR frame (or a grey or BGRA one) at :data:`ANALYSIS_WIDTH`, in BGR."""
     h, w = frame.shape[:2]
     size = (ANALYSIS_WIDTH, max(1, round(h * ANALYSIS_WIDTH / w)))
-    small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+    small = area_shrunk(frame, size)
     if small.ndim == 2:
         return cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
     if small.shape[2] == 4:
