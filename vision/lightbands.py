@@ -22,6 +22,8 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from vision.filters import area_shrunk
+
 PROFILE_WIDTH = 160
 """Width each row's light is measured at (a wider picture is averaged down first)."""
 
@@ -53,7 +55,7 @@ def row_light(grey: np.ndarray) -> np.ndarray:
     small = grey
     if w > PROFILE_WIDTH or h > PROFILE_ROWS:
         size = (min(w, PROFILE_WIDTH), min(h, PROFILE_ROWS))
-        small = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+        small = area_shrunk(grey, size)  # small dice's 640 px look: halved, 4x sooner
     rows = np.median(small, axis=1).astype(np.float32)
     if len(rows) == h:
         return rows
