@@ -32,7 +32,8 @@ def area_shrunk(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     leave a factor that is not whole (1920 to 240, then 240 to 160), OpenCV's last shrink
     is no longer the mean of each pixel's block (up to 34 levels off at a die's edge)."""
     w, h = size
-    while image.shape[1] % (2 * w) == 0 and image.shape[0] % (2 * h) == 0:
+    while (image.shape[1] >= 2 * w and image.shape[0] >= 2 * h  # (an empty image: no loop)
+           and image.shape[1] % (2 * w) == 0 and image.shape[0] % (2 * h) == 0):
         image = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2),
                            interpolation=cv2.INTER_AREA)
     if image.shape[1] == w and image.shape[0] == h:

@@ -38,3 +38,8 @@ def test_the_stepped_shrink_keeps_grey_frames_and_a_frame_already_its_size() -> 
     # the hand check's copy of a grey or BGRA frame comes in BGR, as before
     assert small_colour(grey).shape == (90, 160, 3)
     assert small_colour(cv2.cvtColor(_frame(1280, 720), cv2.COLOR_BGR2BGRA)).shape == (90, 160, 3)
+
+
+def test_the_stepped_shrink_of_an_empty_image_is_opencvs_error_not_a_hang() -> None:
+    with pytest.raises(cv2.error):
+        area_shrunk(np.zeros((0, 0, 3), np.uint8), (160, 90))
