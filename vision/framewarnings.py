@@ -21,10 +21,6 @@ from vision.hands import HAND_SHARE, SkinScene, hand_fraction
 from vision.reading import DieRead
 from vision.smear import smear, smear_and_own, smear_from, smear_warning
 
-HAND_FRACTION = HAND_SHARE
-"""Share of a frame in skin colour (largest patch, not the floor's or the scene's:
-:mod:`vision.hands`) from which a hand is taken to be in it."""
-
 NO_COLOUR = ("the picture has no colour (a black-and-white camera, night mode or filter): "
              "every die is marked uncertain")
 HAND_IN_TRAY = "a hand is in the tray: every die is marked uncertain"
@@ -69,7 +65,7 @@ def frame_warnings(
             f"{profile.name!r}: is it this die's profile? If the dice or the light "
             "changed since, enroll the faces again")
     # with a scene, the whole frame (the scene is of the frame's shape, not small's)
-    if hand_fraction(small if skin_scene is None else frame, skin_scene) > HAND_FRACTION:
+    if hand_fraction(small if skin_scene is None else frame, skin_scene) > HAND_SHARE:
         # dice in or near a hand may be moving, held or hidden: confirm them all
         warnings.append(HAND_IN_TRAY)
     return warnings
