@@ -63,3 +63,11 @@ def test_enroll_says_where_profiles_go_and_that_the_table_can_enroll_by_itself(c
     from web.runtime.dice import STARTER_PER_FACE  # the help says it in words, not imported
 
     assert f"been named {STARTER_PER_FACE} times" in out
+
+
+def test_read_dice_says_what_a_question_mark_means(capsys):
+    with pytest.raises(SystemExit):
+        main(["read-dice", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "marked ? where the reader is not sure" in out
+    assert "exits 1 if a photo could not be read" in out
