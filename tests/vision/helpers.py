@@ -409,7 +409,7 @@ def table_profile(seed: int, body: tuple[int, int, int] | None = None,
     once every face has ``STARTER_PER_FACE``, the profile is the first ``ENROLL_PER_FACE``
     of each face the others do not doubt (:func:`vision.profilecheck.first_profile`),
     unless a face has too few left, when the table waits for more rolls."""
-    from web.runtime.dice import ENROLL_PER_FACE, STARTER_PER_FACE
+    from web.runtime.dicereaders import ENROLL_PER_FACE, STARTER_PER_FACE
 
     crops: dict[str, list[np.ndarray]] = {f: [] for f in SEAFALL_FACES}
     for named in named_trays(seed, body, tray, top_shift, lens_degrees):

@@ -60,7 +60,7 @@ def test_enroll_says_where_profiles_go_and_that_the_table_can_enroll_by_itself(c
     assert "tableside/vision/profiles" in out
     assert "--die seafall --profile seafall" in out
     assert "Enrolling at the table" in out
-    from web.runtime.dice import STARTER_PER_FACE  # the help says it in words, not imported
+    from web.runtime.dicereaders import STARTER_PER_FACE  # the help says it in words, not imported
 
     assert f"been named {STARTER_PER_FACE} times" in out
 

@@ -4,7 +4,8 @@
 
 * the **camera loop** (:mod:`web.runtime.camera`): a frame source, settle detection, then a
   dice read (:mod:`web.runtime.dice`) for the roll prompt of the table in focus
-  (:mod:`web.runtime.focus`), applied at once or left pending for the phones;
+  (:mod:`web.runtime.focus`), applied at once or left pending for the phones, by the
+  die's reader and profile (:mod:`web.runtime.dicereaders`);
 * the **button boxes** (:mod:`web.runtime.boxes`): the serial box, GPIO buttons on a Pi,
   answering the focused table's prompts through :class:`web.buttons.TableButtons`;
 * **supervision**: each part runs on its own thread, retries with backoff when its hardware

@@ -25,7 +25,7 @@ from vision.faces import SEAFALL_FACES
 from vision.profilefile import profiles_dir
 from vision.synthetic import tray_photo
 from web.app import create_app
-from web.runtime.dice import STARTER_PER_FACE
+from web.runtime.dicereaders import STARTER_PER_FACE
 from web.runtime.recording import DIE_PX, SIZE
 
 

@@ -18,7 +18,7 @@ from vision.faces import SEAFALL_FACES
 from vision.reader import DiceReader
 from vision.sources import FakeSource
 from vision.synthetic import BODY_COLOURS, lens_for, random_faces, tray_photo
-from web.runtime.dice import DiceReaders
+from web.runtime.dicereaders import DiceReaders
 
 
 def _marks(read):

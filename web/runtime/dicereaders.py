@@ -1,0 +1,156 @@
+"""The dice readers of a running Tableside: one per die, and the profiles they read with.
+
+``d6`` is read by the built-in networks; any other die by its enrolled profile, given in
+memory (the demo's) or saved under the die's name in vision's profile folder. A die with no
+profile yet is read with its faces unknown, so that the table can name its dice and so
+enroll it (:meth:`DiceReaders.start_profile`, once :data:`STARTER_PER_FACE` of every face
+are named); a profile learns the dice the table confirms or corrects
+(:meth:`DiceReaders.learn`). The policy that decides when a read is applied, confirmed or
+taught is :mod:`web.runtime.dice`'s.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from companion.errors import IllegalCommand
+from vision import profilecheck
+from vision.calibration import Calibration
+from vision.enrollment import Profile
+from vision.hands import SkinScene
+from vision.profilefile import EnrollmentError, profiles_dir
+from vision.reader import DiceReader
+from vision.reading import TrayRead
+from vision.storage import check_name
+
+log = logging.getLogger(__name__)
+
+
+STARTER_PER_FACE = 3
+"""Confirmed dice of every face a die needs before the table makes its profile."""
+
+ENROLL_PER_FACE = 5
+"""At most this many confirmed dice per face go into a profile made at the table (as many
+as the enrolled reader was measured with); later ones are learned (``Profile.learn``)."""
+
+
+def _doubts(checks: Sequence[profilecheck.CropCheck]) -> tuple[str, ...]:
+    """What the players are told of the named dice the others doubt, alike ones counted."""
+    said = Counter((c.face, None if c.not_a_die else c.read_as) for c in checks)
+    return tuple(
+        (f"{'a die' if n == 1 else f'{n} dice'} named {face!r} "
+         + (f"{'looks' if n == 1 else 'look'} like {read_as!r} to the other named dice"
+            if read_as is not None else f"{'does' if n == 1 else 'do'} not look like a die"))
+        for (face, read_as), n in said.items())
+
+
+@dataclass
+class DiceReaders:
+    """One :class:`DiceReader` per die: ``d6`` built in, any other die from its profile
+    (given, or enrolled under the die's name in vision's profile folder)."""
+
+    profiles: dict[str, Profile] = field(default_factory=dict)
+    profile_dir: Path | None = None
+    waiting: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per die still being enrolled at the table, what holds its first profile back: a
+    line per named die the other named dice doubt (:meth:`start_profile`), for the note
+    the players see with the next roll."""
+    _readers: dict[str, DiceReader] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def reader(self, die: str) -> DiceReader:
+        reader = self._readers.get(die)
+        if reader is not None:
+            return reader
+        profile = self.profiles.get(die)
+        if profile is None and die != "d6":
+            profile = self._saved_profile(die)
+            if profile is None:
+                # no profile yet: the dice are found, and the table names them (and so
+                # enrolls them); not kept, so a profile enrolled meanwhile is used at once
+                return DiceReader(die, unknown_faces=True)
+        reader = DiceReader(die, profile=profile)
+        self._readers[die] = reader
+        return reader
+
+    def _saved_profile(self, die: str) -> Profile | None:
+        """The die's profile from the profile folder; None when there is none, and
+        IllegalCommand (saying how to enroll again) when it cannot be used."""
+        try:
+            path = (self.profile_dir or profiles_dir()) / f"{check_name(die, 'die')}.npz"
+            return Profile.load(str(path)) if path.is_file() else None
+        except (EnrollmentError, ValueError) as exc:
+            raise IllegalCommand(
+                f"this table cannot read {die} dice: {exc}. Enroll their faces again "
+                f"(tableside enroll --die {die} --profile {die} --crops DIR), or remove "
+                "the profile to enroll them at the table") from None
+
+    def learn(self, die: str, dice: Sequence[tuple[str, np.ndarray, str]]) -> Profile | None:
+        """Let the die's profile learn confirmed dice (``(face, crop, source)``); the new
+        profile reads from now on, and is saved where it was loaded from. None when the die
+        has no profile (the built-in d6 network)."""
+        with self._lock:
+            if die == "d6" and die not in self.profiles:
+                return None
+            profile = self.reader(die).profile
+            if profile is None:
+                return None
+            learned = profile.learn(dice)
+            if die in self.profiles:
+                self.profiles[die] = learned  # given in memory (the demo's): kept in memory
+            else:
+                learned.save(self.profile_dir)
+            self._readers[die] = DiceReader(die, profile=learned)
+            return learned
+
+    def start_profile(self, die: str, crops: dict[str, list[np.ndarray]]) -> Profile | None:
+        """Make, save and use a die's first profile from dice the table named: the first
+        :data:`ENROLL_PER_FACE` of each face that the others do not doubt
+        (:func:`vision.profilecheck.trusted`: a die named wrongly, or a crop of no die, left
+        out). None, and nothing saved, while a face has fewer than
+        :data:`STARTER_PER_FACE` left: more named dice are needed."""
+        with self._lock:
+            profile, doubted = profilecheck.first_profile(die, die, crops, ENROLL_PER_FACE,
+                                                          STARTER_PER_FACE)
+            self.waiting[die] = _doubts(doubted)
+            for line in self.waiting[die]:
+                log.warning("%s: left out of the %s die's first profile", line, die)
+            if profile is None:
+                return None
+            del self.waiting[die]
+            profile.save(self.profile_dir)
+            self._readers[die] = DiceReader(die, profile=profile)
+            return profile
+
+    @contextmanager
+    def in_use(self) -> Iterator[None]:
+        """Hold the vision models for other work (a tray check): a network run through
+        OpenCV's DNN module must not run on two threads at once."""
+        with self._lock:
+            yield
+
+    def read(self, die: str, frame: np.ndarray, ref: str,
+             setup: Calibration | None = None,
+             skin_scene: SkinScene | None = None,
+             lens_degrees: float | None = None) -> TrayRead:
+        """Read a frame (one read at a time: the face network is not shared across threads),
+        with a calibrated tray's die size and floor for the camera's frames (``ValueError``
+        for a frame of another size than the setup's), and the camera's ``skin_scene``
+        (:meth:`vision.reader.DiceReader.read`). The setup's lens, or where it keeps none
+        (no setup, one saved before setups kept it) the camera's own ``lens_degrees``."""
+        with self._lock:
+            reader = self.reader(die)
+            if setup is not None:
+                reader = replace(reader, die_px=setup.die_px, roi=setup.roi)
+            lens = setup.lens_degrees if setup is not None else None
+            if (lens := lens if lens is not None else lens_degrees) is not None:
+                reader = replace(reader, lens_degrees=lens)
+            return reader.read(frame, ref, skin_scene)
