@@ -23,6 +23,14 @@ def subcommand_paths(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = 
 PATHS = subcommand_paths(build_parser())
 
 
+def help_text(capsys, *path: str) -> str:
+    """What ``tableside PATH --help`` prints, its white space made single spaces (the
+    wrapping depends on the terminal's width)."""
+    with pytest.raises(SystemExit):
+        main([*path, "--help"])
+    return " ".join(capsys.readouterr().out.split())
+
+
 def test_the_groups_of_the_foundation_are_there():
     assert {("odds",), ("play",), ("serve",), ("sessions",), ("sessions", "export")} <= set(PATHS)
 
@@ -39,24 +47,18 @@ def test_help_everywhere(capsys, path):
 
 @pytest.mark.parametrize("path", [("read-dice",), ("watch",), ("serve",)])
 def test_the_commands_that_read_dice_say_how_to_choose_the_engine(capsys, path):
-    with pytest.raises(SystemExit):
-        main([*path, "--help"])
-    out = " ".join(capsys.readouterr().out.split())
+    out = help_text(capsys, *path)
     assert "OpenCV's DNN module" in out and "TABLESIDE_VISION_ENGINE=onnxruntime" in out
 
 
 @pytest.mark.parametrize("path", [("calibrate",), ("watch",), ("serve",)])
 def test_the_commands_that_open_a_camera_say_how_to_see_opencvs_log(capsys, path):
-    with pytest.raises(SystemExit):
-        main([*path, "--help"])
-    out = " ".join(capsys.readouterr().out.split())
+    out = help_text(capsys, *path)
     assert "OPENCV_LOG_LEVEL=WARNING" in out
 
 
 def test_enroll_says_where_profiles_go_and_that_the_table_can_enroll_by_itself(capsys):
-    with pytest.raises(SystemExit):
-        main(["enroll", "--help"])
-    out = " ".join(capsys.readouterr().out.split())
+    out = help_text(capsys, "enroll")
     assert "tableside/vision/profiles" in out
     assert "--die seafall --profile seafall" in out
     assert "Enrolling at the table" in out
@@ -66,8 +68,6 @@ def test_enroll_says_where_profiles_go_and_that_the_table_can_enroll_by_itself(c
 
 
 def test_read_dice_says_what_a_question_mark_means(capsys):
-    with pytest.raises(SystemExit):
-        main(["read-dice", "--help"])
-    out = " ".join(capsys.readouterr().out.split())
+    out = help_text(capsys, "read-dice")
     assert "marked ? where the reader is not sure" in out
     assert "exits 1 if a photo could not be read" in out
