@@ -161,26 +161,36 @@ def tray_photo(
         angle = float(rng.uniform(0, 360))
         m = cv2.getRotationMatrix2D((die_px / 2, die_px / 2), angle, 1.0)
         m[:, 2] += (cx - die_px / 2, cy - die_px / 2)
-        side = None
+        rise = (0.0, 0.0)
         if top_shift:
             # the top face, out from the foot (cx, cy) by perspective
             rise = (2 * top_shift * (cx - w / 2), 2 * top_shift * (cy - h / 2))
-            side = _swept(mask, m, rise, (w, h))
+        # every pixel this die touches (foot, side, top face and shadow) lies in `near`;
+        # outside it each step below leaves the frame as it was, so only `near` is worked
+        shadow_px = die_px * 0.12
+        ys, xs = _reach(m, die_px, rise, shadow_px, (w, h))
+        side = None
+        if top_shift:
+            side = _swept(mask, m, rise, (w, h), (ys, xs))
             m[:, 2] += rise
-        warped = cv2.warpAffine(tile, m, (w, h), flags=cv2.INTER_LINEAR)
-        alpha = cv2.warpAffine(mask, m, (w, h), flags=cv2.INTER_LINEAR)
+        warped = cv2.warpAffine(tile, m, (w, h), flags=cv2.INTER_LINEAR)[ys, xs]
+        alpha = cv2.warpAffine(mask, m, (w, h), flags=cv2.INTER_LINEAR)[ys, xs]
         outline = alpha if side is None else np.maximum(side, alpha)
-        off = np.float32([[1, 0, die_px * 0.12], [0, 1, die_px * 0.12]])
-        shadow = np.maximum(shadow, cv2.warpAffine(outline, off, (w, h)))
-        covered = np.maximum(covered, outline)
+        full = np.zeros((h, w), np.float32)
+        full[ys, xs] = outline
+        off = np.float32([[1, 0, shadow_px], [0, 1, shadow_px]])
+        np.maximum(shadow[ys, xs], cv2.warpAffine(full, off, (w, h))[ys, xs],
+                   out=shadow[ys, xs])
+        np.maximum(covered[ys, xs], outline, out=covered[ys, xs])
+        near = base[ys, xs]
         if side is not None:
             shade = 0.55 * np.float32(colour)  # a side turned from the light
-            base = base * (1 - side[..., None]) + shade * side[..., None]
-        base = base * (1 - alpha[..., None]) + warped * alpha[..., None]
-        ys, xs = np.nonzero(outline > 0.5)
-        placed.append(SyntheticDie(face, (int(xs.min()), int(ys.min()),
-                                          int(xs.max() - xs.min() + 1),
-                                          int(ys.max() - ys.min() + 1))))
+            near = near * (1 - side[..., None]) + shade * side[..., None]
+        base[ys, xs] = near * (1 - alpha[..., None]) + warped * alpha[..., None]
+        oy, ox = np.nonzero(outline > 0.5)
+        x0, y0 = xs.start + int(ox.min()), ys.start + int(oy.min())
+        placed.append(SyntheticDie(face, (x0, y0, int(ox.max() - ox.min() + 1),
+                                          int(oy.max() - oy.min() + 1))))
     return finish_photo(rng, base, shadow, covered, placed, die_px, setting)
 
 
@@ -232,16 +242,32 @@ def edge_shade(mask: np.ndarray) -> np.ndarray:
     return 0.65 + 0.35 * cv2.GaussianBlur(rim, (0, 0), 1.0)
 
 
+def _reach(m: np.ndarray, die_px: int, rise: tuple[float, float], shadow_px: float,
+           size: tuple[int, int]) -> tuple[slice, slice]:
+    """The rows and columns of a ``size`` frame that a die's tile, placed by ``m``, can
+    touch: its foot, its top face ``rise`` pixels on, the side between them, and its
+    shadow ``shadow_px`` down and right; a few pixels more for the bilinear spread."""
+    corners = np.float64([[0, 0, 1], [die_px, 0, 1], [die_px, die_px, 1], [0, die_px, 1]])
+    foot = corners @ m.T
+    spots = np.vstack([foot, foot + rise, foot + rise + shadow_px, foot + shadow_px])
+    (x0, y0), (x1, y1) = np.floor(spots.min(axis=0)) - 3, np.ceil(spots.max(axis=0)) + 3
+    w, h = size
+    return (slice(max(int(y0), 0), min(int(y1), h)), slice(max(int(x0), 0), min(int(x1), w)))
+
+
 def _swept(mask: np.ndarray, m: np.ndarray, rise: tuple[float, float],
-           size: tuple[int, int]) -> np.ndarray:
+           size: tuple[int, int], near: tuple[slice, slice]) -> np.ndarray:
     """The die's outline placed by ``m`` swept ``rise`` pixels on, a pixel a step: its
-    foot and the side that shows between it and the top face."""
+    foot and the side that shows between it and the top face, within ``near`` of a
+    ``size`` frame (rows and columns holding the whole sweep)."""
     steps = int(np.ceil(np.hypot(*rise))) + 1
-    side = np.zeros((size[1], size[0]), np.float32)
+    ys, xs = near
+    side = np.zeros((ys.stop - ys.start, xs.stop - xs.start), np.float32)
     for k in range(steps):
         step = m.copy()
         step[:, 2] += (rise[0] * k / steps, rise[1] * k / steps)
-        side = np.maximum(side, cv2.warpAffine(mask, step, size, flags=cv2.INTER_LINEAR))
+        warped = cv2.warpAffine(mask, step, size, flags=cv2.INTER_LINEAR)
+        np.maximum(side, warped[ys, xs], out=side)
     return side
 
 
