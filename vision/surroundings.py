@@ -11,6 +11,8 @@ instead. Each function returns a new image and draws nothing at random.
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
@@ -40,9 +42,21 @@ def _grain(h: int, w: int) -> np.ndarray:
     return 1 + 0.08 * np.sin(yy / 7.0 + 3 * np.sin(xx / 90.0)) + 0.04 * np.sin(yy / 2.3)
 
 
+@functools.lru_cache(maxsize=4)
 def _wood(h: int, w: int, colour: tuple[int, int, int]) -> np.ndarray:
-    """``(h, w, 3)`` float32: wood of ``colour`` with its grain."""
-    return np.array(colour, np.float32) * _grain(h, w)[..., None]
+    """``(h, w, 3)`` float32: wood of ``colour`` with its grain. Read-only, and made once
+    for a few sizes and colours (a test or bench puts every frame of a roll in it)."""
+    wood = np.array(colour, np.float32) * _grain(h, w)[..., None]
+    wood.flags.writeable = False
+    return wood
+
+
+@functools.lru_cache(maxsize=4)
+def _wood_pixels(h: int, w: int, colour: tuple[int, int, int]) -> np.ndarray:
+    """:func:`_wood` as a picture's pixels (uint8), read-only."""
+    pixels = np.clip(_wood(h, w, colour), 0, 255).astype(np.uint8)
+    pixels.flags.writeable = False
+    return pixels
 
 
 def floor_mask(image: np.ndarray) -> np.ndarray:
@@ -62,7 +76,7 @@ def wooden_floor(image: np.ndarray, colour: tuple[int, int, int]) -> np.ndarray:
     mask = floor_mask(image)[..., None]
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
     shade = (grey / max(float(np.median(grey)), 1.0))[..., None]
-    wood = _wood(h, w, colour) * shade
+    wood = _wood(h, w, tuple(colour)) * shade
     out = image.astype(np.float32) * (1 - mask) + wood * mask
     return np.clip(out, 0, 255).astype(np.uint8)
 
@@ -74,10 +88,10 @@ def wooden_border(image: np.ndarray, colour: tuple[int, int, int],
     edge, where the players sit and hands reach in from, is left as it is)."""
     h, w = image.shape[:2]
     deep = max(1, round(share * h))
-    edge = np.zeros((h, w), bool)
-    edge[:deep], edge[:, :deep], edge[:, -deep:] = True, True, True
+    wood = _wood_pixels(h, w, tuple(colour))
     out = image.copy()
-    out[edge] = np.clip(_wood(h, w, colour), 0, 255).astype(np.uint8)[edge]
+    for edge in (np.s_[:deep], np.s_[:, :deep], np.s_[:, -deep:]):
+        out[edge] = wood[edge]
     return out
 
 

@@ -141,8 +141,8 @@ def leaning_in(penumbra: float, floor=lambda f: f, detector: SettleDetector | No
     every = set(range(len(p.faces)))
     frames, final = roll_sequence(p, moved=every)
     detector = detector or SettleDetector(clock=ManualClock())
-    for i, f in enumerate(frames + [final] * 10):
-        detector.update(floor(f), timestamp=i / FPS)
+    for i, f in enumerate([floor(f) for f in frames] + [floor(final)] * 10):
+        detector.update(f, timestamp=i / FPS)
     t = len(frames) + 10
     again, thrown = roll_sequence(p, moved=every, offset=(-40, 30), start=final)
     sequence = [floor(f) for f in again[:3]]
