@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 from collections.abc import Sequence
@@ -33,7 +34,14 @@ from vision.leadrule import (
 )
 from vision.profilefile import saved_profiles
 from vision.reader import DiceReader
-from vision.synthetic import BODY_COLOURS, BODY_NAMES, draw_face, random_faces, tray_photo
+from vision.synthetic import (
+    BODY_COLOURS,
+    BODY_NAMES,
+    SyntheticPhoto,
+    draw_face,
+    random_faces,
+    tray_photo,
+)
 
 
 def seafall_crops(seed: int, per_face: int = 5, shift: float = TOP_FACE_SHIFT,
@@ -43,7 +51,15 @@ def seafall_crops(seed: int, per_face: int = 5, shift: float = TOP_FACE_SHIFT,
     face (``shift``: vision.boxes.TOP_FACE_SHIFT), on trays drawn with their ``top_shift``.
     On an ivory die that box is sometimes off the die or round its symbol alone, so these
     crops are harder to enroll from than the table's own (the body detector's:
-    ``tests.vision.helpers.table_crops``)."""
+    ``tests.vision.helpers.table_crops``). Each call gets its own copies: the same
+    arguments are cut once a test process."""
+    cut = _seafall_crops(seed, per_face, shift, top_shift)
+    return {face: [c.copy() for c in crops] for face, crops in cut}
+
+
+@functools.lru_cache(maxsize=32)
+def _seafall_crops(seed: int, per_face: int, shift: float, top_shift: float
+                   ) -> tuple[tuple[str, tuple[np.ndarray, ...]], ...]:
     rng = np.random.default_rng(seed)
     crops: dict[str, list[np.ndarray]] = {f: [] for f in SEAFALL_FACES}
     while min(len(v) for v in crops.values()) < per_face:
@@ -56,23 +72,27 @@ def seafall_crops(seed: int, per_face: int = 5, shift: float = TOP_FACE_SHIFT,
             if box is not None and len(crops[die.face]) < per_face:
                 cut = toward_top_face(detection_like(box, work.scale), work.image.shape, shift)
                 crops[die.face].append(crop(work.image, cut))
-    return crops
+    return tuple((face, tuple(c)) for face, c in crops.items())
 
 
-def score_synthetic(reader: DiceReader, seed: int, photos: int, top_shift: float = 0.0,
-                    body: tuple[int, int, int] | None = None,
-                    dice: int = 12, tray: tuple[int, int, int] | None = None
-                    ) -> dict[str, int]:
-    """Counts over ``photos`` synthetic trays of ``dice`` dice each (of one ``body``
+def synthetic_trays(seed: int, photos: int, top_shift: float = 0.0,
+                    body: tuple[int, int, int] | None = None, dice: int = 12,
+                    tray: tuple[int, int, int] | None = None) -> list[SyntheticPhoto]:
+    """``photos`` synthetic trays of ``dice`` random SeaFall faces each (of one ``body``
     colour, or of the renderer's at random; on a floor of colour ``tray``, or the
-    renderer's light grey): dice, found, read sure and right, read sure and wrong (silent),
-    and boxes on no die (false)."""
+    renderer's light grey), drawn from ``seed``: the same trays for the same arguments,
+    so that several readers can be scored on one drawing."""
     rng = np.random.default_rng(seed)
-    s = {"dice": 0, "found": 0, "right": 0, "silent": 0, "false": 0}
     floor = {} if tray is None else {"tray": tray}
-    for _ in range(photos):
-        photo = tray_photo(rng, random_faces(rng, dice), top_shift=top_shift, body=body,
-                           **floor)
+    return [tray_photo(rng, random_faces(rng, dice), top_shift=top_shift, body=body, **floor)
+            for _ in range(photos)]
+
+
+def score_trays(reader: DiceReader, trays: Sequence[SyntheticPhoto]) -> dict[str, int]:
+    """Counts over ``trays``: dice, found, read sure and right, read sure and wrong
+    (silent), and boxes on no die (false)."""
+    s = {"dice": 0, "found": 0, "right": 0, "silent": 0, "false": 0}
+    for photo in trays:
         read = reader.read(photo.image)
         used: set[int] = set()
         for die in photo.dice:
@@ -88,6 +108,14 @@ def score_synthetic(reader: DiceReader, seed: int, photos: int, top_shift: float
                 s["right" if got.face == die.face else "silent"] += 1
         s["false"] += len(read.dice) - len(used)
     return s
+
+
+def score_synthetic(reader: DiceReader, seed: int, photos: int, top_shift: float = 0.0,
+                    body: tuple[int, int, int] | None = None,
+                    dice: int = 12, tray: tuple[int, int, int] | None = None
+                    ) -> dict[str, int]:
+    """:func:`score_trays` over :func:`synthetic_trays` drawn for this one reader."""
+    return score_trays(reader, synthetic_trays(seed, photos, top_shift, body, dice, tray))
 
 
 def test_synthetic_symbols_are_distinct_and_photos_carry_their_truth() -> None:
@@ -327,9 +355,9 @@ def test_a_profile_learns_from_confirmed_dice_and_reads_more() -> None:
     # with its 20 learned crops per face, the least lead
     assert full.min_margin == margin_for(LEARNED_PER_FACE, LEARNED_PER_FACE) == MIN_MARGIN_LEARNED
     assert MIN_MARGIN_LEARNED < MIN_MARGIN < MIN_MARGIN_LEARNING
-    before, after, taught = (
-        score_synthetic(DiceReader("seafall", profile=p), seed=99, photos=16, top_shift=0.02)
-        for p in (profile, learned, full))
+    trays = synthetic_trays(seed=99, photos=16, top_shift=0.02)
+    before, after, taught = (score_trays(DiceReader("seafall", profile=p), trays)
+                             for p in (profile, learned, full))
     assert after["right"] >= before["right"] - 3
     assert taught["right"] >= max(before["right"] + 1, after["right"])
     assert before["silent"] == after["silent"] == taught["silent"] == 0
@@ -542,11 +570,11 @@ def test_dice_looked_at_again_are_read_about_the_bodys_other_colour_too(
     light = (185, 190, 195)
     profile = Profile.from_crops("ivory", "seafall", table_crops(7, 5, ivory, light),
                                  as_read=True)
+    trays = synthetic_trays(seed=101, photos=8, body=ivory, dice=15, tray=light)
     got = {}
     for look in (False, True):
         monkeypatch.setattr(vision.enrollment, "OTHER_BODY_LOOK", look)
-        got[look] = score_synthetic(DiceReader("seafall", profile=profile), seed=101,
-                                    photos=8, body=ivory, dice=15, tray=light)
+        got[look] = score_trays(DiceReader("seafall", profile=profile), trays)
     assert got[False]["found"] == got[True]["found"] >= 118
     assert got[True]["right"] >= got[False]["right"] + 4
     assert got[True]["right"] >= got[True]["found"] - 2
@@ -657,12 +685,12 @@ def test_cutting_about_the_top_face_reads_as_many_dice_in_perspective_and_none_w
     # (vision.boxes.TOP_FACE_SHIFT, 0.01), 373 about the outline, none silently wrong. (The
     # twenty-eighth session's detector: 361 and 355, 1 silently wrong about the outline.)
     # The shift was chosen on the d6 photos, where the top face reads more (docs/vision.md).
+    trays = [t for s in (99, 5) for t in synthetic_trays(seed=s, photos=16, top_shift=0.02)]
     scores = {}
     for shift in (0.0, TOP_FACE_SHIFT):
         profile = Profile.from_crops("seafall-test", "seafall",
                                      seafall_crops(seed=7, shift=shift, top_shift=0.02))
         reader = DiceReader("seafall", profile=profile, top_face_shift=shift)
-        runs = [score_synthetic(reader, seed=s, photos=16, top_shift=0.02) for s in (99, 5)]
-        scores[shift] = {k: sum(r[k] for r in runs) for k in runs[0]}
+        scores[shift] = score_trays(reader, trays)
     assert scores[TOP_FACE_SHIFT]["right"] >= scores[0.0]["right"]
     assert scores[TOP_FACE_SHIFT]["silent"] == 0
