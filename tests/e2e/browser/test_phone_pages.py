@@ -360,13 +360,18 @@ def test_a_face_picker_stays_open_when_the_read_is_drawn_again_under_it(
     other.goto(server.url(f"/t/{server.table}"))
     expect(other.locator("#dice .die-tile")).to_have_count(2)
 
+    # the player taps in the tab in front (a tab behind gets no animation frames, and a
+    # click waits for them)
+    ana.bring_to_front()
     ana.locator("#dice .die-tile").nth(0).click()
     picker = ana.locator("#dice .picker")
     expect(picker).to_be_visible()
     expect(picker).to_contain_text("Die 1 shows:")
+    other.bring_to_front()
     other.locator("#dice .die-tile").nth(1).click()
     other.locator(f"#dice .picker button.face-button.f-{second}").click()
     expect(ana.locator("#dice .die-tile").nth(1)).to_contain_text(FACE_NAMES[second])
+    ana.bring_to_front()
     expect(picker).to_be_visible()  # drawn again, still open on die 1
     expect(picker).to_contain_text("Die 1 shows:")
     picker.locator(f"button.face-button.f-{first}").click()
@@ -404,6 +409,7 @@ def test_the_photo_page_follows_its_read_when_another_phone_acts_on_it(
         return
     kept = ana.request.get(server.url(f"/api/tables/{server.table}/dice/latest")).json()
     tiles = ana.locator("#dice .die-tile")
+    ana.bring_to_front()  # the player goes back to the table page's tab to name the dice
     for n, die in enumerate(kept["dice"]):
         face = next(d.face for d in photo.dice if hold_each_other(d.box, die["box"]))
         tiles.nth(n).click()
