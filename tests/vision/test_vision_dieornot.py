@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -25,7 +26,7 @@ from vision.dieornot import (
 from vision.faces import SEAFALL_FACES
 from vision.onnxmodel import ModelError, available_engines
 from vision.reader import DiceReader
-from vision.synthetic import blank_faces, tray_photo
+from vision.synthetic import SyntheticPhoto, blank_faces, tray_photo
 
 # synthetic trays no model learned from (train_dieornot draws trays 0-299 and 10000-10039)
 TRAY_SEEDS = range(7000, 7012)
@@ -89,12 +90,18 @@ def test_the_check_keeps_dice_with_or_without_marks_and_drops_bare_tray() -> Non
     assert tray.mean() <= 0.05
 
 
-def _synthetic_found(reader: DiceReader) -> tuple[dict[str, int], int, int]:
-    """Dice found per face, false detections and dice over the synthetic trays."""
+def _synthetic_trays() -> list[SyntheticPhoto]:
+    """The synthetic trays: 12 dice each, every face three times."""
+    return [tray_photo(np.random.default_rng(seed), list(SEAFALL_FACES) * 3)
+            for seed in TRAY_SEEDS]
+
+
+def _synthetic_found(reader: DiceReader, trays: Sequence[SyntheticPhoto]
+                     ) -> tuple[dict[str, int], int, int]:
+    """Dice found per face, false detections and dice over the synthetic ``trays``."""
     found = dict.fromkeys(SEAFALL_FACES, 0)
     false = total = 0
-    for seed in TRAY_SEEDS:
-        photo = tray_photo(np.random.default_rng(seed), list(SEAFALL_FACES) * 3)
+    for photo in trays:
         read = reader.read(photo.image)
         used: set[int] = set()
         for die in photo.dice:
@@ -114,8 +121,10 @@ def test_blank_faces_are_found_by_their_bodies() -> None:
     # blanks and every die with a mark; the body detector and the check every die, no
     # extra box. (Twenty-eighth session's: 32 of the blanks and 107 of the 108 with a mark;
     # with the die's whole box kept out of the shadow, as before, 25 and 33.)
-    by_body, false, total = _synthetic_found(DiceReader("seafall", unknown_faces=True))
-    by_pips, _, _ = _synthetic_found(DiceReader("seafall", unknown_faces=True, body_check=False))
+    trays = _synthetic_trays()
+    by_body, false, total = _synthetic_found(DiceReader("seafall", unknown_faces=True), trays)
+    by_pips, _, _ = _synthetic_found(DiceReader("seafall", unknown_faces=True, body_check=False),
+                                     trays)
     assert total == 144
     assert by_body["blank"] >= 35
     assert by_body["blank"] >= by_pips["blank"] + 8
