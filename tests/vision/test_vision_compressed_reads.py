@@ -183,16 +183,19 @@ def test_drawn_seafall_dice_compressed_hard_are_read_wrong_and_sure_less_often()
     # about 37 px and compressed at 50 (calibrate_compression --reader symbols: 3.1% of
     # such dice wrong and sure without the check, 1.2% with; 1% on sharp trays)
     profile = Profile.from_crops("sf", "seafall", enrolment_crops(np.random.default_rng(32), 5))
+    rng = np.random.default_rng(5)
+    trays = []  # each drawn tray, its scale and its frame, the same for both readers
+    for _ in range(12):
+        photo = tray_photo(rng, random_faces(rng, 6, profile.labels))
+        scale = to_work(photo.image).scale * 0.7
+        frame = jpeg(50)(cv2.resize(photo.image, None, fx=scale, fy=scale,
+                                    interpolation=cv2.INTER_AREA), None)
+        trays.append((photo, scale, frame))
     counts = {}
     for check in (False, True):
         reader = DiceReader("seafall", profile=profile, compression_check=check)
-        rng = np.random.default_rng(5)
         wrong = 0
-        for _ in range(12):
-            photo = tray_photo(rng, random_faces(rng, 6, profile.labels))
-            scale = to_work(photo.image).scale * 0.7
-            frame = jpeg(50)(cv2.resize(photo.image, None, fx=scale, fy=scale,
-                                        interpolation=cv2.INTER_AREA), None)
+        for photo, scale, frame in trays:
             read = reader.read(frame)
             assert read.sure_from == (floor(read.jpeg_quality, [d.box for d in read.dice],
                                             ENROLLED_SURE_FROM) if check else 0.0)
