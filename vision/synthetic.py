@@ -165,8 +165,9 @@ def tray_photo(
         if top_shift:
             # the top face, out from the foot (cx, cy) by perspective
             rise = (2 * top_shift * (cx - w / 2), 2 * top_shift * (cy - h / 2))
-        # every pixel this die touches (foot, side, top face and shadow) lies in `near`;
-        # outside it each step below leaves the frame as it was, so only `near` is worked
+        # every pixel this die touches (foot, side, top face and shadow) lies in rows `ys`
+        # and columns `xs`; outside them each step below would leave the frame as it was
+        # (the same pixels as blending the whole frame, a third of the time)
         shadow_px = die_px * 0.12
         ys, xs = _reach(m, die_px, rise, shadow_px, (w, h))
         side = None
