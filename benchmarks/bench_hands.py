@@ -21,7 +21,7 @@ with and without the empty tray's check, a warm lamp), prints:
   :func:`vision.hands.hand_fraction`; and whether the real photo of a hand holding a die
   was.
 
-Takes about six minutes on one core::
+Takes about eleven minutes on one core (2026-11-30)::
 
     .venv/bin/python benchmarks/bench_hands.py [--quick]
 """

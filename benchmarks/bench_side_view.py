@@ -36,8 +36,8 @@ reader told the lens read with the first columns' profile).
 taught by the trays it reads as the table teaches it (:func:`taught`: a read that waits
 for the players is confirmed with every die found named right, and learned; a read applied
 at once teaches nothing), so the rows measure a table's first 96 rolls of a set
-rather than its first profile alone. About four minutes a share on one core (six from 45
-degrees, more with ``--learn``)::
+rather than its first profile alone. About two minutes a share on one core (the six
+shares below 11.5 minutes, 2026-11-30; more with ``--learn``)::
 
     .venv/bin/python benchmarks/bench_side_view.py [--shares 0 0.01 0.02 0.025 0.03 0.035] \\
         [--trays 96] [--seed 41]
