@@ -14,6 +14,8 @@ header first (:func:`image_size`), and:
 * another format (PNM, JPEG 2000, ...: no phone or camera sends them) is decoded as OpenCV
   does, within its own limit (a gigapixel, ``OPENCV_IO_MAX_IMAGE_PIXELS``, read when
   OpenCV is loaded, so not set from here); its errors become :class:`ImageError`;
+* a file cut off before its end (a copy or an upload that did not finish) is refused as
+  that, so a player knows to send it again rather than to change the phone's format;
 * a picture too small or too long and narrow to show a dice tray (:func:`shape_problem`)
   is refused too: the reader sizes its work from the picture's short side, and a strip of
   a few pixels by many thousands cost it seconds and gigabytes.
@@ -73,6 +75,8 @@ def shape_problem(width: int, height: int, tray: bool = True) -> str | None:
     return None
 
 
+_PNG = b"\x89PNG\r\n\x1a\n"  # a PNG file's signature
+
 _REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2,
             4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
 
@@ -111,7 +115,7 @@ def image_size(data: bytes) -> tuple[int, int] | None:
     try:
         if is_jpeg(data):
             return _jpeg_size(data)
-        if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
+        if data[:8] == _PNG and data[12:16] == b"IHDR":
             return struct.unpack(">II", data[16:24])
         if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
             return _webp_size(data)
@@ -218,6 +222,8 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None,
             k = reduction
         elif width * height > MAX_PIXELS:
             raise ImageError(_too_large(width, height) + ": send it as a JPEG, or smaller")
+    if size is not None and raw[:8] == _PNG and _ends_early(raw):  # before libpng complains
+        raise ImageError(_CUT_OFF)
     try:
         image = cv2.imdecode(np.frombuffer(raw, np.uint8), _REDUCED[k])
     except cv2.error as exc:
@@ -228,11 +234,34 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None,
         raise ImageError(f"not a readable image ({lines[-1] if lines else 'OpenCV error'})"
                          ) from None
     if image is None or image.size == 0:
-        raise ImageError("not a readable image (corrupt or unsupported format)")
+        raise ImageError(_CUT_OFF if size is not None and _ends_early(raw) else
+                         "not a readable image (corrupt or unsupported format)")
     problem = None if size else shape_problem(image.shape[1], image.shape[0], tray)
     if problem:  # a format whose header was not read
         raise ImageError(problem)
     return Decoded(image, 1.0 / k)
+
+
+_CUT_OFF = ("cut off: the file ends before its picture does (a copy or an upload that did "
+            "not finish: send it again)")
+
+
+def _ends_early(raw: bytes) -> bool:
+    """Whether a JPEG, PNG, WebP or BMP file stops short of its own end: its end marker
+    missing (JPEG's EOI, PNG's whole IEND chunk) or fewer bytes than its header gives
+    (WebP's, BMP's). Asked only of a file whose header gave its size (so it is a picture
+    of that format as far as it goes); a JPEG only once it failed to decode, as a phone's
+    motion photo holds its video after the picture's end marker."""
+    if is_jpeg(raw):
+        return not raw.rstrip(b"\x00").endswith(b"\xff\xd9")
+    if raw[:8] == _PNG:
+        end = raw.rfind(b"IEND")
+        return end < 0 or end + 8 > len(raw)  # the chunk's type, then its 4-byte CRC
+    if raw[:4] == b"RIFF" and raw[8:12] == b"WEBP":
+        return 8 + struct.unpack("<I", raw[4:8])[0] > len(raw)
+    if raw[:2] == b"BM" and len(raw) >= 6:
+        return struct.unpack("<I", raw[2:6])[0] > len(raw)
+    return False
 
 
 def _too_large(width: int, height: int) -> str:

@@ -34,7 +34,7 @@ def test_cli_group_is_registered_in_the_tableside_cli() -> None:
 def test_read_dice_json_contract(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     good = PHOTOS / "IMG_20191209_100614.jpg"
     corrupt = tmp_path / "corrupt.jpg"
-    corrupt.write_bytes(good.read_bytes()[:200])
+    corrupt.write_bytes(good.read_bytes()[:200])  # cut off after its header
     missing = tmp_path / "missing.png"
     status = run(["read-dice", str(good), str(corrupt), str(missing), "--json"])
     assert status == 1  # some images could not be read
@@ -49,7 +49,9 @@ def test_read_dice_json_contract(capsys: pytest.CaptureFixture[str], tmp_path: P
         assert 0 <= d["confidence"] <= 1 and isinstance(d["uncertain"], bool)
         x, y, w, h = d["box"]
         assert 0 <= x < 1024 and 0 <= y < 1024 and 20 < w < 200 and 20 < h < 200
-    assert out[1]["dice"] == [] and "not a readable image" in out[1]["error"]
+    assert out[1]["dice"] == [] and out[1]["error"] == (
+        f"{corrupt}: cut off: the file ends before its picture does (a copy or an upload "
+        "that did not finish: send it again)")
     assert "no such file" in out[2]["error"]
 
 

@@ -53,6 +53,34 @@ def test_headers_that_say_nothing_give_no_size() -> None:
     assert image_size(b"P6\n37 23\n255\n") is None  # not a format read here
 
 
+@pytest.mark.parametrize("ext", [".jpg", ".png", ".webp", ".bmp"])
+def test_a_file_cut_off_is_refused_as_cut_off(ext: str, capfd: pytest.CaptureFixture[str]
+                                              ) -> None:
+    data = cv2.imencode(ext, cv2.imread(str(PHOTO)))[1].tobytes()
+    assert decode(data).image.shape == (1024, 1024, 3)
+    for cut in (data[: len(data) // 2], data[:-1], data[:200]):
+        with pytest.raises(ImageError, match=r"^cut off: the file ends before its picture "
+                                             r"does \(a copy or an upload that did not"):
+            decode(cut)
+    if ext == ".png":  # refused before libpng is asked, which would print to the terminal
+        assert "libpng" not in capfd.readouterr().err
+
+
+def test_a_jpeg_with_more_after_its_end_is_read_and_a_corrupt_one_is_not_called_cut_off(
+) -> None:
+    jpeg = PHOTO.read_bytes()
+    # a phone's motion photo keeps its video after the picture's end marker
+    assert decode(jpeg + b"ftypmp42" + bytes(5000)).image.shape == (1024, 1024, 3)
+    scan = jpeg.index(b"\xff\xda")  # the picture's data garbled, its end marker kept
+    garbled = jpeg[:scan] + b"\xff\xc0" + b"\x00" * 64 + jpeg[-2:]
+    with pytest.raises(ImageError, match=r"^not a readable image"):
+        decode(garbled)
+    # bytes that begin as a JPEG does but never give a picture's size: not called cut off
+    for text in (b"this is not a picture", bytes(300), b"\xff\xd8\xff\xe0 not a jpeg"):
+        with pytest.raises(ImageError, match=r"^not a readable image"):
+            decode(text)
+
+
 def test_a_decompression_bomb_is_refused_before_decoding() -> None:
     data = png_claiming(30000, 20000)
     assert len(data) < 200

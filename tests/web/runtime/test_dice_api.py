@@ -279,7 +279,8 @@ def _truncated() -> bytes:
 @pytest.mark.parametrize(("data", "words"), [
     pytest.param(b"", "empty", id="empty"),
     pytest.param(b"this is not a picture", "not a readable image", id="text"),
-    pytest.param(_truncated(), "not a readable image", id="truncated jpeg"),
+    pytest.param(_truncated(), "the photo is cut off: the file ends before its picture does",
+                 id="truncated jpeg"),
     pytest.param(png_claiming(30000, 20000), "30000x20000 pixels, more than Tableside decodes",
                  id="decompression bomb"),
     pytest.param(png_claiming(30000, 16), "30000x16 pixels: too small to show dice",
