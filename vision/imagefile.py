@@ -243,7 +243,7 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None,
 
 
 _CUT_OFF = ("cut off: the file ends before its picture does (a copy or an upload that did "
-            "not finish: send it again)")
+            "not finish: copy or send it again)")
 
 
 def _ends_early(raw: bytes) -> bool:

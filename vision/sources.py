@@ -109,6 +109,9 @@ class FrameSource(abc.ABC):
         self._clock = clock
         self._index = 0
         self._closed = False
+        self.skipped: list[str] = []
+        """Files the source passed over, each once with why ("<path>: <reason>"): an
+        images folder's corrupt files. The watcher tells them as warnings."""
 
     def _frame(self, image: np.ndarray, ref: str | None = None,
                timestamp: float | None = None) -> Frame:
@@ -183,8 +186,8 @@ class ImageSource(FrameSource):
 
 
 class ImagesSource(FrameSource):
-    """The images of a folder in name order; unreadable files are skipped (a folder of
-    nothing else is an error)."""
+    """The images of a folder in name order; unreadable files are skipped, each noted in
+    :attr:`skipped` (a folder of nothing else is an error)."""
 
     def __init__(self, directory: str | Path, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(clock)
@@ -208,7 +211,9 @@ class ImagesSource(FrameSource):
             self._next += 1
             try:
                 image = _read_image(path)
-            except SourceError:
+            except SourceError as exc:
+                if str(exc) not in self.skipped:  # told once, not again on each pass
+                    self.skipped.append(str(exc))
                 continue
             return self._frame(image, str(path))
         if self._index == 0:

@@ -51,7 +51,7 @@ def test_read_dice_json_contract(capsys: pytest.CaptureFixture[str], tmp_path: P
         assert 0 <= x < 1024 and 0 <= y < 1024 and 20 < w < 200 and 20 < h < 200
     assert out[1]["dice"] == [] and out[1]["error"] == (
         f"{corrupt}: cut off: the file ends before its picture does (a copy or an upload "
-        "that did not finish: send it again)")
+        "that did not finish: copy or send it again)")
     assert "no such file" in out[2]["error"]
 
 
@@ -161,6 +161,25 @@ def test_watch_prints_settled_rolls_from_a_recording(
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert len(lines) == 1
     assert lines[0]["roll"] == 1 and len(lines[0]["dice"]) >= 5
+
+
+def test_watch_names_the_files_of_a_recording_it_skipped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    frames, _ = roll_sequence(photo("IMG_20191208_112541.jpg"), moved=set(range(7)))
+    for i, f in enumerate(frames):
+        cv2.imwrite(str(tmp_path / f"{i:03d}.jpg"), f)
+    cut = tmp_path / "000.jpg"
+    cut.write_bytes(cut.read_bytes()[:3000])  # a copy that did not finish
+    (tmp_path / "001.jpg").write_bytes(b"not a picture")
+    assert run(["watch", f"images:{tmp_path}", "--fps", "10", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert [json.loads(x)["roll"] for x in captured.out.splitlines()] == [1]  # still read
+    assert captured.err.splitlines() == [
+        f"[warning] skipped {cut}: cut off: the file ends before its picture does (a copy or "
+        "an upload that did not finish: copy or send it again)",
+        f"[warning] skipped {tmp_path / '001.jpg'}: not a readable image (corrupt or "
+        "unsupported format)"]
 
 
 def test_watch_states_says_why_a_roll_waits(

@@ -75,7 +75,11 @@ def test_images_source_reads_a_folder_in_order_and_skips_broken_files(tmp_path: 
     (tmp_path / "notes.txt").write_text("not an image")
     with open_source(f"images:{tmp_path}") as source:
         refs = [f.ref for f in source]
-    assert [Path(r).name for r in refs] == ["a.jpg", "b.jpg"]
+        assert [Path(r).name for r in refs] == ["a.jpg", "b.jpg"]
+        assert source.skipped == [f"{tmp_path / 'c.jpg'}: not a readable image (corrupt or "
+                                  "unsupported format)"]
+        source.reopen()  # read again: the same file is noted once
+        assert len(list(source)) == 2 and len(source.skipped) == 1
 
 
 def test_a_folder_of_which_no_image_can_be_read_is_an_error(tmp_path: Path) -> None:
