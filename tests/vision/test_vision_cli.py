@@ -151,12 +151,17 @@ def test_enroll_reports_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert capsys.readouterr().err.startswith("tableside enroll: bad profile name '../p'")
 
 
+def record_a_roll(folder: Path) -> None:
+    """A recorded roll of a real photo's 7 dice as numbered JPEGs (000.jpg, ...)."""
+    frames, _ = roll_sequence(photo("IMG_20191208_112541.jpg"), moved=set(range(7)))
+    for i, f in enumerate(frames):
+        cv2.imwrite(str(folder / f"{i:03d}.jpg"), f)
+
+
 def test_watch_prints_settled_rolls_from_a_recording(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    frames, _ = roll_sequence(photo("IMG_20191208_112541.jpg"), moved=set(range(7)))
-    for i, f in enumerate(frames):
-        cv2.imwrite(str(tmp_path / f"{i:03d}.jpg"), f)
+    record_a_roll(tmp_path)
     assert run(["watch", f"images:{tmp_path}", "--fps", "10", "--json"]) == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert len(lines) == 1
@@ -166,9 +171,7 @@ def test_watch_prints_settled_rolls_from_a_recording(
 def test_watch_names_the_files_of_a_recording_it_skipped(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    frames, _ = roll_sequence(photo("IMG_20191208_112541.jpg"), moved=set(range(7)))
-    for i, f in enumerate(frames):
-        cv2.imwrite(str(tmp_path / f"{i:03d}.jpg"), f)
+    record_a_roll(tmp_path)
     cut = tmp_path / "000.jpg"
     cut.write_bytes(cut.read_bytes()[:3000])  # a copy that did not finish
     (tmp_path / "001.jpg").write_bytes(b"not a picture")
@@ -293,9 +296,7 @@ def test_watch_times_a_recording_by_its_frames_not_by_how_fast_it_is_read(
     dice of a short recording, read in less than the 0.4 s a roll needs to settle, were
     never read; at 2 frames a second the same frames settle sooner; the rolls found no
     longer depend on the machine's speed."""
-    frames, _ = roll_sequence(photo("IMG_20191208_112541.jpg"), moved=set(range(7)))
-    for i, f in enumerate(frames):
-        cv2.imwrite(str(tmp_path / f"{i:03d}.jpg"), f)
+    record_a_roll(tmp_path)
     assert vision_cli.RECORDING_FPS == 10
     assert run(["watch", f"images:{tmp_path}", "--json"]) == 0
     (roll,) = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
