@@ -67,6 +67,11 @@ IN_USE_HINT = "not plugged in, or in use by another program"
 """Why a camera may not open: one camera serves one program at a time."""
 
 
+VIDEO_SHORT_BY = 0.05
+"""The share of a video's counted frames it may end short by before :attr:`FrameSource.skipped`
+notes the rest as unreadable (a container's count may be an estimate from its duration)."""
+
+
 class SourceError(RuntimeError):
     """A source that cannot be opened (the message says what to do)."""
 
@@ -303,7 +308,8 @@ class CaptureSource(FrameSource):
                 cap.release()
             if self.live:
                 raise SourceError(f"{self.name}: cannot open the camera ({IN_USE_HINT})")
-            raise SourceError(f"{self.name}: cannot open the video")
+            raise SourceError(f"{self.name}: cannot open the video (cut off, corrupt, or not "
+                              "a video OpenCV can open)")
         if self.live:
             cap.set(cv2.CAP_PROP_BUFFERSIZE, CAMERA_BUFFERS)  # a driver may keep more
         if self.size is not None:
@@ -324,6 +330,7 @@ class CaptureSource(FrameSource):
                     "with a flicker-free lamp") from None
         self._cap = cap
         self._failures = 0
+        self._frames_read = 0  # since this opening, to tell a video cut short
         self._last_ms = -1.0  # the video's time of the frame last read (a file starts over)
         # when its autofocus is held: FOCUS_SECONDS from its first frame (inf until then)
         self._focus_at = math.inf if self.live else None
@@ -336,6 +343,7 @@ class CaptureSource(FrameSource):
         ok, image = self._cap.read()
         if ok and image is not None:
             self._failures = 0
+            self._frames_read += 1
             if self._focus_at is not None:
                 self._focus_timer()
             return self._frame(image, timestamp=None if self.live else self._video_time())
@@ -344,6 +352,7 @@ class CaptureSource(FrameSource):
                 # as a sequence of pictures) but not one frame in it
                 raise SourceError(f"{self.name}: not one frame could be read: not a video "
                                   "OpenCV can play (corrupt, or in a codec it lacks)")
+            self._note_cut_short()
             return None
         self._failures += 1
         if self._failures >= self.lost_after:
@@ -351,6 +360,19 @@ class CaptureSource(FrameSource):
             self._cap = None
             raise SourceLost(f"{self.name}: the camera stopped delivering frames (unplugged?)")
         return self.read()
+
+    def _note_cut_short(self) -> None:
+        """At a video's end: if it gave clearly fewer frames than its header counts (a copy
+        cut off, or damaged part way), note the frames passed over in :attr:`skipped`. A
+        count that is only an estimate (from the duration, for some containers) may be a
+        few frames off, so :data:`VIDEO_SHORT_BY` of them are allowed."""
+        get = getattr(self._cap, "get", None)
+        claimed = int(get(cv2.CAP_PROP_FRAME_COUNT) or 0) if get is not None else 0
+        if claimed - self._frames_read > max(2, VIDEO_SHORT_BY * claimed):
+            note = (f"{self.name}: frames {self._frames_read + 1}-{claimed} of the {claimed} "
+                    "its header counts cannot be read (the file is cut off, or damaged there)")
+            if note not in self.skipped:
+                self.skipped.append(note)
 
     @property
     def focusing(self) -> bool:

@@ -342,13 +342,14 @@ def test_cameras_are_asked_for_1280x720_in_mjpg_and_video_files_are_not() -> Non
 
 
 def clip(folder: Path, frames: int) -> Path:
-    """A small MJPG video at 10 frames a second, each frame a shade brighter."""
+    """A small MJPG video at 10 frames a second, each frame a shade brighter (from black
+    again after the seventh)."""
     path = folder / "clip.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (64, 48))
     if not writer.isOpened():
         pytest.skip("this OpenCV build cannot write MJPG video")
     for i in range(frames):
-        writer.write(np.full((48, 64, 3), i * 40, np.uint8))
+        writer.write(np.full((48, 64, 3), i * 40 % 280, np.uint8))
     writer.release()
     return path
 
@@ -359,6 +360,49 @@ def test_video_file_source_reads_every_frame(tmp_path: Path) -> None:
         frames = list(source)
     assert len(frames) == 5
     assert [f.index for f in frames] == [0, 1, 2, 3, 4]
+
+
+def test_a_video_cut_off_says_which_frames_it_could_not_read(tmp_path: Path) -> None:
+    """A recording copied only in part plays up to the cut, then ends: the frames its
+    header counts past that are noted, not passed over as if the video ended there."""
+    path = clip(tmp_path, 20)
+    with open_source(f"video:{path}") as whole:
+        assert len(list(whole)) == 20 and whole.skipped == []
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) * 6 // 10])
+    with open_source(f"video:{path}") as cut:
+        read = len(list(cut))
+        assert 0 < read < 20
+        assert cut.skipped == [f"video:{path}: frames {read + 1}-20 of the 20 its header "
+                               "counts cannot be read (the file is cut off, or damaged there)"]
+        cut.reopen()  # played again: noted once
+        assert len(list(cut)) == read and len(cut.skipped) == 1
+
+
+class _CountedCapture(FakeCapture):
+    """A capture whose header counts ``counted`` frames (an estimate, for some containers)."""
+
+    def __init__(self, frames: int, counted: int) -> None:
+        super().__init__(frames=frames)
+        self.counted = counted
+
+    def get(self, prop: int) -> float:
+        return float(self.counted) if prop == cv2.CAP_PROP_FRAME_COUNT else 0.0
+
+
+@pytest.mark.parametrize(("frames", "counted", "noted"), [
+    (97, 100, False),  # within an estimate's few frames
+    (100, 0, False),  # a container that counts none
+    (10, 12, False),  # two frames off: allowed
+    (94, 100, True),
+    (9, 12, True),
+])
+def test_a_videos_count_is_trusted_only_past_an_estimates_error(
+        frames: int, counted: int, noted: bool) -> None:
+    video = CaptureSource("a.mkv", live=False, name="video:a.mkv",
+                          capture_factory=lambda _: _CountedCapture(frames, counted))
+    assert len(list(video)) == frames
+    assert bool(video.skipped) is noted
 
 
 def test_picamera_missing_gives_a_clear_message() -> None:
