@@ -26,7 +26,7 @@ from tests.vision.helpers import (
 )
 from tests.web.runtime.support import FocusingCamera, certain_photos, demo_profile, throw
 from vision.reader import DiceReader
-from vision.sources import FakeSource, SourceError, SourceLost
+from vision.sources import FakeSource, ImagesSource, SourceError, SourceLost
 from web.runtime import Runtime, RuntimeOptions
 from web.runtime.camera import EARLY_NOTE, EARLY_SECONDS, READ_FAILED, CameraLoop
 from web.runtime.demo import recording_dir
@@ -391,6 +391,27 @@ def test_a_failing_read_does_not_stop_the_camera():
     assert status["settles"] == 4 and status["reads"] == 0
     assert "reader exploded" in status["detail"] and status["state"] == "running"
     assert status["last_error"] == "reader exploded"
+
+
+def test_a_recordings_unreadable_files_are_logged_and_named_when_it_ends(tmp_path, caplog):
+    """``serve --camera images:DIR`` passes a corrupt file over: the log names it, and the
+    status says so once the recording ends, so a gap in it does not go unsaid."""
+    frames = roll_frames()
+    for i, image in enumerate(frames):
+        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), image)
+    (tmp_path / "001.png").write_bytes(b"not a picture")
+    clock = ManualClock()
+    loop = CameraLoop(f"images:{tmp_path}",
+                      lambda: ImagesSource(tmp_path, clock=lambda: clock.advance(0.2) or clock.now),
+                      lambda f, motion: None, backoff=QUICK)
+    with caplog.at_level("WARNING", logger="web.runtime.camera"):
+        loop.run(frames=len(frames) + 1)
+    why = f"{tmp_path / '001.png'}: not a readable image (corrupt or unsupported format)"
+    assert [r.getMessage() for r in caplog.records] == [f"skipped {why}"]
+    status = loop.status()
+    assert status["frames"] == len(frames) - 1 and status["state"] == "absent"
+    assert status["detail"] == (f"images:{tmp_path}: the recording ended (1 passed over, "
+                                f"unreadable: {why})")
 
 
 def test_the_camera_thread_stops_promptly_while_a_camera_is_missing():
