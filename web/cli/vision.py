@@ -134,7 +134,8 @@ def register(subparsers: Any) -> None:
         "and print each roll once the dice have settled, with its warnings. A re-roll says "
         "how many dice stayed in place; a tray stirred but left as it "
         "was, or with a die only taken off, is no roll. Notices ([lost], [back], "
-        "[warning]) go to stderr.",
+        "[warning]: among them a recording's files or frames that cannot be read) go to "
+        "stderr.",
         epilog=f"{ENGINE_NOTE} {CAMERA_LOG_NOTE}",
     )
     w.add_argument("source", nargs="?", help=f"{CAMERAS}, images:DIR (frames in name "
