@@ -125,8 +125,8 @@ def crops_from_photos(
         for line, cls_id, box in yolo_lines(labels, image.shape[1], image.shape[0]):
             if not 0 <= cls_id < len(faces):
                 raise EnrollmentError(
-                    f"{labels}: class {cls_id} but the die has {len(faces)} faces"
-                )
+                    f"{labels}:{line}: class {cls_id}, but the die has {len(faces)} faces "
+                    f"(classes 0 to {len(faces) - 1}, in the order of its faces)")
             face = faces[cls_id]
             if ((per_face is not None and len(out[face]) >= per_face)
                     or (per_photo is not None and taken.get(face, 0) >= per_photo)

@@ -294,6 +294,15 @@ def test_enroll_input_errors_are_clear(tmp_path: Path) -> None:
         bad.write_text(f"0 0.5 0.5 0.1 0.1\n{line}\n")
         with pytest.raises(EnrollmentError, match=r"bad\.txt:2: the box is not in the picture"):
             read_yolo(bad, 100, 100)
+    labelled = tmp_path / "labelled"
+    labelled.mkdir()
+    shutil.copy(PHOTOS / "IMG_20191209_100614.jpg", labelled)
+    for cls in (6, -1):  # a class past the die's faces, named with its line
+        (labelled / "IMG_20191209_100614.txt").write_text(f"0 0.5 0.5 0.1 0.1\n{cls} 0.4 "
+                                                          "0.4 0.1 0.1\n")
+        with pytest.raises(EnrollmentError, match=rf"IMG_20191209_100614\.txt:2: class {cls}, "
+                                                  r"but the die has 6 faces \(classes 0 to 5"):
+            enroll("x", "d6", photos_dir=labelled)
     bad.write_text("0 0.5 0.5 0.1 0.1\n1 0.0 1.0 1.0 0.2\n")  # the limits themselves
     assert read_yolo(bad, 100, 100) == [(0, (45, 45, 10, 10)), (1, (-50, 90, 100, 20))]
     one = {"weak": seafall_crops(seed=2, per_face=1)["weak"]}
