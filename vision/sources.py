@@ -115,8 +115,16 @@ class FrameSource(abc.ABC):
         self._index = 0
         self._closed = False
         self.skipped: list[str] = []
-        """Files the source passed over, each once with why ("<path>: <reason>"): an
-        images folder's corrupt files. The watcher tells them as warnings."""
+        """What the source passed over, each once with why: an images folder's unreadable
+        files ("<path>: <reason>"), a video's frames past a cut. Its readers tell them as
+        they come (:meth:`new_skips`)."""
+        self._skips_told = 0
+
+    def new_skips(self) -> list[str]:
+        """The :attr:`skipped` notes added since this was last asked (to tell each once)."""
+        new = self.skipped[self._skips_told:]
+        self._skips_told = len(self.skipped)
+        return new
 
     def _frame(self, image: np.ndarray, ref: str | None = None,
                timestamp: float | None = None) -> Frame:

@@ -33,17 +33,16 @@ def watch(
     instead. Nor is a tray whose dice all lie where they lay (one was taken off:
     :attr:`Roll.thrown`).
 
-    A file the source passed over (an images folder's corrupt file) yields a ``warning``
-    notice naming it. When the source is lost it yields a ``lost`` notice and, up to
-    ``reopen_attempts`` times (calling ``wait`` before each), tries ``reopen()``; success
-    yields ``back``.
+    What the source passed over (an images folder's unreadable file, a video's frames past
+    a cut) yields a ``warning`` notice naming it. When the source is lost it yields a
+    ``lost`` notice and, up to ``reopen_attempts`` times (calling ``wait`` before each),
+    tries ``reopen()``; success yields ``back``.
     With ``states``, a ``tray`` notice each time the tray's state changes, with the
     frame's time: why a roll is not read yet (a hand, or a shadow, still in the tray).
     """
     tracker = tracker or RollTracker()
     attempts = 0
     state = None
-    told = len(source.skipped)
     while True:
         try:
             frame = source.read()
@@ -62,9 +61,8 @@ def watch(
                 detector.resume()
                 break
             continue
-        for skipped in source.skipped[told:]:  # a recording's corrupt file, passed over
+        for skipped in source.new_skips():  # a recording's unreadable file or frames
             yield SourceNotice("warning", f"skipped {skipped}")
-        told = len(source.skipped)
         if frame is None:
             return
         stale = detector.stale_background

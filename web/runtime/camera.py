@@ -77,7 +77,6 @@ class CameraLoop:
         self._lock = threading.Lock()
         self._status = CameraStatus(source=spec, detail="starting")
         self._source: FrameSource | None = None
-        self._skipped_told = 0  # the source's skipped notes already logged
         self._thread = threading.Thread(target=self._run, name="camera-loop", daemon=True)
         self._grab: _Grab | None = None  # frames asked for by grab(), filled by the loop
         self._new_detector = threading.Event()
@@ -183,11 +182,10 @@ class CameraLoop:
                 # before, so a tray left as it was is not read again as a new roll
                 detector.resume()
                 continue
-            skipped = self._source.skipped  # a recording's unreadable files or frames
-            for note in skipped[self._skipped_told:]:
+            for note in self._source.new_skips():  # a recording's unreadable files or frames
                 log.warning("skipped %s", note)
-            self._skipped_told = len(skipped)
             if frame is None:
+                skipped = self._source.skipped
                 self._close_source()
                 passed = (f" ({len(skipped)} passed over, unreadable: {skipped[0]})"
                           if skipped else "")
@@ -296,7 +294,6 @@ class CameraLoop:
             self._stop.wait(self._backoff.next_delay())
             return False
         self._backoff.reset()
-        self._skipped_told = 0
         self._set(state=RUNNING, source=self._name(), detail=f"{self._name()}: frames")
         return True
 
