@@ -78,8 +78,10 @@ def test_images_source_reads_a_folder_in_order_and_skips_broken_files(tmp_path: 
         assert [Path(r).name for r in refs] == ["a.jpg", "b.jpg"]
         assert source.skipped == [f"{tmp_path / 'c.jpg'}: not a readable image (corrupt or "
                                   "unsupported format)"]
+        assert source.new_skips() == source.skipped and source.new_skips() == []
         source.reopen()  # read again: the same file is noted once
         assert len(list(source)) == 2 and len(source.skipped) == 1
+        assert source.new_skips() == []  # and handed out once
 
 
 def test_a_folder_of_which_no_image_can_be_read_is_an_error(tmp_path: Path) -> None:
