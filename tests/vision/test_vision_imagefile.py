@@ -9,6 +9,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.vision.helpers import PHOTOS, png_claiming, with_orientation
 from vision import imagefile
@@ -79,6 +81,35 @@ def test_a_jpeg_with_more_after_its_end_is_read_and_a_corrupt_one_is_not_called_
     for text in (b"this is not a picture", bytes(300), b"\xff\xd8\xff\xe0 not a jpeg"):
         with pytest.raises(ImageError, match=r"^not a readable image"):
             decode(text)
+
+
+_SMALL = cv2.resize(cv2.imread(str(PHOTO)), (96, 96), interpolation=cv2.INTER_AREA)
+_FILES = {ext: cv2.imencode(ext, _SMALL)[1].tobytes()
+          for ext in (".jpg", ".png", ".webp", ".bmp", ".tiff")}
+
+
+@settings(max_examples=400, deadline=None)
+@given(ext=st.sampled_from(sorted(_FILES)), data=st.data())
+def test_a_damaged_file_decodes_or_is_an_image_error(ext: str, data: st.DataObject) -> None:
+    """A real picture's bytes cut, overwritten or added to anywhere (headers, sizes, end
+    markers): it decodes to a picture or is refused with a reason, never another error."""
+    raw = bytearray(_FILES[ext])
+    for _ in range(data.draw(st.integers(1, 4), label="changes")):
+        at = data.draw(st.integers(0, len(raw)), label="at")
+        change = data.draw(st.sampled_from(["cut", "overwrite", "insert"]), label="change")
+        junk = data.draw(st.binary(min_size=1, max_size=8), label="bytes")
+        if change == "cut":
+            raw = raw[:at]
+        elif change == "overwrite":
+            raw[at:at + len(junk)] = junk
+        else:
+            raw[at:at] = junk
+    try:
+        image = decode(bytes(raw), tray=False).image
+    except ImageError as exc:
+        assert str(exc)
+    else:
+        assert image.ndim == 3 and image.shape[2] == 3 and image.size > 0
 
 
 def test_a_decompression_bomb_is_refused_before_decoding() -> None:
