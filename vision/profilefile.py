@@ -12,6 +12,7 @@ from the crops it kept (:data:`METHOD`).
 from __future__ import annotations
 
 import json
+import tokenize
 import zipfile
 import zlib
 from pathlib import Path
@@ -84,10 +85,14 @@ def read(path: Path, asked: str | None = None) -> dict[str, Any]:
                               + _saved_note(path.parent))
     try:
         # the file is opened here, so that it is closed whatever np.load makes of it
-        with path.open("rb") as f, _npz(f) as data:
+        f = path.open("rb")
+    except OSError as exc:  # not readable: its permissions, say
+        raise EnrollmentError(f"cannot read profile {path}: {exc.strerror or exc}") from None
+    try:
+        with f, _npz(f) as data:
             meta = json.loads(str(data["meta"]))
             if not isinstance(meta, dict):
-                raise ValueError("its description is not a JSON object")
+                raise _OddDescription("its description is not a JSON object")
             method = meta.get("method")
             crops = data["crops"] if "crops" in data else None
             if method == METHOD or crops is not None:
@@ -96,10 +101,10 @@ def read(path: Path, asked: str | None = None) -> dict[str, Any]:
                 owners = data["owners"].astype(np.int32)
                 sources = (tuple(str(v) for v in data["sources"])
                            if "sources" in data else ())
-    except (EOFError, zipfile.BadZipFile, zlib.error):  # cut short, or damaged inside
-        raise EnrollmentError(f"cannot read profile {path}: {NOT_A_PROFILE}") from None
-    except (OSError, ValueError, KeyError) as exc:
+    except _OddDescription as exc:
         raise EnrollmentError(f"cannot read profile {path}: {exc}") from None
+    except _DAMAGED:  # cut short, or damaged inside: whatever the zip or NumPy made of it
+        raise EnrollmentError(f"cannot read profile {path}: {NOT_A_PROFILE}") from None
     if method != METHOD and crops is None:
         made = method or meta.get("embedding") or "appearance descriptors"
         raise EnrollmentError(
@@ -128,6 +133,20 @@ def read(path: Path, asked: str | None = None) -> dict[str, Any]:
         raise not_fitting
     return {**parts, "maps": maps, "vectors": vectors, "owners": owners, "sources": sources,
             "crops": crops}
+
+
+class _OddDescription(ValueError):
+    """A profile file whose description reads, but is not a profile's."""
+
+
+_DAMAGED = (
+    EOFError, OSError, zipfile.BadZipFile, zlib.error,  # cut short, bytes changed
+    KeyError,  # a part missing from the archive
+    ValueError, SyntaxError, tokenize.TokenError,  # an array's header or the JSON garbled
+    NotImplementedError, RuntimeError,  # a zip entry's flags garbled (as if encrypted...)
+)
+"""What reading a damaged ``.npz`` raises, from :mod:`zipfile`, :mod:`zlib` and NumPy's
+array headers (found by changing a saved profile's bytes at random)."""
 
 
 def _npz(f: BinaryIO) -> Any:

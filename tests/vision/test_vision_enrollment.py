@@ -3,12 +3,16 @@ from __future__ import annotations
 import functools
 import json
 import shutil
+import tempfile
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import vision.enrollment
 from tests.vision.helpers import PHOTOS, labelled_photos, png_claiming, table_crops
@@ -32,7 +36,7 @@ from vision.leadrule import (
     lead_needed,
     margin_for,
 )
-from vision.profilefile import saved_profiles
+from vision.profilefile import NOT_A_PROFILE, saved_profiles
 from vision.reader import DiceReader
 from vision.synthetic import (
     BODY_COLOURS,
@@ -228,6 +232,45 @@ def test_a_damaged_profile_file_is_a_clear_error(tmp_path: Path) -> None:
         with pytest.raises(EnrollmentError, match=f"cannot read profile .*{words}"):
             Profile.load(str(tmp_path / f"{name}.npz"))
     assert Profile.load(str(tmp_path / "sf.npz")).labels == SEAFALL_FACES  # the whole one
+
+
+@functools.cache
+def _saved_profile() -> tuple[bytes, tuple[int, ...]]:
+    """A small saved profile's bytes, and where its zip entries' headers and its zip
+    directory start (where a changed byte upsets the most)."""
+    with tempfile.TemporaryDirectory() as folder:
+        profile = Profile.from_crops("sf", "seafall", seafall_crops(seed=3, per_face=1))
+        path = profile.save(Path(folder))
+        with zipfile.ZipFile(path) as archive:
+            heads = [entry.header_offset for entry in archive.infolist()]
+        data = path.read_bytes()
+    return data, (*heads, data.rfind(b"PK\x01\x02", 0, data.rfind(b"PK\x05\x06")))
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_profile_with_bytes_changed_anywhere_loads_or_is_a_clear_error(
+        tmp_path: Path, data: st.DataObject) -> None:
+    """Bytes changed at random near a profile's entry headers and zip directory once
+    escaped as NumPy's header TokenError, zipfile's NotImplementedError (a compression
+    method or version it does not know) and RuntimeError (as if encrypted), or said
+    "Cannot parse header" with the garbled bytes: now the one message, or it still loads."""
+    raw, heads = _saved_profile()
+    changed = bytearray(raw)
+    for _ in range(data.draw(st.integers(1, 3), label="changes")):
+        at = data.draw(st.sampled_from(heads), label="near") + data.draw(
+            st.integers(0, 120), label="at")
+        junk = data.draw(st.binary(min_size=1, max_size=4), label="bytes")
+        changed[at:at + len(junk)] = junk
+    path = tmp_path / "changed.npz"
+    path.write_bytes(bytes(changed))
+    try:
+        profile = Profile.load(str(path))
+    except EnrollmentError as exc:
+        assert str(exc) == f"cannot read profile {path}: {NOT_A_PROFILE}"
+    else:
+        assert profile.labels == SEAFALL_FACES
 
 
 def test_enroll_from_crop_folders(tmp_path: Path) -> None:
