@@ -202,11 +202,16 @@ def remember_in_use(name: str, directory: Path | None = None) -> None:
 
 
 def in_use(directory: Path | None = None) -> str | None:
-    """The name of the setup last calibrated or checked, None when there is none."""
+    """The name of the setup last calibrated or checked, None when there is none;
+    ``ValueError`` when its file is damaged (not text: a card's corruption, say)."""
+    path = (directory or setups_dir()) / IN_USE
     try:
-        name = ((directory or setups_dir()) / IN_USE).read_text(encoding="utf-8").strip()
+        name = path.read_text(encoding="utf-8").strip()
     except OSError:
         return None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is damaged (not text): calibrate or check the tray again "
+                         "to choose the setup the camera reads with") from None
     return name or None
 
 

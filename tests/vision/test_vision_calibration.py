@@ -197,6 +197,11 @@ def test_the_setup_in_use_is_remembered(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="bad setup name"):
         remember_in_use("../den", tmp_path)
     assert in_use(tmp_path) == "den"
+    (tmp_path / "in-use.txt").write_bytes(b"\xff\xfe\x00den")  # damaged: said, not a crash
+    with pytest.raises(ValueError, match=r"in-use\.txt is damaged \(not text\): calibrate"):
+        in_use(tmp_path)
+    remember_in_use("den", tmp_path)  # a new calibration or check mends it
+    assert in_use(tmp_path) == "den"
 
 
 def test_dice_measured_too_small_to_read_are_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:

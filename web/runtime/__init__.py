@@ -70,12 +70,10 @@ def tray_setup(wanted: str | None, remembered: bool = True) -> Calibration | Non
         return Calibration.load(wanted)
     if not remembered:
         return None
-    name = in_use()
-    if name is None:
-        return None
     try:
-        return Calibration.load(name)
-    except ValueError as exc:
+        name = in_use()
+        return None if name is None else Calibration.load(name)
+    except ValueError as exc:  # damaged, or its setup gone or damaged: read without one
         log.warning("not reading with the last tray setup: %s", exc)
         return None
 

@@ -793,6 +793,12 @@ def test_the_camera_reads_with_the_setup_last_kept_unless_told_otherwise(service
     with caplog.at_level("WARNING"):
         assert make().setup is None  # a damaged setup is not read with; serve goes on
     assert "not reading with the last tray setup" in caplog.text
+    # the file naming it damaged (a card's corruption): serve still starts, and says so
+    caplog.clear()
+    (setups_dir() / "in-use.txt").write_bytes(b"\xff\xfe\x00kit")
+    with caplog.at_level("WARNING"):
+        assert make().setup is None
+    assert "in-use.txt is damaged (not text)" in caplog.text
 
 
 def test_a_setup_made_on_the_demo_recording_is_kept_for_the_run_only(services):
