@@ -77,8 +77,15 @@ def read_yolo(path: Path, width: int, height: int) -> list[tuple[int, tuple[int,
 def yolo_lines(path: Path, width: int, height: int,
                ) -> list[tuple[int, int, tuple[int, int, int, int]]]:
     """(line number, class, box in pixels) per labelled line of a YOLO label file."""
+    try:  # utf-8-sig: a label tool on Windows may begin the file with a byte-order mark
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise EnrollmentError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise EnrollmentError(f"{path}: not a text file of YOLO lines (class x y w h, one "
+                              "die a line)") from None
     out = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for n, line in enumerate(text.splitlines(), 1):
         parts = line.split()
         if not parts:
             continue

@@ -346,6 +346,11 @@ def test_enroll_input_errors_are_clear(tmp_path: Path) -> None:
         with pytest.raises(EnrollmentError, match=rf"IMG_20191209_100614\.txt:2: class {cls}, "
                                                   r"but the die has 6 faces \(classes 0 to 5"):
             enroll("x", "d6", photos_dir=labelled)
+    bad.write_bytes(b"\xff\xd8\xff\xe0 a picture named .txt")  # escaped as UnicodeDecodeError
+    with pytest.raises(EnrollmentError, match=r"bad\.txt: not a text file of YOLO lines"):
+        read_yolo(bad, 100, 100)
+    bad.write_bytes(b"\xef\xbb\xbf0 0.5 0.5 0.1 0.1\r\n")  # a byte-order mark, Windows lines
+    assert read_yolo(bad, 100, 100) == [(0, (45, 45, 10, 10))]
     bad.write_text("0 0.5 0.5 0.1 0.1\n1 0.0 1.0 1.0 0.2\n")  # the limits themselves
     assert read_yolo(bad, 100, 100) == [(0, (45, 45, 10, 10)), (1, (-50, 90, 100, 20))]
     one = {"weak": seafall_crops(seed=2, per_face=1)["weak"]}
