@@ -29,7 +29,7 @@ from companion.engine import JSON, Command, Engine, Event, fold
 from companion.errors import IllegalCommand
 from companion.games import find_game
 from companion.prompts import Prompt
-from companion.store.errors import StoreError, VersionConflict
+from companion.store.errors import MalformedExport, StoreError, VersionConflict
 from companion.store.protocol import EventStore
 from companion.store.records import (
     CommandRecord,
@@ -125,6 +125,22 @@ def replay(engine: Engine, records: Iterable[CommandRecord],
         if record.events:
             pos.version = record.events[-1].seq
     return pos
+
+
+def check_replays(info: SessionInfo, records: Sequence[CommandRecord]) -> None:
+    """Check that an exported session (:func:`companion.store.export.parse`) opens here: its
+    game is one this Tableside has, and its records replay to a state.
+    :class:`MalformedExport` otherwise, so that nothing is imported that no one could open
+    (an export from a Tableside with another game, or edited by hand)."""
+    try:
+        engine = find_game(info.game)
+    except KeyError as exc:
+        raise MalformedExport("session.game", str(exc.args[0])) from None
+    try:
+        replay(engine, records)
+    except Exception as exc:  # noqa: BLE001 - the game's own code on events it never made
+        raise MalformedExport("records", f"they do not replay as a {info.game} game "
+                              f"({type(exc).__name__}: {exc})") from None
 
 
 def _check_target(record: CommandRecord, step: Step) -> None:

@@ -146,6 +146,28 @@ def test_sessions_import_refuses_a_foreign_database_untouched(
     assert foreign.read_bytes() == before
 
 
+@pytest.mark.parametrize(("change", "message"), [
+    pytest.param(lambda d: d["session"].update(game="catan"),
+                 "at session.game: unknown game 'catan'; known games:", id="a game not here"),
+    pytest.param(lambda d: d["records"][1]["events"][0]["payload"].update(player="green"),
+                 "at records: they do not replay as a tally game (", id="events that fail"),
+])
+def test_sessions_import_refuses_a_session_that_would_not_open(
+        db: Path, tmp_path: Path, change, message: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Such a session once imported, and the server then answered 500 for its table."""
+    exported = tmp_path / "game1.json"
+    assert cli("sessions", "export", "game1", "-o", str(exported), "--db", str(db)) == 0
+    doc = json.loads(exported.read_text(encoding="utf-8"))
+    change(doc)
+    exported.write_text(json.dumps(doc), encoding="utf-8")
+    capsys.readouterr()
+    assert cli("sessions", "import", str(exported), "--as", "copy", "--db", str(db)) == 2
+    assert message in capsys.readouterr().err
+    with SQLiteStore(db) as store:
+        assert [s.id for s in store.sessions()] == ["game1"]
+
+
 @pytest.mark.parametrize("action", ["list", "show", "export", "import"])
 def test_sessions_help(action: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:

@@ -22,6 +22,7 @@ from typing import Any
 from companion.store import SQLiteStore, StoreError, default_db_path
 from companion.store.export import dumps, loads, parse
 from companion.store.records import CommandRecord, RecordKind, undo_stacks
+from companion.table import check_replays
 
 EXIT_BAD_INPUT = 2
 
@@ -138,7 +139,8 @@ def _export(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     raw = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
     doc = loads(raw)
-    parse(doc, args.new_id)  # the whole export is checked before the database is opened
+    # the whole export is checked before the database is opened, down to its replaying
+    check_replays(*parse(doc, args.new_id))
     with _open(args, create=True) as store:
         info = store.import_session(doc, session_id=args.new_id)
     print(f"imported session {info.id} ({info.game}, version {info.version})")
