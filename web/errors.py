@@ -3,7 +3,8 @@
 400 malformed (:class:`InvalidCommand`, bad JSON), 403 not allowed (:class:`Forbidden`), 404
 unknown resource, 429 too many attempts (:class:`TooManyRequests`), 409 the rules say no
 (:class:`IllegalCommand`) or the page is stale (:class:`VersionConflict`, with the current
-version so the page can refresh).
+version so the page can refresh), 500 a stored table this Tableside cannot open
+(:class:`Unopenable`) or a bug.
 """
 
 from __future__ import annotations
@@ -19,6 +20,21 @@ from companion.store.errors import VersionConflict
 
 class NotFound(LookupError):
     """A table, game or other resource that does not exist."""
+
+
+class Unopenable(RuntimeError):
+    """A table the store holds but this Tableside cannot open (500, ``unopenable``): its
+    ``game`` is not one it has (``known`` false), or its records no longer replay (a
+    database from another version). The message says which and what to do; the table is
+    left as it is."""
+
+    def __init__(self, session_id: str, game: str, known: bool) -> None:
+        why = (f"its records do not replay with this Tableside's {game} rules" if known
+               else f"its game {game!r} is not one this Tableside has")
+        super().__init__(f"table {session_id!r} cannot be opened: {why}. It is kept as it "
+                         f"is; 'tableside sessions export {session_id}' saves it to keep or "
+                         "to report")
+        self.session_id, self.game, self.known = session_id, game, known
 
 
 class Forbidden(PermissionError):
@@ -61,6 +77,10 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(NotFound)
     def _not_found(exc: NotFound) -> Any:
         return error_response(404, "not_found", str(exc.args[0]) if exc.args else "not found")
+
+    @app.errorhandler(Unopenable)
+    def _unopenable(exc: Unopenable) -> Any:
+        return error_response(500, "unopenable", str(exc))
 
     @app.errorhandler(Forbidden)
     def _forbidden(exc: Forbidden) -> Any:

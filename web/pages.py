@@ -16,8 +16,9 @@ from flask import Blueprint, current_app, make_response, redirect, render_templa
 
 from companion.dice import builtin_dice
 from companion.games.seafall.setup import COLOURS, demo_options
+from companion.table import Table
 from web import auth, i18n
-from web.errors import NotFound
+from web.errors import NotFound, Unopenable
 from web.services import Services
 
 bp = Blueprint("pages", __name__)
@@ -55,11 +56,15 @@ def _dice() -> dict[str, list[dict[str, Any]]]:
             for name, die in builtin_dice().items()}
 
 
-def _table_or_404(session_id: str) -> Any:
+def _table_or_page(session_id: str) -> Any:
+    """The table, or the page to show instead: the missing-table page, or the page for a
+    stored table this Tableside cannot open."""
     try:
         return _services().tables.get(session_id)
     except NotFound:
-        return None
+        return _missing(session_id)
+    except Unopenable as exc:
+        return _render("unopenable.html", status=500, failed=exc)
 
 
 def _missing(what: str) -> Any:
@@ -93,9 +98,9 @@ def index() -> Any:
 
 def _table_page(page: str, session_id: str, **config: Any) -> Any:
     """One of a table's pages (``<page>.html``), or the missing-table page."""
-    found = _table_or_404(session_id)
-    if found is None:
-        return _missing(session_id)
+    found = _table_or_page(session_id)
+    if not isinstance(found, Table):
+        return found
     return _render(f"{page}.html", table=found, config={
         "page": page, "table": session_id, "game": found.game, **config})
 
@@ -117,9 +122,9 @@ def tv(session_id: str) -> Any:
 
 @bp.get("/join/<session_id>")
 def join(session_id: str) -> Any:
-    found = _table_or_404(session_id)
-    if found is None:
-        return _missing(session_id)
+    found = _table_or_page(session_id)
+    if not isinstance(found, Table):
+        return found
     holders = _services().auth.store.holders(session_id)
     provinces = [{"colour": seat["id"], "player": seat["name"],
                   "taken_by": holders.get(seat["id"], [])} for seat in auth.seats(found)]

@@ -6,6 +6,7 @@ builds one and passes it to :func:`web.app.create_app`, tests build their own.
 
 from __future__ import annotations
 
+import logging
 import tempfile
 import threading
 from collections.abc import Mapping
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.games import game_names
 from companion.store.errors import UnknownSession
 from companion.store.protocol import EventStore
 from companion.table import Table
@@ -20,9 +22,11 @@ from firmware_bridge.keys import SoftwareButtonBox
 from web.auth import Auth
 from web.auth_store import AuthStore
 from web.buttons import TableButtons
-from web.errors import NotFound
+from web.errors import NotFound, Unopenable
 from web.live import Broker
 from web.rules import RuleIndex, index_path
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from web.runtime.dice import DiceService
@@ -44,6 +48,10 @@ class Tables:
                     table = Table.open(self.store, session_id)
                 except UnknownSession:
                     raise NotFound(f"there is no table {session_id!r}") from None
+                except Exception:  # noqa: BLE001 - a game's code on its stored events
+                    log.exception("table %s cannot be opened", session_id)
+                    game = self.store.session(session_id).game
+                    raise Unopenable(session_id, game, game in game_names()) from None
                 self._open[session_id] = table
             return table
 

@@ -103,6 +103,29 @@ def test_not_json_unknown_table_and_unknown_route(client):
     assert r.status_code == 404
 
 
+@pytest.mark.parametrize(("change", "why"), [
+    (lambda doc: doc["session"].update(game="catan"),
+     "its game 'catan' is not one this Tableside has"),
+    (lambda doc: doc["records"][0]["events"][0].update(payload={"nonsense": 1}),
+     "its records do not replay with this Tableside's seafall rules"),
+])
+def test_a_stored_table_that_will_not_open_says_why_and_is_kept(
+        client, services, caplog, change, why):
+    """A database from another Tableside (a game it lacks, or rules that changed): the
+    table's page once answered "something went wrong"."""
+    doc = services.store.export_session(new_table(client)["id"])
+    doc["session"]["id"] = "old"
+    change(doc)
+    services.store.import_session(doc)  # the store takes it as it is; the table will not open
+    r = client.get("/api/tables/old")
+    assert r.status_code == 500 and r.json == {"error": "unopenable", "message": (
+        f"table 'old' cannot be opened: {why}. It is kept as it is; 'tableside sessions "
+        "export old' saves it to keep or to report")}
+    assert "table old cannot be opened" in caplog.text  # with the traceback
+    assert services.store.export_session("old") == doc
+    assert client.get("/api/tables").status_code == 200  # the others still list and open
+
+
 def test_start_page_lists_tables_and_serves_local_assets(client, services):
     table = new_table(client)
     services.demo_table = table["id"]

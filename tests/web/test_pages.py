@@ -68,6 +68,26 @@ def test_an_unknown_table_is_a_404_page_in_html(host):
     assert "Introuvable" in html and "no-such-table" in html
 
 
+def test_a_stored_table_that_will_not_open_is_a_page_saying_why(host, services, table_id):
+    """A database from another Tableside: the table's pages said, in JSON, that something
+    went wrong on the server."""
+    doc = services.store.export_session(table_id)
+    doc["session"].update(id="old", game="catan")
+    services.store.import_session(doc)
+    for path in ("/t/old", "/t/old/tv", "/join/old"):
+        response = host.get(path, headers={"Accept-Language": "fr"})
+        html = response.get_data(as_text=True)
+        assert response.status_code == 500 and response.content_type.startswith("text/html")
+        assert "Cette table ne peut pas être ouverte" in html and "« catan »" in html
+        assert "tableside sessions export old" in html
+    doc["session"].update(id="changed", game="seafall")
+    doc["records"][0]["events"][0]["payload"] = {"nonsense": 1}
+    services.store.import_session(doc)
+    html = host.get("/t/changed").get_data(as_text=True)
+    assert "This table cannot be opened" in html
+    assert "do not replay with this Tableside’s SeaFall rules" in html
+
+
 def test_home_lists_tables_and_shows_the_demo_host_link_and_join_qr(host, services, table_id):
     services.demo_table = table_id
     _, html, config = page(host, "/")
