@@ -10,13 +10,24 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
+from companion import jsontext
 from web import errors
 from web.services import Services
 
 
+class _RequestJSON(DefaultJSONProvider):
+    """Flask's JSON, with request bodies nested past :data:`companion.jsontext.MAX_DEPTH`
+    refused as not JSON (a body of ``[[[[...`` once raised ``RecursionError``: a 500)."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return jsontext.loads(s, **kwargs)
+
+
 def create_app(services: Services, config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
+    app.json = _RequestJSON(app)
     app.config.update(JSON_SORT_KEYS=False, MAX_CONTENT_LENGTH=16 * 1024 * 1024)
     if config:
         app.config.update(config)

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from companion import jsontext
 from companion.engine import JSON
 from companion.store.errors import MalformedExport
 from companion.store.records import (
@@ -77,11 +78,15 @@ def dumps(doc: JSON) -> str:
 
 
 def loads(text: str | bytes) -> JSON:
-    """Parse export text; duplicate keys, NaN/Infinity and bad UTF-8 are refused."""
+    """Parse export text; duplicate keys, NaN/Infinity, bad UTF-8 and nesting deeper than
+    :data:`companion.jsontext.MAX_DEPTH` are refused."""
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
-        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+        return jsontext.loads(text, object_pairs_hook=_unique_keys,
+                              parse_constant=_no_constant)
+    except jsontext.TooDeep as exc:
+        raise MalformedExport("the file", str(exc)) from None
     except UnicodeDecodeError as exc:
         raise MalformedExport("the file", f"not UTF-8 text ({exc.reason})") from None
     except json.JSONDecodeError as exc:

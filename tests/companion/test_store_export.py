@@ -151,6 +151,8 @@ def test_import_refuses_a_malformed_export_and_writes_nothing(
         pytest.param('{"a": NaN}', "NaN", id="NaN"),
         pytest.param(b"\xff\xfe{}", "not UTF-8", id="not UTF-8"),
         pytest.param("[1, 2]", "expected an object", id="not an object"),
+        pytest.param("[" * 100_000 + "]" * 100_000, "the file: nested more than 64 levels",
+                     id="nested past the parser's recursion"),
     ],
 )
 def test_import_refuses_text_that_is_not_an_export(

@@ -126,6 +126,28 @@ def test_a_stored_table_that_will_not_open_says_why_and_is_kept(
     assert client.get("/api/tables").status_code == 200  # the others still list and open
 
 
+def test_a_body_nested_too_deep_or_cut_short_is_refused_and_changes_nothing(client):
+    """``[[[[...`` 100,000 deep raised RecursionError in the JSON parser (a 500), and an
+    undo whose body was not JSON was taken for one with no body: undone with no check of
+    the page's version."""
+    table = new_table(client)
+    url = f"/api/tables/{table['id']}"
+    deep = "[" * 100_000 + "]" * 100_000
+    for path in ("/api/tables", f"{url}/commands", f"{url}/undo"):
+        r = client.post(path, data=deep, content_type="application/json")
+        assert r.status_code == 400 and r.json == {
+            "error": "invalid", "message": "the request body must be a JSON object"}
+    r = client.post(f"{url}/commands", json={"type": "hire_guild", "guild": "soldiers",
+                                             "actor": "blue", "expected_version": 2})
+    assert r.status_code == 200
+    cut = '{"actor": "blue", "expected_version": 2'  # a stale page's undo, cut short
+    r = client.post(f"{url}/undo", data=cut, content_type="application/json")
+    assert r.status_code == 400
+    assert client.get(url).json["state"]["turn"]["guild"] == "soldiers"  # not undone
+    r = client.post(f"{url}/undo", data="", content_type="application/json")  # no body
+    assert r.status_code == 200 and r.json["state"]["turn"]["guild"] is None
+
+
 def test_start_page_lists_tables_and_serves_local_assets(client, services):
     table = new_table(client)
     services.demo_table = table["id"]

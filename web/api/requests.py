@@ -9,10 +9,13 @@ from flask import request
 from companion.errors import InvalidCommand
 
 
-def json_body() -> dict[str, Any]:
+def json_body(optional: bool = False) -> dict[str, Any]:
+    """The request's JSON object (400 for anything else: not JSON, not an object, nested
+    too deep). ``optional``: no body at all is ``{}``, but a body that is not a JSON object
+    is still refused, never taken for none."""
+    if optional and not request.get_data(cache=True).strip():
+        return {}
     data = request.get_json(silent=True)
-    if data is None:
-        raise InvalidCommand("the request body must be a JSON object")
     if not isinstance(data, dict):
         raise InvalidCommand("the request body must be a JSON object")
     return data

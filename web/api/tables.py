@@ -155,9 +155,7 @@ def _step_history(session_id: str, which: str) -> Any:
     """Undo or redo; the body (optional) carries ``actor`` and ``expected_version``."""
     table = _services().tables.get(session_id)
     viewer = auth.viewer_for(table)
-    data = request.get_json(silent=True) or {}
-    if not isinstance(data, dict):
-        raise InvalidCommand("the request body must be a JSON object")
+    data = json_body(optional=True)  # a body cut short is refused, not taken for none
     expected = optional_int(data, "expected_version")
     actor = auth.authorize_step(table, which, data.get("actor"))  # 403: not theirs to undo
     step = table.undo if which == "undo" else table.redo

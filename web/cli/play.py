@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion import jsontext
 from companion.engine import Command, Event
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.games import find_game, game_names
@@ -68,9 +69,12 @@ def _lines(text: str) -> Iterator[tuple[int, Any]]:
         if not stripped or stripped.startswith("#"):
             continue
         try:
-            yield number, json.loads(stripped)
+            value = jsontext.loads(stripped)
         except json.JSONDecodeError as exc:
             raise _Stop(ScriptError(number, "malformed", f"not valid JSON ({exc.msg})")) from None
+        except jsontext.TooDeep as exc:
+            raise _Stop(ScriptError(number, "malformed", f"JSON {exc}")) from None
+        yield number, value
 
 
 class _Stop(Exception):
