@@ -180,8 +180,10 @@ def load_mapping(path: str | Path) -> ButtonMapping:
     path = Path(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # not text, or not JSON
         raise MappingError(f"{path}: {exc}") from exc
+    except RecursionError:  # [[[[... past the parser's recursion
+        raise MappingError(f"{path}: nested too deep to be a mapping") from None
     return parse_mapping(data, str(path))
 
 

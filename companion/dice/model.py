@@ -16,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from companion import jsontext
 from companion.errors import InvalidCommand
 
 
@@ -115,8 +116,8 @@ def load_die(path: str | Path) -> Die:
     """Load a custom die from a JSON file (``ValueError`` says what is wrong with it)."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = jsontext.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # not text, not JSON, or nested too deep
         raise ValueError(f"cannot read die file {path}: {exc}") from None
     return Die.from_json(data)
 

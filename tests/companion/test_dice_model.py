@@ -124,6 +124,9 @@ def test_load_die_reports_unreadable_files(tmp_path: Path) -> None:
         load_die(bad)
     with pytest.raises(ValueError, match="cannot read die file"):
         load_die(tmp_path / "missing.json")
+    bad.write_text("[" * 100_000 + "]" * 100_000)  # raised RecursionError
+    with pytest.raises(ValueError, match="cannot read die file .*nested more than 64"):
+        load_die(bad)
 
 
 def test_find_die_builtin_and_unknown() -> None:

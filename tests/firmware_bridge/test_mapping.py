@@ -118,6 +118,12 @@ def test_mapping_unreadable_file_is_a_mapping_error(tmp_path: Path) -> None:
     bad.write_text("{not json")
     with pytest.raises(MappingError):
         load_mapping(bad)
+    bad.write_bytes(b"\xff\xfe{}")  # not UTF-8: escaped as UnicodeDecodeError
+    with pytest.raises(MappingError, match="bad.json: 'utf-8' codec can't decode"):
+        load_mapping(bad)
+    bad.write_text("[" * 100_000 + "]" * 100_000)  # escaped as RecursionError
+    with pytest.raises(MappingError, match="nested too deep to be a mapping"):
+        load_mapping(bad)
 
 
 def test_tap_or_hold_never_fires_the_short_meaning_of_a_long_press():

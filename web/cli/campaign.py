@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion import jsontext
 from companion.campaigns import record_game, start_campaign, start_next_game
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.games import game_names
@@ -81,13 +82,14 @@ def _read_json(path: str) -> Any:
     first = next((line for line in text.splitlines()
                   if line.strip() and not line.lstrip().startswith("#")), "")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
         try:
-            data = json.loads(first)  # a script: its first line
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path} is not JSON ({exc.msg})") from None
-    return data
+            return jsontext.loads(text)
+        except json.JSONDecodeError:
+            return jsontext.loads(first)  # a script: its first line
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path} is not JSON ({exc.msg})") from None
+    except jsontext.TooDeep as exc:
+        raise ValueError(f"{path}: JSON {exc}") from None
 
 
 def _new(args: argparse.Namespace) -> int:
