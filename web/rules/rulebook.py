@@ -15,6 +15,7 @@ line in capitals or a Markdown ``#`` heading names the section of the passages u
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -59,16 +60,38 @@ def read_pages(path: Path) -> list[Page]:
     if suffix == ".pdf":
         pages = _pdf_pages(path)
     elif suffix in (".txt", ".md", ".text", ""):
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-        except UnicodeDecodeError:
-            text = path.read_text(encoding="latin-1")
-        pages = text_pages(text)
+        pages = text_pages(_text(path))
     else:
         raise RulebookError(f"{path}: a rulebook must be a .txt or .pdf file")
     if not any(p.text.strip() for p in pages):
         raise RulebookError(f"{path}: no text found (a scanned PDF needs OCR first)")
     return pages
+
+
+def _text(path: Path) -> str:
+    """A text file's text: UTF-8 (with or without a byte-order mark), UTF-16 with its mark
+    (Windows Notepad's "Unicode"), else Windows' Western code page, which most older text
+    files of a rulebook are in (Latin-1 where it has no character). A file of control
+    bytes (a picture or an archive named .txt) is refused rather than indexed."""
+    raw = path.read_bytes()
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            text = raw.decode("utf-16")
+        except UnicodeDecodeError:
+            raise RulebookError(f"{path}: not readable as the UTF-16 its start says") from None
+    else:
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            try:
+                text = raw.decode("cp1252")
+            except UnicodeDecodeError:
+                text = raw.decode("latin-1")
+    controls = sum(1 for c in text if c < " " and c not in "\t\n\r\f\v")
+    if controls > len(text) // 100:
+        raise RulebookError(f"{path}: not a text file (a rulebook must be a .txt or .pdf "
+                            "file)")
+    return text
 
 
 def _pdf_pages(path: Path) -> list[Page]:

@@ -141,6 +141,28 @@ def test_import_latin1_text(index, tmp_path):
     assert index.search("detruit")[0].text == "Le kraken détruit la coque."
 
 
+def test_import_text_saved_by_windows_tools(index, tmp_path):
+    """Notepad's "Unicode" is UTF-16 with a byte-order mark (it was read as Latin-1, a NUL
+    between every letter), and older files are in Windows' Western code page (its curly
+    quotes were control characters)."""
+    path = tmp_path / "notepad.txt"
+    path.write_bytes("Le kraken détruit la coque.\n".encode("utf-16"))
+    index.import_rulebook(path, "seafall", "fr")
+    assert index.search("detruit")[0].text == "Le kraken détruit la coque."
+    path = tmp_path / "old.txt"
+    path.write_bytes("The \u201cKraken\u201d sleeps \u2013 for now.\n".encode("cp1252"))
+    index.import_rulebook(path, "seafall", "en")
+    assert index.search("sleeps")[0].text == "The \u201cKraken\u201d sleeps \u2013 for now."
+
+
+def test_a_file_of_bytes_named_txt_is_refused_and_indexes_nothing(index, tmp_path):
+    path = tmp_path / "photo.txt"
+    path.write_bytes(bytes(range(256)) * 8)  # it was indexed as one passage of noise
+    with pytest.raises(RulebookError, match=r"photo\.txt: not a text file"):
+        index.import_rulebook(path, "seafall", "en")
+    assert index.search("kraken") == []
+
+
 def test_import_without_page_marks_counts_no_pages(index, tmp_path):
     path = tmp_path / "plain.txt"
     path.write_text("THE KRAKEN\nThe kraken sleeps.\n", encoding="utf-8")
