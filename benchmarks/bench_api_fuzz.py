@@ -2,7 +2,8 @@
 the whole application (every blueprint), from six kinds of client (the host, two players,
 a spectator, a stranger without a session, a player who lost the CSRF token): real
 commands of the turn and answers to the prompts mixed with broken ones (unknown types,
-wrong field types, random JSON, bytes that are not JSON, stale and absurd
+wrong field types, random JSON, bytes that are not JSON, JSON nested hundreds or thousands
+of levels deep, commands cut short, stale and absurd
 ``expected_version``), random paths, headers (``Content-Type``, ``X-CSRF-Token``,
 ``Last-Event-ID``) and query strings.
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
 import sys
 import tempfile
 import time
@@ -90,7 +92,10 @@ PLANS = st.fixed_dictionaries({
     "command_type": st.sampled_from(COMMAND_TYPES),
     "fields": st.dictionaries(st.sampled_from(FIELDS), json_values, max_size=3),
     "faces": st.lists(st.sampled_from(FACES), min_size=12, max_size=12),
-    "json": json_values, "raw": st.binary(max_size=64),
+    "json": json_values,
+    "raw": st.binary(max_size=64) | st.integers(60, 5000).map(  # nested past any request
+        lambda n: b"[" * n + b"]" * n) | st.integers(60, 5000).map(
+        lambda n: b'{"a": ' * n + b"1" + b"}" * n),
     "content_type": st.sampled_from(["application/json", "text/plain", "multipart/form-data",
                                      "application/x-www-form-urlencoded"]),
 })
@@ -180,6 +185,10 @@ class Fuzz:
                     version = self.services.tables.get(table_id).version
                     body["expected_version"] = [version, version, version - 1, -5, "2", None,
                                                 10**9][plan["pick"] % 7]
+                if plan["pick"] % 10 == 0:  # a command cut short on the way
+                    raw = json.dumps(body).encode()[:-1]
+                    headers["Content-Type"] = "application/json"
+                    body = None
             elif shape < 8:
                 body = plan["json"]
             else:
