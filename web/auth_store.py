@@ -18,6 +18,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from web.sidefiles import set_aside_if_damaged
+
 MEMORY = ":memory:"
 
 _SCHEMA = """
@@ -76,6 +78,8 @@ class AuthStore:
 
     def __init__(self, path: str | Path = MEMORY) -> None:
         self.path = None if str(path) == MEMORY else Path(path)
+        if self.path is not None:  # damaged: the players join again rather than no one
+            set_aside_if_damaged(self.path, "who joined which table")
         self._conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         if self.path is not None:
             self._conn.execute("PRAGMA journal_mode=WAL")

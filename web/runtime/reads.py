@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from web.runtime.images import jpeg, png
+from web.sidefiles import set_aside_if_damaged
 
 PENDING = "pending"
 APPLIED = "applied"
@@ -177,8 +178,9 @@ class ReadStore:
         self.directory = Path(directory)
         self.files = self.directory / "files"
         self.files.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.directory / "reads.sqlite3", check_same_thread=False,
-                                   isolation_level=None)
+        path = self.directory / "reads.sqlite3"
+        set_aside_if_damaged(path, "the dice reads")  # their pictures stay in files/
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
