@@ -28,6 +28,7 @@ from web.rules.glossary import Glossary
 from web.rules.notes import GAMES, LANGUAGES, Note, Ref, data_version, shipped_notes
 from web.rules.query import InvalidQuery, build_match
 from web.rules.rulebook import Passage, read_pages, split_passages
+from web.sidefiles import set_aside_if_damaged
 
 SCHEMA_VERSION = "1"
 FILENAME = "rules.sqlite3"
@@ -132,6 +133,8 @@ class RuleIndex:
         if self._db is None:
             if self.path is not None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+                # damaged: the notes are indexed again, the players' imports asked for again
+                set_aside_if_damaged(self.path, "the rule index: import your rulebooks again")
             db = sqlite3.connect(str(self.path) if self.path else ":memory:",
                                  check_same_thread=False, isolation_level=None)
             db.execute("PRAGMA busy_timeout = 5000")

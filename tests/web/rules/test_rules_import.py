@@ -163,6 +163,32 @@ def test_a_file_of_bytes_named_txt_is_refused_and_indexes_nothing(index, tmp_pat
     assert index.search("kraken") == []
 
 
+def test_a_damaged_index_is_set_aside_and_built_again(tmp_path, caplog):
+    """It stopped every rules search and the server's rules page with a traceback."""
+    from web.rules import RuleIndex
+
+    path = tmp_path / "rules.sqlite3"
+    first = RuleIndex(path)
+    rulebook = tmp_path / "k.txt"
+    rulebook.write_text("THE KRAKEN\nThe kraken sleeps.\n", encoding="utf-8")
+    first.import_rulebook(rulebook, "seafall", "en")
+    notes = len(first.search("fortune"))
+    assert notes > 0
+    first.close()
+    data = bytearray(path.read_bytes())
+    data[200:3200] = bytes(range(250)) * 12
+    path.write_bytes(bytes(data))
+    with caplog.at_level("WARNING", logger="web.sidefiles"):
+        again = RuleIndex(path)
+        try:
+            assert len(again.search("fortune")) == notes  # the notes, indexed again
+            assert again.search("kraken") == []  # the players' import: to do again
+        finally:
+            again.close()
+    assert "import your rulebooks again" in caplog.text
+    assert len(list(tmp_path.glob("rules.sqlite3.damaged-*Z"))) == 1
+
+
 def test_import_without_page_marks_counts_no_pages(index, tmp_path):
     path = tmp_path / "plain.txt"
     path.write_text("THE KRAKEN\nThe kraken sleeps.\n", encoding="utf-8")
