@@ -8,6 +8,7 @@ from typing import TextIO
 from .bridge import BridgeStatus
 from .clock import Clock, MonotonicClock
 from .events import ButtonEvent, StaleEvent
+from .link import LinkState
 from .session import DeviceInfo, DeviceReset, EventsDropped, LinkChanged, Notice
 
 
@@ -36,10 +37,14 @@ def describe(notice: Notice | object) -> str:
 
 
 def health(status: BridgeStatus) -> str:
+    """One line of the link's health; unless it is connected, with why (the port that
+    cannot be opened, no box found, a heartbeat late...)."""
     c = status.counters
     down = [str(i) for i in range(8) if status.buttons_down >> i & 1]
+    why = f" ({status.reason})" if status.state is not LinkState.CONNECTED and status.reason \
+        else ""
     return (
-        f"health: {status.state} on {status.port or '-'} | frames {c['frames']} "
+        f"health: {status.state}{why} on {status.port or '-'} | frames {c['frames']} "
         f"crc {c['crc_errors']} format {c['format_errors']} noise {c['noise_bytes']} | "
         f"events {c['delivered']} dup {c['duplicates']} gaps {c['gaps']} "
         f"stale {c['stale']} dropped {c['dropped']} retx {c['retransmits']} | "

@@ -54,6 +54,16 @@ def test_cli_monitor_shows_the_box_events_and_health(tmp_path: Path) -> None:
     assert "box e6614104031b2c2f: firmware 1.0.0, protocol 1.0" in text
 
 
+def test_cli_monitor_of_a_port_that_will_not_open_says_why(tmp_path: Path) -> None:
+    """It said only "disconnected on -", as for a box not yet plugged in."""
+    out = io.StringIO()
+    args = parse(["bridge", "monitor", str(tmp_path), "--duration", "0.6", "--interval",
+                  "0.3"])
+    assert args.handler(args, out=out) == 0
+    assert (f"health: disconnected (cannot open the port: [Errno 21] could not open port "
+            f"{tmp_path}: [Errno 21] Is a directory") in out.getvalue()
+
+
 def test_cli_monitor_of_a_port_named_in_no_form_says_so(capsys) -> None:
     args = parse(["bridge", "monitor", "usb:2e8a"])
     assert args.handler(args, out=io.StringIO()) == 2
