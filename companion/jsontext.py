@@ -1,5 +1,5 @@
 """JSON text from outside (a script line, an export file, a request body) into values, with
-its nesting bounded.
+its nesting bounded and a byte-order mark allowed.
 
 Python's parser recurses once per level, so a line of ``[[[[...`` 100,000 deep raised
 ``RecursionError`` from inside it; and values nested a few hundred deep parsed, only to
@@ -29,7 +29,10 @@ class TooDeep(ValueError):
 
 def loads(text: str | bytes, **options: Any) -> Any:
     """``json.loads`` (its ``options`` too), refusing text nested more than
-    :data:`MAX_DEPTH` levels (:class:`TooDeep`)."""
+    :data:`MAX_DEPTH` levels (:class:`TooDeep`). A byte-order mark before the text (Windows
+    Notepad writes one) is passed over, as ``json.loads`` does for bytes but not for text."""
+    if isinstance(text, str) and text.startswith("\ufeff"):
+        text = text[1:]
     try:
         value = json.loads(text, **options)
     except RecursionError:

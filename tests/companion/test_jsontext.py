@@ -36,3 +36,11 @@ def test_text_nested_deeper_is_too_deep_a_value_error(text: str) -> None:
 def test_text_that_is_not_json_is_still_json_s_error() -> None:
     with pytest.raises(json.JSONDecodeError):
         loads("{not json")
+
+
+def test_a_byte_order_mark_before_the_text_is_passed_over() -> None:
+    """A script or an export saved by Windows Notepad: "Unexpected UTF-8 BOM" before."""
+    assert loads('\ufeff{"setup": {}}') == {"setup": {}}
+    assert loads(b'\xef\xbb\xbf{"setup": {}}') == {"setup": {}}
+    with pytest.raises(json.JSONDecodeError):
+        loads('{"a": 1}\ufeff')  # anywhere else it is not JSON

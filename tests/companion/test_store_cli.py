@@ -73,8 +73,11 @@ def test_sessions_export_import_round_trip(db: Path, tmp_path: Path,
     assert cli("sessions", "export", "game1", "-o", str(again), "--db", str(other)) == 0
     assert again.read_bytes() == exported.read_bytes()
     assert cli("sessions", "import", str(exported), "--as", "copy", "--db", str(other)) == 0
+    notepad = tmp_path / "notepad.json"  # saved again by Windows Notepad: a byte-order mark
+    notepad.write_bytes(b"\xef\xbb\xbf" + exported.read_bytes())
+    assert cli("sessions", "import", str(notepad), "--as", "saved", "--db", str(other)) == 0
     with SQLiteStore(other) as store:
-        assert sorted(s.id for s in store.sessions()) == ["copy", "game1"]
+        assert sorted(s.id for s in store.sessions()) == ["copy", "game1", "saved"]
 
 
 def _bad_export(tmp_path: Path) -> Path:

@@ -91,6 +91,14 @@ def test_error_names_the_line_and_nothing_after_is_applied(tmp_path, capsys, bad
     assert out["state"]["turn"]["guild"] is None  # the last line was not applied
 
 
+def test_a_script_saved_with_a_byte_order_mark_plays(tmp_path, capsys):
+    """Windows Notepad begins the file with one: line 1 was "not valid JSON"."""
+    path = script(tmp_path, SETUP, {"type": "hire_guild", "guild": "explorers"})
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    status, out = run_json(capsys, path)
+    assert status == 0 and out["state"]["turn"]["guild"] == "explorers"
+
+
 def test_error_goes_to_stderr_in_text_mode(tmp_path, capsys):
     path = script(tmp_path, SETUP, {"type": "roll", "faces": ["blank"]})
     assert main(["play", "seafall", "--script", str(path)]) == 1
