@@ -179,7 +179,7 @@ def _index(key: str, limit: int, where: str) -> int:
 def load_mapping(path: str | Path) -> ButtonMapping:
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark allowed
     except (OSError, ValueError) as exc:  # not text, or not JSON
         raise MappingError(f"{path}: {exc}") from exc
     except RecursionError:  # [[[[... past the parser's recursion

@@ -118,6 +118,9 @@ def test_mapping_unreadable_file_is_a_mapping_error(tmp_path: Path) -> None:
     bad.write_text("{not json")
     with pytest.raises(MappingError):
         load_mapping(bad)
+    good = tmp_path / "notepad.json"  # saved by Windows Notepad, with a byte-order mark
+    good.write_bytes(b"\xef\xbb\xbf" + json.dumps({"game": "x", "buttons": {}}).encode())
+    assert load_mapping(good).game == "x"
     bad.write_bytes(b"\xff\xfe{}")  # not UTF-8: escaped as UnicodeDecodeError
     with pytest.raises(MappingError, match="bad.json: 'utf-8' codec can't decode"):
         load_mapping(bad)
