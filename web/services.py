@@ -38,12 +38,15 @@ class Tables:
 
     store: EventStore
     _open: dict[str, Table] = field(default_factory=dict)
+    _unopenable: dict[str, tuple[str, bool]] = field(default_factory=dict)  # game, known
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def get(self, session_id: str) -> Table:
         with self._lock:
             table = self._open.get(session_id)
             if table is None:
+                if session_id in self._unopenable:  # asked again: answered, not tried again
+                    raise Unopenable(session_id, *self._unopenable[session_id])
                 try:
                     table = Table.open(self.store, session_id)
                 except UnknownSession:
@@ -51,7 +54,8 @@ class Tables:
                 except Exception:  # noqa: BLE001 - a game's code on its stored events
                     log.exception("table %s cannot be opened", session_id)
                     game = self.store.session(session_id).game
-                    raise Unopenable(session_id, game, game in game_names()) from None
+                    self._unopenable[session_id] = game, game in game_names()
+                    raise Unopenable(session_id, *self._unopenable[session_id]) from None
                 self._open[session_id] = table
             return table
 

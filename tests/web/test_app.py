@@ -122,6 +122,9 @@ def test_a_stored_table_that_will_not_open_says_why_and_is_kept(
         f"table 'old' cannot be opened: {why}. It is kept as it is; 'tableside sessions "
         "export old' saves it to keep or to report")}
     assert "table old cannot be opened" in caplog.text  # with the traceback
+    caplog.clear()
+    assert client.get("/api/tables/old").json["error"] == "unopenable"
+    assert "cannot be opened" not in caplog.text  # asked again: answered, not logged again
     assert services.store.export_session("old") == doc
     assert client.get("/api/tables").status_code == 200  # the others still list and open
 
