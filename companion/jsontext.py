@@ -55,5 +55,6 @@ def nesting(value: Any) -> int:
             continue
         deepest = max(deepest, depth)
         if depth <= MAX_DEPTH:  # deeper is refused anyway: no need to walk it all
-            stack.extend((child, depth + 1) for child in item)
+            stack.extend((child, depth + 1) for child in item
+                         if isinstance(child, (dict, list)))
     return deepest
