@@ -432,6 +432,15 @@ def test_forty_d6_is_exact() -> None:
             id="negative success value",
         ),
         pytest.param(lambda: PoolRules(fortune=-1), "fortune", id="negative fortune"),
+        pytest.param(  # a defense of 10**8 with fortune to spend took 6 s and 486 MB
+            lambda: endeavor_odds(SEAFALL, 5, 10**8, PoolRules(fortune=3)),
+            "the defense must be at most 200, not 100000000", id="a defense no site has"),
+        pytest.param(lambda: endeavor_odds(SEAFALL, 201, 3), "dice must be at most 200",
+                     id="more dice than any table rolls"),
+        pytest.param(lambda: endeavor_odds(SEAFALL, 5, 3, PoolRules(bonus=201)),
+                     "bonus must be at most 200", id="bonus successes past the bound"),
+        pytest.param(lambda: endeavor_odds(SEAFALL, 5, 3, PoolRules(fortune_at_dangerous=999)),
+                     "fortune at dangerous must be at most 200", id="dangerous fortune"),
         pytest.param(lambda: PoolRules(bonus=1.5), "bonus", id="fractional bonus"),
         pytest.param(lambda: PoolRules(reroll="weak"), "set of face kinds", id="reroll as str"),
         pytest.param(

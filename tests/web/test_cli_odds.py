@@ -173,7 +173,7 @@ def test_custom_die_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
         ),
         pytest.param(
             ["seafall", "--dice", "3", "--defense", "-1"],
-            "--defense must be 0 or more",
+            "--defense must be from 0 to 200",
             id="negative defense",
         ),
         pytest.param(
@@ -189,8 +189,18 @@ def test_custom_die_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
         pytest.param(["seafall", "--dice", "3"], "needs --dice N and --defense D", id="no defense"),
         pytest.param(
             ["seafall", "--dice", "3", "--defense", "2", "--fortune", "-2"],
-            "--fortune must be 0 or more",
+            "--fortune must be from 0 to 200",
             id="negative fortune",
+        ),
+        pytest.param(  # took 6 s and 486 MB
+            ["seafall", "--dice", "5", "--defense", "100000000", "--fortune", "3"],
+            "--defense must be from 0 to 200, not 100000000",
+            id="a defense no site has",
+        ),
+        pytest.param(
+            ["seafall", "--dice", "5", "--defense", "4", "--bonus", "201"],
+            "--bonus must be from 0 to 200",
+            id="too many bonus successes",
         ),
         pytest.param(
             ["seafall", "--dice", "3", "--defense", "2", "--reroll", "skull"],

@@ -11,15 +11,13 @@ from typing import Any
 from flask import Blueprint, jsonify
 
 from companion.dice import D6, SEAFALL, find_die
-from companion.dice.odds import endeavor_odds, sum_distribution
+from companion.dice.odds import MAX_DICE, endeavor_odds, sum_distribution
 from companion.dice.rules import PoolRules
 from companion.errors import InvalidCommand
 from web.api.requests import query_flag, query_int
 from web.errors import NotFound
 
 bp = Blueprint("odds", __name__, url_prefix="/api/odds")
-
-MAX_DICE = 200
 
 
 @bp.get("/seafall")

@@ -22,6 +22,7 @@ from fractions import Fraction
 
 from companion.dice.model import SEAFALL, Die, find_die, numeric_die
 from companion.dice.odds import (
+    MAX_DICE,
     EndeavorOdds,
     SumDistribution,
     endeavor_odds,
@@ -30,7 +31,6 @@ from companion.dice.odds import (
 )
 from companion.dice.rules import PoolRules
 
-MAX_DICE = 200  # more dice than any table rolls; keeps the answer instant
 MAX_SIDES = 1000
 MAX_TOTALS = 4001  # distinct totals a sum may have (200d20 is 3801)
 
@@ -141,13 +141,14 @@ def run(args: argparse.Namespace) -> int:
 def _pool(args: argparse.Namespace) -> tuple[int, int]:
     if args.dice is None or args.defense is None:
         raise _BadInput("'seafall' needs --dice N and --defense D")
-    return _whole(args.dice, "--dice", MAX_DICE), _whole(args.defense, "--defense")
+    return _whole(args.dice, "--dice", MAX_DICE), _whole(args.defense, "--defense", MAX_DICE)
 
 
 def _rules(args: argparse.Namespace) -> PoolRules:
-    fortune = _whole(args.fortune or "0", "--fortune")
-    fortune_at_dangerous = _whole(args.fortune_at_dangerous or "0", "--fortune-at-dangerous")
-    bonus = _whole(args.bonus or "0", "--bonus")
+    fortune = _whole(args.fortune or "0", "--fortune", MAX_DICE)
+    fortune_at_dangerous = _whole(args.fortune_at_dangerous or "0", "--fortune-at-dangerous",
+                                  MAX_DICE)
+    bonus = _whole(args.bonus or "0", "--bonus", MAX_DICE)
     reroll = set(args.reroll or ())
     if args.reroll_weak:
         reroll.add("weak")
