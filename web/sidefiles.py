@@ -14,9 +14,9 @@ import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
-log = logging.getLogger(__name__)
+from companion.store.sqlite import SQLITE_MAGIC
 
-_MAGIC = b"SQLite format 3\x00"
+log = logging.getLogger(__name__)
 
 
 def damage(path: Path) -> str | None:
@@ -27,7 +27,7 @@ def damage(path: Path) -> str | None:
         header = f.read(100)
     if not header:
         return None  # an empty file is a new database to SQLite
-    if len(header) < 100 or not header.startswith(_MAGIC):
+    if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
         return "not an SQLite file"
     try:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=0.5)
