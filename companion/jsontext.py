@@ -6,33 +6,66 @@ Python's parser recurses once per level, so a line of ``[[[[...`` 100,000 deep r
 overflow whatever walks them next. No command, export or request of Tableside nests
 anywhere near :data:`MAX_DEPTH`, so deeper text is refused as :class:`TooDeep`, a
 ``ValueError`` like any other text that is not JSON.
+
+Python's parser also takes ``NaN``, ``Infinity`` and ``-Infinity``, and turns a number like
+``1e400`` into infinity. None of them is JSON (RFC 8259, section 6), and a value that is
+not a finite number cannot be stored or sent again: it used to be taken, only to fail when
+the store wrote it. They are refused here as :class:`NotFinite`. Both refusals are a
+:class:`Refused`, a ``ValueError`` like any other text that is not JSON.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "TooDeep", "loads", "nesting"]
+__all__ = ["MAX_DEPTH", "NotFinite", "Refused", "TooDeep", "loads", "nesting"]
 
 MAX_DEPTH = 64
 """The most levels of arrays and objects taken (a SeaFall export, the deepest document
 Tableside writes, nests about a dozen)."""
 
 
-class TooDeep(ValueError):
+class Refused(ValueError):
+    """Text that parses, but not as JSON from outside may: see the subclasses."""
+
+
+class TooDeep(Refused):
     """JSON nested more than :data:`MAX_DEPTH` levels."""
 
     def __init__(self) -> None:
         super().__init__(f"nested more than {MAX_DEPTH} levels deep")
 
 
+class NotFinite(Refused):
+    """A number that is not finite: ``NaN``, ``Infinity`` or one too large for a float."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(f"{text} is not a finite number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise NotFinite(text if len(text) <= 40 else text[:37] + "...")
+    return value
+
+
+def _constant(name: str) -> Any:
+    raise NotFinite(name)
+
+
 def loads(text: str | bytes, **options: Any) -> Any:
     """``json.loads`` (its ``options`` too), refusing text nested more than
-    :data:`MAX_DEPTH` levels (:class:`TooDeep`). A byte-order mark before the text (Windows
-    Notepad writes one) is passed over, as ``json.loads`` does for bytes but not for text."""
+    :data:`MAX_DEPTH` levels (:class:`TooDeep`) and numbers that are not finite
+    (:class:`NotFinite`; a caller's own ``parse_float`` or ``parse_constant`` is used
+    instead). A byte-order mark before the text (Windows Notepad writes one) is passed over,
+    as ``json.loads`` does for bytes but not for text."""
     if isinstance(text, str) and text.startswith("\ufeff"):
         text = text[1:]
+    options.setdefault("parse_float", _finite)
+    options.setdefault("parse_constant", _constant)
     try:
         value = json.loads(text, **options)
     except RecursionError:

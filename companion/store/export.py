@@ -85,7 +85,7 @@ def loads(text: str | bytes) -> JSON:
             text = text.decode("utf-8")
         return jsontext.loads(text, object_pairs_hook=_unique_keys,
                               parse_constant=_no_constant)
-    except jsontext.TooDeep as exc:
+    except jsontext.Refused as exc:
         raise MalformedExport("the file", str(exc)) from None
     except UnicodeDecodeError as exc:
         raise MalformedExport("the file", f"not UTF-8 text ({exc.reason})") from None

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from companion.jsontext import MAX_DEPTH, TooDeep, loads, nesting
+from companion.jsontext import MAX_DEPTH, NotFinite, TooDeep, loads, nesting
 
 
 def test_nesting_counts_levels_of_lists_and_objects() -> None:
@@ -44,3 +44,25 @@ def test_a_byte_order_mark_before_the_text_is_passed_over() -> None:
     assert loads(b'\xef\xbb\xbf{"setup": {}}') == {"setup": {}}
     with pytest.raises(json.JSONDecodeError):
         loads('{"a": 1}\ufeff')  # anywhere else it is not JSON
+
+
+@pytest.mark.parametrize("text, named", [
+    ('{"dice": NaN}', "NaN"),
+    ('[Infinity]', "Infinity"),
+    ('{"glory": -Infinity}', "-Infinity"),
+    ('{"gold": 1e400}', "1e400"),
+    ('[-' + "9" * 400 + '.5]', "-999"),
+])
+def test_numbers_that_are_not_finite_are_refused(text: str, named: str) -> None:
+    """RFC 8259, section 6: NaN and Infinity are not JSON. Python's parser took them, and
+    made 1e400 infinite; the value then failed only when the store wrote it."""
+    with pytest.raises(NotFinite, match="is not a finite number") as caught:
+        loads(text)
+    assert named in str(caught.value) and len(str(caught.value)) < 100
+    assert issubclass(NotFinite, ValueError)
+
+
+def test_finite_numbers_still_parse_and_a_caller_may_choose_its_own() -> None:
+    assert loads('[1.5, -0.0, 1e300, 2]') == [1.5, -0.0, 1e300, 2]
+    assert loads('[NaN]', parse_constant=str) == ["NaN"]
+    assert loads('[1e400]', parse_float=str) == ["1e400"]

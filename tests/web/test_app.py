@@ -3,6 +3,8 @@ errors in one JSON shape, and the odds API."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from companion.games.seafall.setup import demo_options
@@ -139,7 +141,8 @@ def test_a_body_nested_too_deep_or_cut_short_is_refused_and_changes_nothing(clie
     for path in ("/api/tables", f"{url}/commands", f"{url}/undo"):
         r = client.post(path, data=deep, content_type="application/json")
         assert r.status_code == 400 and r.json == {
-            "error": "invalid", "message": "the request body must be a JSON object"}
+            "error": "invalid",
+            "message": "the request body is not JSON: nested more than 64 levels deep"}
     r = client.post(f"{url}/commands", json={"type": "hire_guild", "guild": "soldiers",
                                              "actor": "blue", "expected_version": 2})
     assert r.status_code == 200
@@ -149,6 +152,22 @@ def test_a_body_nested_too_deep_or_cut_short_is_refused_and_changes_nothing(clie
     assert client.get(url).json["state"]["turn"]["guild"] == "soldiers"  # not undone
     r = client.post(f"{url}/undo", data="", content_type="application/json")  # no body
     assert r.status_code == 200 and r.json["state"]["turn"]["guild"] is None
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_a_number_that_is_not_finite_is_refused_with_its_reason(client, number):
+    """NaN is not JSON (RFC 8259, section 6), but Python's parser took it: a new table's
+    options holding one passed every check, then failed to be stored (a 500)."""
+    options = json.dumps(demo_options())[:-1] + f', "record": [{{"game": {number}}}]}}'
+    r = client.post("/api/tables", data=f'{{"game": "seafall", "options": {options}}}',
+                    content_type="application/json")
+    assert r.status_code == 400 and r.json["error"] == "invalid"
+    assert r.json["message"] == f"the request body is not JSON: {number} is not a finite number"
+    assert client.get("/api/tables").json["tables"] == []
+    for body, message in (("", "must be a JSON object"), ("[1]", "must be a JSON object"),
+                          ('{"game": ', "is not JSON: Expecting value: line 1 column 10")):
+        r = client.post("/api/tables", data=body, content_type="application/json")
+        assert r.status_code == 400 and message in r.json["message"]
 
 
 def test_start_page_lists_tables_and_serves_local_assets(client, services):

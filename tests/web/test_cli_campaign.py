@@ -51,8 +51,11 @@ def test_campaign_errors_are_one_line_and_status_2(tmp_path: Path, capsys):
     assert status == 2 and "provinces" in err and len(err.splitlines()) == 1
     status, _, err = run(capsys, "campaign", "show", "nope", "--db", db)
     assert status == 2 and "no campaign 'nope'" in err
-    bad.write_text("[" * 100_000 + "]" * 100_000)  # raised RecursionError
-    for argv in (["new", "X", "--setup", str(bad)], ["import", str(bad)]):
-        status, _, err = run(capsys, "campaign", *argv, "--db", db)
-        assert status == 2 and err.strip().endswith(
-            f"{bad}: JSON nested more than 64 levels deep")
+    for text, why in (("[" * 100_000 + "]" * 100_000,  # raised RecursionError
+                       "nested more than 64 levels deep"),
+                      ('{"provinces": [{"colour": "red", "gold": 1e999}]}',
+                       "1e999 is not a finite number")):
+        bad.write_text(text)
+        for argv in (["new", "X", "--setup", str(bad)], ["import", str(bad)]):
+            status, _, err = run(capsys, "campaign", *argv, "--db", db)
+            assert status == 2 and err.strip().endswith(f"{bad} is not JSON ({why})")

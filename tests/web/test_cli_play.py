@@ -77,8 +77,10 @@ SETUP = {"setup": {"start_at": "turn",
                  id="malformed command"),
     pytest.param("{not json", "malformed", "not valid JSON", id="not JSON"),
     pytest.param([1, 2], "malformed", "JSON object", id="not an object"),
-    pytest.param("[" * 100_000 + "]" * 100_000, "malformed", "JSON nested more than 64 "
+    pytest.param("[" * 100_000 + "]" * 100_000, "malformed", "not valid JSON (nested more than 64 "
                  "levels deep", id="nested past the parser's recursion"),
+    pytest.param('{"type": "hire_guild", "guild": NaN}', "malformed",
+                 "NaN is not a finite number", id="NaN, which is not JSON"),
 ])
 def test_error_names_the_line_and_nothing_after_is_applied(tmp_path, capsys, bad, kind,
                                                            message):

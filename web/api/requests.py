@@ -6,19 +6,32 @@ from typing import Any
 
 from flask import request
 
+from companion import jsontext
 from companion.errors import InvalidCommand
 
 
 def json_body(optional: bool = False) -> dict[str, Any]:
     """The request's JSON object (400 for anything else: not JSON, not an object, nested
-    too deep). ``optional``: no body at all is ``{}``, but a body that is not a JSON object
-    is still refused, never taken for none."""
-    if optional and not request.get_data(cache=True).strip():
+    too deep, a number that is not finite: the parser's reason is given).
+    ``optional``: no body at all is ``{}``, but a body that is not a JSON object is still
+    refused, never taken for none."""
+    body = request.get_data(cache=True)
+    if optional and not body.strip():
         return {}
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise InvalidCommand("the request body must be a JSON object")
+        raise InvalidCommand(_not_json(body) if data is None and request.is_json and
+                             body.strip() else "the request body must be a JSON object")
     return data
+
+
+def _not_json(body: bytes) -> str:
+    """Why a body sent as JSON did not parse, in the parser's words."""
+    try:
+        jsontext.loads(body)
+    except ValueError as exc:  # JSONDecodeError, TooDeep, NotFinite, UnicodeDecodeError
+        return f"the request body is not JSON: {str(exc)[:160]}"
+    return "the request body must be a JSON object"
 
 
 def query_int(name: str, default: int | None = None, minimum: int = 0,

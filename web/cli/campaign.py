@@ -88,8 +88,8 @@ def _read_json(path: str) -> Any:
             return jsontext.loads(first)  # a script: its first line
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path} is not JSON ({exc.msg})") from None
-    except jsontext.TooDeep as exc:
-        raise ValueError(f"{path}: JSON {exc}") from None
+    except jsontext.Refused as exc:
+        raise ValueError(f"{path} is not JSON ({exc})") from None
 
 
 def _new(args: argparse.Namespace) -> int:

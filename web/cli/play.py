@@ -72,8 +72,8 @@ def _lines(text: str) -> Iterator[tuple[int, Any]]:
             value = jsontext.loads(stripped)
         except json.JSONDecodeError as exc:
             raise _Stop(ScriptError(number, "malformed", f"not valid JSON ({exc.msg})")) from None
-        except jsontext.TooDeep as exc:
-            raise _Stop(ScriptError(number, "malformed", f"JSON {exc}")) from None
+        except jsontext.Refused as exc:
+            raise _Stop(ScriptError(number, "malformed", f"not valid JSON ({exc})")) from None
         yield number, value
 
 
