@@ -160,11 +160,22 @@ class Catalogue:
         return Catalogue(self.upgrades, self.structures, advisors)
 
     def merged(self, extra: Mapping[str, Any]) -> Catalogue:
-        """A catalogue with ``extra``'s entries added (same name: replaced)."""
+        """A catalogue with ``extra``'s entries added (same name: replaced). ``extra`` holds
+        lists under ``upgrades``, ``structures`` and ``advisors`` (ValueError otherwise)."""
+        if not isinstance(extra, Mapping):
+            raise ValueError("the components are a JSON object of upgrades, structures and "
+                             "advisors")
         mine = self.to_json()
-        for key in ("upgrades", "structures", "advisors"):
+        unknown = sorted(str(k) for k in extra if k not in mine)
+        if unknown:
+            raise ValueError(f"unknown kinds of component: {', '.join(unknown)} (the kinds "
+                             f"are {', '.join(mine)})")
+        for key in mine:
+            entries = extra.get(key, [])
+            if entries is not None and not isinstance(entries, list):
+                raise ValueError(f"'{key}' is a list of entries")
             by_name = {e["name"]: e for e in mine[key]}
-            for raw in extra.get(key, []) or []:
+            for raw in entries or []:
                 by_name[_name(raw, key)] = raw
             mine[key] = list(by_name.values())
         return Catalogue.from_json(mine)

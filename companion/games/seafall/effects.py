@@ -90,7 +90,9 @@ class Effect:
         name = data.get("effect")
         if name not in _REQUIRED:
             raise ValueError(f"unknown effect {name!r}; known effects: {', '.join(EFFECT_NAMES)}")
-        missing = [f for f in _REQUIRED[name] if f not in data]
+        # a required field given as null was taken, then dropped when the state was written
+        # (to_json leaves out defaults): the game set up, and would not load again
+        missing = [f for f in _REQUIRED[name] if data.get(f) is None]
         if missing:
             raise ValueError(f"effect {name!r} needs {', '.join(missing)}")
         unknown = set(data) - {f for f in cls.__dataclass_fields__}
@@ -101,6 +103,9 @@ class Effect:
             val = getattr(eff, field)
             if val is not None and (not isinstance(val, int) or isinstance(val, bool)):
                 raise ValueError(f"effect {name!r}: {field} must be a whole number")
+        for field in ("role", "stat", "endeavor", "site_symbol", "kind", "text"):
+            if getattr(eff, field) is not None and not isinstance(getattr(eff, field), str):
+                raise ValueError(f"effect {name!r}: {field} must be text")
         if eff.stat is not None and eff.stat not in STATS:
             raise ValueError(f"effect {name!r}: stat must be one of {', '.join(STATS)}")
         if eff.endeavor is not None and eff.endeavor not in ENDEAVORS:

@@ -32,6 +32,7 @@ from typing import Any
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.games.seafall.components import Catalogue, default_catalogue
 from companion.games.seafall.endgame import FIELD_MAX, SHIP_STATS, STAT_MAX
+from companion.games.seafall.record import parse_record
 from companion.games.seafall.setup import (
     COLOURS,
     DEFAULT_FIELDS,
@@ -103,7 +104,7 @@ def join(options: Mapping[str, Any], colour: str, player: str, *,
         prov["advisors"] = [advisor]
         out["advisor_deck"] = deck
     provinces.append(prov)
-    out["record"] = [*out.get("record", []),
+    out["record"] = [*parse_record(out.get("record")),
                      {"event": "joined", "province": colour, "player": player,
                       "before_game": played + 1, "campaign_glory": glory}]
     return out
@@ -122,7 +123,7 @@ def catch_up(options: Mapping[str, Any], colour: str, *, ships: Sequence[str],
     _improve_ships(prov, ships, missed, "games missed")
     _improve(prov, improvements, missed // GAMES_PER_IMPROVEMENT, "games missed")
     del prov["games_missed"]
-    out["record"] = [*out.get("record", []),
+    out["record"] = [*parse_record(out.get("record")),
                      {"event": "returned", "province": colour,
                       "before_game": games_played(out) + 1, "games_missed": missed}]
     return out
@@ -143,7 +144,7 @@ def leave(options: Mapping[str, Any], colour: str) -> dict[str, Any]:
         for title, other in zip(TITLES, ranked, strict=False):
             other["title"] = title
     out["provinces"] = provinces
-    out["record"] = [*out.get("record", []),
+    out["record"] = [*parse_record(out.get("record")),
                      {"event": "left", "province": colour, "player": prov.get("player", colour),
                       "before_game": games_played(out) + 1,
                       "returned": {"advisors": advisors, "research": research}}]
@@ -200,10 +201,52 @@ def apply_changes(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _provinces(options: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ledger's provinces, each with what the changes read of it checked first: the
+    ledger may come from a campaign file, and the changes run before the setup checks it
+    (a campaign glory of "x" raised ValueError here, an advisor deck holding a list
+    TypeError)."""
     provinces = options.get("provinces")
     if not isinstance(provinces, list) or not all(isinstance(p, dict) for p in provinces):
         raise InvalidCommand("'provinces' must be a list of provinces")
+    for prov in provinces:
+        _check_province(prov)
+    deck = options.get("advisor_deck", [])
+    if not isinstance(deck, list) or not all(isinstance(a, str) for a in deck):
+        raise InvalidCommand("'advisor_deck' is a list of advisor names")
     return provinces
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_province(prov: dict[str, Any]) -> None:
+    where = f"province {prov.get('colour')!r}"
+    if not isinstance(prov.get("colour"), str):
+        raise InvalidCommand("each province needs its 'colour'")
+    for key in ("campaign_glory", "leader_reputation", "leader_fortune", "garrison",
+                "games_missed"):
+        if key in prov and not _whole(prov[key]):
+            raise InvalidCommand(f"{where}: '{key}' must be a whole number")
+    if prov.get("title") is not None and prov["title"] not in TITLES:
+        raise InvalidCommand(f"{where}: 'title' is one of {', '.join(TITLES)}")
+    advisors = prov.get("advisors", [])
+    if not isinstance(advisors, list) or not all(isinstance(a, str) for a in advisors):
+        raise InvalidCommand(f"{where}: 'advisors' is a list of advisor names")
+    research = prov.get("research", [])
+    if not isinstance(research, list) or not all(
+            isinstance(c, str) or (isinstance(c, Mapping) and isinstance(c.get("name"), str))
+            for c in research):
+        raise InvalidCommand(f"{where}: 'research' is a list of cards (a name or "
+                             "{\"name\", ...})")
+    fields = prov.get("fields", [])
+    if not isinstance(fields, list) or not all(_whole(v) for v in fields):
+        raise InvalidCommand(f"{where}: 'fields' is a list of field gold values")
+    ships = prov.get("ships", [])
+    if not isinstance(ships, list) or not all(
+            isinstance(ship, dict) and all(_whole(ship[k]) for k in SHIP_STATS if k in ship)
+            for ship in ships):
+        raise InvalidCommand(f"{where}: 'ships' is a list of ships with whole-number values")
 
 
 def _province(options: dict[str, Any], colour: str) -> dict[str, Any]:

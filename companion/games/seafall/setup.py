@@ -30,6 +30,7 @@ from companion.games.seafall.components import EXPERTISE, GOODS, Catalogue, defa
 from companion.games.seafall.effects import parse_effects
 from companion.games.seafall.glory import held_glory
 from companion.games.seafall.map import default_map, harbor_space, normalise
+from companion.games.seafall.record import parse_record
 from companion.games.seafall.state import (
     ISLAND_SITE_KINDS,
     TITLES,
@@ -73,10 +74,37 @@ def _obj(data: Any, where: str) -> Mapping[str, Any]:
     return data
 
 
-def _int(data: Mapping[str, Any], key: str, default: int, where: str, minimum: int = 0) -> int:
+def _known(data: Mapping[str, Any], keys: frozenset[str], where: str) -> None:
+    """Refuse keys this setup does not read: a misspelt "goldd" was passed over, and the
+    province began with no gold and no word said."""
+    unknown = sorted(str(k) for k in data if k not in keys)
+    if unknown:
+        raise InvalidCommand(f"{where}: unknown keys {', '.join(unknown)} (known: "
+                             f"{', '.join(sorted(keys))})")
+
+
+SHIP_KEYS = frozenset({"name", "sail", "raid", "explore", "hold", "location", "goods", "sunk",
+                       "upgrades", "damage"})
+PROVINCE_KEYS = frozenset({
+    "colour", "player", "gold", "glory", "reputation", "leader_reputation", "fortune",
+    "leader_fortune", "enmity", "at_war_with", "research", "treasures", "warehouse", "title",
+    "campaign_glory", "appellation", "absent", "games_missed", "advisors", "active_advisor",
+    "name", "garrison", "defense", "dangerous", "permanent_enmity", "plunder_values",
+    "site_enmity", "fields", "structures", "ships"})
+ISLAND_KEYS = frozenset({"id", "name", "garrison", "effects", "permanent_enmity",
+                         "garrison_enmity", "docks", "market", "repair", "space", "column",
+                         "sites"})
+SITE_KEYS = frozenset({"name", "kind", "defense", "dangerous", "symbol", "colour", "value",
+                       "good_present", "enmity"})
+
+
+def _int(data: Mapping[str, Any], key: str, default: int, where: str,
+         minimum: int | None = 0) -> int:
     val = data.get(key, default)
-    if not isinstance(val, int) or isinstance(val, bool) or val < minimum:
-        raise InvalidCommand(f"{where}: '{key}' must be a whole number >= {minimum}")
+    if not isinstance(val, int) or isinstance(val, bool) or (minimum is not None
+                                                             and val < minimum):
+        bound = "" if minimum is None else f" >= {minimum}"
+        raise InvalidCommand(f"{where}: '{key}' must be a whole number{bound}")
     return val
 
 
@@ -168,6 +196,7 @@ def _catalogue(options: Mapping[str, Any]) -> Catalogue:
 def _ship(raw: Any, colour: str, index: int, home: str, state: SeaFallState) -> Ship:
     where = f"province {colour} ship {index}"
     raw = _obj(raw, where)
+    _known(raw, SHIP_KEYS, where)
     base = DEFAULT_SHIPS[(index - 1) % len(DEFAULT_SHIPS)]
     ship = Ship(
         id=f"{colour}-{index}",
@@ -187,9 +216,11 @@ def _ship(raw: Any, colour: str, index: int, home: str, state: SeaFallState) -> 
     if not isinstance(ups, list) or len(ups) > 2:
         raise InvalidCommand(f"{where}: 'upgrades' is a list of at most two upgrade names")
     for up in ups:
+        if not isinstance(up, str):
+            _known(_obj(up, where), frozenset({"name", "exhausted"}), f"{where} upgrade")
         name, exhausted = (up, False) if isinstance(up, str) else (
-            _obj(up, where).get("name"), _bool(up, "exhausted", False, where))
-        if name not in state.catalogue.upgrades:
+            up.get("name"), _bool(up, "exhausted", False, where))
+        if not isinstance(name, str) or name not in state.catalogue.upgrades:
             raise InvalidCommand(f"{where}: unknown upgrade {name!r}")
         ship.upgrades.append(ShipUpgrade(str(name), exhausted))
     damage = raw.get("damage", [])
@@ -197,6 +228,7 @@ def _ship(raw: Any, colour: str, index: int, home: str, state: SeaFallState) -> 
         raise InvalidCommand(f"{where}: 'damage' is a list of at most two damage cards")
     for card in damage:
         card = {"name": card} if isinstance(card, str) else _obj(card, where)
+        _known(card, frozenset({"name", "effects"}), f"{where} damage card")
         ship.damage.append(DamageCard(str(card.get("name", "damage")),
                                       _effects(card.get("effects"), where)))
     return ship
@@ -210,6 +242,7 @@ def _province(raw: Any, state: SeaFallState) -> None:
     if colour in state.provinces:
         raise InvalidCommand(f"province {colour} is listed twice")
     where = f"province {colour}"
+    _known(raw, PROVINCE_KEYS, where)
     prov = Province(
         colour=colour,
         player=_str(raw, "player", colour.title(), where) or colour,
@@ -224,7 +257,9 @@ def _province(raw: Any, state: SeaFallState) -> None:
         treasures=_cards(raw.get("treasures"), f"{where} treasures"),
         warehouse=_goods(raw.get("warehouse"), where),
         title=_title(raw.get("title"), where),
-        campaign_glory=_int(raw, "campaign_glory", 0, where),
+        # below zero too: a player who joins or misses a game when the last has little
+        # ("Joining the campaign": the last's campaign glory less the games played)
+        campaign_glory=_int(raw, "campaign_glory", 0, where, minimum=None),
         appellation=_str(raw, "appellation", None, where),
     )
     prov.leader_reputation = _int(raw, "leader_reputation", prov.reputation, where)
@@ -242,7 +277,7 @@ def _province(raw: Any, state: SeaFallState) -> None:
     if not isinstance(advisors, list):
         raise InvalidCommand(f"{where}: 'advisors' is a list of advisor names")
     for name in advisors:
-        if name not in state.catalogue.advisors:
+        if not isinstance(name, str) or name not in state.catalogue.advisors:
             raise InvalidCommand(f"{where}: unknown advisor {name!r}")
         prov.council.append(Advisor(name))
     active = _str(raw, "active_advisor", None, where)
@@ -293,7 +328,8 @@ def _province(raw: Any, state: SeaFallState) -> None:
         raise InvalidCommand(f"{where}: 'structures' lists at most {BUILDING_SITES} structures")
     for i in range(1, BUILDING_SITES + 1):
         built = structures[i - 1] if i <= len(structures) else None
-        if built is not None and built not in state.catalogue.structures:
+        if built is not None and (not isinstance(built, str) or
+                                  built not in state.catalogue.structures):
             raise InvalidCommand(f"{where}: unknown structure {built!r}")
         add(f"build-{i}", "building_site", structure=built,
             plunder_value=state.catalogue.structures[built].plunder_value if built else None)
@@ -355,6 +391,7 @@ def _island(raw: Any, state: SeaFallState, index: int) -> None:
     if rid in state.regions:
         raise InvalidCommand(f"region id {rid!r} is used twice")
     where = f"island {rid}"
+    _known(raw, ISLAND_KEYS, where)
     region = Region(
         id=rid,
         name=_str(raw, "name", rid, where) or rid,
@@ -379,6 +416,7 @@ def _island(raw: Any, state: SeaFallState, index: int) -> None:
         sraw = _obj(sraw, f"{where} site {i}")
         sid = f"{rid}/{_str(sraw, 'name', str(i), where)}"
         swhere = f"site {sid}"
+        _known(sraw, SITE_KEYS, swhere)
         kind = sraw.get("kind", "unexplored")
         if kind not in ISLAND_SITE_KINDS:
             raise InvalidCommand(f"{swhere}: 'kind' must be one of {', '.join(ISLAND_SITE_KINDS)}")
@@ -419,6 +457,7 @@ def initial_state(options: Mapping[str, Any]) -> SeaFallState:
         raise InvalidCommand(f"unknown setup options: {', '.join(sorted(unknown))}")
     catalogue = _catalogue(options)
     supply_raw = _obj(options.get("supply", {}), "'supply'")
+    _known(supply_raw, frozenset({"goods", "upgrades", "structures"}), "'supply'")
     supply = Supply(
         goods={g: GOODS_PER_COLOUR for g in GOODS},
         upgrades={name: 1 for name in catalogue.upgrades},
@@ -479,10 +518,7 @@ def initial_state(options: Mapping[str, Any]) -> SeaFallState:
     game = _int(options, "game", 1, "setup", minimum=1)
     state.game_number = game
     state.retired_advisors = _retired(options.get("retired_advisors"))
-    record = options.get("record", [])
-    if not isinstance(record, list) or not all(isinstance(r, Mapping) for r in record):
-        raise InvalidCommand("'record' (the historical record) is a list of objects")
-    state.record = [dict(r) for r in record]
+    state.record = parse_record(options.get("record"))
     state.glory_target = _int(options, "glory_target", min(GLORY_TARGET_FIRST + game - 1,
                                                            GLORY_TARGET_MAX), "setup")
     start = options.get("start_at", "winter")

@@ -289,3 +289,30 @@ def test_absent_players_tied_together_take_the_titles_left_without_a_prompt():
     finish(g)  # both absent provinces record 1 glory: 11 each, tied for duke and count
     assert {c: p.title for c, p in g.state.provinces.items()} == {
         "yellow": "prince", "blue": "duke", "red": "count", "green": "baron"}
+
+
+def test_campaign_glory_below_zero_carries_into_the_next_game():
+    """Nothing in the rulebook stops campaign glory at zero, and two of its rules take it
+    below: an absent province records one less than the lowest score ("Missing a game"), and
+    a player who joins starts at the last place's campaign glory less the games played
+    ("Joining the campaign"). The next game's setup refused the ledger ("'campaign_glory'
+    must be a whole number >= 0"), and the campaign could not go on."""
+    g = Game({"provinces": [
+        {"colour": "red", "title": "count", "campaign_glory": 0, "absent": True},
+        {"colour": "blue", "title": "prince", "campaign_glory": 0},
+        {"colour": "green", "title": "duke", "campaign_glory": 0}],
+        "glory_target": 0, "first_player": "green"})
+    g.do("end_turn")
+    g.do("end_turn")
+    finish(g)
+    assert g.last("GloryRecorded").payload["glory"]["red"] == -1
+    assert g.state.provinces["red"].campaign_glory == -1
+    options = next_game(g.state)
+    options = catch_up(options, "red", ships=["red-1:sail"], improvements=[])
+    options = join(options, "gray", "Dan", ships=["gray-1:sail"], improvements=[],
+                   advisor="Brute")
+    gray = next(p for p in options["provinces"] if p["colour"] == "gray")
+    assert gray["campaign_glory"] == -1 - 1  # the last place's, less the one game played
+    state = Game({**options, "start_at": "winter", "advisor_deck": []}).state
+    assert (state.provinces["red"].campaign_glory, state.provinces["gray"].campaign_glory) \
+        == (-1, -2)
