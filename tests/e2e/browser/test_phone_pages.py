@@ -200,16 +200,34 @@ def test_campaign_page_shows_titles_record_and_enmity(devices, server):
     setup = {"provinces": [{"colour": "blue", "player": "Ana", "title": None},
                            {"colour": "green", "player": "Bo"},
                            {"colour": "red", "player": "Cy"}],
+             # as the engine writes it: milestones by name to who claimed them (the page
+             # showed them only as a list, which the engine never wrote), and changes of
+             # players as entries of their own (they showed as "Game ?:")
              "record": [{"game": 1, "glory": {"blue": 12, "green": 9, "red": 7},
-                         "milestones": ["Explorer"]}]}
+                         "milestones": {"Explorer": "green"}, "milestone_glory": {"green": 2},
+                         "absent": ["red"]},
+                        {"event": "joined", "province": "gray", "player": "Dee",
+                         "before_game": 2, "campaign_glory": 6},
+                        {"event": "returned", "province": "red", "before_game": 3,
+                         "games_missed": 1},
+                        {"event": "left", "province": "gray", "player": "Dee",
+                         "before_game": 4, "returned": {"advisors": [], "research": []}}]}
     info = start_campaign(server.services.store, "Autumn league", "seafall", setup)
     page = devices()
     page.goto(server.url(f"/campaigns/{info.id}"))
     expect(page.locator("#campaign-name")).to_have_text("Autumn league")
     expect(page.locator("#campaign-provinces article.province")).to_have_count(3)
     expect(page.locator("#campaign-provinces")).to_contain_text("Ana")
-    expect(page.locator("#campaign-record")).to_contain_text("Game 1:")
-    expect(page.locator("#campaign-record")).to_contain_text("Ana 12")
+    record = page.locator("#campaign-record li")
+    expect(record).to_have_count(4)
+    expect(record.nth(0)).to_contain_text("Game 1: Ana 12, Bo 9, Cy 7")
+    expect(record.nth(0)).to_contain_text("Milestones: Explorer (Bo)")
+    expect(record.nth(0)).to_contain_text("Glory from milestones: Bo 2")
+    expect(record.nth(0)).to_contain_text("Absent: Cy")
+    expect(record.nth(1)).to_have_text(
+        "Before game 2: Dee joined the campaign as Gray, with 6 campaign glory.")
+    expect(record.nth(2)).to_have_text("Before game 3: Cy came back after missing 1 game.")
+    expect(record.nth(3)).to_have_text("Before game 4: Dee left the campaign.")
     page.goto(server.url("/campaigns/nope"))
     expect(page.locator("#notice")).to_contain_text("There is no such campaign")
 

@@ -7,6 +7,31 @@ import {config, t} from "./i18n.js";
 import {ApiError, getJSON} from "./api.js";
 import {colourName} from "./views.js";
 
+// One entry of the historical record, as the engine writes it (companion/games/seafall/
+// record.py): a game's glory, the milestones claimed ({name: colour}), the glory they gave
+// and who was absent; or a province that joined, returned or left between games.
+function gameEntry(r, names) {
+  const who = (colour) => names[colour] || colourName(colour);
+  const byColour = (glory) => Object.entries(glory || {}).map(([c, g]) => `${who(c)} ${g}`).join(", ");
+  const milestones = Object.entries(r.milestones || {});
+  const note = (key, text) => h("div", {class: "muted small", text: `${t(key)} ${text}`});
+  return [
+    h("strong", {text: t("campaign.game_n", {n: r.game ?? "?"})}), " ", byColour(r.glory),
+    milestones.length ? note("campaign.milestones",
+      milestones.map(([name, colour]) => t("campaign.claimed", {milestone: name, player: who(colour)})).join(", ")) : null,
+    Object.keys(r.milestone_glory || {}).length ? note("campaign.milestone_glory", byColour(r.milestone_glory)) : null,
+    (r.absent || []).length ? note("campaign.absent", r.absent.map(who).join(", ")) : null,
+  ];
+}
+
+function changeEntry(r, names) {
+  const player = r.player || names[r.province] || colourName(r.province);
+  const values = {player, colour: colourName(r.province), game: r.before_game ?? "?",
+                  glory: r.campaign_glory ?? "?", count: r.games_missed ?? 0};
+  return [h("strong", {text: t("campaign.before_game", {game: values.game})}), " ",
+          t(`campaign.${r.event}`, values, r.event)];
+}
+
 function render(c) {
   const s = c.summary || {};
   document.title = `${c.name} · Tableside`;
@@ -30,11 +55,8 @@ function render(c) {
         fact("campaign.kept", p.kept_advisor),
         fact("campaign.missed", p.games_missed))))));
   const record = s.record || [];
-  fill($("#campaign-record"), record.length ? h("ol", {class: "record"}, record.map((r) => h("li", {},
-    h("strong", {text: t("campaign.game_n", {n: r.game ?? "?"})}), " ",
-    Object.entries(r.glory || {}).map(([colour, g]) => `${names[colour] || colourName(colour)} ${g}`).join(", "),
-    (r.milestones || []).length ? h("div", {class: "muted small", text: t("campaign.milestones") + " " +
-      r.milestones.map((m) => (typeof m === "string" ? m : m.name || JSON.stringify(m))).join(", ")}) : null)))
+  fill($("#campaign-record"), record.length ? h("ol", {class: "record"},
+    record.map((r) => h("li", {}, ...(r.event ? changeEntry(r, names) : gameEntry(r, names)))))
     : h("p", {class: "muted", text: t("campaign.no_record")}));
   const enmity = s.permanent_enmity || [];
   fill($("#campaign-enmity"), enmity.length ? h("ul", {class: "enmity"}, enmity.map((r) => h("li", {},
