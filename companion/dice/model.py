@@ -19,6 +19,10 @@ from typing import Any
 from companion import jsontext
 from companion.errors import InvalidCommand
 
+MAX_FACES = 1000
+"""The most faces a die may have, counts included (as many as ``odds`` takes for NdM): a
+die file from outside with ``"count": 1000000000`` would otherwise fill the memory."""
+
 
 @dataclass(frozen=True)
 class Face:
@@ -96,7 +100,14 @@ class Die:
                 raise ValueError(f"die {name!r}: face {label!r} needs an integer 'value'")
             if not isinstance(count, int) or isinstance(count, bool) or count < 1:
                 raise ValueError(f"die {name!r}: face {label!r} has a bad 'count'")
-            faces.extend([Face(label, kind, value)] * count)
+            if len(faces) + count > MAX_FACES:
+                raise ValueError(f"die {name!r}: more than {MAX_FACES} faces")
+            face = Face(label, kind, value)
+            other = next((f for f in faces if f.label == label), face)
+            if other != face:  # a read of this label could be either: refuse, never guess
+                raise ValueError(f"die {name!r}: face {label!r} is listed twice, with "
+                                 "different kinds or values")
+            faces.extend([face] * count)
         return cls(name, tuple(faces))
 
     def to_json(self) -> dict[str, Any]:

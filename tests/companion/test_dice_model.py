@@ -8,7 +8,17 @@ from typing import Any
 
 import pytest
 
-from companion.dice.model import D6, SEAFALL, DiceRead, Die, Face, find_die, load_die, numeric_die
+from companion.dice.model import (
+    D6,
+    MAX_FACES,
+    SEAFALL,
+    DiceRead,
+    Die,
+    Face,
+    find_die,
+    load_die,
+    numeric_die,
+)
 from companion.errors import InvalidCommand
 
 
@@ -85,11 +95,33 @@ def test_kind_defaults_to_label_and_count_to_one() -> None:
             "kind",
             id="empty kind",
         ),
+        pytest.param(  # built a list of a billion faces: the memory filled
+            {"name": "x", "faces": [{"label": "a", "value": 1, "count": 10**9}]},
+            "more than 1000 faces", id="count past any die",
+        ),
+        pytest.param(
+            {"name": "x", "faces": [{"label": "a", "value": 1, "count": 999},
+                                    {"label": "b", "value": 0, "count": 2}]},
+            "more than 1000 faces", id="faces past any die, counted together",
+        ),
+        pytest.param(  # a read of "a" could be worth 1 or 2
+            {"name": "x", "faces": [{"label": "a", "value": 1}, {"label": "a", "value": 2}]},
+            "'a' is listed twice, with different kinds or values", id="one label, two values",
+        ),
     ],
 )
 def test_die_from_json_names_what_is_wrong(data: Any, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Die.from_json(data)
+
+
+def test_a_face_listed_twice_alike_counts_twice_and_a_d1000_loads() -> None:
+    die = Die.from_json({"name": "x", "faces": [{"label": "a", "value": 1},
+                                                {"label": "b", "value": 0},
+                                                {"label": "a", "value": 1}]})
+    assert die.count("a") == 2 and die.labels == ("a", "b")
+    assert len(Die.from_json({"name": "d1000", "faces": [
+        {"label": str(n), "value": n} for n in range(1, MAX_FACES + 1)]}).faces) == MAX_FACES
 
 
 def test_die_needs_faces() -> None:

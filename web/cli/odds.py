@@ -20,7 +20,7 @@ import re
 import sys
 from fractions import Fraction
 
-from companion.dice.model import SEAFALL, Die, find_die, numeric_die
+from companion.dice.model import MAX_FACES, SEAFALL, Die, find_die, numeric_die
 from companion.dice.odds import (
     MAX_DICE,
     EndeavorOdds,
@@ -31,7 +31,7 @@ from companion.dice.odds import (
 )
 from companion.dice.rules import PoolRules
 
-MAX_SIDES = 1000
+MAX_SIDES = MAX_FACES
 MAX_TOTALS = 4001  # distinct totals a sum may have (200d20 is 3801)
 
 _NUMERIC = re.compile(r"(\d+)d(\d+)")
