@@ -156,7 +156,7 @@ def parse_mapping(data: Any, origin: str = "<mapping>") -> ButtonMapping:
         role, mode = (entry, ledmodes.ON) if isinstance(entry, str) else _led_entry(entry)
         if role not in ROLES:
             raise MappingError(f"{origin}: LED {key}: unknown role {role!r} ({', '.join(ROLES)})")
-        if ledmodes.parse_mode(mode) is None:
+        if not isinstance(mode, str) or ledmodes.parse_mode(mode) is None:
             raise MappingError(f"{origin}: LED {key}: bad mode {mode!r} (0, 1 or B<on>/<off>)")
         leds[index] = LedRole(role, mode)
     while leds and leds[-1] is None:

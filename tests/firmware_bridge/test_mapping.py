@@ -1,11 +1,15 @@
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware_bridge.events import ButtonEvent, ButtonKind
+from firmware_bridge.firmware import leds as ledmodes
 from firmware_bridge.mapping import (
     Expectation,
     MappingError,
@@ -15,7 +19,9 @@ from firmware_bridge.mapping import (
     parse_action,
     parse_mapping,
 )
+from tests.support.damage import damaged
 
+BUILTIN = resources.files("firmware_bridge.mappings")
 ROLL_AWAITS_CONFIRMATION = Expectation(frozenset({"confirm", "reread", "undo"}))
 CHOICE_OF_TWO = Expectation(frozenset({"option", "undo"}), options=2)
 FORTUNE = Expectation(frozenset({"fortune", "confirm"}))
@@ -105,12 +111,30 @@ def test_mapping_loads_a_user_file(tmp_path: Path) -> None:
         pytest.param(
             {"game": "g", "leds": {"0": {"role": "undo", "mode": "B0/1"}}}, "bad mode", id="mode"
         ),
+        pytest.param(  # raised TypeError (len() of a number) in the firmware's mode parser
+            {"game": "g", "leds": {"0": {"role": "undo", "mode": 1}}}, "bad mode",
+            id="mode a number, not text",
+        ),
     ],
 )
 def test_mapping_errors_name_the_file_and_entry(data, message: str) -> None:
     with pytest.raises(MappingError, match=message) as info:
         parse_mapping(data, "games/x.json")
     assert "games/x.json" in str(info.value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(builtin_games()).flatmap(
+    lambda game: damaged(json.loads(BUILTIN.joinpath(f"{game}.json").read_text()))))
+def test_a_damaged_mapping_loads_or_is_a_mapping_error(case) -> None:
+    """A mapping file from a player, one value changed: it loads, or says what is wrong."""
+    data, _ = case
+    try:
+        mapping = parse_mapping(data, "games/x.json")
+    except MappingError as exc:
+        assert "games/x.json" in str(exc)
+    else:
+        assert all(led is None or ledmodes.parse_mode(led.mode) for led in mapping.leds)
 
 
 def test_mapping_unreadable_file_is_a_mapping_error(tmp_path: Path) -> None:

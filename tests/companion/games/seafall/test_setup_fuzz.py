@@ -9,7 +9,6 @@ raised ``TypeError``, and a record entry with a glory of ``"x"`` or ``NaN`` was 
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -26,12 +25,7 @@ from companion.games.seafall.setup import COLOURS, demo_options
 from companion.store.sqlite import MEMORY, SQLiteStore
 from companion.table import Table
 from tests.companion.test_campaigns import play_out, script
-
-VALUES = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 10**9), st.text(max_size=4),
-    st.floats(allow_nan=False, allow_infinity=False), st.just([]), st.just({}),
-    st.lists(st.integers(-1, 3), max_size=2),
-    st.dictionaries(st.sampled_from(["red", "blue", "x"]), st.integers(-1, 3), max_size=2))
+from tests.support.damage import damaged
 
 
 @pytest.fixture(scope="module")
@@ -42,34 +36,6 @@ def ledger(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         campaign = start_campaign(store, "C", "seafall", setup)
         play_out(start_next_game(store, campaign.id), lines)
         return record_game(store, campaign.id).ledger
-
-
-@st.composite
-def damaged(draw: st.DrawFn, options: dict[str, Any],
-            under: str | None = None) -> tuple[dict[str, Any], list[Any]]:
-    """``options`` with one value deep inside it (inside ``options[under]``, if given)
-    deleted, replaced or given an extra key."""
-    options = copy.deepcopy(options)
-    node: Any = options
-    path: list[Any] = []
-    if under is not None and options[under] and draw(st.booleans()):
-        node, path = options[under], [under]
-    while True:
-        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
-        key = draw(st.sampled_from(keys))
-        path.append(key)
-        child = node[key]
-        if isinstance(child, (dict, list)) and child and draw(st.booleans()):
-            node = child
-            continue
-        change = draw(st.sampled_from(["delete", "replace", "add"]))
-        if change == "delete":
-            del node[key]
-        elif change == "add" and isinstance(child, dict):
-            child[draw(st.sampled_from(["goldd", "x", "name2"]))] = draw(VALUES)
-        else:
-            node[key] = draw(VALUES)
-        return options, [*path, change]
 
 
 def check(options: dict[str, Any]) -> None:
