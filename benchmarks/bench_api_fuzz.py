@@ -4,7 +4,8 @@ a spectator, a stranger without a session, a player who lost the CSRF token): re
 commands of the turn and answers to the prompts mixed with broken ones (unknown types,
 wrong field types, random JSON, bytes that are not JSON, JSON nested hundreds or thousands
 of levels deep, commands cut short, stale and absurd
-``expected_version``), random paths, headers (``Content-Type``, ``X-CSRF-Token``,
+``expected_version``), new tables and campaigns from setups with one value damaged
+(``tests/support/damage.py``), random paths, headers (``Content-Type``, ``X-CSRF-Token``,
 ``Last-Event-ID``) and query strings.
 
 Counts answers by status; any 5xx is a failure. Every 500 requests and at the end, each
@@ -35,6 +36,7 @@ from hypothesis import strategies as st  # noqa: E402
 from companion.games.seafall.setup import demo_options  # noqa: E402
 from companion.store.sqlite import SQLiteStore  # noqa: E402
 from companion.table import Table, replay  # noqa: E402
+from tests.support.damage import damaged  # noqa: E402
 from tests.support.web import browser, join  # noqa: E402
 from web.app import create_app  # noqa: E402
 from web.services import Services  # noqa: E402
@@ -58,7 +60,7 @@ ROUTES = [
     ("GET", "/api/tables/{id}/dice/latest"), ("GET", "/api/tables/{id}/dice/{text}"),
     ("POST", "/api/tables/{id}/dice/{text}/confirm"),
     ("POST", "/api/tables/{id}/dice/{text}/correct"), ("GET", "/api/hardware"),
-    ("GET", "/api/campaigns"), ("GET", "/api/campaigns/{text}"),
+    ("GET", "/api/campaigns"), ("GET", "/api/campaigns/{text}"), ("POST", "/api/campaigns"),
     ("GET", "/api/rules/search"), ("GET", "/api/rules/glossary"),
     ("PUT", "/api/tables/{id}"), ("PATCH", "/api/tables/{id}/commands"),
     ("GET", "/api/{text}"), ("POST", "/api/{text}"),
@@ -93,6 +95,7 @@ PLANS = st.fixed_dictionaries({
     "fields": st.dictionaries(st.sampled_from(FIELDS), json_values, max_size=3),
     "faces": st.lists(st.sampled_from(FACES), min_size=12, max_size=12),
     "json": json_values,
+    "setup": damaged(demo_options()).map(lambda case: case[0]),
     "raw": st.binary(max_size=64) | st.integers(60, 5000).map(  # nested past any request
         lambda n: b"[" * n + b"]" * n) | st.integers(60, 5000).map(
         lambda n: b'{"a": ' * n + b"1" + b"}" * n),
@@ -179,6 +182,9 @@ class Fuzz:
                 body = {"button": plan["pick"] % 8, "long": plan["flag"]}
             elif path.endswith(("/undo", "/redo")) and shape < 7:
                 body = {}
+            elif path in ("/api/tables", "/api/campaigns") and shape < 5:
+                body = {"game": "seafall", "name": "fuzz",
+                        "options" if path == "/api/tables" else "setup": plan["setup"]}
             elif path.endswith("/commands") and shape < 9 and table_id in self.tables:
                 body = self.command(plan, table_id)
                 if isinstance(body, dict) and plan["flag"]:
