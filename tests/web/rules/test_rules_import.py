@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import collections
+import random
+
 import pytest
 
+from tests.web.rules.conftest import pdf_bytes
 from web.rules import RulebookError
 from web.rules.rulebook import Page, read_pages, split_passages, text_pages
 
@@ -127,6 +131,42 @@ def test_import_bad_files(index, tmp_path, name, content, message):
     with pytest.raises(RulebookError, match=message):
         index.import_rulebook(path, "seafall", "en")
     assert index.imports() == []
+
+
+def damaged_copy(data: bytes, seed: int) -> bytes:
+    """``data`` with one to six bytes overwritten, runs cut out or put in, or its end cut."""
+    rng, out = random.Random(seed), bytearray(data)
+    for _ in range(rng.randint(1, 6)):
+        if len(out) < 2:
+            break
+        what, at = rng.random(), rng.randrange(len(out))
+        if what < 0.4:
+            out[at] = rng.randrange(256)
+        elif what < 0.6:
+            del out[at:at + rng.randint(1, 50)]
+        elif what < 0.8:
+            out[at:at] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 20)))
+        else:
+            del out[at:]
+    return bytes(out)
+
+
+def test_a_damaged_pdf_reads_or_is_refused_with_a_reason(tmp_path):
+    """pypdf raises whatever its code meets on a damaged file: 1,600 damaged copies of a
+    two-page PDF let an AssertionError (copy 226) and an AttributeError (copy 1523) escape
+    as tracebacks before. Each copy now reads, or is a RulebookError naming the file."""
+    good = pdf_bytes(["Raid: roll dice against the defense.", "Explore: sail to a site."])
+    outcomes = collections.Counter()
+    for seed in range(1600):
+        path = tmp_path / f"{seed}.pdf"
+        path.write_bytes(damaged_copy(good, seed))
+        try:
+            read_pages(path)
+            outcomes["read"] += 1
+        except RulebookError as exc:
+            assert str(exc).startswith(f"{path}: ")
+            outcomes["refused"] += 1
+    assert outcomes["read"] and outcomes["refused"]  # the damage is of both kinds
 
 
 def test_import_missing_file(index, tmp_path):
