@@ -10,8 +10,10 @@ anywhere near :data:`MAX_DEPTH`, so deeper text is refused as :class:`TooDeep`, 
 Python's parser also takes ``NaN``, ``Infinity`` and ``-Infinity``, and turns a number like
 ``1e400`` into infinity. None of them is JSON (RFC 8259, section 6), and a value that is
 not a finite number cannot be stored or sent again: it used to be taken, only to fail when
-the store wrote it. They are refused here as :class:`NotFinite`. Both refusals are a
-:class:`Refused`, a ``ValueError`` like any other text that is not JSON.
+the store wrote it. They are refused here as :class:`NotFinite`. A whole number of
+thousands of digits raised Python's own ``ValueError`` (its limit on converting digits),
+which the callers did not expect; it is :class:`TooLong` past :data:`MAX_DIGITS`. Each
+refusal is a :class:`Refused`, a ``ValueError`` like any other text that is not JSON.
 """
 
 from __future__ import annotations
@@ -20,15 +22,21 @@ import json
 import math
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "NotFinite", "Refused", "TooDeep", "loads", "nesting"]
+__all__ = ["MAX_DEPTH", "MAX_DIGITS", "NotFinite", "Refused", "TooDeep", "TooLong", "loads",
+           "nesting"]
 
 MAX_DEPTH = 64
 """The most levels of arrays and objects taken (a SeaFall export, the deepest document
 Tableside writes, nests about a dozen)."""
 
 
+MAX_DIGITS = 100
+"""The most digits a whole number may have (no count, id or version of Tableside comes near)."""
+
+
 class Refused(ValueError):
-    """Text that parses, but not as JSON from outside may: see the subclasses."""
+    """JSON text refused although Python's parser would take it (or fail on it in a way
+    of its own): see the subclasses."""
 
 
 class TooDeep(Refused):
@@ -45,6 +53,19 @@ class NotFinite(Refused):
         super().__init__(f"{text} is not a finite number")
 
 
+class TooLong(Refused):
+    """A whole number of more than :data:`MAX_DIGITS` digits."""
+
+    def __init__(self, digits: int) -> None:
+        super().__init__(f"a number of {digits} digits is too long (at most {MAX_DIGITS})")
+
+
+def _whole(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise TooLong(len(text.lstrip("-")))
+    return int(text)
+
+
 def _finite(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
@@ -58,13 +79,15 @@ def _constant(name: str) -> Any:
 
 def loads(text: str | bytes, **options: Any) -> Any:
     """``json.loads`` (its ``options`` too), refusing text nested more than
-    :data:`MAX_DEPTH` levels (:class:`TooDeep`) and numbers that are not finite
-    (:class:`NotFinite`; a caller's own ``parse_float`` or ``parse_constant`` is used
-    instead). A byte-order mark before the text (Windows Notepad writes one) is passed over,
-    as ``json.loads`` does for bytes but not for text."""
+    :data:`MAX_DEPTH` levels (:class:`TooDeep`), numbers that are not finite
+    (:class:`NotFinite`) and whole numbers too long (:class:`TooLong`); a caller's own
+    ``parse_float``, ``parse_constant`` or ``parse_int`` is used instead. A byte-order mark
+    before the text (Windows Notepad writes one) is passed over, as ``json.loads`` does for
+    bytes but not for text."""
     if isinstance(text, str) and text.startswith("\ufeff"):
         text = text[1:]
     options.setdefault("parse_float", _finite)
+    options.setdefault("parse_int", _whole)
     options.setdefault("parse_constant", _constant)
     try:
         value = json.loads(text, **options)

@@ -6,7 +6,16 @@ import json
 
 import pytest
 
-from companion.jsontext import MAX_DEPTH, NotFinite, TooDeep, loads, nesting
+from companion.jsontext import (
+    MAX_DEPTH,
+    MAX_DIGITS,
+    NotFinite,
+    Refused,
+    TooDeep,
+    TooLong,
+    loads,
+    nesting,
+)
 
 
 def test_nesting_counts_levels_of_lists_and_objects() -> None:
@@ -60,6 +69,16 @@ def test_numbers_that_are_not_finite_are_refused(text: str, named: str) -> None:
         loads(text)
     assert named in str(caught.value) and len(str(caught.value)) < 100
     assert issubclass(NotFinite, ValueError)
+
+
+def test_a_whole_number_too_long_is_refused_as_json_text() -> None:
+    """Thousands of digits raised Python's own ValueError (its limit on converting digits),
+    which the callers did not catch: a traceback from 'play' and 'campaign import'."""
+    assert loads("[" + "9" * MAX_DIGITS + ", -" + "9" * MAX_DIGITS + "]")[0] == 10**MAX_DIGITS - 1
+    for text in ("[" + "9" * (MAX_DIGITS + 1) + "]", '{"a": -' + "1" * 5000 + "}"):
+        with pytest.raises(TooLong, match="digits is too long"):
+            loads(text)
+    assert issubclass(TooLong, Refused)
 
 
 def test_finite_numbers_still_parse_and_a_caller_may_choose_its_own() -> None:

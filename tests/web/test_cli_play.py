@@ -81,6 +81,8 @@ SETUP = {"setup": {"start_at": "turn",
                  "levels deep", id="nested past the parser's recursion"),
     pytest.param('{"type": "hire_guild", "guild": NaN}', "malformed",
                  "NaN is not a finite number", id="NaN, which is not JSON"),
+    pytest.param('{"type": "hire_guild", "guild": 1' + "0" * 5000 + "}", "malformed",
+                 "5001 digits is too long", id="a number of 5,001 digits (ValueError before)"),
 ])
 def test_error_names_the_line_and_nothing_after_is_applied(tmp_path, capsys, bad, kind,
                                                            message):
