@@ -26,13 +26,19 @@ def start_campaign(store: SQLiteStore, name: str, game: str, setup: dict[str, An
     return store.create_campaign(name, game, setup)
 
 
-def start_next_game(store: SQLiteStore, campaign_id: str, actor: str | None = None) -> Table:
-    """Set up the campaign's next game from its latest ledger."""
+def start_next_game(store: SQLiteStore, campaign_id: str, actor: str | None = None,
+                    changes: list[Any] | None = None) -> Table:
+    """Set up the campaign's next game from its latest ledger, with ``changes`` of who plays
+    it applied first (SeaFall's ``campaign_changes``: a player who joins, catches up after
+    missing games, leaves, or is absent this game; docs/commands.md, "Campaign"). The
+    ledger stays as it is: the changes are in this game's setup, and what they change is
+    carried on by the ledger recorded from it."""
     info = store.campaign(campaign_id)
     if info.current is not None:
         raise CampaignConflict(f"campaign {info.name!r} already has a game under way "
                                f"({info.current}): record it first")
-    table = Table.create(store, info.game, info.ledger, actor)
+    options = info.ledger if not changes else {**info.ledger, "campaign_changes": changes}
+    table = Table.create(store, info.game, options, actor)
     store.link_campaign_game(campaign_id, table.session_id)
     return table
 

@@ -12,6 +12,7 @@ import pytest
 from companion.campaigns import record_game, start_campaign, start_next_game
 from companion.engine import Command
 from companion.errors import IllegalCommand, InvalidCommand
+from companion.games.seafall.membership import miss_game
 from companion.store.campaigns import CampaignConflict, UnknownCampaign
 from companion.store.sqlite import SQLiteStore
 from companion.table import Table
@@ -94,3 +95,29 @@ def test_export_and_import_round_trip(store, tmp_path):
         assert other.export_campaign(campaign.id) == doc
         with pytest.raises(UnknownCampaign):
             other.campaign("nope")
+
+
+def test_the_next_game_is_set_up_with_changes_of_players(store):
+    """Rulebook, "Changing the number of players in your campaign": a player misses a game
+    ("Missing a game") and a new one joins ("Joining the campaign"). The campaign's next game
+    could only be set up from its ledger as it was: no one could be absent or join."""
+    setup, lines = script()
+    campaign = start_campaign(store, "C", "seafall", setup)
+    play_out(start_next_game(store, campaign.id), lines)
+    ledger = record_game(store, campaign.id).ledger
+    with pytest.raises(IllegalCommand, match="no pink province"):
+        start_next_game(store, campaign.id, changes=[{"absent": {"colour": "pink"}}])
+    assert store.campaign(campaign.id).current is None  # nothing set up, nothing linked
+    table = start_next_game(store, campaign.id, changes=[
+        {"absent": {"colour": "red"}},
+        {"join": {"colour": "gray", "player": "Dan", "advisor": "Advanced Scout",
+                  "ships": ["gray-1:sail"], "improvements": []}}])
+    state = table.state
+    assert state.provinces["red"].absent and not state.provinces["blue"].absent
+    assert state.provinces["gray"].campaign_glory == \
+        min(p["campaign_glory"] for p in ledger["provinces"]) - 1  # one game played
+    assert state.provinces["red"].gold == 0  # absent: nothing to spend
+    info = store.campaign(campaign.id)
+    assert info.current == table.session_id and info.ledger == ledger  # the ledger stays
+    with pytest.raises(IllegalCommand, match="red is already marked absent"):
+        miss_game(miss_game(ledger, "red"), "red")

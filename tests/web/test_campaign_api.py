@@ -86,3 +86,19 @@ def test_only_the_host_edits_a_campaign(app, client, services):
     bare.get("/api/session")
     r = bare.post("/api/campaigns", json={"name": "X", "setup": script()[0]})
     assert r.status_code == 403 and r.json["error"] == "csrf"
+
+
+def test_the_next_game_takes_changes_of_players(client, services):
+    """docs/api.md: ``POST /api/campaigns/<id>/next`` with ``{"changes": [...]}``: here the
+    red player misses the first game ("Missing a game")."""
+    cid = client.post("/api/campaigns", json={"name": "Ours", "setup": script()[0]}).json["id"]
+    for body, message in (({"changes": 5}, "'changes' is a list"),
+                          ({"changes": [{"absent": {"colour": "pink"}}]}, "no pink province"),
+                          ({"changes": [{"fly": {"colour": "red"}}]}, "one of join, catch_up")):
+        r = client.post(f"/api/campaigns/{cid}/next", json=body)
+        assert r.status_code in (400, 409) and message in r.json["message"], r.json
+    assert client.get(f"/api/campaigns/{cid}").json["current"] is None
+    r = client.post(f"/api/campaigns/{cid}/next", json={"changes": [{"absent": {"colour": "red"}}]})
+    assert r.status_code == 201, r.json
+    state = services.tables.get(r.json["table"]).state
+    assert state.provinces["red"].absent and not state.provinces["blue"].absent

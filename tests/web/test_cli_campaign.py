@@ -59,3 +59,28 @@ def test_campaign_errors_are_one_line_and_status_2(tmp_path: Path, capsys):
         for argv in (["new", "X", "--setup", str(bad)], ["import", str(bad)]):
             status, _, err = run(capsys, "campaign", *argv, "--db", db)
             assert status == 2 and err.strip().endswith(f"{bad} is not JSON ({why})")
+
+
+def test_next_sets_the_game_up_with_players_absent(tmp_path: Path, capsys):
+    db = str(tmp_path / "t.sqlite3")
+    cid = run(capsys, "campaign", "new", "Ours", "--setup", str(WHOLE_GAME), "--db", db)[1]
+    cid = cid.strip()
+    status, _, err = run(capsys, "campaign", "next", cid, "--absent", "pink", "--db", db)
+    assert status == 2 and "no pink province" in err and len(err.splitlines()) == 1
+    changes = tmp_path / "changes.json"
+    changes.write_text('{"absent": {"colour": "red"}}')
+    status, _, err = run(capsys, "campaign", "next", cid, "--changes", str(changes), "--db", db)
+    assert status == 2 and "the changes are a JSON list" in err
+    changes.write_text('[{"absent": {"colour": "green"}}]')
+    for flags, message in ((["--absent", "red"], "at least two provinces' players must be "
+                            "present"),  # three provinces: one may miss the game, not two
+                           (["--absent", "green"], "green is already marked absent")):
+        status, _, err = run(capsys, "campaign", "next", cid, "--changes", str(changes),
+                             *flags, "--db", db)
+        assert status == 2 and message in err  # the file's changes come first
+    status, out, _ = run(capsys, "campaign", "next", cid, "--changes", str(changes),
+                         "--db", db)
+    assert status == 0
+    with SQLiteStore(db) as store:
+        state = Table.open(store, out.strip()).state
+    assert [c for c, p in state.provinces.items() if p.absent] == ["green"]

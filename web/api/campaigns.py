@@ -3,7 +3,8 @@
 ``GET /api/campaigns`` lists them; ``GET /api/campaigns/<id>`` gives one with the summary
 its game draws from the latest ledger (titles, the historical record, permanent enmity);
 ``POST /api/campaigns`` starts one, ``POST /api/campaigns/<id>/next`` sets up its next game
-and ``POST /api/campaigns/<id>/record`` carries a finished game into the next ledger.
+(with ``{"changes": [...]}``, who joins, catches up, leaves or is absent) and
+``POST /api/campaigns/<id>/record`` carries a finished game into the next ledger.
 
 Editing a campaign is the host's: the host of its latest game sets up the next one (and
 becomes host of the new table, with a new PIN); recording needs the host of the game under
@@ -92,8 +93,12 @@ def next_game(campaign_id: str) -> Any:
     info = _info(campaign_id)
     if info.games:
         auth.require_host(info.games[-1].session_id)
+    changes = json_body(optional=True).get("changes")
+    if changes is not None and not isinstance(changes, list):
+        raise InvalidCommand("'changes' is a list of changes of players (join, catch_up, "
+                             "leave, absent)")
     try:
-        table = start_next_game(_store(), campaign_id)
+        table = start_next_game(_store(), campaign_id, changes=changes)
     except CampaignConflict as exc:
         raise IllegalCommand(str(exc)) from None
     pin = _services().auth.new_host_pin(table.session_id)

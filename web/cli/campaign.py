@@ -3,13 +3,17 @@
     tableside campaign new NAME --setup FILE [--game seafall] [--db PATH]
     tableside campaign list [--db PATH]
     tableside campaign show ID [--db PATH]
-    tableside campaign next ID [--db PATH]        set up the next game; prints its table id
+    tableside campaign next ID [--absent COLOUR]... [--changes FILE] [--db PATH]
+                                                  set up the next game; prints its table id
     tableside campaign record ID [--db PATH]      once the game is over and recorded
     tableside campaign export ID [-o FILE] [--db PATH]
     tableside campaign import FILE [--db PATH]    import the games' sessions first
 
 The setup FILE is the first game's setup options (JSON, or a script whose first line is
-``{"setup": {...}}``). Bad input prints one line on stderr and exits with status 2.
+``{"setup": {...}}``). ``next --absent red`` sets up the next game with the red player
+missing it; ``--changes FILE`` takes a JSON list of changes of players (join, catch_up,
+leave, absent: docs/commands.md, "Campaign"), applied before the ``--absent`` ones.
+Bad input prints one line on stderr and exits with status 2.
 """
 
 from __future__ import annotations
@@ -53,6 +57,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("campaign_id", metavar="ID")
     p = add("next", "set up the campaign's next game (prints its table id)", _next)
     p.add_argument("campaign_id", metavar="ID")
+    p.add_argument("--absent", action="append", default=[], metavar="COLOUR",
+                   help="a province whose player misses this game (repeat for more)")
+    p.add_argument("--changes", metavar="FILE",
+                   help="a JSON list of changes of players: join, catch_up, leave, absent "
+                        "(docs/commands.md, \"Campaign\"; '-' reads standard input)")
     p = add("record", "carry the game under way, once recorded, into the next ledger", _record)
     p.add_argument("campaign_id", metavar="ID")
     p = add("export", "export a campaign's ledgers and the ids of its games", _export)
@@ -122,8 +131,13 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _next(args: argparse.Namespace) -> int:
+    changes = _read_json(args.changes) if args.changes else []
+    if not isinstance(changes, list):
+        raise ValueError(f"{args.changes}: the changes are a JSON list (join, catch_up, "
+                         "leave, absent)")
+    changes = [*changes, *({"absent": {"colour": c}} for c in args.absent)]
     with _open(args) as store:
-        table = start_next_game(store, args.campaign_id)
+        table = start_next_game(store, args.campaign_id, changes=changes)
     print(table.session_id)
     return 0
 

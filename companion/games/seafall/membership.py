@@ -8,6 +8,7 @@ campaign"): pure functions from the next game's setup options (as
   to the last place's less the games played, the next title down, a line in the record.
 * :func:`catch_up`: a player returns after missing games: ships improved once per game
   missed, one improvement per three games missed (rounded down).
+* :func:`miss_game`: a player cannot come to the next game: the province is absent.
 * :func:`leave`: a province leaves for good: its kept advisor goes back to the advisor deck,
   its research cards back to their deck, the record notes it; its permanent enmity stays on
   the board. The players left keep their order of titles, closed up to the titles for their
@@ -151,23 +152,38 @@ def leave(options: Mapping[str, Any], colour: str) -> dict[str, Any]:
     return out
 
 
+def miss_game(options: Mapping[str, Any], colour: str) -> dict[str, Any]:
+    """The next game's options with a player who cannot come ("Missing a game"): the
+    province is in the game, absent (no turns, no choices; setup checks it has no gold,
+    goods or tokens, its ships at home). The game's end records it one glory below the
+    lowest score and counts the game missed for the catch-up on return."""
+    out = copy.deepcopy(dict(options))
+    prov = _province(out, colour)
+    if prov.get("absent"):
+        raise IllegalCommand(f"{colour} is already marked absent for this game")
+    prov["absent"] = True
+    return out
+
+
 CHANGES: dict[str, tuple[str, ...]] = {  # each change's arguments besides "colour"
     "join": ("player", "ships", "improvements", "advisor", "leader_reputation",
              "leader_fortune"),
     "catch_up": ("ships", "improvements"),
     "leave": (),
+    "absent": (),
 }
 
 
 def apply_changes(options: Mapping[str, Any]) -> dict[str, Any]:
     """Apply the setup option ``campaign_changes`` (a list, in order, of ``{"join": {...}}``,
-    ``{"catch_up": {...}}`` or ``{"leave": {"colour": ...}}``, each holding the arguments of
-    the function of that name) and return the options without it."""
+    ``{"catch_up": {...}}``, ``{"leave": {"colour": ...}}`` or ``{"absent": {"colour":
+    ...}}``, each holding the arguments of the function of that name, :func:`miss_game` for
+    ``absent``) and return the options without it."""
     out = dict(options)
     changes = out.pop("campaign_changes", [])
     if not isinstance(changes, list):
         raise InvalidCommand("'campaign_changes' is a list of {\"join\"|\"catch_up\"|"
-                             "\"leave\": {...}}")
+                             "\"leave\"|\"absent\": {...}}")
     for change in changes:
         if not isinstance(change, Mapping) or len(change) != 1 or \
                 next(iter(change)) not in CHANGES:
@@ -192,6 +208,8 @@ def apply_changes(options: Mapping[str, Any]) -> dict[str, Any]:
                        advisor=args.pop("advisor", None), **args)
         elif kind == "catch_up":
             out = catch_up(out, colour, **args)
+        elif kind == "absent":
+            out = miss_game(out, colour)
         else:
             out = leave(out, colour)
     return out
