@@ -271,8 +271,10 @@ def _province(raw: Any, state: SeaFallState) -> None:
     elif prov.games_missed:
         raise InvalidCommand(
             f"{where}: {prov.player} returns after missing {prov.games_missed} game(s); "
-            "apply the catch-up first (improved ships and improvements, see docs/seafall.md "
-            "\"The campaign\")")
+            f"apply the catch-up first, the change {{\"catch_up\": {{\"colour\": "
+            f"\"{colour}\", \"ships\": [...], \"improvements\": [...]}}}} (a ship "
+            "improved per game missed, an improvement per three: docs/commands.md, "
+            f"\"Campaign\"), or mark {colour} absent again")
     advisors = raw.get("advisors", [])
     if not isinstance(advisors, list):
         raise InvalidCommand(f"{where}: 'advisors' is a list of advisor names")
