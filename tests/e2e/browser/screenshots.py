@@ -141,11 +141,13 @@ def take(out: Path) -> list[Path]:
 
         from companion.campaigns import start_campaign
 
-        setup = {"provinces": [{"colour": "blue", "player": "Ana"},
+        setup = {"game": 2,
+                 "provinces": [{"colour": "blue", "player": "Ana"},
                                {"colour": "green", "player": "Bo"},
                                {"colour": "red", "player": "Cy"}],
                  "record": [{"game": 1, "glory": {"blue": 12, "green": 9, "red": 7},
-                             "milestones": ["Explorer"]}]}
+                             "milestones": {"Explorer": "green"},
+                             "milestone_glory": {"green": 2}}]}
         info = start_campaign(server.services.store, "Autumn league", "seafall", setup)
         camp = new_page(browser)
         camp.goto(server.url(f"/campaigns/{info.id}"))

@@ -232,6 +232,46 @@ def test_campaign_page_shows_titles_record_and_enmity(devices, server):
     expect(page.locator("#notice")).to_contain_text("There is no such campaign")
 
 
+def test_the_host_records_a_game_and_sets_up_the_next_with_a_player_missing_it(devices,
+                                                                              server):
+    """The campaign page's host part (docs/ui.md): before the first game anyone may set it
+    up; then only its host sees the buttons. Recording is refused with the server's reason
+    until the game is over; the next game is set up with the players ticked as missing it
+    (rulebook, "Missing a game")."""
+    from companion.campaigns import start_campaign
+    from tests.companion.test_campaigns import play_out, script
+
+    setup, lines = script()
+    info = start_campaign(server.services.store, "Winter league", "seafall", setup)
+    page = devices()
+    page.goto(server.url(f"/campaigns/{info.id}"))
+    expect(page.locator("#next-form input[name=absent]")).to_have_count(3)
+    page.locator("#next-form button").click()
+    expect(page.locator("#campaign-result .pin")).to_be_visible()  # the new table's host PIN
+    expect(page.locator("#campaign-games li")).to_have_count(1)
+    page.get_by_role("button", name="Record the game into the campaign").click()
+    expect(page.locator("#campaign-result")).to_contain_text("not over and recorded")
+
+    watcher = devices()  # another phone: it sees the campaign, not the host's buttons
+    watcher.goto(server.url(f"/campaigns/{info.id}"))
+    expect(watcher.locator("#campaign-games li")).to_have_count(1)
+    expect(watcher.locator("#campaign-host")).to_be_hidden()
+
+    session = server.services.store.campaign(info.id).current
+    play_out(server.services.tables.get(session), lines)
+    page.get_by_role("button", name="Record the game into the campaign").click()
+    expect(page.locator("#campaign-result")).to_contain_text("Recorded")
+    expect(page.locator("#campaign-meta")).to_contain_text("next game 2")
+    expect(page.locator("#campaign-record li")).to_have_count(1)
+    page.locator("#next-form label", has_text="Ben").locator("input").check()  # red
+    page.locator("#next-form button").click()
+    expect(page.locator("#campaign-result .pin")).to_be_visible()
+    second = server.services.store.campaign(info.id).current
+    assert second != session
+    state = server.services.tables.get(second).state
+    assert [c for c, p in state.provinces.items() if p.absent] == ["red"]
+
+
 def seafall_profile():
     """The demo's SeaFall profile, enrolled from synthetic crops, once a reader with it can
     be made (vision's model files are in the checkout)."""

@@ -1,10 +1,12 @@
 // The campaign page /campaigns/<id>: titles and campaign glory, the historical record of
 // past games, permanent enmity on the map, and the games played (GET /api/campaigns/<id>).
+// Its host (the host of the campaign's latest game; anyone, before the first) records the
+// game under way into the campaign, and sets up the next game with who misses it.
 "use strict";
 
 import {$, h, fill} from "./dom.js";
 import {config, t} from "./i18n.js";
-import {ApiError, getJSON} from "./api.js";
+import {ApiError, getJSON, me, send} from "./api.js";
 import {colourName} from "./views.js";
 
 // One entry of the historical record, as the engine writes it (companion/games/seafall/
@@ -70,9 +72,76 @@ function render(c) {
     " ", h("span", {class: "pill", text: g.recorded ? t("campaign.recorded") : t("campaign.in_play")}))));
 }
 
+// The host's part: who may act is the API's rule (web/api/campaigns.py), shown here so
+// that no one is offered a button the server would refuse.
+async function hostActions(c) {
+  const section = $("#campaign-host");
+  const latest = (c.games || []).length ? c.games[c.games.length - 1].session : null;
+  const who = latest ? await me(latest).catch(() => null) : null;
+  if (latest && !(who && who.role === "host")) {
+    section.hidden = true;
+    return;
+  }
+  section.hidden = false;
+  const url = `/api/campaigns/${encodeURIComponent(c.id)}`;
+  const result = $("#campaign-result");
+  const failed = (err) => fill(result, h("p", {class: "notice error",
+    text: err instanceof ApiError ? err.message : t("error.network")}));
+  if (c.current) {
+    const button = h("button", {type: "button", class: "primary", text: t("campaign.record_game")});
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        const updated = await send(`${url}/record`, {});
+        fill(result, h("p", {class: "notice info", text: t("campaign.recorded_into")}));
+        await show(updated);
+      } catch (err) {
+        failed(err);
+      } finally {
+        button.disabled = false;
+      }
+    });
+    fill($("#campaign-actions"), h("p", {class: "muted", text: t("campaign.record_help")}), button);
+    return;
+  }
+  const provinces = (c.summary || {}).provinces || [];
+  const form = h("form", {class: "stack", id: "next-form"},
+    h("fieldset", {class: "players"}, h("legend", {text: t("campaign.absent_legend")}),
+      ...provinces.map((p) => h("label", {class: "check-row"},
+        h("input", {type: "checkbox", name: "absent", value: p.colour}),
+        h("span", {class: `swatch c-${p.colour}`, "aria-hidden": "true"}),
+        p.player || colourName(p.colour)))),
+    h("button", {type: "submit", class: "primary", text: t("campaign.next_game")}));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const changes = [...form.querySelectorAll("input[name=absent]:checked")]
+      .map((box) => ({absent: {colour: box.value}}));
+    const button = form.querySelector("button");
+    button.disabled = true;
+    try {
+      const out = await send(`${url}/next`, {changes});
+      const link = h("a", {class: "button primary", href: `/t/${encodeURIComponent(out.table)}`,
+                           text: t("home.go_table")});
+      await show(out.campaign);
+      fill(result, out.host_pin ? h("p", {class: "notice info"}, t("home.host_pin"), " ",
+        h("strong", {class: "pin", text: String(out.host_pin)})) : null, h("p", {}, link));
+    } catch (err) {
+      failed(err);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  fill($("#campaign-actions"), form);
+}
+
+async function show(c) {
+  render(c);
+  await hostActions(c);
+}
+
 (async () => {
   try {
-    render(await getJSON(`/api/campaigns/${encodeURIComponent(config.campaign)}`));
+    await show(await getJSON(`/api/campaigns/${encodeURIComponent(config.campaign)}`));
   } catch (err) {
     const text = err instanceof ApiError && err.status === 404 ? t("campaign.missing") : err.message;
     fill($("#notice"), h("p", {class: "notice error", text}));
