@@ -184,10 +184,26 @@ def campaign_summary(ledger: dict[str, Any]) -> dict[str, Any]:
     enmity to their defaults) reads the same way as a carried-over one."""
     from companion.games.seafall.setup import initial_state
 
+    # A player who missed games is owed a catch-up before the next game can be set up, and
+    # the setup refuses the ledger until then: the page read it only to fail (after any game
+    # with an absent player, the campaign could not be shown). The count is read aside.
+    missed: dict[str, int] = {}
+    if isinstance(ledger.get("provinces"), list):
+        ready = []
+        for raw in ledger["provinces"]:
+            count = raw.get("games_missed") if isinstance(raw, dict) else None
+            if isinstance(count, int) and not isinstance(count, bool) and count > 0 and \
+                    not raw.get("absent"):
+                missed[raw.get("colour")] = count
+                raw = {k: v for k, v in raw.items() if k != "games_missed"}
+            ready.append(raw)
+        ledger = {**ledger, "provinces": ready}
     state = initial_state(ledger)
     provinces = []
     for colour in state.seating:
         prov = state.provinces[colour]
+        if colour in missed:
+            prov.games_missed = missed[colour]
         provinces.append({
             "colour": colour, "player": prov.player, "title": prov.title,
             "campaign_glory": prov.campaign_glory,

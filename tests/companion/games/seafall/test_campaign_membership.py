@@ -3,6 +3,7 @@ campaign": "Joining the campaign", "Permanently removing a player", "Missing a g
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ import pytest
 from seafall_driver import Game
 
 from companion.errors import IllegalCommand, InvalidCommand
-from companion.games.seafall.campaign import next_game
+from companion.games.seafall.campaign import campaign_summary, next_game
 from companion.games.seafall.membership import catch_up, join, leave
 
 TRANSCRIPTS = Path(__file__).parent / "transcripts"
@@ -316,3 +317,25 @@ def test_campaign_glory_below_zero_carries_into_the_next_game():
     state = Game({**options, "start_at": "winter", "advisor_deck": []}).state
     assert (state.provinces["red"].campaign_glory, state.provinces["gray"].campaign_glory) \
         == (-1, -2)
+
+
+def test_the_campaign_page_reads_a_ledger_with_a_player_owed_a_catch_up():
+    """After a game with an absent player, the ledger counts the game missed, and the setup
+    refuses it until the catch-up; the campaign page's summary read it through the setup,
+    so the campaign could not be shown (nor its recording answered) at all."""
+    g = absent_game(glory_target=0, first_player="green")
+    g.do("end_turn")
+    g.do("end_turn")
+    finish(g)
+    options = next_game(g.state)
+    with pytest.raises(InvalidCommand, match="catch-up"):
+        Game({**options, "start_at": "winter"})
+    summary = campaign_summary(options)
+    red = next(p for p in summary["provinces"] if p["colour"] == "red")
+    assert red["games_missed"] == 1 and red["title"] is not None
+    assert summary["record"][-1]["absent"] == ["red"]
+    bad = copy.deepcopy(options)  # a count that is not a number is still refused
+    bad["provinces"] = [{**p, "games_missed": "x"} if p["colour"] == "red" else p
+                        for p in bad["provinces"]]
+    with pytest.raises(InvalidCommand, match="games_missed"):
+        campaign_summary(bad)
