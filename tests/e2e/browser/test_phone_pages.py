@@ -272,6 +272,45 @@ def test_the_host_records_a_game_and_sets_up_the_next_with_a_player_missing_it(d
     assert [c for c, p in state.provinces.items() if p.absent] == ["red"]
 
 
+def test_a_player_back_after_missing_games_catches_up_from_the_campaign_page(devices, server):
+    """Rulebook, "Missing a game": back after three missed games, a ship is improved three
+    times and the province takes one improvement; the host chooses them on the page (the
+    next game could not be set up from the phone at all: the catch-up was owed)."""
+    from companion.games.seafall.engine import SeaFall
+    from companion.games.seafall.membership import catch_up
+    from tests.companion.test_campaigns import script
+
+    ledger = {**script()[0], "game": 4}  # Ben (red) away for games 1 to 3
+    red = next(p for p in ledger["provinces"] if p["colour"] == "red")
+    red["games_missed"] = 3
+    info = server.services.store.create_campaign("Spring league", "seafall", ledger)
+    page = devices()
+    page.goto(server.url(f"/campaigns/{info.id}"))
+    part = page.locator('fieldset[data-returning="red"]')
+    expect(part.locator("legend")).to_have_text(
+        "Ben comes back after missing 3 games: the catch-up")
+    expect(part.locator("select[name=ship]")).to_have_count(3)
+    expect(part.locator("select[name=improvement]")).to_have_count(1)
+    page.locator("#next-form label", has_text="Ben").locator("input").check()
+    expect(part).to_be_hidden()  # absent again: nothing to catch up yet
+    page.locator("#next-form label", has_text="Ben").locator("input").uncheck()
+    chosen = ["red-1:sail", "red-1:sail", "red-2:hold"]
+    for select, value in zip(part.locator("select[name=ship]").all(), chosen, strict=True):
+        select.select_option(value)
+    part.locator("select[name=improvement]").select_option("fortune")
+    page.locator("#next-form button").click()
+    expect(page.locator("#campaign-result .pin")).to_be_visible()
+    state = server.services.tables.get(server.services.store.campaign(info.id).current).state
+    expected = SeaFall().setup(catch_up(ledger, "red", ships=chosen,
+                                        improvements=[{"choice": "fortune"}]))[0]
+    assert state.provinces["red"].games_missed == 0 and not state.provinces["red"].absent
+    assert {sid: (s.sail, s.hold) for sid, s in state.ships.items()} == {
+        sid: (s["sail"], s["hold"]) for sid, s in expected.payload["state"]["ships"].items()}
+    assert state.provinces["red"].leader_fortune == \
+        expected.payload["state"]["provinces"]["red"]["leader_fortune"] == red.get(
+            "leader_fortune", 0) + 1
+
+
 def seafall_profile():
     """The demo's SeaFall profile, enrolled from synthetic crops, once a reader with it can
     be made (vision's model files are in the checkout)."""

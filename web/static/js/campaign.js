@@ -105,17 +105,30 @@ async function hostActions(c) {
     return;
   }
   const provinces = (c.summary || {}).provinces || [];
+  const returning = provinces.filter((p) => p.games_missed > 0);
   const form = h("form", {class: "stack", id: "next-form"},
     h("fieldset", {class: "players"}, h("legend", {text: t("campaign.absent_legend")}),
       ...provinces.map((p) => h("label", {class: "check-row"},
         h("input", {type: "checkbox", name: "absent", value: p.colour}),
         h("span", {class: `swatch c-${p.colour}`, "aria-hidden": "true"}),
         p.player || colourName(p.colour)))),
+    ...returning.map((p) => catchUp(p)),
     h("button", {type: "submit", class: "primary", text: t("campaign.next_game")}));
+  for (const box of form.querySelectorAll("input[name=absent]")) {  // absent again: no catch-up
+    box.addEventListener("change", () => {
+      const part = form.querySelector(`fieldset[data-returning="${box.value}"]`);
+      if (part) part.hidden = part.disabled = box.checked;
+    });
+  }
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const changes = [...form.querySelectorAll("input[name=absent]:checked")]
       .map((box) => ({absent: {colour: box.value}}));
+    for (const part of form.querySelectorAll("fieldset[data-returning]:not([disabled])")) {
+      const values = (name) => [...part.querySelectorAll(`select[name=${name}]`)].map((x) => x.value);
+      changes.push({catch_up: {colour: part.dataset.returning, ships: values("ship"),
+                               improvements: values("improvement").map((choice) => ({choice}))}});
+    }
     const button = form.querySelector("button");
     button.disabled = true;
     try {
@@ -132,6 +145,30 @@ async function hostActions(c) {
     }
   });
   fill($("#campaign-actions"), form);
+}
+
+// A player back after missing games catches up before the game ("Missing a game"): a ship
+// improved per game missed, and an improvement per three (the simple ones here: leader
+// reputation or fortune, the garrison; a field or an appellation from the command line).
+function catchUp(p) {
+  const name = p.player || colourName(p.colour);
+  const ships = [];
+  for (const n of [1, 2]) {
+    for (const stat of ["sail", "raid", "explore", "hold"]) {
+      ships.push(h("option", {value: `${p.colour}-${n}:${stat}`,
+                              text: t("campaign.ship_stat", {n, stat: t("option.stat." + stat, null, stat)})}));
+    }
+  }
+  const select = (label, options) => h("label", {}, label, h("select", {name: options.name},
+    ...options.items.map((o) => o.cloneNode(true))));
+  const improvements = ["reputation", "fortune", "garrison"].map((choice) =>
+    h("option", {value: choice, text: t("campaign.improve." + choice)}));
+  return h("fieldset", {"data-returning": p.colour},
+    h("legend", {text: t("campaign.returns", {player: name, count: p.games_missed})}),
+    ...Array.from({length: p.games_missed}, (_, i) =>
+      select(t("campaign.ship_n", {n: i + 1}), {name: "ship", items: ships})),
+    ...Array.from({length: Math.floor(p.games_missed / 3)}, (_, i) =>
+      select(t("campaign.improvement_n", {n: i + 1}), {name: "improvement", items: improvements})));
 }
 
 async function show(c) {
