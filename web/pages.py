@@ -135,7 +135,8 @@ def join(session_id: str) -> Any:
 @bp.get("/campaigns/<campaign_id>")
 def campaign(campaign_id: str) -> Any:
     return _render("campaign.html", campaign_id=campaign_id, config={
-        "page": "campaign", "campaign": campaign_id, "game_titles": GAME_TITLES})
+        "page": "campaign", "campaign": campaign_id, "game_titles": GAME_TITLES,
+        "colours": list(COLOURS)})
 
 
 @bp.get("/lang/<code>")

@@ -311,6 +311,45 @@ def test_a_player_back_after_missing_games_catches_up_from_the_campaign_page(dev
             "leader_fortune", 0) + 1
 
 
+def test_a_player_leaves_for_good_and_a_new_one_joins_from_the_campaign_page(devices, server):
+    """Rulebook, "Changing the number of players in your campaign": after game 1, Ben (red)
+    leaves for good, asked once more, and Dan joins as gray with an advisor worth one
+    reputation and one ship improvement (one game played)."""
+    from companion.campaigns import record_game, start_campaign, start_next_game
+    from tests.companion.test_campaigns import play_out, script
+
+    setup, lines = script()
+    store = server.services.store
+    info = start_campaign(store, "Summer league", "seafall", setup)
+    play_out(server.services.tables.get(start_next_game(store, info.id).session_id), lines)
+    record_game(store, info.id)
+    page = devices()
+    page.goto(server.url(f"/campaigns/{info.id}"))
+    # the page is open to anyone before a game; now it is the last game's host's
+    expect(page.locator("#campaign-host")).to_be_hidden()
+    last = store.campaign(info.id).games[-1].session_id
+    page.goto(server.url(f"/host/{last}?pin={server.services.auth.demo_host(last)}"))
+    page.goto(server.url(f"/campaigns/{info.id}"))
+    page.locator("fieldset.joining select[name=join-colour]").select_option("gray")
+    page.locator("input[name=join-player]").fill("Dan")
+    expect(page.locator("fieldset.joining select[name=ship]")).to_have_count(1)
+    page.locator("fieldset.joining select[name=ship]").select_option("gray-2:raid")
+    page.locator("input[name=leave][value=red]").check()
+    page.once("dialog", lambda dialog: dialog.dismiss())  # on second thoughts: nothing sent
+    page.locator("#next-form button").click()
+    expect(page.locator("#campaign-result")).to_be_empty()
+    assert store.campaign(info.id).current is None
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#next-form button").click()
+    expect(page.locator("#campaign-result .pin")).to_be_visible()
+    state = server.services.tables.get(store.campaign(info.id).current).state
+    assert set(state.provinces) == {"green", "blue", "gray"}
+    gray = state.provinces["gray"]
+    assert gray.player == "Dan" and len(gray.council) == 1
+    assert state.catalogue.advisors[gray.council[0].name].reputation == 1
+    assert state.ships["gray-2"].raid == 3 + 1  # the second starting ship's raid, improved
+
+
 def seafall_profile():
     """The demo's SeaFall profile, enrolled from synthetic crops, once a reader with it can
     be made (vision's model files are in the checkout)."""

@@ -113,22 +113,47 @@ async function hostActions(c) {
         h("span", {class: `swatch c-${p.colour}`, "aria-hidden": "true"}),
         p.player || colourName(p.colour)))),
     ...returning.map((p) => catchUp(p)),
+    c.version > 1 ? h("fieldset", {class: "players"}, h("legend", {text: t("campaign.leave_legend")}),
+      ...provinces.map((p) => h("label", {class: "check-row"},
+        h("input", {type: "checkbox", name: "leave", value: p.colour}),
+        h("span", {class: `swatch c-${p.colour}`, "aria-hidden": "true"}),
+        p.player || colourName(p.colour)))) : null,
+    c.version > 1 ? joining(c, provinces) : null,
     h("button", {type: "submit", class: "primary", text: t("campaign.next_game")}));
-  for (const box of form.querySelectorAll("input[name=absent]")) {  // absent again: no catch-up
-    box.addEventListener("change", () => {
+  for (const box of form.querySelectorAll("input[name=absent], input[name=leave]")) {
+    box.addEventListener("change", () => {  // absent again, or gone: no catch-up
       const part = form.querySelector(`fieldset[data-returning="${box.value}"]`);
-      if (part) part.hidden = part.disabled = box.checked;
+      if (part) {
+        part.hidden = part.disabled = [...form.querySelectorAll(
+          `input[name=absent][value="${box.value}"], input[name=leave][value="${box.value}"]`)]
+          .some((other) => other.checked);
+      }
     });
   }
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const changes = [...form.querySelectorAll("input[name=absent]:checked")]
-      .map((box) => ({absent: {colour: box.value}}));
+    const ticked = (name) => [...form.querySelectorAll(`input[name=${name}]:checked`)].map((box) => box.value);
+    const values = (part, name) => [...part.querySelectorAll(`select[name=${name}]`)].map((x) => x.value);
+    const leaving = ticked("leave");  // for good: asked once more
+    if (leaving.length && !window.confirm(t("campaign.leave_confirm", {players: leaving.map((colour) =>
+      (provinces.find((p) => p.colour === colour) || {}).player || colourName(colour)).join(", ")}))) return;
+    // who comes back, who misses this game, who joins, then who leaves: a game keeps three
+    // provinces at every step, so a newcomer replacing a leaver joins first (docs/seafall.md)
+    const changes = [];
     for (const part of form.querySelectorAll("fieldset[data-returning]:not([disabled])")) {
-      const values = (name) => [...part.querySelectorAll(`select[name=${name}]`)].map((x) => x.value);
-      changes.push({catch_up: {colour: part.dataset.returning, ships: values("ship"),
-                               improvements: values("improvement").map((choice) => ({choice}))}});
+      changes.push({catch_up: {colour: part.dataset.returning, ships: values(part, "ship"),
+                               improvements: values(part, "improvement").map((choice) => ({choice}))}});
     }
+    changes.push(...ticked("absent").map((colour) => ({absent: {colour}})));
+    const join = form.querySelector("fieldset.joining");
+    const colour = join ? join.querySelector("select[name=join-colour]").value : "";
+    if (colour) {
+      changes.push({join: {colour, player: join.querySelector("input[name=join-player]").value.trim() || colourName(colour),
+                           advisor: join.querySelector("select[name=join-advisor]").value || null,
+                           ships: values(join, "ship"),
+                           improvements: values(join, "improvement").map((choice) => ({choice}))}});
+    }
+    changes.push(...leaving.map((colour) => ({leave: {colour}})));
     const button = form.querySelector("button");
     button.disabled = true;
     try {
@@ -147,28 +172,51 @@ async function hostActions(c) {
   fill($("#campaign-actions"), form);
 }
 
-// A player back after missing games catches up before the game ("Missing a game"): a ship
-// improved per game missed, and an improvement per three (the simple ones here: leader
-// reputation or fortune, the garrison; a field or an appellation from the command line).
-function catchUp(p) {
-  const name = p.player || colourName(p.colour);
-  const ships = [];
-  for (const n of [1, 2]) {
-    for (const stat of ["sail", "raid", "explore", "hold"]) {
-      ships.push(h("option", {value: `${p.colour}-${n}:${stat}`,
-                              text: t("campaign.ship_stat", {n, stat: t("option.stat." + stat, null, stat)})}));
-    }
-  }
-  const select = (label, options) => h("label", {}, label, h("select", {name: options.name},
-    ...options.items.map((o) => o.cloneNode(true))));
-  const improvements = ["reputation", "fortune", "garrison"].map((choice) =>
+// The choices owed for games not played ("Missing a game", "Joining the campaign"): a ship
+// improved per game, and an improvement per three (the simple ones here: leader reputation
+// or fortune, the garrison; a field or an appellation from the command line).
+function improvements(colour, games) {
+  const select = (label, name, options) => h("label", {}, label, h("select", {name}, ...options));
+  const ships = () => [1, 2].flatMap((n) => ["sail", "raid", "explore", "hold"].map((stat) =>
+    h("option", {value: `${colour}-${n}:${stat}`,
+                 text: t("campaign.ship_stat", {n, stat: t("option.stat." + stat, null, stat)})})));
+  const choices = () => ["reputation", "fortune", "garrison"].map((choice) =>
     h("option", {value: choice, text: t("campaign.improve." + choice)}));
+  return [
+    ...Array.from({length: games}, (_, i) => select(t("campaign.ship_n", {n: i + 1}), "ship", ships())),
+    ...Array.from({length: Math.floor(games / 3)}, (_, i) =>
+      select(t("campaign.improvement_n", {n: i + 1}), "improvement", choices())),
+  ];
+}
+
+// A player back after missing games catches up before the game ("Missing a game").
+function catchUp(p) {
   return h("fieldset", {"data-returning": p.colour},
-    h("legend", {text: t("campaign.returns", {player: name, count: p.games_missed})}),
-    ...Array.from({length: p.games_missed}, (_, i) =>
-      select(t("campaign.ship_n", {n: i + 1}), {name: "ship", items: ships})),
-    ...Array.from({length: Math.floor(p.games_missed / 3)}, (_, i) =>
-      select(t("campaign.improvement_n", {n: i + 1}), {name: "improvement", items: improvements})));
+    h("legend", {text: t("campaign.returns", {player: p.player || colourName(p.colour), count: p.games_missed})}),
+    ...improvements(p.colour, p.games_missed));
+}
+
+// A new player ("Joining the campaign"): a colour not in the campaign, a name, an advisor
+// worth one reputation from the advisor deck, and the improvements for the games played.
+function joining(c, provinces) {
+  const played = Math.max(((c.summary || {}).game || 1) - 1, 0);
+  const taken = new Set(provinces.map((p) => p.colour));
+  const kinds = new Map((((c.ledger || {}).components || {}).advisors || []).map((a) => [a.name, a]));
+  const worthOne = [...new Set(((c.ledger || {}).advisor_deck || [])
+    .filter((name) => (kinds.get(name) || {}).reputation === 1))].sort();
+  const colour = h("select", {name: "join-colour"}, h("option", {value: "", text: t("campaign.join_nobody")}),
+    ...(config.colours || []).filter((x) => !taken.has(x)).map((x) => h("option", {value: x, text: colourName(x)})));
+  const details = h("div", {class: "stack", hidden: true});
+  colour.addEventListener("change", () => {
+    details.hidden = !colour.value;
+    fill(details,
+      h("label", {}, t("campaign.join_player"), h("input", {name: "join-player", autocomplete: "off"})),
+      worthOne.length ? h("label", {}, t("campaign.join_advisor"), h("select", {name: "join-advisor"},
+        ...worthOne.map((name) => h("option", {value: name, text: name})))) : h("input", {type: "hidden", name: "join-advisor", value: ""}),
+      ...(colour.value ? improvements(colour.value, played) : []));
+  });
+  return h("fieldset", {class: "joining"}, h("legend", {text: t("campaign.join_legend")}),
+    h("label", {}, t("campaign.join_colour"), colour), details);
 }
 
 async function show(c) {
