@@ -1,7 +1,8 @@
 // The campaign page /campaigns/<id>: titles and campaign glory, the historical record of
 // past games, permanent enmity on the map, and the games played (GET /api/campaigns/<id>).
 // Its host (the host of the campaign's latest game; anyone, before the first) records the
-// game under way into the campaign, and sets up the next game with who misses it.
+// game under way into the campaign, and sets up the next game with who misses it, comes
+// back after missing games, leaves for good or joins.
 "use strict";
 
 import {$, h, fill} from "./dom.js";
@@ -106,18 +107,15 @@ async function hostActions(c) {
   }
   const provinces = (c.summary || {}).provinces || [];
   const returning = provinces.filter((p) => p.games_missed > 0);
+  const boxes = (name, legend) => h("fieldset", {class: "players"}, h("legend", {text: t(legend)}),
+    ...provinces.map((p) => h("label", {class: "check-row"},
+      h("input", {type: "checkbox", name, value: p.colour}),
+      h("span", {class: `swatch c-${p.colour}`, "aria-hidden": "true"}),
+      p.player || colourName(p.colour))));
   const form = h("form", {class: "stack", id: "next-form"},
-    h("fieldset", {class: "players"}, h("legend", {text: t("campaign.absent_legend")}),
-      ...provinces.map((p) => h("label", {class: "check-row"},
-        h("input", {type: "checkbox", name: "absent", value: p.colour}),
-        h("span", {class: `swatch c-${p.colour}`, "aria-hidden": "true"}),
-        p.player || colourName(p.colour)))),
+    boxes("absent", "campaign.absent_legend"),
     ...returning.map((p) => catchUp(p)),
-    c.version > 1 ? h("fieldset", {class: "players"}, h("legend", {text: t("campaign.leave_legend")}),
-      ...provinces.map((p) => h("label", {class: "check-row"},
-        h("input", {type: "checkbox", name: "leave", value: p.colour}),
-        h("span", {class: `swatch c-${p.colour}`, "aria-hidden": "true"}),
-        p.player || colourName(p.colour)))) : null,
+    c.version > 1 ? boxes("leave", "campaign.leave_legend") : null,
     c.version > 1 ? joining(c, provinces) : null,
     h("button", {type: "submit", class: "primary", text: t("campaign.next_game")}));
   for (const box of form.querySelectorAll("input[name=absent], input[name=leave]")) {
