@@ -235,10 +235,9 @@ def test_an_absent_province_is_passed_by_and_records_one_less_than_the_lowest():
     assert "games_missed" not in options["provinces"][0]
 
 
-def test_a_returning_player_catches_up_before_the_next_game():
-    """"Missing a game": back after missing games, the player improves the ships once per
-    game missed and takes one improvement per three games missed (rounded down); the setup
-    refuses a returning player not yet caught up."""
+def after_a_game_red_missed() -> dict[str, Any]:
+    """The next game's options after a game the red province missed: the setup refuses them
+    until red catches up."""
     g = absent_game(glory_target=0, first_player="green")
     g.do("end_turn")
     g.do("end_turn")
@@ -246,6 +245,14 @@ def test_a_returning_player_catches_up_before_the_next_game():
     options = next_game(g.state)
     with pytest.raises(InvalidCommand, match="catch-up"):
         Game({**options, "start_at": "winter"})
+    return options
+
+
+def test_a_returning_player_catches_up_before_the_next_game():
+    """"Missing a game": back after missing games, the player improves the ships once per
+    game missed and takes one improvement per three games missed (rounded down); the setup
+    refuses a returning player not yet caught up."""
+    options = after_a_game_red_missed()
     red = next(p for p in options["provinces"] if p["colour"] == "red")
     red["games_missed"] = 3
     back = catch_up(options, "red", ships=["red-1:sail", "red-1:raid", "red-2:hold"],
@@ -323,13 +330,7 @@ def test_the_campaign_page_reads_a_ledger_with_a_player_owed_a_catch_up():
     """After a game with an absent player, the ledger counts the game missed, and the setup
     refuses it until the catch-up; the campaign page's summary read it through the setup,
     so the campaign could not be shown (nor its recording answered) at all."""
-    g = absent_game(glory_target=0, first_player="green")
-    g.do("end_turn")
-    g.do("end_turn")
-    finish(g)
-    options = next_game(g.state)
-    with pytest.raises(InvalidCommand, match="catch-up"):
-        Game({**options, "start_at": "winter"})
+    options = after_a_game_red_missed()
     summary = campaign_summary(options)
     red = next(p for p in summary["provinces"] if p["colour"] == "red")
     assert red["games_missed"] == 1 and red["title"] is not None
