@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
 
 from companion.dice import builtin_dice
-from companion.games.seafall.setup import COLOURS, demo_options
+from companion.games.seafall.setup import COLOURS, DEFAULT_FIELDS, demo_options
 from companion.table import Table
 from web import auth, i18n
 from web.errors import NotFound, Unopenable
@@ -136,7 +136,7 @@ def join(session_id: str) -> Any:
 def campaign(campaign_id: str) -> Any:
     return _render("campaign.html", campaign_id=campaign_id, config={
         "page": "campaign", "campaign": campaign_id, "game_titles": GAME_TITLES,
-        "colours": list(COLOURS)})
+        "colours": list(COLOURS), "new_fields": list(DEFAULT_FIELDS)})
 
 
 @bp.get("/lang/<code>")

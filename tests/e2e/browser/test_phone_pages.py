@@ -297,18 +297,21 @@ def test_a_player_back_after_missing_games_catches_up_from_the_campaign_page(dev
     chosen = ["red-1:sail", "red-1:sail", "red-2:hold"]
     for select, value in zip(part.locator("select[name=ship]").all(), chosen, strict=True):
         select.select_option(value)
-    part.locator("select[name=improvement]").select_option("fortune")
+    improvement = part.locator("select[name=improvement]")
+    expect(improvement.locator("option")).to_have_text([
+        "leader reputation +1", "leader fortune +1", "garrison +1",
+        "field 1: 4 → 5 gold", "field 2: 4 → 5 gold"])
+    improvement.select_option("field:red/field-2")
     page.locator("#next-form button").click()
     expect(page.locator("#campaign-result .pin")).to_be_visible()
     state = server.services.tables.get(server.services.store.campaign(info.id).current).state
     expected = SeaFall().setup(catch_up(ledger, "red", ships=chosen,
-                                        improvements=[{"choice": "fortune"}]))[0]
+                                        improvements=[{"choice": "field:red/field-2"}]))[0]
     assert state.provinces["red"].games_missed == 0 and not state.provinces["red"].absent
     assert {sid: (s.sail, s.hold) for sid, s in state.ships.items()} == {
         sid: (s["sail"], s["hold"]) for sid, s in expected.payload["state"]["ships"].items()}
-    assert state.provinces["red"].leader_fortune == \
-        expected.payload["state"]["provinces"]["red"]["leader_fortune"] == red.get(
-            "leader_fortune", 0) + 1
+    assert state.sites["red/field-2"].value == \
+        expected.payload["state"]["sites"]["red/field-2"]["value"] == 4 + 1
 
 
 def test_a_player_leaves_for_good_and_a_new_one_joins_from_the_campaign_page(devices, server):

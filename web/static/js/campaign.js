@@ -114,7 +114,7 @@ async function hostActions(c) {
       p.player || colourName(p.colour))));
   const form = h("form", {class: "stack", id: "next-form"},
     boxes("absent", "campaign.absent_legend"),
-    ...returning.map((p) => catchUp(p)),
+    ...returning.map((p) => catchUp(c, p)),
     c.version > 1 ? boxes("leave", "campaign.leave_legend") : null,
     c.version > 1 ? joining(c, provinces) : null,
     h("button", {type: "submit", class: "primary", text: t("campaign.next_game")}));
@@ -171,15 +171,20 @@ async function hostActions(c) {
 }
 
 // The choices owed for games not played ("Missing a game", "Joining the campaign"): a ship
-// improved per game, and an improvement per three (the simple ones here: leader reputation
-// or fortune, the garrison; a field or an appellation from the command line).
-function improvements(colour, games) {
+// improved per game, and an improvement per three: leader reputation or fortune, the
+// garrison, or a field worth one gold more (an appellation, which needs its name, and a
+// field raised by more than one are given from the command line).
+function improvements(colour, games, fields) {
   const select = (label, name, options) => h("label", {}, label, h("select", {name}, ...options));
   const ships = () => [1, 2].flatMap((n) => ["sail", "raid", "explore", "hold"].map((stat) =>
     h("option", {value: `${colour}-${n}:${stat}`,
                  text: t("campaign.ship_stat", {n, stat: t("option.stat." + stat, null, stat)})})));
-  const choices = () => ["reputation", "fortune", "garrison"].map((choice) =>
-    h("option", {value: choice, text: t("campaign.improve." + choice)}));
+  const choices = () => [
+    ...["reputation", "fortune", "garrison"].map((choice) =>
+      h("option", {value: choice, text: t("campaign.improve." + choice)})),
+    ...fields.map((gold, i) => h("option", {value: `field:${colour}/field-${i + 1}`,
+      text: t("campaign.improve.field", {n: i + 1, from: gold, to: gold + 1})})),
+  ];
   return [
     ...Array.from({length: games}, (_, i) => select(t("campaign.ship_n", {n: i + 1}), "ship", ships())),
     ...Array.from({length: Math.floor(games / 3)}, (_, i) =>
@@ -187,11 +192,18 @@ function improvements(colour, games) {
   ];
 }
 
+// A province's field values, as its ledger has them (a new province's: the setup's default).
+const NEW_FIELDS = config.new_fields || [];
+function fieldsOf(c, colour) {
+  const prov = ((c.ledger || {}).provinces || []).find((p) => p.colour === colour) || {};
+  return Array.isArray(prov.fields) ? prov.fields : NEW_FIELDS;
+}
+
 // A player back after missing games catches up before the game ("Missing a game").
-function catchUp(p) {
+function catchUp(c, p) {
   return h("fieldset", {"data-returning": p.colour},
     h("legend", {text: t("campaign.returns", {player: p.player || colourName(p.colour), count: p.games_missed})}),
-    ...improvements(p.colour, p.games_missed));
+    ...improvements(p.colour, p.games_missed, fieldsOf(c, p.colour)));
 }
 
 // A new player ("Joining the campaign"): a colour not in the campaign, a name, an advisor
@@ -211,7 +223,7 @@ function joining(c, provinces) {
       h("label", {}, t("campaign.join_player"), h("input", {name: "join-player", autocomplete: "off"})),
       worthOne.length ? h("label", {}, t("campaign.join_advisor"), h("select", {name: "join-advisor"},
         ...worthOne.map((name) => h("option", {value: name, text: name})))) : h("input", {type: "hidden", name: "join-advisor", value: ""}),
-      ...(colour.value ? improvements(colour.value, played) : []));
+      ...(colour.value ? improvements(colour.value, played, NEW_FIELDS) : []));
   });
   return h("fieldset", {class: "joining"}, h("legend", {text: t("campaign.join_legend")}),
     h("label", {}, t("campaign.join_colour"), colour), details);
