@@ -131,16 +131,23 @@ def check_replays(info: SessionInfo, records: Sequence[CommandRecord]) -> None:
     """Check that an exported session (:func:`companion.store.export.parse`) opens here: its
     game is one this Tableside has, and its records replay to a state.
     :class:`MalformedExport` otherwise, so that nothing is imported that no one could open
-    (an export from a Tableside with another game, or edited by hand)."""
+    (an export from a Tableside with another game, or edited by hand). The state after each
+    record must also survive the engine's own check of a stored state (``load_state``)."""
     try:
         engine = find_game(info.game)
     except KeyError as exc:
         raise MalformedExport("session.game", str(exc.args[0])) from None
-    try:
-        replay(engine, records)
-    except Exception as exc:  # noqa: BLE001 - the game's own code on events it never made
-        raise MalformedExport("records", f"they do not replay as a {info.game} game "
-                              f"({type(exc).__name__}: {exc})") from None
+    pos: Position | None = None
+    for record in records:
+        try:
+            pos = replay(engine, [record], pos)
+            # every state the table can reach must also load back: an event edited by hand
+            # can leave a value the game's own code never writes (a turn for player false)
+            engine.load_state(engine.dump_state(pos.state))
+        except Exception as exc:  # noqa: BLE001 - the game's own code on events it never made
+            raise MalformedExport("records", f"they do not replay as a {info.game} game "
+                                  f"(record {record.command_no}: {type(exc).__name__}: {exc})"
+                                  ) from None
 
 
 def _check_target(record: CommandRecord, step: Step) -> None:

@@ -26,10 +26,11 @@ from companion.games.seafall import (
     year,
 )
 from companion.games.seafall.args import actor_colour
-from companion.games.seafall.codec import dump, load
+from companion.games.seafall.codec import dump
 from companion.games.seafall.components import GUILDS
 from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.evolve import evolve as evolve_state
+from companion.games.seafall.integrity import load_state
 from companion.games.seafall.log import describe
 from companion.games.seafall.odds import current_odds
 from companion.games.seafall.setup import initial_state
@@ -271,4 +272,4 @@ class SeaFall:
         return dump(state)
 
     def load_state(self, data: Any) -> SeaFallState:
-        return load(SeaFallState, data)
+        return load_state(data)

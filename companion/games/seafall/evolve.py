@@ -10,8 +10,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.engine import Event
-from companion.games.seafall.codec import load
 from companion.games.seafall.effects import parse_effects
+from companion.games.seafall.integrity import load_state
 from companion.games.seafall.state import (
     Advisor,
     Card,
@@ -37,7 +37,7 @@ def handles(name: str) -> Callable[[Handler], Handler]:
 
 def evolve(state: SeaFallState | None, event: Event) -> SeaFallState:
     if event.type == "GameSetUp":
-        return load(SeaFallState, event.payload["state"])
+        return load_state(event.payload["state"])
     if state is None:
         raise ValueError(f"event {event.type} before GameSetUp")
     handler = HANDLERS.get(event.type)
