@@ -7,7 +7,8 @@ rule: its options are the legal ones, computed by the engine.
 Three kinds, after DESIGN.md:
 
 * :class:`RollPrompt`: "roll 7 SeaFall dice for Red's raid"; answered by a dice read.
-* :class:`ChoicePrompt`: "choose: exhaust SWIFT or draw a damage card".
+* :class:`ChoicePrompt`: "choose: exhaust SWIFT or draw a damage card"; an option may need
+  a value typed with it (:class:`OptionInput`: an appellation's name).
 * :class:`SpendPrompt`: "spend fortune? (0-2)".
 
 Each prompt names the command that answers it (``command``) and the argument that carries
@@ -22,11 +23,33 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class OptionInput:
+    """A value an option needs besides itself, which the player types: the name of a SeaFall
+    appellation, the new gold value of a field. A front end asks for it once the option is
+    chosen and sends it as the command's ``arg``. ``default`` None: it must be given."""
+
+    arg: str
+    label: str
+    kind: str = "text"  # "text" or "number"
+    default: str | int | None = None
+    minimum: int | None = None  # a number's bounds, or a text's length
+    maximum: int | None = None
+
+
+@dataclass(frozen=True)
 class Option:
-    """One legal answer to a :class:`ChoicePrompt`: ``value`` is sent back, ``label`` shown."""
+    """One legal answer to a :class:`ChoicePrompt`: ``value`` is sent back, ``label`` shown,
+    and ``inputs`` are typed by the player and sent with it."""
 
     value: str
     label: str
+    inputs: tuple[OptionInput, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"value": self.value, "label": self.label}
+        if self.inputs:  # most options have none
+            out["inputs"] = [asdict(i) for i in self.inputs]
+        return out
 
 
 @dataclass(frozen=True)
@@ -60,7 +83,7 @@ class ChoicePrompt:
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
-        out["options"] = [asdict(o) for o in self.options]
+        out["options"] = [o.to_json() for o in self.options]
         return out
 
 

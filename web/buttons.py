@@ -95,8 +95,7 @@ class TableButtons:
         prompt = _first(table)
         if isinstance(prompt, ChoicePrompt):
             index = answer["n"] - 1 if action == "option" else 0
-            value = prompt.options[index].value
-            return table.apply(Command(prompt.command, {prompt.arg: value}, prompt.player))
+            return table.apply(option_command(prompt, index))
         if isinstance(prompt, SpendPrompt):
             count = self.counted.get(prompt.id, prompt.minimum)
             if action == "fortune":
@@ -123,3 +122,14 @@ class TableButtons:
 def _first(table: Table) -> Any:
     prompts = list(table.prompts())
     return prompts[0] if prompts else None
+
+
+def option_command(prompt: ChoicePrompt, index: int) -> Command:
+    """The command a button sends for a prompt's option: with what the option needs typed
+    at its defaults; ``IllegalCommand`` when it has none (a button cannot type a name)."""
+    option = prompt.options[index]
+    typed = [i.label for i in option.inputs if i.default is None]
+    if typed:
+        raise IllegalCommand(f"{option.label}: type {' and '.join(typed)} on a phone")
+    args = {prompt.arg: option.value, **{i.arg: i.default for i in option.inputs}}
+    return Command(prompt.command, args, prompt.player)

@@ -86,3 +86,27 @@ def test_bad_button_requests_are_400(client, body):
     tid = table(client)
     response = client.post(f"/api/tables/{tid}/buttons", json=body)
     assert response.status_code == 400 and response.json["error"] == "invalid"
+
+
+def test_an_option_that_needs_a_name_typed_is_refused_by_a_button_with_the_reason():
+    """A button cannot type: an appellation (its name) is taken on a phone; a field's new
+    value goes at its default, the next one up (rulebook, "End of Game", step 1)."""
+    from companion.engine import Command
+    from companion.errors import IllegalCommand
+    from companion.table import Table
+    from web.buttons import option_command
+
+    with Table.in_memory("seafall", {"provinces": [{"colour": "red", "glory": 12},
+                                                   {"colour": "blue"}],
+                                     "start_at": "turn", "glory_target": 11}) as t:
+        while not t.state.game_over:  # red is past the target: the round ends the game
+            t.apply(Command("end_turn", {}))
+        prompt = t.prompts()[0]
+        values = [o.value for o in prompt.options]
+        with pytest.raises(IllegalCommand, match=r"^take an appellation \(give its name\): "
+                                                 r"type the appellation's name on a phone$"):
+            option_command(prompt, values.index("appellation"))
+        command = option_command(prompt, values.index("field:red/field-1"))
+        assert command.args == {"choice": "field:red/field-1", "value": 5}
+        t.apply(command)
+        assert t.state.sites["red/field-1"].value == 5

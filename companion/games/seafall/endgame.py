@@ -23,6 +23,8 @@ a log line; where they have a choice, a prompt lists the legal options.
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.dice import SEAFALL, DiceRead
 from companion.engine import Command, Event
 from companion.errors import IllegalCommand, InvalidCommand
@@ -31,6 +33,7 @@ from companion.games.seafall.campaign import crown_if_the_world_ends, note_histo
 from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.state import TITLES, SeaFallState
 from companion.games.seafall.year import prominence
+from companion.prompts import Option, OptionInput
 
 STAT_MAX = 5  # ship values are improved at most to 5 (RULES-FACTS [1])
 FIELD_MAX = 8  # fields improve up to 8 gold (RULES-FACTS)
@@ -124,18 +127,44 @@ def _pass_absent(em: Emitter, player: str, step: int) -> None:
 # -- step 1 -------------------------------------------------------------------------------
 
 
-def improvement_options(state: SeaFallState, player: str) -> list[tuple[str, str]]:
-    opts = [(f"field:{s.id}", f"improve the field {s.id} (worth {s.value})")
+def improvement_options(state: SeaFallState, player: str) -> list[Option]:
+    """Step 1's menu. A field asks for its new gold value (the next one up, unless that
+    sticker is gone: "the next higher numbered gold value available"); an appellation asks
+    for its name, as on the improvement sheet."""
+    opts = [Option(f"field:{s.id}", f"improve the field {s.id} (worth {s.value})",
+                   (field_value_input(s.value or 0),))
             for s in state.region_sites(player)
             if s.kind == "field" and (s.value or 0) < FIELD_MAX]
-    opts += [(f"garrison:{r.id}", f"improve the garrison of {r.name} ({r.garrison})")
+    opts += [Option(f"garrison:{r.id}", f"improve the garrison of {r.name} ({r.garrison})")
              for r in state.regions.values() if r.owner == player]
     prov = state.provinces[player]
-    opts += [("reputation", f"leader reputation {prov.leader_reputation} -> "
-                            f"{prov.leader_reputation + 1}"),
-             ("fortune", f"leader fortune {prov.leader_fortune} -> {prov.leader_fortune + 1}"),
-             ("appellation", "take an appellation (give its 'name')")]
+    opts += [Option("reputation", f"leader reputation {prov.leader_reputation} -> "
+                                  f"{prov.leader_reputation + 1}"),
+             Option("fortune", f"leader fortune {prov.leader_fortune} -> "
+                               f"{prov.leader_fortune + 1}"),
+             Option("appellation", "take an appellation (give its name)", (APPELLATION_INPUT,))]
     return opts
+
+
+def field_value_input(value: int) -> OptionInput:
+    """The new gold value of a field worth ``value``."""
+    return OptionInput("value", "the field's new gold value", "number", value + 1, value + 1,
+                       FIELD_MAX)
+
+
+APPELLATION_MAX = 40  # characters: a sticker's few words ("the Wise")
+APPELLATION_INPUT = OptionInput("name", "the appellation's name", "text", None, 1,
+                                APPELLATION_MAX)
+
+
+def appellation(value: Any) -> str:
+    """An appellation's name as given: ``InvalidCommand`` unless it is 1-40 characters."""
+    name = value.strip() if isinstance(value, str) else ""
+    if not name:
+        raise InvalidCommand("an appellation needs its 'name' (as on the improvement sheet)")
+    if len(name) > APPELLATION_MAX:
+        raise InvalidCommand(f"an appellation's name has at most {APPELLATION_MAX} characters")
+    return name
 
 
 def improve_province(state: SeaFallState, cmd: Command) -> list[Event]:
@@ -170,8 +199,7 @@ def improve_province(state: SeaFallState, cmd: Command) -> list[Event]:
         current = prov.leader_reputation if kind == "reputation" else prov.leader_fortune
         em("ProvinceImproved", player=player, kind=kind, value=current + 1)
     else:
-        name = text(args, "name", cmd.type) or ""
-        em("ProvinceImproved", player=player, kind=kind, name=name)
+        em("ProvinceImproved", player=player, kind=kind, name=appellation(args.get("name")))
     advance(em)
     return em.events
 

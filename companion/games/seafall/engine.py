@@ -178,10 +178,12 @@ class SeaFall:
         who = state.provinces[player].player
         pid = f"end:{step}:{player}"
 
-        def choice(question: str, opts: list[tuple[str, str]], command: str) -> list[Prompt]:
+        def choice(question: str, opts: Sequence[tuple[str, str] | Option],
+                   command: str) -> list[Prompt]:
             return [ChoicePrompt(id=f"{pid}:{len(opts)}", player=player,
                                  question=f"{who}: {question}",
-                                 options=tuple(Option(v, label) for v, label in opts),
+                                 options=tuple(o if isinstance(o, Option) else Option(*o)
+                                               for o in opts),
                                  command=command)]
 
         if step == 1:

@@ -32,7 +32,7 @@ from typing import Any
 
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.games.seafall.components import Catalogue, default_catalogue
-from companion.games.seafall.endgame import FIELD_MAX, SHIP_STATS, STAT_MAX
+from companion.games.seafall.endgame import FIELD_MAX, SHIP_STATS, STAT_MAX, appellation
 from companion.games.seafall.record import parse_record
 from companion.games.seafall.setup import (
     COLOURS,
@@ -333,10 +333,7 @@ def _improve(prov: dict[str, Any], choices: Sequence[Mapping[str, Any]], owed: i
             key = f"leader_{kind}"
             prov[key] = prov.get(key, 0) + 1
         elif kind == "appellation":
-            name = raw.get("name")
-            if not isinstance(name, str) or not name:
-                raise InvalidCommand("an appellation needs its 'name'")
-            prov["appellation"] = name
+            prov["appellation"] = appellation(raw.get("name"))
         else:
             raise InvalidCommand("an improvement is field:<site>, garrison, reputation, "
                                  "fortune or appellation")

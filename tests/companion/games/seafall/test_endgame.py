@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from seafall_driver import Game, island
 
-from companion.errors import IllegalCommand
+from companion.errors import IllegalCommand, InvalidCommand
 
 
 def ending(provinces, **options) -> Game:
@@ -43,6 +43,29 @@ def test_the_game_ends_into_step_one_for_the_winner_only():
     assert g.state.end_step == 4
     assert g.types()[-7:] == ["EndStepBegan", "TrainingSkipped", "TrainingSkipped",
                               "EndStepBegan", "AdvisorKept", "AdvisorKept", "EndStepBegan"]
+
+
+def test_an_appellation_is_taken_by_its_name_and_a_field_by_its_new_value():
+    """Step 1 ("Improve province"): a field goes to the next gold value on the sheet, which
+    may be more than one up when a sticker is gone; an appellation is a name from the sheet.
+    The prompt says what each option needs typed, so a phone can ask for it (before, the
+    table page sent the appellation without its name and could only be refused)."""
+    g = ending([{"colour": "red", "glory": 12}, {"colour": "blue", "glory": 3}])
+    options = {o["value"]: o for o in g.prompt.to_json()["options"]}
+    assert options["field:red/field-1"]["inputs"] == [
+        {"arg": "value", "label": "the field's new gold value", "kind": "number",
+         "default": 5, "minimum": 5, "maximum": 8}]
+    assert options["appellation"]["inputs"] == [
+        {"arg": "name", "label": "the appellation's name", "kind": "text", "default": None,
+         "minimum": 1, "maximum": 40}]
+    assert "inputs" not in options["fortune"]  # nothing to type
+    for name, why in [(None, "needs its 'name'"), ("   ", "needs its 'name'"),
+                      (7, "needs its 'name'"), ("x" * 41, "at most 40 characters")]:
+        with pytest.raises(InvalidCommand, match=why):
+            g.do("improve_province", choice="appellation", name=name)
+    assert g.state.end_step == 1  # nothing was taken
+    g.do("improve_province", choice="appellation", name="  the Wise ")
+    assert g.state.provinces["red"].appellation == "the Wise"
 
 
 def test_train_advisors_each_with_a_different_retired_advisor_and_expertise_combines():
