@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
 
 from companion.dice import builtin_dice
+from companion.games.seafall.endgame import APPELLATION_MAX, FIELD_MAX
 from companion.games.seafall.setup import COLOURS, DEFAULT_FIELDS, demo_options
 from companion.table import Table
 from web import auth, i18n
@@ -136,7 +137,8 @@ def join(session_id: str) -> Any:
 def campaign(campaign_id: str) -> Any:
     return _render("campaign.html", campaign_id=campaign_id, config={
         "page": "campaign", "campaign": campaign_id, "game_titles": GAME_TITLES,
-        "colours": list(COLOURS), "new_fields": list(DEFAULT_FIELDS)})
+        "colours": list(COLOURS), "new_fields": list(DEFAULT_FIELDS), "field_max": FIELD_MAX,
+        "appellation_max": APPELLATION_MAX})
 
 
 @bp.get("/lang/<code>")

@@ -29,10 +29,12 @@ expect.set_options(timeout=WAIT)
 
 
 def join_as(devices, server, name: str, province: str | None, locale: str = "en-GB",
-            role: str = "player"):
-    """A phone that joins the table with the invite link (as a player would by QR code)."""
+            role: str = "player", table: str | None = None):
+    """A phone that joins the table (the demo's, unless ``table`` is given) with the invite
+    link, as a player would by QR code."""
     page = devices(locale)
-    page.goto(server.join_link())
+    page.goto(server.join_link() if table is None else
+              server.services.auth.invite(table, server.base + "/").join_url)
     page.fill("#join-name", name)
     page.check(f"input[name=province][value='{province or ''}']")
     page.click("#join-form button[type=submit]")
@@ -273,45 +275,57 @@ def test_the_host_records_a_game_and_sets_up_the_next_with_a_player_missing_it(d
 
 
 def test_a_player_back_after_missing_games_catches_up_from_the_campaign_page(devices, server):
-    """Rulebook, "Missing a game": back after three missed games, a ship is improved three
-    times and the province takes one improvement; the host chooses them on the page (the
-    next game could not be set up from the phone at all: the catch-up was owed)."""
+    """Rulebook, "Missing a game": back after six missed games, a ship is improved six
+    times and the province takes two improvements, as the end of a game offers them; the
+    host chooses them on the page (the next game could not be set up from the phone at all:
+    the catch-up was owed). A field goes to the gold value typed (5 is gone from the sheet:
+    6); an appellation is taken by its name (before, the page offered neither)."""
     from companion.games.seafall.engine import SeaFall
     from companion.games.seafall.membership import catch_up
     from tests.companion.test_campaigns import script
 
-    ledger = {**script()[0], "game": 4}  # Ben (red) away for games 1 to 3
+    ledger = {**script()[0], "game": 7}  # Ben (red) away for games 1 to 6
     red = next(p for p in ledger["provinces"] if p["colour"] == "red")
-    red["games_missed"] = 3
+    red["games_missed"] = 6
     info = server.services.store.create_campaign("Spring league", "seafall", ledger)
     page = devices()
     page.goto(server.url(f"/campaigns/{info.id}"))
     part = page.locator('fieldset[data-returning="red"]')
     expect(part.locator("legend")).to_have_text(
-        "Ben comes back after missing 3 games: the catch-up")
-    expect(part.locator("select[name=ship]")).to_have_count(3)
-    expect(part.locator("select[name=improvement]")).to_have_count(1)
+        "Ben comes back after missing 6 games: the catch-up")
+    expect(part.locator("select[name=ship]")).to_have_count(6)
+    expect(part.locator("select[name=improvement]")).to_have_count(2)
     page.locator("#next-form input[name=absent][value=red]").check()
     expect(part).to_be_hidden()  # absent again: nothing to catch up yet
     page.locator("#next-form input[name=absent][value=red]").uncheck()
-    chosen = ["red-1:sail", "red-1:sail", "red-2:hold"]
+    chosen = ["red-1:sail", "red-1:sail", "red-2:hold", "red-2:hold", "red-1:raid",
+              "red-2:explore"]
     for select, value in zip(part.locator("select[name=ship]").all(), chosen, strict=True):
         select.select_option(value)
-    improvement = part.locator("select[name=improvement]")
-    expect(improvement.locator("option")).to_have_text([
+    first, second = part.locator(".improvement").all()
+    expect(first.locator("select[name=improvement] option")).to_have_text([
         "leader reputation +1", "leader fortune +1", "garrison +1",
-        "field 1: 4 → 5 gold", "field 2: 4 → 5 gold"])
-    improvement.select_option("field:red/field-2")
+        "field 1 (worth 4 gold)", "field 2 (worth 4 gold)", "an appellation"])
+    expect(first.locator("input")).to_have_count(0)  # reputation: nothing to type
+    first.locator("select[name=improvement]").select_option("field:red/field-2")
+    value = first.locator("input[name=improvement-value]")
+    expect(value).to_have_value("5")
+    value.fill("6")
+    second.locator("select[name=improvement]").select_option("appellation")
+    second.locator("input[name=improvement-name]").fill(" the Returned ")
     page.locator("#next-form button").click()
     expect(page.locator("#campaign-result .pin")).to_be_visible()
     state = server.services.tables.get(server.services.store.campaign(info.id).current).state
-    expected = SeaFall().setup(catch_up(ledger, "red", ships=chosen,
-                                        improvements=[{"choice": "field:red/field-2"}]))[0]
+    expected = SeaFall().setup(catch_up(ledger, "red", ships=chosen, improvements=[
+        {"choice": "field:red/field-2", "value": 6},
+        {"choice": "appellation", "name": "the Returned"}]))[0]
     assert state.provinces["red"].games_missed == 0 and not state.provinces["red"].absent
-    assert {sid: (s.sail, s.hold) for sid, s in state.ships.items()} == {
-        sid: (s["sail"], s["hold"]) for sid, s in expected.payload["state"]["ships"].items()}
+    assert {sid: (s.sail, s.raid, s.explore, s.hold) for sid, s in state.ships.items()} == {
+        sid: (s["sail"], s["raid"], s["explore"], s["hold"])
+        for sid, s in expected.payload["state"]["ships"].items()}
     assert state.sites["red/field-2"].value == \
-        expected.payload["state"]["sites"]["red/field-2"]["value"] == 4 + 1
+        expected.payload["state"]["sites"]["red/field-2"]["value"] == 6
+    assert state.provinces["red"].appellation == "the Returned"
 
 
 def test_a_player_leaves_for_good_and_a_new_one_joins_from_the_campaign_page(devices, server):
@@ -518,6 +532,41 @@ def test_a_face_picker_stays_open_when_the_read_is_drawn_again_under_it(
     expect(ana.locator("#dice .picker")).to_be_hidden()  # a choice made closes it
     ana.click("#confirm-read")
     expect(ana.locator("#dice .read")).to_have_attribute("data-status", "applied")
+
+
+def test_the_winner_takes_an_appellation_by_its_name_on_the_table_page(devices, server):
+    """End of game, step 1 (rulebook, "End of Game": "Take Appellation"): the winner taps
+    the appellation and types its name; a field asks for its new gold value. Before, the
+    page sent the appellation without a name, and the winner could only be refused."""
+    from companion.table import Table
+
+    options = {"start_at": "turn", "glory_target": 11,
+               "provinces": [{"colour": "red", "player": "Ana", "glory": 12},
+                             {"colour": "blue", "player": "Bo"},
+                             {"colour": "green", "player": "Cy"}]}
+    table_id = Table.create(server.services.store, "seafall", options, "host").session_id
+    table = server.services.tables.get(table_id)
+    while not table.state.game_over:  # Ana is past the target: the round ends the game
+        table.apply(Command("end_turn", {}))
+    ana = join_as(devices, server, "Ana", "red", table=table_id)
+    prompt = ana.locator("#prompt")
+    expect(prompt).to_contain_text("improve your province")
+    prompt.locator("button[data-value='field:red/field-1']").click()
+    value = prompt.locator("form.option-inputs input[name=value]")
+    expect(value).to_have_value("5")  # the next one up, unless that sticker is gone
+    expect(value).to_have_attribute("max", "8")
+    prompt.locator("button[data-value=appellation]").click()
+    expect(prompt.locator("form.option-inputs input[name=value]")).to_have_count(0)
+    name = prompt.locator("form.option-inputs input[name=name]")
+    expect(name).to_be_focused()
+    name.fill("   ")  # only spaces: the server says why, and the form stays
+    prompt.locator("form.option-inputs button[type=submit]").click()
+    expect(ana.locator("#notice")).to_contain_text("an appellation needs its 'name'")
+    expect(name).to_be_visible()
+    name.fill("the Wise")
+    prompt.locator("form.option-inputs button[type=submit]").click()
+    expect(ana.locator("#history-list")).to_contain_text("the Wise")
+    assert table.state.provinces["red"].appellation == "the Wise"
 
 
 @pytest.mark.parametrize("then", ["confirmed on the table page", "replaced by a newer read"])

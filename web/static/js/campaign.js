@@ -140,7 +140,7 @@ async function hostActions(c) {
     const changes = [];
     for (const part of form.querySelectorAll("fieldset[data-returning]:not([disabled])")) {
       changes.push({catch_up: {colour: part.dataset.returning, ships: values(part, "ship"),
-                               improvements: values(part, "improvement").map((choice) => ({choice}))}});
+                               improvements: chosenImprovements(part)}});
     }
     changes.push(...ticked("absent").map((colour) => ({absent: {colour}})));
     const join = form.querySelector("fieldset.joining");
@@ -149,7 +149,7 @@ async function hostActions(c) {
       changes.push({join: {colour, player: join.querySelector("input[name=join-player]").value.trim() || colourName(colour),
                            advisor: join.querySelector("select[name=join-advisor]").value || null,
                            ships: values(join, "ship"),
-                           improvements: values(join, "improvement").map((choice) => ({choice}))}});
+                           improvements: chosenImprovements(join)}});
     }
     changes.push(...leaving.map((colour) => ({leave: {colour}})));
     const button = form.querySelector("button");
@@ -171,25 +171,57 @@ async function hostActions(c) {
 }
 
 // The choices owed for games not played ("Missing a game", "Joining the campaign"): a ship
-// improved per game, and an improvement per three: leader reputation or fortune, the
-// garrison, or a field worth one gold more (an appellation, which needs its name, and a
-// field raised by more than one are given from the command line).
+// improved per game, and an improvement per three, as the end-of-game step 1 offers them:
+// leader reputation or fortune, the garrison, a field (to the next gold value on the sheet,
+// one more unless that sticker is gone) or an appellation (its name, as on the sheet).
 function improvements(colour, games, fields) {
   const select = (label, name, options) => h("label", {}, label, h("select", {name}, ...options));
   const ships = () => [1, 2].flatMap((n) => ["sail", "raid", "explore", "hold"].map((stat) =>
     h("option", {value: `${colour}-${n}:${stat}`,
                  text: t("campaign.ship_stat", {n, stat: t("option.stat." + stat, null, stat)})})));
-  const choices = () => [
-    ...["reputation", "fortune", "garrison"].map((choice) =>
-      h("option", {value: choice, text: t("campaign.improve." + choice)})),
-    ...fields.map((gold, i) => h("option", {value: `field:${colour}/field-${i + 1}`,
-      text: t("campaign.improve.field", {n: i + 1, from: gold, to: gold + 1})})),
-  ];
   return [
     ...Array.from({length: games}, (_, i) => select(t("campaign.ship_n", {n: i + 1}), "ship", ships())),
     ...Array.from({length: Math.floor(games / 3)}, (_, i) =>
-      select(t("campaign.improvement_n", {n: i + 1}), "improvement", choices())),
+      improvement(t("campaign.improvement_n", {n: i + 1}), colour, fields)),
   ];
+}
+
+const FIELD_MAX = config.field_max || 8;
+
+function improvement(label, colour, fields) {
+  const choice = h("select", {name: "improvement"},
+    ...["reputation", "fortune", "garrison"].map((value) =>
+      h("option", {value, text: t("campaign.improve." + value)})),
+    ...fields.map((gold, i) => gold < FIELD_MAX ? h("option", {value: `field:${colour}/field-${i + 1}`,
+      "data-gold": String(gold), text: t("campaign.improve.field", {n: i + 1, from: gold})}) : null),
+    h("option", {value: "appellation", text: t("campaign.improve.appellation")}));
+  const typed = h("div", {class: "stack"});
+  const shown = () => {  // what the chosen improvement needs typed, if anything
+    const option = choice.selectedOptions[0];
+    const gold = option && option.dataset.gold !== undefined ? Number(option.dataset.gold) : null;
+    fill(typed,
+      gold !== null ? h("label", {}, t("input.improve_province.value"), h("input", {type: "number",
+        name: "improvement-value", inputmode: "numeric", min: gold + 1, max: FIELD_MAX, value: gold + 1,
+        required: true})) : null,
+      choice.value === "appellation" ? h("label", {}, t("input.improve_province.name"), h("input", {
+        name: "improvement-name", autocomplete: "off", required: true,
+        maxlength: config.appellation_max || 40})) : null);
+  };
+  choice.addEventListener("change", shown);
+  shown();
+  return h("div", {class: "stack improvement"}, h("label", {}, label, choice), typed);
+}
+
+// The improvements chosen in a catch-up or a newcomer's part of the form.
+function chosenImprovements(part) {
+  return [...part.querySelectorAll(".improvement")].map((box) => {
+    const out = {choice: box.querySelector("select[name=improvement]").value};
+    const value = box.querySelector("input[name=improvement-value]");
+    const name = box.querySelector("input[name=improvement-name]");
+    if (value) out.value = Number(value.value);
+    if (name) out.name = name.value.trim();
+    return out;
+  });
 }
 
 // A province's field values, as its ledger has them (a new province's: the setup's default).

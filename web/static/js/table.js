@@ -166,13 +166,55 @@ async function sendPhoto(input) {
   }
 }
 
+// An option that needs something typed with it (an appellation's name, a field's new gold
+// value) opens a small form under the choices; what is typed is kept while the page redraws.
+let typing = null;  // {prompt: id, value: the option's, values: {arg: text}}
+
 function choicePrompt(prompt) {
+  const open = typing ? prompt.options.find((o) => o.value === typing.value) : null;
   return [
     h("p", {class: "question", text: promptQuestion(view.state, prompt)}),
     h("div", {class: "choices"}, prompt.options.map((o) => h("button", {
-      type: "button", class: "choice", disabled: !canAct(), "data-value": o.value,
-      text: optionLabel(view.state, prompt, o), onclick: () => command(prompt.command, {[prompt.arg]: o.value}, prompt)}))),
+      type: "button", class: "choice" + (o === open ? " selected" : ""), disabled: !canAct(),
+      "data-value": o.value, text: optionLabel(view.state, prompt, o),
+      onclick: () => {
+        if (!(o.inputs || []).length) { command(prompt.command, {[prompt.arg]: o.value}, prompt); return; }
+        typing = {prompt: prompt.id, value: o.value, values: {}};
+        renderPrompt();
+        const first = $("#prompt form.option-inputs input");
+        if (first) first.focus();
+      }}))),
+    open ? optionInputs(prompt, open) : null,
   ];
+}
+
+function optionInputs(prompt, option) {
+  const fields = option.inputs.map((input) => {
+    const kept = typing.values[input.arg];
+    const attrs = {name: input.arg, required: input.default === null,
+                   value: kept !== undefined ? kept : (input.default === null ? "" : String(input.default))};
+    Object.assign(attrs, input.kind === "number"
+      ? {type: "number", inputmode: "numeric", min: input.minimum, max: input.maximum}
+      : {type: "text", autocomplete: "off", minlength: input.minimum, maxlength: input.maximum});
+    const field = h("input", attrs);
+    field.addEventListener("input", () => { typing.values[input.arg] = field.value; });
+    return h("label", {}, t(`input.${prompt.command}.${input.arg}`, null, input.label), field);
+  });
+  const form = h("form", {class: "option-inputs stack"}, ...fields,
+    h("div", {class: "row"},
+      h("button", {type: "submit", class: "primary", disabled: !canAct(), text: t("prompt.input_send")}),
+      h("button", {type: "button", text: t("prompt.input_cancel"),
+                   onclick: () => { typing = null; renderPrompt(); }})));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const args = {[prompt.arg]: option.value};
+    for (const input of option.inputs) {
+      const raw = form.elements[input.arg].value.trim();
+      args[input.arg] = input.kind === "number" ? Number(raw) : raw;
+    }
+    command(prompt.command, args, prompt);  // refused: the form stays, with what was typed
+  });
+  return form;
 }
 
 function spendPrompt(prompt) {
@@ -195,6 +237,12 @@ function renderPrompt() {
   if (!prompts.length) { box.hidden = true; fill(box); return; }
   box.hidden = false;
   const prompt = prompts[0];
+  if (typing && typing.prompt !== prompt.id) typing = null;  // answered, or undone past
+  // a redraw while a player types would close the phone's keyboard: the same prompt, as
+  // the same player, is left as it is
+  const key = JSON.stringify([prompt, canAct(), who && who.province, typing && typing.value]);
+  if (typing && box.dataset.key === key && box.querySelector("form.option-inputs")) return;
+  box.dataset.key = key;
   const body = prompt.kind === "roll" ? rollPrompt(prompt)
     : prompt.kind === "spend" ? spendPrompt(prompt)
     : prompt.kind === "choice" ? choicePrompt(prompt)
