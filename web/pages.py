@@ -108,7 +108,9 @@ def _table_page(page: str, session_id: str, **config: Any) -> Any:
 
 @bp.get("/t/<session_id>")
 def table(session_id: str) -> Any:
-    return _table_page("table", session_id, dice=_dice())
+    campaign = _services().store.campaign_of(session_id)
+    return _table_page("table", session_id, dice=_dice(), campaign=None if campaign is None
+                       else {"id": campaign.id, "name": campaign.name})
 
 
 @bp.get("/t/<session_id>/photo")

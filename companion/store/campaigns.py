@@ -90,6 +90,13 @@ class CampaignTables:
         with self._read() as conn:
             return _campaign(conn, campaign_id)
 
+    def campaign_of(self, session_id: str) -> CampaignInfo | None:
+        """The campaign a table is a game of, or None for a table of its own."""
+        with self._read() as conn:
+            row = conn.execute("SELECT campaign_id FROM campaign_games WHERE session_id = ?",
+                               (session_id,)).fetchone()
+            return None if row is None else _campaign(conn, row[0])
+
     def link_campaign_game(self, campaign_id: str, session_id: str) -> CampaignInfo:
         """Record that ``session_id`` is the game set up from the latest ledger."""
         with self._write() as conn:

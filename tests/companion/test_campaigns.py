@@ -62,6 +62,10 @@ def test_a_campaign_carries_a_recorded_game_into_the_next(store):
     info = store.campaign(campaign.id)
     assert [(g.version, g.session_id, g.recorded) for g in info.games] == [
         (1, first.session_id, True), (2, second.session_id, False)]
+    # each game knows its campaign (the table page links there); a table of its own, none
+    assert store.campaign_of(first.session_id) == store.campaign_of(second.session_id) == info
+    assert store.campaign_of(Table.create(store, "seafall", setup).session_id) is None
+    assert store.campaign_of("no-such-table") is None
 
 
 def test_a_bad_first_setup_is_refused(store):

@@ -328,6 +328,32 @@ def test_a_player_back_after_missing_games_catches_up_from_the_campaign_page(dev
     assert state.provinces["red"].appellation == "the Returned"
 
 
+def test_a_campaign_game_links_to_its_campaign_and_says_when_it_is_recorded(devices, server):
+    """A table that is a campaign's game links to the campaign page, and once the end of the
+    game is recorded, says that the campaign page carries it on (before, a phone at the
+    table had no way there but the home page). A table of its own has no such link."""
+    from companion.campaigns import start_campaign, start_next_game
+    from tests.companion.test_campaigns import play_out, script
+
+    setup, lines = script()
+    store = server.services.store
+    info = start_campaign(store, "Summer league", "seafall", setup)
+    game = start_next_game(store, info.id).session_id
+    page = devices()
+    page.goto(server.url(f"/t/{server.table}"))
+    expect(page.locator("#status")).not_to_have_text("Loading…")
+    expect(page.locator("#campaign-link")).to_have_count(0)
+    page.goto(server.url(f"/t/{game}"))
+    expect(page.locator("#campaign-link")).to_have_text("Campaign: Summer league")
+    expect(page.locator("#campaign-next")).to_be_hidden()  # under way
+    play_out(server.services.tables.get(game), lines)
+    expect(page.locator("#status")).to_contain_text("game recorded")  # live
+    expect(page.locator("#campaign-next")).to_contain_text("The game is recorded")
+    page.locator("#campaign-next a").click()
+    expect(page.locator("#campaign-name")).to_have_text("Summer league")
+    expect(page.locator(f"a[href='/t/{game}']")).to_be_visible()  # its games list it
+
+
 def test_a_player_leaves_for_good_and_a_new_one_joins_from_the_campaign_page(devices, server):
     """Rulebook, "Changing the number of players in your campaign": after game 1, Ben (red)
     leaves for good, asked once more, and Dan joins as gray with an advisor worth one

@@ -563,6 +563,17 @@ function renderSeat() {
   box.hidden = true;
 }
 
+// A campaign's game, once recorded (the end of game's seven steps done): the campaign page
+// carries it into the campaign and sets the next game up.
+function renderCampaignNext(state) {
+  const box = $("#campaign-next");
+  box.hidden = !(config.campaign && state.phase === "recorded");
+  if (box.hidden) { fill(box); return; }
+  fill(box, h("p", {text: t("table.campaign_next")}),
+    h("a", {class: "button primary", href: `/campaigns/${encodeURIComponent(config.campaign.id)}`,
+            text: t("table.campaign_open")}));
+}
+
 function renderState() {
   const state = view.state;
   $("#status").textContent = statusLine(state);
@@ -570,6 +581,7 @@ function renderState() {
   renderMe();
   if (seatRole !== (who ? who.role : null)) { seatRole = who ? who.role : null; renderSeat(); }
   renderPrompt();
+  renderCampaignNext(state);
   fill($("#endeavor-slot"), endeavorBlock(state));
   renderBuilder();
   renderActions();
