@@ -17,7 +17,8 @@ from companion.engine import JSON
 from companion.store.errors import StoreError
 from companion.store.records import to_json_text
 
-CAMPAIGN_FORMAT = "tableside-campaign/1"
+CAMPAIGN_FORMAT = "tableside-campaign/2"  # 2: steps taken back ("withdrawn")
+CAMPAIGN_FORMATS = ("tableside-campaign/1", CAMPAIGN_FORMAT)  # what import reads
 
 
 class UnknownCampaign(StoreError, KeyError):
@@ -36,6 +37,7 @@ class CampaignGame:
     version: int  # the ledger the game was set up from
     session_id: str
     recorded: bool  # a later ledger came from this game
+    withdrawn: bool = False  # its setting up was taken back: a table of its own now
 
 
 @dataclass(frozen=True)
@@ -51,14 +53,29 @@ class CampaignInfo:
     @property
     def current(self) -> str | None:
         """The session of the game under way (started from the latest ledger), if any."""
-        return next((g.session_id for g in self.games if g.version == self.version), None)
+        return next((g.session_id for g in self.games
+                     if g.version == self.version and not g.withdrawn), None)
+
+    @property
+    def last_step(self) -> tuple[str, str] | None:
+        """What :meth:`CampaignTables.take_back_campaign_step` would take back:
+        ``("game", session)``, the game set up from the latest ledger; else
+        ``("recording", session)``, the game whose recording made the latest ledger; None
+        when only the first ledger is left."""
+        if self.current is not None:
+            return ("game", self.current)
+        recorded = [g for g in self.games if g.recorded and not g.withdrawn]
+        return ("recording", recorded[-1].session_id) if recorded else None
 
     def to_json(self) -> dict[str, JSON]:
         return {"id": self.id, "name": self.name, "game": self.game,
                 "created_at": self.created_at, "version": self.version,
                 "current": self.current, "ledger": self.ledger,
                 "games": [{"version": g.version, "session": g.session_id,
-                           "recorded": g.recorded} for g in self.games]}
+                           "recorded": g.recorded, "withdrawn": g.withdrawn}
+                          for g in self.games],
+                "last_step": None if self.last_step is None else
+                dict(zip(("kind", "session"), self.last_step, strict=True))}
 
 
 class CampaignTables:
@@ -93,8 +110,10 @@ class CampaignTables:
     def campaign_of(self, session_id: str) -> CampaignInfo | None:
         """The campaign a table is a game of, or None for a table of its own."""
         with self._read() as conn:
-            row = conn.execute("SELECT campaign_id FROM campaign_games WHERE session_id = ?",
-                               (session_id,)).fetchone()
+            row = conn.execute(
+                "SELECT campaign_id FROM campaign_games WHERE session_id = ?1 AND NOT EXISTS "
+                "(SELECT 1 FROM campaign_withdrawals WHERE session_id = ?1)",
+                (session_id,)).fetchone()
             return None if row is None else _campaign(conn, row[0])
 
     def link_campaign_game(self, campaign_id: str, session_id: str) -> CampaignInfo:
@@ -117,8 +136,38 @@ class CampaignTables:
             if info.current != session_id:
                 raise CampaignConflict(f"{session_id} is not the game under way in campaign "
                                        f"{info.name!r}")
-            conn.execute("INSERT INTO campaign_ledgers VALUES (?, ?, ?, ?, ?)",
-                         (campaign_id, info.version + 1, text, session_id, self._now()))
+            # after the versions of any recording taken back: versions are never reused
+            conn.execute("INSERT INTO campaign_ledgers SELECT ?, MAX(version) + 1, ?, ?, ? "
+                         "FROM campaign_ledgers WHERE campaign_id = ?",
+                         (campaign_id, text, session_id, self._now(), campaign_id))
+        return self.campaign(campaign_id)
+
+    def take_back_campaign_step(self, campaign_id: str,
+                                expected: tuple[str, str] | None = None) -> CampaignInfo:
+        """Take back the campaign's last step (:attr:`CampaignInfo.last_step`), appending
+        the withdrawal: nothing is deleted.
+
+        A game set up is unlinked: it stays a table of its own, and the ledger it came from
+        sets up the next game again. A recording is withdrawn: the ledger before it is the
+        latest again, and its game is the game under way, to be played on and recorded
+        again. ``expected``, as ``last_step`` gave it, guards against taking back a step
+        another phone took back first (``CampaignConflict``).
+        """
+        with self._write() as conn:
+            info = _campaign(conn, campaign_id)
+            step = info.last_step
+            if step is None:
+                raise CampaignConflict(f"campaign {info.name!r} has nothing to take back: "
+                                       "no game was set up from it yet")
+            if expected is not None and tuple(expected) != step:
+                raise CampaignConflict(f"campaign {info.name!r} changed: its last step is "
+                                       f"now the {step[0]} of {step[1]}; reload")
+            seq = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM campaign_withdrawals "
+                               "WHERE campaign_id = ?", (campaign_id,)).fetchone()[0]
+            kind, session = step
+            conn.execute("INSERT INTO campaign_withdrawals VALUES (?, ?, ?, ?, ?)",
+                         (campaign_id, seq, session if kind == "game" else None,
+                          info.version if kind == "recording" else None, self._now()))
         return self.campaign(campaign_id)
 
     def export_campaign(self, campaign_id: str) -> dict[str, JSON]:
@@ -130,12 +179,17 @@ class CampaignTables:
                         "time": time} for v, text, src, time in conn.execute(
                 "SELECT version, ledger, from_session, time FROM campaign_ledgers "
                 "WHERE campaign_id = ? ORDER BY version", (campaign_id,))]
-            games = [{"version": v, "session": sid, "time": time} for v, sid, time in
-                     conn.execute("SELECT version, session_id, time FROM campaign_games "
-                                  "WHERE campaign_id = ? ORDER BY version", (campaign_id,))]
+            times = dict(conn.execute("SELECT session_id, time FROM campaign_games "
+                                      "WHERE campaign_id = ?", (campaign_id,)).fetchall())
+            games = [{"version": g.version, "session": g.session_id,
+                      "time": times[g.session_id]} for g in info.games]
+            withdrawn = [{"seq": seq, "session": sid, "ledger_version": v, "time": time}
+                         for seq, sid, v, time in conn.execute(
+                "SELECT seq, session_id, ledger_version, time FROM campaign_withdrawals "
+                "WHERE campaign_id = ? ORDER BY seq", (campaign_id,))]
         return {"format": CAMPAIGN_FORMAT, "id": info.id, "name": info.name,
                 "game": info.game, "created_at": info.created_at, "ledgers": ledgers,
-                "games": games}
+                "games": games, "withdrawn": withdrawn}
 
 
 def _campaign(conn: sqlite3.Connection, campaign_id: str) -> CampaignInfo:
@@ -143,21 +197,27 @@ def _campaign(conn: sqlite3.Connection, campaign_id: str) -> CampaignInfo:
                        (campaign_id,)).fetchone()
     if row is None:
         raise UnknownCampaign(campaign_id)
-    version, text = conn.execute(
-        "SELECT version, ledger FROM campaign_ledgers WHERE campaign_id = ? "
-        "ORDER BY version DESC LIMIT 1", (campaign_id,)).fetchone()
-    recorded = {r[0] for r in conn.execute(
-        "SELECT from_session FROM campaign_ledgers WHERE campaign_id = ? "
-        "AND from_session IS NOT NULL", (campaign_id,))}
-    games = tuple(CampaignGame(v, sid, sid in recorded) for v, sid in conn.execute(
-        "SELECT version, session_id FROM campaign_games WHERE campaign_id = ? ORDER BY version",
-        (campaign_id,)))
+    taken_back = conn.execute("SELECT session_id, ledger_version FROM campaign_withdrawals "
+                              "WHERE campaign_id = ?", (campaign_id,)).fetchall()
+    withdrawn_games = {sid for sid, _ in taken_back if sid is not None}
+    withdrawn_ledgers = {v for _, v in taken_back if v is not None}
+    ledgers = [(v, text, src) for v, text, src in conn.execute(
+        "SELECT version, ledger, from_session FROM campaign_ledgers WHERE campaign_id = ? "
+        "ORDER BY version", (campaign_id,)) if v not in withdrawn_ledgers]
+    version, text, _ = ledgers[-1]  # version 1 is never withdrawn
+    recorded = {src for _, _, src in ledgers if src is not None}
+    rows = conn.execute("SELECT version, session_id, time FROM campaign_games "
+                        "WHERE campaign_id = ?", (campaign_id,)).fetchall()
+    # in play order: by ledger, a game taken back before the one set up again in its place
+    rows.sort(key=lambda r: (r[0], r[1] not in withdrawn_games, r[2]))
+    games = tuple(CampaignGame(v, sid, sid in recorded, sid in withdrawn_games)
+                  for v, sid, _ in rows)
     return CampaignInfo(campaign_id, row[0], row[1], row[2], version, json.loads(text), games)
 
 
 def parse_campaign(doc: Any) -> dict[str, Any]:
     """Check an exported campaign document; ValueError names what is wrong."""
-    if not isinstance(doc, dict) or doc.get("format") != CAMPAIGN_FORMAT:
+    if not isinstance(doc, dict) or doc.get("format") not in CAMPAIGN_FORMATS:
         raise ValueError(f"not a Tableside campaign export (format {CAMPAIGN_FORMAT})")
     for key in ("id", "name", "game", "created_at"):
         if not isinstance(doc.get(key), str) or not doc[key]:
@@ -174,6 +234,19 @@ def parse_campaign(doc: Any) -> dict[str, Any]:
         if not isinstance(entry, dict) or not isinstance(entry.get("session"), str) or \
                 not isinstance(entry.get("version"), int):
             raise ValueError("each game of the campaign export is {version, session, time}")
+    withdrawn = doc.setdefault("withdrawn", [])
+    if not isinstance(withdrawn, list):
+        raise ValueError("'withdrawn' of the campaign export is a list")
+    for number, entry in enumerate(withdrawn, 1):
+        if not isinstance(entry, dict) or entry.get("seq") != number or \
+                (entry.get("session") is None) == (entry.get("ledger_version") is None) or \
+                not isinstance(entry.get("session") or entry.get("ledger_version"), (str, int)):
+            raise ValueError(f"step {number} taken back in the campaign export is malformed: "
+                             "{seq, session | ledger_version, time}")
+        if entry.get("session") not in {None, *(g["session"] for g in games)} or \
+                entry.get("ledger_version") not in {None, *range(2, len(ledgers) + 1)}:
+            raise ValueError(f"step {number} taken back in the campaign export names a game "
+                             "or a ledger the export does not have")
     return doc
 
 
@@ -203,4 +276,8 @@ class CampaignImport:
                 conn.execute("INSERT INTO campaign_games VALUES (?, ?, ?, ?)",
                              (doc["id"], entry["version"], entry["session"],
                               entry.get("time", doc["created_at"])))
+            for entry in doc["withdrawn"]:
+                conn.execute("INSERT INTO campaign_withdrawals VALUES (?, ?, ?, ?, ?)",
+                             (doc["id"], entry["seq"], entry.get("session"),
+                              entry.get("ledger_version"), entry.get("time", doc["created_at"])))
         return str(doc["id"])

@@ -144,7 +144,45 @@ MIGRATION_2 = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (MIGRATION_1, MIGRATION_2)
+MIGRATION_3 = Migration(
+    3,
+    "campaigns: a step taken back (a game set up, a game recorded), and a ledger set up again",
+    (
+        # campaign_games was keyed by the ledger a game was set up from (one game each); a
+        # game taken back leaves its ledger free for the next, so the key is the session
+        "DROP TRIGGER campaign_games_no_update",
+        "DROP TRIGGER campaign_games_no_delete",
+        """CREATE TABLE campaign_games_3 (
+            campaign_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            session_id TEXT NOT NULL UNIQUE REFERENCES sessions(id),
+            time TEXT NOT NULL,
+            PRIMARY KEY (campaign_id, session_id),
+            FOREIGN KEY (campaign_id, version) REFERENCES campaign_ledgers(campaign_id, version)
+        ) WITHOUT ROWID""",
+        "INSERT INTO campaign_games_3 SELECT campaign_id, version, session_id, time "
+        "FROM campaign_games",
+        "DROP TABLE campaign_games",
+        "ALTER TABLE campaign_games_3 RENAME TO campaign_games",
+        *_append_only("campaign_games"),
+        # One row per step taken back, in order: a game set up (session_id), or a game's
+        # recording (the ledger version it appended). Nothing is deleted.
+        """CREATE TABLE campaign_withdrawals (
+            campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+            seq INTEGER NOT NULL CHECK (seq >= 1),
+            session_id TEXT REFERENCES sessions(id),
+            ledger_version INTEGER,
+            time TEXT NOT NULL,
+            PRIMARY KEY (campaign_id, seq),
+            CHECK ((session_id IS NULL) != (ledger_version IS NULL)),
+            FOREIGN KEY (campaign_id, ledger_version)
+                REFERENCES campaign_ledgers(campaign_id, version)
+        ) WITHOUT ROWID""",
+        *_append_only("campaign_withdrawals"),
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (MIGRATION_1, MIGRATION_2, MIGRATION_3)
 """Every migration, in order; ``MIGRATIONS[-1].version`` is the current schema version."""
 
 

@@ -13,8 +13,8 @@ from companion.campaigns import record_game, start_campaign, start_next_game
 from companion.engine import Command
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.games.seafall.membership import miss_game
-from companion.store.campaigns import CampaignConflict, UnknownCampaign
-from companion.store.sqlite import SQLiteStore
+from companion.store.campaigns import CampaignConflict, UnknownCampaign, parse_campaign
+from companion.store.sqlite import MEMORY, SQLiteStore
 from companion.table import Table
 
 WHOLE_GAME = (Path(__file__).parent / "games" / "seafall" / "transcripts" /
@@ -125,3 +125,96 @@ def test_the_next_game_is_set_up_with_changes_of_players(store):
     assert info.current == table.session_id and info.ledger == ledger  # the ledger stays
     with pytest.raises(IllegalCommand, match="red is already marked absent"):
         miss_game(miss_game(ledger, "red"), "red")
+
+
+def test_a_step_is_taken_back_and_taken_again(store):
+    """Undo works in a campaign too, without rewriting its history: a game set up with the
+    wrong players is taken back (it stays a table of its own) and set up again from the same
+    ledger; a recording is taken back (its game is under way again, to be undone on its
+    table and recorded again). Before, a wrong tick on the campaign page could not be
+    mended."""
+    setup, lines = script()
+    campaign = start_campaign(store, "C", "seafall", setup)
+    with pytest.raises(CampaignConflict, match="nothing to take back"):
+        store.take_back_campaign_step(campaign.id)
+    wrong = start_next_game(store, campaign.id, changes=[{"absent": {"colour": "red"}}])
+    assert store.campaign(campaign.id).last_step == ("game", wrong.session_id)
+    with pytest.raises(CampaignConflict, match="its last step is now the game of"):
+        store.take_back_campaign_step(campaign.id, ("recording", wrong.session_id))
+    info = store.take_back_campaign_step(campaign.id, ("game", wrong.session_id))
+    assert info.current is None and info.version == 1 and info.last_step is None
+    assert [(g.session_id, g.withdrawn) for g in info.games] == [(wrong.session_id, True)]
+    assert store.campaign_of(wrong.session_id) is None  # a table of its own
+    assert Table.open(store, wrong.session_id).state.provinces["red"].absent  # kept as played
+
+    first = start_next_game(store, campaign.id)  # from ledger 1 again
+    play_out(first, lines)
+    recorded = record_game(store, campaign.id)
+    assert recorded.version == 2 and recorded.last_step == ("recording", first.session_id)
+    info = store.take_back_campaign_step(campaign.id, ("recording", first.session_id))
+    assert info.version == 1 and info.ledger == setup and info.current == first.session_id
+    assert [(g.session_id, g.recorded, g.withdrawn) for g in info.games] == [
+        (wrong.session_id, False, True), (first.session_id, False, False)]
+    again = record_game(store, campaign.id)  # recorded again: ledger 3, as 2 was
+    assert again.version == 3 and again.ledger == recorded.ledger
+    assert again.games[-1].recorded and again.current is None
+    second = start_next_game(store, campaign.id)
+    assert second.state.game_number == 2
+
+    # the export carries what was taken back, and an import gives the same campaign
+    doc = store.export_campaign(campaign.id)
+    assert doc["format"] == "tableside-campaign/2"
+    assert [(w["session"], w["ledger_version"]) for w in doc["withdrawn"]] == [
+        (wrong.session_id, None), (None, 2)]
+    with SQLiteStore(MEMORY) as other:
+        for game in doc["games"]:
+            other.import_session(store.export_session(game["session"]))
+        other.import_campaign(doc)
+        assert other.campaign(campaign.id) == store.campaign(campaign.id)
+        assert other.export_campaign(campaign.id) == doc
+
+
+@pytest.mark.parametrize(("withdrawn", "why"), [
+    ("x", "'withdrawn' of the campaign export is a list"),
+    ([{"seq": 2, "session": "s"}], "step 1 taken back in the campaign export is malformed"),
+    ([{"seq": 1, "session": "s", "ledger_version": 2}], "is malformed"),
+    ([{"seq": 1, "session": "elsewhere"}], "names a game or a ledger the export does not have"),
+    ([{"seq": 1, "ledger_version": 1}], "names a game or a ledger the export does not have"),
+])
+def test_a_damaged_list_of_steps_taken_back_is_refused(store, withdrawn, why):
+    setup, _ = script()
+    campaign = start_campaign(store, "C", "seafall", setup)
+    start_next_game(store, campaign.id)
+    doc = {**store.export_campaign(campaign.id), "withdrawn": withdrawn}
+    with pytest.raises(ValueError, match=why):
+        parse_campaign(doc)
+    v1 = {k: v for k, v in store.export_campaign(campaign.id).items() if k != "withdrawn"}
+    assert parse_campaign({**v1, "format": "tableside-campaign/1"})["withdrawn"] == []
+
+
+def test_a_campaign_from_schema_2_keeps_its_games_and_can_take_back(tmp_path):
+    """Migration 3 rebuilds ``campaign_games`` (keyed by session, so that a ledger can set
+    up a game again once one is taken back) and adds ``campaign_withdrawals``."""
+    from companion.store.schema import MIGRATIONS
+
+    setup, _ = script()
+    db = tmp_path / "old.sqlite3"
+    with SQLiteStore(db, migrations=MIGRATIONS[:2]) as old:
+        assert old.schema_version == 2
+        table = Table.create(old, "seafall", setup)
+        old._conn.execute("INSERT INTO campaigns VALUES ('c1', 'Old', 'seafall', 't0')")
+        old._conn.execute("INSERT INTO campaign_ledgers VALUES ('c1', 1, ?, NULL, 't0')",
+                          (json.dumps(setup),))
+        old._conn.execute("INSERT INTO campaign_games VALUES ('c1', 1, ?, 't1')",
+                          (table.session_id,))
+    with SQLiteStore(db) as store:
+        assert store.schema_version == 3
+        info = store.campaign("c1")
+        assert info.current == table.session_id and info.ledger == setup
+        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+            with store._write() as conn:
+                conn.execute("DELETE FROM campaign_games")
+        info = store.take_back_campaign_step("c1", ("game", table.session_id))
+        assert info.current is None
+        assert start_next_game(store, "c1").session_id == store.campaign("c1").current
+        assert store.integrity_check() == []

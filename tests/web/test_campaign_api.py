@@ -102,3 +102,32 @@ def test_the_next_game_takes_changes_of_players(client, services):
     assert r.status_code == 201, r.json
     state = services.tables.get(r.json["table"]).state
     assert state.provinces["red"].absent and not state.provinces["blue"].absent
+
+
+def test_the_host_takes_back_a_game_set_up_wrong_and_a_recording(app, client, services):
+    """docs/api.md: ``POST /api/campaigns/<id>/take-back`` with the ``last_step`` the page
+    showed. Only the host of that game may; a step another phone took back first is 409."""
+    cid = client.post("/api/campaigns", json={"name": "Ours", "setup": script()[0]}).json["id"]
+    r = client.post(f"/api/campaigns/{cid}/take-back")
+    assert r.status_code == 409 and "nothing to take back" in r.json["message"]
+    wrong = client.post(f"/api/campaigns/{cid}/next",
+                        json={"changes": [{"absent": {"colour": "red"}}]}).json
+    assert wrong["campaign"]["last_step"] == {"kind": "game", "session": wrong["table"]}
+    stranger = browser(app)
+    assert stranger.post(f"/api/campaigns/{cid}/take-back").status_code == 403
+    r = client.post(f"/api/campaigns/{cid}/take-back", json={"kind": 3, "session": None})
+    assert r.status_code == 400 and "say what is taken back" in r.json["message"]
+    step = {"kind": "game", "session": wrong["table"]}
+    r = client.post(f"/api/campaigns/{cid}/take-back", json=step)
+    assert r.status_code == 200, r.json
+    assert r.json["current"] is None and r.json["games"][0]["withdrawn"] is True
+    r = client.post(f"/api/campaigns/{cid}/take-back", json=step)  # a second tap
+    assert r.status_code == 409 and "nothing to take back" in r.json["message"]
+
+    session = client.post(f"/api/campaigns/{cid}/next").json["table"]
+    play_out(services.tables.get(session), script()[1])
+    assert client.post(f"/api/campaigns/{cid}/record").json["summary"]["game"] == 2
+    r = client.post(f"/api/campaigns/{cid}/take-back",
+                    json={"kind": "recording", "session": session})
+    assert r.status_code == 200 and r.json["current"] == session
+    assert r.json["summary"]["game"] == 1

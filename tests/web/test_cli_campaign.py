@@ -31,7 +31,8 @@ def test_a_campaign_from_the_command_line(tmp_path: Path, capsys):
         "recorded; the next game is game 2\n"
     shown = json.loads(run(capsys, "campaign", "show", cid, "--db", db)[1])
     assert shown["version"] == 2 and shown["games"] == [
-        {"version": 1, "session": session, "recorded": True}]
+        {"version": 1, "session": session, "recorded": True, "withdrawn": False}]
+    assert shown["last_step"] == {"kind": "recording", "session": session}
     export = tmp_path / "c.json"
     assert run(capsys, "campaign", "export", cid, "-o", str(export), "--db", db)[0] == 0
     other = str(tmp_path / "other.sqlite3")
@@ -84,3 +85,23 @@ def test_next_sets_the_game_up_with_players_absent(tmp_path: Path, capsys):
     with SQLiteStore(db) as store:
         state = Table.open(store, out.strip()).state
     assert [c for c, p in state.provinces.items() if p.absent] == ["green"]
+
+
+def test_take_back_the_next_game_then_nothing(tmp_path: Path, capsys):
+    """``campaign take-back``: a game set up with a player absent by mistake becomes a
+    table of its own, and the next game is set up again; then there is nothing to take back."""
+    db = str(tmp_path / "t.sqlite3")
+    cid = run(capsys, "campaign", "new", "Ours", "--setup", str(WHOLE_GAME), "--db", db)[1]
+    cid = cid.strip()
+    wrong = run(capsys, "campaign", "next", cid, "--absent", "red", "--db", db)[1].strip()
+    status, out, _ = run(capsys, "campaign", "take-back", cid, "--db", db)
+    assert status == 0 and out == (
+        f"took back the setting up of game {wrong}: it is a table of its own now\n"
+        "the next game to set up is game 1\n")
+    status, _, err = run(capsys, "campaign", "take-back", cid, "--db", db)
+    assert status == 2 and err == ("tableside campaign take-back: error: campaign 'Ours' has "
+                                   "nothing to take back: no game was set up from it yet\n")
+    session = run(capsys, "campaign", "next", cid, "--db", db)[1].strip()
+    with SQLiteStore(db) as store:
+        assert store.campaign(cid).current == session != wrong
+        assert not Table.open(store, session).state.provinces["red"].absent

@@ -4,7 +4,8 @@
 its game draws from the latest ledger (titles, the historical record, permanent enmity);
 ``POST /api/campaigns`` starts one, ``POST /api/campaigns/<id>/next`` sets up its next game
 (with ``{"changes": [...]}``, who joins, catches up, leaves or is absent) and
-``POST /api/campaigns/<id>/record`` carries a finished game into the next ledger.
+``POST /api/campaigns/<id>/record`` carries a finished game into the next ledger;
+``POST /api/campaigns/<id>/take-back`` takes back the last of those two steps.
 
 Editing a campaign is the host's: the host of its latest game sets up the next one (and
 becomes host of the new table, with a new PIN); recording needs the host of the game under
@@ -117,6 +118,26 @@ def record(campaign_id: str) -> Any:
         auth.require_host(info.current)
     try:
         info = record_game(_store(), campaign_id)
+    except CampaignConflict as exc:
+        raise IllegalCommand(str(exc)) from None
+    return jsonify(campaign_json(info))
+
+
+@bp.post("/<campaign_id>/take-back")
+def take_back(campaign_id: str) -> Any:
+    """Take back the campaign's last step, ``{"kind": "game"|"recording", "session": ID}``
+    as ``last_step`` showed it (another phone may have taken it back first: 409)."""
+    info = _info(campaign_id)
+    step = info.last_step
+    if step is not None:
+        auth.require_host(step[1])
+    data = json_body(optional=True)
+    expected = (data.get("kind"), data.get("session")) if data else None
+    if expected is not None and not all(isinstance(x, str) for x in expected):
+        raise InvalidCommand("say what is taken back: {\"kind\": \"game\" or \"recording\", "
+                             "\"session\": ID}, as the campaign's last_step")
+    try:
+        info = _store().take_back_campaign_step(campaign_id, expected)
     except CampaignConflict as exc:
         raise IllegalCommand(str(exc)) from None
     return jsonify(campaign_json(info))

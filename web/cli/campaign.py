@@ -6,6 +6,8 @@
     tableside campaign next ID [--absent COLOUR]... [--changes FILE] [--db PATH]
                                                   set up the next game; prints its table id
     tableside campaign record ID [--db PATH]      once the game is over and recorded
+    tableside campaign take-back ID [--db PATH]   take back the last step: the next game
+                                                  set up, else the last game's recording
     tableside campaign export ID [-o FILE] [--db PATH]
     tableside campaign import FILE [--db PATH]    import the games' sessions first
 
@@ -13,6 +15,9 @@ The setup FILE is the first game's setup options (JSON, or a script whose first 
 ``{"setup": {...}}``). ``next --absent red`` sets up the next game with the red player
 missing it; ``--changes FILE`` takes a JSON list of changes of players (join, catch_up,
 leave, absent: docs/commands.md, "Campaign"), applied before the ``--absent`` ones.
+``take-back`` undoes a mistake without deleting anything: a game set up with the wrong
+players becomes a table of its own, and ``next`` sets it up again; a recording taken back
+makes its game the one under way again (undo on its table, then ``record`` again).
 Bad input prints one line on stderr and exits with status 2.
 """
 
@@ -63,6 +68,9 @@ def register(subparsers: Any) -> None:
                    help="a JSON list of changes of players: join, catch_up, leave, absent "
                         "(docs/commands.md, \"Campaign\"; '-' reads standard input)")
     p = add("record", "carry the game under way, once recorded, into the next ledger", _record)
+    p.add_argument("campaign_id", metavar="ID")
+    p = add("take-back", "take back the last step: the next game set up, else the last "
+            "game's recording", _take_back)
     p.add_argument("campaign_id", metavar="ID")
     p = add("export", "export a campaign's ledgers and the ids of its games", _export)
     p.add_argument("campaign_id", metavar="ID")
@@ -146,6 +154,20 @@ def _record(args: argparse.Namespace) -> int:
     with _open(args) as store:
         info = record_game(store, args.campaign_id)
     print(f"recorded; the next game is game {info.ledger.get('game', info.version)}")
+    return 0
+
+
+def _take_back(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        step = store.campaign(args.campaign_id).last_step
+        info = store.take_back_campaign_step(args.campaign_id, step)
+    assert step is not None  # else the store refused
+    kind, session = step
+    print(f"took back the setting up of game {session}: it is a table of its own now"
+          if kind == "game" else
+          f"took back the recording of game {session}: it is the game under way again")
+    print(f"the next game to set up is game {info.ledger.get('game', info.version)}"
+          if info.current is None else f"under way: {info.current}")
     return 0
 
 

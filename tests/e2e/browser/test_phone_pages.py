@@ -354,6 +354,48 @@ def test_a_campaign_game_links_to_its_campaign_and_says_when_it_is_recorded(devi
     expect(page.locator(f"a[href='/t/{game}']")).to_be_visible()  # its games list it
 
 
+def test_the_host_takes_back_a_game_set_up_wrong_and_then_a_recording(devices, server):
+    """Undo on the campaign page: the host ticked a player absent by mistake and takes the
+    game's setting up back (asked once more; the table stays, as one of its own), and sets
+    it up again; the game is played and recorded, and its recording taken back too."""
+    from companion.campaigns import start_campaign
+    from tests.companion.test_campaigns import play_out, script
+
+    setup, lines = script()
+    store = server.services.store
+    info = start_campaign(store, "Winter league", "seafall", setup)
+    page = devices()
+    page.goto(server.url(f"/campaigns/{info.id}"))
+    page.locator("#next-form input[name=absent][value=red]").check()  # by mistake
+    page.locator("#next-form button[type=submit]").click()
+    expect(page.locator("#campaign-result .pin")).to_be_visible()
+    wrong = store.campaign(info.id).current
+    take_back = page.locator("#take-back")
+    expect(take_back).to_have_text("Take back the setting up of game 1")
+    page.once("dialog", lambda dialog: dialog.dismiss())  # on second thoughts: nothing sent
+    take_back.click()
+    expect(page.locator("#campaign-actions")).to_contain_text("Record the game")
+    page.once("dialog", lambda dialog: dialog.accept())
+    take_back.click()
+    expect(page.locator("#campaign-result")).to_have_text("Taken back.")
+    expect(page.locator("#campaign-games li")).to_have_text(["Game (ledger 1) taken back"])
+    expect(page.locator("#take-back")).to_have_count(0)  # nothing more to take back
+    page.locator("#next-form button[type=submit]").click()
+    expect(page.locator("#campaign-result .pin")).to_be_visible()
+    game = store.campaign(info.id).current
+    assert game != wrong and store.campaign_of(wrong) is None
+    assert server.services.tables.get(wrong).state.provinces["red"].absent  # kept, apart
+
+    play_out(server.services.tables.get(game), lines)
+    page.reload()
+    page.locator("#campaign-actions button.primary").click()  # record the game
+    expect(page.locator("#take-back")).to_have_text("Take back the recording of game 1")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#take-back").click()
+    expect(page.locator("#campaign-actions")).to_contain_text("Record the game")
+    assert store.campaign(info.id).current == game
+
+
 def test_a_player_leaves_for_good_and_a_new_one_joins_from_the_campaign_page(devices, server):
     """Rulebook, "Changing the number of players in your campaign": after game 1, Ben (red)
     leaves for good, asked once more, and Dan joins as gray with an advisor worth one

@@ -70,7 +70,8 @@ function render(c) {
   fill($("#campaign-games"), (c.games || []).map((g) => h("li", {},
     g.session ? h("a", {href: `/t/${encodeURIComponent(g.session)}`, text: t("campaign.game_link", {version: g.version})})
       : t("campaign.game_link", {version: g.version}),
-    " ", h("span", {class: "pill", text: g.recorded ? t("campaign.recorded") : t("campaign.in_play")}))));
+    " ", h("span", {class: "pill", text: g.withdrawn ? t("campaign.withdrawn")
+      : g.recorded ? t("campaign.recorded") : t("campaign.in_play")}))));
 }
 
 // The host's part: who may act is the API's rule (web/api/campaigns.py), shown here so
@@ -102,7 +103,8 @@ async function hostActions(c) {
         button.disabled = false;
       }
     });
-    fill($("#campaign-actions"), h("p", {class: "muted", text: t("campaign.record_help")}), button);
+    fill($("#campaign-actions"), h("p", {class: "muted", text: t("campaign.record_help")}), button,
+      takeBack(c, url, result, failed));
     return;
   }
   const provinces = (c.summary || {}).provinces || [];
@@ -167,7 +169,33 @@ async function hostActions(c) {
       button.disabled = false;
     }
   });
-  fill($("#campaign-actions"), form);
+  fill($("#campaign-actions"), form, takeBack(c, url, result, failed));
+}
+
+// Undo for the campaign's last step (the API's last_step): the game set up, kept as a table
+// of its own, or the last game's recording, its game under way again. Nothing is deleted.
+function takeBack(c, url, result, failed) {
+  const step = c.last_step;
+  if (!step) return null;
+  const next = (c.summary || {}).game || c.version;
+  const [label, question] = step.kind === "game"
+    ? [t("campaign.take_back_game", {game: next}), t("campaign.take_back_game_confirm")]
+    : [t("campaign.take_back_recording", {game: next - 1}), t("campaign.take_back_recording_confirm")];
+  const button = h("button", {type: "button", class: "secondary", id: "take-back", text: label});
+  button.addEventListener("click", async () => {
+    if (!window.confirm(question)) return;
+    button.disabled = true;
+    try {
+      const updated = await send(`${url}/take-back`, step);
+      await show(updated);
+      fill(result, h("p", {class: "notice info", text: t("campaign.taken_back")}));
+    } catch (err) {
+      failed(err);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return h("div", {class: "take-back"}, button);
 }
 
 // The choices owed for games not played ("Missing a game", "Joining the campaign"): a ship
