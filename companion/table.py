@@ -186,6 +186,7 @@ class Table:
         self._owns_store = owns_store
         self._lock = threading.RLock()
         self._listeners: list[Callable[[Table], None]] = []
+        self._guards: list[Callable[[Table], None]] = []
 
     # -- construction ----------------------------------------------------------------------
 
@@ -324,6 +325,13 @@ class Table:
             if call_now:
                 self._notify_one(fn)
 
+    def add_guard(self, fn: Callable[[Table], None]) -> None:
+        """Call ``fn(table)`` before every apply, undo and redo, under the table's lock: an
+        ``IllegalCommand`` it raises refuses the change, and nothing is written. The web
+        server's guard keeps a game recorded into a campaign as it was recorded."""
+        with self._lock:
+            self._guards.append(fn)
+
     def remove_listener(self, fn: Callable[[Table], None]) -> None:
         with self._lock:
             if fn in self._listeners:
@@ -346,7 +354,7 @@ class Table:
               ) -> list[StoredEvent]:
         """Decide and record a command; return its events once they are committed."""
         with self._lock:
-            self._check_version(expected_version)
+            self._check_may_change(expected_version)
             pos = self._pos
             events = _normalized_events(self._engine.decide(pos.state, command))
             state = fold(self._engine, events, pos.state)
@@ -363,7 +371,7 @@ class Table:
              ) -> list[StoredEvent]:
         """Take back the latest command in effect (``IllegalCommand`` if there is none)."""
         with self._lock:
-            self._check_version(expected_version)
+            self._check_may_change(expected_version)
             if not self._pos.applied:
                 raise IllegalCommand("there is nothing to undo")
             if self._pos.applied[-1].before is MISSING:
@@ -383,7 +391,7 @@ class Table:
              ) -> list[StoredEvent]:
         """Re-apply the latest undone command's recorded events (``IllegalCommand`` if none)."""
         with self._lock:
-            self._check_version(expected_version)
+            self._check_may_change(expected_version)
             if not self._pos.redoable:
                 raise IllegalCommand("there is nothing to redo")
             pos = self._pos
@@ -409,9 +417,12 @@ class Table:
 
     # -- helpers ---------------------------------------------------------------------------
 
-    def _check_version(self, expected: int | None) -> None:
+    def _check_may_change(self, expected: int | None) -> None:
+        """The version the caller saw is the table's, and no guard refuses the change."""
         if expected is not None and expected != self._pos.version:
             raise VersionConflict(self.session_id, expected, self._pos.version)
+        for guard in self._guards:
+            guard(self)
 
     def _append(self, record: NewRecord, state: Any, applied: Sequence[Step],
                 redoable: Sequence[Step]) -> CommandRecord:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.errors import IllegalCommand
 from companion.games import game_names
 from companion.store.errors import UnknownSession
 from companion.store.protocol import EventStore
@@ -56,8 +57,18 @@ class Tables:
                     game = self.store.session(session_id).game
                     self._unopenable[session_id] = game, game in game_names()
                     raise Unopenable(session_id, *self._unopenable[session_id]) from None
+                table.add_guard(self._recorded_games_stay)
                 self._open[session_id] = table
             return table
+
+    def _recorded_games_stay(self, table: Table) -> None:
+        """A game recorded into a campaign stays as it was recorded: the next ledger came
+        from it. Its recording is taken back on the campaign page first."""
+        recorded = getattr(self.store, "campaign_recorded", None)
+        name = recorded(table.session_id) if recorded is not None else None
+        if name is not None:
+            raise IllegalCommand(f"this game is recorded into the campaign {name!r}; to change "
+                                 "it, take its recording back on the campaign page first")
 
     def opened(self) -> list[Table]:
         """The tables open now (being played), for the camera and the button box."""
@@ -66,6 +77,7 @@ class Tables:
 
     def create(self, game: str, options: Mapping[str, Any], actor: str | None = None) -> Table:
         table = Table.create(self.store, game, options, actor)
+        table.add_guard(self._recorded_games_stay)
         with self._lock:
             self._open[table.session_id] = table
         return table

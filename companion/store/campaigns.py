@@ -116,6 +116,17 @@ class CampaignTables:
                 (session_id,)).fetchone()
             return None if row is None else _campaign(conn, row[0])
 
+    def campaign_recorded(self, session_id: str) -> str | None:
+        """The name of the campaign a game is recorded into (its recording not taken back),
+        or None."""
+        with self._read() as conn:
+            row = conn.execute(
+                "SELECT c.name FROM campaign_ledgers AS l JOIN campaigns AS c "
+                "ON c.id = l.campaign_id WHERE l.from_session = ? AND NOT EXISTS "
+                "(SELECT 1 FROM campaign_withdrawals AS w WHERE w.campaign_id = l.campaign_id "
+                "AND w.ledger_version = l.version)", (session_id,)).fetchone()
+        return None if row is None else str(row[0])
+
     def link_campaign_game(self, campaign_id: str, session_id: str) -> CampaignInfo:
         """Record that ``session_id`` is the game set up from the latest ledger."""
         with self._write() as conn:

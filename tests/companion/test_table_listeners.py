@@ -58,3 +58,30 @@ def test_a_failing_listener_is_logged_and_the_change_stands(caplog):
         table.remove_listener(broken)
         table.apply(Command("add", {"player": "ann"}))
         assert seen == [2, 3]
+
+
+def test_a_guard_refuses_apply_undo_and_redo_and_nothing_is_written():
+    """``add_guard``: checked before every change, under the lock; the web server's guard
+    keeps a game recorded into a campaign as it was recorded."""
+    with Table.in_memory("tally", {"players": ["ann"], "goal": 50}) as table:
+        table.apply(Command("add", {"player": "ann", "amount": 2}))
+        table.apply(Command("add", {"player": "ann", "amount": 3}))
+        table.undo()
+        closed = {"on": True}
+
+        def guard(t: Table) -> None:
+            assert t is table
+            if closed["on"]:
+                raise IllegalCommand("closed")
+
+        table.add_guard(guard)
+        version, records = table.version, len(table.history())
+        for change in (lambda: table.apply(Command("add", {"player": "ann"})), table.undo,
+                       table.redo):
+            with pytest.raises(IllegalCommand, match="closed"):
+                change()
+        assert (table.version, len(table.history())) == (version, records)
+        assert table.state.counters == {"ann": 2}
+        closed["on"] = False
+        table.redo()
+        assert table.state.counters == {"ann": 5}

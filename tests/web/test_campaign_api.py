@@ -127,7 +127,15 @@ def test_the_host_takes_back_a_game_set_up_wrong_and_a_recording(app, client, se
     session = client.post(f"/api/campaigns/{cid}/next").json["table"]
     play_out(services.tables.get(session), script()[1])
     assert client.post(f"/api/campaigns/{cid}/record").json["summary"]["game"] == 2
+    # recorded, the game stays as it was recorded: the next ledger came from it
+    version = services.tables.get(session).version
+    r = client.post(f"/api/tables/{session}/undo", json={})
+    assert r.status_code == 409 and r.json["message"] == (
+        "this game is recorded into the campaign 'Ours'; to change it, take its recording "
+        "back on the campaign page first")
+    assert services.tables.get(session).version == version
     r = client.post(f"/api/campaigns/{cid}/take-back",
                     json={"kind": "recording", "session": session})
     assert r.status_code == 200 and r.json["current"] == session
     assert r.json["summary"]["game"] == 1
+    assert client.post(f"/api/tables/{session}/undo", json={}).status_code == 200
