@@ -5,13 +5,15 @@ commands of the turn and answers to the prompts mixed with broken ones (unknown 
 wrong field types, random JSON, bytes that are not JSON, JSON nested hundreds or thousands
 of levels deep, commands cut short, stale and absurd
 ``expected_version``), new tables and campaigns from setups with one value damaged
-(``tests/support/damage.py``), random paths, headers (``Content-Type``, ``X-CSRF-Token``,
+(``tests/support/damage.py``), one campaign's next games set up, recorded and taken back
+(the step shown, or a stale one), random paths, headers (``Content-Type``, ``X-CSRF-Token``,
 ``Last-Event-ID``) and query strings.
 
 Counts answers by status; any 5xx is a failure. Every 500 requests and at the end, each
 table must be intact: the state rebuilt from its log (a full replay, and a reopening from
 the latest snapshot) equals the live state, versions seen by clients never went down, and
-the log's event numbers run 1, 2, 3, ... without a gap.
+the log's event numbers run 1, 2, 3, ... without a gap; the campaign has at most one game
+under way and its export imports.
 
     .venv/bin/python benchmarks/bench_api_fuzz.py [--requests 5000] [--seed 1]
 """
@@ -34,6 +36,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from companion.games.seafall.setup import demo_options  # noqa: E402
+from companion.store.campaigns import parse_campaign  # noqa: E402
 from companion.store.sqlite import SQLiteStore  # noqa: E402
 from companion.table import Table, replay  # noqa: E402
 from tests.support.damage import damaged  # noqa: E402
@@ -61,13 +64,17 @@ ROUTES = [
     ("POST", "/api/tables/{id}/dice/{text}/confirm"),
     ("POST", "/api/tables/{id}/dice/{text}/correct"), ("GET", "/api/hardware"),
     ("GET", "/api/campaigns"), ("GET", "/api/campaigns/{text}"), ("POST", "/api/campaigns"),
+    ("GET", "/api/campaigns/{campaign}"), ("POST", "/api/campaigns/{campaign}/next"),
+    ("POST", "/api/campaigns/{campaign}/record"),
+    ("POST", "/api/campaigns/{campaign}/take-back"),
     ("GET", "/api/rules/search"), ("GET", "/api/rules/glossary"),
     ("PUT", "/api/tables/{id}"), ("PATCH", "/api/tables/{id}/commands"),
     ("GET", "/api/{text}"), ("POST", "/api/{text}"),
 ]
 CHANGES = [("POST", "/api/tables/{id}/commands")] * 6 + [
     ("POST", "/api/tables/{id}/undo"), ("POST", "/api/tables/{id}/redo"),
-    ("POST", "/api/tables/{id}/buttons")]
+    ("POST", "/api/tables/{id}/buttons"), ("POST", "/api/campaigns/{campaign}/next"),
+    ("POST", "/api/campaigns/{campaign}/take-back")]
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-2**40, 2**40) | st.floats(allow_nan=False)
@@ -115,6 +122,10 @@ class Fuzz:
                                                      "options": demo_options()})
             assert created.status_code == 201, created.json
             self.tables.append(created.json["id"])
+        made = host.post("/api/campaigns", json={"name": "fuzz", "setup": demo_options()})
+        assert made.status_code == 201, made.json
+        self.campaign: str = made.json["id"]
+        assert host.post(f"/api/campaigns/{self.campaign}/next").status_code == 201  # its host
         first = self.tables[0]
         red = join(self.app, host, first, "Ann", "red")
         blue = join(self.app, host, first, "Bob", "blue")
@@ -168,7 +179,8 @@ class Fuzz:
         client = self.clients[who]
         table_id = plan["bad_table"] if plan["use_bad_table"] else \
             self.tables[plan["table"] % len(self.tables)]
-        path = template.replace("{id}", table_id).replace("{text}", plan["text"])
+        path = template.replace("{id}", table_id).replace("{text}", plan["text"]).replace(
+            "{campaign}", plan["bad_table"] if plan["use_bad_table"] else self.campaign)
         headers: dict[str, str] = {}
         if plan["csrf"] is not None:
             headers["X-CSRF-Token"] = plan["csrf"]
@@ -182,6 +194,12 @@ class Fuzz:
                 body = {"button": plan["pick"] % 8, "long": plan["flag"]}
             elif path.endswith(("/undo", "/redo")) and shape < 7:
                 body = {}
+            elif path.endswith("/take-back") and shape < 6:  # the step shown, or a stale one
+                body = self.services.store.campaign(self.campaign).to_json()["last_step"] \
+                    if plan["flag"] else {"kind": "game", "session": table_id}
+            elif path.endswith("/next") and shape < 5:
+                body = {"changes": [{"absent": {"colour": ["red", "blue", "pink"][
+                    plan["pick"] % 3]}}]} if plan["flag"] else {}
             elif path in ("/api/tables", "/api/campaigns") and shape < 5:
                 body = {"game": "seafall", "name": "fuzz",
                         "options" if path == "/api/tables" else "setup": plan["setup"]}
@@ -256,6 +274,14 @@ class Fuzz:
             seqs = [e.seq for e in store.events(table_id)]
             if seqs != list(range(1, len(seqs) + 1)):
                 problems.append(f"{table_id}: event numbers have a gap or a repeat")
+        campaign = store.campaign(self.campaign)  # set up and taken back many times
+        live = [g for g in campaign.games if g.version == campaign.version and not g.withdrawn]
+        if len(live) > 1:
+            problems.append(f"campaign: {len(live)} games under way from one ledger")
+        try:
+            parse_campaign(store.export_campaign(self.campaign))
+        except ValueError as exc:
+            problems.append(f"campaign: its export does not import ({exc})")
         return problems
 
 
@@ -282,6 +308,7 @@ def main() -> int:
         elapsed = time.perf_counter() - started
         problems.extend(fuzz.check())
         final = {t: fuzz.services.tables.get(t).version for t in fuzz.tables}
+        games = fuzz.services.store.campaign(fuzz.campaign).games
         fuzz.services.close()
 
     server_errors = sum(n for s, n in fuzz.statuses.items() if s >= 500)
@@ -290,6 +317,8 @@ def main() -> int:
             ("server errors (5xx)", str(server_errors)),
             ("changes accepted (version moved)", str(fuzz.changes)),
             ("final versions", ", ".join(str(v) for v in final.values())),
+            ("campaign games set up, taken back",
+             f"{len(games)}, {sum(g.withdrawn for g in games)}"),
             ("versions that went down", str(len(fuzz.version_went_down))),
             ("state corruption found", str(len(problems)))]
     width = max(len(r[0]) for r in rows)
