@@ -332,7 +332,7 @@ def test_a_campaign_game_links_to_its_campaign_and_says_when_it_is_recorded(devi
     """A table that is a campaign's game links to the campaign page, and once the end of the
     game is recorded, says that the campaign page carries it on (before, a phone at the
     table had no way there but the home page). A table of its own has no such link."""
-    from companion.campaigns import start_campaign, start_next_game
+    from companion.campaigns import record_game, start_campaign, start_next_game
     from tests.companion.test_campaigns import play_out, script
 
     setup, lines = script()
@@ -343,12 +343,18 @@ def test_a_campaign_game_links_to_its_campaign_and_says_when_it_is_recorded(devi
     page.goto(server.url(f"/t/{server.table}"))
     expect(page.locator("#status")).not_to_have_text("Loading…")
     expect(page.locator("#campaign-link")).to_have_count(0)
-    page.goto(server.url(f"/t/{game}"))
+    page.goto(server.url(f"/host/{game}?pin={server.services.auth.demo_host(game)}"))
+    page.goto(server.url(f"/t/{game}"))  # its host, who may undo
     expect(page.locator("#campaign-link")).to_have_text("Campaign: Summer league")
     expect(page.locator("#campaign-next")).to_be_hidden()  # under way
     play_out(server.services.tables.get(game), lines)
     expect(page.locator("#status")).to_contain_text("game recorded")  # live
     expect(page.locator("#campaign-next")).to_contain_text("The game is recorded")
+    expect(page.locator("#undo")).to_be_enabled()
+    record_game(store, info.id)  # from the campaign page: the game stays as recorded
+    page.reload()
+    expect(page.locator("#campaign-next")).to_contain_text("Recorded into the campaign")
+    expect(page.locator("#undo")).to_be_disabled()
     page.locator("#campaign-next a").click()
     expect(page.locator("#campaign-name")).to_have_text("Summer league")
     expect(page.locator(f"a[href='/t/{game}']")).to_be_visible()  # its games list it

@@ -86,6 +86,7 @@ async function historyStep(which) {
     notice(t(which === "undo" ? "history.undone" : "history.redone"), "info");
   } catch (err) {
     showError(err);
+    if (view) renderCampaignNext(view.state);  // recorded into its campaign meanwhile?
   }
 }
 
@@ -400,8 +401,7 @@ function renderHistory() {
       entry.actor ? h("span", {class: "muted", text: " · " + entry.actor}) : null,
       entry.undone ? h("span", {class: "pill", text: t("history.was_undone")}) : null),
     h("ul", {class: "events"}, (entry.events || []).map((e) => h("li", {text: e.text || e.type}))))));
-  $("#undo").disabled = !view.can_undo || !canAct();
-  $("#redo").disabled = !view.can_redo || !canAct();
+  renderUndoRedo();
 }
 
 let trayCheck = null;      // the host's last tray check (POST /api/hardware/camera/check)
@@ -564,14 +564,29 @@ function renderSeat() {
 }
 
 // A campaign's game, once recorded (the end of game's seven steps done): the campaign page
-// carries it into the campaign and sets the next game up.
-function renderCampaignNext(state) {
+// carries it into the campaign and sets the next game up. Once carried, the game stays as
+// recorded (the server refuses changes) until its recording is taken back there.
+let carried = false;      // this game is recorded into its campaign (asked at each version)
+
+async function renderCampaignNext(state) {
   const box = $("#campaign-next");
   box.hidden = !(config.campaign && state.phase === "recorded");
-  if (box.hidden) { fill(box); return; }
-  fill(box, h("p", {text: t("table.campaign_next")}),
+  if (box.hidden) { carried = false; fill(box); return; }
+  const asked = version();
+  try {
+    const c = await getJSON(`/api/campaigns/${encodeURIComponent(config.campaign.id)}`);
+    if (asked !== version()) return;  // a newer version draws it
+    carried = (c.games || []).some((g) => g.session === tableId && g.recorded && !g.withdrawn);
+  } catch (err) { carried = false; }
+  fill(box, h("p", {text: t(carried ? "table.campaign_carried" : "table.campaign_next")}),
     h("a", {class: "button primary", href: `/campaigns/${encodeURIComponent(config.campaign.id)}`,
             text: t("table.campaign_open")}));
+  renderUndoRedo();
+}
+
+function renderUndoRedo() {
+  $("#undo").disabled = !view.can_undo || !canAct() || carried;
+  $("#redo").disabled = !view.can_redo || !canAct() || carried;
 }
 
 function renderState() {
