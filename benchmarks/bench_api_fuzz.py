@@ -36,7 +36,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from companion.games.seafall.setup import demo_options  # noqa: E402
-from companion.store.campaigns import parse_campaign  # noqa: E402
+from companion.store.campaign_export import parse_campaign  # noqa: E402
 from companion.store.sqlite import SQLiteStore  # noqa: E402
 from companion.table import Table, replay  # noqa: E402
 from tests.support.damage import damaged  # noqa: E402

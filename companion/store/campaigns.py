@@ -17,9 +17,6 @@ from companion.engine import JSON
 from companion.store.errors import StoreError
 from companion.store.records import to_json_text
 
-CAMPAIGN_FORMAT = "tableside-campaign/2"  # 2: steps taken back ("withdrawn")
-CAMPAIGN_FORMATS = ("tableside-campaign/1", CAMPAIGN_FORMAT)  # what import reads
-
 
 class UnknownCampaign(StoreError, KeyError):
     """No campaign with this id in the database."""
@@ -101,11 +98,11 @@ class CampaignTables:
     def campaigns(self) -> list[CampaignInfo]:
         with self._read() as conn:
             ids = [r[0] for r in conn.execute("SELECT id FROM campaigns ORDER BY created_at, id")]
-            return [_campaign(conn, cid) for cid in ids]
+            return [read_campaign(conn, cid) for cid in ids]
 
     def campaign(self, campaign_id: str) -> CampaignInfo:
         with self._read() as conn:
-            return _campaign(conn, campaign_id)
+            return read_campaign(conn, campaign_id)
 
     def campaign_of(self, session_id: str) -> CampaignInfo | None:
         """The campaign a table is a game of, or None for a table of its own."""
@@ -114,7 +111,7 @@ class CampaignTables:
                 "SELECT campaign_id FROM campaign_games WHERE session_id = ?1 AND NOT EXISTS "
                 "(SELECT 1 FROM campaign_withdrawals WHERE session_id = ?1)",
                 (session_id,)).fetchone()
-            return None if row is None else _campaign(conn, row[0])
+            return None if row is None else read_campaign(conn, row[0])
 
     def campaign_recorded(self, session_id: str) -> str | None:
         """The name of the campaign a game is recorded into (its recording not taken back),
@@ -130,7 +127,7 @@ class CampaignTables:
     def link_campaign_game(self, campaign_id: str, session_id: str) -> CampaignInfo:
         """Record that ``session_id`` is the game set up from the latest ledger."""
         with self._write() as conn:
-            info = _campaign(conn, campaign_id)
+            info = read_campaign(conn, campaign_id)
             if info.current is not None:
                 raise CampaignConflict(f"campaign {info.name!r} already has a game under way "
                                        f"({info.current}): record it first")
@@ -143,7 +140,7 @@ class CampaignTables:
         """The next ledger, from the recorded game ``session_id`` (the game under way)."""
         text = to_json_text(ledger, "the campaign ledger")
         with self._write() as conn:
-            info = _campaign(conn, campaign_id)
+            info = read_campaign(conn, campaign_id)
             if info.current != session_id:
                 raise CampaignConflict(f"{session_id} is not the game under way in campaign "
                                        f"{info.name!r}")
@@ -165,7 +162,7 @@ class CampaignTables:
         another phone took back first (``CampaignConflict``).
         """
         with self._write() as conn:
-            info = _campaign(conn, campaign_id)
+            info = read_campaign(conn, campaign_id)
             step = info.last_step
             if step is None:
                 raise CampaignConflict(f"campaign {info.name!r} has nothing to take back: "
@@ -181,29 +178,9 @@ class CampaignTables:
                           info.version if kind == "recording" else None, self._now()))
         return self.campaign(campaign_id)
 
-    def export_campaign(self, campaign_id: str) -> dict[str, JSON]:
-        """The campaign's ledgers and the ids of its games (export each game's session with
-        ``export_session``)."""
-        with self._read() as conn:
-            info = _campaign(conn, campaign_id)
-            ledgers = [{"version": v, "ledger": json.loads(text), "from_session": src,
-                        "time": time} for v, text, src, time in conn.execute(
-                "SELECT version, ledger, from_session, time FROM campaign_ledgers "
-                "WHERE campaign_id = ? ORDER BY version", (campaign_id,))]
-            times = dict(conn.execute("SELECT session_id, time FROM campaign_games "
-                                      "WHERE campaign_id = ?", (campaign_id,)).fetchall())
-            games = [{"version": g.version, "session": g.session_id,
-                      "time": times[g.session_id]} for g in info.games]
-            withdrawn = [{"seq": seq, "session": sid, "ledger_version": v, "time": time}
-                         for seq, sid, v, time in conn.execute(
-                "SELECT seq, session_id, ledger_version, time FROM campaign_withdrawals "
-                "WHERE campaign_id = ? ORDER BY seq", (campaign_id,))]
-        return {"format": CAMPAIGN_FORMAT, "id": info.id, "name": info.name,
-                "game": info.game, "created_at": info.created_at, "ledgers": ledgers,
-                "games": games, "withdrawn": withdrawn}
 
-
-def _campaign(conn: sqlite3.Connection, campaign_id: str) -> CampaignInfo:
+def read_campaign(conn: sqlite3.Connection, campaign_id: str) -> CampaignInfo:
+    """The campaign as the database holds it now, within the caller's transaction."""
     row = conn.execute("SELECT name, game, created_at FROM campaigns WHERE id = ?",
                        (campaign_id,)).fetchone()
     if row is None:
@@ -224,71 +201,3 @@ def _campaign(conn: sqlite3.Connection, campaign_id: str) -> CampaignInfo:
     games = tuple(CampaignGame(v, sid, sid in recorded, sid in withdrawn_games)
                   for v, sid, _ in rows)
     return CampaignInfo(campaign_id, row[0], row[1], row[2], version, json.loads(text), games)
-
-
-def parse_campaign(doc: Any) -> dict[str, Any]:
-    """Check an exported campaign document; ValueError names what is wrong."""
-    if not isinstance(doc, dict) or doc.get("format") not in CAMPAIGN_FORMATS:
-        raise ValueError(f"not a Tableside campaign export (format {CAMPAIGN_FORMAT})")
-    for key in ("id", "name", "game", "created_at"):
-        if not isinstance(doc.get(key), str) or not doc[key]:
-            raise ValueError(f"the campaign export needs a text '{key}'")
-    ledgers, games = doc.get("ledgers"), doc.get("games")
-    if not isinstance(ledgers, list) or not ledgers or not isinstance(games, list):
-        raise ValueError("the campaign export needs 'ledgers' (at least one) and 'games'")
-    for number, entry in enumerate(ledgers, 1):
-        if not isinstance(entry, dict) or entry.get("version") != number or \
-                not isinstance(entry.get("ledger"), dict) or \
-                (entry.get("from_session") is None) != (number == 1):
-            raise ValueError(f"ledger {number} of the campaign export is malformed")
-    for entry in games:
-        if not isinstance(entry, dict) or not isinstance(entry.get("session"), str) or \
-                not isinstance(entry.get("version"), int):
-            raise ValueError("each game of the campaign export is {version, session, time}")
-    withdrawn = doc.setdefault("withdrawn", [])
-    if not isinstance(withdrawn, list):
-        raise ValueError("'withdrawn' of the campaign export is a list")
-    for number, entry in enumerate(withdrawn, 1):
-        if not isinstance(entry, dict) or entry.get("seq") != number or \
-                (entry.get("session") is None) == (entry.get("ledger_version") is None) or \
-                not isinstance(entry.get("session") or entry.get("ledger_version"), (str, int)):
-            raise ValueError(f"step {number} taken back in the campaign export is malformed: "
-                             "{seq, session | ledger_version, time}")
-        if entry.get("session") not in {None, *(g["session"] for g in games)} or \
-                entry.get("ledger_version") not in {None, *range(2, len(ledgers) + 1)}:
-            raise ValueError(f"step {number} taken back in the campaign export names a game "
-                             "or a ledger the export does not have")
-    return doc
-
-
-class CampaignImport:
-    """Import for :class:`CampaignTables` (the games' sessions must be imported first)."""
-
-    _write: Any
-
-    def import_campaign(self, doc: Any) -> str:
-        doc = parse_campaign(doc)
-        with self._write() as conn:
-            if conn.execute("SELECT 1 FROM campaigns WHERE id = ?", (doc["id"],)).fetchone():
-                raise CampaignConflict(f"campaign {doc['id']} is already in this database")
-            for entry in doc["games"]:
-                if not conn.execute("SELECT 1 FROM sessions WHERE id = ?",
-                                    (entry["session"],)).fetchone():
-                    raise CampaignConflict(
-                        f"game session {entry['session']} is not in this database: import the "
-                        "campaign's sessions first (tableside sessions import)")
-            conn.execute("INSERT INTO campaigns VALUES (?, ?, ?, ?)",
-                         (doc["id"], doc["name"], doc["game"], doc["created_at"]))
-            for entry in doc["ledgers"]:
-                conn.execute("INSERT INTO campaign_ledgers VALUES (?, ?, ?, ?, ?)",
-                             (doc["id"], entry["version"], to_json_text(entry["ledger"]),
-                              entry["from_session"], entry.get("time", doc["created_at"])))
-            for entry in doc["games"]:
-                conn.execute("INSERT INTO campaign_games VALUES (?, ?, ?, ?)",
-                             (doc["id"], entry["version"], entry["session"],
-                              entry.get("time", doc["created_at"])))
-            for entry in doc["withdrawn"]:
-                conn.execute("INSERT INTO campaign_withdrawals VALUES (?, ?, ?, ?, ?)",
-                             (doc["id"], entry["seq"], entry.get("session"),
-                              entry.get("ledger_version"), entry.get("time", doc["created_at"])))
-        return str(doc["id"])

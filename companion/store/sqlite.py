@@ -27,7 +27,8 @@ from typing import Any
 
 from companion.engine import JSON, Event
 from companion.store import export
-from companion.store.campaigns import CampaignImport, CampaignTables
+from companion.store.campaign_export import CampaignExport
+from companion.store.campaigns import CampaignTables
 from companion.store.errors import (
     DatabaseUnreadable,
     ForeignDatabase,
@@ -116,7 +117,7 @@ def _check_identity(path: Path, app_id: int, version: int, tables: int,
     return 0
 
 
-class SQLiteStore(CampaignTables, CampaignImport):
+class SQLiteStore(CampaignTables, CampaignExport):
     """The event log of every table session in one SQLite file (or in memory).
 
     ``clock`` times the records (the store is the shell: engines never read clocks);

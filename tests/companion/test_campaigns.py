@@ -13,7 +13,8 @@ from companion.campaigns import record_game, start_campaign, start_next_game
 from companion.engine import Command
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.games.seafall.membership import miss_game
-from companion.store.campaigns import CampaignConflict, UnknownCampaign, parse_campaign
+from companion.store.campaign_export import parse_campaign
+from companion.store.campaigns import CampaignConflict, UnknownCampaign
 from companion.store.sqlite import MEMORY, SQLiteStore
 from companion.table import Table
 

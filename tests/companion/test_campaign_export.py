@@ -1,0 +1,98 @@
+"""A campaign file from elsewhere (``tableside campaign import``), edited by hand: refused
+with a reason and nothing written, or a campaign that reads, exports and imports again.
+
+Before, a ledger without ``from_session`` raised ``KeyError``, a time that was an object
+raised SQLite's ``ProgrammingError``, and a game set up from a ledger the file does not
+have raised ``IntegrityError``: tracebacks from the command line."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.campaigns import record_game, start_campaign, start_next_game
+from companion.store.campaign_export import parse_campaign
+from companion.store.errors import StoreError
+from companion.store.sqlite import MEMORY, SQLiteStore
+from tests.companion.test_campaigns import play_out, script
+from tests.support.damage import damaged
+
+
+@pytest.fixture(scope="module")
+def exported() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A campaign with a game taken back, a game recorded and the next set up; its export
+    and its games' session exports."""
+    setup, lines = script()
+    with SQLiteStore(MEMORY) as store:
+        info = start_campaign(store, "C", "seafall", setup)
+        start_next_game(store, info.id, changes=[{"absent": {"colour": "red"}}])
+        store.take_back_campaign_step(info.id)
+        play_out(start_next_game(store, info.id), lines)
+        record_game(store, info.id)
+        start_next_game(store, info.id)
+        doc = store.export_campaign(info.id)
+        return doc, [store.export_session(g["session"]) for g in doc["games"]]
+
+
+def imported(doc: Any, sessions: list[dict[str, Any]]) -> bool:
+    """False if refused with a reason (nothing written); else it reads and exports again."""
+    with SQLiteStore(MEMORY) as store:
+        for session in sessions:
+            store.import_session(session)
+        try:
+            cid = store.import_campaign(doc)
+        except (ValueError, StoreError):
+            assert store.campaigns() == []  # nothing half written
+            return False
+        info = store.campaign(cid)
+        info.to_json()
+        assert parse_campaign(store.export_campaign(cid))
+        under_way = [g for g in info.games if g.version == info.version and not g.withdrawn]
+        assert len(under_way) <= 1
+        return True
+
+
+def test_the_export_as_written_imports(exported) -> None:
+    doc, sessions = exported
+    assert imported(copy.deepcopy(doc), sessions)
+
+
+@pytest.mark.parametrize(("edit", "why"), [
+    (lambda d: d["ledgers"][0].pop("from_session"), "ledger 1 of the campaign export is "
+                                                    "malformed"),
+    (lambda d: d["games"][0].update(time={"at": 1}), "each game of the campaign export is"),
+    (lambda d: d["ledgers"][0].update(time=[]), "ledger 1 of the campaign export is malformed"),
+    (lambda d: d["withdrawn"][0].update(time=5), "step 1 taken back in the campaign export is "
+                                                 "malformed"),
+    (lambda d: d["games"][1].update(version=7), "each game of the campaign export is"),
+    (lambda d: d["games"][1].update(version=True), "each game of the campaign export is"),
+    (lambda d: d["ledgers"][1].update(from_session=d["games"][2]["session"]),
+     "ledger 2 of the campaign export comes from game"),
+    (lambda d: d["games"].append(dict(d["games"][0])), "is listed twice"),
+])
+def test_a_file_edited_by_hand_is_refused_with_the_reason(exported, edit, why) -> None:
+    doc, sessions = exported
+    doc = copy.deepcopy(doc)
+    edit(doc)
+    with pytest.raises(ValueError, match=why):
+        parse_campaign(doc)
+    assert not imported(doc, sessions)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_a_damaged_campaign_file_is_refused_or_imports_whole(exported, data) -> None:
+    doc, sessions = exported
+    # the ledgers' own contents are setups, fuzzed in test_setup_fuzz; the rest is damaged
+    bare = {**doc, "ledgers": [{k: v for k, v in ledger.items() if k != "ledger"}
+                               for ledger in doc["ledgers"]]}
+    damaged_doc = copy.deepcopy(data.draw(damaged(bare))[0])  # its {} and [] are shared
+    ledgers = damaged_doc.get("ledgers")
+    for number, ledger in enumerate(ledgers if isinstance(ledgers, list) else []):
+        if isinstance(ledger, dict) and number < len(doc["ledgers"]):
+            ledger.setdefault("ledger", doc["ledgers"][number]["ledger"])
+    imported(damaged_doc, sessions)
