@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from datetime import datetime
 from typing import Any
 
 from companion.engine import JSON
@@ -140,5 +141,13 @@ def _whole(value: Any, low: int, high: int) -> bool:
 
 
 def _time(entry: dict[str, Any]) -> bool:
-    """A time, if given, is text (the export's ``created_at`` stands in for none)."""
-    return entry.get("time") is None or isinstance(entry["time"], str)
+    """A time, if given, is an ISO 8601 time, as a session export's (the export's
+    ``created_at`` stands in for none)."""
+    time = entry.get("time")
+    if time is None:
+        return True
+    try:
+        datetime.fromisoformat(time)
+    except (TypeError, ValueError):
+        return False
+    return True

@@ -66,6 +66,8 @@ def test_the_export_as_written_imports(exported) -> None:
                                                     "malformed"),
     (lambda d: d["games"][0].update(time={"at": 1}), "each game of the campaign export is"),
     (lambda d: d["ledgers"][0].update(time=[]), "ledger 1 of the campaign export is malformed"),
+    (lambda d: d["ledgers"][1].update(time="last Tuesday"), "ledger 2 of the campaign export "
+                                                            "is malformed"),
     (lambda d: d["withdrawn"][0].update(time=5), "step 1 taken back in the campaign export is "
                                                  "malformed"),
     (lambda d: d["games"][1].update(version=7), "each game of the campaign export is"),
