@@ -5,7 +5,7 @@
 // back after missing games, leaves for good or joins.
 "use strict";
 
-import {$, h, fill} from "./dom.js";
+import {$, h, fill, typedInput} from "./dom.js";
 import {config, t} from "./i18n.js";
 import {ApiError, getJSON, me, send} from "./api.js";
 import {colourName} from "./views.js";
@@ -227,13 +227,13 @@ function improvement(label, colour, fields) {
   const shown = () => {  // what the chosen improvement needs typed, if anything
     const option = choice.selectedOptions[0];
     const gold = option && option.dataset.gold !== undefined ? Number(option.dataset.gold) : null;
-    fill(typed,
-      gold !== null ? h("label", {}, t("input.improve_province.value"), h("input", {type: "number",
-        name: "improvement-value", inputmode: "numeric", min: gold + 1, max: FIELD_MAX, value: gold + 1,
-        required: true})) : null,
-      choice.value === "appellation" ? h("label", {}, t("input.improve_province.name"), h("input", {
-        name: "improvement-name", autocomplete: "off", required: true,
-        maxlength: config.appellation_max || 40})) : null);
+    fill(typed,  // as the end-of-game prompt's options ask for them (docs/api.md, "inputs")
+      gold !== null ? h("label", {}, t("input.improve_province.value"), typedInput(
+        {kind: "number", default: gold + 1, minimum: gold + 1, maximum: FIELD_MAX},
+        "improvement-value", gold + 1)) : null,
+      choice.value === "appellation" ? h("label", {}, t("input.improve_province.name"), typedInput(
+        {kind: "text", default: null, minimum: 1, maximum: config.appellation_max || 40},
+        "improvement-name", "")) : null);
   };
   choice.addEventListener("change", shown);
   shown();

@@ -38,3 +38,13 @@ export function fill(node, ...children) {
 export function $(selector) {
   return document.querySelector(selector);
 }
+
+// An <input> for a value typed with a choice (a prompt option's `inputs` entry, docs/api.md):
+// a number within its bounds, or a text of `minimum` to `maximum` characters; it must be
+// given when it has no default.
+export function typedInput(input, name, value) {
+  return h("input", Object.assign({name, value, required: input.default === null},
+    input.kind === "number"
+      ? {type: "number", inputmode: "numeric", min: input.minimum, max: input.maximum}
+      : {type: "text", autocomplete: "off", minlength: input.minimum, maxlength: input.maximum}));
+}

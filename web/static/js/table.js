@@ -3,7 +3,7 @@
 // and rule search. All state comes from the JSON API; the page never decides a rule.
 "use strict";
 
-import {$, h, fill} from "./dom.js";
+import {$, h, fill, typedInput} from "./dom.js";
 import {config, t, pct} from "./i18n.js";
 import {ApiError, getJSON, getOptional, me, send} from "./api.js";
 import {follow} from "./live.js";
@@ -192,12 +192,8 @@ function choicePrompt(prompt) {
 function optionInputs(prompt, option) {
   const fields = option.inputs.map((input) => {
     const kept = typing.values[input.arg];
-    const attrs = {name: input.arg, required: input.default === null,
-                   value: kept !== undefined ? kept : (input.default === null ? "" : String(input.default))};
-    Object.assign(attrs, input.kind === "number"
-      ? {type: "number", inputmode: "numeric", min: input.minimum, max: input.maximum}
-      : {type: "text", autocomplete: "off", minlength: input.minimum, maxlength: input.maximum});
-    const field = h("input", attrs);
+    const field = typedInput(input, input.arg,
+      kept !== undefined ? kept : (input.default === null ? "" : String(input.default)));
     field.addEventListener("input", () => { typing.values[input.arg] = field.value; });
     return h("label", {}, t(`input.${prompt.command}.${input.arg}`, null, input.label), field);
   });
