@@ -2,8 +2,9 @@
 
 400 malformed (:class:`InvalidCommand`, bad JSON), 403 not allowed (:class:`Forbidden`), 404
 unknown resource, 429 too many attempts (:class:`TooManyRequests`), 409 the rules say no
-(:class:`IllegalCommand`) or the page is stale (:class:`VersionConflict`, with the current
-version so the page can refresh), 500 a stored table this Tableside cannot open
+(:class:`IllegalCommand`) or the page is stale (``conflict``: :class:`VersionConflict`, with
+the current version so the page can refresh, or a campaign moved on, ``CampaignConflict``),
+500 a stored table this Tableside cannot open
 (:class:`Unopenable`) or a bug.
 """
 
@@ -15,6 +16,7 @@ from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import IllegalCommand, InvalidCommand
+from companion.store.campaigns import CampaignConflict
 from companion.store.errors import VersionConflict
 
 
@@ -73,6 +75,10 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(VersionConflict)
     def _conflict(exc: VersionConflict) -> Any:
         return error_response(409, "conflict", str(exc), version=exc.actual)
+
+    @app.errorhandler(CampaignConflict)
+    def _campaign_moved(exc: CampaignConflict) -> Any:  # a game set up, recorded, taken back
+        return error_response(409, "conflict", str(exc))
 
     @app.errorhandler(NotFound)
     def _not_found(exc: NotFound) -> Any:

@@ -123,6 +123,7 @@ def test_the_host_takes_back_a_game_set_up_wrong_and_a_recording(app, client, se
     assert r.json["current"] is None and r.json["games"][0]["withdrawn"] is True
     r = client.post(f"/api/campaigns/{cid}/take-back", json=step)  # a second tap
     assert r.status_code == 409 and "nothing to take back" in r.json["message"]
+    assert r.json["error"] == "conflict"  # the campaign moved on: the page shows it anew
 
     session = client.post(f"/api/campaigns/{cid}/next").json["table"]
     play_out(services.tables.get(session), script()[1])

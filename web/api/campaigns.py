@@ -19,9 +19,9 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify
 
 from companion.campaigns import record_game, start_campaign, start_next_game
-from companion.errors import IllegalCommand, InvalidCommand
+from companion.errors import InvalidCommand
 from companion.games import find_game
-from companion.store.campaigns import CampaignConflict, CampaignInfo, UnknownCampaign
+from companion.store.campaigns import CampaignInfo, UnknownCampaign
 from web import auth
 from web.api.requests import json_body
 from web.errors import NotFound
@@ -98,10 +98,7 @@ def next_game(campaign_id: str) -> Any:
     if changes is not None and not isinstance(changes, list):
         raise InvalidCommand("'changes' is a list of changes of players (join, catch_up, "
                              "leave, absent)")
-    try:
-        table = start_next_game(_store(), campaign_id, changes=changes)
-    except CampaignConflict as exc:
-        raise IllegalCommand(str(exc)) from None
+    table = start_next_game(_store(), campaign_id, changes=changes)
     pin = _services().auth.new_host_pin(table.session_id)
     auth.set_member(table.session_id, auth.Member("host"))
     response = jsonify({"table": table.session_id, "host_pin": pin,
@@ -116,17 +113,15 @@ def record(campaign_id: str) -> Any:
     info = _info(campaign_id)
     if info.current is not None:
         auth.require_host(info.current)
-    try:
-        info = record_game(_store(), campaign_id)
-    except CampaignConflict as exc:
-        raise IllegalCommand(str(exc)) from None
+    info = record_game(_store(), campaign_id)
     return jsonify(campaign_json(info))
 
 
 @bp.post("/<campaign_id>/take-back")
 def take_back(campaign_id: str) -> Any:
     """Take back the campaign's last step, ``{"kind": "game"|"recording", "session": ID}``
-    as ``last_step`` showed it (another phone may have taken it back first: 409)."""
+    as ``last_step`` showed it (another phone may have taken it back first: 409
+    ``conflict``)."""
     info = _info(campaign_id)
     step = info.last_step
     if step is not None:
@@ -136,8 +131,5 @@ def take_back(campaign_id: str) -> Any:
     if expected is not None and not all(isinstance(x, str) for x in expected):
         raise InvalidCommand("say what is taken back: {\"kind\": \"game\" or \"recording\", "
                              "\"session\": ID}, as the campaign's last_step")
-    try:
-        info = _store().take_back_campaign_step(campaign_id, expected)
-    except CampaignConflict as exc:
-        raise IllegalCommand(str(exc)) from None
+    info = _store().take_back_campaign_step(campaign_id, expected)
     return jsonify(campaign_json(info))

@@ -392,10 +392,24 @@ def test_the_host_takes_back_a_game_set_up_wrong_and_then_a_recording(devices, s
     assert game != wrong and store.campaign_of(wrong) is None
     assert server.services.tables.get(wrong).state.provinces["red"].absent  # kept, apart
 
+    stale = page.context.new_page()  # the host's second tab, left open on the campaign
+    stale.set_default_timeout(WAIT)
+    stale.goto(server.url(f"/campaigns/{info.id}"))
+    expect(stale.locator("#take-back")).to_have_text("Take back the setting up of game 1")
     play_out(server.services.tables.get(game), lines)
     page.reload()
     page.locator("#campaign-actions button.primary").click()  # record the game
     expect(page.locator("#take-back")).to_have_text("Take back the recording of game 1")
+    # the stale tab still offers to take back the game's setting up: refused, with the
+    # reason, and the tab shows the campaign as it is now
+    stale.bring_to_front()
+    stale.once("dialog", lambda dialog: dialog.accept())
+    stale.locator("#take-back").click()
+    expect(stale.locator("#campaign-result")).to_contain_text("its last step is now the "
+                                                              "recording of")
+    expect(stale.locator("#take-back")).to_have_text("Take back the recording of game 1")
+    assert store.campaign(info.id).version == 2  # nothing taken back
+    page.bring_to_front()
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator("#take-back").click()
     expect(page.locator("#campaign-actions")).to_contain_text("Record the game")

@@ -87,8 +87,15 @@ async function hostActions(c) {
   section.hidden = false;
   const url = `/api/campaigns/${encodeURIComponent(c.id)}`;
   const result = $("#campaign-result");
-  const failed = (err) => fill(result, h("p", {class: "notice error",
-    text: err instanceof ApiError ? err.message : t("error.network")}));
+  const failed = async (err) => {
+    fill(result, h("p", {class: "notice error",
+      text: err instanceof ApiError ? err.message : t("error.network")}));
+    // a stale page (another phone set the game up, recorded it or took a step back): the
+    // campaign as it is now, under the reason
+    if (err instanceof ApiError && err.code === "conflict") {
+      try { await show(await getJSON(url)); } catch (again) { /* the reason stays shown */ }
+    }
+  };
   if (c.current) {
     const button = h("button", {type: "button", class: "primary", text: t("campaign.record_game")});
     button.addEventListener("click", async () => {
