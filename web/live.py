@@ -133,12 +133,23 @@ class Channel:
         self._cond = threading.Condition()
         self.closed = False
         self.reads = 0  # dice reads recorded or changed without a new version
+        self.campaign = 0  # its campaign moved on (the game recorded, or a step taken back)
         table.add_listener(self._changed, call_now=True)
 
     def dice_read(self) -> None:
         with self._cond:
             self.reads += 1
             self._cond.notify_all()
+
+    def campaign_changed(self) -> None:
+        with self._cond:
+            self.campaign += 1
+            self._cond.notify_all()
+
+    @property
+    def news(self) -> tuple[int, int]:
+        """What changes without a new version: the dice reads and the campaign's steps."""
+        return self.reads, self.campaign
 
     def _changed(self, table: Table) -> None:
         # called under the table's lock, in version order: keep it quick
@@ -162,14 +173,14 @@ class Channel:
             self._cond.notify_all()
         self.table.remove_listener(self._changed)
 
-    def after(self, version: int, timeout: float, reads: int | None = None
+    def after(self, version: int, timeout: float, news: tuple[int, int] | None = None
               ) -> list[Change] | None:
         """The changes with a version above ``version``, waiting up to ``timeout`` seconds
-        for one (or, given ``reads``, for :attr:`reads` to pass it); ``[]`` on a time-out
-        or a dice read alone, ``None`` once closed."""
+        for one (or, given ``news``, for :attr:`news` to pass it); ``[]`` on a time-out
+        or news alone, ``None`` once closed."""
         with self._cond:
             self._cond.wait_for(lambda: self.closed or self._recent[-1].version > version
-                                or (reads is not None and self.reads != reads), timeout)
+                                or (news is not None and self.news != news), timeout)
             if self.closed:
                 return None
             recent = list(self._recent)
@@ -230,6 +241,15 @@ class Broker:
         if channel is not None:
             channel.dice_read()
 
+    def campaign_changed(self, table_id: str) -> None:
+        """The campaign this table is a game of moved on without a new version of the table
+        (the game recorded into it, or a step taken back): the streams tell their phones
+        (``event: campaign``), which ask the campaign again."""
+        with self._lock:
+            channel = self._channels.get(table_id)
+        if channel is not None:
+            channel.campaign_changed()
+
     @property
     def open_streams(self) -> int:
         with self._lock:
@@ -263,7 +283,7 @@ class Broker:
         with self._slot():
             table = channel.table
             # counted before the first message: a read after the view it shows is sent
-            reads = channel.reads
+            reads, campaign = channel.news
             yield f"retry: {RETRY_MS}\n\n".encode()
             latest = channel.latest()
             if since is None or since > latest.version:
@@ -273,17 +293,22 @@ class Broker:
             else:
                 last = since
             while not self.closed.is_set():
-                changes = channel.after(last, self.heartbeat, reads)
+                changes = channel.after(last, self.heartbeat, (reads, campaign))
                 if changes is None:
                     break
                 for change in changes:
                     yield change.message(table, viewer, lang)
                     last = change.version
+                news = False
                 if channel.reads != reads:
-                    reads = channel.reads
+                    reads, news = channel.reads, True
                     data = json.dumps({"table": table.session_id, "reads": reads})
                     yield f"event: dice\ndata: {data}\n\n".encode()
-                elif not changes:
+                if channel.campaign != campaign:
+                    campaign, news = channel.campaign, True
+                    data = json.dumps({"table": table.session_id, "campaign": campaign})
+                    yield f"event: campaign\ndata: {data}\n\n".encode()
+                if not changes and not news:
                     yield b": keep-alive\n\n"
 
     def close(self, timeout: float = 2.0) -> None:

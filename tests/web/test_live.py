@@ -169,6 +169,34 @@ def test_a_dice_read_waiting_for_the_table_reaches_every_stream(live):
     two.close()
 
 
+def test_a_campaign_moving_on_reaches_the_streams_of_its_game(live):
+    """A game recorded into its campaign, or a step taken back, changes no version of the
+    table: its streams send ``event: campaign`` (the page asks the campaign again), after
+    a dice read's own event when both came, and table messages go on as before."""
+    host, tid = tally_table(live)
+    stream = live.stream(tid)
+    assert stream.table()["version"] == 1
+    live.services.live.dice_read(tid)
+    live.services.live.campaign_changed(tid)
+    live.services.live.campaign_changed("no-such-table")  # nothing listens: nothing happens
+    seen = []
+    for _ in range(50):  # heartbeats every 0.2 s: a lost event fails in 10 s, not hangs
+        message = stream.next(comments=True)
+        if message is None:
+            break
+        if message.get("event") in ("dice", "campaign"):
+            seen.append(message)
+        if any(m["event"] == "campaign" for m in seen):
+            break
+    campaign = [m for m in seen if m["event"] == "campaign"]
+    assert [m["data"] for m in campaign] == [{"table": tid, "campaign": 1}]
+    assert "id" not in campaign[0]  # no id: a reconnect still resumes by version
+    assert [m["event"] for m in seen] == ["dice", "campaign"]
+    add(host, tid)
+    assert stream.table()["version"] == 2
+    stream.close()
+
+
 def test_a_reconnect_resumes_after_the_last_version_seen(live):
     host, tid = tally_table(live)
     first = live.stream(tid)

@@ -113,7 +113,10 @@ def record(campaign_id: str) -> Any:
     info = _info(campaign_id)
     if info.current is not None:
         auth.require_host(info.current)
+    recorded = info.current
     info = record_game(_store(), campaign_id)
+    if recorded is not None:  # its table's pages: the game stays as recorded now
+        _services().live.campaign_changed(recorded)
     return jsonify(campaign_json(info))
 
 
@@ -132,4 +135,6 @@ def take_back(campaign_id: str) -> Any:
         raise InvalidCommand("say what is taken back: {\"kind\": \"game\" or \"recording\", "
                              "\"session\": ID}, as the campaign's last_step")
     info = _store().take_back_campaign_step(campaign_id, expected)
+    if step is not None:  # its table's pages: a table of its own, or under way again
+        _services().live.campaign_changed(step[1])
     return jsonify(campaign_json(info))

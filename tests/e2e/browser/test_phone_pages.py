@@ -332,7 +332,7 @@ def test_a_campaign_game_links_to_its_campaign_and_says_when_it_is_recorded(devi
     """A table that is a campaign's game links to the campaign page, and once the end of the
     game is recorded, says that the campaign page carries it on (before, a phone at the
     table had no way there but the home page). A table of its own has no such link."""
-    from companion.campaigns import record_game, start_campaign, start_next_game
+    from companion.campaigns import start_campaign, start_next_game
     from tests.companion.test_campaigns import play_out, script
 
     setup, lines = script()
@@ -351,10 +351,19 @@ def test_a_campaign_game_links_to_its_campaign_and_says_when_it_is_recorded(devi
     expect(page.locator("#status")).to_contain_text("game recorded")  # live
     expect(page.locator("#campaign-next")).to_contain_text("The game is recorded")
     expect(page.locator("#undo")).to_be_enabled()
-    record_game(store, info.id)  # from the campaign page: the game stays as recorded
-    page.reload()
+    campaign = page.context.new_page()  # the host records it from the campaign page
+    campaign.set_default_timeout(WAIT)
+    campaign.goto(server.url(f"/campaigns/{info.id}"))
+    campaign.locator("#campaign-actions button.primary").click()
+    expect(campaign.locator("#take-back")).to_have_text("Take back the recording of game 1")
+    # the table page hears it live (no new version of the table): it stays as recorded
     expect(page.locator("#campaign-next")).to_contain_text("Recorded into the campaign")
     expect(page.locator("#undo")).to_be_disabled()
+    campaign.once("dialog", lambda dialog: dialog.accept())
+    campaign.locator("#take-back").click()
+    expect(page.locator("#campaign-next")).to_contain_text("The game is recorded")
+    expect(page.locator("#undo")).to_be_enabled()  # to be mended, then recorded again
+    campaign.close()
     page.locator("#campaign-next a").click()
     expect(page.locator("#campaign-name")).to_have_text("Summer league")
     expect(page.locator(f"a[href='/t/{game}']")).to_be_visible()  # its games list it
@@ -376,6 +385,11 @@ def test_the_host_takes_back_a_game_set_up_wrong_and_then_a_recording(devices, s
     page.locator("#next-form button[type=submit]").click()
     expect(page.locator("#campaign-result .pin")).to_be_visible()
     wrong = store.campaign(info.id).current
+    table_page = page.context.new_page()  # the wrong game's table, open on another tab
+    table_page.set_default_timeout(WAIT)
+    table_page.goto(server.url(f"/t/{wrong}"))
+    expect(table_page.locator("#campaign-link")).to_have_text("Campaign: Winter league")
+    page.bring_to_front()
     take_back = page.locator("#take-back")
     expect(take_back).to_have_text("Take back the setting up of game 1")
     page.once("dialog", lambda dialog: dialog.dismiss())  # on second thoughts: nothing sent
@@ -386,6 +400,8 @@ def test_the_host_takes_back_a_game_set_up_wrong_and_then_a_recording(devices, s
     expect(page.locator("#campaign-result")).to_have_text("Taken back.")
     expect(page.locator("#campaign-games li")).to_have_text(["Game (ledger 1) taken back"])
     expect(page.locator("#take-back")).to_have_count(0)  # nothing more to take back
+    expect(table_page.locator("#campaign-link")).to_be_hidden()  # a table of its own, live
+    table_page.close()
     page.locator("#next-form button[type=submit]").click()
     expect(page.locator("#campaign-result .pin")).to_be_visible()
     game = store.campaign(info.id).current

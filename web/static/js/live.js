@@ -5,7 +5,9 @@
 // GET /api/tables/<id> every 2 seconds instead, and tries the stream again now and then.
 // A dice read left for the table to confirm changes no version: the stream says so with a
 // "dice" event (`onDice`), and the page fetches the latest read. A polling page has no such
-// event: each poll calls `onDice` too, and the page redraws only a read that changed.
+// event: each poll calls `onDice` too, and the page redraws only a read that changed. A
+// campaign game's page hears its campaign move on (`onCampaign`, "campaign" events: the game
+// recorded, a step taken back) from the stream only; a polling page learns at the next version.
 "use strict";
 
 import {getJSON} from "./api.js";
@@ -13,7 +15,7 @@ import {getJSON} from "./api.js";
 const POLL_MS = 2000;
 const STREAM_RETRY_MS = 30000;
 
-export function follow(tableId, {version, onUpdate, onStatus, onDice}) {
+export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign}) {
   const id = encodeURIComponent(tableId);
   let pollTimer = null;
   let retryTimer = null;
@@ -56,6 +58,8 @@ export function follow(tableId, {version, onUpdate, onStatus, onDice}) {
     source.addEventListener("table", onMessage);
     // a dice read waiting for the table: no new version, so no table message
     if (onDice) source.addEventListener("dice", () => onDice());
+    // the table's campaign moved on (the game recorded into it, a step taken back)
+    if (onCampaign) source.addEventListener("campaign", () => onCampaign());
     source.onmessage = onMessage;
     source.onopen = () => { stopPolling(); onStatus("live"); };
     source.onerror = () => {

@@ -86,7 +86,7 @@ async function historyStep(which) {
     notice(t(which === "undo" ? "history.undone" : "history.redone"), "info");
   } catch (err) {
     showError(err);
-    if (view) renderCampaignNext(view.state);  // recorded into its campaign meanwhile?
+    if (view && config.campaign) renderCampaignNext(view.state, true);  // recorded meanwhile?
   }
 }
 
@@ -561,22 +561,32 @@ function renderSeat() {
 
 // A campaign's game, once recorded (the end of game's seven steps done): the campaign page
 // carries it into the campaign and sets the next game up. Once carried, the game stays as
-// recorded (the server refuses changes) until its recording is taken back there.
-let carried = false;      // this game is recorded into its campaign (asked at each version)
+// recorded (the server refuses changes) until its recording is taken back there. The page
+// asks the campaign at each version of a recorded game, when the stream says the campaign
+// moved on, and when an undo is refused.
+let carried = false;      // this game is recorded into its campaign
+let campaignGone = false; // its setting up was taken back: a table of its own now
 
-async function renderCampaignNext(state) {
+async function renderCampaignNext(state, ask = false) {
   const box = $("#campaign-next");
-  box.hidden = !(config.campaign && state.phase === "recorded");
-  if (box.hidden) { carried = false; fill(box); return; }
-  const asked = version();
-  try {
-    const c = await getJSON(`/api/campaigns/${encodeURIComponent(config.campaign.id)}`);
-    if (asked !== version()) return;  // a newer version draws it
-    carried = (c.games || []).some((g) => g.session === tableId && g.recorded && !g.withdrawn);
-  } catch (err) { carried = false; }
-  fill(box, h("p", {text: t(carried ? "table.campaign_carried" : "table.campaign_next")}),
+  if (config.campaign && (ask || (!campaignGone && state.phase === "recorded"))) {
+    const asked = version();
+    try {
+      const c = await getJSON(`/api/campaigns/${encodeURIComponent(config.campaign.id)}`);
+      if (asked !== version()) return;  // a newer version draws it
+      const mine = (c.games || []).find((g) => g.session === tableId);
+      campaignGone = !mine || mine.withdrawn;
+      carried = Boolean(mine && mine.recorded && !mine.withdrawn);
+    } catch (err) { /* what is shown stays */ }
+  }
+  const link = $("#campaign-link");
+  if (link) link.hidden = campaignGone;
+  box.hidden = !(config.campaign && !campaignGone && state.phase === "recorded");
+  if (box.hidden) carried = false;
+  fill(box, box.hidden ? null : [
+    h("p", {text: t(carried ? "table.campaign_carried" : "table.campaign_next")}),
     h("a", {class: "button primary", href: `/campaigns/${encodeURIComponent(config.campaign.id)}`,
-            text: t("table.campaign_open")}));
+            text: t("table.campaign_open")})]);
   renderUndoRedo();
 }
 
@@ -684,7 +694,8 @@ async function start() {
   await refresh();
   follow(tableId, {version, onStatus: setConnection,
                    onUpdate: (m) => update(m).catch(showError),
-                   onDice: readChanged});
+                   onDice: readChanged,
+                   onCampaign: () => { if (view && config.campaign) renderCampaignNext(view.state, true); }});
   renderHardware();
   setInterval(renderHardware, 15000);
 }
