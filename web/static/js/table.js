@@ -86,7 +86,7 @@ async function historyStep(which) {
     notice(t(which === "undo" ? "history.undone" : "history.redone"), "info");
   } catch (err) {
     showError(err);
-    if (view && config.campaign) renderCampaignNext(view.state, true);  // recorded meanwhile?
+    campaignMoved();  // recorded into its campaign meanwhile?
   }
 }
 
@@ -590,6 +590,11 @@ async function renderCampaignNext(state, ask = false) {
   renderUndoRedo();
 }
 
+// Ask the campaign again: the stream said it moved on, or an undo was refused.
+function campaignMoved() {
+  if (view && config.campaign) renderCampaignNext(view.state, true);
+}
+
 function renderUndoRedo() {
   $("#undo").disabled = !view.can_undo || !canAct() || carried;
   $("#redo").disabled = !view.can_redo || !canAct() || carried;
@@ -695,7 +700,7 @@ async function start() {
   follow(tableId, {version, onStatus: setConnection,
                    onUpdate: (m) => update(m).catch(showError),
                    onDice: readChanged,
-                   onCampaign: () => { if (view && config.campaign) renderCampaignNext(view.state, true); }});
+                   onCampaign: campaignMoved});
   renderHardware();
   setInterval(renderHardware, 15000);
 }
