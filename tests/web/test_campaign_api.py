@@ -117,9 +117,13 @@ def test_the_host_takes_back_a_game_set_up_wrong_and_a_recording(app, client, se
     assert stranger.post(f"/api/campaigns/{cid}/take-back").status_code == 403
     r = client.post(f"/api/campaigns/{cid}/take-back", json={"kind": 3, "session": None})
     assert r.status_code == 400 and "say what is taken back" in r.json["message"]
+    # a table's GET says where it stands (a polling page compares it: no version changes)
+    standing = client.get(f"/api/tables/{wrong['table']}").json["campaign"]
+    assert standing == {"id": cid, "name": "Ours", "recorded": False}
     step = {"kind": "game", "session": wrong["table"]}
     r = client.post(f"/api/campaigns/{cid}/take-back", json=step)
     assert r.status_code == 200, r.json
+    assert client.get(f"/api/tables/{wrong['table']}").json["campaign"] is None  # its own
     assert r.json["current"] is None and r.json["games"][0]["withdrawn"] is True
     r = client.post(f"/api/campaigns/{cid}/take-back", json=step)  # a second tap
     assert r.status_code == 409 and "nothing to take back" in r.json["message"]
@@ -128,6 +132,7 @@ def test_the_host_takes_back_a_game_set_up_wrong_and_a_recording(app, client, se
     session = client.post(f"/api/campaigns/{cid}/next").json["table"]
     play_out(services.tables.get(session), script()[1])
     assert client.post(f"/api/campaigns/{cid}/record").json["summary"]["game"] == 2
+    assert client.get(f"/api/tables/{session}").json["campaign"]["recorded"] is True
     # recorded, the game stays as it was recorded: the next ledger came from it
     version = services.tables.get(session).version
     r = client.post(f"/api/tables/{session}/undo", json={})
@@ -139,4 +144,5 @@ def test_the_host_takes_back_a_game_set_up_wrong_and_a_recording(app, client, se
                     json={"kind": "recording", "session": session})
     assert r.status_code == 200 and r.json["current"] == session
     assert r.json["summary"]["game"] == 1
+    assert client.get(f"/api/tables/{session}").json["campaign"]["recorded"] is False
     assert client.post(f"/api/tables/{session}/undo", json={}).status_code == 200

@@ -80,7 +80,23 @@ def create_table() -> Any:
 @bp.get("/<session_id>")
 def get_table(session_id: str) -> Any:
     table = _services().tables.get(session_id)
-    return jsonify(table_json(table, auth.viewer_for(table)))
+    out = table_json(table, auth.viewer_for(table))
+    out["campaign"] = _campaign_standing(session_id)
+    return jsonify(out)
+
+
+def _campaign_standing(session_id: str) -> dict[str, Any] | None:
+    """Where a game stands in its campaign, for a page that polls instead of following the
+    stream (whose ``campaign`` event says the same): None for a table of its own (or a game
+    whose setting up was taken back), else its campaign and whether it is recorded into it.
+    Recording and taking back change no table version, so a poll compares this too."""
+    store = _services().store
+    campaign_of = getattr(store, "campaign_of", None)
+    info = campaign_of(session_id) if campaign_of is not None else None
+    if info is None:
+        return None
+    return {"id": info.id, "name": info.name,
+            "recorded": store.campaign_recorded(session_id) is not None}
 
 
 @bp.get("/<session_id>/history")

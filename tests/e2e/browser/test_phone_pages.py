@@ -328,10 +328,14 @@ def test_a_player_back_after_missing_games_catches_up_from_the_campaign_page(dev
     assert state.provinces["red"].appellation == "the Returned"
 
 
-def test_a_campaign_game_links_to_its_campaign_and_says_when_it_is_recorded(devices, server):
+@pytest.mark.parametrize("follows", ["stream", "polling"])
+def test_a_campaign_game_links_to_its_campaign_and_says_when_it_is_recorded(devices, server,
+                                                                            follows):
     """A table that is a campaign's game links to the campaign page, and once the end of the
     game is recorded, says that the campaign page carries it on (before, a phone at the
-    table had no way there but the home page). A table of its own has no such link."""
+    table had no way there but the home page). A table of its own has no such link.
+    Recording and taking back change no table version: a page that follows the stream hears
+    its campaign event, and a page that polls (no stream) sees the table's `campaign` move."""
     from companion.campaigns import start_campaign, start_next_game
     from tests.companion.test_campaigns import play_out, script
 
@@ -340,11 +344,17 @@ def test_a_campaign_game_links_to_its_campaign_and_says_when_it_is_recorded(devi
     info = start_campaign(store, "Summer league", "seafall", setup)
     game = start_next_game(store, info.id).session_id
     page = devices()
+    if follows == "polling":
+        page.route(re.compile(r"/api/stream/"), lambda route: route.fulfill(
+            status=404, content_type="application/json",
+            body='{"error": "not_found", "message": "no stream"}'))
     page.goto(server.url(f"/t/{server.table}"))
     expect(page.locator("#status")).not_to_have_text("Loading…")
     expect(page.locator("#campaign-link")).to_have_count(0)
     page.goto(server.url(f"/host/{game}?pin={server.services.auth.demo_host(game)}"))
     page.goto(server.url(f"/t/{game}"))  # its host, who may undo
+    expect(page.locator("#conn")).to_have_attribute("data-status",
+                                                   "live" if follows == "stream" else "polling")
     expect(page.locator("#campaign-link")).to_have_text("Campaign: Summer league")
     expect(page.locator("#campaign-next")).to_be_hidden()  # under way
     play_out(server.services.tables.get(game), lines)
@@ -356,7 +366,7 @@ def test_a_campaign_game_links_to_its_campaign_and_says_when_it_is_recorded(devi
     campaign.goto(server.url(f"/campaigns/{info.id}"))
     campaign.locator("#campaign-actions button.primary").click()
     expect(campaign.locator("#take-back")).to_have_text("Take back the recording of game 1")
-    # the table page hears it live (no new version of the table): it stays as recorded
+    # the table page hears it (no new version of the table): it stays as recorded
     expect(page.locator("#campaign-next")).to_contain_text("Recorded into the campaign")
     expect(page.locator("#undo")).to_be_disabled()
     campaign.once("dialog", lambda dialog: dialog.accept())

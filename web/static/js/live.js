@@ -6,8 +6,9 @@
 // A dice read left for the table to confirm changes no version: the stream says so with a
 // "dice" event (`onDice`), and the page fetches the latest read. A polling page has no such
 // event: each poll calls `onDice` too, and the page redraws only a read that changed. A
-// campaign game's page hears its campaign move on (`onCampaign`, "campaign" events: the game
-// recorded, a step taken back) from the stream only; a polling page learns at the next version.
+// campaign game's page hears its campaign move on (`onCampaign`: the game recorded, a step
+// taken back) from the stream's "campaign" event; a polling page compares the `campaign` the
+// table's GET answers with the last one seen, as neither changes a version.
 "use strict";
 
 import {getJSON} from "./api.js";
@@ -20,6 +21,7 @@ export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign
   let pollTimer = null;
   let retryTimer = null;
   let source = null;
+  let campaignSeen;  // the table's campaign standing at the last poll (the first poll asks)
 
   function accept(data) {
     if (!data || typeof data.version !== "number" || data.version <= version()) return;
@@ -30,8 +32,12 @@ export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign
     try {
       const table = await getJSON(`/api/tables/${id}`);
       if (pollTimer !== null) onStatus("polling");
+      const standing = JSON.stringify(table.campaign ?? null);
+      const campaignNews = standing !== campaignSeen;
+      campaignSeen = standing;
       if (table.version !== version()) onUpdate({version: table.version, table, events: null});
       else if (onDice && pollTimer !== null) onDice();
+      if (campaignNews && onCampaign) onCampaign();
     } catch (err) {
       onStatus("offline");
     }
