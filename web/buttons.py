@@ -8,21 +8,28 @@ the command the prompt names, so the button box never re-implements a rule:
 * ``option N`` picks the prompt's N-th option; ``confirm`` picks a prompt's only option, or
   spends the fortune counted so far;
 * ``fortune +``/``-`` count the tokens to spend, within the prompt's bounds;
-* ``undo`` undoes the last command; ``next`` ends the turn where the rules allow it.
+* ``undo`` undoes the last command; ``next`` ends the turn where the rules allow it;
+* on a roll prompt, ``confirm`` applies the dice read waiting for the table as read
+  (:meth:`web.runtime.dice.DiceService.waiting_read`): one whose every die was read sure
+  and that waits only for the table's word (the dice settled before the roll was asked
+  for), or one whose roll was undone, applied again. A read with a die the reader was
+  unsure of, an unread die, a warning (a hand in the tray, the wrong dice kept for a
+  re-roll) or another number of dice than the roll asks for is left to a phone, where the
+  players see each die.
 
-A roll prompt is answered by the camera (its confirm and re-read come with the camera
-runtime); until then the buttons leave it to the phones.
+``reread`` means nothing yet: the camera reads the tray again whenever a die moves.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from companion.engine import Command
 from companion.errors import IllegalCommand, InvalidCommand
-from companion.prompts import ChoicePrompt, SpendPrompt
+from companion.prompts import ChoicePrompt, RollPrompt, SpendPrompt
 from companion.store.records import StoredEvent
 from companion.table import Table
 from firmware_bridge.events import ButtonEvent
@@ -32,18 +39,33 @@ from firmware_bridge.mapping import ButtonMapping, Expectation, TapOrHold, built
 NEXT_COMMAND = {"seafall": "end_turn"}
 
 
+BUTTON_BOX = "the button box"
+"""Who a dice read confirmed by a button is recorded as confirmed by."""
+
+
+class WaitingReads(Protocol):
+    """The dice reads a button may confirm (:class:`web.runtime.dice.DiceService`)."""
+
+    def waiting_read(self, table: Table) -> Any: ...
+
+    def confirm_as_read(self, table: Table, read_id: str, who: str) -> Any: ...
+
+
 @dataclass
 class TableButtons:
     """The buttons of one table: its mapping and the fortune counted on a spend prompt."""
 
     mapping: ButtonMapping
     counted: dict[str, int] = field(default_factory=dict)  # spend prompt id -> tokens
+    reads: Callable[[], WaitingReads] | None = None
+    """The dice reads, asked for only on a roll prompt (none: a roll is left to phones)."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _sources: dict[str, TapOrHold] = field(default_factory=dict)  # one per event source
 
     @classmethod
-    def for_game(cls, game: str) -> TableButtons:
-        return cls(builtin_mapping(game))
+    def for_game(cls, game: str,
+                 reads: Callable[[], WaitingReads] | None = None) -> TableButtons:
+        return cls(builtin_mapping(game), reads=reads)
 
     def expectation(self, table: Table) -> Expectation:
         actions: set[str] = set()
@@ -58,6 +80,8 @@ class TableButtons:
                     actions.add("confirm")
             elif isinstance(prompt, SpendPrompt):
                 actions.update(("fortune", "confirm"))
+            elif isinstance(prompt, RollPrompt) and self._waiting_read(table) is not None:
+                actions.add("confirm")
         if table.can_undo:
             actions.add("undo")
         if self._next_command(table) is not None:
@@ -104,7 +128,16 @@ class TableButtons:
                 return []
             self.counted = {}
             return table.apply(Command(prompt.command, {prompt.arg: count}, prompt.player))
+        if isinstance(prompt, RollPrompt) and self.reads is not None:
+            read = self._waiting_read(table)
+            if read is not None:
+                before = table.version
+                self.reads().confirm_as_read(table, read.id, BUTTON_BOX)
+                return table.events(before)
         return []
+
+    def _waiting_read(self, table: Table) -> Any:
+        return self.reads().waiting_read(table) if self.reads is not None else None
 
     @staticmethod
     def _next_command(table: Table) -> Command | None:

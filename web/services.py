@@ -113,7 +113,7 @@ class Services:
         buttons = self._buttons.get(table.session_id)
         if buttons is None:
             buttons = self._buttons.setdefault(table.session_id,
-                                               TableButtons.for_game(table.game))
+                                               TableButtons.for_game(table.game, self.dice))
         return buttons
 
     def dice(self) -> DiceService:

@@ -19,6 +19,10 @@ prompt's die (``seafall``, ``d6``, ...). Then:
   read undoes that roll and applies it again with the corrected faces, provided nothing
   was done after the roll (otherwise 409: undo the later commands first). Every correction
   is recorded with who made it.
+* a read whose roll the table **undid** (its command is off the undo stack, :func:`undone`)
+  is shown as ``undone``, never stored so (a redo makes it applied again): confirming it
+  applies it again as it was, and correcting a die of it applies it again with the
+  corrected faces, while its roll is open.
 * **the profile learns** (the issue's "rolls and confirms"): once a read is applied after
   the table confirmed or corrected it, the dice the reader was unsure of or read wrong
   join the die's enrolled profile with the faces the table gave
@@ -73,6 +77,15 @@ TRACKED_TABLES = 4
 """Tables whose last camera roll is kept (the camera serves the table in focus; a few, so
 that a quick switch to another table and back still matches a re-roll). Each keeps its
 last settled frame."""
+
+
+UNDONE = "undone"
+"""The status shown for an applied read whose roll was undone; not stored (:func:`undone`)."""
+
+
+def undone(record: DiceReadRecord, table: Table) -> bool:
+    """An applied read whose roll command the table has undone (and not redone)."""
+    return record.status == APPLIED and record.applied_command not in table.applied
 
 
 def roll_prompt(table: Table) -> RollPrompt | None:
@@ -230,28 +243,66 @@ class DiceService:
                 log.exception("telling the phones of a dice read failed")
 
     # -- players' answers --------------------------------------------------------------------
+    def waiting_read(self, table: Table) -> DiceReadRecord | None:
+        """The read a button's confirm may apply as read, if any: the table's latest read,
+        made for the roll open now and as many dice as it asks for, that waits for the
+        table's word only (pending with every die read sure, and no warning but that the
+        dice settled before the roll was asked for), or whose roll was undone (the table
+        had taken its faces). A die the reader was unsure of, a hand in the tray, the wrong
+        dice kept for a re-roll are for a phone, where the players see each die."""
+        prompt = roll_prompt(table)
+        record = self.store.latest(table.session_id) if prompt is not None else None
+        if prompt is None or record is None or record.prompt_id != prompt.id:
+            return None
+        faces = tuple(record.applied_faces or record.answer)
+        if UNREAD in faces or len(faces) != prompt.count:
+            return None
+        if undone(record, table):
+            return record
+        if record.status == PENDING and record.is_certain and all(
+                w.startswith(EARLY_NOTE_START) for w in record.warnings):
+            return record
+        return None
+
+    def confirm_as_read(self, table: Table, read_id: str, who: str) -> DiceReadRecord:
+        """A button's confirm: :meth:`waiting_read`'s read applied as read, for the table
+        (the buttons belong to no province), teaching the profile nothing (nobody looked
+        at each die); ``IllegalCommand`` when ``read_id`` is not that read any more."""
+        with self._lock:
+            waiting = self.waiting_read(table)
+            if waiting is None or waiting.id != read_id:
+                raise IllegalCommand("no dice read waits for a button's confirm: check the "
+                                     "dice on a phone")
+            return self._confirm(table, waiting, None, None, None, who, looked=False)
+
     def confirm(self, table: Table, read_id: str, faces: Sequence[str] | None,
                 expected_version: int | None, actor: str | None,
                 who: str | None = None) -> DiceReadRecord:
         """Apply a pending read, with the faces given (corrections) or as read."""
         with self._lock:
-            record = self.get(table, read_id)
-            if record.status == APPLIED:
-                raise IllegalCommand("this read is already applied; correct a die instead")
-            if record.status == SUPERSEDED:
-                raise IllegalCommand("a newer read replaced this one: confirm the latest read")
-            new_faces = record.answer if faces is None else self._faces(record.die, faces)
-            if UNREAD in new_faces:
-                raise InvalidCommand("these dice were found but not read (the table does not "
-                                     "know their faces yet): give their faces ('faces')")
-            if not new_faces:
-                raise InvalidCommand("no dice to confirm: give the faces ('faces')")
-            applied = self._apply(table, record, new_faces, actor, expected_version)
-            confirmed = self._note_corrections(applied, record.answer, new_faces, who or actor,
-                                               False)
-            self._teach(confirmed, confirmed=True)
-            self._tell_camera(table, confirmed)
-            return confirmed
+            return self._confirm(table, self.get(table, read_id), faces, expected_version,
+                                 actor, who, looked=True)
+
+    def _confirm(self, table: Table, record: DiceReadRecord, faces: Sequence[str] | None,
+                 expected_version: int | None, actor: str | None, who: str | None,
+                 looked: bool) -> DiceReadRecord:
+        """``looked``: the players saw every die (a phone), so every die teaches."""
+        if record.status == APPLIED and not undone(record, table):
+            raise IllegalCommand("this read is already applied; correct a die instead")
+        if record.status == SUPERSEDED:
+            raise IllegalCommand("a newer read replaced this one: confirm the latest read")
+        shown = tuple(record.applied_faces or record.answer)  # an undone read's as applied
+        new_faces = shown if faces is None else self._faces(record.die, faces)
+        if UNREAD in new_faces:
+            raise InvalidCommand("these dice were found but not read (the table does not "
+                                 "know their faces yet): give their faces ('faces')")
+        if not new_faces:
+            raise InvalidCommand("no dice to confirm: give the faces ('faces')")
+        applied = self._apply(table, record, new_faces, actor, expected_version)
+        confirmed = self._note_corrections(applied, shown, new_faces, who or actor, False)
+        self._teach(confirmed, confirmed=looked)
+        self._tell_camera(table, confirmed)
+        return confirmed
 
     def correct(self, table: Table, read_id: str, die: int, face: str,
                 expected_version: int | None, actor: str | None,
@@ -275,6 +326,13 @@ class DiceService:
                 self._tell_camera(table, noted)
                 self._tell_phones(table)
                 return noted
+            if undone(record, table):  # its roll was undone: applied again, corrected
+                updated = self._apply(table, record, tuple(faces), actor, expected_version)
+                corrected = self._note_corrections(updated, before, tuple(faces),
+                                                   who or actor, False)
+                self._teach(corrected)
+                self._tell_camera(table, corrected)
+                return corrected
             if old == face:
                 return record
             updated = self._reapply(table, record, tuple(faces), actor, expected_version)
@@ -469,10 +527,13 @@ class DiceService:
         return fresh
 
 
+EARLY_NOTE_START = "these dice settled "
+
+
 def early_note(seconds: float) -> str:
     """Why a read of dice that settled before their roll was asked for waits for the
     table: they may be this roll's, thrown a moment early, or dice left from before."""
-    return (f"these dice settled {seconds:.0f} s before the roll was asked for: if they "
+    return (f"{EARLY_NOTE_START}{seconds:.0f} s before the roll was asked for: if they "
             "were thrown for it, confirm them; if not, throw again")
 
 
@@ -492,6 +553,8 @@ def _wrong_dice_kept(prompt: RollPrompt, kept: Sequence[DieRead]) -> str | None:
 def table_reads_json(record: DiceReadRecord, table: Table) -> dict[str, Any]:
     """A read as the API answers it, with the table's version and prompts after it."""
     out = record.to_json()
+    if undone(record, table):
+        out["status"] = UNDONE
     out["table_version"] = table.version
     out["prompts"] = [p.to_json() for p in table.prompts()]
     return out

@@ -536,6 +536,17 @@ def test_photo_of_the_dice_is_read_shown_with_crops_and_corrected(devices, serve
     expect(first).to_contain_text(FACE_NAMES[new_face])
     expect(watcher.locator("#history-list")).to_contain_text(new_face)
 
+    # the roll undone: the read says so on both phones, and one tap applies it again
+    ana.click("#undo")
+    for page in (ana, watcher):
+        expect(page.locator("#dice .read")).to_have_attribute("data-status", "undone")
+        expect(page.locator("#dice .read-status")).to_contain_text("its roll was undone")
+    expect(ana.locator("#confirm-read")).to_have_text("Apply this roll again")
+    ana.click("#confirm-read")
+    for page in (ana, watcher):
+        expect(page.locator("#dice .read")).to_have_attribute("data-status", "applied")
+    assert server.services.tables.get(server.table).state.endeavor.faces
+
 
 def unread_two_dice(server, tmp_path):
     """A photo of a weak and a strong die (the synthetic tray) and its file, with the

@@ -227,6 +227,47 @@ def test_correcting_an_applied_read_undoes_the_roll_and_applies_it_again(app, cl
     assert state(client, tid)["state"]["rolled"] == []
 
 
+def test_a_read_whose_roll_the_table_undid_says_so_and_is_applied_again(app, client):
+    """docs/api.md "Dice reads": undo takes an applied read's roll back; the read then shows
+    `undone` (not `applied`), and confirming it or correcting a die of it applies the roll
+    again. A redo makes it applied as it was. Before, it still said `applied`, and a
+    correction was refused as if more had happened after the roll."""
+    tid = new_table(client)
+    data, faces = settled(0)
+    yellow = join(app, client, tid, "Yann", "yellow")
+    read = upload(yellow, tid, data).json
+    assert read["status"] == "applied"
+    latest = f"/api/tables/{tid}/dice/latest"
+    assert yellow.post(f"/api/tables/{tid}/undo", json={}).status_code == 200
+    shown = client.get(latest).json
+    assert shown["status"] == "undone" and shown["faces"] == faces
+    assert state(client, tid)["state"]["rolled"] == []
+    assert yellow.post(f"/api/tables/{tid}/redo", json={}).status_code == 200
+    assert client.get(latest).json["status"] == "applied"  # the same roll, back
+    assert yellow.post(f"/api/tables/{tid}/undo", json={}).status_code == 200
+
+    other = "blank" if faces[1] != "blank" else "weak"
+    response = post_read(yellow, tid, read, "correct", {
+        "die": 1, "face": other, "expected_version": state(client, tid)["version"]})
+    assert response.status_code == 200, response.json
+    assert response.json["status"] == "applied"
+    assert response.json["faces"] == [faces[0], other]
+    assert response.json["dice"][1]["corrected_by"] == "Yann"
+    assert state(client, tid)["state"]["rolled"] == [[faces[0], other]]
+
+    assert yellow.post(f"/api/tables/{tid}/undo", json={}).status_code == 200
+    stale = post_read(yellow, tid, read, "confirm", {"expected_version": 1})
+    assert stale.status_code == 409  # a stale page changes nothing
+    assert state(client, tid)["state"]["rolled"] == []
+    response = post_read(yellow, tid, read, "confirm", {
+        "expected_version": state(client, tid)["version"]})
+    assert response.status_code == 200, response.json
+    assert response.json["status"] == "applied"
+    assert state(client, tid)["state"]["rolled"] == [[faces[0], other]]  # as last applied
+    again = post_read(yellow, tid, read, "confirm", {})
+    assert again.status_code == 409 and "already applied" in again.json["message"]
+
+
 @pytest.mark.parametrize(("body", "status", "words"), [
     pytest.param({"die": 0, "face": "kraken"}, 400, "kraken", id="not a face of the die"),
     pytest.param({"die": 5, "face": "weak"}, 400, "die number", id="no such die"),

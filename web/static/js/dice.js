@@ -62,11 +62,12 @@ let openPick = null;
 
 // One read, drawn as tiles; `faces` are the labels of the die for the correction picker.
 // A pending read waits for a confirm; an applied one may still be corrected (the dice API
-// takes the roll back and applies it again); a superseded one is only shown.
+// takes the roll back and applies it again); one whose roll the table undid may be applied
+// again, as it was or corrected; a superseded one is only shown.
 export function readPanel(tableId, read, {faces, version, canAct, actor, onChanged, onError}) {
   const canCorrect = canAct && read.status !== "superseded";
   const withActor = (body) => (actor ? {...body, actor} : body);
-  const canConfirm = canAct && read.status === "pending";
+  const canConfirm = canAct && (read.status === "pending" || read.status === "undone");
   const base = `/api/tables/${encodeURIComponent(tableId)}/dice/${encodeURIComponent(read.id)}`;
   const picker = h("div", {class: "picker", hidden: true});
   const tiles = read.dice.map((die, i) => h("li", {},
@@ -119,7 +120,8 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
     read.notes.map((n) => h("p", {class: "muted small", text: n})),
     picker,
     canConfirm ? h("button", {type: "button", class: "primary big", id: "confirm-read",
-      text: t("dice.confirm", {count: read.dice.length}),
+      text: read.status === "undone" ? t("dice.apply_again")
+        : t("dice.confirm", {count: read.dice.length}),
       onclick: async () => {
         try {
           await send(`${base}/confirm`, withActor({expected_version: version()}), tableId);

@@ -1,0 +1,104 @@
+"""The button box's confirm on a roll prompt (web/buttons.py; docs/hardware.md, "What the
+buttons do"): it applies, as read, a dice read that waits only for the table's word (the
+dice settled before the roll was asked for) or whose roll was undone, and teaches the
+profile nothing. A read with a die the reader was unsure of, a warning, or another number
+of dice is left to a phone: the confirm light stays off and a press does nothing. Button 0
+is confirm and 3 undo in every built-in mapping (firmware_bridge/mappings/)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from tests.web.runtime.support import certain_photos
+from web.runtime.dice import roll_prompt
+
+CONFIRM, UNDO = 0, 3
+
+
+def photo(n: int) -> tuple[np.ndarray, list[str]]:
+    data, faces = certain_photos()[n]
+    return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), list(faces)
+
+
+def new_table(client, count: int = 2) -> str:
+    response = client.post("/api/tables", json={"game": "dicegame", "options": {
+        "die": "seafall", "count": count, "rolls": 3}})
+    assert response.status_code == 201, response.json
+    return response.json["id"]
+
+
+def expects(client, tid: str) -> list[str]:
+    return client.get(f"/api/tables/{tid}/buttons").json["expects"]["actions"]
+
+
+def click(client, tid: str, button: int) -> dict:
+    response = client.post(f"/api/tables/{tid}/buttons", json={"button": button})
+    assert response.status_code == 200, response.json
+    return response.json
+
+
+def latest(client, tid: str) -> dict:
+    return client.get(f"/api/tables/{tid}/dice/latest").json
+
+
+def test_confirm_applies_dice_that_settled_before_the_roll_was_asked_for(
+        client, seafall_services):
+    tid = new_table(client)
+    table = seafall_services.tables.get(tid)
+    dice = seafall_services.dice()
+    image, faces = photo(0)
+    read = dice.read_frame(table, image, "x", early=4.0)  # thrown a moment early
+    assert read is not None and read.status == "pending" and read.is_certain
+    assert "confirm" in expects(client, tid)
+    profile = dice.readers.profiles["seafall"]
+    out = click(client, tid, CONFIRM)
+    assert out["answers"] == [{"action": "confirm"}]
+    assert out["table"]["state"]["rolled"] == [faces]
+    shown = latest(client, tid)
+    assert shown["read_id"] == read.id and shown["status"] == "applied"
+    assert shown["corrections"] == []
+    assert dice.readers.profiles["seafall"] is profile  # nobody looked: nothing learned
+    assert "confirm" not in expects(client, tid)  # the next roll has no read yet
+    assert click(client, tid, CONFIRM)["answers"] == []
+
+
+def test_confirm_leaves_an_unsure_or_warned_read_or_another_count_to_a_phone(
+        client, seafall_services):
+    tid = new_table(client)
+    table = seafall_services.tables.get(tid)
+    dice = seafall_services.dice()
+    image, _ = photo(0)
+    tray = dice.readers.read("seafall", image, "x")
+    prompt = roll_prompt(table)
+    unsure = replace(tray, dice=(replace(tray.dice[0], uncertain=True), *tray.dice[1:]))
+    hand = replace(tray, warnings=("a hand is in the tray: dice under it may be missed",))
+    for waiting in (unsure, hand):
+        read = dice.record(table, prompt, waiting, image, source="camera", actor="camera")
+        assert read.status == "pending"
+        assert "confirm" not in expects(client, tid)
+        version = table.version
+        assert click(client, tid, CONFIRM)["answers"] == []
+        assert table.version == version and latest(client, tid)["status"] == "pending"
+
+    three = new_table(client, count=3)  # the photo's two dice for a roll of three
+    read = dice.read_frame(seafall_services.tables.get(three), image, "x", early=2.0)
+    assert read is not None and read.status == "pending"
+    assert "confirm" not in expects(client, three)
+
+
+def test_confirm_applies_again_a_read_whose_roll_the_button_undid(client, seafall_services):
+    tid = new_table(client)
+    image, faces = photo(1)
+    read = seafall_services.dice().read_frame(seafall_services.tables.get(tid), image, "x")
+    assert read is not None and read.status == "applied"
+    assert "confirm" not in expects(client, tid)
+    out = click(client, tid, UNDO)
+    assert out["table"]["state"]["rolled"] == []
+    assert latest(client, tid)["status"] == "undone"
+    assert "confirm" in expects(client, tid)
+    out = click(client, tid, CONFIRM)
+    assert out["table"]["state"]["rolled"] == [faces]
+    assert latest(client, tid)["status"] == "applied"
