@@ -66,6 +66,11 @@ class RollTracker:
     """The frame size (h, w) the last roll was read at, where known."""
     _grey: np.ndarray | None = field(default=None, repr=False)
     """The last roll's settled frame (:func:`settled_grey`), where given."""
+    _prior: tuple[Roll | None, dict[int, str], tuple[int, ...] | None, np.ndarray | None] = \
+        field(default=(None, {}, None, None), repr=False)
+    """What the last roll was matched against (the tracker before it): :meth:`again`."""
+    _motion: np.ndarray | None = field(default=None, repr=False)
+    """The motion mask the last roll was matched with, where given: :meth:`again`."""
 
     def add(self, read: TrayRead, motion: np.ndarray | None = None,
             frame: np.ndarray | None = None) -> Roll:
@@ -75,6 +80,8 @@ class RollTracker:
         A read of frames of another size than the last roll's (a camera plugged back in at
         another mode, or another camera) is a new roll: its boxes cannot be laid over the
         last ones, and a die matched to another die's place would take its face."""
+        self._prior = (self.last, self._told, self._size, self._grey)
+        self._motion = motion
         previous = self.last
         frame = frame if frame is not None else read.frame
         frame_size = (motion.shape[:2] if motion is not None
@@ -131,6 +138,29 @@ class RollTracker:
         self.last, self._told, self._size, self._grey = roll, told, frame_size, grey
         return roll
 
+    def again(self, read: TrayRead, frame: np.ndarray | None = None) -> Roll:
+        """The last roll read again (the table asked for a re-read: nothing was thrown):
+        ``read`` is matched against what the last roll was matched against, so a re-roll
+        keeps its re-rolled dice, and it keeps the last roll's id. A die the table gave a
+        face for (:meth:`confirm`) that lies where it lay keeps that face. With no last
+        roll it is a new roll, as :meth:`add` makes it."""
+        last, told = self.last, self._told
+        if last is None:
+            return self.add(read, frame=frame)
+        self.last, self._told, self._size, self._grey = self._prior
+        roll = self.add(read, self._motion, frame)
+        dice = list(roll.read.dice)
+        kept: dict[int, str] = {}
+        for i, die in enumerate(dice):
+            j = _at(die, last.read.dice)
+            if j is not None and j in told:
+                kept[i] = told[j]
+                dice[i] = DieRead(told[j], 1.0, False, die.box, die.crop)
+        roll = replace(roll, id=last.id, read=replace(roll.read, dice=tuple(dice)))
+        self.last = roll
+        self._told = {**self._told, **kept}
+        return roll
+
     def confirm(self, roll_id: int, faces: Mapping[int, str]) -> bool:
         """The table's word on roll ``roll_id``: die ``i`` (a number in its read) shows
         ``faces[i]``. Said of the last roll, a die of it that stays where it is keeps the
@@ -146,6 +176,17 @@ class RollTracker:
         self.last = replace(last, read=replace(last.read, dice=dice))
         self._told.update(faces)
         return True
+
+
+def _at(die: DieRead, dice: tuple[DieRead, ...]) -> int | None:
+    """The die of ``dice`` lying where ``die`` lies (centres within a third of a die)."""
+    cx, cy = centre(die.box)
+    size = max(die.box[2], die.box[3])
+    for j, old in enumerate(dice):
+        ox, oy = centre(old.box)
+        if np.hypot(cx - ox, cy - oy) <= 0.35 * size:
+            return j
+    return None
 
 
 def still_die(before: DieRead, now: DieRead) -> DieRead:

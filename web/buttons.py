@@ -17,7 +17,10 @@ the command the prompt names, so the button box never re-implements a rule:
   re-roll) or another number of dice than the roll asks for is left to a phone, where the
   players see each die.
 
-``reread`` means nothing yet: the camera reads the tray again whenever a die moves.
+* on a roll prompt, ``reread`` reads the tray again when the camera's read of it waits
+  for the table (:meth:`web.runtime.Runtime.reread`): after a hand is taken out, a lamp
+  moved or a die straightened, the still tray is read as the same roll, and the new read
+  replaces the one that waited (applied at once if now sure of every die).
 """
 
 from __future__ import annotations
@@ -51,6 +54,14 @@ class WaitingReads(Protocol):
     def confirm_as_read(self, table: Table, read_id: str, who: str) -> Any: ...
 
 
+class Rereads(Protocol):
+    """The camera's re-read of a table's tray (:class:`web.runtime.Runtime`)."""
+
+    def can_reread(self, table: Table) -> bool: ...
+
+    def reread(self, table: Table) -> None: ...
+
+
 @dataclass
 class TableButtons:
     """The buttons of one table: its mapping and the fortune counted on a spend prompt."""
@@ -59,13 +70,15 @@ class TableButtons:
     counted: dict[str, int] = field(default_factory=dict)  # spend prompt id -> tokens
     reads: Callable[[], WaitingReads] | None = None
     """The dice reads, asked for only on a roll prompt (none: a roll is left to phones)."""
+    camera: Callable[[], Rereads | None] | None = None
+    """The camera that reads the table's tray, if one runs (``tableside serve``)."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _sources: dict[str, TapOrHold] = field(default_factory=dict)  # one per event source
 
     @classmethod
-    def for_game(cls, game: str,
-                 reads: Callable[[], WaitingReads] | None = None) -> TableButtons:
-        return cls(builtin_mapping(game), reads=reads)
+    def for_game(cls, game: str, reads: Callable[[], WaitingReads] | None = None,
+                 camera: Callable[[], Rereads | None] | None = None) -> TableButtons:
+        return cls(builtin_mapping(game), reads=reads, camera=camera)
 
     def expectation(self, table: Table) -> Expectation:
         actions: set[str] = set()
@@ -80,8 +93,11 @@ class TableButtons:
                     actions.add("confirm")
             elif isinstance(prompt, SpendPrompt):
                 actions.update(("fortune", "confirm"))
-            elif isinstance(prompt, RollPrompt) and self._waiting_read(table) is not None:
-                actions.add("confirm")
+            elif isinstance(prompt, RollPrompt):
+                if self._waiting_read(table) is not None:
+                    actions.add("confirm")
+                if (camera := self._camera()) is not None and camera.can_reread(table):
+                    actions.add("reread")
         if table.can_undo:
             actions.add("undo")
         if self._next_command(table) is not None:
@@ -128,6 +144,10 @@ class TableButtons:
                 return []
             self.counted = {}
             return table.apply(Command(prompt.command, {prompt.arg: count}, prompt.player))
+        if isinstance(prompt, RollPrompt) and action == "reread":
+            if (camera := self._camera()) is not None:
+                camera.reread(table)  # the read comes from the camera's thread
+            return []
         if isinstance(prompt, RollPrompt) and self.reads is not None:
             read = self._waiting_read(table)
             if read is not None:
@@ -138,6 +158,9 @@ class TableButtons:
 
     def _waiting_read(self, table: Table) -> Any:
         return self.reads().waiting_read(table) if self.reads is not None else None
+
+    def _camera(self) -> Rereads | None:
+        return self.camera() if self.camera is not None else None
 
     @staticmethod
     def _next_command(table: Table) -> Command | None:

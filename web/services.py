@@ -112,8 +112,9 @@ class Services:
         """The button meanings of a table (its game's mapping), made on first use."""
         buttons = self._buttons.get(table.session_id)
         if buttons is None:
-            buttons = self._buttons.setdefault(table.session_id,
-                                               TableButtons.for_game(table.game, self.dice))
+            buttons = self._buttons.setdefault(
+                table.session_id,
+                TableButtons.for_game(table.game, self.dice, lambda: self.runtime))
         return buttons
 
     def dice(self) -> DiceService:

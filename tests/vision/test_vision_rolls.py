@@ -127,6 +127,37 @@ def test_the_tables_word_on_a_die_stands_while_it_stays_put() -> None:
     assert moved.kept == () and moved.read.dice[0].face == "3"
 
 
+def test_a_roll_read_again_keeps_its_id_its_re_rolled_dice_and_the_tables_word() -> None:
+    """The table asks for a re-read (the button box's re-read: docs/runtime.md): nothing
+    was thrown, so it is the last roll, matched as that roll was against the one before
+    (a re-roll stays the dice that moved then), with the new read's faces; a die the table
+    gave a face for keeps it. Before, a second look at a still tray was no roll at all."""
+    other = (300, 100, 40, 40)
+    tracker = RollTracker()
+    first = tracker.again(TrayRead("d6", (_die("3", 0.95, False),
+                                          _die("2", 0.9, False, other)), "frame-1"))
+    assert first.id == 1 and first.rerolled == (0, 1)  # no last roll: a new roll
+    motion = np.zeros((480, 640), np.uint8)
+    motion[100:140, 300:340] = 1  # the second die is rolled again
+    second = tracker.add(TrayRead("d6", (_die("3", 0.95, False),
+                                         _die("5", 0.4, True, other)), "frame-2"), motion)
+    assert second.id == 2 and second.rerolled == (1,)
+    for n in (3, 4):  # read again, twice: the same roll, the re-rolled die read anew
+        again = tracker.again(TrayRead("d6", (_die("3", 0.96, False),
+                                              _die("6", 0.97, False, other)), f"frame-{n}"))
+        assert (again.id, again.previous_id, again.rerolled, again.kept) == (2, 1, (1,), (0,))
+        assert [(d.face, d.uncertain) for d in again.read.dice] == [("3", False), ("6", False)]
+        assert tracker.last is again
+    assert tracker.confirm(2, {1: "1"})  # the table says the re-rolled die shows a 1
+    told = tracker.again(TrayRead("d6", (_die("3", 0.96, False),
+                                         _die("6", 0.97, False, other)), "frame-5"))
+    assert [(d.face, d.confidence) for d in told.read.dice] == [("3", 0.96), ("1", 1.0)]
+    later = tracker.add(TrayRead("d6", (_die("3", 0.96, False),
+                                        _die("6", 0.97, False, other)), "frame-6"),
+                        np.zeros((480, 640), np.uint8))
+    assert not later.thrown and later.read.dice[1].face == "1"  # the word stands after
+
+
 def test_a_die_taken_off_the_tray_is_no_new_roll() -> None:
     """Every die left lies where it lay: nothing was thrown, so no roll (the server would
     otherwise answer the next roll with the dice left); the next throw is the next roll."""

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from companion.errors import IllegalCommand
+from companion.table import Table
 from firmware_bridge.bridge import SerialBridge
 from firmware_bridge.gpio import GpioButtonBox, GpioUnavailable, pi_pin_factory
 from firmware_bridge.ports import PortSpec
@@ -47,7 +48,7 @@ from web.runtime import hardware
 from web.runtime.boxes import ButtonBoxes
 from web.runtime.camera import CameraLoop
 from web.runtime.focus import Focus
-from web.runtime.status import CameraStatus, GpioStatus, software_box_json
+from web.runtime.status import RUNNING, CameraStatus, GpioStatus, software_box_json
 
 log = logging.getLogger(__name__)
 
@@ -229,7 +230,7 @@ class Runtime:
         return self.focus.table(waiting_for_dice=True) is not None
 
     def _on_settled(self, frame: Frame, motion: np.ndarray | None = None,
-                    early: float | None = None) -> str | None:
+                    early: float | None = None, again: bool = False) -> str | None:
         table = self.focus.table(waiting_for_dice=True)
         if table is None:
             return None
@@ -237,8 +238,26 @@ class Runtime:
         record = self.services.dice().read_frame(
             table, frame.image, frame.ref, motion=motion, setup=self.setup, early=early,
             skin_scene=camera.skin_scene if camera is not None else None,
-            lens_degrees=camera.lens_degrees if camera is not None else None)
+            lens_degrees=camera.lens_degrees if camera is not None else None, again=again)
         return record.id if record is not None else None
+
+    # -- a re-read ---------------------------------------------------------------------------
+    def can_reread(self, table: Table) -> bool:
+        """Whether the camera can read ``table``'s tray again: it is running, and the camera
+        read it made for the roll open now waits for the table
+        (:meth:`web.runtime.dice.DiceService.camera_read_waiting`)."""
+        camera = self.camera
+        return (camera is not None and camera.status()["state"] == RUNNING
+                and self.services.dice().camera_read_waiting(table) is not None)
+
+    def reread(self, table: Table) -> None:
+        """Read the tray again (the button box's re-read): the camera's next settled frame,
+        as the same roll, replaces the read that waits. ``IllegalCommand`` when it cannot."""
+        if not self.can_reread(table):
+            raise IllegalCommand("nothing to read again: no camera read of this roll waits "
+                                 "for the table, or the camera is not running")
+        assert self.camera is not None
+        self.camera.reread()
 
     # -- the tray check ----------------------------------------------------------------------
     def check_tray(self, name: str | None = None, save: bool = True) -> CalibrationCheck:

@@ -8,6 +8,8 @@ Dice thrown just before the roll is asked for are not lost: given ``waiting`` (w
 table waits for dice now), a tray that settles while none does is kept, and read as soon
 as one does, for as long as the tray stays as it settled (at most :data:`EARLY_SECONDS`);
 ``on_settled`` is then called with ``early``, the seconds the dice lay there before.
+A re-read the table asks for (:meth:`CameraLoop.reread`) reads the next settled frame with
+``again``: the same roll read again, though nothing was thrown.
 When the source fails it does not die: a source that cannot be opened is
 retried with backoff (state ``absent``); one that stops delivering (``SourceLost``, a
 camera unplugged) is reported ``lost`` and re-opened with backoff (``reopening``) until it
@@ -81,6 +83,7 @@ class CameraLoop:
         self._grab: _Grab | None = None  # frames asked for by grab(), filled by the loop
         self._new_detector = threading.Event()
         self._detector: SettleDetector | None = None
+        self._reread = threading.Event()  # the table asked to read the still tray again
 
     # -- public ------------------------------------------------------------------------------
     def start(self) -> CameraLoop:
@@ -96,6 +99,12 @@ class CameraLoop:
     def status(self) -> dict[str, Any]:
         with self._lock:
             return self._status.to_json()
+
+    def reread(self) -> None:
+        """Read the tray again at the next frame that finds it settled, as the same roll
+        (``on_settled(..., again=True)``: the table asked for a re-read, nothing was
+        thrown); dice thrown meanwhile are read as they settle instead."""
+        self._reread.set()
 
     def grab(self, count: int, timeout: float = 5.0,
              refocus: bool = False) -> list[np.ndarray]:
@@ -210,6 +219,7 @@ class CameraLoop:
                 else:
                     self._set(setup_note=None)
             if decision.read_now:
+                self._reread.clear()  # this settle is read anyway
                 self._set(settles=self._status.settles + 1, last_settle=utc_now())
                 motion = detector.take_motion(frame.image.shape)
                 self._forget_early()
@@ -218,6 +228,9 @@ class CameraLoop:
                     self._set(detail=EARLY_NOTE)
                 else:
                     self._settled(frame, motion)
+            elif self._reread.is_set() and decision.state is TrayState.SETTLED:
+                self._reread.clear()
+                self._settled(frame, None, again=True)
             elif self._early is not None:
                 self._offer_early(frame, decision.state)
             if self._min_period:
@@ -249,11 +262,14 @@ class CameraLoop:
             if self._status.detail == EARLY_NOTE:
                 self._status.detail = f"{self._name()}: frames"
 
-    def _settled(self, frame: Frame, motion: np.ndarray, early: float | None = None) -> None:
+    def _settled(self, frame: Frame, motion: np.ndarray | None, early: float | None = None,
+                 again: bool = False) -> None:
         self._set(tray=READING)  # until the next frame: the phones say the dice are read
+        extra: dict[str, Any] = {"early": early} if early is not None else {}
+        if again:
+            extra["again"] = True
         try:
-            read_id = (self._on_settled(frame, motion) if early is None
-                       else self._on_settled(frame, motion, early=early))
+            read_id = self._on_settled(frame, motion, **extra)
         except ValueError as exc:  # the table cannot take it (no profile for its die, ...)
             log.warning("a settled frame was not read: %s", exc)
             self._set(detail=f"{READ_FAILED}{exc}", last_error=str(exc))

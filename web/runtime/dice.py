@@ -149,7 +149,8 @@ class DiceService:
                    setup: Calibration | None = None,
                    early: float | None = None,
                    skin_scene: SkinScene | None = None,
-                   lens_degrees: float | None = None) -> DiceReadRecord | None:
+                   lens_degrees: float | None = None,
+                   again: bool = False) -> DiceReadRecord | None:
         """A settled camera frame; None when the table has no roll prompt open, the tray
         is empty (it settles empty between rolls: that is no roll) or no die on it was
         thrown since the last read (one was taken off); :class:`NoDiceRead`
@@ -162,7 +163,10 @@ class DiceService:
         for it, or be left from before, so the read waits for the table (:func:`early_note`)
         and is never applied as read. ``skin_scene``: the camera's tray with no hand in
         it (a wooden tray's skin colour is no hand: :mod:`vision.hands`); ``lens_degrees``:
-        the camera's own lens, for a ``setup`` that keeps none (:meth:`DiceReaders.read`)."""
+        the camera's own lens, for a ``setup`` that keeps none (:meth:`DiceReaders.read`).
+        ``again``: the table asked for a re-read (nothing was thrown): the camera's last
+        roll read again (:meth:`vision.rolls.RollTracker.again`), replacing the read that
+        waits."""
         prompt = roll_prompt(table)
         if prompt is None:
             return None
@@ -179,7 +183,7 @@ class DiceService:
             for stale in list(self._trackers)[:-TRACKED_TABLES]:  # each keeps a frame
                 del self._trackers[stale]
                 self._camera_rolls.pop(stale, None)
-            roll = tracker.add(tray, motion, frame)
+            roll = tracker.again(tray, frame) if again else tracker.add(tray, motion, frame)
             # the last camera read no longer matches the tracker's last roll (a new one)
             self._camera_rolls.pop(table.session_id, None)
             if not roll.thrown:  # a die taken off the tray: the others were not rolled again
@@ -243,6 +247,16 @@ class DiceService:
                 log.exception("telling the phones of a dice read failed")
 
     # -- players' answers --------------------------------------------------------------------
+    def camera_read_waiting(self, table: Table) -> DiceReadRecord | None:
+        """The camera's read of the roll open now, if it waits for the table (pending): the
+        read a re-read replaces (:meth:`read_frame` ``again``)."""
+        prompt = roll_prompt(table)
+        record = self.store.latest(table.session_id) if prompt is not None else None
+        if (prompt is None or record is None or record.prompt_id != prompt.id
+                or record.status != PENDING or record.source != "camera"):
+            return None
+        return record
+
     def waiting_read(self, table: Table) -> DiceReadRecord | None:
         """The read a button's confirm may apply as read, if any: the table's latest read,
         made for the roll open now and as many dice as it asks for, that waits for the

@@ -102,3 +102,73 @@ def test_confirm_applies_again_a_read_whose_roll_the_button_undid(client, seafal
     out = click(client, tid, CONFIRM)
     assert out["table"]["state"]["rolled"] == [faces]
     assert latest(client, tid)["status"] == "applied"
+
+
+# -- re-read ----------------------------------------------------------------------------------
+
+REREAD = 1
+
+
+def test_reread_reads_the_still_tray_again_as_the_same_roll(app, client, seafall_services,
+                                                           monkeypatch):
+    """A camera read waits because the reader was unsure of a die (the first look at the
+    tray is made unsure, as glare on a die would make it); the re-read button lights, and a
+    press reads the still tray again: the new read replaces the one that waited and, sure
+    of every die now, is applied. Before, re-read did nothing and the still tray was never
+    read again (nothing moved, so no new settle was a new roll)."""
+    from tests.web.runtime.support import throw
+    from vision.sources import FakeSource
+    from web.runtime import Runtime, RuntimeOptions
+    from web.runtime.dicereaders import DiceReaders
+
+    data, faces = certain_photos()[0]
+    frames = throw(data)
+    settled = frames[-1]
+    tid = new_table(client)
+    table = seafall_services.tables.get(tid)
+    runtime = Runtime(seafall_services, RuntimeOptions(box="none"), pi_model=None,
+                      camera_factory=lambda: FakeSource(frames + [settled] * 8,
+                                                        clock=_Ticking()))
+    seafall_services.runtime = runtime
+    looks = []
+    real_read = DiceReaders.read
+
+    def first_look_unsure(self, die, frame, ref, *args, **kwargs):
+        tray = real_read(self, die, frame, ref, *args, **kwargs)
+        if tray.dice:  # the empty tray settles too, before the throw
+            looks.append(ref)
+            if len(looks) == 1:
+                tray = replace(tray, dice=(replace(tray.dice[0], uncertain=True),
+                                           *tray.dice[1:]))
+        return tray
+
+    monkeypatch.setattr(DiceReaders, "read", first_look_unsure)
+    assert runtime.camera is not None
+    assert "reread" not in expects(client, tid)  # no read waits yet
+    runtime.camera.run(frames=len(frames))
+    waiting = latest(client, tid)
+    assert waiting["status"] == "pending" and waiting["dice"][0]["uncertain"]
+    assert "reread" in expects(client, tid) and "confirm" not in expects(client, tid)
+    assert click(client, tid, REREAD)["answers"] == [{"action": "reread"}]
+    runtime.camera.run(frames=2)
+    assert len(looks) == 2  # one more look at the dice, the tray still
+    again = latest(client, tid)
+    assert again["read_id"] != waiting["read_id"] and again["status"] == "applied"
+    assert again["faces"] == list(faces)
+    assert client.get(f"/api/tables/{tid}/dice/{waiting['read_id']}").json["status"] == \
+        "superseded"
+    assert table.view(None)["rolled"] == [list(faces)]
+    assert "reread" not in expects(client, tid)  # the next roll has no read yet
+    runtime.camera.run(frames=4)
+    assert len(looks) == 2  # a still tray is not read again unasked
+
+
+class _Ticking:
+    """A manual clock that moves 0.2 s each time a frame is taken (a camera's pace)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 0.2
+        return self.now

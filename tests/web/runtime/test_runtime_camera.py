@@ -211,6 +211,32 @@ def test_dice_settled_before_the_roll_is_asked_for_are_read_once_it_is():
     assert status["detail"] != EARLY_NOTE
 
 
+class RereadTable(EarlyTable):
+    def on_settled(self, frame, motion, early=None, again=False):
+        self.given.append((frame.index, again))
+        return f"read-{len(self.given)}"
+
+
+def test_a_re_read_reads_the_next_settled_frame_again_and_a_throw_meanwhile_instead():
+    """CameraLoop.reread (the button box's re-read, docs/runtime.md): the still tray's next
+    frame is given again, once, with ``again``; asked while dice are thrown, the throw's own
+    settle is the read and no second one follows."""
+    frames = roll_frames()
+    table = RereadTable()
+    table.waiting = True
+    loop = early_loop(frames + [frames[-1]] * 4 + frames + [frames[-1]] * 4, table)
+    loop.run(frames=len(frames))
+    assert [again for _, again in table.given] == [False, False]  # empty, then the dice
+    loop.reread()
+    loop.run(frames=4)
+    assert table.given[2] == (len(frames), True) and len(table.given) == 3
+    loop.run(frames=2)  # the throw starts; asked again as the dice move
+    loop.reread()
+    loop.run(frames=len(frames) + 2)
+    assert [again for _, again in table.given[3:]] == [False, False]  # its own settles
+    assert loop.status()["reads"] == 5
+
+
 def test_dice_settled_long_before_the_roll_is_asked_for_are_not_offered_to_it():
     frames = roll_frames()
     table = EarlyTable()
