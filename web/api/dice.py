@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from companion.errors import InvalidCommand
+from companion.errors import IllegalCommand, InvalidCommand
 from web import auth
 from web.api.requests import json_body, optional_int
 from web.errors import NotFound
@@ -36,9 +36,21 @@ def _actor(session_id: str) -> tuple[str | None, str]:
 
 
 def _answer(record: Any, table: Any, status: int = 200) -> Any:
-    response = jsonify(table_reads_json(record, table))
+    out = table_reads_json(record, table)
+    out["can_reread"] = _can_reread(record, table)
+    response = jsonify(out)
     response.status_code = status
     return response
+
+
+def _can_reread(record: Any, table: Any) -> bool:
+    """Whether this is the camera's read that waits, and a running camera can read the
+    tray again for it (:meth:`web.runtime.Runtime.can_reread`)."""
+    runtime = _services().runtime
+    if runtime is None or not runtime.can_reread(table):
+        return False
+    waiting = _services().dice().camera_read_waiting(table)
+    return waiting is not None and waiting.id == record.id
 
 
 @bp.post("/tables/<session_id>/dice/photo")
@@ -103,6 +115,21 @@ def correct(session_id: str, read_id: str) -> Any:
     record = services.dice().correct(table, read_id, die, face,
                                      optional_int(data, "expected_version"), actor, who)
     return _answer(record, table)
+
+
+@bp.post("/tables/<session_id>/dice/reread")
+@auth.requires("player")
+def reread(session_id: str) -> Any:
+    """The camera reads the still tray again (as the button box's re-read): 202, and the
+    new read comes as any read does (a new version, or the stream's dice event)."""
+    services = _services()
+    table = services.tables.get(session_id)
+    if services.runtime is None:
+        raise IllegalCommand("no camera runs here (tableside serve runs one)")
+    services.runtime.reread(table)
+    response = jsonify({"asked": True})
+    response.status_code = 202
+    return response
 
 
 @bp.get("/dice/<read_id>/frame.jpg")

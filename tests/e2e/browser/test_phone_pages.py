@@ -783,6 +783,12 @@ def test_a_roll_prompt_says_what_the_camera_sees(devices, server):
             expect(page.locator("#dice .read")).to_have_attribute("data-status", "pending")
         expect(seen).to_have_text("La caméra a lu le bac : vérifiez les dés ci-dessous.")
         expect(on_tv).to_have_text("The camera has read the tray: check the dice on a phone.")
+        # read again at a phone's asking: the still tray, a new read in place of the old
+        first = ana.locator("#dice .read").get_attribute("data-read")
+        ana.click("#reread")
+        for page in (ana, watcher):
+            expect(page.locator("#dice .read")).not_to_have_attribute("data-read", first)
+            expect(page.locator("#dice .read")).to_have_attribute("data-status", "pending")
         camera.frames[:] = [np.zeros_like(empty)]  # the lens covered: why nothing is read
         expect(watch).to_have_attribute("data-tray", "failed")
         expect(watch).to_contain_text("The camera could not read the tray: no die was read "

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 
 from tests.web.runtime.support import certain_photos
 from web.runtime.dice import roll_prompt
@@ -109,12 +110,14 @@ def test_confirm_applies_again_a_read_whose_roll_the_button_undid(client, seafal
 REREAD = 1
 
 
+@pytest.mark.parametrize("asked_by", ["button", "phone"])
 def test_reread_reads_the_still_tray_again_as_the_same_roll(app, client, seafall_services,
-                                                           monkeypatch):
+                                                           monkeypatch, asked_by):
     """A camera read waits because the reader was unsure of a die (the first look at the
-    tray is made unsure, as glare on a die would make it); the re-read button lights, and a
-    press reads the still tray again: the new read replaces the one that waited and, sure
-    of every die now, is applied. Before, re-read did nothing and the still tray was never
+    tray is made unsure, as glare on a die would make it); the re-read button lights (the
+    read says `can_reread` to a phone), and a press (or the phone's POST .../dice/reread)
+    reads the still tray again: the new read replaces the one that waited and, sure of
+    every die now, is applied. Before, re-read did nothing and the still tray was never
     read again (nothing moved, so no new settle was a new roll)."""
     from tests.web.runtime.support import throw
     from vision.sources import FakeSource
@@ -148,8 +151,12 @@ def test_reread_reads_the_still_tray_again_as_the_same_roll(app, client, seafall
     runtime.camera.run(frames=len(frames))
     waiting = latest(client, tid)
     assert waiting["status"] == "pending" and waiting["dice"][0]["uncertain"]
+    assert waiting["can_reread"] is True
     assert "reread" in expects(client, tid) and "confirm" not in expects(client, tid)
-    assert click(client, tid, REREAD)["answers"] == [{"action": "reread"}]
+    if asked_by == "button":
+        assert click(client, tid, REREAD)["answers"] == [{"action": "reread"}]
+    else:
+        assert client.post(f"/api/tables/{tid}/dice/reread", json={}).status_code == 202
     runtime.camera.run(frames=2)
     assert len(looks) == 2  # one more look at the dice, the tray still
     again = latest(client, tid)
@@ -159,8 +166,17 @@ def test_reread_reads_the_still_tray_again_as_the_same_roll(app, client, seafall
         "superseded"
     assert table.view(None)["rolled"] == [list(faces)]
     assert "reread" not in expects(client, tid)  # the next roll has no read yet
+    assert again["can_reread"] is False
+    refused = client.post(f"/api/tables/{tid}/dice/reread", json={})
+    assert refused.status_code == 409 and "nothing to read again" in refused.json["message"]
     runtime.camera.run(frames=4)
     assert len(looks) == 2  # a still tray is not read again unasked
+
+
+def test_a_phones_reread_without_a_camera_is_refused_clearly(client):
+    tid = new_table(client)
+    response = client.post(f"/api/tables/{tid}/dice/reread", json={})
+    assert response.status_code == 409 and "no camera runs here" in response.json["message"]
 
 
 class _Ticking:

@@ -119,6 +119,15 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
     read.dice.some((d) => d.uncertain) && canCorrect ? h("p", {class: "warn", text: t("dice.check_unsure")}) : null,
     read.notes.map((n) => h("p", {class: "muted small", text: n})),
     picker,
+    canAct && read.raw && read.raw.can_reread ? h("button", {type: "button", class: "secondary",
+      id: "reread", text: t("dice.reread"),
+      onclick: async (event) => {
+        event.currentTarget.disabled = true;  // until the new read is drawn
+        try {
+          await send(`/api/tables/${encodeURIComponent(tableId)}/dice/reread`, withActor({}), tableId);
+          onChanged();
+        } catch (err) { onError(err); }
+      }}) : null,
     canConfirm ? h("button", {type: "button", class: "primary big", id: "confirm-read",
       text: read.status === "undone" ? t("dice.apply_again")
         : t("dice.confirm", {count: read.dice.length}),
