@@ -64,14 +64,21 @@ class DiceReaders:
     line per named die the other named dice doubt (:meth:`start_profile`), for the note
     the players see with the next roll."""
     _readers: dict[str, DiceReader] = field(default_factory=dict)
+    _files: dict[str, tuple[int, int] | None] = field(default_factory=dict)
+    """Per die read from the profile folder, its file as loaded or last saved here (change
+    time and size): a file changed meanwhile (enrolled again, lessons forgotten with
+    ``tableside profiles``) is loaded again before the next read or lesson, never saved
+    over."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def reader(self, die: str) -> DiceReader:
         reader = self._readers.get(die)
-        if reader is not None:
+        if reader is not None and (die in self.profiles or die == "d6"
+                                   or self._files.get(die) == self._file_now(die)):
             return reader
         profile = self.profiles.get(die)
         if profile is None and die != "d6":
+            self._readers.pop(die, None)
             profile = self._saved_profile(die)
             if profile is None:
                 # no profile yet: the dice are found, and the table names them (and so
@@ -81,11 +88,22 @@ class DiceReaders:
         self._readers[die] = reader
         return reader
 
+    def _path(self, die: str) -> Path:
+        return (self.profile_dir or profiles_dir()) / f"{check_name(die, 'die')}.npz"
+
+    def _file_now(self, die: str) -> tuple[int, int] | None:
+        try:
+            stat = self._path(die).stat()
+        except (OSError, ValueError):
+            return None
+        return (stat.st_mtime_ns, stat.st_size)
+
     def _saved_profile(self, die: str) -> Profile | None:
         """The die's profile from the profile folder; None when there is none, and
         IllegalCommand (saying how to enroll again) when it cannot be used."""
         try:
-            path = (self.profile_dir or profiles_dir()) / f"{check_name(die, 'die')}.npz"
+            path = self._path(die)
+            self._files[die] = self._file_now(die)
             return Profile.load(str(path)) if path.is_file() else None
         except (EnrollmentError, ValueError) as exc:
             raise IllegalCommand(
@@ -108,6 +126,7 @@ class DiceReaders:
                 self.profiles[die] = learned  # given in memory (the demo's): kept in memory
             else:
                 learned.save(self.profile_dir)
+                self._files[die] = self._file_now(die)
             self._readers[die] = DiceReader(die, profile=learned)
             return learned
 
@@ -127,6 +146,7 @@ class DiceReaders:
                 return None
             del self.waiting[die]
             profile.save(self.profile_dir)
+            self._files[die] = self._file_now(die)
             self._readers[die] = DiceReader(die, profile=profile)
             return profile
 

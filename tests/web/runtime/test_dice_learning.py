@@ -241,3 +241,29 @@ def test_a_profile_enrolled_while_the_server_runs_is_used_at_once(services):
     dataclasses.replace(demo_profile(), name="seafall").save()  # tableside enroll, meanwhile
     read = upload(client, tid, data).json
     assert read["status"] == "applied" and read["faces"] == faces
+
+
+def test_a_profile_enrolled_again_while_the_server_runs_is_read_and_learned_not_saved_over(
+        services):
+    """The server had loaded the die's profile; the profile file is then enrolled again
+    (tableside enroll, or its lessons forgotten with tableside profiles). The next read uses
+    the new file, and the next lesson is added to it. Before, the server kept reading the
+    profile it had loaded and its next lesson saved that one over the new file: the new
+    enrollment was lost."""
+    old = dataclasses.replace(demo_profile(), name="seafall")
+    old.save()
+    client = browser(create_app(services, {"TESTING": True}))
+    tid = new_table(client, count=2)
+    data, faces = settled(0)
+    assert upload(client, tid, data).json["status"] == "applied"  # loaded and read
+    assert len(_profile(services).maps) == len(old.maps)
+    new = old.first(3)  # enrolled again, with fewer crops a face
+    new.save()
+    assert len(_profile(services).maps) == len(new.maps)  # read with the new file
+    data, faces = settled(1)
+    read = upload(client, tid, data).json
+    fixed = "strong" if read["faces"][0] != "strong" else "weak"
+    assert post_read(client, tid, read, "correct", {"die": 0, "face": fixed}).status_code == 200
+    saved = Profile.load("seafall")
+    assert len(saved.maps) == len(new.maps) + 1  # the lesson added to the new file
+    assert saved.sources[-1] == f"{read['read_id']}:0"
