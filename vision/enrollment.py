@@ -22,7 +22,7 @@ faces are arbitrary symbols. Profiles are saved and read back by :mod:`vision.pr
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -278,6 +278,24 @@ class Profile:
         """This profile with only the first ``per_face`` crops of each face."""
         return self.only([i for i, o in enumerate(self.owners)
                           if np.count_nonzero(self.owners[:i] == o) < per_face])
+
+    def learned_from(self) -> dict[str, int]:
+        """The reads this profile learned dice from, with how many dice each (a learned
+        crop's source is ``<read id>:<die>``), oldest first."""
+        counts: dict[str, int] = {}
+        for source in self.sources:
+            if source:
+                read = source.rsplit(":", 1)[0]
+                counts[read] = counts.get(read, 0) + 1
+        return counts
+
+    def forget(self, reads: Collection[str] | None = None) -> Profile:
+        """This profile without the dice it learned from ``reads`` (read ids), or without
+        every die it learned (None); its enrolled crops stay, and its lead follows what it
+        keeps (:func:`margin_for`)."""
+        return self.only([i for i, source in enumerate(self.sources)
+                          if not source or (reads is not None
+                                            and source.rsplit(":", 1)[0] not in reads)])
 
     def learn(self, dice: Sequence[tuple[str, np.ndarray, str]]) -> Profile:
         """This profile with dice the table has confirmed added: ``(face, crop, source)``,

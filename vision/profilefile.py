@@ -12,9 +12,11 @@ from the crops it kept (:data:`METHOD`).
 from __future__ import annotations
 
 import json
+import shutil
 import tokenize
 import zipfile
 import zlib
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -61,6 +63,47 @@ def profile_path(name_or_path: str, directory: Path | None = None) -> Path:
     if path.suffix == ".npz":
         return path
     return (directory or profiles_dir()) / f"{check_name(name_or_path, 'profile')}.npz"
+
+
+BACKUP = ".bak"
+"""How a profile file kept before a change ends: ``<name>.npz.<UTC time>.bak``."""
+
+
+def keep_previous(path: Path) -> Path | None:
+    """Keep a copy of the profile file at ``path`` before a change that replaces it
+    (enrolled again, lessons forgotten): ``<name>.npz.<UTC time>.bak`` beside it, which
+    :func:`restore_latest` puts back. None when there is no file yet. The table's lessons
+    make no copy: each is a change of one die, mended by correcting that die."""
+    if not path.is_file():
+        return None
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    kept = path.with_name(f"{path.name}.{stamp}{BACKUP}")
+    tmp = kept.with_name(kept.name + ".tmp")
+    shutil.copyfile(path, tmp)
+    tmp.replace(kept)
+    return kept
+
+
+def backups(path: Path) -> list[Path]:
+    """The copies :func:`keep_previous` kept of the profile file at ``path``, oldest
+    first."""
+    return sorted(p for p in path.parent.glob(f"{path.name}.*{BACKUP}") if p.is_file())
+
+
+def restore_latest(path: Path) -> tuple[Path, Path | None]:
+    """Put the latest kept copy of the profile file back at ``path``: (the copy put back,
+    the copy now kept of the file it replaced, or None where there was none). Restoring
+    again puts that one back: an undo, then a redo. :class:`EnrollmentError` when no copy
+    is kept, or the latest is not a whole profile."""
+    kept = backups(path)
+    if not kept:
+        raise EnrollmentError(f"no earlier copy of profile {path.stem!r} is kept (in "
+                              f"{path.parent})")
+    latest = kept[-1]
+    read(latest, latest.name)  # a damaged copy is refused before anything is replaced
+    now = keep_previous(path)
+    latest.replace(path)
+    return latest, now
 
 
 def write(path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> Path:

@@ -21,6 +21,7 @@ _GROUPS = (
     "web.cli.campaign",  # companion: campaigns and what carries over
     "web.cli.serve",  # web: the server
     "web.cli.vision",  # vision: read-dice, enroll, watch
+    "web.cli.profiles",  # vision: the dice profiles saved, their lessons taken back
     "web.cli.cameras",  # vision: the cameras here, and the one serve would open
     "web.cli.bridge",  # firmware_bridge: software keys, monitor, firmware install
     "web.cli.rules",  # web: rule lookup and importing your rulebook

@@ -22,6 +22,7 @@ from vision.enrollment import EnrollmentError, Profile
 from vision.facenet import ModelError
 from vision.imagefile import ImageError
 from vision.onnxmodel import ENGINE_NOTE
+from vision.profilefile import keep_previous, profile_path
 from vision.reader import DiceReader
 from vision.reading import TrayRead
 from vision.rolls import Roll
@@ -306,6 +307,7 @@ def _enroll(args: argparse.Namespace) -> int:
         profile = enroll(args.profile, args.die, crops_dir=args.crops, photos_dir=args.photos,
                          faces=faces, per_face=args.per_face,
                          keep_suspects=args.keep_suspects, doubts=doubts)
+        before = keep_previous(profile_path(profile.name))  # what it learned is not lost
         path = profile.save()
     except (EnrollmentError, OSError, ModelError) as exc:
         print(f"tableside enroll: {exc}", file=sys.stderr)
@@ -316,6 +318,9 @@ def _enroll(args: argparse.Namespace) -> int:
     print(f"enrolled {args.die} faces {', '.join(profile.labels)} as profile "
           f"{profile.name!r} ({', '.join(f'{counts[f]} {f}' for f in profile.labels)} crops; "
           f"checked against one another) -> {path}")
+    if before is not None:
+        print(f"the profile it replaced is kept as {before.name} (tableside profiles restore "
+              f"{profile.name} puts it back)")
     return 0
 
 
