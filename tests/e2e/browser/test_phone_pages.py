@@ -789,6 +789,16 @@ def test_a_roll_prompt_says_what_the_camera_sees(devices, server):
         for page in (ana, watcher):
             expect(page.locator("#dice .read")).not_to_have_attribute("data-read", first)
             expect(page.locator("#dice .read")).to_have_attribute("data-status", "pending")
+        # confirmed with the faces, then the roll undone: the dice still lie there
+        table = server.services.tables.get(server.table)
+        dice = server.services.dice()
+        dice.confirm(table, dice.latest(table).id, ["blank", "weak"], None, None)
+        table.undo()
+        expect(watch).to_have_attribute("data-tray", "undone")
+        expect(watch).to_have_text("The roll was undone: throw the dice again, or apply the "
+                                   "read below again.")
+        expect(on_tv).to_have_text("The roll was undone: throw the dice again, or apply the "
+                                   "read again on a phone.")
         camera.frames[:] = [np.zeros_like(empty)]  # the lens covered: why nothing is read
         expect(watch).to_have_attribute("data-tray", "failed")
         expect(watch).to_contain_text("The camera could not read the tray: no die was read "

@@ -18,8 +18,9 @@ const TRAYS = ["moving", "hand", "still", "settled"];
 
 // [what the camera sees, its text], or null when there is nothing to say; `read` is the
 // page's latest dice read (normalized), if it keeps one, and `readKey` the text for one
-// waiting for the table (where the page shows it, or elsewhere)
-export function cameraLine(camera, read, readKey = "watch.read") {
+// waiting for the table (where the page shows it, or elsewhere), `undoneKey` for one whose
+// roll was undone (the dice still lie there: throw again, or apply it again)
+export function cameraLine(camera, read, readKey = "watch.read", undoneKey = "watch.undone") {
   if (camera.state === "lost" || camera.state === "reopening") return ["lost", t("watch.lost")];
   if (camera.state !== "running") return null;
   const tray = camera.tray;
@@ -27,12 +28,14 @@ export function cameraLine(camera, read, readKey = "watch.read") {
     return ["failed", t("watch.failed", {why: camera.last_error})];  // the server's words
   }
   if (tray === "settled" && read && read.status === "pending") return ["read", t(readKey)];
+  if (tray === "settled" && read && read.status === "undone") return ["undone", t(undoneKey)];
   if (tray === "reading") return ["reading", t("watch.still")];  // a settled frame being read
   return TRAYS.includes(tray) ? [tray, t("watch." + tray)] : null;
 }
 
 export function cameraWatcher(tableId, {currentRead = () => null, onNewRead = null,
-                                        readKey = "watch.read"} = {}) {
+                                        readKey = "watch.read",
+                                        undoneKey = "watch.undone"} = {}) {
   let hardware = null;      // the last GET /api/hardware
   let timer = null;
   let readId;               // the camera's last read when the page last looked
@@ -54,7 +57,7 @@ export function cameraWatcher(tableId, {currentRead = () => null, onNewRead = nu
     const el = $("#camera-watch");
     if (!el) return;
     const camera = thisTable();
-    const line = camera ? cameraLine(camera, currentRead(), readKey) : null;
+    const line = camera ? cameraLine(camera, currentRead(), readKey, undoneKey) : null;
     el.hidden = !line;
     el.dataset.tray = line ? line[0] : "";
     if (el.textContent !== (line ? line[1] : "")) el.textContent = line ? line[1] : "";

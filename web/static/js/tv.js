@@ -33,6 +33,7 @@ const trayWatch = cameraWatcher(tableId, {
   currentRead: () => read,
   onNewRead: readChanged,
   readKey: "watch.read_phone",  // the TV does not show the read itself
+  undoneKey: "watch.undone_phone",
 });
 
 function tvProvince(state, colour) {
