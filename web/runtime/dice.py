@@ -247,15 +247,21 @@ class DiceService:
                 log.exception("telling the phones of a dice read failed")
 
     # -- players' answers --------------------------------------------------------------------
+    def _latest_for_roll(self, table: Table) -> tuple[RollPrompt, DiceReadRecord] | None:
+        """The roll open now and the table's latest read, when it was made for that roll."""
+        prompt = roll_prompt(table)
+        record = self.store.latest(table.session_id) if prompt is not None else None
+        if prompt is None or record is None or record.prompt_id != prompt.id:
+            return None
+        return prompt, record
+
     def camera_read_waiting(self, table: Table) -> DiceReadRecord | None:
         """The camera's read of the roll open now, if it waits for the table (pending): the
         read a re-read replaces (:meth:`read_frame` ``again``)."""
-        prompt = roll_prompt(table)
-        record = self.store.latest(table.session_id) if prompt is not None else None
-        if (prompt is None or record is None or record.prompt_id != prompt.id
-                or record.status != PENDING or record.source != "camera"):
+        found = self._latest_for_roll(table)
+        if found is None or found[1].status != PENDING or found[1].source != "camera":
             return None
-        return record
+        return found[1]
 
     def waiting_read(self, table: Table) -> DiceReadRecord | None:
         """The read a button's confirm may apply as read, if any: the table's latest read,
@@ -264,10 +270,10 @@ class DiceService:
         dice settled before the roll was asked for), or whose roll was undone (the table
         had taken its faces). A die the reader was unsure of, a hand in the tray, the wrong
         dice kept for a re-roll are for a phone, where the players see each die."""
-        prompt = roll_prompt(table)
-        record = self.store.latest(table.session_id) if prompt is not None else None
-        if prompt is None or record is None or record.prompt_id != prompt.id:
+        found = self._latest_for_roll(table)
+        if found is None:
             return None
+        prompt, record = found
         faces = tuple(record.applied_faces or record.answer)
         if UNREAD in faces or len(faces) != prompt.count:
             return None
