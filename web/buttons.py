@@ -15,8 +15,7 @@ the command the prompt names, so the button box never re-implements a rule:
   for), or one whose roll was undone, applied again. A read with a die the reader was
   unsure of, an unread die, a warning (a hand in the tray, the wrong dice kept for a
   re-roll) or another number of dice than the roll asks for is left to a phone, where the
-  players see each die.
-
+  players see each die;
 * on a roll prompt, ``reread`` reads the tray again when the camera's read of it waits
   for the table (:meth:`web.runtime.Runtime.reread`): after a hand is taken out, a lamp
   moved or a die straightened, the still tray is read as the same roll, and the new read
