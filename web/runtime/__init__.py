@@ -234,6 +234,8 @@ class Runtime:
         table = self.focus.table(waiting_for_dice=True)
         if table is None:
             return None
+        if again and self.services.dice().camera_read_waiting(table) is None:
+            return None  # the read asked about was confirmed meanwhile: nothing to read again
         camera = self.camera
         record = self.services.dice().read_frame(
             table, frame.image, frame.ref, motion=motion, setup=self.setup, early=early,

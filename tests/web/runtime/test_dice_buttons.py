@@ -1,19 +1,22 @@
-"""The button box's confirm on a roll prompt (web/buttons.py; docs/hardware.md, "What the
-buttons do"): it applies, as read, a dice read that waits only for the table's word (the
-dice settled before the roll was asked for) or whose roll was undone, and teaches the
-profile nothing. A read with a die the reader was unsure of, a warning, or another number
-of dice is left to a phone: the confirm light stays off and a press does nothing. Button 0
-is confirm and 3 undo in every built-in mapping (firmware_bridge/mappings/)."""
+"""The button box on a roll prompt (web/buttons.py; docs/hardware.md, "What the buttons
+do"). Confirm applies, as read, a dice read that waits only for the table's word (the dice
+settled before the roll was asked for) or whose roll was undone, and teaches the profile
+nothing; a read with a die the reader was unsure of, a warning, or another number of dice
+is left to a phone: the confirm light stays off and a press does nothing. Re-read (and a
+phone's POST .../dice/reread) reads the still tray again while the camera's read waits.
+Buttons 0, 1 and 3 are confirm, re-read and undo in every built-in mapping
+(firmware_bridge/mappings/)."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import cv2
 import numpy as np
 import pytest
 
-from tests.web.runtime.support import certain_photos
+from tests.web.runtime.support import certain_photos, throw
 from web.runtime.dice import roll_prompt
 
 CONFIRM, UNDO = 0, 3
@@ -119,36 +122,12 @@ def test_reread_reads_the_still_tray_again_as_the_same_roll(app, client, seafall
     reads the still tray again: the new read replaces the one that waited and, sure of
     every die now, is applied. Before, re-read did nothing and the still tray was never
     read again (nothing moved, so no new settle was a new roll)."""
-    from tests.web.runtime.support import throw
-    from vision.sources import FakeSource
-    from web.runtime import Runtime, RuntimeOptions
-    from web.runtime.dicereaders import DiceReaders
-
     data, faces = certain_photos()[0]
-    frames = throw(data)
-    settled = frames[-1]
-    tid = new_table(client)
-    table = seafall_services.tables.get(tid)
-    runtime = Runtime(seafall_services, RuntimeOptions(box="none"), pi_model=None,
-                      camera_factory=lambda: FakeSource(frames + [settled] * 8,
-                                                        clock=_Ticking()))
-    seafall_services.runtime = runtime
-    looks = []
-    real_read = DiceReaders.read
-
-    def first_look_unsure(self, die, frame, ref, *args, **kwargs):
-        tray = real_read(self, die, frame, ref, *args, **kwargs)
-        if tray.dice:  # the empty tray settles too, before the throw
-            looks.append(ref)
-            if len(looks) == 1:
-                tray = replace(tray, dice=(replace(tray.dice[0], uncertain=True),
-                                           *tray.dice[1:]))
-        return tray
-
-    monkeypatch.setattr(DiceReaders, "read", first_look_unsure)
-    assert runtime.camera is not None
+    runtime, table, looks = _unsure_first_look(client, seafall_services, monkeypatch,
+                                               run=False)
+    tid = table.session_id
     assert "reread" not in expects(client, tid)  # no read waits yet
-    runtime.camera.run(frames=len(frames))
+    runtime.camera.run(frames=len(_throw()))
     waiting = latest(client, tid)
     assert waiting["status"] == "pending" and waiting["dice"][0]["uncertain"]
     assert waiting["can_reread"] is True
@@ -173,10 +152,66 @@ def test_reread_reads_the_still_tray_again_as_the_same_roll(app, client, seafall
     assert len(looks) == 2  # a still tray is not read again unasked
 
 
+def test_a_reread_asked_for_a_read_confirmed_meanwhile_reads_nothing(
+        app, client, seafall_services, monkeypatch):
+    """Re-read pressed, and a phone confirms the waiting read before the camera's next
+    frame: that frame reads nothing. Without the check, the table's next roll (of two dice
+    again) was answered by the dice of the last one, read again."""
+    runtime, table, looks = _unsure_first_look(client, seafall_services, monkeypatch)
+    tid = table.session_id
+    waiting = latest(client, tid)
+    assert waiting["status"] == "pending"
+    assert click(client, tid, REREAD)["answers"] == [{"action": "reread"}]
+    seafall_services.dice().confirm(table, waiting["read_id"], None, None, None)  # a phone
+    rolled = table.view(None)["rolled"]
+    assert len(rolled) == 1
+    runtime.camera.run(frames=4)
+    assert len(looks) == 1 and table.view(None)["rolled"] == rolled  # nothing read again
+    assert latest(client, tid)["read_id"] == waiting["read_id"]
+
+
 def test_a_phones_reread_without_a_camera_is_refused_clearly(client):
     tid = new_table(client)
     response = client.post(f"/api/tables/{tid}/dice/reread", json={})
     assert response.status_code == 409 and "no camera runs here" in response.json["message"]
+
+
+@functools.cache
+def _throw() -> list[np.ndarray]:
+    """The camera frames of a throw of photo 0's two dice."""
+    return throw(certain_photos()[0][0])
+
+
+def _unsure_first_look(client, services, monkeypatch, run: bool = True):
+    """A table of rolls of two SeaFall dice, read by a camera that throws photo 0's dice
+    and then shows them still; its first look at the dice is made unsure of one (as glare
+    on a die would make it), so that read waits. (runtime, table, the looks at dice);
+    with ``run``, the throw already read."""
+    from vision.sources import FakeSource
+    from web.runtime import Runtime, RuntimeOptions
+    from web.runtime.dicereaders import DiceReaders
+
+    tid = new_table(client)
+    runtime = Runtime(services, RuntimeOptions(box="none"), pi_model=None,
+                      camera_factory=lambda: FakeSource(_throw() + [_throw()[-1]] * 8,
+                                                        clock=_Ticking()))
+    services.runtime = runtime
+    looks: list[str] = []
+    real_read = DiceReaders.read
+
+    def first_look_unsure(self, die, frame, ref, *args, **kwargs):
+        tray = real_read(self, die, frame, ref, *args, **kwargs)
+        if tray.dice:  # the empty tray settles too, before the throw
+            looks.append(ref)
+            if len(looks) == 1:
+                tray = replace(tray, dice=(replace(tray.dice[0], uncertain=True),
+                                           *tray.dice[1:]))
+        return tray
+
+    monkeypatch.setattr(DiceReaders, "read", first_look_unsure)
+    if run:
+        runtime.camera.run(frames=len(_throw()))
+    return runtime, services.tables.get(tid), looks
 
 
 class _Ticking:
