@@ -11,8 +11,11 @@ calibration is saved per setup (``<data dir>/setups/<name>/``).
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
 
@@ -132,18 +135,42 @@ class Calibration:
     (:mod:`vision.sideview`)."""
 
     def save(self, directory: Path | None = None) -> Path:
-        folder = (directory or setups_dir()) / check_name(self.name, "setup")
-        folder.mkdir(parents=True, exist_ok=True)
-        cv2.imwrite(str(folder / "background.png"), self.background)
-        cv2.imwrite(str(folder / "roi.png"), self.roi)
-        meta = {"name": self.name, "die_px": self.die_px, "quality": self.quality.to_json(),
-                "mains_hz": self.mains_hz, "lens_degrees": self.lens_degrees}
-        (folder / "calibration.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
+        """Write the setup as its folder of ``directory`` (default: the data dir), whole:
+        into a new folder first, which then takes the name, so that a crash (the Pi's power
+        cut) mid-save never leaves a setup of mixed parts. A setup saved before under the
+        name is kept beside it (:func:`kept_setups`), and :func:`restore_setup` puts it
+        back."""
+        base = directory or setups_dir()
+        folder = base / check_name(self.name, "setup")
+        base.mkdir(parents=True, exist_ok=True)
+        fresh = Path(tempfile.mkdtemp(prefix=f".{self.name}.", suffix=".new", dir=base))
+        try:
+            for part, image in (("background.png", self.background), ("roi.png", self.roi)):
+                if not cv2.imwrite(str(fresh / part), image):
+                    raise OSError(f"cannot write {fresh / part}")
+            meta = {"name": self.name, "die_px": self.die_px,
+                    "quality": self.quality.to_json(), "mains_hz": self.mains_hz,
+                    "lens_degrees": self.lens_degrees}
+            (fresh / "calibration.json").write_text(json.dumps(meta, indent=2),
+                                                    encoding="utf-8")
+            if folder.exists():
+                folder.replace(_kept_name(base, self.name))
+            fresh.replace(folder)
+        except BaseException:
+            shutil.rmtree(fresh, ignore_errors=True)
+            raise
+        for old in kept_setups(self.name, base)[:-KEEP_SETUPS]:
+            shutil.rmtree(old, ignore_errors=True)
         return folder
 
     @classmethod
     def load(cls, name: str, directory: Path | None = None) -> Calibration:
-        folder = (directory or setups_dir()) / check_name(name, "setup")
+        return cls.load_folder(name, (directory or setups_dir()) / check_name(name, "setup"))
+
+    @classmethod
+    def load_folder(cls, name: str, folder: Path) -> Calibration:
+        """The setup ``name`` saved in ``folder`` (its own, or one kept: :func:`kept_setups`);
+        ``ValueError`` saying what to do when it is missing or damaged."""
         if not (folder / "calibration.json").is_file():
             raise ValueError(f"no calibration {name!r} in {folder.parent}: calibrate it first "
                              f"(tableside calibrate SOURCE --setup {name})")
@@ -185,6 +212,44 @@ class Calibration:
 
 def setups_dir() -> Path:
     return data_dir() / "setups"
+
+
+KEPT = ".kept"
+"""How the folder of a setup saved over ends: ``.<name>.<UTC time>.kept``, beside it (its
+leading dot makes it no setup's name)."""
+
+
+KEEP_SETUPS = 5
+"""How many setups saved over are kept per name (each tray check and dice measure saves)."""
+
+
+def _kept_name(base: Path, name: str) -> Path:
+    return base / f".{name}.{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%fZ')}{KEPT}"
+
+
+def kept_setups(name: str, directory: Path | None = None) -> list[Path]:
+    """The setups saved before under ``name`` and then saved over, oldest first."""
+    base = directory or setups_dir()
+    check_name(name, "setup")
+    return sorted(p for p in base.glob(f".{name}.*{KEPT}") if p.is_dir())
+
+
+def restore_setup(name: str, directory: Path | None = None) -> Calibration:
+    """Put back the setup saved under ``name`` before the last save (a tray checked in bad
+    light, say): the one it replaced is kept in turn, so restoring again is the redo.
+    ``ValueError`` when none is kept, or the latest kept is damaged (nothing changes)."""
+    base = directory or setups_dir()
+    kept = kept_setups(name, base)
+    if not kept:
+        raise ValueError(f"no earlier setup {name!r} is kept in {base}")
+    latest = kept[-1]
+    setup = Calibration.load_folder(name, latest)
+    folder = base / name
+    if folder.exists():
+        folder.replace(_kept_name(base, name))
+    latest.replace(folder)
+    return setup
+
 
 
 IN_USE = "in-use.txt"

@@ -113,6 +113,29 @@ def test_calibrate_with_no_dice_in_the_dice_photo_saves_nothing(
     assert not (setups_dir() / "k").exists() and in_use() is None
 
 
+def test_calibrate_restore_puts_the_setup_before_back(capsys: pytest.CaptureFixture[str],
+                                                      tmp_path: Path) -> None:
+    """A tray calibrated again (with --dice now, or in other light) keeps the setup it
+    replaced; ``--restore`` puts it back, and run again the newer one."""
+    frames = empty_frames(tmp_path / "e")
+    assert run(["calibrate", f"images:{frames}", "--setup", "k"]) == 0
+    first = Calibration.load("k").die_px
+    assert run(["calibrate", f"images:{frames}", "--setup", "k",
+                "--dice", str(SHEET.path)]) == 0
+    measured = Calibration.load("k").die_px
+    assert measured != first
+    capsys.readouterr()
+    assert run(["calibrate", "--setup", "k", "--restore"]) == 0
+    assert "as it was before its last calibration" in capsys.readouterr().out
+    assert Calibration.load("k").die_px == first and in_use() == "k"
+    assert run(["calibrate", "--setup", "k", "--restore", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["die_px"] == pytest.approx(measured, abs=0.1)
+    assert run(["calibrate", "--setup", "none", "--restore"]) == 2
+    assert "no earlier setup 'none' is kept" in capsys.readouterr().err
+    assert run(["calibrate", str(SHEET.path), "--setup", "k", "--restore"]) == 2
+    assert "takes no picture" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(("argv", "words"), [
     (["calibrate", "telescope:1", "--setup", "x"], "unknown source"),
     (["calibrate", "/nowhere/tray.jpg", "--setup", "x"], "no such file"),

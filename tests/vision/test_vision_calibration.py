@@ -9,7 +9,15 @@ import numpy as np
 import pytest
 
 from tests.vision.helpers import empty_tray, photo
-from vision.calibration import Calibration, calibrate, quality, tray_region
+from vision.calibration import (
+    KEEP_SETUPS,
+    Calibration,
+    calibrate,
+    kept_setups,
+    quality,
+    restore_setup,
+    tray_region,
+)
 from vision.setupadvice import floor_advice
 from vision.synthetic import tray_photo
 
@@ -58,6 +66,66 @@ def test_calibration_saves_and_loads_per_setup(tmp_path: Path) -> None:
     assert Calibration.load("kitchen", tmp_path).mains_hz is None
     with pytest.raises(ValueError, match="no calibration .garage.*calibrate it first"):
         Calibration.load("garage", tmp_path)
+
+
+def test_a_setup_saved_over_is_kept_and_put_back_and_the_newer_one_after(
+        tmp_path: Path) -> None:
+    """A tray checked again (in bad light, say) keeps the setup it replaces; restoring
+    puts that one back and keeps the newer, so restoring again is the redo. Only the last
+    KEEP_SETUPS are kept; their folders' leading dot makes them no setup's name."""
+    empty = empty_tray(photo(SHEET))
+    first = replace(calibrate("kitchen", [empty]), die_px=40.0)
+    first.save(tmp_path)
+    assert kept_setups("kitchen", tmp_path) == []
+    with pytest.raises(ValueError, match="no earlier setup 'kitchen' is kept"):
+        restore_setup("kitchen", tmp_path)
+    replace(first, die_px=50.0).save(tmp_path)
+    assert len(kept_setups("kitchen", tmp_path)) == 1
+    assert restore_setup("kitchen", tmp_path).die_px == 40.0
+    assert Calibration.load("kitchen", tmp_path).die_px == 40.0
+    assert restore_setup("kitchen", tmp_path).die_px == 50.0  # and back again
+    for px in range(60, 60 + KEEP_SETUPS + 2):
+        replace(first, die_px=float(px)).save(tmp_path)
+    kept = kept_setups("kitchen", tmp_path)
+    assert len(kept) == KEEP_SETUPS and all(p.name.startswith(".kitchen.") for p in kept)
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == [
+        "kitchen"]  # no half-made folder left
+
+
+def test_a_save_that_fails_half_way_leaves_the_setup_as_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A setup is written whole or not at all: before, its three files were written in
+    turn over the old ones, and a failure (a full card, the Pi's power cut) between them
+    left a setup of mixed parts."""
+    empty = empty_tray(photo(SHEET))
+    setup = replace(calibrate("kitchen", [empty]), die_px=40.0)
+    setup.save(tmp_path)
+    real_imwrite = cv2.imwrite
+
+    def full_card(path, image, *args):
+        if path.endswith("roi.png"):
+            return False
+        return real_imwrite(path, image, *args)
+
+    monkeypatch.setattr(cv2, "imwrite", full_card)
+    other = replace(setup, die_px=55.0, background=np.zeros_like(setup.background))
+    with pytest.raises(OSError, match="cannot write"):
+        other.save(tmp_path)
+    back = Calibration.load("kitchen", tmp_path)
+    assert back.die_px == 40.0 and np.array_equal(back.background, setup.background)
+    assert [p.name for p in tmp_path.iterdir()] == ["kitchen"]
+
+
+def test_a_damaged_kept_setup_is_not_put_back(tmp_path: Path) -> None:
+    empty = empty_tray(photo(SHEET))
+    setup = replace(calibrate("kitchen", [empty]), die_px=40.0)
+    setup.save(tmp_path)
+    replace(setup, die_px=50.0).save(tmp_path)
+    (kept,) = kept_setups("kitchen", tmp_path)
+    (kept / "roi.png").write_bytes(b"not a picture")
+    with pytest.raises(ValueError, match="damaged"):
+        restore_setup("kitchen", tmp_path)
+    assert Calibration.load("kitchen", tmp_path).die_px == 50.0
 
 
 def test_calibration_uses_the_xdg_data_dir_by_default(_private_data_dir: Path) -> None:

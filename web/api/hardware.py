@@ -90,6 +90,16 @@ def measure_the_dice() -> Any:
                     "quality": setup.quality.to_json()})
 
 
+@bp.post("/hardware/camera/restore")
+def restore_the_setup() -> Any:
+    """Put back the camera's tray setup as it was before its last tray check or dice
+    measure (one checked in bad light, say); asked again, the newer one comes back. The
+    host of the table the camera serves only."""
+    setup = _camera_host().restore_setup()
+    return jsonify({"setup": setup.name, "die_px": round(setup.die_px, 1),
+                    "quality": setup.quality.to_json()})
+
+
 def _camera_host() -> Any:
     """The runtime, when the asker is the host of the table its camera serves (what the
     camera reads with changes for that table's players)."""

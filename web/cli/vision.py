@@ -14,7 +14,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from vision.calibration import Calibration, check, remember_in_use, source_frames, tray_share
+from vision.calibration import (
+    KEEP_SETUPS,
+    Calibration,
+    check,
+    remember_in_use,
+    restore_setup,
+    source_frames,
+    tray_share,
+)
 from vision.compression import HARD_BELOW
 from vision.detection import die_size_problem
 from vision.enroll import enroll
@@ -78,6 +86,10 @@ def register(subparsers: Any) -> None:
                         "(a Pi camera module tells its own; with neither, a tray that "
                         "fills the picture gets advice to give it)")
     c.add_argument("--no-save", action="store_true", help="only report; save nothing")
+    c.add_argument("--restore", action="store_true",
+                   help="take no picture: put back the setup as it was before its last "
+                        "calibration (each save keeps the one it replaces, the last "
+                        f"{KEEP_SETUPS}); run again to put the newer one back")
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.set_defaults(handler=_calibrate)
 
@@ -417,6 +429,8 @@ def _dice_frame(source: FrameSource, after: int = 0) -> Any:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
+    if args.restore:
+        return _restore_setup(args)
     if args.frames < 1:
         print("tableside calibrate: --frames must be at least 1", file=sys.stderr)
         return 2
@@ -492,6 +506,26 @@ class _FrameClock:
             return time.monotonic()
         self.now += self.period
         return self.now
+
+
+def _restore_setup(args: argparse.Namespace) -> int:
+    if args.source is not None or args.dice is not None:
+        print("tableside calibrate: --restore takes no picture: give only --setup",
+              file=sys.stderr)
+        return 2
+    try:
+        setup = restore_setup(args.setup)
+        remember_in_use(setup.name)  # as a calibration does: serve reads with it
+    except (ValueError, OSError) as exc:
+        print(f"tableside calibrate: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"setup": setup.name, "die_px": round(setup.die_px, 1),
+                          "quality": setup.quality.to_json()}, indent=1))
+    else:
+        print(f"setup {setup.name!r} is as it was before its last calibration (a die about "
+              f"{setup.die_px:.0f} px across); run again to put the newer one back")
+    return 0
 
 
 def _print_roll(roll: Roll, as_json: bool) -> None:

@@ -39,8 +39,10 @@ from vision.calibration import (
     CalibrationCheck,
     check,
     in_use,
+    kept_setups,
     measured,
     remember_in_use,
+    restore_setup,
 )
 from vision.settle import SettleDetector
 from vision.sources import FOCUS_SECONDS, Frame, FrameSource, SourceError, open_for_setup
@@ -307,11 +309,36 @@ class Runtime:
         self._keep(setup)
         return setup
 
+    def restore_setup(self) -> Calibration:
+        """Put back the camera's setup as it was before its last tray check or dice measure
+        (:func:`vision.calibration.restore_setup`), read with from the next frame on; the
+        one it replaces is kept, so asking again is the redo. ``IllegalCommand`` without a
+        camera, a setup, or an earlier one kept."""
+        if self.camera is None:
+            raise IllegalCommand("the camera is turned off (--camera none)")
+        if self.setup is None or not self._keeps_setups:
+            raise IllegalCommand("no earlier tray setup is kept for this camera")
+        try:
+            setup = restore_setup(self.setup.name)
+        except ValueError as exc:
+            raise IllegalCommand(str(exc)) from None
+        self._use(setup, save=False)
+        return setup
+
+    def setup_kept(self) -> bool:
+        """Whether an earlier setup of the camera's is kept (:meth:`restore_setup`)."""
+        return (self._keeps_setups and self.setup is not None
+                and bool(kept_setups(self.setup.name)))
+
     def _keep(self, setup: Calibration) -> None:
         """Read the camera with this setup from its next frame on; saved, and remembered
         for the next start (not for the demo's recorded camera)."""
+        self._use(setup, save=True)
+
+    def _use(self, setup: Calibration, save: bool) -> None:
         if self._keeps_setups:
-            setup.save()
+            if save:
+                setup.save()
             remember_in_use(setup.name)
         self.setup = setup
         assert self.camera is not None
@@ -331,6 +358,7 @@ class Runtime:
             camera = CameraStatus(detail="turned off (--camera none)").to_json()
         if self.setup is not None:
             camera["setup"] = self.setup.name
+            camera["setup_kept"] = self.setup_kept()
         return {
             "mode": "demo" if self.options.demo else "hardware",
             "table": focus.session_id if focus is not None else None,

@@ -848,7 +848,8 @@ def test_creating_a_table_from_the_home_page_makes_the_creator_host(devices, ser
 def test_the_host_checks_the_trays_picture_from_the_table_page(devices, server, tmp_path,
                                                                monkeypatch):
     """The camera's picture of the empty tray checked from the host's phone: advice, or
-    "good", and the tray kept as the camera's setup (docs/vision.md, "Calibration")."""
+    "good", and the tray kept as the camera's setup (docs/vision.md, "Calibration"); the
+    dice measured, and the measure taken back."""
     from tests.vision.helpers import empty_tray, photo
     from tests.web.runtime.support import PacedCamera
     from web.runtime import Runtime, RuntimeOptions
@@ -882,6 +883,8 @@ def test_the_host_checks_the_trays_picture_from_the_table_page(devices, server, 
         expect(result).to_contain_text("The picture is good")
         expect(row).to_contain_text("read with the tray setup “tray”")
         assert runtime.setup is not None and runtime.setup.name == "tray"
+        expect(page.locator("#restore-setup")).to_be_visible()  # the first check is kept
+        checked_px = runtime.setup.die_px
         # then a few dice on the tray, and their size is measured
         camera.frames[:] = [sheet.image()]
         page.click("#measure-dice")
@@ -889,6 +892,11 @@ def test_the_host_checks_the_trays_picture_from_the_table_page(devices, server, 
         truth = float(np.median([max(w, h) for _, _, w, h in sheet.boxes]))
         assert runtime.setup.die_px == pytest.approx(truth, rel=0.3)
         expect(page.locator("#notice")).to_contain_text(f"{round(runtime.setup.die_px)} pixels")
+        # the measure taken back: the setup as the last check left it
+        page.click("#restore-setup")
+        expect(page.locator("#notice")).to_contain_text(
+            "The tray setup “tray” is back as it was before its last check")
+        assert runtime.setup.die_px == pytest.approx(checked_px)
         # another phone, not the host's, has no such button
         watcher = devices()
         watcher.goto(server.url(f"/t/{server.table}"))

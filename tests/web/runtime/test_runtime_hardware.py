@@ -487,6 +487,16 @@ def test_the_host_checks_the_tray_from_a_phone_and_keeps_it(services):
                                                                    abs=0.1)
         assert runtime.setup.die_px == pytest.approx(measured.json["die_px"], abs=0.1)
         assert ana.post("/api/hardware/camera/measure", json={}).status_code == 403
+        # the measure taken back: the setup as the tray check left it, and again
+        assert client_get(host, "/api/hardware")["camera"]["setup_kept"] is True
+        assert ana.post("/api/hardware/camera/restore", json={}).status_code == 403
+        back = host.post("/api/hardware/camera/restore", json={})
+        assert back.status_code == 200, back.json
+        assert back.json["die_px"] == pytest.approx(body["die_px"], abs=0.1)
+        assert runtime.setup.die_px == pytest.approx(body["die_px"], abs=0.1)
+        assert Calibration.load("kitchen").die_px == pytest.approx(body["die_px"], abs=0.1)
+        again = host.post("/api/hardware/camera/restore", json={})
+        assert again.json["die_px"] == pytest.approx(measured.json["die_px"], abs=0.1)
     finally:
         assert runtime.stop(timeout=3.0)
 
@@ -606,6 +616,15 @@ def test_a_camera_whose_frames_cannot_be_checked_says_why(services):
         assert "too small" in out.json["message"] and runtime.setup is None
     finally:
         assert runtime.stop(timeout=3.0)
+
+
+def test_putting_back_a_setup_with_none_kept_says_why(services):
+    from tests.vision.helpers import empty_tray, photo
+
+    camera = PacedCamera([empty_tray(photo("IMG_20191208_112541.jpg"))])
+    with _host_of_a_running_camera(services, camera) as host:
+        out = host.post("/api/hardware/camera/restore", json={})
+        assert out.status_code == 409 and "no earlier tray setup" in out.json["message"]
 
 
 def test_checking_the_tray_without_a_camera_says_why(services):

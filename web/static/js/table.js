@@ -454,7 +454,26 @@ function trayCheckBlock(camera) {
       advice.length ? h("ul", {class: "small"}, advice.map((a) => h("li", {text: a}))) : null);
   }
   return h("div", {class: "tray-check"}, h("p", {class: "muted small", text: t("hw.check_tray_hint")}),
-    button, result, camera.setup ? measureBlock() : null);
+    button, result, camera.setup ? measureBlock() : null,
+    camera.setup_kept ? restoreSetupButton() : null);
+}
+
+// The setup as it was before the last check or measure (a check in bad light), put back.
+function restoreSetupButton() {
+  const button = h("button", {type: "button", id: "restore-setup", class: "secondary",
+                              text: t("hw.restore_setup")});
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const out = await send("/api/hardware/camera/restore", {}, tableId);
+      trayCheck = null;
+      notice(t("hw.setup_restored", {setup: out.setup}), "info");
+    } catch (err) {
+      showError(err);
+    }
+    renderHardware();
+  });
+  return h("div", {}, button);
 }
 
 // Then a few dice on the tray: their size in the picture is measured for the setup.
