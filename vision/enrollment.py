@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -278,6 +279,17 @@ class Profile:
         """This profile with only the first ``per_face`` crops of each face."""
         return self.only([i for i, o in enumerate(self.owners)
                           if np.count_nonzero(self.owners[:i] == o) < per_face])
+
+    def summary(self) -> dict[str, Any]:
+        """What ``tableside profiles`` and the host's page show of it: per face, its
+        enrolled and learned crops; the reads it learned from (:meth:`learned_from`)."""
+        learned = self.owners[np.array([bool(s) for s in self.sources], bool)]
+        enrolled = self.owners[np.array([not s for s in self.sources], bool)]
+        return {"name": self.name, "die": self.die,
+                "faces": [{"face": label, "enrolled": int(np.count_nonzero(enrolled == i)),
+                           "learned": int(np.count_nonzero(learned == i))}
+                          for i, label in enumerate(self.labels)],
+                "learned_from": self.learned_from()}
 
     def learned_from(self) -> dict[str, int]:
         """The reads this profile learned dice from, with how many dice each (a learned

@@ -14,6 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.errors import IllegalCommand, InvalidCommand
+from vision.storage import check_name
 from web import auth
 from web.api.requests import json_body, optional_int
 from web.errors import NotFound
@@ -130,6 +131,45 @@ def reread(session_id: str) -> Any:
     response = jsonify({"asked": True})
     response.status_code = 202
     return response
+
+
+@bp.get("/dice/profiles")
+def profiles() -> Any:
+    """The dice profiles the reader reads custom faces with, and what each learned at the
+    table (docs/vision.md, "Rolls and confirms")."""
+    return jsonify({"profiles": _services().dice().readers.summaries()})
+
+
+@bp.post("/tables/<session_id>/dice/profiles/<die>/forget")
+@auth.requires("host")
+def forget_lessons(session_id: str, die: str) -> Any:
+    """``{"reads": [read id, ...]}``: the dice the profile learned from those reads
+    forgotten; without ``reads``, everything it learned at the table. Its enrolled crops
+    stay, and a copy is kept for ``restore``. A host's: the profile reads every table's
+    dice."""
+    data = json_body()
+    reads = data.get("reads")
+    if reads is not None and (not isinstance(reads, list) or not reads
+                              or not all(isinstance(r, str) for r in reads)):
+        raise InvalidCommand("'reads' is a list of read ids (leave it out to forget "
+                             "everything learned)")
+    profile = _services().dice().readers.forget(_die(die), reads)
+    return jsonify({"profile": profile.summary()})
+
+
+@bp.post("/tables/<session_id>/dice/profiles/<die>/restore")
+@auth.requires("host")
+def restore_profile(session_id: str, die: str) -> Any:
+    """The profile as it was before its last forgetting (asked again: the redo)."""
+    profile = _services().dice().readers.restore(_die(die))
+    return jsonify({"profile": profile.summary()})
+
+
+def _die(name: str) -> str:
+    try:
+        return check_name(name, "die")
+    except ValueError as exc:
+        raise InvalidCommand(str(exc)) from None
 
 
 @bp.get("/dice/<read_id>/frame.jpg")

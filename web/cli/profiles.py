@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -68,19 +67,6 @@ def register(subparsers: Any) -> None:
     restore.set_defaults(handler=_restore)
 
 
-def summary(profile: Profile) -> dict[str, Any]:
-    """A profile as ``list`` and ``show`` print it: per face, its enrolled and learned
-    crops; the reads it learned from."""
-    enrolled = Counter(int(o) for o, s in zip(profile.owners, profile.sources, strict=True)
-                       if not s)
-    learned = Counter(int(o) for o, s in zip(profile.owners, profile.sources, strict=True)
-                      if s)
-    return {"name": profile.name, "die": profile.die,
-            "faces": [{"face": label, "enrolled": enrolled[i], "learned": learned[i]}
-                      for i, label in enumerate(profile.labels)],
-            "learned_from": profile.learned_from()}
-
-
 def _fail(action: str, message: object) -> int:
     print(f"tableside profiles {action}: {message}", file=sys.stderr)
     return 2
@@ -94,7 +80,7 @@ def _list(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     for name in saved_profiles():
         try:
-            rows.append(summary(Profile.load(name)))
+            rows.append(Profile.load(name).summary())
         except (EnrollmentError, ValueError) as exc:
             rows.append({"name": name, "error": str(exc)})
     if args.json:
@@ -122,7 +108,7 @@ def _show(args: argparse.Namespace) -> int:
     profile = _load("show", args.name)
     if isinstance(profile, int):
         return profile
-    info = summary(profile)
+    info = profile.summary()
     info["kept_copies"] = [p.name for p in backups(profile_path(args.name))]
     if args.json:
         print(json.dumps(info, indent=1))

@@ -14,10 +14,11 @@ from __future__ import annotations
 import logging
 import threading
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -26,7 +27,14 @@ from vision import profilecheck
 from vision.calibration import Calibration
 from vision.enrollment import Profile
 from vision.hands import SkinScene
-from vision.profilefile import EnrollmentError, profiles_dir
+from vision.profilefile import (
+    EnrollmentError,
+    backups,
+    keep_previous,
+    profiles_dir,
+    restore_latest,
+    saved_profiles,
+)
 from vision.reader import DiceReader
 from vision.reading import TrayRead
 from vision.storage import check_name
@@ -69,6 +77,9 @@ class DiceReaders:
     time and size): a file changed meanwhile (enrolled again, lessons forgotten with
     ``tableside profiles``) is loaded again before the next read or lesson, never saved
     over."""
+    _earlier: dict[str, Profile] = field(default_factory=dict)
+    """Per die given in memory (the demo's), the profile before its last forgetting
+    (:meth:`restore`): a saved profile keeps its copy beside its file instead."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def reader(self, die: str) -> DiceReader:
@@ -129,6 +140,83 @@ class DiceReaders:
                 self._files[die] = self._file_now(die)
             self._readers[die] = DiceReader(die, profile=learned)
             return learned
+
+    # -- the host's view of the profiles, and lessons taken back ----------------------------
+    def summaries(self) -> list[dict[str, Any]]:
+        """Each profile this table reads with (saved in the profile folder, or given in
+        memory): :meth:`vision.enrollment.Profile.summary`, with ``saved`` and ``kept`` (a
+        copy to put back: :meth:`restore`); a profile that cannot be used says why."""
+        with self._lock:
+            dies = sorted(set(saved_profiles(self.profile_dir)) | set(self.profiles))
+            out: list[dict[str, Any]] = []
+            for die in dies:
+                try:
+                    profile = self.reader(die).profile
+                except (IllegalCommand, ValueError) as exc:
+                    out.append({"die": die, "error": str(exc)})
+                    continue
+                if profile is None:
+                    continue
+                saved = die not in self.profiles
+                kept = (bool(backups(self._path(die))) if saved else die in self._earlier)
+                out.append({**profile.summary(), "die": die, "saved": saved, "kept": kept})
+            return out
+
+    def forget(self, die: str, reads: Collection[str] | None = None) -> Profile:
+        """The die's profile without the dice it learned from ``reads`` (read ids), or
+        from the table at all (None); its enrolled crops stay. A saved profile keeps a copy
+        of its file first (:func:`vision.profilefile.keep_previous`), one in memory its
+        profile before, for :meth:`restore`. ``IllegalCommand`` when it has none of
+        those lessons."""
+        with self._lock:
+            profile = self._profile_of(die)
+            lessons = profile.learned_from()
+            unknown = [r for r in reads or () if r not in lessons]
+            if unknown:
+                raise IllegalCommand(f"the {die} profile learned nothing from read "
+                                     f"{', '.join(unknown)}")
+            if not lessons:
+                raise IllegalCommand(f"the {die} profile has learned nothing at the table")
+            fewer = profile.forget(reads)
+            if die in self.profiles:
+                self._earlier[die] = profile
+                self.profiles[die] = fewer
+            else:
+                path = self._path(die)
+                keep_previous(path)
+                fewer = replace(fewer, name=path.stem)
+                fewer.save(path.parent)
+                self._files[die] = self._file_now(die)
+            self._readers[die] = DiceReader(die, profile=fewer)
+            return fewer
+
+    def restore(self, die: str) -> Profile:
+        """The die's profile as it was before its last change that kept a copy (lessons
+        forgotten, or enrolled again from the command line); the one it replaces is kept in
+        turn, so restoring again is the redo. ``IllegalCommand`` when no copy is kept."""
+        with self._lock:
+            if die in self.profiles:
+                earlier = self._earlier.get(die)
+                if earlier is None:
+                    raise IllegalCommand(f"no earlier {die} profile is kept")
+                self._earlier[die], self.profiles[die] = self.profiles[die], earlier
+                self._readers[die] = DiceReader(die, profile=earlier)
+                return earlier
+            try:
+                restore_latest(self._path(die))
+            except (EnrollmentError, ValueError) as exc:
+                raise IllegalCommand(str(exc)) from None
+            profile = self.reader(die).profile  # the file changed: loaded again
+            assert profile is not None
+            return profile
+
+    def _profile_of(self, die: str) -> Profile:
+        profile = self.profiles.get(die)
+        if profile is None and die != "d6":
+            profile = self.reader(die).profile
+        if profile is None:
+            raise IllegalCommand(f"the {die} die has no profile: nothing learned to forget")
+        return profile
 
     def start_profile(self, die: str, crops: dict[str, list[np.ndarray]]) -> Profile | None:
         """Make, save and use a die's first profile from dice the table named: the first

@@ -845,6 +845,37 @@ def test_creating_a_table_from_the_home_page_makes_the_creator_host(devices, ser
     expect(page.locator("#provinces")).to_contain_text("Cy")
 
 
+def test_the_host_forgets_what_the_table_taught_a_profile_and_puts_it_back(devices, server):
+    """The hardware card shows the host each dice profile's faces, enrolled and learned;
+    the host forgets what the table taught it (asked once more) and puts it back; a
+    player's page shows no profiles (docs/ui.md, Hardware)."""
+    profile = seafall_profile()
+    assert profile.crops is not None
+    readers = server.services.dice().readers
+    readers.profiles["seafall"] = profile.learn(
+        [(profile.labels[profile.owners[i]], profile.crops[i], f"r1:{i}") for i in (0, 6)])
+    page = devices()
+    page.goto(server.host_link())
+    page.goto(server.url(f"/t/{server.table}"))
+    row = page.locator("#dice-profiles [data-profile=seafall]")
+    expect(row).to_contain_text("learned from 1 read the table confirmed or corrected")
+    expect(row).to_contain_text("blank 10+2")  # the demo's 10 enrolled a face
+    page.once("dialog", lambda dialog: dialog.dismiss())  # on second thoughts: nothing
+    row.locator(".forget-lessons").click()
+    expect(row.locator(".restore-profile")).to_have_count(0)
+    page.once("dialog", lambda dialog: dialog.accept())
+    row.locator(".forget-lessons").click()
+    expect(page.locator("#notice")).to_contain_text("forgot what the table taught it")
+    expect(row).to_contain_text("learned from 0 reads")
+    assert readers.profiles["seafall"].learned_from() == {}
+    row.locator(".restore-profile").click()
+    expect(row).to_contain_text("learned from 1 read ")
+    assert readers.profiles["seafall"].learned_from() == {"r1": 2}
+    ana = join_as(devices, server, "Ana", "blue")
+    expect(ana.locator("#hardware")).to_be_visible()
+    expect(ana.locator("#dice-profiles")).to_be_hidden()
+
+
 def test_the_host_checks_the_trays_picture_from_the_table_page(devices, server, tmp_path,
                                                                monkeypatch):
     """The camera's picture of the empty tray checked from the host's phone: advice, or

@@ -267,3 +267,69 @@ def test_a_profile_enrolled_again_while_the_server_runs_is_read_and_learned_not_
     saved = Profile.load("seafall")
     assert len(saved.maps) == len(new.maps) + 1  # the lesson added to the new file
     assert saved.sources[-1] == f"{read['read_id']}:0"
+
+
+def _taught(profile: Profile, lessons: dict[str, list[int]]) -> Profile:
+    """``profile`` having learned, from each read named, its own crops at these rows
+    (each with the face it was enrolled as)."""
+    assert profile.crops is not None
+    return profile.learn([(profile.labels[profile.owners[row]], profile.crops[row],
+                           f"{read}:{k}") for read, rows in lessons.items()
+                          for k, row in enumerate(rows)])
+
+
+def test_the_host_forgets_a_reads_lessons_and_puts_them_back(services):
+    """docs/api.md "Dice reads": GET /api/dice/profiles shows what each profile learned;
+    the host forgets what a read taught (a roll confirmed with a wrong face, the game gone
+    on), or everything learned, and puts the profile before back (again: the redo)."""
+    taught = _taught(dataclasses.replace(demo_profile(), name="seafall"),
+                     {"r1": [0, 6], "r2": [12]})
+    taught.save()
+    app = create_app(services, {"TESTING": True})
+    host = browser(app)
+    tid = new_table(host, count=2)
+    (row,) = host.get("/api/dice/profiles").json["profiles"]
+    assert row["die"] == "seafall" and row["saved"] and not row["kept"]
+    assert row["learned_from"] == {"r1": 2, "r2": 1}
+    assert sum(f["learned"] for f in row["faces"]) == 3
+    base = f"/api/tables/{tid}/dice/profiles/seafall"
+    ana = join(app, host, tid, "Ana", "red")
+    assert ana.post(f"{base}/forget", json={}).status_code == 403
+    out = host.post(f"{base}/forget", json={"reads": ["r9"]})
+    assert out.status_code == 409 and "learned nothing from read r9" in out.json["message"]
+    assert host.post(f"{base}/forget", json={"reads": "r1"}).status_code == 400
+    # everything forgotten, then put back: the host's own mistake taken back
+    assert host.post(f"{base}/forget", json={}).json["profile"]["learned_from"] == {}
+    assert Profile.load("seafall").learned_from() == {}
+    back = host.post(f"{base}/restore", json={})
+    assert back.status_code == 200 and back.json["profile"]["learned_from"] == {
+        "r1": 2, "r2": 1}
+    out = host.post(f"{base}/forget", json={"reads": ["r1"]})
+    assert out.status_code == 200 and out.json["profile"]["learned_from"] == {"r2": 1}
+    assert Profile.load("seafall").learned_from() == {"r2": 1}
+    assert _profile(services).learned_from() == {"r2": 1}  # read with from the next roll
+    (row,) = host.get("/api/dice/profiles").json["profiles"]
+    assert row["kept"] and row["learned_from"] == {"r2": 1}
+    assert host.post(f"{base}/restore", json={}).json["profile"]["learned_from"] == {
+        "r1": 2, "r2": 1}
+    assert host.post(f"{base}/restore", json={}).json["profile"]["learned_from"] == {
+        "r2": 1}  # the redo
+    bad = host.post(f"/api/tables/{tid}/dice/profiles/no%20such/forget", json={})
+    assert bad.status_code == 400 and "bad die name" in bad.json["message"]
+
+
+def test_a_profile_given_in_memory_forgets_and_puts_back_in_memory(services):
+    """The demo's profile lives in memory (never saved): forgetting keeps the profile
+    before in memory for restore."""
+    readers = services.dice().readers
+    readers.profiles["seafall"] = _taught(demo_profile(), {"r1": [0]})
+    host = browser(create_app(services, {"TESTING": True}))
+    tid = new_table(host, count=2)
+    base = f"/api/tables/{tid}/dice/profiles/seafall"
+    assert host.post(f"{base}/restore", json={}).status_code == 409  # nothing kept yet
+    assert host.post(f"{base}/forget", json={}).json["profile"]["learned_from"] == {}
+    (row,) = host.get("/api/dice/profiles").json["profiles"]
+    assert not row["saved"] and row["kept"]
+    assert host.post(f"{base}/restore", json={}).json["profile"]["learned_from"] == {"r1": 1}
+    assert readers.reader("seafall").profile.learned_from() == {"r1": 1}
+    assert not profiles_dir().exists()  # nothing saved

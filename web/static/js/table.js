@@ -424,6 +424,41 @@ async function renderHardware() {
         name === "camera" ? trayCheckBlock(value) : null);
     });
   fill($("#hardware-list"), rows);
+  await renderProfiles();
+}
+
+// The host sees what the dice profiles learned at the table, forgets it (a roll confirmed
+// with a wrong face, the game gone on) and puts the profile before back (docs/vision.md,
+// "Rolls and confirms").
+async function renderProfiles() {
+  const box = $("#dice-profiles");
+  let profiles = [];
+  if (who && who.role === "host") {
+    try { profiles = (await getJSON("/api/dice/profiles")).profiles || []; } catch (err) { profiles = []; }
+  }
+  box.hidden = !profiles.length;
+  const base = `/api/tables/${encodeURIComponent(tableId)}/dice/profiles/`;
+  const act = (die, what) => async () => {
+    if (what === "forget" && !window.confirm(t("hw.profile_forget_confirm", {die}))) return;
+    try {
+      await send(base + encodeURIComponent(die) + "/" + what, {}, tableId);
+      notice(t(what === "forget" ? "hw.profile_forgotten" : "hw.profile_restored", {die}), "info");
+    } catch (err) { showError(err); }
+    renderProfiles();
+  };
+  fill(box, profiles.length ? [h("h3", {text: t("hw.profiles")}),
+    h("ul", {class: "hardware"}, profiles.map((p) => {
+      if (p.error) return h("li", {"data-profile": p.die}, h("strong", {text: p.die}), " ", h("span", {class: "muted small", text: p.error}));
+      const learned = Object.keys(p.learned_from || {}).length;
+      return h("li", {"data-profile": p.die},
+        h("strong", {text: p.die}), " ",
+        h("span", {class: "small", text: p.faces.map((f) => `${faceName(f.face)} ${f.enrolled}+${f.learned}`).join(" · ")}),
+        h("div", {class: "muted small", text: t("hw.profile_learned", {count: learned})}),
+        learned ? h("button", {type: "button", class: "secondary forget-lessons",
+                               text: t("hw.profile_forget"), onclick: act(p.die, "forget")}) : null,
+        p.kept ? h("button", {type: "button", class: "secondary restore-profile",
+                              text: t("hw.profile_restore"), onclick: act(p.die, "restore")}) : null);
+    }))] : null);
 }
 
 // The host checks the camera's picture of the empty tray (light, focus, colour, things left
