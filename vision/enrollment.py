@@ -304,7 +304,15 @@ class Profile:
     def forget(self, reads: Collection[str] | None = None) -> Profile:
         """This profile without the dice it learned from ``reads`` (read ids), or without
         every die it learned (None); its enrolled crops stay, and its lead follows what it
-        keeps (:func:`margin_for`)."""
+        keeps (:func:`margin_for`). :class:`EnrollmentError` when it learned nothing from
+        one of ``reads``, or nothing at all."""
+        lessons = self.learned_from()
+        unknown = [r for r in reads or () if r not in lessons]
+        if unknown:
+            raise EnrollmentError(f"profile {self.name!r} learned nothing from read "
+                                  f"{', '.join(unknown)}")
+        if not lessons:
+            raise EnrollmentError(f"profile {self.name!r} has learned nothing at the table")
         return self.only([i for i, source in enumerate(self.sources)
                           if not source or (reads is not None
                                             and source.rsplit(":", 1)[0] not in reads)])
@@ -506,6 +514,19 @@ class Profile:
         if self.crops is not None:
             arrays["crops"] = self.crops
         return profilefile.write(profile_path(self.name, directory), meta, arrays)
+
+    @classmethod
+    def forget_saved(cls, name_or_path: str, reads: Collection[str] | None = None,
+                     directory: Path | None = None) -> tuple[Profile, Profile, Path | None]:
+        """A saved profile (as :meth:`load` finds it) without the lessons :meth:`forget`
+        drops, saved over its file after a copy of it is kept
+        (:func:`vision.profilefile.keep_previous`): (the profile before, after, the copy)."""
+        path = profile_path(name_or_path, directory)
+        before = cls.load(name_or_path, directory)
+        after = replace(before.forget(reads), name=path.stem)  # saved as the file it was
+        copy = profilefile.keep_previous(path)
+        after.save(path.parent)
+        return before, after, copy
 
     @classmethod
     def load(cls, name_or_path: str, directory: Path | None = None) -> Profile:

@@ -24,14 +24,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import replace
 from typing import Any
 
 from vision.enrollment import Profile
 from vision.profilefile import (
     EnrollmentError,
     backups,
-    keep_previous,
     profile_path,
     profiles_dir,
     restore_latest,
@@ -124,28 +122,15 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _forget(args: argparse.Namespace) -> int:
-    profile = _load("forget", args.name)
-    if isinstance(profile, int):
-        return profile
-    lessons = profile.learned_from()
-    if args.reads:
-        unknown = [r for r in args.reads if r not in lessons]
-        if unknown:
-            return _fail("forget", f"profile {profile.name!r} learned nothing from read "
-                         f"{', '.join(unknown)} (tableside profiles show {args.name} lists "
-                         "its reads)")
-    elif not lessons:
-        return _fail("forget", f"profile {profile.name!r} has learned nothing at the table")
-    path = profile_path(args.name)
-    kept = replace(profile.forget(args.reads), name=path.stem)  # saved as the file it was
     try:
-        copy = keep_previous(path)
-        kept.save(path.parent)
-    except (OSError, ValueError) as exc:
-        return _fail("forget", exc)
-    dropped = len(profile.maps) - len(kept.maps)
+        before, after, copy = Profile.forget_saved(args.name, args.reads)
+    except (EnrollmentError, OSError, ValueError) as exc:
+        hint = (f" (tableside profiles show {args.name} lists its reads)"
+                if "learned nothing from read" in str(exc) else "")
+        return _fail("forget", f"{exc}{hint}")
+    dropped = len(before.maps) - len(after.maps)
     print(f"forgot {dropped} learned {'die' if dropped == 1 else 'dice'} of profile "
-          f"{profile.name!r}; the profile before is kept as {copy.name if copy else '-'} "
+          f"{before.name!r}; the profile before is kept as {copy.name if copy else '-'} "
           f"(tableside profiles restore {args.name} puts it back)")
     return 0
 

@@ -30,7 +30,6 @@ from vision.hands import SkinScene
 from vision.profilefile import (
     EnrollmentError,
     backups,
-    keep_previous,
     profiles_dir,
     restore_latest,
     saved_profiles,
@@ -170,23 +169,16 @@ class DiceReaders:
         those lessons."""
         with self._lock:
             profile = self._profile_of(die)
-            lessons = profile.learned_from()
-            unknown = [r for r in reads or () if r not in lessons]
-            if unknown:
-                raise IllegalCommand(f"the {die} profile learned nothing from read "
-                                     f"{', '.join(unknown)}")
-            if not lessons:
-                raise IllegalCommand(f"the {die} profile has learned nothing at the table")
-            fewer = profile.forget(reads)
-            if die in self.profiles:
-                self._earlier[die] = profile
-                self.profiles[die] = fewer
-            else:
-                path = self._path(die)
-                keep_previous(path)
-                fewer = replace(fewer, name=path.stem)
-                fewer.save(path.parent)
-                self._files[die] = self._file_now(die)
+            try:
+                if die in self.profiles:
+                    fewer = profile.forget(reads)
+                    self._earlier[die] = profile
+                    self.profiles[die] = fewer
+                else:
+                    fewer = Profile.forget_saved(str(self._path(die)), reads)[1]
+                    self._files[die] = self._file_now(die)
+            except EnrollmentError as exc:
+                raise IllegalCommand(str(exc)) from None
             self._readers[die] = DiceReader(die, profile=fewer)
             return fewer
 
