@@ -68,6 +68,9 @@ def profile_path(name_or_path: str, directory: Path | None = None) -> Path:
 BACKUP = ".bak"
 """How a profile file kept before a change ends: ``<name>.npz.<UTC time>.bak``."""
 
+KEEP_COPIES = 10
+"""How many copies of a profile's file are kept (the oldest go first)."""
+
 
 def keep_previous(path: Path) -> Path | None:
     """Keep a copy of the profile file at ``path`` before a change that replaces it
@@ -81,6 +84,8 @@ def keep_previous(path: Path) -> Path | None:
     tmp = kept.with_name(kept.name + ".tmp")
     shutil.copyfile(path, tmp)
     tmp.replace(kept)
+    for old in backups(path)[:-KEEP_COPIES]:
+        old.unlink(missing_ok=True)
     return kept
 
 

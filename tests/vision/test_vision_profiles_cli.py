@@ -12,7 +12,7 @@ import pytest
 
 from tests.vision.test_vision_enrollment import seafall_crops
 from vision.enrollment import Profile
-from vision.profilefile import backups, profile_path
+from vision.profilefile import KEEP_COPIES, backups, keep_previous, profile_path
 from web.cli import main
 
 
@@ -93,6 +93,13 @@ def test_a_damaged_copy_is_not_restored(capsys, taught):
     status, _, err = run(capsys, "profiles", "restore", "seafall")
     assert status == 2 and "not a whole profile file" in err
     assert profile_path("seafall").read_bytes() == before
+
+
+def test_only_the_last_copies_are_kept(taught) -> None:
+    path = profile_path("seafall")
+    for _ in range(KEEP_COPIES + 3):
+        keep_previous(path)
+    assert len(backups(path)) == KEEP_COPIES
 
 
 def test_enrolling_over_a_saved_profile_keeps_a_copy_of_it(capsys, taught, tmp_path: Path):

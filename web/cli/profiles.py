@@ -14,7 +14,7 @@ at the table, and taking a lesson or a change back.
 A profile learns the dice the table confirms or corrects (docs/vision.md, "Rolls and
 confirms"). A die corrected again is learned again; a lesson that can no longer be
 corrected (the game went on) is forgotten here. ``forget`` and ``tableside enroll`` over a
-saved profile first keep a copy of it (``NAME.npz.<time>.bak`` beside it), which
+saved profile first keep a copy of it (``NAME.npz.<time>.bak`` beside it, the last 10), which
 ``restore`` puts back. A running ``tableside serve`` reads the changed file from its next
 roll. Bad input prints one line on stderr and exits with status 2.
 """
