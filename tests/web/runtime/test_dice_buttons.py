@@ -48,11 +48,15 @@ def latest(client, tid: str) -> dict:
     return client.get(f"/api/tables/{tid}/dice/latest").json
 
 
+def a_dice_table(client, services):
+    """(table id, the table, the dice service) of a new table of rolls of two dice."""
+    tid = new_table(client)
+    return tid, services.tables.get(tid), services.dice()
+
+
 def test_confirm_applies_dice_that_settled_before_the_roll_was_asked_for(
         client, seafall_services):
-    tid = new_table(client)
-    table = seafall_services.tables.get(tid)
-    dice = seafall_services.dice()
+    tid, table, dice = a_dice_table(client, seafall_services)
     image, faces = photo(0)
     read = dice.read_frame(table, image, "x", early=4.0)  # thrown a moment early
     assert read is not None and read.status == "pending" and read.is_certain
@@ -71,9 +75,7 @@ def test_confirm_applies_dice_that_settled_before_the_roll_was_asked_for(
 
 def test_confirm_leaves_an_unsure_or_warned_read_or_another_count_to_a_phone(
         client, seafall_services):
-    tid = new_table(client)
-    table = seafall_services.tables.get(tid)
-    dice = seafall_services.dice()
+    tid, table, dice = a_dice_table(client, seafall_services)
     image, _ = photo(0)
     tray = dice.readers.read("seafall", image, "x")
     prompt = roll_prompt(table)

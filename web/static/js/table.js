@@ -493,39 +493,37 @@ function trayCheckBlock(camera) {
     camera.setup_kept ? restoreSetupButton() : null);
 }
 
-// The setup as it was before the last check or measure (a check in bad light), put back.
-function restoreSetupButton() {
-  const button = h("button", {type: "button", id: "restore-setup", class: "secondary",
-                              text: t("hw.restore_setup")});
+// A host's camera action: a button that posts to `url`, says what came of it
+// (`done(answer)` gives the notice), and is off while it runs; `after`, if given, draws
+// the panel again instead of turning the button back on.
+function cameraAction(id, label, url, done, after = null) {
+  const button = h("button", {type: "button", id, class: "secondary", text: label});
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {
-      const out = await send("/api/hardware/camera/restore", {}, tableId);
-      trayCheck = null;
-      notice(t("hw.setup_restored", {setup: out.setup}), "info");
+      notice(done(await send(url, {}, tableId)), "info");
     } catch (err) {
       showError(err);
     }
-    renderHardware();
+    if (after) after(); else button.disabled = false;
   });
-  return h("div", {}, button);
+  return button;
+}
+
+// The setup as it was before the last check or measure (a check in bad light), put back.
+function restoreSetupButton() {
+  return h("div", {}, cameraAction("restore-setup", t("hw.restore_setup"),
+    "/api/hardware/camera/restore", (out) => {
+      trayCheck = null;
+      return t("hw.setup_restored", {setup: out.setup});
+    }, renderHardware));
 }
 
 // Then a few dice on the tray: their size in the picture is measured for the setup.
 function measureBlock() {
-  const button = h("button", {type: "button", id: "measure-dice", class: "secondary",
-                              text: t("hw.measure_dice")});
-  button.addEventListener("click", async () => {
-    button.disabled = true;
-    try {
-      const out = await send("/api/hardware/camera/measure", {}, tableId);
-      notice(t("hw.dice_measured", {px: Math.round(out.die_px)}), "info");
-    } catch (err) {
-      showError(err);
-    }
-    button.disabled = false;
-  });
-  return h("div", {}, h("p", {class: "muted small", text: t("hw.measure_dice_hint")}), button);
+  return h("div", {}, h("p", {class: "muted small", text: t("hw.measure_dice_hint")}),
+    cameraAction("measure-dice", t("hw.measure_dice"), "/api/hardware/camera/measure",
+      (out) => t("hw.dice_measured", {px: Math.round(out.die_px)})));
 }
 
 async function searchRules(event) {
