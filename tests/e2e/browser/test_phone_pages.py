@@ -799,6 +799,13 @@ def test_a_roll_prompt_says_what_the_camera_sees(devices, server):
                                    "read below again.")
         expect(on_tv).to_have_text("The roll was undone: throw the dice again, or apply the "
                                    "read again on a phone.")
+        # with a button box at the table, the TV says its confirm applies it again
+        status = runtime.status
+        runtime.status = lambda: {**status(), "button_box": {"state": "connected",
+                                                             "connected": True}}
+        expect(on_tv).to_have_text("The roll was undone: throw the dice again, or press "
+                                   "confirm on the button box to apply the read again.")
+        runtime.status = status
         camera.frames[:] = [np.zeros_like(empty)]  # the lens covered: why nothing is read
         expect(watch).to_have_attribute("data-tray", "failed")
         expect(watch).to_contain_text("The camera could not read the tray: no die was read "

@@ -33,6 +33,7 @@ export function cameraLine(camera, read, readKey = "watch.read", undoneKey = "wa
   return TRAYS.includes(tray) ? [tray, t("watch." + tray)] : null;
 }
 
+// `readKey` and `undoneKey` may be functions of the last GET /api/hardware, giving the key.
 export function cameraWatcher(tableId, {currentRead = () => null, onNewRead = null,
                                         readKey = "watch.read",
                                         undoneKey = "watch.undone"} = {}) {
@@ -57,7 +58,8 @@ export function cameraWatcher(tableId, {currentRead = () => null, onNewRead = nu
     const el = $("#camera-watch");
     if (!el) return;
     const camera = thisTable();
-    const line = camera ? cameraLine(camera, currentRead(), readKey, undoneKey) : null;
+    const key = (k) => (typeof k === "function" ? k(hardware) : k);
+    const line = camera ? cameraLine(camera, currentRead(), key(readKey), key(undoneKey)) : null;
     el.hidden = !line;
     el.dataset.tray = line ? line[0] : "";
     if (el.textContent !== (line ? line[1] : "")) el.textContent = line ? line[1] : "";

@@ -21,19 +21,31 @@ let view = null;
 let events = [];
 const version = () => (view ? view.version : -1);
 let read = null;  // the latest dice read: one waiting for the table is checked on a phone
+let boxConfirms = false;  // ... or confirmed on the button box (GET .../buttons expects it)
 async function loadRead() {
   try { read = normalizeRead(await getOptional(`${base}/dice/latest`)); } catch (err) { /* keep */ }
 }
 async function readChanged() {
   await loadRead();
+  boxConfirms = false;
+  if (read && (read.status === "pending" || read.status === "undone")) {
+    try {
+      const buttons = await getOptional(`${base}/buttons`);
+      boxConfirms = Boolean(buttons && buttons.expects.actions.includes("confirm"));
+    } catch (err) { /* a phone, then */ }
+  }
   trayWatch.render();
 }
+// a box of buttons at the table (serial, or on the Pi's pins): not the dashboard's own
+const boxAtTable = (hw) => Boolean(hw && ((hw.button_box && hw.button_box.connected)
+                                          || (hw.gpio && hw.gpio.state === "running")));
+const where = (kind) => (hw) => `watch.${kind}_${boxConfirms && boxAtTable(hw) ? "box" : "phone"}`;
 // what the camera sees, under a roll prompt
 const trayWatch = cameraWatcher(tableId, {
   currentRead: () => read,
   onNewRead: readChanged,
-  readKey: "watch.read_phone",  // the TV does not show the read itself
-  undoneKey: "watch.undone_phone",
+  readKey: where("read"),  // the TV does not show the read itself
+  undoneKey: where("undone"),
 });
 
 function tvProvince(state, colour) {
