@@ -149,8 +149,8 @@ def forget_lessons(session_id: str, die: str) -> Any:
     dice."""
     data = json_body()
     reads = data.get("reads")
-    if reads is not None and (not isinstance(reads, list) or not reads
-                              or not all(isinstance(r, str) for r in reads)):
+    if "reads" in data and (not isinstance(reads, list) or not reads
+                            or not all(isinstance(r, str) for r in reads)):
         raise InvalidCommand("'reads' is a list of read ids (leave it out to forget "
                              "everything learned)")
     profile = _services().dice().readers.forget(_die(die), reads)

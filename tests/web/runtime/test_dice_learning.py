@@ -297,7 +297,8 @@ def test_the_host_forgets_a_reads_lessons_and_puts_them_back(services):
     assert ana.post(f"{base}/forget", json={}).status_code == 403
     out = host.post(f"{base}/forget", json={"reads": ["r9"]})
     assert out.status_code == 409 and "learned nothing from read r9" in out.json["message"]
-    assert host.post(f"{base}/forget", json={"reads": "r1"}).status_code == 400
+    for bad in ("r1", [], None, [3]):  # only leaving it out forgets everything
+        assert host.post(f"{base}/forget", json={"reads": bad}).status_code == 400
     # everything forgotten, then put back: the host's own mistake taken back
     assert host.post(f"{base}/forget", json={}).json["profile"]["learned_from"] == {}
     assert Profile.load("seafall").learned_from() == {}
