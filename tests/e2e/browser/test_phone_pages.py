@@ -883,6 +883,41 @@ def test_the_host_forgets_what_the_table_taught_a_profile_and_puts_it_back(devic
     expect(ana.locator("#dice-profiles")).to_be_hidden()
 
 
+def test_the_host_forgets_what_one_roll_taught_from_the_history(devices, server):
+    """A player confirms a photo's read, and the profile learns its dice; the host finds
+    that roll in the history and forgets what it taught (its faces given wrong, the game
+    gone on), and the profile no longer holds it (docs/ui.md, History)."""
+    readers = server.services.dice().readers
+    readers.profiles["seafall"] = seafall_profile()
+    ana = join_as(devices, server, "Ana", "blue")
+    start_exploration(ana)
+    ana.set_input_files("#photo-input", str(DEMO_FRAMES / "roll-1-settled.jpg"))
+    read = ana.locator("#dice .read")
+    expect(read).to_be_visible()
+    kept = ana.request.get(server.url(f"/api/tables/{server.table}/dice/latest")).json()
+    rid = kept["read_id"]
+    if kept["status"] == "pending":  # confirmed: every die of it teaches
+        ana.click("#confirm-read")
+        expect(read).to_have_attribute("data-status", "applied")
+    else:  # applied as read teaches nothing; a die named otherwise (a slip) does
+        other = "blank" if kept["dice"][0]["face"] != "blank" else "strong"
+        ana.locator("#dice .die-tile").first.click()
+        ana.locator(f"#dice .picker button.face-button.f-{other}").click()
+        expect(ana.locator("#dice .die-tile").first).to_contain_text("corrected by Ana")
+    assert rid in readers.profiles["seafall"].learned_from()
+    host = devices()
+    host.goto(server.host_link())
+    host.goto(server.url(f"/t/{server.table}"))
+    button = host.locator(f"#history-list .forget-roll[data-read='{rid}']")
+    expect(button).to_have_count(1)
+    expect(ana.locator("#history-list .forget-roll")).to_have_count(0)  # the host's only
+    host.once("dialog", lambda dialog: dialog.accept())
+    button.click()
+    expect(host.locator("#notice")).to_contain_text("forgot this roll's dice")
+    expect(button).to_have_count(0)
+    assert rid not in readers.profiles["seafall"].learned_from()
+
+
 def test_the_host_checks_the_trays_picture_from_the_table_page(devices, server, tmp_path,
                                                                monkeypatch):
     """The camera's picture of the empty tray checked from the host's phone: advice, or

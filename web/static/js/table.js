@@ -26,6 +26,7 @@ let tally = {id: null, counts: {}};
 let builder = {kind: null, flagship: null, choice: null, preview: null};
 let busy = false;
 let seatRole;             // the role the seat panel was drawn for
+let lessons = new Map();  // the host's: read id -> the die whose profile learned from it
 
 const version = () => (view ? view.version : -1);
 // what the camera sees, under a roll prompt; a camera read left pending is fetched here
@@ -396,8 +397,29 @@ function renderHistory() {
         : t("history." + entry.kind, null, entry.kind)}),
       entry.actor ? h("span", {class: "muted", text: " · " + entry.actor}) : null,
       entry.undone ? h("span", {class: "pill", text: t("history.was_undone")}) : null),
-    h("ul", {class: "events"}, (entry.events || []).map((e) => h("li", {text: e.text || e.type}))))));
+    h("ul", {class: "events"}, (entry.events || []).map((e) => h("li", {text: e.text || e.type}))),
+    forgetRollButton(entry))));
   renderUndoRedo();
+}
+
+// The host forgets what one roll taught a dice profile (its dice confirmed with a wrong
+// face, and the game gone on): a roll whose read the profile learned from
+// (`lessons`, from GET /api/dice/profiles).
+function forgetRollButton(entry) {
+  const readId = entry.args && typeof entry.args.read_id === "string" ? entry.args.read_id : null;
+  const die = readId ? lessons.get(readId) : undefined;
+  if (!die || entry.undone) return null;
+  return h("button", {type: "button", class: "secondary small forget-roll", "data-read": readId,
+    text: t("history.forget_roll"),
+    onclick: async () => {
+      if (!window.confirm(t("history.forget_roll_confirm", {die}))) return;
+      try {
+        await send(`/api/tables/${encodeURIComponent(tableId)}/dice/profiles/${encodeURIComponent(die)}/forget`,
+                   {reads: [readId]}, tableId);
+        notice(t("history.roll_forgotten", {die}), "info");
+      } catch (err) { showError(err); }
+      renderProfiles();
+    }});
 }
 
 let trayCheck = null;      // the host's last tray check (POST /api/hardware/camera/check)
@@ -437,6 +459,10 @@ async function renderProfiles() {
     try { profiles = (await getJSON("/api/dice/profiles")).profiles || []; } catch (err) { profiles = []; }
   }
   box.hidden = !profiles.length;
+  const byRead = new Map(profiles.flatMap((p) => Object.keys(p.learned_from || {}).map((r) => [r, p.die])));
+  const changed = byRead.size !== lessons.size || [...byRead].some(([r, d]) => lessons.get(r) !== d);
+  lessons = byRead;
+  if (changed) renderHistory();
   const base = `/api/tables/${encodeURIComponent(tableId)}/dice/profiles/`;
   const act = (die, what) => async () => {
     if (what === "forget" && !window.confirm(t("hw.profile_forget_confirm", {die}))) return;
