@@ -13,6 +13,18 @@ const UNSURE = 0.8;
 
 // Tells a read fetched again unchanged (true) from a new or changed one (false, and it is
 // remembered): a page redraws only the latter, so a poll never closes a face picker.
+// Two reloads of a read may race (a dice event's and a new version's): only the answer to
+// the last one asked is kept (`null` for an earlier one), so an older read never comes
+// back over a newer one.
+export function lastAsked() {
+  let asked = 0;
+  return async (fetcher) => {
+    const mine = ++asked;
+    const body = await fetcher();
+    return mine === asked ? {body} : null;
+  };
+}
+
 export function unchangedRead() {
   let last = null;
   return (body) => {

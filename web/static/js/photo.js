@@ -6,7 +6,7 @@
 import {$, h, fill} from "./dom.js";
 import {config, t} from "./i18n.js";
 import {ApiError, getJSON, me} from "./api.js";
-import {normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
+import {lastAsked, normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
 import {follow} from "./live.js";
 import {promptQuestion} from "./views.js";
 
@@ -41,10 +41,13 @@ function render() {
 // This page's read as it is now: another phone may have named, corrected or confirmed its
 // dice, or a newer read replaced it. True when it changed since last fetched.
 const unchanged = unchangedRead();
+const latestAnswer = lastAsked();
 async function reloadRead() {
   if (!read || read.id === undefined) return false;
   try {
-    const body = await getJSON(`${base}/dice/${encodeURIComponent(read.id)}`);
+    const answer = await latestAnswer(() => getJSON(`${base}/dice/${encodeURIComponent(read.id)}`));
+    if (!answer) return false;  // a later reload answers
+    const body = answer.body;
     if (unchanged(body)) return false;
     read = normalizeRead(body);
     return true;

@@ -7,7 +7,7 @@ import {$, h, fill, typedInput} from "./dom.js";
 import {config, t, pct} from "./i18n.js";
 import {ApiError, getJSON, getOptional, me, send} from "./api.js";
 import {follow} from "./live.js";
-import {normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
+import {lastAsked, normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
 import {cameraWatcher} from "./camera.js";
 import {
   diceFaces, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
@@ -718,9 +718,12 @@ async function readChanged() {
 const unchanged = unchangedRead();
 
 // true when the latest read is new or changed
+const latestAnswer = lastAsked();
 async function loadRead() {
   try {
-    const body = await getOptional(`${base}/dice/latest`);
+    const answer = await latestAnswer(() => getOptional(`${base}/dice/latest`));
+    if (!answer) return false;  // a later reload answers
+    const body = answer.body;
     const latest = body ? normalizeRead(body) : null;
     if (!latest || latest.id === undefined || unchanged(body)) return false;
     read = latest;

@@ -9,7 +9,7 @@ import {config, t} from "./i18n.js";
 import {getJSON, getOptional} from "./api.js";
 import {follow} from "./live.js";
 import {cameraWatcher} from "./camera.js";
-import {normalizeRead} from "./dice.js";
+import {lastAsked, normalizeRead} from "./dice.js";
 import {
   diceFaces, endeavorBlock, gloryTrack, historyEvents, lastRoll, promptQuestion, provinceName,
   statusLine, svgImageUrl,
@@ -22,8 +22,12 @@ let events = [];
 const version = () => (view ? view.version : -1);
 let read = null;  // the latest dice read: one waiting for the table is checked on a phone
 let boxConfirms = false;  // ... or confirmed on the button box (GET .../buttons expects it)
+const latestAnswer = lastAsked();
 async function loadRead() {
-  try { read = normalizeRead(await getOptional(`${base}/dice/latest`)); } catch (err) { /* keep */ }
+  try {
+    const answer = await latestAnswer(() => getOptional(`${base}/dice/latest`));
+    if (answer) read = normalizeRead(answer.body);  // else a later reload answers
+  } catch (err) { /* keep */ }
 }
 async function readChanged() {
   await loadRead();
