@@ -46,11 +46,9 @@ def _answer(record: Any, table: Any, status: int = 200) -> Any:
 
 def _can_reread(record: Any, table: Any) -> bool:
     """Whether this is the camera's read that waits, and a running camera can read the
-    tray again for it (:meth:`web.runtime.Runtime.can_reread`)."""
+    tray again for it (:meth:`web.runtime.Runtime.reread_target`)."""
     runtime = _services().runtime
-    if runtime is None or not runtime.can_reread(table):
-        return False
-    waiting = _services().dice().camera_read_waiting(table)
+    waiting = runtime.reread_target(table) if runtime is not None else None
     return waiting is not None and waiting.id == record.id
 
 

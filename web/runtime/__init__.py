@@ -246,13 +246,18 @@ class Runtime:
         return record.id if record is not None else None
 
     # -- a re-read ---------------------------------------------------------------------------
-    def can_reread(self, table: Table) -> bool:
-        """Whether the camera can read ``table``'s tray again: it is running, and the camera
-        read it made for the roll open now waits for the table
-        (:meth:`web.runtime.dice.DiceService.camera_read_waiting`)."""
+    def reread_target(self, table: Table) -> Any:
+        """The read a re-read would replace: the camera's read of the roll open now, while
+        it waits for the table and the camera runs
+        (:meth:`web.runtime.dice.DiceService.camera_read_waiting`); else None."""
         camera = self.camera
-        return (camera is not None and camera.status()["state"] == RUNNING
-                and self.services.dice().camera_read_waiting(table) is not None)
+        if camera is None or camera.status()["state"] != RUNNING:
+            return None
+        return self.services.dice().camera_read_waiting(table)
+
+    def can_reread(self, table: Table) -> bool:
+        """Whether the camera can read ``table``'s tray again (:meth:`reread_target`)."""
+        return self.reread_target(table) is not None
 
     def reread(self, table: Table) -> None:
         """Read the tray again (the button box's re-read): the camera's next settled frame,
