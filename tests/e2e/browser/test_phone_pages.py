@@ -274,6 +274,41 @@ def test_the_host_records_a_game_and_sets_up_the_next_with_a_player_missing_it(d
     assert [c for c, p in state.provinces.items() if p.absent] == ["red"]
 
 
+def test_the_campaign_page_follows_what_another_phone_does(devices, server):
+    """A phone left on the campaign page sees the campaign move on at another phone (the
+    next game set up, a step taken back), drawn anew with a line saying so (docs/ui.md).
+    Before, it kept its stale buttons and form until it acted and got 409 conflict. The
+    phone that made the change draws its own answer, with no such line."""
+    from companion.campaigns import start_campaign
+    from tests.companion.test_campaigns import script
+
+    info = start_campaign(server.services.store, "Harvest league", "seafall", script()[0])
+    watcher = devices()
+    watcher.goto(server.url(f"/campaigns/{info.id}"))
+    expect(watcher.locator("#next-form")).to_be_visible()  # before the first game: anyone
+    host = devices()
+    host.goto(server.url(f"/campaigns/{info.id}"))
+    host.locator("#next-form button").click()
+    expect(host.locator("#campaign-result .pin")).to_be_visible()
+
+    expect(watcher.locator("#campaign-games li")).to_have_count(1)  # without a reload
+    expect(watcher.locator("#campaign-news")).to_have_text(
+        "Another phone moved this campaign on: it is shown as it is now.")
+    expect(watcher.locator("#campaign-host")).to_be_hidden()  # the new game has its host
+
+    server.services.store.take_back_campaign_step(info.id)  # as the host's other device
+    expect(host.locator("#campaign-games li .pill")).to_have_text("taken back")
+    expect(host.locator("#next-form")).to_be_visible()
+    expect(host.locator("#campaign-news")).not_to_be_empty()
+    expect(host.locator("#campaign-result .pin")).to_be_visible()  # the PIN shown once stays
+    host.locator("#next-form button").click()  # its own change: no line about another phone
+    expect(host.locator("#campaign-games li")).to_have_count(2)
+    expect(host.locator("#campaign-news")).to_be_empty()
+    expect(watcher.locator("#campaign-games li")).to_have_count(2)
+    host.wait_for_timeout(6000)  # a poll after its own change: still no line
+    expect(host.locator("#campaign-news")).to_be_empty()
+
+
 def test_a_player_back_after_missing_games_catches_up_from_the_campaign_page(devices, server):
     """Rulebook, "Missing a game": back after six missed games, a ship is improved six
     times and the province takes two improvements, as the end of a game offers them; the

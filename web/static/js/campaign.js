@@ -2,7 +2,9 @@
 // past games, permanent enmity on the map, and the games played (GET /api/campaigns/<id>).
 // Its host (the host of the campaign's latest game; anyone, before the first) records the
 // game under way into the campaign, and sets up the next game with who misses it, comes
-// back after missing games, leaves for good or joins.
+// back after missing games, leaves for good or joins. The page follows the campaign: while
+// it is in view it asks for it again every few seconds, and draws it anew, with a line
+// saying so, when another phone moved it on (set up, recorded or took back a game).
 "use strict";
 
 import {$, h, fill, typedInput} from "./dom.js";
@@ -98,18 +100,18 @@ async function hostActions(c) {
   };
   if (c.current) {
     const button = h("button", {type: "button", class: "primary", text: t("campaign.record_game")});
-    button.addEventListener("click", async () => {
+    button.addEventListener("click", () => act(async () => {
       button.disabled = true;
       try {
         const updated = await send(`${url}/record`, {});
         fill(result, h("p", {class: "notice info", text: t("campaign.recorded_into")}));
         await show(updated);
       } catch (err) {
-        failed(err);
+        await failed(err);
       } finally {
         button.disabled = false;
       }
-    });
+    }));
     fill($("#campaign-actions"), h("p", {class: "muted", text: t("campaign.record_help")}), button,
       takeBack(c, url, result, failed));
     return;
@@ -162,19 +164,21 @@ async function hostActions(c) {
     }
     changes.push(...leaving.map((colour) => ({leave: {colour}})));
     const button = form.querySelector("button");
-    button.disabled = true;
-    try {
-      const out = await send(`${url}/next`, {changes});
-      const link = h("a", {class: "button primary", href: `/t/${encodeURIComponent(out.table)}`,
-                           text: t("home.go_table")});
-      await show(out.campaign);
-      fill(result, out.host_pin ? h("p", {class: "notice info"}, t("home.host_pin"), " ",
-        h("strong", {class: "pin", text: String(out.host_pin)})) : null, h("p", {}, link));
-    } catch (err) {
-      failed(err);
-    } finally {
-      button.disabled = false;
-    }
+    await act(async () => {
+      button.disabled = true;
+      try {
+        const out = await send(`${url}/next`, {changes});
+        const link = h("a", {class: "button primary", href: `/t/${encodeURIComponent(out.table)}`,
+                             text: t("home.go_table")});
+        await show(out.campaign);
+        fill(result, out.host_pin ? h("p", {class: "notice info"}, t("home.host_pin"), " ",
+          h("strong", {class: "pin", text: String(out.host_pin)})) : null, h("p", {}, link));
+      } catch (err) {
+        await failed(err);
+      } finally {
+        button.disabled = false;
+      }
+    });
   });
   fill($("#campaign-actions"), form, takeBack(c, url, result, failed));
 }
@@ -189,7 +193,7 @@ function takeBack(c, url, result, failed) {
     ? [t("campaign.take_back_game", {game: next}), t("campaign.take_back_game_confirm")]
     : [t("campaign.take_back_recording", {game: next - 1}), t("campaign.take_back_recording_confirm")];
   const button = h("button", {type: "button", class: "secondary", id: "take-back", text: label});
-  button.addEventListener("click", async () => {
+  button.addEventListener("click", () => act(async () => {
     if (!window.confirm(question)) return;
     button.disabled = true;
     try {
@@ -197,11 +201,11 @@ function takeBack(c, url, result, failed) {
       await show(updated);
       fill(result, h("p", {class: "notice info", text: t("campaign.taken_back")}));
     } catch (err) {
-      failed(err);
+      await failed(err);
     } finally {
       button.disabled = false;
     }
-  });
+  }));
   return h("div", {class: "take-back"}, button);
 }
 
@@ -296,14 +300,43 @@ function joining(c, provinces) {
     h("label", {}, t("campaign.join_colour"), colour), details);
 }
 
-async function show(c) {
+const CAMPAIGN_URL = `/api/campaigns/${encodeURIComponent(config.campaign)}`;
+const FOLLOW_MS = 5000;
+let drawn = null;  // the campaign as last drawn (its JSON text)
+let drawings = 0;  // how many times it was drawn: an answer asked before a drawing is stale
+let acting = 0;  // this phone's own requests under way
+
+// Runs one of this phone's own changes (`work` draws its answer): the campaign polled
+// meanwhile is not news from another phone.
+async function act(work) {
+  acting += 1;
+  try { return await work(); } finally { acting -= 1; }
+}
+
+async function show(c, news = false) {
+  drawn = JSON.stringify(c);
+  drawings += 1;
+  fill($("#campaign-news"), news ? h("p", {class: "notice info", text: t("campaign.moved_on")}) : null);
   render(c);
   await hostActions(c);
 }
 
+// Another phone may set up the next game, record one or take a step back: its answer would
+// leave this page's buttons and form stale (the server refuses them: 409 conflict).
+async function followCampaign() {
+  if (document.visibilityState !== "visible" || acting || drawn === null) return;
+  const asked = drawings;
+  let c;
+  try { c = await getJSON(CAMPAIGN_URL); } catch (err) { return; }  // offline: asked again later
+  if (asked !== drawings || acting || JSON.stringify(c) === drawn) return;
+  await show(c, true);
+}
+
 (async () => {
   try {
-    await show(await getJSON(`/api/campaigns/${encodeURIComponent(config.campaign)}`));
+    await show(await getJSON(CAMPAIGN_URL));
+    setInterval(followCampaign, FOLLOW_MS);
+    document.addEventListener("visibilitychange", followCampaign);
   } catch (err) {
     const text = err instanceof ApiError && err.status === 404 ? t("campaign.missing") : err.message;
     fill($("#notice"), h("p", {class: "notice error", text}));
