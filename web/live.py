@@ -345,8 +345,22 @@ class LiveServer:
         # small (and makes a phone that reads too slowly hold its own thread, not the Pi's
         # memory)
         options.setdefault("outbuf_high_watermark", OUTBUF_BYTES)
-        self.server: Any = waitress.create_server(app, host=host, port=port, threads=threads,
-                                                  ident="tableside", **options)
+        from waitress import wasyncore
+        from waitress.task import ThreadedTaskDispatcher
+
+        # waitress's own sockets and threads, so that a port it cannot listen on leaves
+        # neither its wake-up pipe nor its worker threads behind
+        sockets: dict[int, Any] = {}
+        dispatcher = ThreadedTaskDispatcher()
+        dispatcher.set_thread_count(threads)
+        try:
+            self.server: Any = waitress.create_server(
+                app, map=sockets, _dispatcher=dispatcher, host=host, port=port,
+                threads=threads, ident="tableside", **options)
+        except BaseException:
+            wasyncore.close_all(sockets, ignore_all=True)
+            dispatcher.shutdown()
+            raise
         self._unwoken: dict[int, Any] = {}  # sockets stop() took from a loop it could not wake
 
     @property

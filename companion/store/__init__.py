@@ -11,6 +11,7 @@ See ``docs/store.md`` for the schema, the durability guarantees and how they are
 from __future__ import annotations
 
 from companion.store.errors import (
+    DatabaseInUse,
     DatabaseUnreadable,
     ForeignDatabase,
     MalformedExport,
@@ -49,6 +50,7 @@ __all__ = [
     "FORMAT_VERSION",
     "MIGRATIONS",
     "CommandRecord",
+    "DatabaseInUse",
     "DatabaseUnreadable",
     "EventStore",
     "ForeignDatabase",

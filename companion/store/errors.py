@@ -101,5 +101,14 @@ class MissingDatabase(StoreError):
         self.path = str(path)
 
 
+class DatabaseInUse(StoreError):
+    """Another program (``tableside serve``) has the database open: it cannot be replaced."""
+
+    def __init__(self, path: Path | str) -> None:
+        super().__init__(f"{path}: open in another program (is tableside serve running?); "
+                         "stop it, then try again (nothing was changed)")
+        self.path = str(path)
+
+
 class NotJSON(StoreError, ValueError):
     """A value to be logged (command args, event payload, state) that JSON cannot hold."""

@@ -23,6 +23,8 @@ from typing import Any
 import pytest
 
 from companion.games.seafall.setup import demo_options
+from companion.store import SQLiteStore
+from companion.store.backup import backups
 from web.runtime.demo import OPENING
 
 
@@ -231,3 +233,9 @@ def test_demo_resolves_an_endeavor_from_roll_to_every_phone(server):
     assert "Camera: reading demo recording" in out
     assert re.search(r"Button box: connected on \S+ \(simulated\), firmware 1\.0\.0", out)
     assert (tmp_path / "reads" / "reads.sqlite3").is_file()
+    # the evening's play is backed up as it stops (an empty database was not, at the start)
+    assert not any("backed up" in line for line in server.console)
+    [stopped] = backups(tmp_path / "t.sqlite3")
+    assert stopped.label == "serve-stop" and f"database backed up to {stopped.path}" in out
+    with SQLiteStore(stopped.path) as copy:
+        assert tid in {s.id for s in copy.sessions()}

@@ -3,8 +3,12 @@ starts, where it would otherwise run looking for it for ever (or serve elsewhere
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 
+from companion.store import SQLiteStore
+from companion.store.backup import backups, take
 from web.cli import main
 
 
@@ -37,3 +41,43 @@ def test_serve_on_a_port_there_is_not_says_so(tmp_path, capsys, port):
     err = capsys.readouterr().err
     assert f"argument --port: '{port}': a port is a number from 1 to 65535" in err
     assert not (tmp_path / "t.sqlite3").exists()
+
+
+NO_HARDWARE = ["--camera", "none", "--box", "none", "--gpio", "none", "--quiet"]
+
+
+def test_serve_backs_the_database_up_when_it_starts(tmp_path, capsys):
+    """docs/store.md, "Backups": a database with games in it is copied as serve starts (here
+    it then stops at once: its port is taken); a start with nothing written since the last
+    backup adds none."""
+    db = tmp_path / "t.sqlite3"
+    with SQLiteStore(db) as store:
+        store.create_session("seafall", {}, [])
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        assert main(["serve", "--port", port, "--db", str(db), *NO_HARDWARE]) == 2
+        [started] = backups(db)
+        assert started.label == "serve-start"
+        assert f"database backed up to {started.path}" in capsys.readouterr().out
+        assert main(["serve", "--port", port, "--db", str(db), *NO_HARDWARE]) == 2
+        assert "backed up" not in capsys.readouterr().out
+        assert len(backups(db)) == 1
+
+
+def test_serve_on_a_damaged_database_names_its_latest_backup(tmp_path, capsys):
+    """A card that lost a page: serve refuses the file, untouched, and says how to play on
+    from the latest backup."""
+    db = tmp_path / "t.sqlite3"
+    with SQLiteStore(db) as store:
+        store.create_session("seafall", {}, [])
+    take(db)
+    data = bytearray(db.read_bytes())
+    data[4096:8192] = b"\xff" * 4096
+    db.write_bytes(bytes(data))
+    assert main(["serve", "--db", str(db), *NO_HARDWARE]) == 2
+    err = capsys.readouterr().err
+    assert "not a readable Tableside database" in err
+    assert f"tableside backup restore latest --db {db}" in err
+    assert db.read_bytes() == bytes(data)

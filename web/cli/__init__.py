@@ -19,6 +19,7 @@ _GROUPS = (
     "web.cli.play",  # companion: scripted games
     "web.cli.sessions",  # companion: the event store (list, export, import)
     "web.cli.campaign",  # companion: campaigns and what carries over
+    "web.cli.backup",  # companion: copies of the whole database, and restoring one
     "web.cli.serve",  # web: the server
     "web.cli.vision",  # vision: read-dice, enroll, watch
     "web.cli.profiles",  # vision: the dice profiles saved, their lessons taken back

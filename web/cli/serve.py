@@ -13,7 +13,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion.store.errors import StoreError
+from companion.store.backup import latest as latest_backup
+from companion.store.backup import take as take_backup
+from companion.store.errors import DatabaseUnreadable, StoreError
 from companion.store.paths import default_db_path
 from companion.store.sqlite import SQLiteStore
 from companion.table import Table
@@ -139,7 +141,12 @@ def run(args: argparse.Namespace) -> int:
         store = SQLiteStore(path)
     except (OSError, StoreError) as exc:
         print(f"tableside serve: {exc}", file=sys.stderr)
+        if isinstance(exc, DatabaseUnreadable) and (newest := latest_backup(path)) is not None:
+            print(f"tableside serve: the latest backup is {newest.path.name}, taken "
+                  f"{newest.taken:%Y-%m-%d %H:%M} UTC; to play on from it: "
+                  f"tableside backup restore latest --db {path}", file=sys.stderr)
         return 2
+    _back_up(path, "serve-start")
     services = Services(store, data_dir=path.parent)
     console: HardwareConsole | None = None
     try:
@@ -178,4 +185,17 @@ def run(args: argparse.Namespace) -> int:
         if console is not None:
             console.stop()
         services.close()
+        _back_up(path, "serve-stop")
     return 0
+
+
+def _back_up(path: Path, why: str) -> None:
+    """A backup of the database when serve starts and stops, if anything was written since
+    the last one (docs/store.md, "Backups"); a failure is said and serving goes on."""
+    try:
+        written = take_backup(path, label=why, only_if_changed=True)
+    except (OSError, StoreError) as exc:
+        print(f"tableside serve: no backup taken ({exc})", file=sys.stderr, flush=True)
+        return
+    if written is not None:
+        print(f"Tableside: database backed up to {written}", flush=True)

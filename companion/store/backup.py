@@ -1,0 +1,227 @@
+"""Copies of the whole database, and putting one back (``tableside backup``; docs/store.md,
+"Backups").
+
+A legacy campaign lives in one file on the Pi's memory card: a card that fails takes every
+game with it. :func:`take` copies the database through SQLite's online backup API, so the
+copy is of one moment even while ``tableside serve`` writes; the copy is checked as the
+store checks any file it opens, then renamed into place, so a copy cut short is never left
+under a backup's name. ``serve`` takes one when it starts and when it stops, each only if
+something was written since the newest one (the store only ever appends rows, so the count
+of rows in each table says whether anything changed; a database with nothing in it yet is
+not copied), and the folder keeps the last :data:`KEEP`: older backups are the only files
+this module deletes.
+
+:func:`restore` puts a backup back. It refuses while another program (``serve``) has the
+database open, as that program would go on from the state it holds. The database it
+replaces is first copied into the backups too (``before-restore``), so a restore is undone
+by restoring that copy; a database too damaged to copy is moved aside instead
+(``.damaged-<time>``, with its journal files).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+from contextlib import closing
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from companion.store.errors import DatabaseInUse, DatabaseUnreadable, StoreError
+from companion.store.sqlite import inspect
+
+BACKUPS_DIR = "backups"
+KEEP = 10
+_NAME = re.compile(r"^tableside-(\d{8}T\d{6}(?:\.\d{6})?Z)(?:-([a-z-]+))?\.sqlite3$")
+
+
+@dataclass(frozen=True)
+class Backup:
+    """One backup file: when it was taken, why (``label``), and what it holds."""
+
+    path: Path
+    taken: datetime
+    label: str
+    size: int
+
+    def counts(self) -> dict[str, int]:
+        """Rows per table (sessions, commands, campaigns...), read only."""
+        return _counts_of(self.path)
+
+    def to_json(self) -> dict[str, object]:
+        counts = self.counts()
+        return {"file": str(self.path), "taken": self.taken.isoformat(), "label": self.label,
+                "bytes": self.size, "sessions": counts.get("sessions", 0),
+                "campaigns": counts.get("campaigns", 0), "commands": counts.get("commands", 0)}
+
+
+def folder_for(db_path: Path) -> Path:
+    """Where the database's backups are kept: ``backups/`` beside it."""
+    return db_path.parent / BACKUPS_DIR
+
+
+def backups(db_path: Path) -> list[Backup]:
+    """The backups kept for this database, newest first (files named as :func:`take`
+    names them; anything else in the folder is not ours and is left alone)."""
+    folder = folder_for(db_path)
+    found = []
+    if folder.is_dir():
+        for path in folder.iterdir():
+            match = _NAME.match(path.name)
+            if match is None or not path.is_file():
+                continue
+            stamp = match.group(1)
+            fmt = "%Y%m%dT%H%M%S.%fZ" if "." in stamp else "%Y%m%dT%H%M%SZ"
+            taken = datetime.strptime(stamp, fmt).replace(tzinfo=UTC)
+            found.append(Backup(path, taken, match.group(2) or "", path.stat().st_size))
+    return sorted(found, key=lambda b: (b.taken, b.path.name), reverse=True)
+
+
+def latest(db_path: Path) -> Backup | None:
+    kept = backups(db_path)
+    return kept[0] if kept else None
+
+
+def take(db_path: Path, output: Path | None = None, label: str = "",
+         only_if_changed: bool = False, now: datetime | None = None) -> Path | None:
+    """Copy the database at ``db_path`` to ``output`` (default: a new file in its backups
+    folder, the oldest beyond :data:`KEEP` then removed). With ``only_if_changed``, nothing
+    is written (None) when the newest backup holds the same rows, or when there is none and
+    the database holds no rows yet. Raises
+    :class:`StoreError` for a database that is missing, damaged, not ours or too new."""
+    if inspect(db_path) is None:
+        raise StoreError(f"{db_path}: no Tableside database to back up")
+    if only_if_changed:
+        newest = latest(db_path)
+        if (_same_rows(newest.path, db_path) if newest is not None
+                else not any(_counts_of(db_path).values())):
+            return None
+    if label and not re.fullmatch(r"[a-z-]+", label):
+        raise ValueError(f"a backup's label is lower-case letters and dashes, not {label!r}")
+    into_folder = output is None
+    target = output or folder_for(db_path) / _name(now or datetime.now(UTC), label)
+    if target.exists() and target.is_dir():
+        raise StoreError(f"{target}: a folder; name the backup file to write")
+    _write(_reader(db_path), target)
+    if into_folder:
+        _prune(db_path)
+    return target
+
+
+def restore(backup_path: Path, db_path: Path) -> Path | None:
+    """Put the backup at ``backup_path`` in place of the database at ``db_path``. Returns
+    where the replaced database went (a ``before-restore`` backup, or the damaged file
+    moved aside), or None if there was none."""
+    if backup_path.exists() and db_path.exists() and backup_path.samefile(db_path):
+        raise StoreError(f"{backup_path} is the database itself, not a backup of it")
+    if not backup_path.is_file() or inspect(backup_path) is None:
+        raise StoreError(f"{backup_path}: no such backup file")
+    kept: Path | None = None
+    try:
+        present = inspect(db_path) is not None
+    except DatabaseUnreadable:  # nothing to copy: the damaged file is kept as it is
+        kept, present = _set_aside(db_path), False
+    if present:
+        with _exclusive(db_path) as conn:  # read and written through this one connection
+            kept = _write(conn, folder_for(db_path) / _name(datetime.now(UTC), "before-restore"),
+                          close=False)
+            with closing(_reader(backup_path)) as source:
+                source.backup(conn)
+        _prune(db_path)
+    else:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        _write(_reader(backup_path), db_path)
+    inspect(db_path)
+    return kept
+
+
+def _prune(db_path: Path) -> None:
+    for old in backups(db_path)[KEEP:]:
+        old.path.unlink(missing_ok=True)
+
+
+class _exclusive:
+    """The database opened so that no other connection may read or write it until closed
+    (SQLite's exclusive locking mode); :class:`DatabaseInUse` if another has it open."""
+
+    def __init__(self, db_path: Path) -> None:
+        self.path = db_path
+
+    def __enter__(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, timeout=0.5)
+        try:
+            conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+            conn.execute("BEGIN EXCLUSIVE")
+            conn.execute("COMMIT")  # the lock stays until the connection closes
+        except sqlite3.OperationalError:
+            conn.close()
+            raise DatabaseInUse(self.path) from None
+        self.conn = conn
+        return conn
+
+    def __exit__(self, *exc: object) -> None:
+        self.conn.close()
+
+
+def _reader(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=10.0)
+
+
+def _name(taken: datetime, label: str) -> str:
+    return f"tableside-{taken.strftime('%Y%m%dT%H%M%S.%fZ')}{'-' + label if label else ''}.sqlite3"
+
+
+def _write(source: sqlite3.Connection, target: Path, close: bool = True) -> Path:
+    """Copy the database ``source`` reads into a new file at ``target``: written beside it,
+    checked, flushed to the card, then renamed over it (a copy cut short is never left under
+    the name). The copy is in rollback-journal mode, so reading it leaves no -wal or -shm
+    file beside it; the store turns a restored file back to WAL when it opens it."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    part = target.with_name(f".{target.name}.part")
+    try:
+        dest = sqlite3.connect(part)
+        try:
+            source.backup(dest)
+            dest.execute("PRAGMA journal_mode = DELETE")
+        finally:
+            dest.close()
+        inspect(part)  # checked as any database the store opens
+        with part.open("rb") as f:
+            os.fsync(f.fileno())
+        os.replace(part, target)
+    finally:
+        part.unlink(missing_ok=True)
+        if close:
+            source.close()
+    return target
+
+
+def _counts_of(path: Path) -> dict[str, int]:
+    conn = _reader(path)
+    try:
+        names = [row[0] for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' "
+            "AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+        return {name: conn.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0]
+                for name in names}
+    finally:
+        conn.close()
+
+
+def _same_rows(a: Path, b: Path) -> bool:
+    try:
+        return _counts_of(a) == _counts_of(b)
+    except sqlite3.DatabaseError:  # a damaged backup is no reason to skip a new one
+        return False
+
+
+def _set_aside(db_path: Path) -> Path:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    aside = db_path.with_name(f"{db_path.name}.damaged-{stamp}")
+    for suffix in ("-wal", "-shm"):  # a journal is never left to be read into the backup
+        journal = db_path.with_name(db_path.name + suffix)
+        if journal.exists():
+            journal.rename(aside.with_name(aside.name + suffix))
+    db_path.rename(aside)
+    return aside

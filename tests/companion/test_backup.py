@@ -1,0 +1,229 @@
+"""Backups of the whole database (companion/store/backup.py, ``tableside backup``;
+docs/store.md, "Backups"): a copy is of one moment, checked before it takes its name, kept
+to the last ten; a restore refuses while another program has the database open, keeps
+what it replaces, and is undone by restoring that."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+import web.cli
+from companion.engine import Command
+from companion.store import (
+    DatabaseInUse,
+    DatabaseUnreadable,
+    ForeignDatabase,
+    SQLiteStore,
+    StoreError,
+)
+from companion.store.backup import KEEP, backups, folder_for, latest, restore, take
+from companion.store.export import dumps
+from companion.table import Table
+from tests.support import tally
+from tests.support.clock import FakeClock
+
+
+@pytest.fixture(autouse=True)
+def _tally_game() -> None:
+    tally.register()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "data" / "tableside.sqlite3"
+    path.parent.mkdir()
+    with SQLiteStore(path, clock=FakeClock(), new_id=lambda: "game1") as store:
+        table = Table.create(store, "tally", {"players": ["red", "blue"]}, actor="host")
+        table.apply(Command("add", {"player": "red", "amount": 2}, "red"))
+    return path
+
+
+def _add(path: Path, amount: int) -> None:
+    with SQLiteStore(path) as store:
+        Table.open(store, "game1").apply(Command("add", {"player": "blue", "amount": amount},
+                                                 "blue"))
+
+
+def _state(path: Path) -> str:
+    with SQLiteStore(path) as store:
+        return dumps(store.export_session("game1"))
+
+
+def _files(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+
+
+def test_a_backup_holds_the_database_as_it_was_and_is_checked(db: Path) -> None:
+    before = _state(db)
+    written = take(db)
+    assert written is not None and written.parent == folder_for(db)
+    _add(db, 3)
+    assert _state(written) == before != _state(db)
+    assert _files(folder_for(db)) == [written.name]  # no -wal, -shm or .part beside it
+    [kept] = backups(db)
+    assert kept.path == written and kept.label == ""
+    assert kept.to_json()["sessions"] == 1 and kept.to_json()["commands"] == 2
+
+
+def test_a_backup_is_taken_while_another_connection_writes(db: Path) -> None:
+    """serve keeps its store open (WAL) while a backup is taken: the copy is of one
+    moment, with what the open store committed."""
+    with SQLiteStore(db) as store:
+        table = Table.open(store, "game1")
+        table.apply(Command("add", {"player": "blue", "amount": 5}, "blue"))
+        written = take(db)
+        table.apply(Command("add", {"player": "red", "amount": 1}, "red"))
+        assert written is not None
+        with SQLiteStore(written) as copy:
+            assert copy.version("game1") == store.version("game1") - 1
+
+
+def test_only_if_changed_writes_nothing_when_nothing_was_written(db: Path) -> None:
+    assert take(db, label="serve-start", only_if_changed=True) is not None
+    assert take(db, label="serve-stop", only_if_changed=True) is None
+    _add(db, 1)
+    assert take(db, label="serve-stop", only_if_changed=True) is not None
+    assert [b.label for b in backups(db)] == ["serve-stop", "serve-start"]
+
+
+def test_the_last_ten_are_kept_and_other_files_left_alone(db: Path) -> None:
+    start = datetime(2026, 11, 1, tzinfo=UTC)
+    for day in range(KEEP + 3):
+        take(db, now=start + timedelta(days=day))
+    (folder_for(db) / "notes.txt").write_text("mine")
+    take(db, now=start + timedelta(days=KEEP + 3))
+    kept = backups(db)
+    assert len(kept) == KEEP
+    assert kept[0].taken == start + timedelta(days=KEEP + 3)
+    assert kept[-1].taken == start + timedelta(days=4)
+    assert (folder_for(db) / "notes.txt").read_text() == "mine"
+
+
+def test_no_backup_of_a_missing_damaged_or_foreign_database(tmp_path: Path, db: Path) -> None:
+    with pytest.raises(StoreError, match="no Tableside database"):
+        take(tmp_path / "none.sqlite3")
+    damaged = tmp_path / "damaged.sqlite3"
+    damaged.write_bytes(db.read_bytes()[:5000])
+    with pytest.raises(DatabaseUnreadable):
+        take(damaged)
+    foreign = tmp_path / "foreign.sqlite3"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE t (x)")
+    with pytest.raises(ForeignDatabase):
+        take(foreign)
+    assert _files(tmp_path / "backups") == []
+    with pytest.raises(ValueError, match="label"):
+        take(db, label="Not OK")
+
+
+def test_restore_puts_a_backup_back_and_keeps_what_it_replaced(db: Path) -> None:
+    first = _state(db)
+    backup = take(db)
+    assert backup is not None
+    _add(db, 4)
+    later = _state(db)
+    kept = restore(backup, db)
+    assert _state(db) == first
+    assert kept is not None and kept.name.endswith("-before-restore.sqlite3")
+    assert _state(kept) == later
+    with SQLiteStore(db) as store:  # plays on, in WAL as ever
+        Table.open(store, "game1").apply(Command("add", {"player": "red"}, "red"))
+        assert store._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    restore(latest(db).path, db)  # the latest backup is what the restore replaced: undone
+    assert _state(db) == later
+
+
+def test_restore_refuses_while_the_database_is_open_elsewhere(db: Path) -> None:
+    backup = take(db)
+    assert backup is not None
+    _add(db, 2)
+    now = _state(db)
+    with SQLiteStore(db) as store:
+        store.sessions()
+        with pytest.raises(DatabaseInUse, match="tableside serve"):
+            restore(backup, db)
+        assert store.version("game1") == 3  # the open store goes on undisturbed
+    assert _state(db) == now
+    assert len(backups(db)) == 1  # no before-restore copy either
+
+
+def test_restore_over_a_damaged_database_sets_it_aside(db: Path) -> None:
+    before = _state(db)
+    backup = take(db)
+    assert backup is not None
+    data = bytearray(db.read_bytes())
+    data[4096:8192] = b"\xff" * 4096  # a page the card lost
+    db.write_bytes(bytes(data))
+    db.with_name(db.name + "-wal").write_bytes(b"stale journal")
+    with pytest.raises(DatabaseUnreadable):
+        SQLiteStore(db)
+    kept = restore(backup, db)
+    assert kept is not None and kept.name.startswith("tableside.sqlite3.damaged-")
+    assert kept.read_bytes() == bytes(data)  # kept as it was, its journal beside it
+    assert kept.with_name(kept.name + "-wal").read_bytes() == b"stale journal"
+    assert not db.with_name(db.name + "-wal").exists()
+    assert _state(db) == before
+
+
+def test_restore_refuses_a_bad_backup_and_changes_nothing(tmp_path: Path, db: Path) -> None:
+    now = db.read_bytes()
+    bad = tmp_path / "bad.sqlite3"
+    bad.write_bytes(b"not a database at all" * 10)
+    with pytest.raises(DatabaseUnreadable):
+        restore(bad, db)
+    with pytest.raises(StoreError, match="no such backup"):
+        restore(tmp_path / "missing.sqlite3", db)
+    with pytest.raises(StoreError, match="the database itself"):
+        restore(db, db)
+    assert db.read_bytes() == now and backups(db) == []
+
+
+def test_restore_into_a_new_place(tmp_path: Path, db: Path) -> None:
+    backup = take(db, output=tmp_path / "stick" / "evening.sqlite3")
+    assert backup == tmp_path / "stick" / "evening.sqlite3"
+    elsewhere = tmp_path / "pi2" / "tableside.sqlite3"
+    assert restore(backup, elsewhere) is None
+    assert _state(elsewhere) == _state(db)
+
+
+def cli(*argv: str) -> int:
+    return web.cli.main(list(argv))
+
+
+def test_the_command_line(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli("backup", "list", "--db", str(db)) == 0
+    assert "no backups in" in capsys.readouterr().out
+    assert cli("backup", "take", "--db", str(db)) == 0
+    assert "backed up" in capsys.readouterr().out
+    _add(db, 2)
+    assert cli("backup", "list", "--db", str(db)) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:3] == ["TAKEN", "(UTC)", "WHY"]
+    assert lines[1].split()[2:6] == ["by", "hand", "1", "0"]
+    assert cli("backup", "restore", "latest", "--db", str(db)) == 0
+    out = capsys.readouterr().out
+    assert "restored" in out and "before-restore" in out
+    with SQLiteStore(db) as store:
+        assert store.version("game1") == 2
+    assert cli("backup", "list", "--db", str(db), "--json") == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [b["label"] for b in listed] == ["before-restore", ""]
+    assert [b["commands"] for b in listed] == [3, 2]
+
+
+def test_the_command_line_on_bad_input(db: Path, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli("backup", "restore", "latest", "--db", str(db)) == 2
+    assert "no backups in" in capsys.readouterr().err
+    assert cli("backup", "restore", str(tmp_path / "nope"), "--db", str(db)) == 2
+    assert "no such backup file" in capsys.readouterr().err
+    assert cli("backup", "take", "--db", str(tmp_path / "none.sqlite3")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tableside backup take: error:") and err.count("\n") == 1
+    assert cli("backup", "take", "--db", str(db), "-o", str(tmp_path)) == 2
+    assert "a folder" in capsys.readouterr().err
