@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from datetime import UTC, datetime
 from pathlib import Path
 
+from companion.store.backup import set_aside
 from companion.store.sqlite import SQLITE_MAGIC
 
 log = logging.getLogger(__name__)
@@ -48,13 +48,7 @@ def set_aside_if_damaged(path: Path, what: str) -> Path | None:
     absent."""
     if not path.is_file() or (why := damage(path)) is None:
         return None
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    aside = path.with_name(f"{path.name}.damaged-{stamp}")
-    for suffix in ("-wal", "-shm"):
-        journal = path.with_name(path.name + suffix)
-        if journal.exists():
-            journal.rename(aside.with_name(aside.name + suffix))
-    path.rename(aside)
+    aside = set_aside(path)
     log.warning("%s (%s) was damaged (%s): kept as %s, and a new one started", path, what,
                 why, aside.name)
     return aside

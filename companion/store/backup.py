@@ -121,7 +121,7 @@ def restore(backup_path: Path, db_path: Path) -> Path | None:
     try:
         present = inspect(db_path) is not None
     except DatabaseUnreadable:  # nothing to copy: the damaged file is kept as it is
-        kept, present = _set_aside(db_path), False
+        kept, present = set_aside(db_path), False
     if present:
         with _exclusive(db_path) as conn:  # read and written through this one connection
             kept = _write(conn, folder_for(db_path) / _name(datetime.now(UTC), "before-restore"),
@@ -216,7 +216,9 @@ def _same_rows(a: Path, b: Path) -> bool:
         return False
 
 
-def _set_aside(db_path: Path) -> Path:
+def set_aside(db_path: Path) -> Path:
+    """Move a damaged SQLite file aside as ``<name>.damaged-<UTC time>``, its journal files
+    with it; where it went."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     aside = db_path.with_name(f"{db_path.name}.damaged-{stamp}")
     for suffix in ("-wal", "-shm"):  # a journal is never left to be read into the backup

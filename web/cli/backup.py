@@ -13,76 +13,50 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
-from companion.store import StoreError, default_db_path
+from companion.store import StoreError
 from companion.store.backup import backups, folder_for, latest, restore, take
-
-EXIT_BAD_INPUT = 2
+from web.cli.dbactions import actions, db_path, print_table
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "backup", help="copies of the whole database (every table and campaign); restore one",
+    add = actions(
+        subparsers, "backup", errors=(ValueError,),
+        help="copies of the whole database (every table and campaign); restore one",
         description="Copies of the whole database: every table session and campaign. "
                     "tableside serve takes one when it starts and when it stops, if "
                     "anything was written since the last; the last 10 are kept in "
                     "backups/ beside the database.")
-    sub = parser.add_subparsers(dest="backup_command", metavar="ACTION")
-    sub.required = True
 
-    def add(name: str, help_text: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_text, description=help_text)
-        p.add_argument("--db", type=Path, default=None, metavar="PATH",
-                       help=f"the database file (default: {default_db_path()})")
-        return p
-
-    p = add("take", "copy the database now (safe while tableside serve runs)")
+    p = add("take", "copy the database now (safe while tableside serve runs)", _take)
     p.add_argument("-o", "--output", type=Path, default=None, metavar="FILE",
                    help="write the copy to FILE (a USB stick, say) instead of backups/")
-    p.set_defaults(handler=_guarded(_take))
 
-    p = add("list", "list the backups kept, newest first, with what each holds")
+    p = add("list", "list the backups kept, newest first, with what each holds", _list)
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(handler=_guarded(_list))
 
     p = add("restore", "put a backup in place of the database (stop tableside serve first); "
                        "the database it replaces is kept as a backup, so this is undone by "
-                       "restoring that one")
+                       "restoring that one", _restore)
     p.add_argument("file", metavar="FILE|latest",
                    help="a backup file, or 'latest' for the newest in backups/")
-    p.set_defaults(handler=_guarded(_restore))
-
-
-def _guarded(run: Any) -> Any:
-    def handler(args: argparse.Namespace) -> int:
-        try:
-            return int(run(args))
-        except (StoreError, OSError, ValueError) as exc:
-            print(f"tableside backup {args.backup_command}: error: {exc}", file=sys.stderr)
-            return EXIT_BAD_INPUT
-    return handler
-
-
-def _db(args: argparse.Namespace) -> Path:
-    return Path(args.db) if args.db is not None else default_db_path()
 
 
 def _take(args: argparse.Namespace) -> int:
-    written = take(_db(args), output=args.output)
-    print(f"backed up {_db(args)} to {written}")
+    written = take(db_path(args), output=args.output)
+    print(f"backed up {db_path(args)} to {written}")
     return 0
 
 
 def _list(args: argparse.Namespace) -> int:
-    kept = backups(_db(args))
+    kept = backups(db_path(args))
     if args.json:
         print(json.dumps([b.to_json() for b in kept], indent=2))
         return 0
     if not kept:
-        print(f"no backups in {folder_for(_db(args))}")
+        print(f"no backups in {folder_for(db_path(args))}")
         return 0
     rows = [("TAKEN (UTC)", "WHY", "SESSIONS", "CAMPAIGNS", "COMMANDS", "FILE")]
     for b in kept:
@@ -90,14 +64,12 @@ def _list(args: argparse.Namespace) -> int:
         rows.append((b.taken.strftime("%Y-%m-%d %H:%M:%S"), b.label or "by hand",
                      str(info["sessions"]), str(info["campaigns"]), str(info["commands"]),
                      b.path.name))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    print_table(rows)
     return 0
 
 
 def _restore(args: argparse.Namespace) -> int:
-    db = _db(args)
+    db = db_path(args)
     if args.file == "latest":
         newest = latest(db)
         if newest is None:

@@ -33,24 +33,14 @@ from companion import jsontext
 from companion.campaigns import record_game, start_campaign, start_next_game
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.games import game_names
-from companion.store import SQLiteStore, StoreError, default_db_path
-
-EXIT_BAD_INPUT = 2
+from web.cli.dbactions import actions, open_store
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "campaign", help="a campaign: its games and what carries over between them",
+    add = actions(
+        subparsers, "campaign", errors=(InvalidCommand, IllegalCommand, ValueError),
+        help="a campaign: its games and what carries over between them",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="campaign_command", metavar="ACTION")
-    sub.required = True
-
-    def add(name: str, help_text: str, handler: Any) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_text, description=help_text)
-        p.add_argument("--db", type=Path, default=None, metavar="PATH",
-                       help=f"the database file (default: {default_db_path()})")
-        p.set_defaults(handler=_guarded(handler))
-        return p
 
     p = add("new", "start a campaign from its first game's setup", _new)
     p.add_argument("name", help="the campaign's name")
@@ -80,20 +70,6 @@ def register(subparsers: Any) -> None:
     p.add_argument("file", metavar="FILE")
 
 
-def _guarded(run: Any) -> Any:
-    def handler(args: argparse.Namespace) -> int:
-        try:
-            return int(run(args))
-        except (StoreError, OSError, InvalidCommand, IllegalCommand, ValueError) as exc:
-            print(f"tableside campaign {args.campaign_command}: error: {exc}", file=sys.stderr)
-            return EXIT_BAD_INPUT
-    return handler
-
-
-def _open(args: argparse.Namespace) -> SQLiteStore:
-    return SQLiteStore(args.db if args.db is not None else default_db_path())
-
-
 def _read_json(path: str) -> Any:
     text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     first = next((line for line in text.splitlines()
@@ -114,14 +90,14 @@ def _new(args: argparse.Namespace) -> int:
     setup = data.get("setup", data) if isinstance(data, dict) else data
     if not isinstance(setup, dict):
         raise ValueError("the setup is a JSON object")
-    with _open(args) as store:
+    with open_store(args) as store:
         info = start_campaign(store, args.name, args.game, setup)
     print(info.id)
     return 0
 
 
 def _list(args: argparse.Namespace) -> int:
-    with _open(args) as store:
+    with open_store(args) as store:
         campaigns = store.campaigns()
     if not campaigns:
         print("no campaigns")
@@ -132,7 +108,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    with _open(args) as store:
+    with open_store(args) as store:
         info = store.campaign(args.campaign_id)
     print(json.dumps(info.to_json(), indent=2, sort_keys=True, ensure_ascii=False))
     return 0
@@ -144,21 +120,21 @@ def _next(args: argparse.Namespace) -> int:
         raise ValueError(f"{args.changes}: the changes are a JSON list (join, catch_up, "
                          "leave, absent)")
     changes = [*changes, *({"absent": {"colour": c}} for c in args.absent)]
-    with _open(args) as store:
+    with open_store(args) as store:
         table = start_next_game(store, args.campaign_id, changes=changes)
     print(table.session_id)
     return 0
 
 
 def _record(args: argparse.Namespace) -> int:
-    with _open(args) as store:
+    with open_store(args) as store:
         info = record_game(store, args.campaign_id)
     print(f"recorded; the next game is game {info.ledger.get('game', info.version)}")
     return 0
 
 
 def _take_back(args: argparse.Namespace) -> int:
-    with _open(args) as store:
+    with open_store(args) as store:
         step = store.campaign(args.campaign_id).last_step
         info = store.take_back_campaign_step(args.campaign_id, step)
     assert step is not None  # else the store refused
@@ -172,7 +148,7 @@ def _take_back(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    with _open(args) as store:
+    with open_store(args) as store:
         text = json.dumps(store.export_campaign(args.campaign_id), indent=2, sort_keys=True,
                           ensure_ascii=False) + "\n"
     if args.output is None:
@@ -184,6 +160,6 @@ def _export(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     doc = _read_json(args.file)
-    with _open(args) as store:
+    with open_store(args) as store:
         print(store.import_campaign(doc))
     return 0

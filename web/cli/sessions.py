@@ -15,71 +15,45 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.store import SQLiteStore, StoreError, default_db_path
 from companion.store.export import dumps, loads, parse
 from companion.store.records import CommandRecord, RecordKind, undo_stacks
 from companion.table import check_replays
-
-EXIT_BAD_INPUT = 2
+from web.cli.dbactions import actions, open_store, print_table
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "sessions", help="list, show, export and import table sessions (the event store)",
+    add = actions(
+        subparsers, "sessions",
+        help="list, show, export and import table sessions (the event store)",
         description="The table sessions in the event store: list them, show one's history, "
                     "export one as JSON, import an export.")
-    sub = parser.add_subparsers(dest="sessions_command", metavar="ACTION")
-    sub.required = True
 
-    def add(name: str, help_text: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_text, description=help_text)
-        p.add_argument("--db", type=Path, default=None, metavar="PATH",
-                       help=f"the database file (default: {default_db_path()})")
-        return p
-
-    p = add("list", "list every table session, oldest first")
+    p = add("list", "list every table session, oldest first", _list)
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(handler=_list)
 
-    p = add("show", "show one session and its history: who did what, when, what is undone")
+    p = add("show", "show one session and its history: who did what, when, what is undone",
+            _show)
     p.add_argument("session_id", metavar="ID")
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(handler=_show)
 
-    p = add("export", "export one session as JSON (round-trips exactly through import)")
+    p = add("export", "export one session as JSON (round-trips exactly through import)",
+            _export)
     p.add_argument("session_id", metavar="ID")
     p.add_argument("-o", "--output", type=Path, default=None, metavar="FILE",
                    help="write to FILE instead of standard output")
-    p.set_defaults(handler=_export)
 
-    p = add("import", "import a session from an export file ('-' reads standard input)")
+    p = add("import", "import a session from an export file ('-' reads standard input)",
+            _import)
     p.add_argument("file", metavar="FILE")
     p.add_argument("--as", dest="new_id", default=None, metavar="ID",
                    help="import under another session id (to keep a copy beside the original)")
-    p.set_defaults(handler=_import)
 
 
-def _guarded(run: Any) -> Any:
-    def handler(args: argparse.Namespace) -> int:
-        try:
-            return int(run(args))
-        except (StoreError, OSError) as exc:
-            print(f"tableside sessions {args.sessions_command}: error: {exc}", file=sys.stderr)
-            return EXIT_BAD_INPUT
-    return handler
-
-
-def _open(args: argparse.Namespace, create: bool = False) -> SQLiteStore:
-    return SQLiteStore(args.db if args.db is not None else default_db_path(), create=create)
-
-
-@_guarded
 def _list(args: argparse.Namespace) -> int:
-    with _open(args) as store:
+    with open_store(args, create=False) as store:
         sessions = store.sessions()
     if args.json:
         print(json.dumps([s.to_json() for s in sessions], indent=2, ensure_ascii=False))
@@ -90,13 +64,12 @@ def _list(args: argparse.Namespace) -> int:
     rows = [("ID", "GAME", "CREATED", "BY", "VERSION", "RECORDS")]
     rows += [(s.id, s.game, s.created_at, s.created_by or "-", str(s.version),
               str(s.last_command + 1)) for s in sessions]
-    _print_table(rows)
+    print_table(rows)
     return 0
 
 
-@_guarded
 def _show(args: argparse.Namespace) -> int:
-    with _open(args) as store:
+    with open_store(args, create=False) as store:
         info = store.session(args.session_id)
         records = store.records(args.session_id)
     applied, _ = undo_stacks(records)
@@ -120,13 +93,12 @@ def _show(args: argparse.Namespace) -> int:
         rows.append((str(r.command_no), r.time, r.actor or "-", what,
                      ", ".join(e.type for e in r.events) or "-",
                      "(undone)" if is_undone(r) else ""))
-    _print_table(rows)
+    print_table(rows)
     return 0
 
 
-@_guarded
 def _export(args: argparse.Namespace) -> int:
-    with _open(args) as store:
+    with open_store(args, create=False) as store:
         text = dumps(store.export_session(args.session_id))
     if args.output is None:
         sys.stdout.write(text)
@@ -135,19 +107,12 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
-@_guarded
 def _import(args: argparse.Namespace) -> int:
     raw = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
     doc = loads(raw)
     # the whole export is checked before the database is opened, down to its replaying
     check_replays(*parse(doc, args.new_id))
-    with _open(args, create=True) as store:
+    with open_store(args) as store:
         info = store.import_session(doc, session_id=args.new_id)
     print(f"imported session {info.id} ({info.game}, version {info.version})")
     return 0
-
-
-def _print_table(rows: Sequence[Sequence[str]]) -> None:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
