@@ -7,13 +7,18 @@ campaign's game validates the first setup and computes what a recorded game carr
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from companion.errors import IllegalCommand
 from companion.games import find_game
+from companion.store import backup
 from companion.store.campaigns import CampaignConflict, CampaignInfo
+from companion.store.errors import StoreError
 from companion.store.sqlite import SQLiteStore
 from companion.table import Table
+
+log = logging.getLogger(__name__)
 
 
 def start_campaign(store: SQLiteStore, name: str, game: str, setup: dict[str, Any]
@@ -44,10 +49,19 @@ def start_next_game(store: SQLiteStore, campaign_id: str, actor: str | None = No
 
 
 def record_game(store: SQLiteStore, campaign_id: str) -> CampaignInfo:
-    """Carry the game under way, once recorded, into the campaign's next ledger."""
+    """Carry the game under way, once recorded, into the campaign's next ledger. A store in
+    a file is then backed up (:mod:`companion.store.backup`): a recorded game is the
+    moment a legacy campaign least wants to lose. A backup that fails is logged; the
+    recording stands."""
     info = store.campaign(campaign_id)
     if info.current is None:
         raise CampaignConflict(f"campaign {info.name!r} has no game under way")
     table = Table.open(store, info.current)
     ledger = table.engine.next_game(table.state)  # IllegalCommand until recorded
-    return store.append_campaign_ledger(campaign_id, info.current, ledger)
+    recorded = store.append_campaign_ledger(campaign_id, info.current, ledger)
+    if store.path is not None:
+        try:
+            backup.take(store.path, label="game-recorded")
+        except (OSError, StoreError) as exc:
+            log.warning("the game recorded into %r was not backed up: %s", info.name, exc)
+    return recorded

@@ -13,6 +13,7 @@ from companion.campaigns import record_game, start_campaign, start_next_game
 from companion.engine import Command
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.games.seafall.membership import miss_game
+from companion.store import backup
 from companion.store.campaign_export import parse_campaign
 from companion.store.campaigns import CampaignConflict, UnknownCampaign
 from companion.store.sqlite import MEMORY, SQLiteStore
@@ -67,6 +68,26 @@ def test_a_campaign_carries_a_recorded_game_into_the_next(store):
     assert store.campaign_of(first.session_id) == store.campaign_of(second.session_id) == info
     assert store.campaign_of(Table.create(store, "seafall", setup).session_id) is None
     assert store.campaign_of("no-such-table") is None
+
+
+def test_a_recorded_game_is_backed_up(store, caplog):
+    """docs/store.md, "Backups": recording a game into the campaign copies the database,
+    the new ledger in it. A backup that cannot be written is logged and the recording
+    stands."""
+    setup, lines = script()
+    campaign = start_campaign(store, "Our SeaFall", "seafall", setup)
+    play_out(start_next_game(store, campaign.id), lines)
+    record_game(store, campaign.id)
+    [kept] = backup.backups(store.path)
+    assert kept.label == "game-recorded"
+    with SQLiteStore(kept.path) as copy:
+        assert copy.campaign(campaign.id).version == 2
+
+    campaign = store.take_back_campaign_step(campaign.id)  # the recording, to record again
+    backup.folder_for(store.path).rename(store.path.parent / "moved")
+    backup.folder_for(store.path).write_text("a file where the folder was")
+    assert record_game(store, campaign.id).current is None  # recorded again
+    assert "was not backed up" in caplog.text
 
 
 def test_a_bad_first_setup_is_refused(store):
