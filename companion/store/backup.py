@@ -165,7 +165,10 @@ class _exclusive:
 
 
 def _reader(path: Path) -> sqlite3.Connection:
-    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=10.0)
+    """A connection that only reads (a file already checked by :func:`inspect`). It is not
+    opened read-only: a read-only connection to a WAL database, the last to close, leaves
+    the -wal and -shm files behind, where a writable one checkpoints and removes them."""
+    return sqlite3.connect(path, timeout=10.0)
 
 
 def _name(taken: datetime, label: str) -> str:

@@ -70,6 +70,16 @@ def test_a_backup_holds_the_database_as_it_was_and_is_checked(db: Path) -> None:
     assert kept.to_json()["sessions"] == 1 and kept.to_json()["commands"] == 2
 
 
+def test_a_backup_leaves_no_journal_files_beside_a_closed_database(db: Path) -> None:
+    """serve backs up as it stops, after closing its store: the copy must not leave the
+    database with -wal and -shm files it did not have (a read-only connection, the last to
+    close, would)."""
+    before = _files(db.parent)
+    take(db)
+    take(db, only_if_changed=True)
+    assert _files(db.parent) == sorted([*before, "backups"])
+
+
 def test_a_backup_is_taken_while_another_connection_writes(db: Path) -> None:
     """serve keeps its store open (WAL) while a backup is taken: the copy is of one
     moment, with what the open store committed."""
