@@ -281,7 +281,8 @@ class SQLiteStore(CampaignTables, CampaignExport):
             return self._records(conn, session_id, after)
 
     def record(self, session_id: str, command_no: int) -> CommandRecord:
-        found = self.records(session_id, after=command_no - 1)
+        with self._read() as conn:
+            found = self._records(conn, session_id, command_no - 1, upto=command_no)
         if not found or found[0].command_no != command_no:
             raise KeyError(f"session {session_id!r} has no record {command_no}")
         return found[0]
@@ -350,13 +351,17 @@ class SQLiteStore(CampaignTables, CampaignExport):
                            last_no)
 
     def _records(self, conn: sqlite3.Connection, session_id: str,
-                 after: int) -> list[CommandRecord]:
+                 after: int, upto: int | None = None) -> list[CommandRecord]:
+        """The records numbered above ``after`` (up to ``upto``, if given)."""
         self._position(conn, session_id)
+        last = -1 if upto is None else upto  # -1: no upper bound
         rows = conn.execute(
             "SELECT command_no, kind, type, args, actor, time, target, event_count "
-            "FROM commands WHERE session_id = ? AND command_no > ? ORDER BY command_no",
-            (session_id, after)).fetchall()
-        events = self._events(conn, session_id, "command_no > ?", after)
+            "FROM commands WHERE session_id = ? AND command_no > ? "
+            "AND (? < 0 OR command_no <= ?) ORDER BY command_no",
+            (session_id, after, last, last)).fetchall()
+        events = self._events(conn, session_id,
+                              "command_no > ? AND (? < 0 OR command_no <= ?)", after, last, last)
         out: list[CommandRecord] = []
         index = 0
         for no, kind, ctype, args, actor, time, target, count in rows:
@@ -382,10 +387,10 @@ class SQLiteStore(CampaignTables, CampaignExport):
         return int(version), int(last_no)
 
     def _events(self, conn: sqlite3.Connection, session_id: str, where: str,
-                bound: int) -> list[StoredEvent]:
+                *bounds: int) -> list[StoredEvent]:
         rows = conn.execute(
             "SELECT seq, command_no, actor, time, type, payload FROM events "
-            f"WHERE session_id = ? AND {where} ORDER BY seq", (session_id, bound))
+            f"WHERE session_id = ? AND {where} ORDER BY seq", (session_id, *bounds))
         return [StoredEvent(session_id, seq, no, actor, time, etype, json.loads(payload))
                 for seq, no, actor, time, etype, payload in rows]
 

@@ -57,7 +57,7 @@ from companion.dice import find_die
 from companion.engine import Command
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.prompts import RollPrompt
-from companion.store.errors import VersionConflict
+from companion.store.errors import StoreError, VersionConflict
 from companion.table import Table
 from vision.calibration import Calibration
 from vision.faces import faces_of
@@ -84,8 +84,19 @@ UNDONE = "undone"
 
 
 def undone(record: DiceReadRecord, table: Table) -> bool:
-    """An applied read whose roll command the table has undone (and not redone)."""
-    return record.status == APPLIED and record.applied_command not in table.applied
+    """An applied read whose roll is not in the game: the table undid it (and did not redo
+    it), or its command is not the one that applied this read. A read keeps its command's
+    number, and a game database put back from a backup (docs/store.md) can have given that
+    number to another command since; that command names its read (``read_id``)."""
+    if record.status != APPLIED:
+        return False
+    if record.applied_command not in table.applied:
+        return True
+    try:
+        command = table.store.record(table.session_id, record.applied_command)
+    except (KeyError, StoreError):
+        return True
+    return bool(command.args.get("read_id") != record.id)
 
 
 def roll_prompt(table: Table) -> RollPrompt | None:

@@ -268,6 +268,56 @@ def test_a_read_whose_roll_the_table_undid_says_so_and_is_applied_again(app, cli
     assert again.status_code == 409 and "already applied" in again.json["message"]
 
 
+def test_reads_kept_past_a_game_database_put_back_from_a_backup(tmp_path: Path):
+    """docs/store.md, "Backups": the game database is put back as it was before a roll,
+    while the dice reads beside it stay. The read of that roll is `undone`, even once the
+    table's next roll has taken its command number: before, it then said `applied`, and
+    correcting one of its dice undid the other roll to apply its own faces."""
+    from companion.store import SQLiteStore
+    from companion.store.backup import restore, take
+    from tests.web.runtime.support import demo_profile
+    from web.app import create_app
+    from web.services import Services
+
+    db = tmp_path / "data" / "tableside.sqlite3"
+
+    def serve() -> tuple[Services, object]:
+        services = Services(SQLiteStore(db), data_dir=db.parent)
+        services.dice().readers.profiles["seafall"] = demo_profile()
+        return services, browser(create_app(services, {"TESTING": True}))
+
+    services, client = serve()
+    made = client.post("/api/tables", json={"game": "dicegame", "options": {
+        "die": "seafall", "count": 2, "rolls": 3}}).json
+    tid = made["id"]
+    backup = take(db)
+    first, first_faces = settled(0)
+    old = upload(client, tid, first).json
+    assert old["status"] == "applied"
+    services.close()
+    restore(backup, db)
+
+    services, client = serve()
+    try:
+        assert client.post(f"/api/tables/{tid}/host",
+                           json={"pin": made["host_pin"]}).status_code == 200
+        read = f"/api/tables/{tid}/dice/{old['read_id']}"
+        assert client.get(read).json["status"] == "undone"
+        assert state(client, tid)["state"]["rolled"] == []
+        second, second_faces = settled(1)
+        new = upload(client, tid, second).json
+        assert new["status"] == "applied" and state(client, tid)["version"] == 2
+        assert client.get(read).json["status"] == "undone"  # command 1 is the new roll's
+        other = "blank" if first_faces[0] != "blank" else "weak"
+        response = post_read(client, tid, old, "correct", {"die": 0, "face": other})
+        assert response.status_code == 409, response.json
+        assert "no longer open" in response.json["message"]
+        assert state(client, tid)["state"]["rolled"] == [second_faces]
+        assert client.get(f"/api/tables/{tid}/dice/latest").json["status"] == "applied"
+    finally:
+        services.close()
+
+
 @pytest.mark.parametrize(("body", "status", "words"), [
     pytest.param({"die": 0, "face": "kraken"}, 400, "kraken", id="not a face of the die"),
     pytest.param({"die": 5, "face": "weak"}, 400, "die number", id="no such die"),
