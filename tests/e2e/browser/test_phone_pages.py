@@ -196,6 +196,64 @@ def test_tv_view_at_1920x1080_shows_the_table_and_follows_it_live(devices, serve
     expect(page.locator("#tv-events")).to_contain_text("Dice read")
 
 
+# The browser's speech synthesis, as a recorder: headless Chromium has no voice, and a real
+# one would only make sound. Its voices: one of the device's own, one from the network.
+SPEECH = """
+window.__spoken = [];
+const voices = [{name: "Network", lang: "en-GB", localService: false, default: true},
+                {name: "Device", lang: "en-GB", localService: true, default: false},
+                {name: "Appareil", lang: "fr-FR", localService: true, default: false}];
+window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; } };
+Object.defineProperty(window, "speechSynthesis", {value: {
+  getVoices: () => window.__noVoice ? [] : voices,
+  speak: (u) => window.__spoken.push({text: u.text, voice: u.voice.name, lang: u.lang}),
+  cancel: () => window.__spoken.push("cancel"),
+  addEventListener: () => {},
+}});
+"""
+
+
+def test_the_tv_reads_each_new_event_aloud_with_a_voice_of_its_own(devices, server):
+    """docs/ui.md, the TV view: *Read aloud* speaks each new event's sentence, in the page's
+    language, with a voice the device has itself (never the network's); the events it
+    opened on are not read; off, nothing is; the switch is remembered."""
+    page = devices(viewport=TV)
+    page.add_init_script(SPEECH)
+    page.goto(server.url(f"/t/{server.table}/tv"))
+    switch = page.locator("#speak")
+    expect(switch).to_have_text("Read aloud: off")
+    expect(page.locator("#tv-events li")).not_to_have_count(0)
+    switch.click()
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    table = server.services.tables.get(server.table)
+    table.apply(Command("hire_guild", {"guild": "explorers"}, "blue"))
+    expect(page.locator("#tv-events")).to_contain_text("Explorers")
+    spoken = page.evaluate("window.__spoken")
+    assert spoken[0] == {"text": "Tableside will read what happens at the table aloud.",
+                         "voice": "Device", "lang": "en-GB"}
+    assert [s["voice"] for s in spoken] == ["Device"] * len(spoken)
+    said = [s["text"] for s in spoken[1:]]
+    assert said == ["Blue hires the Explorers guild."]
+    texts = page.locator("#tv-events li").all_inner_texts()
+    assert said[-1] in texts  # the sentence the page shows, nothing older
+
+    page.reload()  # remembered, and the events it opens on are not news
+    expect(page.locator("#speak")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#tv-events")).to_contain_text("Explorers")
+    assert page.evaluate("window.__spoken") == []
+    page.locator("#speak").click()  # off
+    assert page.evaluate("window.__spoken") == ["cancel"]
+    table.undo("blue")
+    expect(page.locator("#tv-events")).not_to_contain_text("Explorers")
+    assert page.evaluate("window.__spoken") == ["cancel"]
+
+    quiet = devices(viewport=TV, locale="fr-FR")  # no voice of its own: the switch says so
+    quiet.add_init_script(SPEECH + "window.__noVoice = true;")
+    quiet.goto(server.url(f"/t/{server.table}/tv"))
+    expect(quiet.locator("#speak")).to_be_disabled()
+    expect(quiet.locator("#speak")).to_have_text("Pas de voix ici")
+
+
 def test_campaign_page_shows_titles_record_and_enmity(devices, server):
     from companion.campaigns import start_campaign
 

@@ -10,6 +10,7 @@ import {getJSON, getOptional} from "./api.js";
 import {follow} from "./live.js";
 import {cameraWatcher} from "./camera.js";
 import {lastAsked, normalizeRead} from "./dice.js";
+import {speaker} from "./speech.js";
 import {
   diceFaces, endeavorBlock, gloryTrack, historyEvents, lastRoll, promptQuestion, provinceName,
   statusLine, svgImageUrl,
@@ -23,6 +24,7 @@ const version = () => (view ? view.version : -1);
 let read = null;  // the latest dice read: one waiting for the table is checked on a phone
 let boxConfirms = false;  // ... or confirmed on the button box (GET .../buttons expects it)
 const latestAnswer = lastAsked();
+const voice = speaker($("#speak"), config.lang);  // each new event read aloud, when on
 async function loadRead() {
   try {
     const answer = await latestAnswer(() => getOptional(`${base}/dice/latest`));
@@ -86,10 +88,18 @@ function render() {
   fill($("#tv-events"), [...events].reverse().slice(0, 6).map((e) => h("li", {text: e.text || e.type})));
 }
 
+// The events of the table's history, in the page's language; new ones read aloud.
+async function loadEvents() {
+  try {
+    events = historyEvents((await getJSON(`${base}/history?lang=${config.lang}`)).history);
+    voice.hear(events);
+  } catch (err) { /* keep */ }
+}
+
 async function reload() {
   view = await getJSON(base);
   await loadRead();
-  try { events = historyEvents((await getJSON(`${base}/history?lang=${config.lang}`)).history); } catch (err) { /* keep */ }
+  await loadEvents();
   render();
 }
 
@@ -119,7 +129,7 @@ async function invite() {
       view = m.table;
       render();  // at once; the history (the dice of the roll) follows
       readChanged();
-      try { events = historyEvents((await getJSON(`${base}/history?lang=${config.lang}`)).history); } catch (err) { /* keep */ }
+      await loadEvents();
       render();
     },
   });
