@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.e2e.browser.server import PHONE, TV, WAIT, chromium, demo_server
+from tests.e2e.browser.speech import SPEECH
 
 ROOT = Path(__file__).resolve().parents[3]
 FRAMES = ROOT / "web" / "runtime" / "demo"
@@ -74,6 +75,7 @@ def take(out: Path) -> list[Path]:
         shot(ana, "phone-table")
 
         tv = new_page(browser, TV)
+        tv.add_init_script(SPEECH)  # a voice, as a TV's browser has: the switch drawn usable
         tv.goto(server.host_link())
         tv.goto(server.url(f"/t/{server.table}/tv"))
 
@@ -134,6 +136,7 @@ def take(out: Path) -> list[Path]:
         fr.locator("#conn[data-status=live]").wait_for()
         shot(fr, "phone-table-fr")
         fr_tv = new_page(browser, TV, locale="fr-FR")
+        fr_tv.add_init_script(SPEECH)
         fr_tv.goto(server.url(f"/t/{server.table}/tv"))
         fr_tv.locator(".tv-province").first.wait_for()
         fr_tv.locator("#tv-roll .faces .face").first.wait_for()

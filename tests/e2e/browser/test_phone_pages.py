@@ -16,6 +16,7 @@ import pytest
 
 from companion.engine import Command
 from tests.e2e.browser.server import TV, WAIT
+from tests.e2e.browser.speech import SPEECH
 from vision.boxes import hold_each_other
 from vision.synthetic import tray_photo
 from web.runtime.recording import DIE_PX, SIZE
@@ -194,23 +195,6 @@ def test_tv_view_at_1920x1080_shows_the_table_and_follows_it_live(devices, serve
     expect(page.locator("#tv-roll .faces.huge .face")).to_have_count(2)
     expect(page.locator("#tv-roll")).to_contain_text("strong success")
     expect(page.locator("#tv-events")).to_contain_text("Dice read")
-
-
-# The browser's speech synthesis, as a recorder: headless Chromium has no voice, and a real
-# one would only make sound. Its voices: one of the device's own, one from the network.
-SPEECH = """
-window.__spoken = [];
-const voices = [{name: "Network", lang: "en-GB", localService: false, default: true},
-                {name: "Device", lang: "en-GB", localService: true, default: false},
-                {name: "Appareil", lang: "fr-FR", localService: true, default: false}];
-window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; } };
-Object.defineProperty(window, "speechSynthesis", {value: {
-  getVoices: () => window.__noVoice ? [] : voices,
-  speak: (u) => window.__spoken.push({text: u.text, voice: u.voice.name, lang: u.lang}),
-  cancel: () => window.__spoken.push("cancel"),
-  addEventListener: () => {},
-}});
-"""
 
 
 def test_the_tv_reads_each_new_event_aloud_with_a_voice_of_its_own(devices, server):
