@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -177,3 +178,27 @@ def test_sessions_help(action: str, capsys: pytest.CaptureFixture[str]) -> None:
         cli("sessions", action, "--help")
     assert exited.value.code == 0
     assert "--db PATH" in capsys.readouterr().out
+
+
+def test_sessions_host_pin_gives_the_host_a_new_pin(db: Path, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A host whose phone is lost and whose PIN was not written down: the Pi's owner gives
+    the table a new PIN, which a running server takes at once (it checks PINs in the file)."""
+    from web.auth_store import AuthStore
+
+    running = AuthStore.beside(db)  # as tableside serve holds it
+    running.set_pin("game1", "111111")
+    try:
+        assert cli("sessions", "host-pin", "game1", "--db", str(db),
+                   "--base-url", "http://pi.local:8000/") == 0
+        out = capsys.readouterr().out
+        pin = re.search(r"the new host PIN is (\d{6})", out).group(1)  # type: ignore[union-attr]
+        assert f"host link: http://pi.local:8000/host/game1?pin={pin}" in out
+        assert running.check_pin("game1", pin) and not running.check_pin("game1", "111111")
+    finally:
+        running.close()
+    assert cli("sessions", "host-pin", "nope", "--db", str(db)) == 2
+    assert "no table session 'nope'" in capsys.readouterr().err
+    empty = tmp_path / "none.sqlite3"
+    assert cli("sessions", "host-pin", "game1", "--db", str(empty)) == 2
+    assert not empty.exists() and not (tmp_path / "none.web-auth.sqlite3").exists()

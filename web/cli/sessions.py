@@ -4,6 +4,7 @@
     tableside sessions show ID [--db PATH] [--json]
     tableside sessions export ID [-o FILE] [--db PATH]
     tableside sessions import FILE [--as ID] [--db PATH]
+    tableside sessions host-pin ID [--base-url URL] [--db PATH]
 
 ``--db`` defaults to ``$XDG_DATA_HOME/tableside/tableside.sqlite3``. A file that cannot be
 used (not ours, corrupt, newer, a malformed export) gives one line on stderr and exit
@@ -21,7 +22,7 @@ from typing import Any
 from companion.store.export import dumps, loads, parse
 from companion.store.records import CommandRecord, RecordKind, undo_stacks
 from companion.table import check_replays
-from web.cli.dbactions import actions, open_store, print_table
+from web.cli.dbactions import actions, db_path, open_store, print_table
 
 
 def register(subparsers: Any) -> None:
@@ -44,6 +45,13 @@ def register(subparsers: Any) -> None:
     p.add_argument("session_id", metavar="ID")
     p.add_argument("-o", "--output", type=Path, default=None, metavar="FILE",
                    help="write to FILE instead of standard output")
+
+    p = add("host-pin", "give a table's host a new PIN (the host's phone lost, the PIN "
+                        "forgotten); the old PIN stops working", _host_pin)
+    p.add_argument("session_id", metavar="ID")
+    p.add_argument("--base-url", default=None, metavar="URL",
+                   help="the address phones open, for the host link printed (default: this "
+                        "machine's address on the local network, port 8000)")
 
     p = add("import", "import a session from an export file ('-' reads standard input)",
             _import)
@@ -104,6 +112,26 @@ def _export(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
     else:
         args.output.write_text(text, encoding="utf-8")
+    return 0
+
+
+def _host_pin(args: argparse.Namespace) -> int:
+    """A new host PIN, written to the web's credentials beside the database (a running
+    server checks PINs there, so it works at once)."""
+    from web.auth import Auth, host_url, lan_base_url
+    from web.auth_store import AuthStore
+
+    path = db_path(args)
+    with open_store(args, create=False) as store:
+        store.session(args.session_id)  # UnknownSession: said, and nothing written
+    auth_store = AuthStore.beside(path)
+    try:
+        pin = Auth(auth_store).new_host_pin(args.session_id)
+    finally:
+        auth_store.close()
+    base = args.base_url or lan_base_url("0.0.0.0", 8000)
+    print(f"table {args.session_id}: the new host PIN is {pin} (the old one no longer works)")
+    print(f"host link: {host_url(base, args.session_id, pin)}")
     return 0
 
 
