@@ -51,9 +51,10 @@ def create_app(services: Services, config: Mapping[str, Any] | None = None) -> F
     from web.api import campaigns
 
     app.register_blueprint(campaigns.bp)
-    from web.api import dice, hardware
+    from web.api import dice, dicestats, hardware
 
     app.register_blueprint(dice.bp)
+    app.register_blueprint(dicestats.bp)  # the dice thrown against their odds
     app.register_blueprint(hardware.bp)
     from web.api import rules
 

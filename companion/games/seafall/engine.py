@@ -35,6 +35,7 @@ from companion.games.seafall.log import describe
 from companion.games.seafall.odds import current_odds
 from companion.games.seafall.setup import initial_state
 from companion.games.seafall.state import SeaFallState
+from companion.games.seafall.throws import dice_thrown
 from companion.prompts import ChoicePrompt, Option, Prompt, RollPrompt, SpendPrompt
 
 Decider = Callable[[SeaFallState, Command], list[Event]]
@@ -243,6 +244,11 @@ class SeaFall:
     def campaign_summary(self, ledger: dict[str, Any]) -> dict[str, Any]:
         """What a campaign page shows, from one of the campaign's ledgers."""
         return campaign.campaign_summary(ledger)
+
+    def dice_thrown(self, events: Sequence[Event]) -> list[dict[str, Any]]:
+        """The dice thrown, from the events of the commands in effect (the table's dice
+        statistics): each roll and re-roll with its province and how it was read."""
+        return dice_thrown(events)
 
     def describe(self, event: Event, lang: str = "en") -> str:
         """One readable sentence for an event (the history view, ``tableside play``), in

@@ -238,6 +238,34 @@ def test_the_tv_reads_each_new_event_aloud_with_a_voice_of_its_own(devices, serv
     expect(quiet.locator("#speak")).to_have_text("Pas de voix ici")
 
 
+def test_the_table_page_counts_the_dice_thrown_against_their_odds(devices, server):
+    """docs/ui.md, "Dice at this table": opened, the card shows each face thrown against
+    fair dice, too few yet to judge, by how the dice were read; and follows the table
+    while open (a re-roll counted as it lands)."""
+    page = devices()
+    page.goto(server.url(f"/t/{server.table}"))
+    card = page.locator("#dice-stats")
+    page.locator("#dice-stats summary").click()
+    expect(card).to_contain_text("No dice thrown yet.")
+    table = server.services.tables.get(server.table)
+    table.apply(Command("hire_guild", {"guild": "explorers"}, "blue"))
+    table.apply(Command("sail", {"moves": [{"ship": "blue-1",
+                                            "path": ["coastal_waters", "isle-a"]}]}, "blue"))
+    table.apply(Command("explore", {"flagship": "blue-1", "site": "isle-a/3"}, "blue"))
+    table.apply(Command("roll", {"faces": ["strong", "weak"], "source": "camera"}, "blue"))
+    expect(card).to_contain_text("SeaFall dice: 2 thrown")
+    expect(card.locator('tr[data-face="strong"] td').first).to_have_text("1")
+    expect(card.locator('tr[data-face="blank"] td').nth(1)).to_have_text("0.67")
+    expect(card.locator(".stats-verdict")).to_have_text(
+        "Too few dice to judge yet: each face should be expected at least 5 times.")
+    table.apply(Command("roll", {"faces": ["blank"], "source": "photo"}, "blue"))  # re-roll
+    expect(card).to_contain_text("SeaFall dice: 3 thrown")
+    expect(card.locator('.stats-group li[data-group="camera"]')).to_contain_text(
+        "from the camera · 2 dice · too few to judge")
+    expect(card.locator('.stats-group li[data-group="photo"]')).to_contain_text(
+        "from a phone photo · 1 die")
+
+
 def test_campaign_page_shows_titles_record_and_enmity(devices, server):
     from companion.campaigns import start_campaign
 

@@ -9,6 +9,7 @@ import {ApiError, getJSON, getOptional, me, send} from "./api.js";
 import {follow} from "./live.js";
 import {lastAsked, normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
 import {cameraWatcher} from "./camera.js";
+import {diceStats} from "./dicestats.js";
 import {
   diceFaces, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
   lastRoll, optionLabel, placeName, promptQuestion, provinceCard, provinceName, shipName,
@@ -731,6 +732,9 @@ async function loadRead() {
   } catch (err) { return false; /* no dice API yet */ }
 }
 
+// the dice thrown against their odds, while its card is open
+const stats = diceStats(base, $("#dice-stats"), $("#dice-stats-body"));
+
 // A new version arrived (stream, poll, or our own command's answer).
 async function update(message) {
   if (!message || !message.table || message.version < version()) return;
@@ -747,6 +751,7 @@ async function update(message) {
   renderState();
   renderDice();
   renderHistory();
+  stats.changed(view.version);
 }
 
 function flash(text) {
