@@ -16,7 +16,9 @@ An engine is pure and deterministic (DESIGN.md, "The flow"):
 Optional: ``describe(event, lang="en")`` (one readable sentence, in the language asked for
 when the game has it, else English), ``legal_commands(state)``, and
 ``private_to(event)``, the one viewer an event's content belongs to (a secret note): the
-history shows the others that it happened, not what it was.
+history shows the others that it happened, not what it was; ``dice_thrown(events)``, the
+dice the events of the commands in effect threw (``[{"player", "die", "source",
+"faces"}]``), for the table's dice statistics.
 
 Nothing in an engine reads a clock, a camera or a random generator: physical dice arrive in
 commands (see :mod:`companion.dice`).

@@ -68,3 +68,22 @@ def test_loaded_dice_are_unusual_and_fair_dice_are_not():
 def test_a_face_the_die_does_not_have_is_refused():
     with pytest.raises(ValueError, match="kraken"):
         fairness(SEAFALL, ["blank", "kraken"])
+
+
+def test_seafall_says_which_dice_were_thrown_and_by_whom():
+    """Each roll and re-roll of an endeavor's pool is thrown dice (rulebook, "Endeavors and
+    Damage": a re-rolled die is rolled again), the province the EndeavorStarted before it
+    names; an empty pool throws nothing."""
+    from companion.engine import Event
+    from companion.games.seafall.engine import SeaFall
+
+    events = [Event("EndeavorStarted", {"player": "blue"}),
+              Event("DiceRolled", {"faces": ["weak", "blank"], "source": "camera"}),
+              Event("DiceRerolled", {"indices": [0], "faces": ["strong"], "source": "photo"}),
+              Event("EndeavorStarted", {"player": "red"}),
+              Event("DiceRolled", {"faces": [], "source": "empty pool"}),
+              Event("DiceRolled", {"faces": ["standard"]})]
+    assert SeaFall().dice_thrown(events) == [
+        {"player": "blue", "die": "seafall", "source": "camera", "faces": ["weak", "blank"]},
+        {"player": "blue", "die": "seafall", "source": "photo", "faces": ["strong"]},
+        {"player": "red", "die": "seafall", "source": "typed", "faces": ["standard"]}]
