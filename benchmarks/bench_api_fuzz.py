@@ -61,6 +61,7 @@ ROUTES = [
     ("DELETE", "/api/tables/{id}/seats/{text}"), ("GET", "/api/stream/{id}"),
     ("GET", "/api/session"), ("GET", "/api/odds/seafall"), ("GET", "/api/odds/sum/{text}"),
     ("GET", "/api/tables/{id}/dice/latest"), ("GET", "/api/tables/{id}/dice/{text}"),
+    ("GET", "/api/tables/{id}/dice/stats"),
     ("POST", "/api/tables/{id}/dice/{text}/confirm"),
     ("POST", "/api/tables/{id}/dice/{text}/correct"),
     ("POST", "/api/tables/{id}/dice/reread"), ("GET", "/api/hardware"),
