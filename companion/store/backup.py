@@ -23,7 +23,8 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -141,27 +142,22 @@ def _prune(db_path: Path) -> None:
         old.path.unlink(missing_ok=True)
 
 
-class _exclusive:
-    """The database opened so that no other connection may read or write it until closed
-    (SQLite's exclusive locking mode); :class:`DatabaseInUse` if another has it open."""
-
-    def __init__(self, db_path: Path) -> None:
-        self.path = db_path
-
-    def __enter__(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, isolation_level=None, timeout=0.5)
+@contextmanager
+def _exclusive(db_path: Path) -> Iterator[sqlite3.Connection]:
+    """The database opened so that no other connection may read or write it until this one
+    closes (SQLite's exclusive locking mode); :class:`DatabaseInUse` if another has it
+    open."""
+    conn = sqlite3.connect(db_path, isolation_level=None, timeout=0.5)
+    try:
         try:
             conn.execute("PRAGMA locking_mode = EXCLUSIVE")
             conn.execute("BEGIN EXCLUSIVE")
             conn.execute("COMMIT")  # the lock stays until the connection closes
         except sqlite3.OperationalError:
-            conn.close()
-            raise DatabaseInUse(self.path) from None
-        self.conn = conn
-        return conn
-
-    def __exit__(self, *exc: object) -> None:
-        self.conn.close()
+            raise DatabaseInUse(db_path) from None
+        yield conn
+    finally:
+        conn.close()
 
 
 def _reader(path: Path) -> sqlite3.Connection:
