@@ -50,6 +50,7 @@ from web.runtime import hardware
 from web.runtime.boxes import ButtonBoxes
 from web.runtime.camera import CameraLoop
 from web.runtime.focus import Focus
+from web.runtime.power import PowerStatus, PowerWatch, read_power
 from web.runtime.status import RUNNING, CameraStatus, GpioStatus, software_box_json
 
 log = logging.getLogger(__name__)
@@ -96,9 +97,11 @@ class Runtime:
                  camera_spec: str | None = None, bridge: SerialBridge | None = None,
                  pi_model: str | None = hardware.DETECT,
                  video_devices: list[hardware.VideoDevice] | None = None,
-                 box_found: Callable[[], bool] | None = None) -> None:
-        """``camera_factory``, ``bridge``, ``pi_model`` (None: not a Pi), ``video_devices``
-        and ``box_found`` replace discovery (tests); by default the hardware is looked for.
+                 box_found: Callable[[], bool] | None = None,
+                 power: Callable[[], PowerStatus | None] = read_power) -> None:
+        """``camera_factory``, ``bridge``, ``pi_model`` (None: not a Pi), ``video_devices``,
+        ``box_found`` and ``power`` (the Pi's power and heat) replace discovery (tests); by
+        default the hardware is looked for.
 
         With ``options.demo`` the recorded camera and the simulated box stand in for the
         ones not given; on a Pi, only for those not plugged in (``recorded_camera``,
@@ -123,6 +126,7 @@ class Runtime:
         self.setup = tray_setup(options.setup, remembered=not self.recorded_camera)
         self.camera = self._make_camera(camera_factory, camera_spec)
         self.boxes = self._make_boxes(bridge)
+        self.power = PowerWatch(power)
 
     # -- building the parts -------------------------------------------------------------------
     def _make_camera(self, factory: Callable[[], FrameSource] | None,
@@ -364,7 +368,7 @@ class Runtime:
         if self.setup is not None:
             camera["setup"] = self.setup.name
             camera["setup_kept"] = self.setup_kept()
-        return {
+        status = {
             "mode": "demo" if self.options.demo else "hardware",
             "table": focus.session_id if focus is not None else None,
             "camera": camera,
@@ -372,3 +376,7 @@ class Runtime:
             "gpio": self.boxes.gpio_json(),
             "software_box": software_box_json(self.services.software_box.buttons),
         }
+        power = self.power.status()
+        if power is not None:  # a Pi's firmware reports it; another machine has no part
+            status["power"] = power.to_json()
+        return status

@@ -67,13 +67,19 @@ def _key(part: Status) -> tuple[Any, ...]:
     a phone), and for a part not working, the reason (another reason is news: "no camera
     found" becoming "cannot open camera:0")."""
     state = part.get("state")
-    working = state in (RUNNING, "connected")
+    working = state in (RUNNING, "connected", "ok")
     return (state, part.get("source"), part.get("port"), part.get("setup"),
             None if working else part.get("detail"))
 
 
+def _power(part: Status) -> str:
+    heat = part.get("temperature_c")
+    return f"Power: {part.get('detail')}" + (f" ({heat:.0f} °C now)" if heat is not None
+                                             else "")
+
+
 LINES: dict[str, Callable[[Status], str | None]] = {
-    "camera": _camera, "button_box": _box, "gpio": _gpio}
+    "camera": _camera, "button_box": _box, "gpio": _gpio, "power": _power}
 
 
 def changes(before: Status | None, now: Status) -> list[str]:

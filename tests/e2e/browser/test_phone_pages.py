@@ -266,6 +266,30 @@ def test_the_table_page_counts_the_dice_thrown_against_their_odds(devices, serve
         "from a phone photo · 1 die")
 
 
+def test_the_hardware_card_says_when_the_pis_power_supply_is_too_weak(devices, server):
+    """docs/runtime.md, "Power and heat": on a Pi whose firmware reports under-voltage now
+    (get_throttled 0x50005), the hardware card's *Power and heat* row is red and says what
+    to do, with the temperature."""
+    from web.runtime import Runtime, RuntimeOptions
+    from web.runtime.power import power_status
+
+    runtime = Runtime(server.services, RuntimeOptions(camera="none", box="none", gpio=False),
+                      pi_model="Raspberry Pi 4 Model B Rev 1.4",
+                      power=lambda: power_status(0x50005, 71.5))
+    server.services.runtime = runtime
+    try:
+        page = devices()
+        page.goto(server.url(f"/t/{server.table}"))
+        row = page.locator("#hardware [data-device=power]")
+        expect(row).to_contain_text("Power and heat too weak now")
+        expect(row).to_contain_text("the power supply is too weak now")
+        expect(row).to_contain_text("71.5 °C")
+        expect(row).to_have_class("hw-bad")
+    finally:
+        server.services.runtime = None
+        runtime.stop()
+
+
 def test_campaign_page_shows_titles_record_and_enmity(devices, server):
     from companion.campaigns import start_campaign
 

@@ -4,7 +4,7 @@
 "use strict";
 
 import {$, h, fill, typedInput} from "./dom.js";
-import {config, t, pct} from "./i18n.js";
+import {config, t, pct, num} from "./i18n.js";
 import {ApiError, getJSON, getOptional, me, send} from "./api.js";
 import {follow} from "./live.js";
 import {lastAsked, normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
@@ -436,12 +436,14 @@ async function renderHardware() {
     .filter(([, value]) => value && typeof value === "object" && typeof value.state === "string")
     .map(([name, value]) => {
       const ok = ["running", "connected", "ready", "ok", "simulated"].includes(value.state);
-      const bad = ["absent", "lost", "error", "disconnected"].includes(value.state);
+      const bad = ["absent", "lost", "error", "disconnected", "alert"].includes(value.state);
       return h("li", {class: ok ? "hw-ok" : bad ? "hw-bad" : "", "data-device": name},
         h("span", {class: "hw-dot", "aria-hidden": "true"}),
         h("strong", {text: t("hw." + name, null, name.replace(/_/g, " "))}), " ",
         h("span", {text: t("hw.state." + value.state, null, value.state)}),
         value.detail ? h("div", {class: "muted small", text: value.detail}) : null,
+        name === "power" && typeof value.temperature_c === "number"
+          ? h("div", {class: "muted small", text: t("hw.temperature", {t: num(value.temperature_c)})}) : null,
         name === "camera" && value.setup
           ? h("div", {class: "muted small", text: t("hw.setup", {setup: value.setup})}) : null,
         name === "camera" ? trayCheckBlock(value) : null);
