@@ -1025,14 +1025,19 @@ def test_the_host_forgets_what_one_roll_taught_from_the_history(devices, server)
     expect(read).to_be_visible()
     kept = ana.request.get(server.url(f"/api/tables/{server.table}/dice/latest")).json()
     rid = kept["read_id"]
+    # the profile learns before the answer is sent; the page may draw the read from the
+    # live stream's update a moment before that, so the test waits for the answer itself
     if kept["status"] == "pending":  # confirmed: every die of it teaches
-        ana.click("#confirm-read")
+        with ana.expect_response(lambda r: r.url.endswith("/confirm")) as answer:
+            ana.click("#confirm-read")
         expect(read).to_have_attribute("data-status", "applied")
     else:  # applied as read teaches nothing; a die named otherwise (a slip) does
         other = "blank" if kept["dice"][0]["face"] != "blank" else "strong"
         ana.locator("#dice .die-tile").first.click()
-        ana.locator(f"#dice .picker button.face-button.f-{other}").click()
+        with ana.expect_response(lambda r: r.url.endswith("/correct")) as answer:
+            ana.locator(f"#dice .picker button.face-button.f-{other}").click()
         expect(ana.locator("#dice .die-tile").first).to_contain_text("corrected by Ana")
+    assert answer.value.ok
     assert rid in readers.profiles["seafall"].learned_from()
     host = devices()
     host.goto(server.host_link())
