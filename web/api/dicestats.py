@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify
 
-from companion.dice import find_die
+from companion.dice import Die, find_die
 from companion.dice.fairness import MIN_EXPECTED, fairness
 from companion.store.records import RecordKind
 from companion.table import Table
@@ -34,23 +34,25 @@ def dice_stats(session_id: str) -> Any:
 def stats_json(table: Table) -> dict[str, Any]:
     thrown_by = getattr(table.engine, "dice_thrown", None)
     thrown = thrown_by(_events_in_effect(table)) if thrown_by is not None else []
-    groups: dict[str, dict[str, dict[str, list[str]]]] = defaultdict(
-        lambda: {"source": defaultdict(list), "player": defaultdict(list)})
-    for throw in thrown:
-        group = groups[throw["die"]]
-        group["source"][throw["source"]].extend(throw["faces"])
-        group["player"][throw["player"] or "table"].extend(throw["faces"])
     dice = []
-    for name, group in groups.items():
+    for name in dict.fromkeys(throw["die"] for throw in thrown):
         die = find_die(name)
-        every = [face for faces in group["source"].values() for face in faces]
+        throws = [throw for throw in thrown if throw["die"] == name]
+        every = [face for throw in throws for face in throw["faces"]]
         dice.append({**fairness(die, every).to_json(),
-                     "by_source": {k: fairness(die, v).to_json()
-                                   for k, v in sorted(group["source"].items())},
-                     "by_player": {k: fairness(die, v).to_json()
-                                   for k, v in sorted(group["player"].items())}})
+                     "by_source": _grouped(die, throws, "source"),
+                     "by_player": _grouped(die, throws, "player")})
     return {"table": table.session_id, "version": table.version,
             "min_expected": MIN_EXPECTED, "dice": dice}
+
+
+def _grouped(die: Die, throws: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    """The throws' faces counted per value of ``key`` (a province; ``table`` for dice no
+    province threw)."""
+    groups: dict[str, list[str]] = defaultdict(list)
+    for throw in throws:
+        groups[throw[key] or "table"].extend(throw["faces"])
+    return {k: fairness(die, faces).to_json() for k, faces in sorted(groups.items())}
 
 
 def _events_in_effect(table: Table) -> list[Any]:
