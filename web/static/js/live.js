@@ -8,7 +8,10 @@
 // event: each poll calls `onDice` too, and the page redraws only a read that changed. A
 // campaign game's page hears its campaign move on (`onCampaign`: the game recorded, a step
 // taken back) from the stream's "campaign" event; a polling page compares the `campaign` the
-// table's GET answers with the last one seen, as neither changes a version.
+// table's GET answers with the last one seen, as neither changes a version. The stream only
+// tells of reads and campaign steps that come while it is open, so each time it opens (the
+// first time, and after a reconnect) the page asks for both once: what came while the page
+// loaded, or while the phone was away, is not missed.
 "use strict";
 
 import {getJSON} from "./api.js";
@@ -67,7 +70,13 @@ export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign
     // the table's campaign moved on (the game recorded into it, a step taken back)
     if (onCampaign) source.addEventListener("campaign", () => onCampaign());
     source.onmessage = onMessage;
-    source.onopen = () => { stopPolling(); onStatus("live"); };
+    source.onopen = () => {
+      stopPolling();
+      onStatus("live");
+      // what came before the stream opened, which it cannot tell
+      if (onDice) onDice();
+      if (onCampaign) onCampaign();
+    };
     source.onerror = () => {
       if (source.readyState === EventSource.CLOSED) {
         source.close();
