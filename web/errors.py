@@ -4,6 +4,7 @@
 unknown resource, 429 too many attempts (:class:`TooManyRequests`), 409 the rules say no
 (:class:`IllegalCommand`) or the page is stale (``conflict``: :class:`VersionConflict`, with
 the current version so the page can refresh, or a campaign moved on, ``CampaignConflict``),
+507 the disk is full, so nothing was written (``storage_full``: :class:`StorageFull`),
 500 a stored table this Tableside cannot open
 (:class:`Unopenable`) or a bug.
 """
@@ -17,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.store.campaigns import CampaignConflict
-from companion.store.errors import VersionConflict
+from companion.store.errors import StorageFull, VersionConflict
 
 
 class NotFound(LookupError):
@@ -79,6 +80,10 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(CampaignConflict)
     def _campaign_moved(exc: CampaignConflict) -> Any:  # a game set up, recorded, taken back
         return error_response(409, "conflict", str(exc))
+
+    @app.errorhandler(StorageFull)
+    def _full(exc: StorageFull) -> Any:  # the Pi's card is full: nothing was written
+        return error_response(507, "storage_full", str(exc))
 
     @app.errorhandler(NotFound)
     def _not_found(exc: NotFound) -> Any:

@@ -29,7 +29,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from companion.store.errors import DatabaseInUse, DatabaseUnreadable, StoreError
+from companion.store.errors import (
+    DatabaseInUse,
+    DatabaseUnreadable,
+    StorageFull,
+    StoreError,
+    is_full,
+)
 from companion.store.sqlite import inspect
 
 BACKUPS_DIR = "backups"
@@ -189,6 +195,10 @@ def _write(source: sqlite3.Connection, target: Path, close: bool = True) -> Path
         with part.open("rb") as f:
             os.fsync(f.fileno())
         os.replace(part, target)
+    except (sqlite3.Error, OSError) as exc:
+        if is_full(exc):  # the copy cut short is removed below
+            raise StorageFull(target.parent) from exc
+        raise
     finally:
         part.unlink(missing_ok=True)
         if close:

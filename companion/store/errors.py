@@ -7,6 +7,8 @@ the file is and what to do. Appending with a stale version raises :class:`Versio
 
 from __future__ import annotations
 
+import errno
+import sqlite3
 from pathlib import Path
 
 
@@ -108,6 +110,25 @@ class DatabaseInUse(StoreError):
         super().__init__(f"{path}: open in another program (is tableside serve running?); "
                          "stop it, then try again (nothing was changed)")
         self.path = str(path)
+
+
+class StorageFull(StoreError):
+    """The disk holding the file is full (SQLite's ``SQLITE_FULL``, or ``ENOSPC`` writing a
+    file): nothing of the change was written, and what was there is as it was. It works
+    again once space is freed; nothing has to be reopened."""
+
+    def __init__(self, path: Path | str | None) -> None:
+        where = f"the disk holding {path}" if path is not None else "the memory it is kept in"
+        super().__init__(f"{where} is full: nothing was written, and everything is as it "
+                         "was; free some space, then try again")
+        self.path = None if path is None else str(path)
+
+
+def is_full(exc: BaseException) -> bool:
+    """Whether ``exc`` says that the disk (or a quota) is full."""
+    if isinstance(exc, sqlite3.Error):
+        return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
 
 
 class NotJSON(StoreError, ValueError):

@@ -35,9 +35,11 @@ from companion.store.errors import (
     MissingDatabase,
     SchemaTooNew,
     SessionExists,
+    StorageFull,
     StoreError,
     UnknownSession,
     VersionConflict,
+    is_full,
 )
 from companion.store.records import (
     CommandRecord,
@@ -193,9 +195,11 @@ class SQLiteStore(CampaignTables, CampaignExport):
             try:
                 yield conn
                 conn.execute("COMMIT")
-            except BaseException:
+            except BaseException as exc:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
+                if is_full(exc):  # SQLite took the whole transaction back
+                    raise StorageFull(self.path) from exc
                 raise
 
     def _write(self) -> Any:

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from companion.store.errors import StorageFull
 from firmware_bridge.bridge import SerialBridge
 from firmware_bridge.events import ButtonEvent
 from firmware_bridge.gpio import GpioButtonBox
@@ -85,6 +86,9 @@ class ButtonBoxes:
         buttons = self.services.buttons_for(table)
         try:
             result = buttons.press(table, event)
+        except StorageFull as exc:  # nothing was written: the storage status says why
+            log.warning("button %d on table %s: %s", event.button, table.session_id, exc)
+            return
         except Exception as exc:  # the rules said no, or a stale table: log it, go on
             log.info("button %d on table %s: %s", event.button, table.session_id, exc)
             return

@@ -1,0 +1,94 @@
+"""A full disk (docs/store.md, "A full disk"): SQLite's own ``SQLITE_FULL``, reached here
+through its page limit (``PRAGMA max_page_count``) as a full memory card reaches it. The
+command is refused with :class:`StorageFull`, nothing of it is written, the table in
+memory stays as it was, and the same command goes through once there is room."""
+
+from __future__ import annotations
+
+import errno
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from companion.engine import Command
+from companion.store import SQLiteStore, StorageFull, StoreError
+from companion.store.errors import is_full
+from companion.table import Table
+from tests.support import tally
+
+
+@pytest.fixture(autouse=True)
+def _tally_game() -> None:
+    tally.register()
+
+
+def add(table: Table, amount: int = 1) -> None:
+    table.apply(Command("add", {"player": "red", "amount": amount}, "red"))
+
+
+def fill_up(store: SQLiteStore, table: Table) -> int:
+    """Cap the database at its size now and play until a command no longer fits; the
+    page limit it was capped at."""
+    pages = store._conn.execute("PRAGMA page_count").fetchone()[0]
+    store._conn.execute(f"PRAGMA max_page_count = {pages}")
+    for _ in range(10_000):
+        before = (table.version, table.state)
+        try:
+            add(table)
+        except StorageFull:
+            assert (table.version, table.state) == before  # nothing changed in memory
+            return pages
+    raise AssertionError("the capped database never filled up")
+
+
+def test_a_command_that_does_not_fit_is_refused_whole_and_fits_once_there_is_room(
+        tmp_path: Path):
+    path = tmp_path / "tableside.sqlite3"
+    store = SQLiteStore(path)
+    table = Table.create(store, "tally", {"players": ["red", "blue"], "goal": 10**9})
+    pages = fill_up(store, table)
+    version, state = table.version, table.state
+    with pytest.raises(StorageFull) as refused:
+        add(table, 5)
+    message = str(refused.value)
+    assert str(path) in message and "full: nothing was written" in message
+    assert isinstance(refused.value, StoreError) and refused.value.path == str(path)
+    assert isinstance(refused.value.__cause__, sqlite3.OperationalError)
+    with SQLiteStore(path) as other:  # what is on disk is what the table shows
+        assert Table.open(other, table.session_id).version == version
+    with pytest.raises(StorageFull):  # an undo is a record too
+        table.undo("red")
+    assert (table.version, table.state) == (version, state)
+    store._conn.execute(f"PRAGMA max_page_count = {pages + 1000}")  # space freed
+    add(table, 5)
+    table.undo("red")
+    table.redo("red")
+    assert table.version > version
+    store.close()
+    with SQLiteStore(path) as again:  # and it is all on disk, in order
+        reopened = Table.open(again, table.session_id)
+        assert (reopened.version, reopened.state) == (table.version, table.state)
+
+
+def test_a_new_table_that_does_not_fit_leaves_no_session(tmp_path: Path):
+    store = SQLiteStore(tmp_path / "tableside.sqlite3")
+    table = Table.create(store, "tally", {"players": ["red", "blue"], "goal": 10**9})
+    fill_up(store, table)
+    with pytest.raises(StorageFull):
+        for _ in range(100):  # setups are small: a few may fit in the last page
+            Table.create(store, "tally", {"players": ["red", "blue"]})
+    assert all(Table.open(store, s.id).version >= 0 for s in store.sessions())
+    store.close()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+def test_what_counts_as_full():
+    with open("/dev/full", "wb", buffering=0) as full:  # the kernel's always-full device
+        with pytest.raises(OSError) as written:
+            full.write(b"x")
+    assert written.value.errno == errno.ENOSPC and is_full(written.value)
+    assert is_full(OSError(errno.EDQUOT, "quota"))
+    assert not is_full(OSError(errno.EACCES, "denied"))
+    assert not is_full(sqlite3.OperationalError("database is locked"))
+    assert not is_full(ValueError("full"))
