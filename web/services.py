@@ -91,6 +91,7 @@ class Services:
     software_box: SoftwareButtonBox = field(init=False)
     _buttons: dict[str, TableButtons] = field(default_factory=dict)
     data_dir: Path | None = None  # beside the database: dice reads and their pictures
+    pictures_budget: int | None = None  # bytes of the reads' frames kept (None: the default)
     runtime: Any = None  # web.runtime.Runtime when `tableside serve` runs the hardware
     _dice: DiceService | None = None
     _scratch: tempfile.TemporaryDirectory[str] | None = None
@@ -129,7 +130,9 @@ class Services:
                 if folder is None:
                     self._scratch = tempfile.TemporaryDirectory(prefix="tableside-reads-")
                     folder = Path(self._scratch.name)
-                self._dice = DiceService(ReadStore(folder / "reads"),
+                budget = {} if self.pictures_budget is None else {
+                    "frames_budget": self.pictures_budget}
+                self._dice = DiceService(ReadStore(folder / "reads", **budget),
                                          on_read=self.live.dice_read)
             return self._dice
 

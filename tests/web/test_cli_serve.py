@@ -43,6 +43,16 @@ def test_serve_on_a_port_there_is_not_says_so(tmp_path, capsys, port):
     assert not (tmp_path / "t.sqlite3").exists()
 
 
+@pytest.mark.parametrize("mb", ["-5", "lots", "1.5"])
+def test_serve_with_room_for_pictures_that_is_no_size_says_so(tmp_path, capsys, mb):
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--pictures-mb", mb, "--db", str(tmp_path / "t.sqlite3")])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument --pictures-mb: '{mb}': a number of megabytes, 0 or more" in err
+    assert not (tmp_path / "t.sqlite3").exists()
+
+
 NO_HARDWARE = ["--camera", "none", "--box", "none", "--gpio", "none", "--quiet"]
 
 

@@ -187,9 +187,11 @@ def _file(read_id: str, name: str, mimetype: str) -> Any:
         raise NotFound(f"there is no dice read {read_id!r}")
     path = store.file(read_id, name)
     if path is None:
-        raise NotFound(f"read {read_id} has no {name}"
-                       + (" (a newer read replaced it)" if record.status == "superseded"
-                          else ""))
+        why = ("" if name != "frame.jpg" and record.status != "superseded"
+               else " (a newer read replaced it)" if record.status == "superseded"
+               else " any more: the oldest pictures are let go to keep them within their "
+                    "space (tableside serve --pictures-mb); its dice's crops are kept")
+        raise NotFound(f"read {read_id} has no {name}{why}")
     # small files, read whole: nothing is left open if the phone goes away mid-answer
     response = Response(path.read_bytes(), mimetype=mimetype)
     response.cache_control.max_age = 3600

@@ -65,6 +65,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quiet", action="store_true",
                    help="do not write the camera, button box and GPIO buttons found (and "
                         "each one that comes, goes or comes back) on this terminal")
+    p.add_argument("--pictures-mb", type=_megabytes, default=None, metavar="MB",
+                   help="room for the dice reads' pictures (each read's whole frame), kept "
+                        "newest first; the oldest beyond it are deleted, the dice's crops "
+                        "always kept (default 512)")
     p.add_argument("--threads", type=int, default=24,
                    help="worker threads: each open live stream holds one (default %(default)s)")
     p.set_defaults(handler=run)
@@ -101,6 +105,17 @@ def demo_table(store: SQLiteStore) -> str:
             return info.id
     table = Table.create(store, "seafall", demo_options(), DEMO_ACTOR)
     return table.session_id
+
+
+def _megabytes(text: str) -> int:
+    """A size in MB (a whole number, 0 or more), as bytes."""
+    try:
+        mb = int(text)
+    except ValueError:
+        mb = -1
+    if mb < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a number of megabytes, 0 or more")
+    return mb * 1024 * 1024
 
 
 def _port(text: str) -> int:
@@ -147,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
                   f"tableside backup restore latest --db {path}", file=sys.stderr)
         return 2
     _back_up(path, "serve-start")
-    services = Services(store, data_dir=path.parent)
+    services = Services(store, data_dir=path.parent, pictures_budget=args.pictures_mb)
     console: HardwareConsole | None = None
     try:
         options = RuntimeOptions(demo=args.demo, camera=args.camera, box=args.box,

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from companion.errors import IllegalCommand
+from companion.store.backup import BACKUPS_DIR
 from companion.table import Table
 from firmware_bridge.bridge import SerialBridge
 from firmware_bridge.gpio import GpioButtonBox, GpioUnavailable, pi_pin_factory
@@ -50,8 +51,9 @@ from web.runtime import hardware
 from web.runtime.boxes import ButtonBoxes
 from web.runtime.camera import CameraLoop
 from web.runtime.focus import Focus
-from web.runtime.power import PowerStatus, PowerWatch, read_power
-from web.runtime.status import RUNNING, CameraStatus, GpioStatus, software_box_json
+from web.runtime.power import PowerStatus, read_power
+from web.runtime.status import RUNNING, Cached, CameraStatus, GpioStatus, software_box_json
+from web.runtime.storage import StorageStatus, read_storage
 
 log = logging.getLogger(__name__)
 
@@ -98,10 +100,12 @@ class Runtime:
                  pi_model: str | None = hardware.DETECT,
                  video_devices: list[hardware.VideoDevice] | None = None,
                  box_found: Callable[[], bool] | None = None,
-                 power: Callable[[], PowerStatus | None] = read_power) -> None:
+                 power: Callable[[], PowerStatus | None] = read_power,
+                 storage: Callable[[], StorageStatus | None] | None = None) -> None:
         """``camera_factory``, ``bridge``, ``pi_model`` (None: not a Pi), ``video_devices``,
-        ``box_found`` and ``power`` (the Pi's power and heat) replace discovery (tests); by
-        default the hardware is looked for.
+        ``box_found``, ``power`` (the Pi's power and heat) and ``storage`` (the room on the
+        disk holding the games) replace discovery (tests); by default the hardware is
+        looked for, and the disk is the one of ``services.data_dir`` (none: no part).
 
         With ``options.demo`` the recorded camera and the simulated box stand in for the
         ones not given; on a Pi, only for those not plugged in (``recorded_camera``,
@@ -126,7 +130,16 @@ class Runtime:
         self.setup = tray_setup(options.setup, remembered=not self.recorded_camera)
         self.camera = self._make_camera(camera_factory, camera_spec)
         self.boxes = self._make_boxes(bridge)
-        self.power = PowerWatch(power)
+        self.power = Cached(power)
+        self.storage = Cached(storage or self._read_storage)
+
+    def _read_storage(self) -> StorageStatus | None:
+        folder = self.services.data_dir
+        if folder is None:  # the games are kept in memory: no disk to fill
+            return None
+        reads = self.services.dice().store
+        return read_storage(folder, lambda: (reads.frames_bytes(), reads.frames_budget),
+                            backups=folder / BACKUPS_DIR)
 
     # -- building the parts -------------------------------------------------------------------
     def _make_camera(self, factory: Callable[[], FrameSource] | None,
@@ -379,4 +392,7 @@ class Runtime:
         power = self.power.status()
         if power is not None:  # a Pi's firmware reports it; another machine has no part
             status["power"] = power.to_json()
+        storage = self.storage.status()
+        if storage is not None:
+            status["storage"] = storage.to_json()
         return status

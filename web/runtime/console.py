@@ -78,8 +78,17 @@ def _power(part: Status) -> str:
                                              else "")
 
 
+def _storage(part: Status) -> str:
+    return f"Storage: {part.get('detail')}"
+
+
 LINES: dict[str, Callable[[Status], str | None]] = {
-    "camera": _camera, "button_box": _box, "gpio": _gpio, "power": _power}
+    "camera": _camera, "button_box": _box, "gpio": _gpio, "power": _power,
+    "storage": _storage}
+# a part whose detail changes without news (the storage's free megabytes) is told again
+# only when its state changes
+KEYS: dict[str, Callable[[Status], tuple[Any, ...]]] = {
+    "storage": lambda part: (part.get("state"),)}
 
 
 def changes(before: Status | None, now: Status) -> list[str]:
@@ -92,7 +101,8 @@ def changes(before: Status | None, now: Status) -> list[str]:
         if not isinstance(part, Mapping) or part.get("state") in PASSING.get(name, ()):
             continue
         old = before.get(name) if before is not None else None
-        if isinstance(old, Mapping) and _key(old) == _key(part):
+        key = KEYS.get(name, _key)
+        if isinstance(old, Mapping) and key(old) == key(part):
             continue
         text = line(part)
         if text:

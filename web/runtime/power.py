@@ -17,21 +17,18 @@ the state does). A machine with neither source is not a Pi: it reports no ``powe
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from web.runtime.status import ALERT, OK, WARNING
+
 THROTTLED = Path("/sys/devices/platform/soc/soc:firmware/get_throttled")
 HWMON = Path("/sys/class/hwmon")
 THERMAL = Path("/sys/class/thermal/thermal_zone0/temp")
-CACHE_SECONDS = 5.0  # the status is asked often (the console, each phone): read this often
 
 NOW = {0: "under_voltage", 1: "frequency_capped", 2: "throttled", 3: "soft_temperature_limit"}
 SINCE_BOOT = 16  # the same four bits, 16 places up: it has happened since the Pi started
-
-OK, WARNING, ALERT = "ok", "warning", "alert"
 
 ADVICE_POWER = ("use a supply made for this Pi (5 V, 3 A for a Pi 4; 5 A for a Pi 5) and "
                 "a short cable; unplug what draws power from its USB ports")
@@ -114,20 +111,3 @@ def read_power(throttled: Path = THROTTLED, hwmon: Path = HWMON,
         low = _read_int(alarm)  # look at the firmware: told as one that has happened
         return power_status(1 << SINCE_BOOT if low else 0, temperature, source="rpi_volt")
     return None
-
-
-class PowerWatch:
-    """:func:`read_power`, read at most every :data:`CACHE_SECONDS`."""
-
-    def __init__(self, read: Callable[[], PowerStatus | None] = read_power,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self._read = read
-        self._clock = clock
-        self._at: float | None = None
-        self._last: PowerStatus | None = None
-
-    def status(self) -> PowerStatus | None:
-        now = self._clock()
-        if self._at is None or now - self._at >= CACHE_SECONDS:
-            self._last, self._at = self._read(), now
-        return self._last

@@ -16,7 +16,8 @@ import secrets
 import shutil
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,8 +25,13 @@ from typing import Any
 
 import numpy as np
 
+from companion.store.errors import StorageFull, is_full
 from web.runtime.images import jpeg, png
 from web.sidefiles import set_aside_if_damaged
+
+# The frames (a read's whole picture: 100-500 kB) are kept newest first within this many
+# bytes; each die's crop (a few kB, what a profile learns from) is always kept.
+FRAMES_BUDGET = 512 * 1024 * 1024
 
 PENDING = "pending"
 APPLIED = "applied"
@@ -174,7 +180,12 @@ class DiceReadRecord:
 class ReadStore:
     """Reads and their files under ``directory``; safe to share between threads."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, frames_budget: int = FRAMES_BUDGET) -> None:
+        if frames_budget < 0:
+            raise ValueError("the frames' budget is a number of bytes, 0 or more")
+        self.frames_budget = frames_budget
+        self._frames: int | None = None  # bytes of frames kept, summed when first asked
+        self._looked = 0  # the rowid up to which older frames were let go
         self.directory = Path(directory)
         self.files = self.directory / "files"
         self.files.mkdir(parents=True, exist_ok=True)
@@ -199,29 +210,75 @@ class ReadStore:
         """Keep a new pending read: its files first, then its row (so a row has files)."""
         read_id = secrets.token_hex(6)
         folder = self.files / read_id
-        folder.mkdir(parents=True)
-        (folder / "frame.jpg").write_bytes(jpeg(frame))
-        for n, c in enumerate(crops):
-            if c is not None:
-                (folder / f"crop-{n}.png").write_bytes(png(c))
         h, w = frame.shape[:2]
         record = DiceReadRecord(read_id, table_id, prompt_id, die, source, actor, _now(),
                                 PENDING, tuple(dice), (w, h), expected, tuple(warnings), ms,
                                 note=note, used=tuple(used) if used is not None else None)
+        try:
+            with self._full_is_said(self.directory):
+                folder.mkdir(parents=True)
+                (folder / "frame.jpg").write_bytes(jpeg(frame))
+                for n, c in enumerate(crops):
+                    if c is not None:
+                        (folder / f"crop-{n}.png").write_bytes(png(c))
+                with self._lock:
+                    self._db.execute(
+                        "INSERT INTO reads (id, table_id, prompt_id, die, source, actor, "
+                        "created_at, status, dice, frame_w, frame_h, expected, warnings, ms, "
+                        "note, used) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (read_id, table_id, prompt_id, die, source, actor, record.created_at,
+                         PENDING, _dice_json(dice), w, h, expected, json.dumps(list(warnings)),
+                         ms, note, json.dumps(list(used)) if used is not None else None))
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)  # no files without their row
+            raise
         with self._lock:
-            self._db.execute(
-                "INSERT INTO reads (id, table_id, prompt_id, die, source, actor, created_at, "
-                "status, dice, frame_w, frame_h, expected, warnings, ms, note, used) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (read_id, table_id, prompt_id, die, source, actor, record.created_at, PENDING,
-                 _dice_json(dice), w, h, expected, json.dumps(list(warnings)), ms, note,
-                 json.dumps(list(used)) if used is not None else None))
+            if self._frames is not None:  # else summed below, the new frame among them
+                self._frames += _size(folder / "frame.jpg")
+            self._frames_kept()
+            self._let_frames_go()
         return record
+
+    def frames_bytes(self) -> int:
+        """The bytes of the frames kept (each read's picture; not the dice's crops)."""
+        with self._lock:
+            return self._frames_kept()
+
+    def _frames_kept(self) -> int:  # with the lock held
+        if self._frames is None:
+            self._frames = sum(_size(p) for p in self.files.glob("*/frame.jpg"))
+        return self._frames
+
+    def _let_frames_go(self) -> None:
+        """Delete the oldest frames, of reads no longer pending, until those kept fit the
+        budget (with the lock held). Their dice's crops stay: a profile learns from them."""
+        if self._frames_kept() <= self.frames_budget:
+            return
+        rows = self._db.execute("SELECT rowid, id FROM reads WHERE rowid > ? AND status != ? "
+                                "ORDER BY rowid", (self._looked, PENDING))
+        for rowid, read_id in rows:
+            frame = self.files / read_id / "frame.jpg"
+            self._frames -= _size(frame)
+            frame.unlink(missing_ok=True)
+            self._looked = rowid
+            if self._frames <= self.frames_budget:
+                break
+
+    @staticmethod
+    @contextmanager
+    def _full_is_said(where: Path) -> Iterator[None]:
+        """A full disk raises :class:`StorageFull` (the API's 507), not a bare OS error."""
+        try:
+            yield
+        except (sqlite3.Error, OSError) as exc:
+            if is_full(exc):
+                raise StorageFull(where) from exc
+            raise
 
     def update(self, record: DiceReadRecord, **changes: Any) -> DiceReadRecord:
         """Change a read's status, dice, faces applied or note; returns the new record."""
         new = replace(record, **changes)
-        with self._lock:
+        with self._lock, self._full_is_said(self.directory):
             self._db.execute(
                 "UPDATE reads SET status = ?, dice = ?, applied_version = ?, "
                 "applied_command = ?, applied_faces = ?, note = ? WHERE id = ?",
@@ -232,7 +289,7 @@ class ReadStore:
 
     def add_correction(self, read_id: str, die: int | None, from_face: str | None,
                        to_face: str | None, actor: str | None, after_apply: bool) -> None:
-        with self._lock:
+        with self._lock, self._full_is_said(self.directory):
             self._db.execute(
                 "INSERT INTO corrections (read_id, die, from_face, to_face, actor, at, "
                 "after_apply) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -241,7 +298,7 @@ class ReadStore:
     def supersede(self, table_id: str, prompt_id: str | None, keep: str) -> list[str]:
         """Mark the table's other pending reads superseded and drop their files (a pending
         read was never applied, so its pictures are evidence of nothing)."""
-        with self._lock:
+        with self._lock, self._full_is_said(self.directory):
             rows = self._db.execute(
                 "SELECT id FROM reads WHERE table_id = ? AND status = ? AND id != ?",
                 (table_id, PENDING, keep)).fetchall()
@@ -249,8 +306,9 @@ class ReadStore:
             for read_id in ids:
                 self._db.execute("UPDATE reads SET status = ?, note = ? WHERE id = ?",
                                  (SUPERSEDED, "a newer read replaced it", read_id))
-        for read_id in ids:
-            shutil.rmtree(self.files / read_id, ignore_errors=True)
+                if self._frames is not None:
+                    self._frames -= _size(self.files / read_id / "frame.jpg")
+                shutil.rmtree(self.files / read_id, ignore_errors=True)
         return ids
 
     # -- reading ---------------------------------------------------------------------------
@@ -306,6 +364,13 @@ class ReadStore:
 _COLUMNS = ("id, table_id, prompt_id, die, source, actor, created_at, status, dice, frame_w, "
             "frame_h, expected, warnings, ms, applied_version, applied_command, "
             "applied_faces, note, used")
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:  # not there (let go, or never written)
+        return 0
 
 
 def _dice_json(dice: Sequence[ReadDie]) -> str:

@@ -9,19 +9,29 @@ knowing the hardware:
   ``degraded``, ``lost``, ``wrong_device``, ``incompatible``), or ``absent`` when none is
   looked for;
 * gpio: ``absent`` (not a Pi, or turned off) or ``running``;
-* software box: always ``running`` (the dashboard's buttons).
+* software box: always ``running`` (the dashboard's buttons);
+* power (on a Pi: web.runtime.power) and storage (web.runtime.storage): ``ok``,
+  ``warning`` or ``alert``.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 ABSENT = "absent"
 RUNNING = "running"
 LOST = "lost"
 REOPENING = "reopening"
+
+# the Pi's power and heat, and the room on its disk: fine, to be seen to, or to be fixed now
+OK, WARNING, ALERT = "ok", "warning", "alert"
+CACHE_SECONDS = 5.0  # such a status is asked often (the console, each phone): read this often
+
+T = TypeVar("T")
 
 
 def utc_now() -> str:
@@ -94,3 +104,21 @@ def idle_status(software_buttons: int) -> dict[str, Any]:
     return {"mode": "off", "table": None, "camera": camera.to_json(),
             "button_box": box.to_json(), "gpio": gpio.to_json(),
             "software_box": software_box_json(software_buttons)}
+
+
+class Cached(Generic[T]):
+    """A status read at most every :data:`CACHE_SECONDS` (the console and each phone ask
+    often; the answer changes slowly)."""
+
+    def __init__(self, read: Callable[[], T], clock: Callable[[], float] = time.monotonic
+                 ) -> None:
+        self._read = read
+        self._clock = clock
+        self._at: float | None = None
+        self._last: T | None = None
+
+    def status(self) -> T | None:
+        now = self._clock()
+        if self._at is None or now - self._at >= CACHE_SECONDS:
+            self._last, self._at = self._read(), now
+        return self._last

@@ -267,15 +267,18 @@ def test_the_table_page_counts_the_dice_thrown_against_their_odds(devices, serve
 
 
 def test_the_hardware_card_says_when_the_pis_power_supply_is_too_weak(devices, server):
-    """docs/runtime.md, "Power and heat": on a Pi whose firmware reports under-voltage now
-    (get_throttled 0x50005), the hardware card's *Power and heat* row is red and says what
-    to do, with the temperature."""
+    """docs/runtime.md, "Power and heat" and "Storage": on a Pi whose firmware reports
+    under-voltage now (get_throttled 0x50005), the hardware card's *Power and heat* row is
+    red and says what to do, with the temperature; and so is *Storage* on a card with
+    100 MB left."""
     from web.runtime import Runtime, RuntimeOptions
     from web.runtime.power import power_status
+    from web.runtime.storage import MB, storage_status
 
     runtime = Runtime(server.services, RuntimeOptions(camera="none", box="none", gpio=False),
                       pi_model="Raspberry Pi 4 Model B Rev 1.4",
-                      power=lambda: power_status(0x50005, 71.5))
+                      power=lambda: power_status(0x50005, 71.5),
+                      storage=lambda: storage_status(Path("/data"), 100 * MB, 16_000 * MB))
     server.services.runtime = runtime
     try:
         page = devices()
@@ -285,6 +288,10 @@ def test_the_hardware_card_says_when_the_pis_power_supply_is_too_weak(devices, s
         expect(row).to_contain_text("the power supply is too weak now")
         expect(row).to_contain_text("71.5 °C")
         expect(row).to_have_class("hw-bad")
+        disk = page.locator("#hardware [data-device=storage]")
+        expect(disk).to_contain_text("Storage almost full")
+        expect(disk).to_contain_text("only 100 MB free on the disk holding the games")
+        expect(disk).to_have_class("hw-bad")
     finally:
         server.services.runtime = None
         runtime.stop()

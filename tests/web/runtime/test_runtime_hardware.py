@@ -32,6 +32,7 @@ from web.runtime.hardware import (
     screen_machine,
     video_devices,
 )
+from web.runtime.reads import FRAMES_BUDGET
 
 OPTION_2 = 5  # SeaFall mapping: button 5 is option 2 (hold: option 4)
 UNDO = 3
@@ -355,8 +356,13 @@ def test_hardware_status_json(services):
     runtime.start()
     assert wait_for(lambda: runtime.status()["camera"]["frames"] > 2)
     out = client.get("/api/hardware").json
-    assert set(out) == {"mode", "table", "camera", "button_box", "gpio", "software_box"}
+    assert set(out) == {"mode", "table", "camera", "button_box", "gpio", "software_box",
+                        "storage"}  # not a Pi: no power part
     assert out["mode"] == "hardware" and out["table"] == tid
+    storage = out["storage"]  # the disk holding the test's database
+    assert storage["path"] == str(services.data_dir) and 0 < storage["free_bytes"]
+    assert storage["free_bytes"] <= storage["total_bytes"]
+    assert storage["pictures_budget"] == FRAMES_BUDGET and storage["pictures_bytes"] == 0
     camera = out["camera"]
     assert camera["source"] == "camera:0" and camera["state"] == "running"
     assert camera["tray"] in ("moving", "still", "settled") and camera["last_frame"]

@@ -11,16 +11,8 @@ import pytest
 
 from web.runtime import Runtime, RuntimeOptions
 from web.runtime.console import changes
-from web.runtime.power import (
-    ALERT,
-    CACHE_SECONDS,
-    OK,
-    WARNING,
-    PowerStatus,
-    PowerWatch,
-    power_status,
-    read_power,
-)
+from web.runtime.power import PowerStatus, power_status, read_power
+from web.runtime.status import ALERT, CACHE_SECONDS, OK, WARNING, Cached
 
 
 @pytest.mark.parametrize(("bits", "state", "now", "since", "words"), [
@@ -92,7 +84,7 @@ def test_read_at_most_every_few_seconds():
         reads.append(now[0])
         return power_status(0)
 
-    watch = PowerWatch(read, clock=lambda: now[0])
+    watch = Cached(read, clock=lambda: now[0])
     watch.status()
     now[0] = CACHE_SECONDS - 0.1
     watch.status()
@@ -112,13 +104,13 @@ def test_the_hardware_status_and_the_terminal_tell_it(services):
         assert first["power"]["state"] == OK
         assert "Power: power supply and temperature fine (52 °C now)" in changes(None, first)
         bits[0], temperature[0] = 0x50005, 53.0
-        runtime.power = PowerWatch(lambda: power_status(bits[0], temperature[0]))
+        runtime.power = Cached(lambda: power_status(bits[0], temperature[0]))
         dipped = runtime.status()
         assert dipped["power"]["state"] == ALERT
         assert [line for line in changes(first, dipped) if line.startswith("Power:")] == [
             f"Power: {dipped['power']['detail']} (53 °C now)"]
         temperature[0] = 58.0  # warmer, the same fault: no new line
-        runtime.power = PowerWatch(lambda: power_status(bits[0], temperature[0]))
+        runtime.power = Cached(lambda: power_status(bits[0], temperature[0]))
         assert changes(dipped, runtime.status()) == []
     finally:
         runtime.stop()

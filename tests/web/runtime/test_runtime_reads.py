@@ -60,3 +60,106 @@ def test_superseding_drops_pending_pictures_only(tmp_path: Path):
     assert store.latest("t1").id == new  # type: ignore[union-attr]
     assert store.count() == 4 and store.count("t1") == 3
     store.close()
+
+
+def noisy_add(store: ReadStore, seed: int, table: str = "t1") -> str:
+    """A read whose frame is noise (a JPEG of some 40 kB, as a real frame is sizeable)."""
+    frame = np.random.default_rng(seed).integers(0, 256, (120, 160, 3), np.uint8)
+    record = store.add(table_id=table, prompt_id="roll:0", die="seafall", source="camera",
+                       actor="camera", dice=[die("weak", 5)],
+                       crops=[np.zeros((64, 64, 3), np.uint8)], frame=frame, expected=1)
+    return record.id
+
+
+def frame_size(store: ReadStore, read_id: str) -> int:
+    path = store.file(read_id, "frame.jpg")
+    return path.stat().st_size if path is not None else 0
+
+
+def test_the_oldest_frames_are_let_go_beyond_their_budget_and_the_crops_stay(tmp_path: Path):
+    """docs/runtime.md, "Storage": the frames are kept newest first within their budget;
+    a pending read's frame (the table has not looked at it yet) and every crop stay."""
+    probe = ReadStore(tmp_path / "probe")
+    one = frame_size(probe, noisy_add(probe, 0))
+    probe.close()
+    store = ReadStore(tmp_path / "reads", frames_budget=int(3.5 * one))
+    first = noisy_add(store, 1)  # left pending: the table has not looked at it yet
+    ids = [first]
+    for seed in range(2, 7):
+        ids.append(noisy_add(store, seed))
+        store.update(store.get(ids[-1]), status=APPLIED)  # type: ignore[arg-type]
+    kept = [read_id for read_id in ids if store.file(read_id, "frame.jpg") is not None]
+    # three frames fit (3.5 frames' bytes): from the fourth read on, each new one lets the
+    # oldest applied frame go, never the pending one
+    assert kept == [first, ids[4], ids[5]]
+    assert store.frames_bytes() == sum(frame_size(store, r) for r in ids)
+    assert store.frames_bytes() <= store.frames_budget
+    assert all(store.file(r, "crop-0.png") is not None for r in ids)  # a profile learns
+    assert store.count() == 6 and store.get(ids[1]).status == APPLIED  # type: ignore[union-attr]
+    store.close()
+    again = ReadStore(tmp_path / "reads", frames_budget=int(3.5 * one))  # summed anew
+    assert again.frames_bytes() == sum(frame_size(again, r) for r in ids)
+    again.close()
+
+
+def test_a_superseded_reads_frame_no_longer_counts(tmp_path: Path):
+    store = ReadStore(tmp_path / "reads")
+    old = noisy_add(store, 1)
+    size = store.frames_bytes()
+    assert size == frame_size(store, old) > 0
+    new = noisy_add(store, 2)
+    assert store.supersede("t1", "roll:0", keep=new) == [old]
+    assert store.frames_bytes() == frame_size(store, new)
+    store.close()
+
+
+def test_no_room_for_frames_keeps_the_crops_only(tmp_path: Path):
+    store = ReadStore(tmp_path / "reads", frames_budget=0)
+    read_id = noisy_add(store, 1)
+    assert store.file(read_id, "frame.jpg") is not None  # pending: kept until looked at
+    store.update(store.get(read_id), status=APPLIED)  # type: ignore[arg-type]
+    later = noisy_add(store, 2)
+    assert store.file(read_id, "frame.jpg") is None
+    assert store.file(read_id, "crop-0.png") is not None
+    assert store.frames_bytes() == frame_size(store, later)
+    store.close()
+    try:
+        ReadStore(tmp_path / "other", frames_budget=-1)
+    except ValueError as exc:
+        assert "0 or more" in str(exc)
+    else:
+        raise AssertionError("a negative budget was taken")
+
+
+def test_a_full_disk_keeps_no_half_read_and_says_so(tmp_path: Path):
+    """SQLite's own "database or disk is full" (its page limit reached, as a full card
+    does): the read is refused with StorageFull, no folder is left without its row, and
+    the store works again once there is room."""
+    from companion.store.errors import StorageFull
+
+    store = ReadStore(tmp_path / "reads")
+    kept = noisy_add(store, 1)
+    pages = store._db.execute("PRAGMA page_count").fetchone()[0]
+    store._db.execute(f"PRAGMA max_page_count = {pages}")
+    folders = sorted(p.name for p in store.files.iterdir())
+    refused = 0
+    for seed in range(2, 40):  # until the pages are used up
+        try:
+            noisy_add(store, seed)
+        except StorageFull as exc:
+            assert "full: nothing was written" in str(exc)
+            refused += 1
+            break
+        folders = sorted(p.name for p in store.files.iterdir())
+    assert refused == 1
+    assert sorted(p.name for p in store.files.iterdir()) == folders  # nothing half-kept
+    assert store.count() == len(folders) and store.get(kept) is not None
+    record = store.get(kept)
+    try:
+        while True:  # an update too is refused whole
+            record = store.update(record, note="x" * 4000)  # type: ignore[arg-type]
+    except StorageFull:
+        pass
+    store._db.execute(f"PRAGMA max_page_count = {pages + 1000}")  # room again
+    assert noisy_add(store, 99) in {p.name for p in store.files.iterdir()}
+    store.close()

@@ -1,0 +1,157 @@
+"""The room on the disk that holds the games (web/runtime/storage.py; docs/runtime.md,
+"Storage"): the hardware status says when it runs low and what of Tableside's takes room,
+the terminal tells each change of state once, and a full disk refuses a command with 507
+while a dice read waits for the table, to be confirmed once there is room."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.store import SQLiteStore
+from tests.support.web import browser
+from tests.web.runtime.support import demo_profile
+from tests.web.runtime.test_dice_api import new_table, post_read, settled, state, upload
+from web.app import create_app
+from web.runtime import Runtime, RuntimeOptions
+from web.runtime.console import changes
+from web.runtime.status import ALERT, OK, WARNING, Cached
+from web.runtime.storage import ALERT_FREE, MB, WARNING_FREE, read_storage, storage_status
+from web.services import Services
+
+GB = 1024 * MB
+
+
+@pytest.mark.parametrize("free, expected", [
+    (WARNING_FREE, OK), (WARNING_FREE - 1, WARNING), (ALERT_FREE, WARNING),
+    (ALERT_FREE - 1, ALERT), (0, ALERT)])
+def test_the_state_follows_the_free_space(free, expected):
+    status = storage_status(Path("/data"), free, 16 * GB)
+    assert status.state == expected and (status.free_bytes, status.total_bytes) == (
+        free, 16 * GB)
+    assert status.path == "/data"
+
+
+def test_the_detail_says_what_to_do_and_what_of_tableside_takes_room():
+    low = storage_status(Path("/data"), 100 * MB, 16 * GB, pictures=300 * MB,
+                         budget=512 * MB, backups=40 * MB)
+    assert low.state == ALERT
+    assert low.detail.startswith("only 100 MB free on the disk holding the games")
+    assert "free some space now" in low.detail and "nothing is lost" in low.detail
+    assert "the dice pictures take 300 MB" in low.detail and "--pictures-mb" in low.detail
+    assert "the backups take 40 MB ('tableside backup list')" in low.detail
+    fine = storage_status(Path("/data"), 5 * GB, 16 * GB, pictures=300 * MB)
+    assert fine.detail == "5,120 MB free on the disk holding the games"
+    assert storage_status(Path("/d"), 500 * MB, GB).detail == (
+        "500 MB free on the disk holding the games: free some space before the next game")
+
+
+def test_the_disk_is_read_even_before_the_folder_exists(tmp_path: Path):
+    (tmp_path / "backups").mkdir()
+    (tmp_path / "backups" / "one.sqlite3").write_bytes(b"x" * 3000)
+    status = read_storage(tmp_path / "data" / "not-yet", lambda: (1234, 5678),
+                          backups=tmp_path / "backups")
+    assert status is not None and status.path == str(tmp_path / "data" / "not-yet")
+    assert 0 < status.free_bytes <= status.total_bytes
+    assert (status.pictures_bytes, status.pictures_budget, status.backups_bytes) == (
+        1234, 5678, 3000)
+
+
+def test_the_terminal_tells_the_storage_once_per_state(services):
+    free = [5 * GB]
+    runtime = Runtime(services, RuntimeOptions(camera="none", box="none", gpio=False),
+                      pi_model=None, power=lambda: None,
+                      storage=lambda: storage_status(Path("/data"), free[0], 16 * GB))
+    try:
+        first = runtime.status()
+        assert first["storage"]["state"] == OK
+        assert "Storage: 5,120 MB free on the disk holding the games" in changes(None, first)
+        free[0] = 900 * MB
+        runtime.storage = Cached(runtime.storage._read)
+        low = runtime.status()
+        assert [line for line in changes(first, low) if line.startswith("Storage:")] == [
+            f"Storage: {low['storage']['detail']}"]
+        free[0] = 800 * MB  # less, the same state: no new line
+        runtime.storage = Cached(runtime.storage._read)
+        assert changes(low, runtime.status()) == []
+    finally:
+        runtime.stop()
+
+
+def test_a_full_disk_answers_507_and_a_read_waits_until_there_is_room(tmp_path: Path):
+    """The game database capped at its size (SQLite's page limit: its own "database or disk
+    is full"). A new table is refused with 507 and the reason; a photo's read, certain,
+    cannot be applied: it waits, saying why, and the table is unchanged; once there is
+    room, confirming it applies it."""
+    data = tmp_path / "data"
+    services = Services(SQLiteStore(data / "tableside.sqlite3"), data_dir=data)
+    services.dice().readers.profiles["seafall"] = demo_profile()
+    try:
+        client = browser(create_app(services, {"TESTING": True}))
+        tid = new_table(client)
+        conn = services.store._conn
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count = {pages}")
+        for _ in range(200):  # tables until one does not fit
+            answer = client.post("/api/tables", json={"game": "dicegame", "options": {
+                "die": "seafall", "count": 2, "rolls": 3}})
+            if answer.status_code != 201:
+                break
+        assert answer.status_code == 507, answer.json
+        assert answer.json["error"] == "storage_full"
+        assert "full: nothing was written" in answer.json["message"]
+        before = state(client, tid)
+        photo, faces = settled(0)
+        read = upload(client, tid, photo).json
+        assert read["status"] == "pending" and [d["face"] for d in read["dice"]] == faces
+        assert read["note"].startswith("not applied: ") and "is full" in read["note"]
+        assert state(client, tid)["version"] == before["version"]
+        assert client.get(f"/api/tables/{tid}/dice/latest").json["read_id"] == read["read_id"]
+        refused = post_read(client, tid, read, "confirm",
+                            {"expected_version": before["version"]})
+        assert refused.status_code == 507 and refused.json["error"] == "storage_full"
+        conn.execute(f"PRAGMA max_page_count = {pages + 1000}")  # space freed
+        done = post_read(client, tid, read, "confirm", {"expected_version": before["version"]})
+        assert done.status_code == 200, done.json
+        assert done.json["status"] == "applied"
+        assert state(client, tid)["state"]["rolled"] == [faces]
+    finally:
+        services.close()
+
+
+def test_the_room_for_pictures_reaches_the_reads(tmp_path: Path):
+    """``tableside serve --pictures-mb 3`` gives Services 3 MB, which the read store keeps
+    its frames within; without it, the default."""
+    from companion.store.sqlite import MEMORY
+    from web.runtime.reads import FRAMES_BUDGET
+
+    for budget, expected in ((3 * MB, 3 * MB), (None, FRAMES_BUDGET)):
+        services = Services(SQLiteStore(MEMORY), data_dir=tmp_path / str(budget),
+                            pictures_budget=budget)
+        try:
+            assert services.dice().store.frames_budget == expected
+        finally:
+            services.close()
+
+
+def test_a_read_whose_frame_was_let_go_says_why_and_keeps_its_crops(tmp_path: Path):
+    """With no room for frames, a read applied at once loses its frame when the next read
+    comes; its crops stay, and its frame's URL says why it is gone."""
+    from companion.store.sqlite import MEMORY
+
+    services = Services(SQLiteStore(MEMORY), data_dir=tmp_path / "data", pictures_budget=0)
+    services.dice().readers.profiles["seafall"] = demo_profile()
+    try:
+        client = browser(create_app(services, {"TESTING": True}))
+        tid = new_table(client, rolls=3)
+        first = upload(client, tid, settled(0)[0]).json
+        assert first["status"] == "applied"
+        assert client.get(first["frame_url"]).status_code == 200  # the latest stays
+        upload(client, tid, settled(1)[0])
+        gone = client.get(first["frame_url"])
+        assert gone.status_code == 404 and "let go" in gone.json["message"]
+        assert "--pictures-mb" in gone.json["message"]
+        assert all(client.get(d["crop_url"]).status_code == 200 for d in first["dice"])
+    finally:
+        services.close()

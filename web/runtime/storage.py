@@ -1,0 +1,93 @@
+"""The room left on the disk that holds the games (``GET /api/hardware``'s ``storage``;
+docs/runtime.md, "Storage").
+
+A Pi keeps everything on its memory card: the campaign's database, its backups, the dice
+reads' pictures. A card that fills up refuses the next command (the API answers 507, and
+nothing is written: companion.store.StorageFull), which a table finds out in the middle of
+a game. Here it is said before: ``warning`` under :data:`WARNING_FREE` free, ``alert``
+under :data:`ALERT_FREE`, with what takes the room that Tableside can give back. The
+pictures are kept within their own budget (web.runtime.reads.FRAMES_BUDGET), so what fills
+a card is most often something else: the status names the folder, and the free space.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from web.runtime.status import ALERT, OK, WARNING
+
+MB = 1024 * 1024
+WARNING_FREE = 1024 * MB  # a few games' pictures and backups
+ALERT_FREE = 200 * MB  # the next backup or a burst of reads may not fit
+
+
+@dataclass
+class StorageStatus:
+    """The ``storage`` part of the hardware status."""
+
+    state: str
+    detail: str
+    path: str
+    free_bytes: int
+    total_bytes: int
+    pictures_bytes: int | None = None  # the dice reads' frames kept
+    pictures_budget: int | None = None
+    backups_bytes: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _mb(n: int) -> str:
+    return f"{n / MB:,.0f} MB"
+
+
+def storage_status(path: Path, free: int, total: int, pictures: int | None = None,
+                   budget: int | None = None, backups: int | None = None) -> StorageStatus:
+    """What the free space means for the table (pure)."""
+    room = []
+    if pictures:
+        room.append(f"the dice pictures take {_mb(pictures)}"
+                    + (f" (a lower 'tableside serve --pictures-mb' keeps fewer than "
+                       f"{_mb(budget)})" if budget else ""))
+    if backups:
+        room.append(f"the backups take {_mb(backups)} ('tableside backup list')")
+    mine = f"; of Tableside's, {' and '.join(room)}" if room else ""
+    if free < ALERT_FREE:
+        state, detail = ALERT, (f"only {_mb(free)} free on the disk holding the games: the "
+                                "next moves may not be saved (nothing is lost: they are "
+                                "refused); free some space now" + mine)
+    elif free < WARNING_FREE:
+        state, detail = WARNING, (f"{_mb(free)} free on the disk holding the games: free "
+                                  "some space before the next game" + mine)
+    else:
+        state, detail = OK, f"{_mb(free)} free on the disk holding the games"
+    return StorageStatus(state, detail, str(path), free, total, pictures, budget, backups)
+
+
+def folder_bytes(folder: Path) -> int:
+    """The bytes of the files directly in ``folder`` (0 if there is none)."""
+    try:
+        return sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+    except OSError:
+        return 0
+
+
+def read_storage(path: Path, pictures: Callable[[], tuple[int, int] | None] = lambda: None,
+                 backups: Path | None = None) -> StorageStatus | None:
+    """The room on the disk holding ``path`` now, or None where it cannot be asked."""
+    here = path
+    while not here.exists() and here.parent != here:  # the disk it will be on
+        here = here.parent
+    try:
+        usage = shutil.disk_usage(here)
+    except OSError:
+        return None
+    kept = pictures()
+    used, budget = kept if kept is not None else (None, None)
+    return storage_status(path, usage.free, usage.total, used, budget,
+                          folder_bytes(backups) if backups is not None else None)
