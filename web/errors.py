@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.store.campaigns import CampaignConflict
-from companion.store.errors import StorageFull, VersionConflict
+from companion.store.errors import StorageFull, VersionConflict, is_full
 
 
 class NotFound(LookupError):
@@ -111,6 +111,9 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> Any:
+        if is_full(exc):  # a side file (who joined, the rule index) on the full disk
+            app.logger.warning("%s %s: %s", request.method, request.path, exc)
+            return _full(StorageFull("the server's files"))
         # a bug: logged with its traceback, answered in the same shape, nothing half-done
         # is acknowledged (a command is acknowledged only after its events are committed)
         app.logger.exception("unexpected error on %s %s", request.method, request.path)

@@ -155,3 +155,33 @@ def test_a_read_whose_frame_was_let_go_says_why_and_keeps_its_crops(tmp_path: Pa
         assert all(client.get(d["crop_url"]).status_code == 200 for d in first["dice"])
     finally:
         services.close()
+
+
+def test_a_new_phone_on_a_full_disk_is_answered_507_not_as_a_bug(tmp_path: Path):
+    """Who joined which table is a side file of the web's own (web/auth_store.py): each new
+    phone's session is a row of it. On the full disk it answers as the game's database
+    does, 507, not as a bug (500); once there is room, the next phone joins."""
+    from tests.support.web import join
+
+    data = tmp_path / "data"
+    services = Services(SQLiteStore(data / "tableside.sqlite3"), data_dir=data)
+    try:
+        app = create_app(services, {"TESTING": True})
+        host = browser(app)
+        tid = new_table(host)
+        conn = services.auth.store._conn
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count = {pages}")
+        answers = []
+        for _ in range(5000):  # new phones until one does not fit
+            answer = app.test_client().get("/api/session")
+            answers.append(answer.status_code)
+            if answer.status_code != 200:
+                break
+        assert answers[-1] == 507 and set(answers[:-1]) == {200}, answers[-3:]
+        assert answer.json["error"] == "storage_full"
+        assert "the server's files is full: nothing was written" in answer.json["message"]
+        conn.execute(f"PRAGMA max_page_count = {pages + 1000}")  # room again
+        join(app, host, tid, "Rosa", "red")
+    finally:
+        services.close()
