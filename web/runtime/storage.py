@@ -5,9 +5,9 @@ A Pi keeps everything on its memory card: the campaign's database, its backups, 
 reads' pictures. A card that fills up refuses the next command (the API answers 507, and
 nothing is written: companion.store.StorageFull), which a table finds out in the middle of
 a game. Here it is said before: ``warning`` under :data:`WARNING_FREE` free, ``alert``
-under :data:`ALERT_FREE`, with what takes the room that Tableside can give back. The
-pictures are kept within their own budget (web.runtime.reads.FRAMES_BUDGET), so what fills
-a card is most often something else: the status names the folder, and the free space.
+under :data:`ALERT_FREE`, with what of Tableside's takes room (the dice pictures, the
+backups). The pictures are kept within their own budget (web.runtime.reads.FRAMES_BUDGET),
+so what fills a card is most often something else; the free space is said either way.
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ def storage_status(path: Path, free: int, total: int, pictures: int | None = Non
     room = []
     if pictures:
         room.append(f"the dice pictures take {_mb(pictures)}"
-                    + (f" (a lower 'tableside serve --pictures-mb' keeps fewer than "
-                       f"{_mb(budget)})" if budget else ""))
+                    + (f" (kept within {_mb(budget)}: a lower 'tableside serve "
+                       "--pictures-mb' keeps fewer)" if budget else ""))
     if backups:
         room.append(f"the backups take {_mb(backups)} ('tableside backup list')")
     mine = f"; of Tableside's, {' and '.join(room)}" if room else ""

@@ -39,7 +39,8 @@ def test_the_detail_says_what_to_do_and_what_of_tableside_takes_room():
     assert low.state == ALERT
     assert low.detail.startswith("only 100 MB free on the disk holding the games")
     assert "free some space now" in low.detail and "nothing is lost" in low.detail
-    assert "the dice pictures take 300 MB" in low.detail and "--pictures-mb" in low.detail
+    assert ("the dice pictures take 300 MB (kept within 512 MB: a lower 'tableside serve "
+            "--pictures-mb' keeps fewer)") in low.detail
     assert "the backups take 40 MB ('tableside backup list')" in low.detail
     fine = storage_status(Path("/data"), 5 * GB, 16 * GB, pictures=300 * MB)
     assert fine.detail == "5,120 MB free on the disk holding the games"
