@@ -21,6 +21,7 @@ from companion.table import Table
 from web import auth, i18n
 from web.errors import NotFound, Unopenable
 from web.services import Services
+from web.tablelist import listed
 
 bp = Blueprint("pages", __name__)
 bp.record_once(lambda state: i18n.init_app(state.app))
@@ -86,13 +87,12 @@ def _svg_data_uri(svg: str) -> str:
 @bp.get("/")
 def index() -> Any:
     services = _services()
-    sessions = services.store.sessions()
     campaigns = services.store.campaigns() if hasattr(services.store, "campaigns") else []
     demo_links = None
     if services.demo_table is not None:  # the demo shows its host link on purpose
         demo_links = auth.demo_links(services.auth, services.demo_table, request.host_url)
         demo_links["qr_src"] = _svg_data_uri(demo_links["qr_svg"])
-    return _render("index.html", tables=list(reversed(sessions)), demo=services.demo_table,
+    return _render("index.html", tables=listed(services.store), demo=services.demo_table,
                    demo_links=demo_links, campaigns=campaigns, colours=COLOURS,
                    config={"page": "home", "demo_options": demo_options()})
 

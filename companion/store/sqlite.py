@@ -240,6 +240,14 @@ class SQLiteStore(CampaignTables, CampaignExport):
             ids = [r[0] for r in conn.execute("SELECT id FROM sessions ORDER BY created_at, id")]
             return [self._session(conn, sid) for sid in ids]
 
+    def last_played(self) -> dict[str, str]:
+        """Each session's id, with the time of its latest record (its setup, a command, an
+        undo or a redo): when it was last played."""
+        with self._read() as conn:
+            return dict(conn.execute(
+                "SELECT s.id, (SELECT c.time FROM commands AS c WHERE c.session_id = s.id "
+                "ORDER BY c.command_no DESC LIMIT 1) FROM sessions AS s").fetchall())
+
     def version(self, session_id: str) -> int:
         """The sequence number of the session's last event."""
         with self._read() as conn:

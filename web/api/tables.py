@@ -19,6 +19,7 @@ from web.api.requests import json_body, optional_int
 from web.errors import NotFound
 from web.live import event_text
 from web.services import Services
+from web.tablelist import listed
 
 bp = Blueprint("tables", __name__, url_prefix="/api/tables")
 HIDDEN = {"en": "(hidden)", "fr": "(caché)"}  # an event only its owner may read
@@ -49,8 +50,7 @@ def _describe(table: Table, type_: str, payload: Any, lang: str = i18n.DEFAULT) 
 
 @bp.get("")
 def list_tables() -> Any:
-    sessions = _services().store.sessions()
-    return jsonify({"games": game_names(), "tables": [s.to_json() for s in sessions]})
+    return jsonify({"games": game_names(), "tables": listed(_services().store)})
 
 
 @bp.post("")

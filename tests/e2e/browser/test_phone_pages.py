@@ -1002,6 +1002,11 @@ def test_creating_a_table_from_the_home_page_makes_the_creator_host(devices, ser
     expect(page.locator("#seat")).to_contain_text("You are watching")  # so needs its CSRF
     page.goto(server.url("/"))
     expect(page.locator("#demo-host-link")).to_be_visible()  # the demo's host link
+    # each table says when it was last played, in the phone's own words and time zone
+    # (the page as served says it in UTC)
+    played = page.locator(f".tables a[data-table='{server.table}'] time")
+    expect(played).not_to_contain_text("UTC")
+    expect(played).to_contain_text(re.compile(r"\d{1,2}:\d{2}"))
     page.uncheck("#create-form input[name=demo_setup]")
     for colour, name in (("blue", "Ana"), ("red", "Bo"), ("green", "Cy")):
         page.fill(f"#create-form input[name=player-{colour}]", name)

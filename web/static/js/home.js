@@ -6,6 +6,14 @@ import {$, h, fill} from "./dom.js";
 import {config, t} from "./i18n.js";
 import {send, ApiError} from "./api.js";
 
+// when each table was last played, in the page's language and the phone's time zone (the
+// server writes it in UTC, for a page without scripts)
+const when = new Intl.DateTimeFormat(config.lang, {dateStyle: "medium", timeStyle: "short"});
+for (const time of document.querySelectorAll(".tables time[datetime]")) {
+  const at = new Date(time.getAttribute("datetime"));
+  if (!Number.isNaN(at.getTime())) time.textContent = when.format(at);
+}
+
 $("#create-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const data = new FormData(event.target);
