@@ -74,6 +74,7 @@ def _missing(what: str) -> Any:
 
 
 SVG_NS = "http://www.w3.org/2000/svg"  # a namespace name, not a download
+RECENT_TABLES = 8  # the home page lists these tables; the older ones are folded under them
 
 
 def _svg_data_uri(svg: str) -> str:
@@ -92,7 +93,8 @@ def index() -> Any:
     if services.demo_table is not None:  # the demo shows its host link on purpose
         demo_links = auth.demo_links(services.auth, services.demo_table, request.host_url)
         demo_links["qr_src"] = _svg_data_uri(demo_links["qr_svg"])
-    return _render("index.html", tables=listed(services.store), demo=services.demo_table,
+    return _render("index.html", tables=listed(services.store), recent=RECENT_TABLES,
+                   demo=services.demo_table,
                    demo_links=demo_links, campaigns=campaigns, colours=COLOURS,
                    config={"page": "home", "demo_options": demo_options()})
 

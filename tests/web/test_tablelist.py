@@ -79,3 +79,26 @@ def test_the_api_and_the_home_page_list_them_so():
         assert f'<time datetime="{stamp}">{stamp[:16].replace("T", " ")} UTC</time>' in html
     finally:
         services.close()
+
+
+def test_the_home_page_folds_the_older_tables_away():
+    """The tables last played stay in view; those played before them (a year of weekly
+    games is fifty) are folded under "Older tables", each still one tap away."""
+    from web.pages import RECENT_TABLES
+
+    services = Services(SQLiteStore(MEMORY, clock=FakeClock()))
+    try:
+        host = browser(create_app(services, {"TESTING": True}))
+        made = [host.post("/api/tables", json={"game": "tally", "options": {
+            "players": [f"P{n}"]}}).json["id"] for n in range(RECENT_TABLES + 3)]
+        html = host.get("/").get_data(as_text=True)
+        folded = html.index('<details id="older-tables">')
+        assert "Older tables (3)" in html
+        newest_first = made[::-1]
+        assert all(html.index(f'data-table="{t}"') < folded
+                   for t in newest_first[:RECENT_TABLES])
+        assert all(html.index(f'data-table="{t}"') > folded
+                   for t in newest_first[RECENT_TABLES:])
+        assert html.count("class=\"table-link\"") == len(made)
+    finally:
+        services.close()
