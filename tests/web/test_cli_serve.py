@@ -32,24 +32,18 @@ def test_serve_with_a_box_that_names_no_port_says_so_at_once(tmp_path, capsys, b
     assert not (tmp_path / "t.sqlite3").exists()
 
 
-@pytest.mark.parametrize("port", ["99999", "-1", "http"])
-def test_serve_on_a_port_there_is_not_says_so(tmp_path, capsys, port):
-    """99999 was served on 34463, the socket keeping its low 16 bits."""
+@pytest.mark.parametrize("option, value, said", [
+    *[("--port", port, "a port is a number from 1 to 65535") for port in ("99999", "-1", "http")],
+    *[("--pictures-mb", mb, "a number of megabytes, 0 or more") for mb in ("-5", "lots", "1.5")],
+])
+def test_serve_with_a_number_that_is_none_says_so(tmp_path, capsys, option, value, said):
+    """A port of 99999 was served on 34463, the socket keeping its low 16 bits; a room for
+    pictures that is no size would keep none or fail later."""
     with pytest.raises(SystemExit) as exit_:
-        main(["serve", "--port", port, "--db", str(tmp_path / "t.sqlite3")])
+        main(["serve", option, value, "--db", str(tmp_path / "t.sqlite3")])
     assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert f"argument --port: '{port}': a port is a number from 1 to 65535" in err
-    assert not (tmp_path / "t.sqlite3").exists()
-
-
-@pytest.mark.parametrize("mb", ["-5", "lots", "1.5"])
-def test_serve_with_room_for_pictures_that_is_no_size_says_so(tmp_path, capsys, mb):
-    with pytest.raises(SystemExit) as exit_:
-        main(["serve", "--pictures-mb", mb, "--db", str(tmp_path / "t.sqlite3")])
-    assert exit_.value.code == 2
-    err = capsys.readouterr().err
-    assert f"argument --pictures-mb: '{mb}': a number of megabytes, 0 or more" in err
+    assert f"argument {option}: '{value}': {said}" in err
     assert not (tmp_path / "t.sqlite3").exists()
 
 
