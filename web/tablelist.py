@@ -20,7 +20,7 @@ def players_of(options: Mapping[str, JSON]) -> list[str]:
     provinces = options.get("provinces")
     if isinstance(provinces, list):
         names = [p.get("player") or p.get("colour") for p in provinces if isinstance(p, dict)]
-        return [str(n) for n in names if isinstance(n, str) and n]
+        return [n for n in names if isinstance(n, str) and n]
     players = options.get("players")
     if isinstance(players, list):
         return [p for p in players if isinstance(p, str) and p]
