@@ -273,6 +273,7 @@ def test_the_hardware_card_says_when_the_pis_power_supply_is_too_weak(devices, s
     100 MB left."""
     from web.runtime import Runtime, RuntimeOptions
     from web.runtime.power import power_status
+    from web.runtime.status import Cached
     from web.runtime.storage import MB, storage_status
 
     runtime = Runtime(server.services, RuntimeOptions(camera="none", box="none", gpio=False),
@@ -292,6 +293,23 @@ def test_the_hardware_card_says_when_the_pis_power_supply_is_too_weak(devices, s
         expect(disk).to_contain_text("Storage almost full")
         expect(disk).to_contain_text("only 100 MB free on the disk holding the games")
         expect(disk).to_have_class("hw-bad")
+        # both need fixing now: said at the top of the table page and on the TV, where
+        # everyone sees them
+        tv = devices(viewport=TV)
+        tv.goto(server.url(f"/t/{server.table}/tv"))
+        for shown, where in ((page, "Hardware, below"), (tv, "Hardware, on a phone's table")):
+            alerts = shown.locator("#hw-alerts .notice")
+            expect(alerts).to_have_count(2)
+            expect(alerts.nth(0)).to_contain_text(
+                "Power and heat: the Pi's power supply is too weak now")
+            expect(alerts.nth(1)).to_contain_text(
+                "Storage: the disk that keeps the games is almost full")
+            expect(alerts.nth(1)).to_contain_text(f"What to do: {where}")
+        runtime.storage = Cached(lambda: storage_status(Path("/data"), 5000 * MB, 16_000 * MB))
+        runtime.power = Cached(lambda: power_status(0x50000, 50.0))  # a dip before: warning
+        page.reload()
+        expect(page.locator("#hardware [data-device=storage]")).to_have_class("hw-ok")
+        expect(page.locator("#hw-alerts")).to_be_hidden()  # a warning stays in the card
     finally:
         server.services.runtime = None
         runtime.stop()

@@ -8,6 +8,7 @@ import {config, t, pct, num} from "./i18n.js";
 import {ApiError, getJSON, getOptional, me, send} from "./api.js";
 import {follow} from "./live.js";
 import {lastAsked, normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
+import {hardwareAlerts} from "./alerts.js";
 import {cameraWatcher} from "./camera.js";
 import {diceStats} from "./dicestats.js";
 import {
@@ -425,10 +426,13 @@ function forgetRollButton(entry) {
 
 let trayCheck = null;      // the host's last tray check (POST /api/hardware/camera/check)
 
+const alerts = hardwareAlerts($("#hw-alerts"), "hw.alert_where_card");  // fix now: at the top
+
 async function renderHardware() {
   const box = $("#hardware");
   let status = null;
   try { status = await getOptional("/api/hardware"); } catch (err) { status = null; }
+  alerts(status);
   await trayWatch.follow(status);
   if (!status) { box.hidden = true; return; }
   box.hidden = false;

@@ -8,6 +8,7 @@ import {$, h, fill} from "./dom.js";
 import {config, t} from "./i18n.js";
 import {getJSON, getOptional} from "./api.js";
 import {follow} from "./live.js";
+import {hardwareAlerts} from "./alerts.js";
 import {cameraWatcher} from "./camera.js";
 import {lastAsked, normalizeRead} from "./dice.js";
 import {speaker} from "./speech.js";
@@ -117,7 +118,11 @@ async function invite() {
   invite();
   // the camera's status now and every 15 s (every 2 s while a roll is asked for and the
   // camera reads for this table: camera.js)
-  const hardware = () => getOptional("/api/hardware").catch(() => null).then(trayWatch.follow);
+  const alerts = hardwareAlerts($("#hw-alerts"), "hw.alert_where_phone");
+  const hardware = () => getOptional("/api/hardware").catch(() => null).then((status) => {
+    alerts(status);
+    return trayWatch.follow(status);
+  });
   hardware();
   setInterval(hardware, 15000);
   follow(tableId, {
