@@ -305,6 +305,8 @@ def test_the_hardware_card_says_when_the_pis_power_supply_is_too_weak(devices, s
             expect(alerts.nth(1)).to_contain_text(
                 "Storage: the disk that keeps the games is almost full")
             expect(alerts.nth(1)).to_contain_text(f"What to do: {where}")
+        # the TV still fits one screen, the grid below the alerts
+        assert tv.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
         runtime.storage = Cached(lambda: storage_status(Path("/data"), 5000 * MB, 16_000 * MB))
         runtime.power = Cached(lambda: power_status(0x50000, 50.0))  # a dip before: warning
         page.reload()
