@@ -5,6 +5,7 @@ unknown resource, 429 too many attempts (:class:`TooManyRequests`), 409 the rule
 (:class:`IllegalCommand`) or the page is stale (``conflict``: :class:`VersionConflict`, with
 the current version so the page can refresh, or a campaign moved on, ``CampaignConflict``),
 507 the disk is full, so nothing was written (``storage_full``: :class:`StorageFull`),
+503 the disk is read-only, so nothing was written (``storage_read_only``),
 500 a stored table this Tableside cannot open
 (:class:`Unopenable`) or a bug.
 """
@@ -18,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.store.campaigns import CampaignConflict
-from companion.store.errors import StorageFull, VersionConflict, is_full
+from companion.store.errors import StorageFull, StorageRefused, VersionConflict, refused
 
 
 class NotFound(LookupError):
@@ -81,9 +82,11 @@ def init_app(app: Flask) -> None:
     def _campaign_moved(exc: CampaignConflict) -> Any:  # a game set up, recorded, taken back
         return error_response(409, "conflict", str(exc))
 
-    @app.errorhandler(StorageFull)
-    def _full(exc: StorageFull) -> Any:  # the Pi's card is full: nothing was written
-        return error_response(507, "storage_full", str(exc))
+    @app.errorhandler(StorageRefused)
+    def _refused(exc: StorageRefused) -> Any:  # the Pi's card: nothing was written
+        if isinstance(exc, StorageFull):
+            return error_response(507, "storage_full", str(exc))
+        return error_response(503, "storage_read_only", str(exc))
 
     @app.errorhandler(NotFound)
     def _not_found(exc: NotFound) -> Any:
@@ -111,9 +114,10 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> Any:
-        if is_full(exc):  # a side file (who joined, the rule index) on the full disk
+        if (said := refused(exc, "the server's files")) is not None:  # a side file (who
+            # joined, the rule index) on a disk that takes no write
             app.logger.warning("%s %s: %s", request.method, request.path, exc)
-            return _full(StorageFull("the server's files"))
+            return _refused(said)
         # a bug: logged with its traceback, answered in the same shape, nothing half-done
         # is acknowledged (a command is acknowledged only after its events are committed)
         app.logger.exception("unexpected error on %s %s", request.method, request.path)

@@ -29,13 +29,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from companion.store.errors import (
-    DatabaseInUse,
-    DatabaseUnreadable,
-    StorageFull,
-    StoreError,
-    is_full,
-)
+from companion.store.errors import DatabaseInUse, DatabaseUnreadable, StoreError, refused
 from companion.store.sqlite import inspect
 
 BACKUPS_DIR = "backups"
@@ -196,8 +190,8 @@ def _write(source: sqlite3.Connection, target: Path, close: bool = True) -> Path
             os.fsync(f.fileno())
         os.replace(part, target)
     except (sqlite3.Error, OSError) as exc:
-        if is_full(exc):  # the copy cut short is removed below
-            raise StorageFull(target.parent) from exc
+        if (said := refused(exc, target.parent)) is not None:  # the part is removed below
+            raise said from exc
         raise
     finally:
         part.unlink(missing_ok=True)

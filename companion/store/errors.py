@@ -112,16 +112,33 @@ class DatabaseInUse(StoreError):
         self.path = str(path)
 
 
-class StorageFull(StoreError):
-    """The disk holding the file is full (SQLite's ``SQLITE_FULL``, or ``ENOSPC`` writing a
-    file): nothing of the change was written, and what was there is as it was. It works
+class StorageRefused(StoreError):
+    """The disk would not take the write: nothing of the change was written, and what was
+    there is as it was. :class:`StorageFull` or :class:`StorageReadOnly`."""
+
+    def __init__(self, path: Path | str | None, why: str, then: str) -> None:
+        where = f"the disk holding {path}" if path is not None else "the memory it is kept in"
+        super().__init__(f"{where} {why}: nothing was written, and everything is as it was; "
+                         f"{then}")
+        self.path = None if path is None else str(path)
+
+
+class StorageFull(StorageRefused):
+    """The disk is full (SQLite's ``SQLITE_FULL``, or ``ENOSPC`` writing a file). It works
     again once space is freed; nothing has to be reopened."""
 
     def __init__(self, path: Path | str | None) -> None:
-        where = f"the disk holding {path}" if path is not None else "the memory it is kept in"
-        super().__init__(f"{where} is full: nothing was written, and everything is as it "
-                         "was; free some space, then try again")
-        self.path = None if path is None else str(path)
+        super().__init__(path, "is full", "free some space, then try again")
+
+
+class StorageReadOnly(StorageRefused):
+    """The disk takes no writes (SQLite's ``SQLITE_READONLY``, or ``EROFS``): most often a
+    memory card the kernel found failing and mounted read-only again."""
+
+    def __init__(self, path: Path | str | None) -> None:
+        super().__init__(path, "is read-only (a memory card that fails is mounted so)",
+                         "restart the Pi; if it stays so, copy the latest backup to a USB "
+                         "stick and replace the card")
 
 
 def is_full(exc: BaseException) -> bool:
@@ -129,6 +146,20 @@ def is_full(exc: BaseException) -> bool:
     if isinstance(exc, sqlite3.Error):
         return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
     return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+def refused(exc: BaseException, path: Path | str | None) -> StorageRefused | None:
+    """The :class:`StorageRefused` that ``exc`` (an SQLite or OS error writing at ``path``)
+    amounts to, or None when it says something else."""
+    if is_full(exc):
+        return StorageFull(path)
+    if isinstance(exc, sqlite3.Error):
+        code = getattr(exc, "sqlite_errorcode", None)
+        if code is not None and code & 0xFF == sqlite3.SQLITE_READONLY:  # and its variants
+            return StorageReadOnly(path)
+    elif isinstance(exc, OSError) and exc.errno == errno.EROFS:
+        return StorageReadOnly(path)
+    return None
 
 
 class NotJSON(StoreError, ValueError):

@@ -35,11 +35,10 @@ from companion.store.errors import (
     MissingDatabase,
     SchemaTooNew,
     SessionExists,
-    StorageFull,
     StoreError,
     UnknownSession,
     VersionConflict,
-    is_full,
+    refused,
 )
 from companion.store.records import (
     CommandRecord,
@@ -191,15 +190,15 @@ class SQLiteStore(CampaignTables, CampaignExport):
     def _transaction(self, begin: str) -> Iterator[sqlite3.Connection]:
         with self._lock:
             conn = self._conn
-            conn.execute(begin)
             try:
+                conn.execute(begin)  # a read-only disk refuses a write's BEGIN already
                 yield conn
                 conn.execute("COMMIT")
             except BaseException as exc:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
-                if is_full(exc):  # SQLite took the whole transaction back
-                    raise StorageFull(self.path) from exc
+                if (said := refused(exc, self.path)) is not None:  # taken back whole
+                    raise said from exc
                 raise
 
     def _write(self) -> Any:

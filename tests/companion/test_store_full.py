@@ -1,7 +1,10 @@
 """A full disk (docs/store.md, "A full disk"): SQLite's own ``SQLITE_FULL``, reached here
 through its page limit (``PRAGMA max_page_count``) as a full memory card reaches it. The
 command is refused with :class:`StorageFull`, nothing of it is written, the table in
-memory stays as it was, and the same command goes through once there is room."""
+memory stays as it was, and the same command goes through once there is room. A disk that
+takes no write at all (a failing card mounted read-only; here SQLite's ``query_only``,
+which gives the same ``SQLITE_READONLY``) is refused the same way, with
+:class:`StorageReadOnly`."""
 
 from __future__ import annotations
 
@@ -12,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from companion.engine import Command
-from companion.store import SQLiteStore, StorageFull, StoreError
-from companion.store.errors import is_full
+from companion.store import SQLiteStore, StorageFull, StorageReadOnly, StoreError
+from companion.store.errors import is_full, refused
 from companion.table import Table
 from tests.support import tally
 
@@ -92,3 +95,31 @@ def test_what_counts_as_full():
     assert not is_full(OSError(errno.EACCES, "denied"))
     assert not is_full(sqlite3.OperationalError("database is locked"))
     assert not is_full(ValueError("full"))
+
+
+def test_a_read_only_disk_refuses_a_command_whole_and_says_what_to_do(tmp_path: Path):
+    path = tmp_path / "tableside.sqlite3"
+    store = SQLiteStore(path)
+    table = Table.create(store, "tally", {"players": ["red", "blue"], "goal": 10**9})
+    add(table)
+    version, state = table.version, table.state
+    store._conn.execute("PRAGMA query_only = 1")  # SQLite now takes no write
+    with pytest.raises(StorageReadOnly) as refused_:
+        add(table)
+    message = str(refused_.value)
+    assert "is read-only" in message and "nothing was written" in message
+    assert "copy the latest backup to a USB stick" in message
+    assert isinstance(refused_.value.__cause__, sqlite3.OperationalError)
+    assert (table.version, table.state) == (version, state)
+    store._conn.execute("PRAGMA query_only = 0")  # the card is back (after a restart)
+    add(table)
+    assert table.version > version
+    store.close()
+
+
+def test_what_counts_as_read_only():
+    said = refused(OSError(errno.EROFS, "Read-only file system"), "/data")
+    assert isinstance(said, StorageReadOnly) and said.path == "/data"
+    assert isinstance(refused(OSError(errno.ENOSPC, "full"), None), StorageFull)
+    assert refused(OSError(errno.EACCES, "denied"), "/data") is None
+    assert refused(sqlite3.OperationalError("database is locked"), "/data") is None

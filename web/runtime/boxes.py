@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from companion.store.errors import StorageFull
+from companion.store.errors import StorageRefused
 from firmware_bridge.bridge import SerialBridge
 from firmware_bridge.events import ButtonEvent
 from firmware_bridge.gpio import GpioButtonBox
@@ -86,7 +86,7 @@ class ButtonBoxes:
         buttons = self.services.buttons_for(table)
         try:
             result = buttons.press(table, event)
-        except StorageFull as exc:  # nothing was written: the storage status says why
+        except StorageRefused as exc:  # nothing was written: the storage status says why
             log.warning("button %d on table %s: %s", event.button, table.session_id, exc)
             return
         except Exception as exc:  # the rules said no, or a stale table: log it, go on

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.store.errors import StorageFull
+from companion.store.errors import StorageRefused
 from firmware_bridge.backoff import Backoff
 from vision.hands import SkinScene
 from vision.settle import STALE_NOTE, STILL_SKIN_NOTE, SettleDetector, TrayState
@@ -271,8 +271,8 @@ class CameraLoop:
             extra["again"] = True
         try:
             read_id = self._on_settled(frame, motion, **extra)
-        except (ValueError, StorageFull) as exc:  # the table cannot take it (no profile for
-            # its die, ...), or the disk is full: said, without a traceback
+        except (ValueError, StorageRefused) as exc:  # the table cannot take it (no profile for
+            # its die, ...), or the disk takes no write: said, without a traceback
             log.warning("a settled frame was not read: %s", exc)
             self._set(detail=f"{READ_FAILED}{exc}", last_error=str(exc))
             return

@@ -86,9 +86,9 @@ LINES: dict[str, Callable[[Status], str | None]] = {
     "camera": _camera, "button_box": _box, "gpio": _gpio, "power": _power,
     "storage": _storage}
 # a part whose detail changes without news (the storage's free megabytes) is told again
-# only when its state changes
+# only when its state, or the cause of it, changes
 KEYS: dict[str, Callable[[Status], tuple[Any, ...]]] = {
-    "storage": lambda part: (part.get("state"),)}
+    "storage": lambda part: (part.get("state"), part.get("cause"))}
 
 
 def changes(before: Status | None, now: Status) -> list[str]:

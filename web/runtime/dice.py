@@ -57,7 +57,7 @@ from companion.dice import find_die
 from companion.engine import Command
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.prompts import RollPrompt
-from companion.store.errors import StorageFull, StoreError, VersionConflict
+from companion.store.errors import StorageRefused, StoreError, VersionConflict
 from companion.table import Table
 from vision.calibration import Calibration
 from vision.faces import faces_of
@@ -243,12 +243,12 @@ class DiceService:
             if record.is_certain and answering == prompt.count and not tray.warnings:
                 try:
                     record = self._apply(table, record, record.answer, actor, version)
-                except (IllegalCommand, InvalidCommand, VersionConflict, StorageFull) as exc:
+                except (IllegalCommand, InvalidCommand, VersionConflict, StorageRefused) as exc:
                     # it waits for the table (a full disk: until there is room to confirm it)
                     note = f"not applied: {exc}"
                     try:
                         record = self.store.update(record, note=note)
-                    except StorageFull:  # said in the answer, if not in the reads' file
+                    except StorageRefused:  # said in the answer, if not in the reads' file
                         record = replace(record, note=note)
         if record.status == PENDING:
             self._tell_phones(table)
@@ -502,7 +502,7 @@ class DiceService:
                    "applied_faces": tuple(faces)}
         try:
             return self.store.update(record, **applied)
-        except StorageFull as exc:  # the roll is in the game: the answer must say so
+        except StorageRefused as exc:  # the roll is in the game: the answer must say so
             log.warning("read %s is applied (command %d) but the reads file could not say "
                         "so: %s", record.id, command_no, exc)
             return replace(record, **applied)

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.store.errors import StorageFull, is_full
+from companion.store.errors import refused
 from web.runtime.images import jpeg, png
 from web.sidefiles import set_aside_if_damaged
 
@@ -215,7 +215,7 @@ class ReadStore:
                                 PENDING, tuple(dice), (w, h), expected, tuple(warnings), ms,
                                 note=note, used=tuple(used) if used is not None else None)
         try:
-            with self._full_is_said(self.directory):
+            with self._refusal_is_said(self.directory):
                 folder.mkdir(parents=True)
                 (folder / "frame.jpg").write_bytes(jpeg(frame))
                 for n, c in enumerate(crops):
@@ -266,19 +266,20 @@ class ReadStore:
 
     @staticmethod
     @contextmanager
-    def _full_is_said(where: Path) -> Iterator[None]:
-        """A full disk raises :class:`StorageFull` (the API's 507), not a bare OS error."""
+    def _refusal_is_said(where: Path) -> Iterator[None]:
+        """A disk that takes no write (full, read-only) raises :class:`StorageRefused` (the
+        API's 507 or 503), not a bare OS or SQLite error."""
         try:
             yield
         except (sqlite3.Error, OSError) as exc:
-            if is_full(exc):
-                raise StorageFull(where) from exc
+            if (said := refused(exc, where)) is not None:
+                raise said from exc
             raise
 
     def update(self, record: DiceReadRecord, **changes: Any) -> DiceReadRecord:
         """Change a read's status, dice, faces applied or note; returns the new record."""
         new = replace(record, **changes)
-        with self._lock, self._full_is_said(self.directory):
+        with self._lock, self._refusal_is_said(self.directory):
             self._db.execute(
                 "UPDATE reads SET status = ?, dice = ?, applied_version = ?, "
                 "applied_command = ?, applied_faces = ?, note = ? WHERE id = ?",
@@ -289,7 +290,7 @@ class ReadStore:
 
     def add_correction(self, read_id: str, die: int | None, from_face: str | None,
                        to_face: str | None, actor: str | None, after_apply: bool) -> None:
-        with self._lock, self._full_is_said(self.directory):
+        with self._lock, self._refusal_is_said(self.directory):
             self._db.execute(
                 "INSERT INTO corrections (read_id, die, from_face, to_face, actor, at, "
                 "after_apply) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -298,7 +299,7 @@ class ReadStore:
     def supersede(self, table_id: str, prompt_id: str | None, keep: str) -> list[str]:
         """Mark the table's other pending reads superseded and drop their files (a pending
         read was never applied, so its pictures are evidence of nothing)."""
-        with self._lock, self._full_is_said(self.directory):
+        with self._lock, self._refusal_is_said(self.directory):
             rows = self._db.execute(
                 "SELECT id FROM reads WHERE table_id = ? AND status = ? AND id != ?",
                 (table_id, PENDING, keep)).fetchall()

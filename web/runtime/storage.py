@@ -4,14 +4,17 @@ docs/runtime.md, "Storage").
 A Pi keeps everything on its memory card: the campaign's database, its backups, the dice
 reads' pictures. A card that fills up refuses the next command (the API answers 507, and
 nothing is written: companion.store.StorageFull), which a table finds out in the middle of
-a game. Here it is said before: ``warning`` under :data:`WARNING_FREE` free, ``alert``
-under :data:`ALERT_FREE`, with what of Tableside's takes room (the dice pictures, the
-backups). The pictures are kept within their own budget (web.runtime.reads.FRAMES_BUDGET),
-so what fills a card is most often something else; the free space is said either way.
+a game; so does a card the kernel mounted read-only as it failed (503,
+companion.store.StorageReadOnly: ``alert`` at once). Here it is said before: ``warning``
+under :data:`WARNING_FREE` free, ``alert`` under :data:`ALERT_FREE`, with what of
+Tableside's takes room (the dice pictures, the backups). The pictures are kept within their
+own budget (web.runtime.reads.FRAMES_BUDGET), so what fills a card is most often something
+else; the free space is said either way.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -23,6 +26,9 @@ from web.runtime.status import ALERT, OK, WARNING
 MB = 1024 * 1024
 WARNING_FREE = 1024 * MB  # a few games' pictures and backups
 ALERT_FREE = 200 * MB  # the next backup or a burst of reads may not fit
+READ_ONLY_DETAIL = ("the disk holding the games is read-only (a memory card that fails is "
+                    "mounted so): no move can be saved; restart the Pi, and if it stays so, "
+                    "copy the latest backup to a USB stick and replace the card")
 
 
 @dataclass
@@ -37,6 +43,7 @@ class StorageStatus:
     pictures_bytes: int | None = None  # the dice reads' frames kept
     pictures_budget: int | None = None
     backups_bytes: int | None = None
+    cause: str | None = None  # below ok: "low" (free space), or "read_only"
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -47,8 +54,12 @@ def _mb(n: int) -> str:
 
 
 def storage_status(path: Path, free: int, total: int, pictures: int | None = None,
-                   budget: int | None = None, backups: int | None = None) -> StorageStatus:
-    """What the free space means for the table (pure)."""
+                   budget: int | None = None, backups: int | None = None,
+                   read_only: bool = False) -> StorageStatus:
+    """What the free space, or a disk mounted read-only, means for the table (pure)."""
+    if read_only:
+        return StorageStatus(ALERT, READ_ONLY_DETAIL, str(path), free, total, pictures,
+                             budget, backups, "read_only")
     room = []
     if pictures:
         room.append(f"the dice pictures take {_mb(pictures)}"
@@ -66,7 +77,8 @@ def storage_status(path: Path, free: int, total: int, pictures: int | None = Non
                                   "some space before the next game" + mine)
     else:
         state, detail = OK, f"{_mb(free)} free on the disk holding the games"
-    return StorageStatus(state, detail, str(path), free, total, pictures, budget, backups)
+    return StorageStatus(state, detail, str(path), free, total, pictures, budget, backups,
+                         None if state == OK else "low")
 
 
 def folder_bytes(folder: Path) -> int:
@@ -85,9 +97,10 @@ def read_storage(path: Path, pictures: Callable[[], tuple[int, int] | None] = la
         here = here.parent
     try:
         usage = shutil.disk_usage(here)
+        read_only = bool(os.statvfs(here).f_flag & os.ST_RDONLY)
     except OSError:
         return None
     kept = pictures()
     used, budget = kept if kept is not None else (None, None)
     return storage_status(path, usage.free, usage.total, used, budget,
-                          folder_bytes(backups) if backups is not None else None)
+                          folder_bytes(backups) if backups is not None else None, read_only)

@@ -48,6 +48,15 @@ def test_the_detail_says_what_to_do_and_what_of_tableside_takes_room():
         "500 MB free on the disk holding the games: free some space before the next game")
 
 
+def test_a_read_only_disk_is_an_alert_whatever_the_free_space():
+    status = storage_status(Path("/data"), 9 * GB, 16 * GB, read_only=True)
+    assert (status.state, status.cause) == (ALERT, "read_only")
+    assert status.detail.startswith("the disk holding the games is read-only")
+    assert "replace the card" in status.detail
+    assert storage_status(Path("/d"), 500 * MB, GB).cause == "low"
+    assert storage_status(Path("/d"), 5 * GB, 16 * GB).cause is None
+
+
 def test_the_disk_is_read_even_before_the_folder_exists(tmp_path: Path):
     (tmp_path / "backups").mkdir()
     (tmp_path / "backups" / "one.sqlite3").write_bytes(b"x" * 3000)
@@ -75,7 +84,19 @@ def test_the_terminal_tells_the_storage_once_per_state(services):
             f"Storage: {low['storage']['detail']}"]
         free[0] = 800 * MB  # less, the same state: no new line
         runtime.storage = Cached(runtime.storage._read)
-        assert changes(low, runtime.status()) == []
+        lower = runtime.status()
+        assert changes(low, lower) == []
+        free[0] = 100 * MB  # an alert: told
+        runtime.storage = Cached(runtime.storage._read)
+        alert = runtime.status()
+        assert changes(lower, alert) == [f"Storage: {alert['storage']['detail']}"]
+        read_only = Runtime.status  # the card goes read-only: the same state, news
+        runtime.storage = Cached(lambda: storage_status(Path("/data"), free[0], 16 * GB,
+                                                        read_only=True))
+        assert changes(alert, read_only(runtime)) == [
+            "Storage: the disk holding the games is read-only (a memory card that fails is "
+            "mounted so): no move can be saved; restart the Pi, and if it stays so, copy the "
+            "latest backup to a USB stick and replace the card"]
     finally:
         runtime.stop()
 
@@ -184,5 +205,24 @@ def test_a_new_phone_on_a_full_disk_is_answered_507_not_as_a_bug(tmp_path: Path)
         assert "the server's files is full: nothing was written" in answer.json["message"]
         conn.execute(f"PRAGMA max_page_count = {pages + 1000}")  # room again
         join(app, host, tid, "Rosa", "red")
+    finally:
+        services.close()
+
+
+def test_a_read_only_disk_answers_503_and_the_table_is_unchanged(tmp_path: Path):
+    data = tmp_path / "data"
+    services = Services(SQLiteStore(data / "tableside.sqlite3"), data_dir=data)
+    try:
+        client = browser(create_app(services, {"TESTING": True}))
+        tid = new_table(client)
+        before = state(client, tid)
+        services.store._conn.execute("PRAGMA query_only = 1")
+        answer = client.post("/api/tables", json={"game": "dicegame", "options": {
+            "die": "seafall", "count": 2, "rolls": 3}})
+        assert answer.status_code == 503 and answer.json["error"] == "storage_read_only"
+        assert "is read-only" in answer.json["message"]
+        assert state(client, tid) == before
+        services.store._conn.execute("PRAGMA query_only = 0")
+        assert new_table(client) != tid
     finally:
         services.close()

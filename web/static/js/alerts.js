@@ -6,8 +6,9 @@
 import {h, fill} from "./dom.js";
 import {t} from "./i18n.js";
 
-// Each alert is one short line in the page's language (`hw.<part>.alert`; a part without
-// one shows its detail), then where its detail and what to do are (`where`: an i18n key).
+// Each alert is one short line in the page's language (`hw.<part>.alert`, or
+// `hw.<part>.alert_<cause>` for a part that says its cause; a part without one shows its
+// detail), then where its detail and what to do are (`where`: an i18n key).
 export function hardwareAlerts(box, where) {
   return (status) => {
     const alerts = Object.entries(status || {}).filter(
@@ -15,7 +16,8 @@ export function hardwareAlerts(box, where) {
     box.hidden = !alerts.length;
     fill(box, alerts.map(([name, part]) => h("p", {class: "notice error", "data-device": name},
       h("strong", {text: t("hw." + name, null, name.replace(/_/g, " "))}), ": ",
-      t(`hw.${name}.alert`, null, part.detail || t("hw.state.alert")), " ",
+      t(`hw.${name}.alert${part.cause ? "_" + part.cause : ""}`, null,
+        part.detail || t("hw.state.alert")), " ",
       h("span", {class: "alert-where", text: t(where)}))));
   };
 }

@@ -444,8 +444,9 @@ async function renderHardware() {
       return h("li", {class: ok ? "hw-ok" : bad ? "hw-bad" : "", "data-device": name},
         h("span", {class: "hw-dot", "aria-hidden": "true"}),
         h("strong", {text: t("hw." + name, null, name.replace(/_/g, " "))}), " ",
-        h("span", {text: t(`hw.${name}.state.${value.state}`, null,
-                           t("hw.state." + value.state, null, value.state))}),
+        h("span", {text: t(`hw.${name}.state.${value.state}_${value.cause}`, null,
+                           t(`hw.${name}.state.${value.state}`, null,
+                             t("hw.state." + value.state, null, value.state)))}),
         value.detail ? h("div", {class: "muted small", text: value.detail}) : null,
         name === "power" && typeof value.temperature_c === "number"
           ? h("div", {class: "muted small", text: t("hw.temperature", {t: num(value.temperature_c)})}) : null,
