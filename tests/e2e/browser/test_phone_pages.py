@@ -687,11 +687,26 @@ def test_photo_of_the_dice_is_read_shown_with_crops_and_corrected(devices, serve
     for n, die in enumerate(kept["dice"]):
         expect(tiles.nth(n)).to_have_attribute("aria-label", re.compile(
             rf"die {n + 1}: {re.escape(FACE_NAMES[die['face']])};"))
+    # the whole picture, each die's box numbered as its tile, where the reader found it
+    read.locator(".read-frame summary").click()
+    boxes = read.locator(".read-frame .die-box")
+    expect(boxes).to_have_text([str(n + 1) for n in range(len(kept["dice"]))])
+    ana.wait_for_function("document.querySelector('#dice .read-frame img').naturalWidth > 0")
+    shown = read.locator(".read-frame img").bounding_box()
+    first_box = boxes.first.bounding_box()
+    width, height = kept["frame_size"]
+    x, y, w, _ = kept["dice"][0]["box"]
+    scale = shown["width"] / width
+    assert abs(first_box["x"] - (shown["x"] + x * scale)) <= 2
+    assert abs(first_box["y"] - (shown["y"] + y * scale)) <= 2
+    assert abs(first_box["width"] - w * scale) <= 2 and shown["height"] == pytest.approx(
+        height * scale, abs=2)
     if kept["status"] == "pending":
         expect(ana.locator("#confirm-read")).to_be_visible()
         ana.click("#confirm-read")
     expect(ana.locator("#dice .read")).to_have_attribute("data-status", "applied")
     expect(ana.locator("#confirm-read")).to_have_count(0)
+    expect(ana.locator("#dice .read-frame")).to_have_attribute("open", "")  # drawn again, open
     expect(watcher.locator("#history-list")).to_contain_text("Dice read (photo)")
 
     new_face = "blank" if kept["dice"][0]["face"] != "blank" else "strong"

@@ -53,11 +53,13 @@ export function normalizeRead(read) {
       crop: item.crop_url ?? (id !== undefined ? `/api/dice/${encodeURIComponent(id)}/crops/${i}.png` : null),
       corrected: item.corrected_by ?? null,
       readFace: item.read_face ?? null,
+      box: Array.isArray(item.box) && item.box.length === 4 ? item.box : null,
     };
   });
   const notes = [...(Array.isArray(read.warnings) ? read.warnings : []), read.note].filter(Boolean);
+  const size = Array.isArray(read.frame_size) && read.frame_size.length === 2 ? read.frame_size : null;
   return {id, dice, status: read.status || "pending", frame: read.frame_url ?? null,
-          notes, source: read.source ?? null, raw: read};
+          frameSize: size, notes, source: read.source ?? null, raw: read};
 }
 
 export async function uploadPhoto(tableId, file, actor) {
@@ -65,6 +67,30 @@ export async function uploadPhoto(tableId, file, actor) {
   form.append("photo", file, file.name || "dice.jpg");
   if (actor) form.append("actor", actor);
   return send(`/api/tables/${encodeURIComponent(tableId)}/dice/photo`, form, tableId);
+}
+
+// The read whose whole picture is open ("Where each die is"), kept open when the panel is
+// drawn again.
+let frameOpen = null;
+
+// The read's whole picture with each die's box numbered as its tile, so a player knows
+// which die on the table a tile is before correcting it. A picture no longer kept (the
+// oldest are let go: docs/runtime.md, "Storage") says so instead.
+function wholePicture(read) {
+  const [w, h_] = read.frameSize || [0, 0];
+  if (!read.frame || !(w > 0 && h_ > 0) || !read.dice.some((d) => d.box)) return null;
+  const pct = (v, of) => `${(100 * v / of).toFixed(3)}%`;
+  const wrap = h("div", {class: "frame-wrap"},
+    h("img", {src: read.frame, alt: t("dice.frame_alt"), loading: "lazy",
+              onerror: () => wrap.replaceWith(h("p", {class: "muted small", text: t("dice.frame_gone")}))}),
+    read.dice.map((d, i) => d.box ? h("span", {
+      class: "die-box" + (d.uncertain ? " uncertain" : ""), "aria-hidden": "true",
+      style: `left:${pct(d.box[0], w)};top:${pct(d.box[1], h_)};` +
+             `width:${pct(d.box[2], w)};height:${pct(d.box[3], h_)}`},
+      h("span", {class: "die-no", text: String(i + 1)})) : null));  // above: the die shows
+  return h("details", {class: "read-frame", open: frameOpen === read.id,
+                       ontoggle: (e) => { frameOpen = e.target.open ? read.id : null; }},
+    h("summary", {text: t("dice.where_each")}), wrap);
 }
 
 // The face picker the player has open ({table, read, die}), or null. A panel drawn again for
@@ -128,6 +154,7 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
     h("p", {class: "read-status"}, h("span", {class: "pill status-" + read.status, text: status}),
       read.source ? h("span", {class: "muted small", text: " " + t("dice.source." + read.source, null, read.source)}) : null),
     h("ul", {class: "dice-tiles"}, tiles),
+    wholePicture(read),
     read.dice.some((d) => d.uncertain) && canCorrect ? h("p", {class: "warn", text: t("dice.check_unsure")}) : null,
     read.notes.map((n) => h("p", {class: "muted small", text: n})),
     picker,
