@@ -708,6 +708,10 @@ def test_photo_of_the_dice_is_read_shown_with_crops_and_corrected(devices, serve
     expect(ana.locator("#confirm-read")).to_have_count(0)
     expect(ana.locator("#dice .read-frame")).to_have_attribute("open", "")  # drawn again, open
     expect(watcher.locator("#history-list")).to_contain_text("Dice read (photo)")
+    # the roll in the history links to the picture it was read from
+    expect(watcher.locator("#history-list .roll-picture")).to_have_attribute(
+        "href", kept["frame_url"])
+    assert watcher.request.get(server.url(kept["frame_url"])).status == 200
 
     new_face = "blank" if kept["dice"][0]["face"] != "blank" else "strong"
     ana.locator("#dice .die-tile").first.click()

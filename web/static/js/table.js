@@ -400,8 +400,18 @@ function renderHistory() {
       entry.actor ? h("span", {class: "muted", text: " · " + entry.actor}) : null,
       entry.undone ? h("span", {class: "pill", text: t("history.was_undone")}) : null),
     h("ul", {class: "events"}, (entry.events || []).map((e) => h("li", {text: e.text || e.type}))),
+    rollPicture(entry),
     forgetRollButton(entry))));
   renderUndoRedo();
+}
+
+// A roll read from the camera or a photo links to the picture it was read from: the proof
+// of the roll, for anyone who doubts it later.
+function rollPicture(entry) {
+  const image = entry.args && typeof entry.args.image === "string" ? entry.args.image : "";
+  if (!image.startsWith("/api/dice/")) return null;
+  return h("a", {class: "small roll-picture", href: image, target: "_blank", rel: "noopener",
+                 text: t("history.picture")});
 }
 
 // The host forgets what one roll taught a dice profile (its dice confirmed with a wrong
