@@ -189,8 +189,9 @@ def _file(read_id: str, name: str, mimetype: str) -> Any:
     if path is None:
         why = ("" if name != "frame.jpg" and record.status != "superseded"
                else " (a newer read replaced it)" if record.status == "superseded"
-               else " any more: the oldest pictures are let go to keep them within their "
-                    "space (tableside serve --pictures-mb); its dice's crops are kept")
+               else " any more: the oldest pictures are reduced, then let go, to keep them "
+                    "within their space (tableside serve --pictures-mb); its dice's crops "
+                    "are kept")
         raise NotFound(f"read {read_id} has no {name}{why}")
     # small files, read whole: nothing is left open if the phone goes away mid-answer
     response = Response(path.read_bytes(), mimetype=mimetype)

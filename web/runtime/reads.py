@@ -1,7 +1,8 @@
 """Dice reads with their evidence: what the camera or a phone photo showed, kept on disk.
 
-Each read keeps its frame (``frame.jpg``) and one crop per die (``crop-<n>.png``, the very
-pixels the classifier saw) in ``<reads dir>/files/<read_id>/``, and its metadata in a small
+Each read keeps its frame (``frame.jpg``; reduced, then let go, when the frames pass their
+budget: web.runtime.frames) and one crop per die (``crop-<n>.png``, the very pixels the
+classifier saw) in ``<reads dir>/files/<read_id>/``, and its metadata in a small
 SQLite file of the web layer's own (``<reads dir>/reads.sqlite3``), apart from the event
 store: a read is evidence about a command, not a game event. Corrections are rows of their
 own, so who changed which die from what to what is never overwritten.
@@ -26,11 +27,13 @@ from typing import Any
 import numpy as np
 
 from companion.store.errors import refused
+from web.runtime.frames import FULL, Frames
 from web.runtime.images import jpeg, png
 from web.sidefiles import set_aside_if_damaged
 
-# The frames (a read's whole picture: 100-500 kB) are kept newest first within this many
-# bytes; each die's crop (a few kB, what a profile learns from) is always kept.
+# The frames (a read's whole picture: 100-500 kB) are kept within this many bytes, the
+# oldest reduced, the oldest reduced let go (web.runtime.frames); each die's crop (a few
+# kB, what a profile learns from) is always kept.
 FRAMES_BUDGET = 512 * 1024 * 1024
 
 PENDING = "pending"
@@ -181,13 +184,9 @@ class ReadStore:
     """Reads and their files under ``directory``; safe to share between threads."""
 
     def __init__(self, directory: Path, frames_budget: int = FRAMES_BUDGET) -> None:
-        if frames_budget < 0:
-            raise ValueError("the frames' budget is a number of bytes, 0 or more")
-        self.frames_budget = frames_budget
-        self._frames: int | None = None  # bytes of frames kept, summed when first asked
-        self._looked = 0  # the rowid up to which older frames were let go
         self.directory = Path(directory)
         self.files = self.directory / "files"
+        self._frames = Frames(self.files, frames_budget)
         self.files.mkdir(parents=True, exist_ok=True)
         path = self.directory / "reads.sqlite3"
         set_aside_if_damaged(path, "the dice reads")  # their pictures stay in files/
@@ -217,7 +216,7 @@ class ReadStore:
         try:
             with self._refusal_is_said(self.directory):
                 folder.mkdir(parents=True)
-                (folder / "frame.jpg").write_bytes(jpeg(frame))
+                (folder / FULL).write_bytes(jpeg(frame))
                 for n, c in enumerate(crops):
                     if c is not None:
                         (folder / f"crop-{n}.png").write_bytes(png(c))
@@ -233,36 +232,25 @@ class ReadStore:
             shutil.rmtree(folder, ignore_errors=True)  # no files without their row
             raise
         with self._lock:
-            if self._frames is not None:  # else summed below, the new frame among them
-                self._frames += _size(folder / "frame.jpg")
-            self._frames_kept()
-            self._let_frames_go()
+            self._frames.added(read_id)
+            self._frames.fit(self._not_pending)
         return record
 
+    @property
+    def frames_budget(self) -> int:
+        return self._frames.budget
+
     def frames_bytes(self) -> int:
-        """The bytes of the frames kept (each read's picture; not the dice's crops)."""
+        """The bytes of the frames kept (each read's picture, full or reduced; not the
+        dice's crops)."""
         with self._lock:
-            return self._frames_kept()
+            return self._frames.total()
 
-    def _frames_kept(self) -> int:  # with the lock held
-        if self._frames is None:
-            self._frames = sum(_size(p) for p in self.files.glob("*/frame.jpg"))
-        return self._frames
-
-    def _let_frames_go(self) -> None:
-        """Delete the oldest frames, of reads no longer pending, until those kept fit the
-        budget (with the lock held). Their dice's crops stay: a profile learns from them."""
-        if self._frames_kept() <= self.frames_budget:
-            return
-        rows = self._db.execute("SELECT rowid, id FROM reads WHERE rowid > ? AND status != ? "
-                                "ORDER BY rowid", (self._looked, PENDING))
-        for rowid, read_id in rows:
-            frame = self.files / read_id / "frame.jpg"
-            self._frames -= _size(frame)
-            frame.unlink(missing_ok=True)
-            self._looked = rowid
-            if self._frames <= self.frames_budget:
-                break
+    def _not_pending(self, after: int) -> Iterator[tuple[int, str]]:
+        """The reads after a rowid that are no longer pending, oldest first (lock held)."""
+        yield from self._db.execute(
+            "SELECT rowid, id FROM reads WHERE rowid > ? AND status != ? ORDER BY rowid",
+            (after, PENDING))
 
     @staticmethod
     @contextmanager
@@ -307,8 +295,7 @@ class ReadStore:
             for read_id in ids:
                 self._db.execute("UPDATE reads SET status = ?, note = ? WHERE id = ?",
                                  (SUPERSEDED, "a newer read replaced it", read_id))
-                if self._frames is not None:
-                    self._frames -= _size(self.files / read_id / "frame.jpg")
+                self._frames.dropped(read_id)
                 shutil.rmtree(self.files / read_id, ignore_errors=True)
         return ids
 
@@ -352,7 +339,10 @@ class ReadStore:
                                         (table_id,)).fetchone()[0])
 
     def file(self, read_id: str, name: str) -> Path | None:
-        """A read's frame or crop file, or None if it is not kept."""
+        """A read's frame (full, else reduced) or crop file, or None if it is not kept."""
+        if name == FULL:
+            with self._lock:
+                return self._frames.path(read_id)
         path = self.files / read_id / name
         return path if path.is_file() else None
 
@@ -365,13 +355,6 @@ class ReadStore:
 _COLUMNS = ("id, table_id, prompt_id, die, source, actor, created_at, status, dice, frame_w, "
             "frame_h, expected, warnings, ms, applied_version, applied_command, "
             "applied_faces, note, used")
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:  # not there (let go, or never written)
-        return 0
 
 
 def _dice_json(dice: Sequence[ReadDie]) -> str:

@@ -77,32 +77,6 @@ def frame_size(store: ReadStore, read_id: str) -> int:
     return path.stat().st_size if path is not None else 0
 
 
-def test_the_oldest_frames_are_let_go_beyond_their_budget_and_the_crops_stay(tmp_path: Path):
-    """docs/runtime.md, "Storage": the frames are kept newest first within their budget;
-    a pending read's frame (the table has not looked at it yet) and every crop stay."""
-    probe = ReadStore(tmp_path / "probe")
-    one = frame_size(probe, noisy_add(probe, 0))
-    probe.close()
-    store = ReadStore(tmp_path / "reads", frames_budget=int(3.5 * one))
-    first = noisy_add(store, 1)  # left pending: the table has not looked at it yet
-    ids = [first]
-    for seed in range(2, 7):
-        ids.append(noisy_add(store, seed))
-        store.update(store.get(ids[-1]), status=APPLIED)  # type: ignore[arg-type]
-    kept = [read_id for read_id in ids if store.file(read_id, "frame.jpg") is not None]
-    # three frames fit (3.5 frames' bytes): from the fourth read on, each new one lets the
-    # oldest applied frame go, never the pending one
-    assert kept == [first, ids[4], ids[5]]
-    assert store.frames_bytes() == sum(frame_size(store, r) for r in ids)
-    assert store.frames_bytes() <= store.frames_budget
-    assert all(store.file(r, "crop-0.png") is not None for r in ids)  # a profile learns
-    assert store.count() == 6 and store.get(ids[1]).status == APPLIED  # type: ignore[union-attr]
-    store.close()
-    again = ReadStore(tmp_path / "reads", frames_budget=int(3.5 * one))  # summed anew
-    assert again.frames_bytes() == sum(frame_size(again, r) for r in ids)
-    again.close()
-
-
 def test_a_superseded_reads_frame_no_longer_counts(tmp_path: Path):
     store = ReadStore(tmp_path / "reads")
     old = noisy_add(store, 1)
