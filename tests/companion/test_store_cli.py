@@ -40,11 +40,15 @@ def cli(*argv: str) -> int:
 def test_sessions_list(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli("sessions", "list", "--db", str(db)) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].split() == ["ID", "GAME", "CREATED", "BY", "VERSION", "RECORDS"]
-    assert out[1].split() == ["game1", "tally", "2026-01-01T20:00:00+00:00", "host", "4", "4"]
+    assert out[0].split() == ["ID", "GAME", "CREATED", "LAST", "PLAYED", "BY", "VERSION",
+                              "RECORDS", "PLAYERS"]
+    assert out[1].split() == ["game1", "tally", "2026-01-01T20:00:00+00:00",
+                              "2026-01-01T20:00:03+00:00", "host", "4", "4", "red,blue"]
     assert cli("sessions", "list", "--db", str(db), "--json") == 0
     [listed] = json.loads(capsys.readouterr().out)
     assert (listed["id"], listed["version"], listed["last_command"]) == ("game1", 4, 3)
+    assert (listed["last_played"], listed["players"]) == ("2026-01-01T20:00:03+00:00",
+                                                          ["red", "blue"])
 
 
 def test_sessions_show_marks_undone_commands(db: Path, capsys: pytest.CaptureFixture[str]

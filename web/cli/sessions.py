@@ -23,6 +23,7 @@ from companion.store.export import dumps, loads, parse
 from companion.store.records import CommandRecord, RecordKind, undo_stacks
 from companion.table import check_replays
 from web.cli.dbactions import actions, db_path, open_store, print_table
+from web.tablelist import players_of
 
 
 def register(subparsers: Any) -> None:
@@ -32,7 +33,8 @@ def register(subparsers: Any) -> None:
         description="The table sessions in the event store: list them, show one's history, "
                     "export one as JSON, import an export.")
 
-    p = add("list", "list every table session, oldest first", _list)
+    p = add("list", "list every table session, oldest first, with when it was last played "
+                    "and its players", _list)
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = add("show", "show one session and its history: who did what, when, what is undone",
@@ -63,15 +65,19 @@ def register(subparsers: Any) -> None:
 def _list(args: argparse.Namespace) -> int:
     with open_store(args, create=False) as store:
         sessions = store.sessions()
+        played = store.last_played()
+    listed = [{**s.to_json(), "last_played": played.get(s.id) or s.created_at,
+               "players": players_of(s.options)} for s in sessions]
     if args.json:
-        print(json.dumps([s.to_json() for s in sessions], indent=2, ensure_ascii=False))
+        print(json.dumps(listed, indent=2, ensure_ascii=False))
         return 0
     if not sessions:
         print("no table sessions")
         return 0
-    rows = [("ID", "GAME", "CREATED", "BY", "VERSION", "RECORDS")]
-    rows += [(s.id, s.game, s.created_at, s.created_by or "-", str(s.version),
-              str(s.last_command + 1)) for s in sessions]
+    rows = [("ID", "GAME", "CREATED", "LAST PLAYED", "BY", "VERSION", "RECORDS", "PLAYERS")]
+    rows += [(s["id"], s["game"], s["created_at"], s["last_played"], s["created_by"] or "-",
+              str(s["version"]), str(s["last_command"] + 1), ",".join(s["players"]) or "-")
+             for s in listed]
     print_table(rows)
     return 0
 
