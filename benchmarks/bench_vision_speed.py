@@ -17,8 +17,9 @@ also prints the median over frames of each frame's fastest read (of ``--repeat``
 reader's own cost with little of the other work on a shared machine
 in it (not the target's measure).
 
-``--engine onnxruntime`` runs the networks through ONNX Runtime instead of OpenCV's DNN
-module, the default (:mod:`vision.onnxmodel`; ``TABLESIDE_VISION_ENGINE`` for the server).
+``--engine opencv`` runs the networks through OpenCV's DNN module instead of ONNX Runtime,
+the default where it is installed (:mod:`vision.onnxmodel`; ``TABLESIDE_VISION_ENGINE`` for
+the server).
 
 ``--reader pips-full`` times the pip reader without its quick first look (every die read
 by the face network). ``--reader enrolled`` times the enrolled reader instead (the d6
@@ -176,8 +177,8 @@ def main(argv: list[str] | None = None) -> int:
                              "face network alone, an enrolled profile, or the same after "
                              "learning its fill from the table")
     parser.add_argument("--engine", choices=ENGINES, default=None,
-                        help="what runs the networks (default: OpenCV's DNN module, or "
-                             "TABLESIDE_VISION_ENGINE)")
+                        help="what runs the networks (default: TABLESIDE_VISION_ENGINE, "
+                             "else ONNX Runtime where installed, else OpenCV's DNN module)")
     parser.add_argument("--floor", type=float, default=None, metavar="LEVEL",
                         help="repaint each frame's tray floor this grey (0-255)")
     args = parser.parse_args(argv)

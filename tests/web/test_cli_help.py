@@ -48,7 +48,7 @@ def test_help_everywhere(capsys, path):
 @pytest.mark.parametrize("path", [("read-dice",), ("watch",), ("serve",)])
 def test_the_commands_that_read_dice_say_how_to_choose_the_engine(capsys, path):
     out = help_text(capsys, *path)
-    assert "OpenCV's DNN module" in out and "TABLESIDE_VISION_ENGINE=onnxruntime" in out
+    assert "ONNX Runtime" in out and "TABLESIDE_VISION_ENGINE=opencv" in out
 
 
 @pytest.mark.parametrize("path", [("calibrate",), ("watch",), ("serve",)])
