@@ -27,17 +27,21 @@ def players_of(options: Mapping[str, JSON]) -> list[str]:
     return []
 
 
-def listed(store: Any) -> list[dict[str, Any]]:
-    """Every table's JSON (``SessionInfo.to_json``) with ``last_played`` (the time of its
-    latest record), ``players`` and ``campaign`` (``{"id", "name"}`` or None), the table
-    last played first."""
+def described(store: Any) -> list[dict[str, Any]]:
+    """Every table's JSON (``SessionInfo.to_json``), oldest first, with ``last_played``
+    (the time of its latest record) and ``players``."""
     played = store.last_played() if hasattr(store, "last_played") else {}
+    return [{**info.to_json(), "last_played": played.get(info.id) or info.created_at,
+             "players": players_of(info.options)} for info in store.sessions()]
+
+
+def listed(store: Any) -> list[dict[str, Any]]:
+    """:func:`described`, each with its ``campaign`` (``{"id", "name"}`` or None), the
+    table last played first."""
     campaign_of = getattr(store, "campaign_of", lambda _id: None)
     rows = []
-    for info in store.sessions():
-        campaign = campaign_of(info.id)
-        rows.append({**info.to_json(), "last_played": played.get(info.id) or info.created_at,
-                     "players": players_of(info.options),
-                     "campaign": None if campaign is None else {"id": campaign.id,
-                                                                "name": campaign.name}})
+    for row in described(store):
+        campaign = campaign_of(row["id"])
+        rows.append({**row, "campaign": None if campaign is None else {"id": campaign.id,
+                                                                       "name": campaign.name}})
     return sorted(rows, key=lambda row: row["last_played"], reverse=True)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from companion.store.errors import DatabaseInUse, DatabaseUnreadable, StoreError, refused
+from companion.store.errors import DatabaseInUse, DatabaseUnreadable, StoreError, refusals_said
 from companion.store.sqlite import inspect
 
 BACKUPS_DIR = "backups"
@@ -179,20 +179,17 @@ def _write(source: sqlite3.Connection, target: Path, close: bool = True) -> Path
     target.parent.mkdir(parents=True, exist_ok=True)
     part = target.with_name(f".{target.name}.part")
     try:
-        dest = sqlite3.connect(part)
-        try:
-            source.backup(dest)
-            dest.execute("PRAGMA journal_mode = DELETE")
-        finally:
-            dest.close()
-        inspect(part)  # checked as any database the store opens
-        with part.open("rb") as f:
-            os.fsync(f.fileno())
-        os.replace(part, target)
-    except (sqlite3.Error, OSError) as exc:
-        if (said := refused(exc, target.parent)) is not None:  # the part is removed below
-            raise said from exc
-        raise
+        with refusals_said(target.parent):  # a full disk: the part is removed below
+            dest = sqlite3.connect(part)
+            try:
+                source.backup(dest)
+                dest.execute("PRAGMA journal_mode = DELETE")
+            finally:
+                dest.close()
+            inspect(part)  # checked as any database the store opens
+            with part.open("rb") as f:
+                os.fsync(f.fileno())
+            os.replace(part, target)
     finally:
         part.unlink(missing_ok=True)
         if close:

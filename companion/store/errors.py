@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import errno
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -164,3 +166,16 @@ def refused(exc: BaseException, path: Path | str | None) -> StorageRefused | Non
 
 class NotJSON(StoreError, ValueError):
     """A value to be logged (command args, event payload, state) that JSON cannot hold."""
+
+
+@contextmanager
+def refusals_said(path: Path | str | None) -> Iterator[None]:
+    """An SQLite or OS error that says the disk at ``path`` takes no write is raised as its
+    :class:`StorageRefused` (the web's 507 or 503); any other error as it is."""
+    try:
+        yield
+    except (sqlite3.Error, OSError) as exc:
+        if (said := refused(exc, path)) is not None:
+            raise said from exc
+        raise
+

@@ -23,7 +23,7 @@ from companion.store.export import dumps, loads, parse
 from companion.store.records import CommandRecord, RecordKind, undo_stacks
 from companion.table import check_replays
 from web.cli.dbactions import actions, db_path, open_store, print_table
-from web.tablelist import players_of
+from web.tablelist import described
 
 
 def register(subparsers: Any) -> None:
@@ -64,14 +64,11 @@ def register(subparsers: Any) -> None:
 
 def _list(args: argparse.Namespace) -> int:
     with open_store(args, create=False) as store:
-        sessions = store.sessions()
-        played = store.last_played()
-    listed = [{**s.to_json(), "last_played": played.get(s.id) or s.created_at,
-               "players": players_of(s.options)} for s in sessions]
+        listed = described(store)
     if args.json:
         print(json.dumps(listed, indent=2, ensure_ascii=False))
         return 0
-    if not sessions:
+    if not listed:
         print("no table sessions")
         return 0
     rows = [("ID", "GAME", "CREATED", "LAST PLAYED", "BY", "VERSION", "RECORDS", "PLAYERS")]

@@ -18,7 +18,6 @@ import shutil
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.store.errors import refused
+from companion.store.errors import refusals_said
 from web.runtime.frames import FULL, Frames
 from web.runtime.images import jpeg, png
 from web.sidefiles import set_aside_if_damaged
@@ -214,7 +213,7 @@ class ReadStore:
                                 PENDING, tuple(dice), (w, h), expected, tuple(warnings), ms,
                                 note=note, used=tuple(used) if used is not None else None)
         try:
-            with self._refusal_is_said(self.directory):
+            with refusals_said(self.directory):
                 folder.mkdir(parents=True)
                 (folder / FULL).write_bytes(jpeg(frame))
                 for n, c in enumerate(crops):
@@ -252,22 +251,10 @@ class ReadStore:
             "SELECT rowid, id FROM reads WHERE rowid > ? AND status != ? ORDER BY rowid",
             (after, PENDING))
 
-    @staticmethod
-    @contextmanager
-    def _refusal_is_said(where: Path) -> Iterator[None]:
-        """A disk that takes no write (full, read-only) raises :class:`StorageRefused` (the
-        API's 507 or 503), not a bare OS or SQLite error."""
-        try:
-            yield
-        except (sqlite3.Error, OSError) as exc:
-            if (said := refused(exc, where)) is not None:
-                raise said from exc
-            raise
-
     def update(self, record: DiceReadRecord, **changes: Any) -> DiceReadRecord:
         """Change a read's status, dice, faces applied or note; returns the new record."""
         new = replace(record, **changes)
-        with self._lock, self._refusal_is_said(self.directory):
+        with self._lock, refusals_said(self.directory):
             self._db.execute(
                 "UPDATE reads SET status = ?, dice = ?, applied_version = ?, "
                 "applied_command = ?, applied_faces = ?, note = ? WHERE id = ?",
@@ -278,7 +265,7 @@ class ReadStore:
 
     def add_correction(self, read_id: str, die: int | None, from_face: str | None,
                        to_face: str | None, actor: str | None, after_apply: bool) -> None:
-        with self._lock, self._refusal_is_said(self.directory):
+        with self._lock, refusals_said(self.directory):
             self._db.execute(
                 "INSERT INTO corrections (read_id, die, from_face, to_face, actor, at, "
                 "after_apply) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -287,7 +274,7 @@ class ReadStore:
     def supersede(self, table_id: str, prompt_id: str | None, keep: str) -> list[str]:
         """Mark the table's other pending reads superseded and drop their files (a pending
         read was never applied, so its pictures are evidence of nothing)."""
-        with self._lock, self._refusal_is_said(self.directory):
+        with self._lock, refusals_said(self.directory):
             rows = self._db.execute(
                 "SELECT id FROM reads WHERE table_id = ? AND status = ? AND id != ?",
                 (table_id, PENDING, keep)).fetchall()
