@@ -52,7 +52,7 @@ from web.runtime.boxes import ButtonBoxes
 from web.runtime.camera import CameraLoop
 from web.runtime.focus import Focus
 from web.runtime.power import PowerStatus, read_power
-from web.runtime.status import RUNNING, Cached, CameraStatus, GpioStatus, software_box_json
+from web.runtime.status import ABSENT, RUNNING, Cached, CameraStatus, GpioStatus, software_box_json
 from web.runtime.storage import StorageStatus, read_storage
 
 log = logging.getLogger(__name__)
@@ -219,8 +219,8 @@ class Runtime:
         try:
             box = GpioButtonBox(hardware.GPIO_BUTTONS, hardware.GPIO_LEDS,
                                 pin_factory=pi_pin_factory())
-        except GpioUnavailable as exc:
-            status.detail = str(exc)
+        except GpioUnavailable as exc:  # a Pi whose pins were wanted and cannot be used
+            status.state, status.detail = ABSENT, str(exc)
             return None, status
         status.detail = "buttons and LEDs on the Pi's GPIO (BCM pins)"
         return box, status

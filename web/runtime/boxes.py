@@ -23,7 +23,7 @@ from firmware_bridge.gpio import GpioButtonBox
 from firmware_bridge.link import LinkState
 from firmware_bridge.session import Notice
 from web.runtime.focus import Focus
-from web.runtime.status import ABSENT, RUNNING, BoxStatus, GpioStatus
+from web.runtime.status import RUNNING, BoxStatus, GpioStatus
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +137,8 @@ class ButtonBoxes:
         status = self.gpio_status
         with self._lock:
             status.presses = self._presses["gpio"]
-        status.state = RUNNING if self.gpio is not None else ABSENT
+        if self.gpio is not None:  # else as the runtime found it: off (not used) or absent
+            status.state = RUNNING
         return status.to_json()
 
     @property

@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
 ABSENT = "absent"
+OFF = "off"  # a part not used here, by design (GPIO off a Pi, or turned off): not a fault
 RUNNING = "running"
 LOST = "lost"
 REOPENING = "reopening"
@@ -79,7 +80,7 @@ class BoxStatus:
 
 @dataclass
 class GpioStatus:
-    state: str = ABSENT
+    state: str = OFF
     is_pi: bool = False
     model: str | None = None
     detail: str = "not a Raspberry Pi"

@@ -15,11 +15,13 @@ import pytest
 
 from firmware_bridge.backoff import Backoff
 from firmware_bridge.bridge import SerialBridge
+from firmware_bridge.gpio import GpioUnavailable
 from firmware_bridge.pty_box import FakePtyBox
 from tests.support.web import browser, join
 from tests.web.runtime.support import FocusingCamera, PacedCamera
 from vision.calibration import Calibration, quality
 from vision.sources import FakeSource, FlickerControlError
+from web import runtime as runtime_module
 from web.app import create_app
 from web.runtime import Runtime, RuntimeOptions
 from web.runtime.hardware import (
@@ -94,14 +96,28 @@ def test_gpio_is_used_only_on_a_pi(services, tmp_path: Path):
     assert pi_model(tmp_path / "absent") is None
     laptop = Runtime(services, RuntimeOptions(camera="none", box="none"), pi_model=None)
     gpio = laptop.status()["gpio"]
-    assert gpio["state"] == "absent" and not gpio["is_pi"] and "not a Raspberry Pi" in (
+    # not used by design is "off" (a grey dot), not "absent" (a red one: something to fix)
+    assert gpio["state"] == "off" and not gpio["is_pi"] and "not a Raspberry Pi" in (
         gpio["detail"])
     laptop.stop()
     off = Runtime(services, RuntimeOptions(camera="none", box="none", gpio=False),
                   pi_model="Raspberry Pi 5 Model B Rev 1.0")
     gpio = off.status()["gpio"]
-    assert gpio["is_pi"] and gpio["state"] == "absent" and "--gpio none" in gpio["detail"]
+    assert gpio["is_pi"] and gpio["state"] == "off" and "--gpio none" in gpio["detail"]
     off.stop()
+
+
+def test_a_pi_whose_gpio_pins_cannot_be_used_says_so(services, monkeypatch):
+    def no_lgpio():
+        raise GpioUnavailable("no GPIO here (no module named 'lgpio'); on a Pi install "
+                              "python3-lgpio")
+
+    monkeypatch.setattr(runtime_module, "pi_pin_factory", no_lgpio)
+    pi = Runtime(services, RuntimeOptions(camera="none", box="none"),
+                 pi_model="Raspberry Pi 5 Model B Rev 1.0")
+    gpio = pi.status()["gpio"]
+    assert gpio["is_pi"] and gpio["state"] == "absent" and "python3-lgpio" in gpio["detail"]
+    pi.stop()
 
 
 def usb(n: int, index: int = 0, name: str = "USB webcam", removable: str = "",
@@ -367,7 +383,7 @@ def test_hardware_status_json(services):
     assert camera["source"] == "camera:0" and camera["state"] == "running"
     assert camera["tray"] in ("moving", "still", "settled") and camera["last_frame"]
     assert out["button_box"]["state"] == "absent" and not out["button_box"]["connected"]
-    assert out["gpio"]["state"] == "absent"
+    assert out["gpio"]["state"] == "off"  # not a Pi
     assert out["software_box"] == {"state": "running", "buttons": 8, "detail": (
         "the dashboard's buttons (POST /api/tables/<id>/buttons)")}
     assert runtime.stop(timeout=3.0)
