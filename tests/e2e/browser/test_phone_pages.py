@@ -1060,6 +1060,18 @@ def test_creating_a_table_from_the_home_page_makes_the_creator_host(devices, ser
     played = page.locator(f".tables a[data-table='{server.table}'] time")
     expect(played).not_to_contain_text("UTC")
     expect(played).to_contain_text(re.compile(r"\d{1,2}:\d{2}"))
+    # the players' name fields line up, whatever each colour's name; a box's words sit
+    # beside it on one row
+    fields = page.locator("#create-form .swatch-row input")
+    assert len({round(fields.nth(i).bounding_box()["x"]) for i in range(fields.count())}) == 1
+    box, words = page.locator("#create-form label.check-row").first.evaluate("""(label) => {
+        const range = document.createRange();
+        range.selectNodeContents(label.lastChild);  // the words after the box
+        const b = label.querySelector("input").getBoundingClientRect();
+        const w = range.getBoundingClientRect();
+        return [[b.left, b.right, b.top, b.bottom], [w.left, w.right, w.top, w.bottom]]; }""")
+    assert words[0] >= box[1] and words[0] - box[1] < 30  # just right of the box
+    assert words[2] < box[3]  # and beginning level with it, not on a row below
     page.uncheck("#create-form input[name=demo_setup]")
     for colour, name in (("blue", "Ana"), ("red", "Bo"), ("green", "Cy")):
         page.fill(f"#create-form input[name=player-{colour}]", name)
