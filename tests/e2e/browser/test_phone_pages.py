@@ -197,6 +197,21 @@ def test_tv_view_at_1920x1080_shows_the_table_and_follows_it_live(devices, serve
     expect(page.locator("#tv-events")).to_contain_text("Dice read")
 
 
+def test_a_tv_that_is_not_the_hosts_shows_no_invite_and_asks_nothing_refused(devices, server):
+    """The join code is the host's to show (docs/ui.md, the TV view): another browser's TV
+    view does not show it, and does not ask for it only to be refused (a 403 in its
+    console)."""
+    page = devices(viewport=TV)
+    refused = []
+    page.on("response", lambda r: refused.append(r.url) if r.status in (401, 403) else None)
+    page.goto(server.url(f"/t/{server.table}/tv"))
+    expect(page.locator(".glory-row")).to_have_count(3)
+    expect(page.locator("#tv-events li")).not_to_have_count(0)
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#tv-join")).to_be_hidden()
+    assert refused == []
+
+
 def test_the_tv_reads_each_new_event_aloud_with_a_voice_of_its_own(devices, server):
     """docs/ui.md, the TV view: *Read aloud* speaks each new event's sentence, in the page's
     language, with a voice the device has itself (never the network's); the events it

@@ -6,7 +6,7 @@
 
 import {$, h, fill} from "./dom.js";
 import {config, t} from "./i18n.js";
-import {getJSON, getOptional} from "./api.js";
+import {getJSON, getOptional, me} from "./api.js";
 import {follow} from "./live.js";
 import {hardwareAlerts} from "./alerts.js";
 import {cameraWatcher} from "./camera.js";
@@ -104,9 +104,13 @@ async function reload() {
   render();
 }
 
+// the join code is the host's to show: another browser does not ask (it would be refused)
 async function invite() {
   let body = null;
-  try { body = await getOptional(`${base}/invite`); } catch (err) { body = null; }
+  try {
+    const who = await me(tableId);
+    if (who && who.role === "host") body = await getOptional(`${base}/invite`);
+  } catch (err) { body = null; }
   if (!body || !body.qr_svg) return;
   $("#tv-qr").src = svgImageUrl(body.qr_svg);
   $("#tv-join-url").textContent = body.join_url || "";
