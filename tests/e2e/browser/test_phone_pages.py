@@ -341,6 +341,46 @@ def test_the_hardware_card_says_when_the_pis_power_supply_is_too_weak(devices, s
         runtime.stop()
 
 
+def test_a_campaign_is_started_from_the_home_page_with_its_first_game(devices, server):
+    """docs/ui.md, the home page: *Start a campaign with it* asks the campaign's name, then
+    starts the campaign and sets up its first game at once (POST /api/campaigns, then
+    .../next); this phone hosts the game, which links to its campaign. A campaign without a
+    name is not started."""
+    page = devices()
+    page.goto(server.url("/"))
+    name = page.locator("#create-form input[name=campaign_name]")
+    expect(name).to_be_hidden()
+    page.check("#create-form input[name=campaign]")
+    expect(name).to_be_visible()
+    expect(name).to_have_attribute("required", "")
+    # the name only blank: the phone's own check lets it through; the page's does not
+    name.fill("   ")
+    page.click("#create-form button[type=submit]")
+    result = page.locator("#create-result")
+    expect(result).to_have_text("Name the campaign.")
+    assert server.services.store.campaigns() == []
+    name.fill("Thursday nights")
+    page.click("#create-form button[type=submit]")
+    expect(result).to_contain_text("The campaign “Thursday nights” is started")
+    expect(result.locator(".pin")).to_have_text(re.compile(r"^\d{6}$"))
+    campaigns = server.services.store.campaigns()
+    assert [c.name for c in campaigns] == ["Thursday nights"]
+    game = campaigns[0].current
+    assert game is not None  # the first game is set up and under way
+    result.get_by_role("link", name="The campaign").click()
+    expect(page.locator("#campaign-name")).to_have_text("Thursday nights")
+    expect(page.locator("#campaign-provinces article.province")).to_have_count(3)
+    page.goto(server.url("/"))
+    page.check("#create-form input[name=campaign]")
+    page.fill("#create-form input[name=campaign_name]", "Thursday nights")
+    page.click("#create-form button[type=submit]")
+    page.locator("#create-result").get_by_role("link", name="Go to the table").click()
+    expect(page).to_have_url(re.compile(r"/t/[0-9a-f]+$"))
+    expect(page.locator("#me")).to_contain_text("host")
+    expect(page.locator("#campaign-link")).to_have_text("Campaign: Thursday nights")
+    assert len(server.services.store.campaigns()) == 2  # a campaign's name need not be new
+
+
 def test_campaign_page_shows_titles_record_and_enmity(devices, server):
     from companion.campaigns import start_campaign
 

@@ -14,6 +14,36 @@ for (const time of document.querySelectorAll(".tables time[datetime]")) {
   if (!Number.isNaN(at.getTime())) time.textContent = when.format(at);
 }
 
+// "Start a campaign with it": the campaign's name is asked only then
+const asCampaign = $("#create-form input[name=campaign]");
+const campaignName = $("#campaign-name");
+asCampaign.addEventListener("change", () => {
+  campaignName.hidden = !asCampaign.checked;
+  campaignName.querySelector("input").required = asCampaign.checked;
+});
+
+const hostPin = (pin) => (pin ? h("p", {class: "notice info"}, t("home.host_pin"), " ",
+  h("strong", {class: "pin", text: String(pin)})) : null);
+const button = (href, key, kind = "primary") => h("a", {class: `button ${kind}`, href, text: t(key)});
+
+// A campaign (POST /api/campaigns) and its first game set up from it (.../next), which this
+// browser hosts. A campaign whose first game could not be set up is kept: its page sets it up.
+async function startCampaign(name, game, setup) {
+  const campaign = await send("/api/campaigns", {name, game, setup});
+  const page = `/campaigns/${encodeURIComponent(campaign.id)}`;
+  try {
+    const first = await send(`/api/campaigns/${encodeURIComponent(campaign.id)}/next`, {});
+    return [h("p", {class: "notice info", text: t("home.campaign_started", {name})}),
+      hostPin(first.host_pin),
+      h("p", {class: "row"}, button(`/t/${encodeURIComponent(first.table)}`, "home.go_table"),
+        button(page, "home.go_campaign", "secondary"))];
+  } catch (err) {
+    return [h("p", {class: "notice error", text: t("home.campaign_no_game",
+      {name, reason: err instanceof ApiError ? err.message : t("error.network")})}),
+      h("p", {}, button(page, "home.go_campaign"))];
+  }
+}
+
 $("#create-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const data = new FormData(event.target);
@@ -30,12 +60,24 @@ $("#create-form").addEventListener("submit", async (event) => {
     options = {provinces};
   }
   const out = $("#create-result");
+  const name = String(data.get("campaign_name") || "").trim();
+  if (data.get("campaign") && !name) {
+    fill(out, h("p", {class: "notice error", text: t("home.campaign_needs_name")}));
+    return;
+  }
+  const submit = event.target.querySelector("button[type=submit]");
+  submit.disabled = true;  // a second tap while the first is on its way makes no second table
   try {
+    if (data.get("campaign")) {
+      fill(out, await startCampaign(name, data.get("game"), options));
+      return;
+    }
     const table = await send("/api/tables", {game: data.get("game"), options});
-    const link = h("a", {class: "button primary", href: `/t/${encodeURIComponent(table.id)}`, text: t("home.go_table")});
-    fill(out, table.host_pin ? h("p", {class: "notice info"}, t("home.host_pin"), " ", h("strong", {class: "pin", text: String(table.host_pin)})) : null,
-      h("p", {}, link));
+    fill(out, hostPin(table.host_pin),
+      h("p", {}, button(`/t/${encodeURIComponent(table.id)}`, "home.go_table")));
   } catch (err) {
     fill(out, h("p", {class: "notice error", text: err instanceof ApiError ? err.message : t("error.network")}));
+  } finally {
+    submit.disabled = false;
   }
 });
