@@ -370,6 +370,10 @@ def test_a_campaign_is_started_from_the_home_page_with_its_first_game(devices, s
     result.get_by_role("link", name="The campaign").click()
     expect(page.locator("#campaign-name")).to_have_text("Thursday nights")
     expect(page.locator("#campaign-provinces article.province")).to_have_count(3)
+    # its games by their number, not the ledger they were set up from
+    expect(page.locator("#campaign-meta")).to_have_text(
+        "SeaFall · game 1 under way · glory target 11")
+    expect(page.locator("#campaign-games li")).to_have_text(["Game 1 in play"])
     page.goto(server.url("/"))
     page.check("#create-form input[name=campaign]")
     page.fill("#create-form input[name=campaign_name]", "Thursday nights")
@@ -635,7 +639,7 @@ def test_the_host_takes_back_a_game_set_up_wrong_and_then_a_recording(devices, s
     page.once("dialog", lambda dialog: dialog.accept())
     take_back.click()
     expect(page.locator("#campaign-result")).to_have_text("Taken back.")
-    expect(page.locator("#campaign-games li")).to_have_text(["Game (ledger 1) taken back"])
+    expect(page.locator("#campaign-games li")).to_have_text(["Game 1 taken back"])
     expect(page.locator("#take-back")).to_have_count(0)  # nothing more to take back
     expect(table_page.locator("#campaign-link")).to_be_visible()  # its stream is held
     held[0].continue_()

@@ -37,12 +37,19 @@ function changeEntry(r, names) {
           t(`campaign.${r.event}`, values, r.event)];
 }
 
+// The number of the game set up from ledger `version`: the latest ledger (c.version) sets up
+// the game its summary names, and each recording before it added one.
+function gameNumber(c, version = c.version) {
+  const next = (c.summary || {}).game || c.version;
+  return next - (c.version - version);
+}
+
 function render(c) {
   const s = c.summary || {};
   document.title = `${c.name} · Tableside`;
   $("#campaign-name").textContent = c.name;
-  $("#campaign-meta").textContent = t("campaign.meta", {game: config.game_titles[c.game] || c.game, number: s.game ?? "?",
-                                                        target: s.glory_target ?? "?"});
+  $("#campaign-meta").textContent = t(c.current ? "campaign.meta_playing" : "campaign.meta",
+    {game: config.game_titles[c.game] || c.game, number: gameNumber(c), target: s.glory_target ?? "?"});
   const names = {};
   for (const p of s.provinces || []) names[p.colour] = p.player || colourName(p.colour);
   const fact = (key, value) => h("div", {class: "fact"},
@@ -70,8 +77,8 @@ function render(c) {
       .map(([colour, n]) => t("enmity.permanent", {player: names[colour] || colourName(colour), count: n})).join(", "))))
     : h("p", {class: "muted", text: t("enmity.none")}));
   fill($("#campaign-games"), (c.games || []).map((g) => h("li", {},
-    g.session ? h("a", {href: `/t/${encodeURIComponent(g.session)}`, text: t("campaign.game_link", {version: g.version})})
-      : t("campaign.game_link", {version: g.version}),
+    g.session ? h("a", {href: `/t/${encodeURIComponent(g.session)}`, text: t("campaign.game_link", {n: gameNumber(c, g.version)})})
+      : t("campaign.game_link", {n: gameNumber(c, g.version)}),
     " ", h("span", {class: "pill", text: g.withdrawn ? t("campaign.withdrawn")
       : g.recorded ? t("campaign.recorded") : t("campaign.in_play")}))));
 }
@@ -188,7 +195,7 @@ async function hostActions(c) {
 function takeBack(c, url, result, failed) {
   const step = c.last_step;
   if (!step) return null;
-  const next = (c.summary || {}).game || c.version;
+  const next = gameNumber(c);
   const [label, question] = step.kind === "game"
     ? [t("campaign.take_back_game", {game: next}), t("campaign.take_back_game_confirm")]
     : [t("campaign.take_back_recording", {game: next - 1}), t("campaign.take_back_recording_confirm")];
