@@ -87,6 +87,7 @@ def test_join_build_an_endeavor_roll_and_a_second_phone_sees_it_live(devices, se
     expect(watcher.locator("#endeavor")).to_contain_text("2 dice")  # live on phone 2
 
     prompt = ana.locator("#prompt")
+    expect(prompt.locator(".big-count")).to_have_text("Roll 2 dice (SeaFall)")  # its name
     confirm = prompt.locator("#confirm-faces")
     expect(confirm).to_be_disabled()
     prompt.locator("li[data-face=standard] button[aria-label^='one more']").click()
@@ -855,7 +856,7 @@ def test_dice_the_table_does_not_know_yet_are_shown_unread_and_named_by_tapping(
         page = ana.context.new_page()
         page.set_default_timeout(WAIT)
         page.goto(server.url(path.format(id=server.table)))
-        expect(page.locator("#photo-prompt")).to_contain_text("Roll 2 dice")
+        expect(page.locator("#photo-prompt")).to_contain_text("Roll 2 dice (SeaFall)")
     page.set_input_files(file_input, str(picture))
     read = page.locator("#dice .read")
     expect(read).to_have_attribute("data-status", "pending")

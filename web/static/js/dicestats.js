@@ -8,7 +8,7 @@
 import {h, fill} from "./dom.js";
 import {t, pct, num} from "./i18n.js";
 import {getJSON} from "./api.js";
-import {colourName, faceName} from "./views.js";
+import {colourName, dieName, faceName} from "./views.js";
 
 const UNUSUAL = 0.01;  // a p below this is called unusual
 
@@ -47,7 +47,7 @@ function render(body, data) {
     return;
   }
   fill(body, data.dice.map((f) => h("div", {class: "stats-die", "data-die": f.die},
-    h("p", {}, h("strong", {text: t("stats.die", {die: t("die." + f.die, null, f.die), count: f.dice})})),
+    h("p", {}, h("strong", {text: t("stats.die", {die: dieName(f.die), count: f.dice})})),
     faceRows(f),
     h("p", {class: "stats-verdict", text: verdict(f, data.min_expected)}),
     groupRows(t("stats.by_source"), f.by_source, (k) => t("dice.source." + k, null, k), data.min_expected),

@@ -8,7 +8,7 @@ import {config, t} from "./i18n.js";
 import {ApiError, getJSON, me} from "./api.js";
 import {lastAsked, normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
 import {follow} from "./live.js";
-import {promptQuestion} from "./views.js";
+import {dieName, promptQuestion} from "./views.js";
 
 const tableId = config.table;
 const base = `/api/tables/${encodeURIComponent(tableId)}`;
@@ -27,7 +27,7 @@ function rollPrompt() {
 
 function render() {
   const prompt = rollPrompt();
-  $("#photo-prompt").textContent = prompt ? `${promptQuestion(view.state, prompt)} · ${t("roll.count", {count: prompt.count, die: prompt.die})}`
+  $("#photo-prompt").textContent = prompt ? `${promptQuestion(view.state, prompt)} · ${t("roll.count", {count: prompt.count, die: dieName(prompt.die)})}`
     : t("photo.no_roll");
   const box = $("#dice");
   if (!read) { fill(box, h("h2", {text: t("dice.title")}), h("p", {class: "muted", text: t("photo.none_yet")})); return; }

@@ -12,7 +12,7 @@ import {hardwareAlerts} from "./alerts.js";
 import {cameraWatcher} from "./camera.js";
 import {diceStats} from "./dicestats.js";
 import {
-  diceFaces, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
+  diceFaces, dieName, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
   lastRoll, optionLabel, placeName, promptQuestion, provinceCard, provinceName, shipName,
   statusLine, svgImageUrl,
 } from "./views.js";
@@ -132,7 +132,7 @@ function rollPrompt(prompt) {
   refreshTotal();
   return [
     h("p", {class: "question", text: promptQuestion(view.state, prompt)}),
-    h("p", {class: "big-count", text: t("roll.count", {count: prompt.count, die: prompt.die})}),
+    h("p", {class: "big-count", text: t("roll.count", {count: prompt.count, die: dieName(prompt.die)})}),
     photoButton(),
     h("p", {class: "muted", text: t("roll.or_type")}),
     h("ul", {class: "tally"}, rows),

@@ -38,6 +38,11 @@ export function faceName(label) {
   return t("face." + label, null, label);
 }
 
+// A kind of die as players call it ("SeaFall", "d6"); its id where no name is known.
+export function dieName(die) {
+  return t("die." + die, null, die);
+}
+
 export function statusLine(state) {
   const parts = [];
   if (state.year) parts.push(t("status.year", {year: state.year}));
