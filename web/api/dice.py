@@ -116,6 +116,25 @@ def correct(session_id: str, read_id: str) -> Any:
     return _answer(record, table)
 
 
+@bp.post("/tables/<session_id>/dice/<read_id>/not-a-die")
+@auth.requires("player")
+def not_a_die(session_id: str, read_id: str) -> Any:
+    """``{"die": i, "not_a_die": true|false, "expected_version"?}``: box ``i`` of a read
+    waiting for a confirm is no die of the roll (or, false, a die after all)."""
+    services = _services()
+    table = services.tables.get(session_id)
+    data = json_body()
+    die, flag = data.get("die"), data.get("not_a_die", True)
+    if not isinstance(die, int) or isinstance(die, bool):
+        raise InvalidCommand("'die' is the number of the box (0 is the first)")
+    if not isinstance(flag, bool):
+        raise InvalidCommand("'not_a_die' is true (no die of the roll) or false (a die)")
+    actor, who = _actor(session_id)
+    record = services.dice().mark_not_a_die(table, read_id, die, flag,
+                                            optional_int(data, "expected_version"), actor, who)
+    return _answer(record, table)
+
+
 @bp.post("/tables/<session_id>/dice/reread")
 @auth.requires("player")
 def reread(session_id: str) -> Any:

@@ -348,6 +348,9 @@ class DiceService:
             record = self.get(table, read_id)
             if record.status == SUPERSEDED:
                 raise IllegalCommand("a newer read replaced this one: correct the latest read")
+            if 0 <= die < len(record.dice) and record.dice[die].not_a_die_by is not None:
+                raise InvalidCommand(f"die {die} was said to be no die of the roll: say it is "
+                                     "a die first")
             before = tuple(record.applied_faces or record.answer)
             faces = list(before)
             slot = self._slot(record, die, len(faces))
@@ -377,6 +380,40 @@ class DiceService:
             self._teach(corrected)
             self._tell_camera(table, corrected)
             return corrected
+
+    def mark_not_a_die(self, table: Table, read_id: str, die: int, not_a_die: bool,
+                       expected_version: int | None, actor: str | None,
+                       who: str | None = None) -> DiceReadRecord:
+        """The table says box ``die`` of a read waiting for a confirm is no die of the roll
+        (a token, a die outside the tray, a die's side boxed as one of its own), or is one
+        after all (``not_a_die`` False): it leaves, or joins again, the dice that answer the
+        roll, so that the read can be confirmed with the dice really thrown. Its crop stays
+        as evidence; a box that is no die teaches the profile nothing."""
+        with self._lock:
+            record = self.get(table, read_id)
+            if record.status != PENDING or undone(record, table):
+                raise IllegalCommand("only a read waiting for a confirm has boxes to take out; "
+                                     "this one's roll was applied: correct its dice, or undo "
+                                     "the roll and type the faces")
+            if expected_version is not None and expected_version != table.version:
+                raise VersionConflict(table.session_id, expected_version, table.version)
+            if not 0 <= die < len(record.dice):
+                raise InvalidCommand(f"'die' is a die number, 0 to {len(record.dice) - 1}")
+            this = record.dice[die]
+            if (this.not_a_die_by is not None) == not_a_die:
+                return record  # already so: another phone said it first
+            if not_a_die and record.positions == (die,):
+                raise InvalidCommand("this is the read's last die: to say no die was read, "
+                                     "type the faces instead")
+            who = who or actor or "someone"
+            dice = list(record.dice)
+            dice[die] = replace(this, not_a_die_by=who if not_a_die else None)
+            self.store.add_correction(record.id, die, this.face if not_a_die else None,
+                                      None if not_a_die else this.face, who, False)
+            self.store.update(record, dice=tuple(dice))
+            fresh = self.get(table, read_id)
+            self._tell_phones(table)
+            return fresh
 
     # -- looking up --------------------------------------------------------------------------
     def get(self, table: Table | None, read_id: str) -> DiceReadRecord:
@@ -558,8 +595,7 @@ class DiceService:
                 i = positions[k]
                 if before != after:
                     self.store.add_correction(record.id, i, before, after, actor, after_apply)
-                    dice[i] = ReadDie(dice[i].read_face, dice[i].confidence, dice[i].uncertain,
-                                      dice[i].box, after, actor or "someone")
+                    dice[i] = replace(dice[i], face=after, corrected_by=actor or "someone")
         else:
             self.store.add_correction(record.id, None, " ".join(old), " ".join(new), actor,
                                       after_apply)

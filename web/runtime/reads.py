@@ -89,17 +89,23 @@ class ReadDie:
     box: tuple[int, int, int, int]
     face: str
     corrected_by: str | None = None
+    not_a_die_by: str | None = None
+    """Who said this box is no die of the roll (a token, a die outside the tray, a die's
+    side boxed as one of its own): it answers nothing and teaches nothing, and is kept as
+    evidence. None: a die."""
 
     def to_json(self) -> dict[str, Any]:
         return {"face": self.face, "read_face": self.read_face,
                 "confidence": round(float(self.confidence), 3),
                 "uncertain": bool(self.uncertain), "box": list(self.box),
-                "corrected_by": self.corrected_by}
+                "corrected_by": self.corrected_by, "not_a_die": self.not_a_die_by is not None,
+                "not_a_die_by": self.not_a_die_by}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ReadDie:
         return cls(data["read_face"], float(data["confidence"]), bool(data["uncertain"]),
-                   tuple(data["box"]), data["face"], data.get("corrected_by"))  # type: ignore[arg-type]
+                   tuple(data["box"]), data["face"], data.get("corrected_by"),  # type: ignore[arg-type]
+                   data.get("not_a_die_by"))
 
 
 @dataclass(frozen=True)
@@ -146,8 +152,10 @@ class DiceReadRecord:
 
     @property
     def positions(self) -> tuple[int, ...]:
-        """The dice that answer the prompt: the re-rolled ones, or all."""
-        return self.used if self.used is not None else tuple(range(len(self.dice)))
+        """The dice that answer the prompt: the re-rolled ones, or all; never a box the
+        table said is no die."""
+        seen = self.used if self.used is not None else range(len(self.dice))
+        return tuple(i for i in seen if self.dice[i].not_a_die_by is None)
 
     @property
     def answer(self) -> tuple[str, ...]:

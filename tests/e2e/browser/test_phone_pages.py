@@ -802,6 +802,48 @@ def test_photo_of_the_dice_is_read_shown_with_crops_and_corrected(devices, serve
     assert server.services.tables.get(server.table).state.endeavor.faces
 
 
+def test_a_box_that_is_no_die_is_taken_out_of_the_roll_by_tapping(devices, server, tmp_path):
+    """docs/ui.md, "Dice": a roll of 2 read as 3 boxes (a token, a die from another roll)
+    waits; a tap on the third, *Not a die*, takes it out (greyed, dashed, said by whom,
+    on every phone), the confirm counts the 2 dice left, and the roll is answered with
+    them. Before the confirm, *It is a die* puts a box back."""
+    server.services.dice().readers.profiles["seafall"] = seafall_profile()
+    photo = tray_photo(np.random.default_rng(11), ["weak", "strong", "standard"], size=SIZE,
+                       die_px=DIE_PX)
+    picture = tmp_path / "three-boxes.jpg"
+    cv2.imwrite(str(picture), photo.image)
+    ana = join_as(devices, server, "Ana", "blue")
+    start_exploration(ana)
+    watcher = devices()
+    watcher.goto(server.url(f"/t/{server.table}"))
+    ana.set_input_files("#photo-input", str(picture))
+    read = ana.locator("#dice .read")
+    expect(read).to_have_attribute("data-status", "pending")
+    expect(read.locator(".die-tile")).to_have_count(3)
+    expect(ana.locator("#confirm-read")).to_have_text("Confirm these 3 dice")
+    ana.locator("#dice .die-tile").nth(2).click()
+    ana.locator("#dice .picker #not-a-die").click()
+    for page in (ana, watcher):
+        out = page.locator("#dice .die-tile").nth(2)
+        expect(out).to_have_class(re.compile(r"\bnot-a-die\b"))
+        expect(out).to_contain_text("not a die")
+        expect(out).to_contain_text("taken out by Ana")
+    expect(ana.locator("#confirm-read")).to_have_text("Confirm these 2 dice")
+    ana.locator("#dice .die-tile").nth(2).click()  # on second thoughts: it is a die
+    ana.locator("#dice .picker #is-a-die").click()
+    expect(ana.locator("#confirm-read")).to_have_text("Confirm these 3 dice")
+    expect(ana.locator("#dice .die-tile.not-a-die")).to_have_count(0)
+    ana.locator("#dice .die-tile").nth(2).click()  # no: it is not
+    ana.locator("#dice .picker #not-a-die").click()
+    expect(ana.locator("#confirm-read")).to_have_text("Confirm these 2 dice")
+    kept = ana.request.get(server.url(f"/api/tables/{server.table}/dice/latest")).json()
+    ana.click("#confirm-read")
+    expect(read).to_have_attribute("data-status", "applied")
+    assert server.services.tables.get(server.table).state.endeavor.faces == kept["faces"]
+    assert len(kept["faces"]) == 2 and kept["dice"][2]["not_a_die"]
+    expect(ana.locator("#dice .die-tile.not-a-die")).to_be_disabled()  # the roll is answered
+
+
 def unread_two_dice(server, tmp_path):
     """A photo of a weak and a strong die (the synthetic tray) and its file, with the
     server given no SeaFall profile, so that its dice are found and left unread."""

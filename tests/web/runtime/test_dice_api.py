@@ -150,6 +150,55 @@ def test_a_read_with_the_wrong_count_waits_then_is_confirmed_with_the_faces(app,
     assert again.status_code == 409 and "already applied" in again.json["message"]
 
 
+def test_a_box_that_is_no_die_is_taken_out_and_the_read_confirmed(app, client):
+    """docs/api.md, "Dice reads": a roll of one die read as two (a token beside it, a die's
+    side boxed as one of its own) waits; the table says which box is no die, and the read
+    is confirmed with the die really thrown. The box stays, as evidence, said by whom."""
+    tid, read, faces = pending_read(client, count=1)
+    assert len(read["dice"]) == 2 and not any(d["not_a_die"] for d in read["dice"])
+    red = join(app, client, tid, "Rosa", "red")
+    version = state(client, tid)["version"]
+    out = post_read(red, tid, read, "not-a-die", {"die": 1, "expected_version": version})
+    assert out.status_code == 200, out.json
+    out = out.json
+    assert out["status"] == "pending" and out["faces"] == faces[:1]
+    assert out["dice"][1]["not_a_die"] and out["dice"][1]["not_a_die_by"] == "Rosa"
+    assert not out["dice"][0]["not_a_die"] and out["dice"][1]["face"] == faces[1]
+    assert [(c["die"], c["from"], c["to"], c["actor"]) for c in out["corrections"]] == [
+        (1, faces[1], None, "Rosa")]
+    again = post_read(client, tid, read, "not-a-die", {"die": 1})  # a second phone, late
+    assert again.status_code == 200 and len(again.json["corrections"]) == 1
+    refused = post_read(client, tid, read, "correct", {"die": 1, "face": "weak"})
+    assert refused.status_code == 400 and "say it is a die first" in refused.json["message"]
+    last = post_read(client, tid, read, "not-a-die", {"die": 0})
+    assert last.status_code == 400 and "last die" in last.json["message"]
+    done = post_read(red, tid, read, "confirm", {"expected_version": version}).json
+    assert done["status"] == "applied" and done["faces"] == faces[:1]
+    assert state(client, tid)["state"]["rolled"] == [faces[:1]]
+    late = post_read(client, tid, read, "not-a-die", {"die": 0})
+    assert late.status_code == 409 and "waiting for a confirm" in late.json["message"]
+    assert client.get(f"/api/dice/{read['read_id']}/crops/1.png").status_code == 200
+
+
+def test_a_box_said_to_be_no_die_is_a_die_again_when_the_table_says_so(client):
+    tid, read, faces = pending_read(client, count=1)
+    version = state(client, tid)["version"]
+    stale = post_read(client, tid, read, "not-a-die", {"die": 0, "expected_version": version - 1})
+    assert stale.status_code == 409 and stale.json["error"] == "conflict"
+    assert not any(d["not_a_die"] for d in post_read(
+        client, tid, read, "not-a-die", {"die": 0, "not_a_die": False}).json["dice"])
+    out = post_read(client, tid, read, "not-a-die", {"die": 0}).json
+    assert out["faces"] == faces[1:]
+    back = post_read(client, tid, read, "not-a-die", {"die": 0, "not_a_die": False}).json
+    assert back["faces"] == faces and not back["dice"][0]["not_a_die"]
+    assert [(c["die"], c["from"], c["to"]) for c in back["corrections"]] == [
+        (0, faces[0], None), (0, None, faces[0])]
+    for body, words in (({"die": 2}, "0 to 1"), ({"die": "1"}, "number of the box"),
+                        ({"die": 0, "not_a_die": "yes"}, "true")):
+        bad = post_read(client, tid, read, "not-a-die", body)
+        assert bad.status_code == 400 and words in bad.json["message"], bad.json
+
+
 def test_the_phones_are_told_of_a_read_that_waits_but_not_of_one_applied(
         app, client, seafall_services, monkeypatch):
     """A read left pending, or a die of it corrected, changes no table version: the live
@@ -499,7 +548,7 @@ JSON = st.recursive(
                                                                  max_size=3),
     max_leaves=8)
 BODIES = JSON | st.fixed_dictionaries({}, optional={
-    "faces": JSON, "die": JSON, "face": JSON, "expected_version": JSON})
+    "faces": JSON, "die": JSON, "face": JSON, "not_a_die": JSON, "expected_version": JSON})
 
 
 @pytest.fixture
@@ -510,7 +559,7 @@ def a_pending_read(client) -> tuple[str, dict]:
 
 @settings(max_examples=120, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(body=BODIES, route=st.sampled_from(["confirm", "correct"]))
+@given(body=BODIES, route=st.sampled_from(["confirm", "correct", "not-a-die"]))
 def test_any_confirm_or_correct_body_gets_a_clear_answer(client, a_pending_read, body, route):
     """Fuzzed bodies (one read, confirmed or corrected many times over): never a server
     error, always the one error shape."""

@@ -117,6 +117,21 @@ def test_faces_replaced_as_a_whole_teach_nothing(app, client, seafall_services):
     assert len(_profile(seafall_services).maps) == size
 
 
+def test_a_box_said_to_be_no_die_teaches_nothing(app, client, seafall_services):
+    """A box the table took out (POST .../not-a-die) is no die: confirming the read teaches
+    the profile the dice that answered the roll, not it."""
+    tid, read, faces = pending_read(client, count=1)
+    before = _profile(seafall_services)
+    red = join(app, client, tid, "Rosa", "red")
+    assert post_read(red, tid, read, "not-a-die", {"die": 0}).status_code == 200
+    out = post_read(red, tid, read, "confirm", {"expected_version": state(client, tid)["version"]})
+    assert out.status_code == 200 and out.json["faces"] == faces[1:]
+    after = _profile(seafall_services)
+    assert len(after.maps) == len(before.maps) + 1
+    assert after.sources[-1] == f"{read['read_id']}:1"
+    assert after.labels[after.owners[-1]] == faces[1]
+
+
 def test_a_profile_from_the_profile_folder_is_saved_with_what_it_learned(services):
     dataclasses.replace(demo_profile(), name="seafall").save()
     client = browser(create_app(services, {"TESTING": True}))

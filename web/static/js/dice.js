@@ -52,13 +52,18 @@ export function normalizeRead(read) {
         : unsure.has(i) || (typeof conf === "number" && conf < UNSURE),
       crop: item.crop_url ?? (id !== undefined ? `/api/dice/${encodeURIComponent(id)}/crops/${i}.png` : null),
       corrected: item.corrected_by ?? null,
+      notADie: item.not_a_die === true,  // the table took this box out of the roll
+      notADieBy: item.not_a_die_by ?? null,
       readFace: item.read_face ?? null,
       box: Array.isArray(item.box) && item.box.length === 4 ? item.box : null,
     };
   });
   const notes = [...(Array.isArray(read.warnings) ? read.warnings : []), read.note].filter(Boolean);
   const size = Array.isArray(read.frame_size) && read.frame_size.length === 2 ? read.frame_size : null;
-  return {id, dice, status: read.status || "pending", frame: read.frame_url ?? null,
+  // the dice that answer the roll: a re-roll's thrown ones, never a box taken out
+  const answering = Array.isArray(read.dice) && Array.isArray(read.faces) ? read.faces.length
+    : dice.filter((d) => !d.notADie).length;
+  return {id, dice, answering, status: read.status || "pending", frame: read.frame_url ?? null,
           frameSize: size, notes, source: read.source ?? null, raw: read};
 }
 
@@ -84,7 +89,7 @@ function wholePicture(read) {
     h("img", {src: read.frame, alt: t("dice.frame_alt"), loading: "lazy",
               onerror: () => wrap.replaceWith(h("p", {class: "muted small", text: t("dice.frame_gone")}))}),
     read.dice.map((d, i) => d.box ? h("span", {
-      class: "die-box" + (d.uncertain ? " uncertain" : ""), "aria-hidden": "true",
+      class: "die-box" + (d.notADie ? " not-a-die" : d.uncertain ? " uncertain" : ""), "aria-hidden": "true",
       style: `left:${pct(d.box[0], w)};top:${pct(d.box[1], h_)};` +
              `width:${pct(d.box[2], w)};height:${pct(d.box[3], h_)}`},
       h("span", {class: "die-no", text: String(i + 1)})) : null));  // above: the die shows
@@ -108,8 +113,17 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
   const canConfirm = canAct && (read.status === "pending" || read.status === "undone");
   const base = `/api/tables/${encodeURIComponent(tableId)}/dice/${encodeURIComponent(read.id)}`;
   const picker = h("div", {class: "picker", hidden: true});
+  // a box may be taken out of the roll (no die: a token, a die's side) while the read waits
+  const canTakeOut = canAct && read.status === "pending";
   const tiles = read.dice.map((die, i) => h("li", {},
-    h("button", {type: "button", class: "die-tile" + (die.uncertain ? " uncertain" : ""),
+    die.notADie ? h("button", {type: "button", class: "die-tile not-a-die", disabled: !canTakeOut,
+                               "data-die": String(i),
+                               "aria-label": t("dice.tile", {n: i + 1, face: t("dice.not_a_die_tile")}),
+                               onclick: () => openPicker(i)},
+      die.crop ? h("img", {src: die.crop, alt: "", loading: "lazy", width: "72", height: "72"}) : null,
+      h("span", {class: "face-name", text: t("dice.not_a_die_tile")}),
+      die.notADieBy ? h("span", {class: "corrected", text: t("dice.not_a_die_by", {who: die.notADieBy})}) : null)
+    : h("button", {type: "button", class: "die-tile" + (die.uncertain ? " uncertain" : ""),
                  disabled: !canCorrect, "data-die": String(i),
                  "aria-label": t("dice.tile", {n: i + 1, face: faceName(die.face)}),
                  onclick: () => openPicker(i)},
@@ -126,9 +140,27 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
     openPick = null;
   }
 
+  // box i taken out of the roll (`out`), or put back
+  const takeOut = (i, out) => async () => {
+    try {
+      await send(`${base}/not-a-die`, withActor({die: i, not_a_die: out, expected_version: version()}), tableId);
+      closePicker();
+      onChanged();
+    } catch (err) { onError(err); }
+  };
+
   function openPicker(i, scroll = true) {
     openPick = {table: tableId, read: read.id, die: i};
     picker.hidden = false;
+    if (read.dice[i].notADie) {
+      picker.replaceChildren(
+        h("p", {text: t("dice.not_a_die_which", {n: i + 1})}),
+        h("button", {type: "button", class: "primary", id: "is-a-die", text: t("dice.is_a_die"),
+                     onclick: takeOut(i, false)}),
+        h("button", {type: "button", class: "secondary", text: t("action.cancel"), onclick: closePicker}));
+      if (scroll) picker.scrollIntoView({block: "nearest"});
+      return;
+    }
     picker.replaceChildren(
       h("p", {text: t("dice.correct_which", {n: i + 1})}),
       h("div", {class: "choices"}, (faces || []).map((f) => h("button", {
@@ -142,13 +174,17 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
         }},
         h("span", {class: "face-symbol", "aria-hidden": "true", text: faceSymbol(f.label)}),
         faceName(f.label)))),
+      canTakeOut && read.answering > 1 ? h("button", {type: "button", class: "secondary", id: "not-a-die",
+        text: t("dice.not_a_die"), onclick: takeOut(i, true)}) : null,
       h("button", {type: "button", class: "secondary", text: t("action.cancel"),
                    onclick: closePicker}));
     if (scroll) picker.scrollIntoView({block: "nearest"});
   }
 
   if (openPick && openPick.table === tableId && openPick.read === read.id &&
-      canCorrect && openPick.die < read.dice.length) openPicker(openPick.die, false);
+      openPick.die < read.dice.length && (read.dice[openPick.die].notADie ? canTakeOut : canCorrect)) {
+    openPicker(openPick.die, false);
+  }
 
   return h("div", {class: "read", "data-read": String(read.id), "data-status": read.status},
     h("p", {class: "read-status"}, h("span", {class: "pill status-" + read.status, text: status}),
@@ -169,7 +205,7 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
       }}) : null,
     canConfirm ? h("button", {type: "button", class: "primary big", id: "confirm-read",
       text: read.status === "undone" ? t("dice.apply_again")
-        : t("dice.confirm", {count: read.dice.length}),
+        : t("dice.confirm", {count: read.answering}),
       onclick: async () => {
         try {
           await send(`${base}/confirm`, withActor({expected_version: version()}), tableId);
