@@ -42,11 +42,13 @@ test: $(STAMP) node-deps
 	$(BIN)/python -m pytest $(TEST_ARGS)
 
 # The firmware test runs the button box code under real MicroPython (an npm package run by
-# Node). Without npm that one test is skipped and says why; .ci/run installs Node first.
+# Node), and the accessibility test injects axe-core (an npm package) into the pages. Without
+# npm those tests are skipped and say why; .ci/run installs Node first.
 node-deps:
 	@if command -v npm >/dev/null 2>&1; then \
-		npm ci --prefix tests/firmware_bridge/node --no-audit --no-fund --silent; \
-	else echo "npm not found: the MicroPython firmware test will be skipped"; fi
+		npm ci --prefix tests/firmware_bridge/node --no-audit --no-fund --silent && \
+		npm ci --prefix tests/e2e/node --no-audit --no-fund --silent; \
+	else echo "npm not found: the MicroPython firmware and accessibility tests will be skipped"; fi
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

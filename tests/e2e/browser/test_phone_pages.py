@@ -754,8 +754,9 @@ def test_photo_of_the_dice_is_read_shown_with_crops_and_corrected(devices, serve
     ana.wait_for_function(
         "[...document.querySelectorAll('#dice .die-tile img')].every(i => i.naturalWidth > 0)")
     for n, die in enumerate(kept["dice"]):
-        expect(tiles.nth(n)).to_have_attribute("aria-label", re.compile(
-            rf"die {n + 1}: {re.escape(FACE_NAMES[die['face']])};"))
+        # named for a screen reader by its number, what it shows, then what a tap does
+        expect(tiles.nth(n)).to_have_accessible_name(re.compile(
+            rf"^die {n + 1}: {re.escape(FACE_NAMES[die['face']])}\b.*; tap to correct$"))
     # the whole picture, each die's box numbered as its tile, where the reader found it
     read.locator(".read-frame summary").click()
     boxes = read.locator(".read-frame .die-box")
@@ -917,7 +918,7 @@ def test_dice_the_table_does_not_know_yet_are_shown_unread_and_named_by_tapping(
     expect(tiles).to_have_count(2)
     expect(read.locator(".die-tile.uncertain")).to_have_count(2)
     for n, die in enumerate(kept["dice"]):
-        expect(tiles.nth(n)).to_have_attribute("aria-label", re.compile("not read yet"))
+        expect(tiles.nth(n)).to_have_accessible_name(re.compile("not read yet"))
         face = next(d.face for d in photo.dice if hold_each_other(d.box, die["box"]))
         tiles.nth(n).click()
         page.locator(f"#dice .picker button.face-button.f-{face}").click()

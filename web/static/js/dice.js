@@ -115,24 +115,27 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
   const picker = h("div", {class: "picker", hidden: true});
   // a box may be taken out of the roll (no die: a token, a die's side) while the read waits
   const canTakeOut = canAct && read.status === "pending";
+  // a tile's name for a screen reader is what it shows, with its number before and what a
+  // tap does after (unseen), so that a voice command naming what is seen finds it
+  const unseen = (text) => h("span", {class: "visually-hidden", text});
   const tiles = read.dice.map((die, i) => h("li", {},
     die.notADie ? h("button", {type: "button", class: "die-tile not-a-die", disabled: !canTakeOut,
-                               "data-die": String(i),
-                               "aria-label": t("dice.tile", {n: i + 1, face: t("dice.not_a_die_tile")}),
-                               onclick: () => openPicker(i)},
+                               "data-die": String(i), onclick: () => openPicker(i)},
+      unseen(t("dice.tile_no", {n: i + 1}) + " "),
       die.crop ? h("img", {src: die.crop, alt: "", loading: "lazy", width: "72", height: "72"}) : null,
       h("span", {class: "face-name", text: t("dice.not_a_die_tile")}),
-      die.notADieBy ? h("span", {class: "corrected", text: t("dice.not_a_die_by", {who: die.notADieBy})}) : null)
+      die.notADieBy ? h("span", {class: "corrected", text: t("dice.not_a_die_by", {who: die.notADieBy})}) : null,
+      unseen(t("dice.tile_tap")))
     : h("button", {type: "button", class: "die-tile" + (die.uncertain ? " uncertain" : ""),
-                 disabled: !canCorrect, "data-die": String(i),
-                 "aria-label": t("dice.tile", {n: i + 1, face: faceName(die.face)}),
-                 onclick: () => openPicker(i)},
+                 disabled: !canCorrect, "data-die": String(i), onclick: () => openPicker(i)},
+      unseen(t("dice.tile_no", {n: i + 1}) + " "),
       die.crop ? h("img", {src: die.crop, alt: "", loading: "lazy", width: "72", height: "72"}) : null,
       h("span", {class: "face-symbol", "aria-hidden": "true", text: faceSymbol(die.face)}),
       h("span", {class: "face-name", text: faceName(die.face)}),
       die.confidence !== null ? h("span", {class: "conf", text: pct(die.confidence)}) : null,
       die.uncertain ? h("span", {class: "unsure", text: t("dice.unsure")}) : null,
-      die.corrected ? h("span", {class: "corrected", text: t("dice.corrected", {who: die.corrected})}) : null)));
+      die.corrected ? h("span", {class: "corrected", text: t("dice.corrected", {who: die.corrected})}) : null,
+      unseen(t("dice.tile_tap")))));
   const status = t("dice.status." + read.status, null, read.status);
 
   function closePicker() {

@@ -1,0 +1,114 @@
+"""The pages checked against the WCAG rules by axe-core (an npm package, injected into each
+page in the real browser; docs/ui.md, "Accessibility"), in the states players see: the home
+page with its forms open, the table page with a read waiting and a die's face picker open,
+the photo page, the TV view, joining, a campaign, and the table page in French. Any
+violation fails, with the rule, what it asks and where.
+
+Without npm (``make test`` installs axe-core into ``tests/e2e/node`` when npm is there;
+.ci/run installs Node) the test is skipped and says so; in CI (``CI`` set) it fails."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.e2e.browser.server import TV
+from tests.e2e.browser.test_phone_pages import join_as, seafall_profile, start_exploration
+from vision.synthetic import tray_photo
+from web.runtime.recording import DIE_PX, SIZE
+
+pytest.importorskip("playwright")
+from playwright.sync_api import expect  # noqa: E402
+
+AXE = Path(__file__).resolve().parents[1] / "node" / "node_modules" / "axe-core" / "axe.min.js"
+
+RUN = """async () => {
+  const result = await axe.run(document, {resultTypes: ["violations"]});
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help}; at ` +
+    v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(", "));
+}"""
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    if not AXE.exists():
+        reason = f"axe-core is not installed at {AXE} (make test installs it with npm)"
+        if os.environ.get("CI"):
+            pytest.fail(f"the accessibility test must run in CI: {reason}")
+        pytest.skip(reason)
+    return AXE.read_text(encoding="utf-8")
+
+
+def violations(page, axe_source: str) -> list[str]:
+    """What axe-core finds wrong with the page as it is now."""
+    page.wait_for_load_state("networkidle")
+    page.evaluate(axe_source)
+    return page.evaluate(RUN)
+
+
+def test_the_pages_players_see_meet_the_wcag_rules(devices, server, tmp_path, axe_source):
+    found: dict[str, list[str]] = {}
+
+    def check(page, where: str) -> None:
+        if problems := violations(page, axe_source):
+            found[where] = problems
+
+    home = devices()
+    home.goto(server.url("/"))
+    home.check("#create-form input[name=campaign]")
+    home.uncheck("#create-form input[name=demo_setup]")
+    check(home, "the home page, its forms open")
+
+    # the table page as a player sees a roll read from a photo that waits for the table:
+    # three boxes for a roll of two, a die's face picker open, the whole picture open
+    server.services.dice().readers.profiles["seafall"] = seafall_profile()
+    photo = tray_photo(np.random.default_rng(11), ["weak", "strong", "standard"], size=SIZE,
+                       die_px=DIE_PX)
+    picture = tmp_path / "three-boxes.jpg"
+    cv2.imwrite(str(picture), photo.image)
+    ana = join_as(devices, server, "Ana", "blue")
+    start_exploration(ana)
+    ana.set_input_files("#photo-input", str(picture))
+    expect(ana.locator("#dice .read")).to_have_attribute("data-status", "pending")
+    ana.locator("#dice .die-tile").nth(2).click()
+    ana.locator("#dice .picker #not-a-die").click()
+    expect(ana.locator("#dice .die-tile.not-a-die")).to_have_count(1)
+    ana.locator("#dice .die-tile").first.click()
+    ana.locator("#dice .read-frame summary").click()
+    ana.locator("#dice-stats summary").click()
+    check(ana, "the table page, a read waiting, a face picker open")
+
+    ana.goto(server.url(f"/t/{server.table}/photo"))
+    expect(ana.locator("#photo-prompt")).to_contain_text("Roll 2 dice")
+    check(ana, "the photo page")
+
+    tv = devices(viewport=TV)
+    tv.goto(server.host_link())
+    tv.goto(server.url(f"/t/{server.table}/tv"))
+    expect(tv.locator("#tv-join")).to_be_visible()
+    check(tv, "the TV view")
+
+    newcomer = devices()
+    newcomer.goto(server.join_link())
+    check(newcomer, "joining")
+
+    host = devices()
+    host.goto(server.url("/"))
+    host.check("#create-form input[name=campaign]")
+    host.fill("#create-form input[name=campaign_name]", "Thursday nights")
+    host.click("#create-form button[type=submit]")
+    host.locator("#create-result").get_by_role("link", name="The campaign").click()
+    expect(host.locator("#campaign-provinces article.province")).to_have_count(3)
+    check(host, "a campaign, for its host")
+
+    french = devices("fr-FR")
+    french.goto(server.url(f"/t/{server.table}"))
+    expect(french.locator("#dice .read")).to_be_visible()
+    check(french, "the table page in French")
+
+    assert not found, "\n".join(f"{where}:\n  " + "\n  ".join(problems)
+                                for where, problems in found.items())
