@@ -64,6 +64,7 @@ ROUTES = [
     ("GET", "/api/tables/{id}/dice/stats"),
     ("POST", "/api/tables/{id}/dice/{text}/confirm"),
     ("POST", "/api/tables/{id}/dice/{text}/correct"),
+    ("POST", "/api/tables/{id}/dice/{text}/not-a-die"),
     ("POST", "/api/tables/{id}/dice/reread"), ("GET", "/api/hardware"),
     ("GET", "/api/dice/profiles"), ("POST", "/api/tables/{id}/dice/profiles/{text}/forget"),
     ("POST", "/api/tables/{id}/dice/profiles/{text}/restore"),
