@@ -138,6 +138,10 @@ UNREAD = "?"
 """The face of a die found but not read: a die with no enrolled profile yet, read with
 ``DiceReader(unknown_faces=True)``; the table gives its face (and so enrolls it)."""
 
+ASKED_CONFIDENCE = 0.5
+"""The most confidence a die the table pointed at is given (:meth:`DiceReader.read_boxes`):
+the reader missed it, so its read is a suggestion for the table to confirm."""
+
 DETECTORS = ("net", "classic")
 """How dice are found: the learned detector (default, :mod:`vision.dicefinder`) or the
 classic edge-and-blob detector (:mod:`vision.detection`, kept for comparison)."""
@@ -355,37 +359,12 @@ class DiceReader:
         crops = [crop(work.image, det.work_box) for det in found]
         if self._by_body and found:
             found, crops = self._checked_bodies(work, found, crops)
-        cut = [det.work_box for det in found]  # what each crop is cut about
-        if self.custom_faces and self.top_face_shift:
-            cut = [toward_top_face(b, work.image.shape, self.top_face_shift) for b in cut]
-            crops = [crop(work.image, b) for b in cut]
-        reads = guesses = None
-        if self.profile is not None:
-            # every crop of the frame in one forward pass; the ink templates look again at
-            # each unsure die cut wider, in case its box cuts marks off
-            wides = _WideCrops(work.image, cut)
-            guesses = self.profile.classify_many(crops, wides, neighbours=self.neighbours)
-        elif self.die != "d6":
-            pass  # unknown faces: found, not read
-        elif self._by_face_net:
-            assert nets is not None
-            reads = nets.read(crops, work.image, [det.work_box for det in found])
+        crops, reads = self._faces_of(work, found, crops, nets, self.neighbours)
         dice: list[DieRead] = []
         unlike = 0  # found, but like none of the profile's faces
-        for i, (det, c) in enumerate(zip(found, crops, strict=True)):
-            if reads is not None:
-                read = reads[i]
-            elif guesses is not None:
-                g = guesses[i]
-                read = None if g.similarity < NOT_A_DIE_SIMILARITY else (
-                    g.face, g.confidence, g.uncertain)
-                unlike += read is None
-            elif self.die != "d6":
-                read = UNREAD, 0.0, True
-            else:
-                wide = crop(work.image, det.work_box, margin=WIDE_MARGIN)
-                read = self._classify(c, wide)
+        for det, c, read in zip(found, crops, reads, strict=True):
             if read is None:
+                unlike += self.profile is not None
                 continue
             face, confidence, uncertain = read
             if self._is_cut(det.work_box, work.image.shape, work_roi):
@@ -394,11 +373,11 @@ class DiceReader:
             dice.append(DieRead(face, confidence, uncertain, det.box, c))
         dice = drop_overlapping(dice)
         quality, compressed = None, 0.0
-        if (reads is not None or guesses is not None) and dice and self.compression_check:
+        if self._scored and dice and self.compression_check:
             # a camera's JPEG blurs pips and symbols into blocks, and the face networks and
             # profiles grow sure of some wrong faces: read sure from higher (vision.compression)
             quality, compressed = self._compressed(
-                frame, dice, COMPRESSED_SURE_FROM if reads is not None else ENROLLED_SURE_FROM)
+                frame, dice, COMPRESSED_SURE_FROM if self.profile is None else ENROLLED_SURE_FROM)
             dice = [replace(d, uncertain=True) if d.confidence < compressed else d
                     for d in dice]
         if self.lens_degrees is not None:
@@ -407,7 +386,7 @@ class DiceReader:
             # and custom dice are boxed off their top faces, read sure from higher
             # (vision.sideview)
             dice = read_under_lens(dice, frame.shape, self.lens_degrees,
-                                   custom=guesses is not None)
+                                   custom=self.profile is not None)
         warnings = frame_warnings(frame, grey, work, small, dice, die=self.die,
                                   profile=self.profile, unlike=unlike,
                                   smear_check=self.smear_check, skin_scene=skin_scene)
@@ -417,6 +396,68 @@ class DiceReader:
         ms = (self.clock() - start) * 1000.0
         return TrayRead(self.die, tuple(dice), frame_ref, ms,
                         frame if self.keep_frame else None, tuple(warnings), quality, compressed)
+
+    @property
+    def _scored(self) -> bool:
+        """Whether a die's confidence is a profile's or the face network's score (which a
+        hard-compressed frame makes surer than it should: :mod:`vision.compression`), not
+        a pip count's, nor none (dice of a die not known yet)."""
+        return self.profile is not None or (self.die == "d6" and self._by_face_net)
+
+    def _faces_of(self, work: WorkFrame, found: Sequence[Detection], crops: list[np.ndarray],
+                  nets: PipNets | None, neighbours: bool
+                  ) -> tuple[list[np.ndarray], list[tuple[str, float, bool] | None]]:
+        """Each found die's crop (a custom-face die's cut about its top face) and its read,
+        ``(face, confidence, uncertain)`` or None for no die (like none of a profile's
+        faces, or no pips): every crop of the frame in one forward pass; a profile looks
+        again at each unsure die cut wider, in case its box cuts marks off (and, with
+        ``neighbours``, at the frame's sure dice). Dice of a die not known yet are found,
+        not read (:data:`UNREAD`)."""
+        cut = [det.work_box for det in found]  # what each crop is cut about
+        if self.custom_faces and self.top_face_shift:
+            cut = [toward_top_face(b, work.image.shape, self.top_face_shift) for b in cut]
+            crops = [crop(work.image, b) for b in cut]
+        if self.profile is not None:
+            guesses = self.profile.classify_many(crops, _WideCrops(work.image, cut),
+                                                 neighbours=neighbours)
+            return crops, [None if g.similarity < NOT_A_DIE_SIMILARITY
+                           else (g.face, g.confidence, g.uncertain) for g in guesses]
+        if self.die != "d6":
+            return crops, [(UNREAD, 0.0, True)] * len(crops)
+        if self._by_face_net:
+            assert nets is not None
+            return crops, list(nets.read(crops, work.image, [det.work_box for det in found]))
+        return crops, [self._classify(c, crop(work.image, det.work_box, margin=WIDE_MARGIN))
+                       for det, c in zip(found, crops, strict=True)]
+
+    def read_boxes(self, frame: np.ndarray, boxes: Sequence[Box]) -> list[DieRead]:
+        """Dice the table points at in ``frame`` (``boxes`` in its pixels: dice the reader
+        missed, tapped on the read's picture), each read as a die of the reader's kind,
+        and every one uncertain: the table said where a die is, not what it shows, and a
+        box placed by a tap sits less well on the die than a detector's. No die-or-not
+        check to drop it (the table says it is a die) and no frame check (the read of the
+        whole frame made those); a box like no face of the die, with no pips, or that the
+        die-or-not check takes for no die comes back :data:`UNREAD`, for the table to
+        name."""
+        if frame.ndim == 2:
+            frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        elif frame.shape[2] == 4:
+            frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+        if not boxes:
+            return []
+        work = work_frame(frame, self.die_px or float(np.median([max(b[2:]) for b in boxes])))
+        found = [Detection(detection_like(box, work.scale), box) for box in boxes]
+        nets = None
+        if self._by_face_net:
+            nets = self._pip_nets(scaled(frame, work.die_px)[0])
+        outlines = [crop(work.image, d.work_box) for d in found]
+        crops, reads = self._faces_of(work, found, outlines, nets, neighbours=False)
+        if self._by_body:  # what the die-or-not check takes for no die has no face to offer
+            die = default_die_or_not().probabilities(outlines) >= DIE_FROM
+            reads = [r if k else None for r, k in zip(reads, die, strict=True)]
+        return [DieRead(UNREAD, 0.0, True, det.box, c) if read is None
+                else DieRead(read[0], min(read[1], ASKED_CONFIDENCE), True, det.box, c)
+                for det, c, read in zip(found, crops, reads, strict=True)]
 
     def _checked_bodies(self, work: WorkFrame, found: list[Detection], crops: list[np.ndarray]
                         ) -> tuple[list[Detection], list[np.ndarray]]:

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.helpers import PHOTOS, labelled_photos, score_photos
+from tests.vision.helpers import PHOTOS, labelled_photos, score_photos, table_profile
 from vision.boxes import hold_each_other
 from vision.detection import detect, estimate_die_px, expected_die_px, to_work
 from vision.dicefinder import MAX_UPSCALE, scaled
@@ -144,6 +144,54 @@ def test_a_custom_die_without_a_profile_can_be_found_but_not_read() -> None:
     assert all(d.crop.shape == (64, 64, 3) for d in read.dice)
     assert not DiceReader("seafall", unknown_faces=True).read(
         tray_photo(rng, []).image).dice
+
+
+def tapped(box: tuple[int, int, int, int], side: int) -> tuple[int, int, int, int]:
+    """A box of ``side`` centred where a player taps: the middle of ``box``."""
+    cx, cy = box[0] + box[2] // 2, box[1] + box[3] // 2
+    return cx - side // 2, cy - side // 2, side, side
+
+
+@pytest.mark.parametrize("name", ["IMG_20191209_100019.jpg", "IMG_20191209_100614.jpg"])
+def test_a_die_the_table_points_at_is_read_and_left_for_it_to_confirm(name: str) -> None:
+    """``read_boxes``: a die the reader missed, tapped on the read's picture (a box of the
+    read's die size about the tap), is read as the reader would (the same face), never sure
+    (the table confirms it); a tap on the bare floor gives a die to name, not a face."""
+    photo = next(p for p in labelled_photos() if p.path.name == name)
+    image = photo.image()
+    reader = DiceReader("d6")
+    read = reader.read(image)
+    side = int(np.median([max(d.box[2:]) for d in read.dice]))
+    asked = reader.read_boxes(image, [tapped(d.box, side) for d in read.dice])
+    assert [d.face for d in asked] == [d.face for d in read.dice]
+    assert all(d.uncertain and d.confidence <= 0.5 for d in asked)
+    assert all(d.crop.shape == (64, 64, 3) for d in asked)
+    corner = (8, 8, side, side)  # the floor: no die there
+    assert not any(hold_each_other(corner, b) for b in photo.boxes)
+    (floor,) = reader.read_boxes(image, [corner])
+    assert floor.face == UNREAD and floor.uncertain and floor.confidence == 0
+    assert reader.read_boxes(image, []) == []
+
+
+def test_a_custom_die_the_table_points_at_is_read_by_its_profile() -> None:
+    profile = table_profile(5)
+    photo = tray_photo(np.random.default_rng(8), ["weak", "strong", "blank", "standard"])
+    reader = DiceReader("seafall", profile=profile)
+    read = reader.read(photo.image)
+    sure = [d for d in read.dice if not d.uncertain]
+    assert sure
+    side = int(np.median([max(d.box[2:]) for d in read.dice]))
+    asked = reader.read_boxes(photo.image, [tapped(d.box, side) for d in sure])
+    assert [d.face for d in asked] == [d.face for d in sure]
+    assert all(d.uncertain and d.confidence <= 0.5 for d in asked)
+    # the bare tray: the die-or-not check sees no die, so no face is offered
+    corner = (4, 4, side, side)
+    assert not any(hold_each_other(corner, d.box) for d in photo.dice)
+    assert reader.read_boxes(photo.image, [corner])[0].face == UNREAD
+    # a die not known yet: found where the table points, for it to name
+    (unknown,) = DiceReader("seafall", unknown_faces=True).read_boxes(
+        photo.image, [tapped(sure[0].box, side)])
+    assert unknown.face == UNREAD and unknown.uncertain
 
 
 def test_read_accepts_grey_and_bgra_frames() -> None:

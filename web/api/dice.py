@@ -135,6 +135,24 @@ def not_a_die(session_id: str, read_id: str) -> Any:
     return _answer(record, table)
 
 
+@bp.post("/tables/<session_id>/dice/<read_id>/add")
+@auth.requires("player")
+def add(session_id: str, read_id: str) -> Any:
+    """``{"x": px, "y": px, "expected_version"?}``: a die the reader missed, where the
+    table taps on the read's picture (its pixels, ``frame_size``)."""
+    services = _services()
+    table = services.tables.get(session_id)
+    data = json_body()
+    x, y = data.get("x"), data.get("y")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y)):
+        raise InvalidCommand("'x' and 'y' are the point tapped on the read's picture, in its "
+                             "pixels (whole numbers)")
+    actor, who = _actor(session_id)
+    record = services.dice().add_die(table, read_id, x, y,
+                                     optional_int(data, "expected_version"), actor, who)
+    return _answer(record, table)
+
+
 @bp.post("/tables/<session_id>/dice/reread")
 @auth.requires("player")
 def reread(session_id: str) -> Any:

@@ -415,6 +415,54 @@ class DiceService:
             self._tell_phones(table)
             return fresh
 
+    def add_die(self, table: Table, read_id: str, x: int, y: int,
+                expected_version: int | None, actor: str | None,
+                who: str | None = None) -> DiceReadRecord:
+        """A die the reader missed, added where the table taps on the read's picture
+        (``x``, ``y`` in its pixels, ``frame_size``): a box the size of the read's dice
+        about the tap, read by the die's reader (:meth:`vision.reader.DiceReader.
+        read_boxes`) and left uncertain, for the table to confirm or name. It answers the
+        roll with the others; its box was placed by a tap, so it teaches the profile
+        nothing."""
+        with self._lock:
+            record = self.get(table, read_id)
+            if record.status != PENDING or undone(record, table):
+                raise IllegalCommand("only a read waiting for a confirm takes a die it "
+                                     "missed; this one's roll was applied: undo the roll "
+                                     "and type the faces")
+            if expected_version is not None and expected_version != table.version:
+                raise VersionConflict(table.session_id, expected_version, table.version)
+            w, h = record.frame_size
+            if not (0 <= x < w and 0 <= y < h):
+                raise InvalidCommand(f"'x' and 'y' are a point of the read's picture, "
+                                     f"0 to {w - 1} and 0 to {h - 1}")
+            for i, die in enumerate(record.dice):
+                bx, by, bw, bh = die.box
+                if bx <= x < bx + bw and by <= y < by + bh:
+                    raise InvalidCommand(
+                        f"die {i} is boxed there already" + (
+                            ": say it is a die" if die.not_a_die_by is not None else ""))
+            if not record.dice:
+                raise IllegalCommand("no die was found to size a die by: type the faces")
+            if len(record.dice) >= MOST_BOXES:
+                raise IllegalCommand(f"a read holds at most {MOST_BOXES} boxes: type the faces")
+            path = self.store.file(record.id, "frame.jpg")
+            frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path is not None else None
+            if frame is None or frame.shape[:2] != (h, w):
+                raise IllegalCommand("this read's picture is no longer kept whole: type the "
+                                     "faces instead")
+            side = min(int(np.median([max(d.box[2], d.box[3]) for d in record.dice])), w, h)
+            box = (min(max(x - side // 2, 0), w - side), min(max(y - side // 2, 0), h - side),
+                   side, side)
+            (read,) = self.readers.reader(record.die).read_boxes(frame, [box])
+            who = who or actor or "someone"
+            added = ReadDie(read.face, read.confidence, True, box, read.face, added_by=who)
+            self.store.add_correction(record.id, len(record.dice), None, read.face, who, False)
+            self.store.add_die(record, added, read.crop)
+            fresh = self.get(table, read_id)
+            self._tell_phones(table)
+            return fresh
+
     # -- looking up --------------------------------------------------------------------------
     def get(self, table: Table | None, read_id: str) -> DiceReadRecord:
         record = self.store.get(read_id)
@@ -464,6 +512,8 @@ class DiceService:
             d = record.dice[i]
             if not (confirmed or d.face != d.read_face or d.corrected_by is not None):
                 continue  # read sure and right, and not looked at: nothing to learn
+            if d.added_by is not None:
+                continue  # its box was placed by a tap: its crop may sit off the die
             path = self.store.file(record.id, f"crop-{i}.png")
             crop = cv2.imread(str(path), cv2.IMREAD_COLOR) if path is not None else None
             if crop is not None:
@@ -489,7 +539,7 @@ class DiceService:
                 continue  # faces replaced as a whole: which crop shows which is not known
             for i in record.positions:
                 d = record.dice[i]
-                if (d.read_face != UNREAD or d.face not in crops
+                if (d.read_face != UNREAD or d.face not in crops or d.added_by is not None
                         or len(crops[d.face]) >= 2 * ENROLL_PER_FACE):  # spares for the check
                     continue
                 path = self.store.file(record.id, f"crop-{i}.png")
@@ -604,6 +654,10 @@ class DiceService:
         assert fresh is not None
         return fresh
 
+
+MOST_BOXES = 64
+"""The most boxes a read holds with the dice the table added (a SeaFall pool is at most a
+few tens of dice)."""
 
 EARLY_NOTE_START = "these dice settled "
 

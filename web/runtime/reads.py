@@ -93,19 +93,23 @@ class ReadDie:
     """Who said this box is no die of the roll (a token, a die outside the tray, a die's
     side boxed as one of its own): it answers nothing and teaches nothing, and is kept as
     evidence. None: a die."""
+    added_by: str | None = None
+    """Who tapped this die on the read's picture, where the reader had missed it: its box
+    was placed by a tap, so it is read uncertain and teaches nothing. None: the reader
+    found it."""
 
     def to_json(self) -> dict[str, Any]:
         return {"face": self.face, "read_face": self.read_face,
                 "confidence": round(float(self.confidence), 3),
                 "uncertain": bool(self.uncertain), "box": list(self.box),
                 "corrected_by": self.corrected_by, "not_a_die": self.not_a_die_by is not None,
-                "not_a_die_by": self.not_a_die_by}
+                "not_a_die_by": self.not_a_die_by, "added_by": self.added_by}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ReadDie:
         return cls(data["read_face"], float(data["confidence"]), bool(data["uncertain"]),
                    tuple(data["box"]), data["face"], data.get("corrected_by"),  # type: ignore[arg-type]
-                   data.get("not_a_die_by"))
+                   data.get("not_a_die_by"), data.get("added_by"))
 
 
 @dataclass(frozen=True)
@@ -260,16 +264,29 @@ class ReadStore:
             (after, PENDING))
 
     def update(self, record: DiceReadRecord, **changes: Any) -> DiceReadRecord:
-        """Change a read's status, dice, faces applied or note; returns the new record."""
+        """Change a read's status, dice, faces applied, note or dice used; returns the new
+        record."""
         new = replace(record, **changes)
         with self._lock, refusals_said(self.directory):
             self._db.execute(
                 "UPDATE reads SET status = ?, dice = ?, applied_version = ?, "
-                "applied_command = ?, applied_faces = ?, note = ? WHERE id = ?",
+                "applied_command = ?, applied_faces = ?, note = ?, used = ? WHERE id = ?",
                 (new.status, _dice_json(new.dice), new.applied_version, new.applied_command,
                  json.dumps(list(new.applied_faces)) if new.applied_faces is not None
-                 else None, new.note, new.id))
+                 else None, new.note,
+                 json.dumps(list(new.used)) if new.used is not None else None, new.id))
         return new
+
+    def add_die(self, record: DiceReadRecord, die: ReadDie, crop: np.ndarray
+                ) -> DiceReadRecord:
+        """``record`` with one more die (its crop's file first, then the row), which
+        answers the roll with the others (a re-roll's too: the table says it was
+        thrown)."""
+        n = len(record.dice)
+        with refusals_said(self.directory):
+            (self.files / record.id / f"crop-{n}.png").write_bytes(png(crop))
+        used = None if record.used is None else (*record.used, n)
+        return self.update(record, dice=(*record.dice, die), used=used)
 
     def add_correction(self, read_id: str, die: int | None, from_face: str | None,
                        to_face: str | None, actor: str | None, after_apply: bool) -> None:

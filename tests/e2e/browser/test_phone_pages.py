@@ -845,6 +845,55 @@ def test_a_box_that_is_no_die_is_taken_out_of_the_roll_by_tapping(devices, serve
     expect(ana.locator("#dice .die-tile.not-a-die")).to_be_disabled()  # the roll is answered
 
 
+def test_a_die_the_reader_missed_is_added_by_tapping_it_on_the_picture(devices, server,
+                                                                     tmp_path):
+    """docs/ui.md, "Dice": a read with fewer dice than the roll asks for says so; on the
+    read's whole picture the player taps the die it missed, which is added (read by the
+    reader, uncertain, *added by ...*), and the read is confirmed with it."""
+    server.services.dice().readers.profiles["seafall"] = seafall_profile()
+    photo = tray_photo(np.random.default_rng(12), ["weak", "strong"], size=SIZE, die_px=DIE_PX)
+    picture = tmp_path / "two-dice.jpg"
+    cv2.imwrite(str(picture), photo.image)
+    ana = join_as(devices, server, "Ana", "blue")
+    start_exploration(ana)
+    ana.set_input_files("#photo-input", str(picture))
+    read = ana.locator("#dice .read")
+    expect(read).to_be_visible()
+    # the reader missed the second die: the read as it would have been kept without it
+    dice = server.services.dice()
+    latest = ana.request.get(server.url(f"/api/tables/{server.table}/dice/latest")).json()
+    record = dice.store.get(latest["read_id"])
+    missed = record.dice[1]
+    if record.status == "applied":
+        server.services.tables.get(server.table).undo("blue")
+    dice.store.update(record, status="pending", applied_version=None, applied_command=None,
+                      applied_faces=None, dice=record.dice[:1])
+    ana.reload()
+    expect(read.locator(".die-tile")).to_have_count(1)
+    expect(ana.locator("#dice-missed")).to_have_text(
+        "It found 1 of the 2 dice the roll asks for: open “Where each die is” below and tap "
+        "each die it missed.")
+    read.locator(".read-frame summary").click()
+    expect(read.locator(".read-frame")).to_contain_text("Tap it on the picture to add it.")
+    ana.wait_for_function("document.querySelector('#dice .read-frame img').naturalWidth > 0")
+    shown = read.locator(".read-frame img").bounding_box()
+    width, height = latest["frame_size"]
+    x, y, w, h = missed.box
+    ana.mouse.click(shown["x"] + (x + w / 2) / width * shown["width"],
+                    shown["y"] + (y + h / 2) / height * shown["height"])
+    tiles = read.locator(".die-tile")
+    expect(tiles).to_have_count(2)
+    expect(tiles.nth(1)).to_contain_text("added by Ana")
+    expect(tiles.nth(1)).to_have_class(re.compile(r"\buncertain\b"))
+    expect(tiles.nth(1)).to_contain_text(FACE_NAMES[missed.face])
+    expect(ana.locator("#dice-missed")).to_have_count(0)
+    expect(read.locator(".read-frame .die-box")).to_have_text(["1", "2"])  # boxed, numbered
+    ana.click("#confirm-read")
+    expect(read).to_have_attribute("data-status", "applied")
+    assert server.services.tables.get(server.table).state.endeavor.faces == [
+        record.dice[0].face, missed.face]
+
+
 def unread_two_dice(server, tmp_path):
     """A photo of a weak and a strong die (the synthetic tray) and its file, with the
     server given no SeaFall profile, so that its dice are found and left unread."""

@@ -199,6 +199,78 @@ def test_a_box_said_to_be_no_die_is_a_die_again_when_the_table_says_so(client):
         assert bad.status_code == 400 and words in bad.json["message"], bad.json
 
 
+def missed_one(services, client, count: int = 2) -> tuple[str, dict, list[str], dict]:
+    """A read for a roll of ``count`` whose reader missed one of the photo's two dice (the
+    read kept as the reader saw it, less its second die): the table id, the read, the
+    photo's faces and the missed die as the full read had it."""
+    tid = new_table(client, count=count)
+    data, faces = settled(1)
+    full = upload(client, tid, data).json
+    store = services.dice().store
+    record = store.get(full["read_id"])
+    store.update(record, status="pending", applied_version=None, applied_command=None,
+                 applied_faces=None, dice=record.dice[:1])
+    if full["status"] == "applied":  # the reader was sure of both: the roll taken back
+        client.post(f"/api/tables/{tid}/undo", json={})
+    read = client.get(f"/api/tables/{tid}/dice/{full['read_id']}").json
+    assert len(read["dice"]) == 1 and read["status"] == "pending"
+    return tid, read, faces, full["dice"][1]
+
+
+def test_a_die_the_reader_missed_is_added_where_the_table_taps(app, client, seafall_services):
+    """docs/api.md, "Dice reads": a tap on the read's picture where the reader missed a die
+    adds it, read by the die's reader, uncertain (the table confirms it), sized as the
+    read's dice, said by whom; the read then answers the roll with it."""
+    tid, read, faces, missed = missed_one(seafall_services, client)
+    x, y, w, h = missed["box"]
+    red = join(app, client, tid, "Rosa", "red")
+    version = state(client, tid)["version"]
+    out = post_read(red, tid, read, "add", {"x": x + w // 2, "y": y + h // 2,
+                                          "expected_version": version})
+    assert out.status_code == 200, out.json
+    out = out.json
+    assert len(out["dice"]) == 2 and out["status"] == "pending"
+    added = out["dice"][1]
+    assert added["added_by"] == "Rosa" and added["uncertain"] and added["confidence"] <= 0.5
+    assert added["face"] == missed["face"] == faces[1]
+    assert hold_each_other(added["box"], missed["box"])
+    assert added["box"][2] == added["box"][3] == read["dice"][0]["box"][2] or max(
+        read["dice"][0]["box"][2:]) == added["box"][2]
+    assert out["faces"] == faces
+    assert [(c["die"], c["from"], c["to"], c["actor"]) for c in out["corrections"]] == [
+        (1, None, faces[1], "Rosa")]
+    assert client.get(f"/api/dice/{read['read_id']}/crops/1.png").status_code == 200
+    again = post_read(client, tid, read, "add", {"x": x + w // 2, "y": y + h // 2})
+    assert again.status_code == 400 and "die 1 is boxed there already" in again.json["message"]
+    done = post_read(red, tid, read, "confirm", {"expected_version": version})
+    assert done.status_code == 200 and done.json["status"] == "applied"
+    assert state(client, tid)["state"]["rolled"] == [faces]
+    late = post_read(client, tid, read, "add", {"x": 2, "y": 2})
+    assert late.status_code == 409 and "waiting for a confirm" in late.json["message"]
+
+
+def test_a_tap_that_adds_no_die_is_refused_and_changes_nothing(client, seafall_services):
+    tid, read, _, missed = missed_one(seafall_services, client)
+    width, height = read["frame_size"]
+    version = state(client, tid)["version"]
+    x, y, w, h = read["dice"][0]["box"]
+    for body, status, words in (
+            ({"x": x + w // 2, "y": y + h // 2}, 400, "die 0 is boxed there already"),
+            ({"x": width, "y": 3}, 400, f"0 to {width - 1}"),
+            ({"x": -1, "y": 3}, 400, "0 to"),
+            ({"x": "3", "y": 3}, 400, "whole numbers"),
+            ({"x": 3.5, "y": 3}, 400, "whole numbers"),
+            ({"y": 3}, 400, "whole numbers"),
+            ({"x": 3, "y": 3, "expected_version": version - 1}, 409, "")):
+        bad = post_read(client, tid, read, "add", body)
+        assert bad.status_code == status and words in bad.json["message"], (body, bad.json)
+    assert len(client.get(f"/api/tables/{tid}/dice/{read['read_id']}").json["dice"]) == 1
+    # a tap on the bare floor adds a die to name: the reader sees no face there
+    corner = post_read(client, tid, read, "add", {"x": 4, "y": 4}).json
+    assert corner["dice"][1]["face"] == "?" and corner["dice"][1]["uncertain"]
+    assert not hold_each_other(corner["dice"][1]["box"], missed["box"])
+
+
 def test_the_phones_are_told_of_a_read_that_waits_but_not_of_one_applied(
         app, client, seafall_services, monkeypatch):
     """A read left pending, or a die of it corrected, changes no table version: the live
@@ -548,7 +620,8 @@ JSON = st.recursive(
                                                                  max_size=3),
     max_leaves=8)
 BODIES = JSON | st.fixed_dictionaries({}, optional={
-    "faces": JSON, "die": JSON, "face": JSON, "not_a_die": JSON, "expected_version": JSON})
+    "faces": JSON, "die": JSON, "face": JSON, "not_a_die": JSON, "x": JSON, "y": JSON,
+    "expected_version": JSON})
 
 
 @pytest.fixture
@@ -559,7 +632,7 @@ def a_pending_read(client) -> tuple[str, dict]:
 
 @settings(max_examples=120, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(body=BODIES, route=st.sampled_from(["confirm", "correct", "not-a-die"]))
+@given(body=BODIES, route=st.sampled_from(["confirm", "correct", "not-a-die", "add"]))
 def test_any_confirm_or_correct_body_gets_a_clear_answer(client, a_pending_read, body, route):
     """Fuzzed bodies (one read, confirmed or corrected many times over): never a server
     error, always the one error shape."""

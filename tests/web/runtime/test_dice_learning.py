@@ -12,6 +12,7 @@ import numpy as np
 from tests.support.web import browser, join
 from tests.web.runtime.support import demo_profile
 from tests.web.runtime.test_dice_api import (
+    missed_one,
     new_table,
     pending_read,
     post_read,
@@ -130,6 +131,22 @@ def test_a_box_said_to_be_no_die_teaches_nothing(app, client, seafall_services):
     assert len(after.maps) == len(before.maps) + 1
     assert after.sources[-1] == f"{read['read_id']}:1"
     assert after.labels[after.owners[-1]] == faces[1]
+
+
+def test_a_die_added_by_a_tap_teaches_nothing(app, client, seafall_services):
+    """A die the reader missed, added where the table tapped (POST .../add): its box was
+    placed by a tap, so confirming the read teaches the profile the reader's own dice
+    only."""
+    tid, read, faces, missed = missed_one(seafall_services, client)
+    before = _profile(seafall_services)
+    red = join(app, client, tid, "Rosa", "red")
+    x, y, w, h = missed["box"]
+    assert post_read(red, tid, read, "add", {"x": x + w // 2, "y": y + h // 2}).status_code == 200
+    out = post_read(red, tid, read, "confirm", {"expected_version": state(client, tid)["version"]})
+    assert out.status_code == 200 and out.json["faces"] == faces
+    after = _profile(seafall_services)
+    assert len(after.maps) == len(before.maps) + 1
+    assert after.sources[-1] == f"{read['read_id']}:0"
 
 
 def test_a_profile_from_the_profile_folder_is_saved_with_what_it_learned(services):

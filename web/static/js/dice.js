@@ -54,6 +54,7 @@ export function normalizeRead(read) {
       corrected: item.corrected_by ?? null,
       notADie: item.not_a_die === true,  // the table took this box out of the roll
       notADieBy: item.not_a_die_by ?? null,
+      addedBy: item.added_by ?? null,  // the table tapped it where the reader missed it
       readFace: item.read_face ?? null,
       box: Array.isArray(item.box) && item.box.length === 4 ? item.box : null,
     };
@@ -81,11 +82,19 @@ let frameOpen = null;
 // The read's whole picture with each die's box numbered as its tile, so a player knows
 // which die on the table a tile is before correcting it. A picture no longer kept (the
 // oldest are let go: docs/runtime.md, "Storage") says so instead.
-function wholePicture(read) {
+// `onTap(x, y)`, when given (a read that waits), takes a tap on the picture, in its pixels:
+// a die the reader missed.
+function wholePicture(read, onTap) {
   const [w, h_] = read.frameSize || [0, 0];
   if (!read.frame || !(w > 0 && h_ > 0) || !read.dice.some((d) => d.box)) return null;
   const pct = (v, of) => `${(100 * v / of).toFixed(3)}%`;
-  const wrap = h("div", {class: "frame-wrap"},
+  const tap = (event) => {
+    if (event.target.closest(".die-box")) return;  // a die boxed already: its tile corrects it
+    const shown = wrap.querySelector("img").getBoundingClientRect();
+    onTap(Math.floor((event.clientX - shown.left) / shown.width * w),
+          Math.floor((event.clientY - shown.top) / shown.height * h_));
+  };
+  const wrap = h("div", {class: "frame-wrap" + (onTap ? " tappable" : ""), onclick: onTap ? tap : null},
     h("img", {src: read.frame, alt: t("dice.frame_alt"), loading: "lazy",
               onerror: () => wrap.replaceWith(h("p", {class: "muted small", text: t("dice.frame_gone")}))}),
     read.dice.map((d, i) => d.box ? h("span", {
@@ -95,7 +104,8 @@ function wholePicture(read) {
       h("span", {class: "die-no", text: String(i + 1)})) : null));  // above: the die shows
   return h("details", {class: "read-frame", open: frameOpen === read.id,
                        ontoggle: (e) => { frameOpen = e.target.open ? read.id : null; }},
-    h("summary", {text: t("dice.where_each")}), wrap);
+    h("summary", {text: t("dice.where_each")}),
+    onTap ? h("p", {class: "muted small", text: t("dice.tap_missed")}) : null, wrap);
 }
 
 // The face picker the player has open ({table, read, die}), or null. A panel drawn again for
@@ -134,6 +144,7 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
       h("span", {class: "face-name", text: faceName(die.face)}),
       die.confidence !== null ? h("span", {class: "conf", text: pct(die.confidence)}) : null,
       die.uncertain ? h("span", {class: "unsure", text: t("dice.unsure")}) : null,
+      die.addedBy ? h("span", {class: "corrected", text: t("dice.added_by", {who: die.addedBy})}) : null,
       die.corrected ? h("span", {class: "corrected", text: t("dice.corrected", {who: die.corrected})}) : null,
       unseen(t("dice.tile_tap")))));
   const status = t("dice.status." + read.status, null, read.status);
@@ -142,6 +153,16 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
     picker.hidden = true;
     openPick = null;
   }
+
+  // a die the reader missed, where the player tapped on the read's picture
+  const expected = read.raw && typeof read.raw.expected === "number" ? read.raw.expected : null;
+  const short = canTakeOut && expected !== null && read.answering < expected;
+  const addMissed = async (x, y) => {
+    try {
+      await send(`${base}/add`, withActor({x, y, expected_version: version()}), tableId);
+      onChanged();
+    } catch (err) { onError(err); }
+  };
 
   // box i taken out of the roll (`out`), or put back
   const takeOut = (i, out) => async () => {
@@ -193,7 +214,8 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
     h("p", {class: "read-status"}, h("span", {class: "pill status-" + read.status, text: status}),
       read.source ? h("span", {class: "muted small", text: " " + t("dice.source." + read.source, null, read.source)}) : null),
     h("ul", {class: "dice-tiles"}, tiles),
-    wholePicture(read),
+    short ? h("p", {class: "warn", id: "dice-missed", text: t("dice.missed", {found: read.answering, expected})}) : null,
+    wholePicture(read, canTakeOut ? addMissed : null),
     read.dice.some((d) => d.uncertain) && canCorrect ? h("p", {class: "warn", text: t("dice.check_unsure")}) : null,
     read.notes.map((n) => h("p", {class: "muted small", text: n})),
     picker,
