@@ -65,6 +65,7 @@ ROUTES = [
     ("POST", "/api/tables/{id}/dice/{text}/confirm"),
     ("POST", "/api/tables/{id}/dice/{text}/correct"),
     ("POST", "/api/tables/{id}/dice/{text}/not-a-die"),
+    ("POST", "/api/tables/{id}/dice/{text}/add"),
     ("POST", "/api/tables/{id}/dice/reread"), ("GET", "/api/hardware"),
     ("GET", "/api/dice/profiles"), ("POST", "/api/tables/{id}/dice/profiles/{text}/forget"),
     ("POST", "/api/tables/{id}/dice/profiles/{text}/restore"),
