@@ -390,13 +390,7 @@ class DiceService:
         roll, so that the read can be confirmed with the dice really thrown. Its crop stays
         as evidence; a box that is no die teaches the profile nothing."""
         with self._lock:
-            record = self.get(table, read_id)
-            if record.status != PENDING or undone(record, table):
-                raise IllegalCommand("only a read waiting for a confirm has boxes to take out; "
-                                     "this one's roll was applied: correct its dice, or undo "
-                                     "the roll and type the faces")
-            if expected_version is not None and expected_version != table.version:
-                raise VersionConflict(table.session_id, expected_version, table.version)
+            record = self._waiting(table, read_id, expected_version, "has boxes to take out")
             if not 0 <= die < len(record.dice):
                 raise InvalidCommand(f"'die' is a die number, 0 to {len(record.dice) - 1}")
             this = record.dice[die]
@@ -415,6 +409,20 @@ class DiceService:
             self._tell_phones(table)
             return fresh
 
+    def _waiting(self, table: Table, read_id: str, expected_version: int | None,
+                 does: str) -> DiceReadRecord:
+        """Read ``read_id`` while it waits for a confirm, the only time the table changes
+        which boxes are dice, asked from a page at ``expected_version``; ``does`` says
+        what was asked of it, for the error."""
+        record = self.get(table, read_id)
+        if record.status != PENDING or undone(record, table):
+            raise IllegalCommand(f"only a read waiting for a confirm {does}; this one's roll "
+                                 "was applied: correct its dice, or undo the roll and type "
+                                 "the faces")
+        if expected_version is not None and expected_version != table.version:
+            raise VersionConflict(table.session_id, expected_version, table.version)
+        return record
+
     def add_die(self, table: Table, read_id: str, x: int, y: int,
                 expected_version: int | None, actor: str | None,
                 who: str | None = None) -> DiceReadRecord:
@@ -425,13 +433,7 @@ class DiceService:
         roll with the others; its box was placed by a tap, so it teaches the profile
         nothing."""
         with self._lock:
-            record = self.get(table, read_id)
-            if record.status != PENDING or undone(record, table):
-                raise IllegalCommand("only a read waiting for a confirm takes a die it "
-                                     "missed; this one's roll was applied: undo the roll "
-                                     "and type the faces")
-            if expected_version is not None and expected_version != table.version:
-                raise VersionConflict(table.session_id, expected_version, table.version)
+            record = self._waiting(table, read_id, expected_version, "takes a die it missed")
             w, h = record.frame_size
             if not (0 <= x < w and 0 <= y < h):
                 raise InvalidCommand(f"'x' and 'y' are a point of the read's picture, "

@@ -12,14 +12,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import cv2
-import numpy as np
 import pytest
 
 from tests.e2e.browser.server import TV
-from tests.e2e.browser.test_phone_pages import join_as, seafall_profile, start_exploration
-from vision.synthetic import tray_photo
-from web.runtime.recording import DIE_PX, SIZE
+from tests.e2e.browser.test_phone_pages import join_as, start_exploration, three_dice_read
 
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
@@ -65,11 +61,7 @@ def test_the_pages_players_see_meet_the_wcag_rules(devices, server, tmp_path, ax
 
     # the table page as a player sees a roll read from a photo that waits for the table:
     # three boxes for a roll of two, a die's face picker open, the whole picture open
-    server.services.dice().readers.profiles["seafall"] = seafall_profile()
-    photo = tray_photo(np.random.default_rng(11), ["weak", "strong", "standard"], size=SIZE,
-                       die_px=DIE_PX)
-    picture = tmp_path / "three-boxes.jpg"
-    cv2.imwrite(str(picture), photo.image)
+    picture = three_dice_read(server, tmp_path)
     ana = join_as(devices, server, "Ana", "blue")
     start_exploration(ana)
     ana.set_input_files("#photo-input", str(picture))

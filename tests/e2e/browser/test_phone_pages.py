@@ -803,16 +803,23 @@ def test_photo_of_the_dice_is_read_shown_with_crops_and_corrected(devices, serve
     assert server.services.tables.get(server.table).state.endeavor.faces
 
 
-def test_a_box_that_is_no_die_is_taken_out_of_the_roll_by_tapping(devices, server, tmp_path):
-    """docs/ui.md, "Dice": a roll of 2 read as 3 boxes (a token, a die from another roll)
-    waits; a tap on the third, *Not a die*, takes it out (greyed, dashed, said by whom,
-    on every phone), the confirm counts the 2 dice left, and the roll is answered with
-    them. Before the confirm, *It is a die* puts a box back."""
+def three_dice_read(server, tmp_path) -> Path:
+    """A photo of three SeaFall dice (the synthetic tray), read by the demo's profile, for
+    a roll that asks for two: the read waits."""
     server.services.dice().readers.profiles["seafall"] = seafall_profile()
     photo = tray_photo(np.random.default_rng(11), ["weak", "strong", "standard"], size=SIZE,
                        die_px=DIE_PX)
     picture = tmp_path / "three-boxes.jpg"
     cv2.imwrite(str(picture), photo.image)
+    return picture
+
+
+def test_a_box_that_is_no_die_is_taken_out_of_the_roll_by_tapping(devices, server, tmp_path):
+    """docs/ui.md, "Dice": a roll of 2 read as 3 boxes (a token, a die from another roll)
+    waits; a tap on the third, *Not a die*, takes it out (greyed, dashed, said by whom,
+    on every phone), the confirm counts the 2 dice left, and the roll is answered with
+    them. Before the confirm, *It is a die* puts a box back."""
+    picture = three_dice_read(server, tmp_path)
     ana = join_as(devices, server, "Ana", "blue")
     start_exploration(ana)
     watcher = devices()
