@@ -128,25 +128,23 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
   // a tile's name for a screen reader is what it shows, with its number before and what a
   // tap does after (unseen), so that a voice command naming what is seen finds it
   const unseen = (text) => h("span", {class: "visually-hidden", text});
-  const tiles = read.dice.map((die, i) => h("li", {},
-    die.notADie ? h("button", {type: "button", class: "die-tile not-a-die", disabled: !canTakeOut,
-                               "data-die": String(i), onclick: () => openPicker(i)},
+  const said = (key, who) => (who ? h("span", {class: "corrected", text: t(key, {who})}) : null);
+  const tile = (i, die, kind, disabled, ...shown) => h("li", {},
+    h("button", {type: "button", class: "die-tile" + kind, disabled, "data-die": String(i),
+                 onclick: () => openPicker(i)},
       unseen(t("dice.tile_no", {n: i + 1}) + " "),
       die.crop ? h("img", {src: die.crop, alt: "", loading: "lazy", width: "72", height: "72"}) : null,
+      ...shown, unseen(t("dice.tile_tap"))));
+  const tiles = read.dice.map((die, i) => (die.notADie
+    ? tile(i, die, " not-a-die", !canTakeOut,
       h("span", {class: "face-name", text: t("dice.not_a_die_tile")}),
-      die.notADieBy ? h("span", {class: "corrected", text: t("dice.not_a_die_by", {who: die.notADieBy})}) : null,
-      unseen(t("dice.tile_tap")))
-    : h("button", {type: "button", class: "die-tile" + (die.uncertain ? " uncertain" : ""),
-                 disabled: !canCorrect, "data-die": String(i), onclick: () => openPicker(i)},
-      unseen(t("dice.tile_no", {n: i + 1}) + " "),
-      die.crop ? h("img", {src: die.crop, alt: "", loading: "lazy", width: "72", height: "72"}) : null,
+      said("dice.not_a_die_by", die.notADieBy))
+    : tile(i, die, die.uncertain ? " uncertain" : "", !canCorrect,
       h("span", {class: "face-symbol", "aria-hidden": "true", text: faceSymbol(die.face)}),
       h("span", {class: "face-name", text: faceName(die.face)}),
       die.confidence !== null ? h("span", {class: "conf", text: pct(die.confidence)}) : null,
       die.uncertain ? h("span", {class: "unsure", text: t("dice.unsure")}) : null,
-      die.addedBy ? h("span", {class: "corrected", text: t("dice.added_by", {who: die.addedBy})}) : null,
-      die.corrected ? h("span", {class: "corrected", text: t("dice.corrected", {who: die.corrected})}) : null,
-      unseen(t("dice.tile_tap")))));
+      said("dice.added_by", die.addedBy), said("dice.corrected", die.corrected))));
   const status = t("dice.status." + read.status, null, read.status);
 
   function closePicker() {
