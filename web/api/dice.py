@@ -16,7 +16,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from companion.errors import IllegalCommand, InvalidCommand
 from vision.storage import check_name
 from web import auth
-from web.api.requests import json_body, optional_int
+from web.api.requests import json_body, optional_int, required_int
 from web.errors import NotFound
 from web.runtime.dice import parse_faces, table_reads_json
 from web.services import Services
@@ -104,10 +104,8 @@ def correct(session_id: str, read_id: str) -> Any:
     services = _services()
     table = services.tables.get(session_id)
     data = json_body()
-    die = data.get("die")
+    die = required_int(data, "die", "'die' is the number of the die to correct (0 is the first)")
     face = data.get("face")
-    if not isinstance(die, int) or isinstance(die, bool):
-        raise InvalidCommand("'die' is the number of the die to correct (0 is the first)")
     if not isinstance(face, str):
         raise InvalidCommand("'face' is the face label the die really shows")
     actor, who = _actor(session_id)
@@ -124,9 +122,8 @@ def not_a_die(session_id: str, read_id: str) -> Any:
     services = _services()
     table = services.tables.get(session_id)
     data = json_body()
-    die, flag = data.get("die"), data.get("not_a_die", True)
-    if not isinstance(die, int) or isinstance(die, bool):
-        raise InvalidCommand("'die' is the number of the box (0 is the first)")
+    die = required_int(data, "die", "'die' is the number of the box (0 is the first)")
+    flag = data.get("not_a_die", True)
     if not isinstance(flag, bool):
         raise InvalidCommand("'not_a_die' is true (no die of the roll) or false (a die)")
     actor, who = _actor(session_id)
@@ -143,10 +140,8 @@ def add(session_id: str, read_id: str) -> Any:
     services = _services()
     table = services.tables.get(session_id)
     data = json_body()
-    x, y = data.get("x"), data.get("y")
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y)):
-        raise InvalidCommand("'x' and 'y' are the point tapped on the read's picture, in its "
-                             "pixels (whole numbers)")
+    x, y = (required_int(data, key, "'x' and 'y' are the point tapped on the read's picture, "
+                         "in its pixels (whole numbers)") for key in ("x", "y"))
     actor, who = _actor(session_id)
     record = services.dice().add_die(table, read_id, x, y,
                                      optional_int(data, "expected_version"), actor, who)

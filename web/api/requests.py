@@ -65,3 +65,11 @@ def optional_int(data: dict[str, Any], name: str) -> int | None:
     if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
         raise InvalidCommand(f"'{name}' must be a whole number")
     return value
+
+
+def required_int(data: dict[str, Any], name: str, meaning: str) -> int:
+    """``data[name]``, a whole number, or InvalidCommand saying ``meaning`` (what it is)."""
+    value = data.get(name)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidCommand(meaning)
+    return value
