@@ -489,7 +489,9 @@ class DiceService:
         applied = record.applied_faces if record.status == APPLIED else None
         if applied is not None and len(applied) == len(record.positions):
             faces.update(zip(record.positions, applied, strict=True))
-        # faces given for a different number of dice than were seen say nothing of each die
+        # faces given for a different number of dice than were seen say nothing of each die;
+        # a die the table added is none of the camera's read (the tracker would take no face)
+        faces = {i: f for i, f in faces.items() if record.dice[i].added_by is None}
         with self._tracking:
             camera = self._camera_rolls.get(table.session_id)
             tracker = self._trackers.get(table.session_id)

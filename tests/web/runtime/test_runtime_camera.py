@@ -574,6 +574,35 @@ def test_a_die_the_table_corrected_keeps_its_face_when_the_others_are_thrown_aga
     assert table.view(None)["rolled"][-1][:k] == [told, *faces[1:k]]
 
 
+def test_the_camera_keeps_the_tables_faces_when_a_die_it_missed_was_added(services):
+    """A camera read short of a die: the table adds the die it missed (a tap on the
+    picture), names it, corrects another and confirms. The camera's roll tracker still
+    takes the table's faces of the dice it read (the added die is no die of its own
+    read): the corrected die keeps its face, sure, when another is thrown again."""
+    p = photo(SHEET)
+    image = p.image()
+    dice = services.dice()
+    faces = [d.face for d in dice.readers.read("d6", image, "x").dice]
+    table = services.tables.create("dicegame", {"die": "d6", "count": len(faces) + 1,
+                                                 "rolls": 2})
+    read = dice.read_frame(table, image, "x")
+    assert read is not None and read.status == "pending"  # a die short
+    added = dice.add_die(table, read.id, 6, 6, table.version, None, "Ana")
+    n = len(faces)
+    assert added.dice[n].added_by == "Ana"
+    dice.correct(table, read.id, n, "1", table.version, None, "Ana")
+    told = next(f for f in "123456" if f != faces[0])
+    dice.correct(table, read.id, 0, told, table.version, None, "Ana")
+    done = dice.confirm(table, read.id, None, table.version, None)
+    assert done.status == "applied"
+    assert table.view(None)["rolled"] == [[told, *faces[1:], "1"]]
+    k = n - 1
+    again, motion = thrown_again(p, image, read.dice[k].box, faces[k])
+    second = dice.read_frame(table, again, "y", motion=motion)
+    assert second is not None
+    assert (second.dice[0].face, second.dice[0].uncertain) == (told, False)
+
+
 def test_a_die_taken_off_the_tray_is_not_read_as_a_roll(services):
     """After a roll, a player takes one die off the tray: the tray settles again with the
     others where they lay. Before, that read answered the next roll with their faces."""
