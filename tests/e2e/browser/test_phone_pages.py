@@ -115,6 +115,28 @@ def test_undo_from_the_page_takes_the_command_back_everywhere(devices, server):
     assert server.services.tables.get(server.table).state.turn.guild is None
 
 
+def test_a_group_of_actions_opened_stays_open_while_other_phones_act(devices, server):
+    """The page redraws at each version; a group the player opened (and the control the
+    keyboard is on) must not shut under them when another phone moves the table on."""
+    ana = join_as(devices, server, "Ana", "blue")
+    ana.click("#prompt button[data-value=explorers]")
+    sail = ana.locator("#actions details[data-type=sail]")
+    expect(sail).not_to_have_attribute("open", "")  # seven ways to sail: shut at first
+    sail.locator("summary").click()
+    expect(sail).to_have_attribute("open", "")
+    button = sail.locator("button", has_text="blue-1 to isle-a")
+    button.focus()
+    table = server.services.tables.get(server.table)
+    table.apply(Command("sail", {"moves": [{"ship": "blue-1",
+                                            "path": ["coastal_waters", "isle-a"]}]}, "blue"))
+    table.undo("blue")  # another phone sails and takes it back: the same choices again
+    expect(ana.locator("#version")).to_have_text(f"v{table.version}")
+    expect(sail).to_have_attribute("open", "")
+    expect(button).to_be_focused()
+    ana.keyboard.press("Enter")
+    expect(ana.locator("#builder")).to_be_visible()
+
+
 def test_a_stale_page_gets_a_clear_conflict_and_refreshes(devices, server):
     """The stream is made unavailable (404: the page falls back to polling) and polling is
     held on the old answer, so the page is stale when another device moves the table on."""

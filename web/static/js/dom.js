@@ -35,6 +35,25 @@ export function fill(node, ...children) {
   return append(clear(node), children);
 }
 
+// Redraw `node` with `children`, keeping what the player set there: each <details> that
+// carries a data-key stays open or shut as it was (a new one takes its own default), and the
+// control with the keyboard focus, when it has a data-key found again, keeps it. A page that
+// redraws at every version would otherwise shut what a player just opened.
+export function redraw(node, ...children) {
+  const shown = new Map([...node.querySelectorAll("details[data-key]")].map((d) => [d.dataset.key, d.open]));
+  const active = document.activeElement;
+  const focused = active && node.contains(active) && active.dataset ? active.dataset.key : undefined;
+  fill(node, ...children);
+  for (const d of node.querySelectorAll("details[data-key]")) {
+    if (shown.has(d.dataset.key)) d.open = shown.get(d.dataset.key);
+  }
+  if (focused !== undefined) {
+    const again = [...node.querySelectorAll("[data-key]")].find((n) => n.dataset.key === focused);
+    if (again) again.focus();
+  }
+  return node;
+}
+
 export function $(selector) {
   return document.querySelector(selector);
 }

@@ -3,7 +3,7 @@
 // and rule search. All state comes from the JSON API; the page never decides a rule.
 "use strict";
 
-import {$, h, fill, typedInput} from "./dom.js";
+import {$, h, fill, redraw, typedInput} from "./dom.js";
 import {config, t, pct, num} from "./i18n.js";
 import {ApiError, getJSON, getOptional, me, send} from "./api.js";
 import {follow} from "./live.js";
@@ -346,11 +346,14 @@ function renderActions() {
     if (!groups.has(c.type)) groups.set(c.type, []);
     groups.get(c.type).push(c);
   }
-  fill(box, h("h2", {text: t("actions.title")}),
-    [...groups].map(([type, list]) => h("details", {class: "action-group", "data-type": type, open: list.length === 1 || null},
-      h("summary", {}, t("command." + type, null, type.replace(/_/g, " ")),
+  // A group opened (or shut) by the player stays so while the page redraws at each version.
+  redraw(box, h("h2", {text: t("actions.title")}),
+    [...groups].map(([type, list]) => h("details", {class: "action-group", "data-type": type,
+      "data-key": type, open: list.length === 1 || null},
+      h("summary", {"data-key": "summary " + type}, t("command." + type, null, type.replace(/_/g, " ")),
         h("span", {class: "muted", text: ` (${list.length})`})),
       h("div", {class: "choices"}, list.map((c) => h("button", {type: "button", class: "choice",
+        "data-key": c.type + " " + JSON.stringify(c.args || {}),
         disabled: !canAct(), onclick: () => command(c.type, c.args, null)},
         h("span", {text: describeArgs(c)}),
         c.summary && c.summary !== type.replace(/_/g, " ") ? h("span", {class: "muted small", text: c.summary}) : null))))));
