@@ -17,6 +17,7 @@ import numpy as np
 
 from vision.filters import centre_surround
 from vision.reading import Box
+from vision.said import message
 
 WORK_DIE_PX = 40
 """Die size, in pixels, at which detection and classification work."""
@@ -43,13 +44,18 @@ run together, and the network is as sure of a wrong face as of a right one, up t
 no confidence floor tells them apart."""
 
 
+SMALL_DICE = message(
+    "vision.small_dice",
+    "the dice are {side} px across in the picture, too small to read surely (from {sure} "
+    "px): every die is marked uncertain; bring the camera closer or give it a higher "
+    "resolution")
+
+
 def small_dice_warning(side: float) -> str | None:
     """What a read of dice ``side`` px across says, below :data:`SURE_DIE_PX`."""
     if side >= SURE_DIE_PX:
         return None
-    return (f"the dice are {side:.0f} px across in the picture, too small to read surely "
-            f"(from {SURE_DIE_PX:.0f} px): every die is marked uncertain; bring the camera "
-            "closer or give it a higher resolution")
+    return SMALL_DICE(side=round(side), sure=round(SURE_DIE_PX))
 
 
 def die_size_problem(die_px: float, shape: tuple[int, ...] | None = None) -> str | None:

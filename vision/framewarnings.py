@@ -19,11 +19,33 @@ from vision.enrollment import Profile
 from vision.filters import blank
 from vision.hands import HAND_SHARE, SkinScene, hand_fraction
 from vision.reading import DieRead
+from vision.said import message
 from vision.smear import smear, smear_and_own, smear_from, smear_warning
 
-NO_COLOUR = ("the picture has no colour (a black-and-white camera, night mode or filter): "
-             "every die is marked uncertain")
-HAND_IN_TRAY = "a hand is in the tray: every die is marked uncertain"
+NO_COLOUR = message(
+    "vision.no_colour",
+    "the picture has no colour (a black-and-white camera, night mode or filter): "
+    "every die is marked uncertain")()
+HAND_IN_TRAY = message(
+    "vision.hand_in_tray", "a hand is in the tray: every die is marked uncertain")()
+UNLIKE = message(
+    "vision.unlike",
+    "{count} dice were found but look like none of the faces of profile '{profile}': is it "
+    "this die's profile? If the dice or the light changed since, enroll the faces again",
+    one="{count} die was found but looks like none of the faces of profile '{profile}': is it "
+    "this die's profile? If the dice or the light changed since, enroll the faces again")
+BLACK = message(
+    "vision.black",
+    "the picture is black, with nothing in it: is the camera's lens covered, or the light "
+    "over the tray off?")()
+WHITE = message(
+    "vision.white",
+    "the picture is white, with nothing in it: the camera's exposure is far too high, or a "
+    "lamp shines straight into it")()
+FLAT = message(
+    "vision.flat",
+    "the picture is one flat colour, with nothing in it: is the camera's lens covered, or "
+    "the camera pointed away from the tray?")()
 
 
 def frame_warnings(
@@ -59,11 +81,7 @@ def frame_warnings(
     if not dice and unlike and profile is not None:
         # every die found was dropped as unlike the profile: a profile of another die,
         # or enrolled under other light; "no dice" alone would hide it
-        warnings.append(
-            f"{unlike} {'die was' if unlike == 1 else 'dice were'} found but "
-            f"{'looks' if unlike == 1 else 'look'} like none of the faces of profile "
-            f"{profile.name!r}: is it this die's profile? If the dice or the light "
-            "changed since, enroll the faces again")
+        warnings.append(UNLIKE(count=unlike, profile=profile.name))
     # with a scene, the whole frame (the scene is of the frame's shape, not small's)
     if hand_fraction(small if skin_scene is None else frame, skin_scene) > HAND_SHARE:
         # dice in or near a hand may be moving, held or hidden: confirm them all
@@ -74,14 +92,7 @@ def frame_warnings(
 def blank_warning(frame: np.ndarray) -> str:
     """What to tell the table of a frame that is one flat shade (:func:`blank`)."""
     level = float(frame.mean())
-    if level < 40:
-        return ("the picture is black, with nothing in it: is the camera's lens covered, or "
-                "the light over the tray off?")
-    if level > 215:
-        return ("the picture is white, with nothing in it: the camera's exposure is far too "
-                "high, or a lamp shines straight into it")
-    return ("the picture is one flat colour, with nothing in it: is the camera's lens "
-            "covered, or the camera pointed away from the tray?")
+    return BLACK if level < 40 else WHITE if level > 215 else FLAT
 
 
 def smeared_warning(work: WorkFrame, dice: Sequence[DieRead], die: str,

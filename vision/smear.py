@@ -30,6 +30,8 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from vision.said import message
+
 __all__ = ["ANGLES", "OWN_MARGIN", "OWN_PX", "SIDES", "SMEAR_FROM", "anisotropy", "box_sums",
            "measured_at", "own_direction", "own_share", "smear", "smear_and_own", "smear_from",
            "smear_warning"]
@@ -210,11 +212,16 @@ def smear_from(own: float, margin: float = OWN_MARGIN) -> float:
     return max(SMEAR_FROM, own + margin)
 
 
+SMEARED = message(
+    "vision.smeared",
+    "the dice look smeared: the camera moved as the picture was taken (or the dice were "
+    "still moving), so every die is marked uncertain; mount the camera firmly, or hold the "
+    "phone still")()
+
+
 def smear_warning(value: float, threshold: float = SMEAR_FROM) -> str | None:
     """What a read whose dice's :func:`smear` is ``value`` says, from ``threshold``
     (:data:`SMEAR_FROM`, or for enrolled dice :func:`smear_from`)."""
     if value < threshold:
         return None
-    return ("the dice look smeared: the camera moved as the picture was taken (or the dice "
-            "were still moving), so every die is marked uncertain; mount the camera firmly, "
-            "or hold the phone still")
+    return SMEARED

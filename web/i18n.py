@@ -6,7 +6,9 @@ the switch, else the best match of the browser's ``Accept-Language``, else Engli
 that comes from a game engine is translated too: event sentences by the engine itself
 (``describe(event, lang)``, for the history and the live stream, whose API requests may also
 say ``?lang=``), prompt questions and option labels by the pages from ``prompt.*`` keys
-here (docs/ui.md "Languages").
+here (docs/ui.md "Languages"), and what the reader and the runtime tell the table of a dice
+read from ``said.*`` keys: their English is the code's own (:func:`said_english`, added to
+the English catalogue), the other languages' is in their files.
 
 The catalogues are loaded once per application (``init_app``) and kept in
 ``app.extensions``, not in a module global, so tests can build apps side by side.
@@ -14,6 +16,7 @@ The catalogues are loaded once per application (``init_app``) and kept in
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,7 +24,11 @@ from pathlib import Path
 
 from flask import Flask, Request
 
+from vision.said import MESSAGES
+
 LANGUAGES = ("en", "fr")
+SAID_IN = ("vision.detection", "vision.framewarnings", "vision.smear", "web.runtime.readnotes")
+"""The modules whose messages (vision.said) reach the pages."""
 DEFAULT = "en"
 COOKIE = "lang"
 HERE = Path(__file__).with_name("i18n")
@@ -45,7 +52,26 @@ def load(lang: str, folder: Path = HERE) -> Catalogue:
     if not isinstance(strings, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in strings.items()):
         raise ValueError(f"{lang}.json must map string keys to string texts")
+    if lang == DEFAULT:
+        said = said_english()
+        if twice := sorted(set(said) & set(strings)):
+            raise ValueError(f"{lang}.json has keys the code's messages give: {twice}")
+        strings = {**strings, **said}
     return Catalogue(lang, strings)
+
+
+def said_english() -> dict[str, str]:
+    """The English of what the reader and the runtime tell the table of a dice read
+    (:mod:`vision.said`), as catalogue entries ``said.<key>`` (and ``said.<key>_one``).
+    It is kept once, in the code that says it; the other languages' files give theirs."""
+    for module in SAID_IN:
+        importlib.import_module(module)
+    out: dict[str, str] = {}
+    for key, made in MESSAGES.items():
+        out[f"said.{key}"] = made.text
+        if made.one is not None:
+            out[f"said.{key}_one"] = made.one
+    return out
 
 
 def init_app(app: Flask) -> None:

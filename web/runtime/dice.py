@@ -69,6 +69,15 @@ from vision.rolls import RollTracker
 from web.errors import NotFound
 from web.runtime.dicereaders import ENROLL_PER_FACE, STARTER_PER_FACE, DiceReaders
 from web.runtime.images import decode_photo
+from web.runtime.readnotes import (
+    COUNT,
+    EARLY,
+    EARLY_NOTE_START,
+    NOT_APPLIED,
+    UNKNOWN_DIE,
+    WRONG_KEPT,
+    WRONG_KEPT_UNSURE,
+)
 from web.runtime.reads import APPLIED, PENDING, SUPERSEDED, DiceReadRecord, ReadDie, ReadStore
 
 log = logging.getLogger(__name__)
@@ -222,22 +231,18 @@ class DiceService:
         names the dice that answer the prompt (a re-roll), all of them by default."""
         version = table.version
         dice = [ReadDie(d.face, d.confidence, d.uncertain, d.box, d.face) for d in tray.dice]
-        note = None
+        notes: list[str] = []
         answering = len(use) if use is not None else len(dice)
         if answering != prompt.count:
-            note = f"the roll asks for {prompt.count} dice; {len(dice)} were seen"
+            notes.append(COUNT(count=prompt.count, seen=len(dice)))
         if any(d.read_face == UNREAD for d in dice):
-            unread = (f"this table does not know {tray.die} dice yet: give their faces; "
-                      f"after {STARTER_PER_FACE} of each face it reads them itself")
-            if waits := self.readers.waiting.get(tray.die):
-                unread += (f" (waiting: {'; '.join(waits)}: "
-                           f"{'were they' if len(waits) > 1 else 'was it'} named right?)")
-            note = f"{note}; {unread}" if note else unread
+            notes.append(UNKNOWN_DIE(die=tray.die, starter=STARTER_PER_FACE))
+            notes.extend(self.readers.waiting.get(tray.die, ()))  # what holds it back
         with self._lock:
             record = self.store.add(
                 table_id=table.session_id, prompt_id=prompt.id, die=tray.die, source=source,
                 actor=who or actor, dice=dice, crops=[d.crop for d in tray.dice], frame=frame,
-                expected=prompt.count, warnings=tray.warnings, ms=tray.ms, note=note,
+                expected=prompt.count, warnings=tray.warnings, ms=tray.ms, notes=notes,
                 used=use)
             self.store.supersede(table.session_id, prompt.id, keep=record.id)
             if record.is_certain and answering == prompt.count and not tray.warnings:
@@ -245,11 +250,11 @@ class DiceService:
                     record = self._apply(table, record, record.answer, actor, version)
                 except (IllegalCommand, InvalidCommand, VersionConflict, StorageRefused) as exc:
                     # it waits for the table (a full disk: until there is room to confirm it)
-                    note = f"not applied: {exc}"
+                    notes = (NOT_APPLIED(why=str(exc)),)
                     try:
-                        record = self.store.update(record, note=note)
+                        record = self.store.update(record, notes=notes)
                     except StorageRefused:  # said in the answer, if not in the reads' file
-                        record = replace(record, note=note)
+                        record = replace(record, notes=notes)
         if record.status == PENDING:
             self._tell_phones(table)
         return record
@@ -663,14 +668,10 @@ MOST_BOXES = 64
 """The most boxes a read holds with the dice the table added (a SeaFall pool is at most a
 few tens of dice)."""
 
-EARLY_NOTE_START = "these dice settled "
-
-
 def early_note(seconds: float) -> str:
     """Why a read of dice that settled before their roll was asked for waits for the
     table: they may be this roll's, thrown a moment early, or dice left from before."""
-    return (f"{EARLY_NOTE_START}{seconds:.0f} s before the roll was asked for: if they "
-            "were thrown for it, confirm them; if not, throw again")
+    return EARLY(seconds=round(seconds))
 
 
 def _wrong_dice_kept(prompt: RollPrompt, kept: Sequence[DieRead]) -> str | None:
@@ -680,10 +681,8 @@ def _wrong_dice_kept(prompt: RollPrompt, kept: Sequence[DieRead]) -> str | None:
     shown = sorted(d.face for d in kept)
     if not prompt.keep or shown == sorted(prompt.keep):
         return None
-    unsure = " (not all read for sure)" if any(d.uncertain for d in kept) else ""
-    return (f"the dice left in place show {', '.join(shown)}{unsure}, but "
-            f"the re-roll keeps {', '.join(sorted(prompt.keep))}: were the right dice "
-            "picked up? Check the dice and confirm the re-roll's faces")
+    said = WRONG_KEPT_UNSURE if any(d.uncertain for d in kept) else WRONG_KEPT
+    return said(shown=shown, keeps=sorted(prompt.keep))
 
 
 def table_reads_json(record: DiceReadRecord, table: Table) -> dict[str, Any]:

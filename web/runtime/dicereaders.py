@@ -37,6 +37,7 @@ from vision.profilefile import (
 from vision.reader import DiceReader
 from vision.reading import TrayRead
 from vision.storage import check_name
+from web.runtime.readnotes import DOUBT_LOOKS_LIKE, DOUBT_NO_DIE
 
 log = logging.getLogger(__name__)
 
@@ -53,9 +54,8 @@ def _doubts(checks: Sequence[profilecheck.CropCheck]) -> tuple[str, ...]:
     """What the players are told of the named dice the others doubt, alike ones counted."""
     said = Counter((c.face, None if c.not_a_die else c.read_as) for c in checks)
     return tuple(
-        (f"{'a die' if n == 1 else f'{n} dice'} named {face!r} "
-         + (f"{'looks' if n == 1 else 'look'} like {read_as!r} to the other named dice"
-            if read_as is not None else f"{'does' if n == 1 else 'do'} not look like a die"))
+        DOUBT_LOOKS_LIKE(count=n, face=[face], read_as=[read_as]) if read_as is not None
+        else DOUBT_NO_DIE(count=n, face=[face])
         for (face, read_as), n in said.items())
 
 
@@ -221,7 +221,7 @@ class DiceReaders:
                                                           STARTER_PER_FACE)
             self.waiting[die] = _doubts(doubted)
             for line in self.waiting[die]:
-                log.warning("%s: left out of the %s die's first profile", line, die)
+                log.warning("%s (left out of the %s die's first profile)", line, die)
             if profile is None:
                 return None
             del self.waiting[die]

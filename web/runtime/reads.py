@@ -26,8 +26,10 @@ from typing import Any
 import numpy as np
 
 from companion.store.errors import refusals_said
+from vision.said import said_from_json, said_json
 from web.runtime.frames import FULL, Frames
 from web.runtime.images import jpeg, png
+from web.runtime.readnotes import REPLACED
 from web.sidefiles import set_aside_if_damaged
 
 # The frames (a read's whole picture: 100-500 kB) are kept within this many bytes, the
@@ -146,9 +148,16 @@ class DiceReadRecord:
     applied_version: int | None = None
     applied_command: int | None = None
     applied_faces: tuple[str, ...] | None = None
-    note: str | None = None
+    notes: tuple[str, ...] = ()
+    """What the runtime tells the table of the read (web.runtime.readnotes), besides the
+    reader's ``warnings``."""
     used: tuple[int, ...] | None = None  # a re-roll: the dice that moved answer it
     corrections: tuple[Correction, ...] = field(default=())
+
+    @property
+    def note(self) -> str | None:
+        """The :attr:`notes` as one English text, or None."""
+        return "; ".join(self.notes) if self.notes else None
 
     @property
     def faces(self) -> tuple[str, ...]:
@@ -187,6 +196,10 @@ class DiceReadRecord:
             "frame_url": f"{base}/frame.jpg", "frame_size": list(self.frame_size),
             "warnings": list(self.warnings), "ms": round(self.ms, 1),
             "applied_version": self.applied_version, "note": self.note,
+            "notes": list(self.notes),
+            # how a page says the warnings and notes in its language (vision.said)
+            "said": {"warnings": [said_json(w) for w in self.warnings],
+                     "notes": [said_json(n) for n in self.notes]},
             "corrections": [c.to_json() for c in self.corrections],
         }
 
@@ -215,7 +228,7 @@ class ReadStore:
     def add(self, *, table_id: str, prompt_id: str | None, die: str, source: str,
             actor: str | None, dice: Sequence[ReadDie], crops: Sequence[np.ndarray | None],
             frame: np.ndarray, expected: int | None, warnings: Sequence[str] = (),
-            ms: float = 0.0, note: str | None = None,
+            ms: float = 0.0, notes: Sequence[str] = (),
             used: Sequence[int] | None = None) -> DiceReadRecord:
         """Keep a new pending read: its files first, then its row (so a row has files)."""
         read_id = secrets.token_hex(6)
@@ -223,7 +236,8 @@ class ReadStore:
         h, w = frame.shape[:2]
         record = DiceReadRecord(read_id, table_id, prompt_id, die, source, actor, _now(),
                                 PENDING, tuple(dice), (w, h), expected, tuple(warnings), ms,
-                                note=note, used=tuple(used) if used is not None else None)
+                                notes=tuple(notes),
+                                used=tuple(used) if used is not None else None)
         try:
             with refusals_said(self.directory):
                 folder.mkdir(parents=True)
@@ -237,8 +251,9 @@ class ReadStore:
                         "created_at, status, dice, frame_w, frame_h, expected, warnings, ms, "
                         "note, used) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (read_id, table_id, prompt_id, die, source, actor, record.created_at,
-                         PENDING, _dice_json(dice), w, h, expected, json.dumps(list(warnings)),
-                         ms, note, json.dumps(list(used)) if used is not None else None))
+                         PENDING, _dice_json(dice), w, h, expected, _texts_json(warnings),
+                         ms, _texts_json(notes) if notes else None,
+                         json.dumps(list(used)) if used is not None else None))
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)  # no files without their row
             raise
@@ -273,7 +288,7 @@ class ReadStore:
                 "applied_command = ?, applied_faces = ?, note = ?, used = ? WHERE id = ?",
                 (new.status, _dice_json(new.dice), new.applied_version, new.applied_command,
                  json.dumps(list(new.applied_faces)) if new.applied_faces is not None
-                 else None, new.note,
+                 else None, _texts_json(new.notes) if new.notes else None,
                  json.dumps(list(new.used)) if new.used is not None else None, new.id))
         return new
 
@@ -306,7 +321,7 @@ class ReadStore:
             ids = [r[0] for r in rows]
             for read_id in ids:
                 self._db.execute("UPDATE reads SET status = ?, note = ? WHERE id = ?",
-                                 (SUPERSEDED, "a newer read replaced it", read_id))
+                                 (SUPERSEDED, _texts_json([REPLACED]), read_id))
                 self._frames.dropped(read_id)
                 shutil.rmtree(self.files / read_id, ignore_errors=True)
         return ids
@@ -373,13 +388,31 @@ def _dice_json(dice: Sequence[ReadDie]) -> str:
     return json.dumps([d.to_json() for d in dice])
 
 
+def _texts_json(texts: Sequence[str]) -> str:
+    """Warnings or notes as kept: each its English, with its key and values where it has
+    them (vision.said), so a page can say it in its language after a restart."""
+    return json.dumps([t if (said := said_json(t)) is None else {"text": str(t), **said}
+                       for t in texts])
+
+
+def _texts(kept: str | None) -> tuple[str, ...]:
+    """:func:`_texts_json`'s texts again. A note kept before notes were a list is its plain
+    English text (never JSON: no note began with a bracket)."""
+    if not kept:
+        return ()
+    if not kept.startswith("["):
+        return (kept,)
+    return tuple(said_from_json(t["text"], t) if isinstance(t, dict) else str(t)
+                 for t in json.loads(kept))
+
+
 def _record(row: tuple[Any, ...], corrections: list[tuple[Any, ...]]) -> DiceReadRecord:
     (read_id, table_id, prompt_id, die, source, actor, created_at, status, dice, w, h,
      expected, warnings, ms, applied_version, applied_command, applied_faces, note, used) = row
     return DiceReadRecord(
         read_id, table_id, prompt_id, die, source, actor, created_at, status,
         tuple(ReadDie.from_json(d) for d in json.loads(dice)), (w, h), expected,
-        tuple(json.loads(warnings)), ms, applied_version, applied_command,
-        tuple(json.loads(applied_faces)) if applied_faces is not None else None, note,
+        _texts(warnings), ms, applied_version, applied_command,
+        tuple(json.loads(applied_faces)) if applied_faces is not None else None, _texts(note),
         tuple(json.loads(used)) if used is not None else None,
         tuple(Correction(c[0], c[1], c[2], c[3], c[4], bool(c[5])) for c in corrections))

@@ -874,6 +874,22 @@ def test_a_box_that_is_no_die_is_taken_out_of_the_roll_by_tapping(devices, serve
     expect(ana.locator("#dice .die-tile.not-a-die")).to_be_disabled()  # the roll is answered
 
 
+def test_what_a_read_says_is_said_in_each_pages_language(devices, server, tmp_path):
+    """docs/ui.md, "Languages": a read's notes (vision.said) come with their keys, and a
+    French phone says them in French while an English one says the server's English."""
+    picture = three_dice_read(server, tmp_path)
+    ana = join_as(devices, server, "Ana", "blue")
+    start_exploration(ana)
+    french = devices("fr-FR")
+    french.goto(server.url(f"/t/{server.table}"))
+    ana.set_input_files("#photo-input", str(picture))
+    expect(ana.locator("#dice .read")).to_contain_text(
+        "the roll asks for 2 dice; the reader saw 3")
+    expect(french.locator("#dice .read")).to_contain_text(
+        "le jet demande 2 dés ; le lecteur en a vu 3")
+    expect(french.locator("#dice .read")).not_to_contain_text("the reader saw")
+
+
 def test_a_die_the_reader_missed_is_added_by_tapping_it_on_the_picture(devices, server,
                                                                      tmp_path):
     """docs/ui.md, "Dice": a read with fewer dice than the roll asks for says so; on the

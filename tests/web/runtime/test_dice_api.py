@@ -128,7 +128,11 @@ def pending_read(client, count: int = 3) -> tuple[str, dict, list[str]]:
     data, faces = settled(1)
     read = upload(client, tid, data).json
     assert read["status"] == "pending"
-    assert read["expected"] == count and f"asks for {count} dice" in read["note"]
+    assert read["expected"] == count
+    assert read["note"] == (f"the roll asks for {count} {'die' if count == 1 else 'dice'}; "
+                            f"the reader saw {len(read['dice'])}")
+    assert read["said"]["notes"] == [{"key": "runtime.count",  # for the page's language
+                                      "values": {"count": count, "seen": len(read["dice"])}}]
     assert state(client, tid)["state"]["rolled"] == []
     return tid, read, faces
 

@@ -238,10 +238,16 @@ def test_dice_named_wrongly_at_the_table_are_left_out_of_the_first_profile(servi
         # once every face has its named dice, the players are told what holds it back
         # (here a second die named blank and one named standard are doubted too: these
         # trays' named dice, kept as the reader cut them, find them like the other face)
-        waits = ("(waiting: 2 dice named 'blank' look like 'standard' to the other named "
-                 "dice; 2 dice named 'standard' look like 'blank' to the other named dice: "
-                 "were they named right?)")
-        assert (waits in read["note"]) == (rolls >= STARTER_PER_FACE)
+        waits = ["waiting: 2 dice named 'blank' look like 'standard' to the other named "
+                 "dice: were they named right?",
+                 "waiting: 2 dice named 'standard' look like 'blank' to the other named dice: "
+                 "were they named right?"]
+        assert (read["notes"][1:] == waits) == (rolls >= STARTER_PER_FACE)
+        if rolls >= STARTER_PER_FACE:  # said in the page's language from these
+            assert read["said"]["notes"][1:] == [
+                {"key": "runtime.doubt_looks_like",
+                 "values": {"count": 2, "face": [a], "read_as": [b]}}
+                for a, b in (("blank", "standard"), ("standard", "blank"))]
         url = f"/api/tables/{tid}/dice/{read['read_id']}/confirm"
         out = client.post(url, json={"faces": named,
                                      "expected_version": state(client, tid)["version"]}).json

@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from vision.framewarnings import HAND_IN_TRAY
+from web.runtime.readnotes import COUNT
 from web.runtime.reads import APPLIED, PENDING, SUPERSEDED, ReadDie, ReadStore
 
 
@@ -43,6 +45,33 @@ def test_reads_and_corrections_survive_a_restart(tmp_path: Path):
     assert again.file(read_id, "frame.jpg") is not None
     assert again.file(read_id, "crop-1.png") is not None
     assert again.latest("t1") == record and again.latest("t2") is None
+    again.close()
+
+
+def test_warnings_and_notes_keep_their_keys_across_a_restart(tmp_path: Path):
+    """A page says them in its language after a restart too (vision.said); a note kept as
+    plain text before notes were a list still reads as that one note."""
+    store = ReadStore(tmp_path / "reads")
+    frame = np.full((60, 80, 3), 128, np.uint8)
+    notes = (COUNT(count=3, seen=2), "a sentence of no message")
+    record = store.add(table_id="t1", prompt_id="roll:0", die="seafall", source="camera",
+                       actor="camera", dice=[die("weak", 5), die("blank", 40)], crops=[],
+                       frame=frame, expected=3, warnings=[HAND_IN_TRAY], notes=notes)
+    store.update(record, status=APPLIED)
+    old = add(store)
+    store._db.execute("UPDATE reads SET note = ? WHERE id = ?", ("an old note; of two", old))
+    store.close()
+    again = ReadStore(tmp_path / "reads")
+    kept = again.get(record.id)
+    assert kept is not None and kept.notes == notes and kept.warnings == (HAND_IN_TRAY,)
+    assert kept.note == "the roll asks for 3 dice; the reader saw 2; a sentence of no message"
+    assert kept.to_json()["said"] == {
+        "warnings": [{"key": "vision.hand_in_tray", "values": {}}],
+        "notes": [{"key": "runtime.count", "values": {"count": 3, "seen": 2}}, None]}
+    assert again.get(old).notes == ("an old note; of two",)  # type: ignore[union-attr]
+    again.supersede("t1", "roll:0", keep=record.id)
+    assert again.get(old).to_json()["said"]["notes"] == [  # type: ignore[union-attr]
+        {"key": "runtime.replaced", "values": {}}]
     again.close()
 
 
@@ -128,7 +157,7 @@ def test_a_full_disk_keeps_no_half_read_and_says_so(tmp_path: Path):
     record = store.get(kept)
     with pytest.raises(StorageFull):  # an update too is refused whole
         for _ in range(1000):
-            record = store.update(record, note="x" * 4000)  # type: ignore[arg-type]
+            record = store.update(record, notes=("x" * 4000,))
     store._db.execute(f"PRAGMA max_page_count = {pages + 1000}")  # room again
     assert noisy_add(store, 99) in {p.name for p in store.files.iterdir()}
     store.close()

@@ -5,7 +5,7 @@
 "use strict";
 
 import {h} from "./dom.js";
-import {t, pct} from "./i18n.js";
+import {t, pct, inLanguage} from "./i18n.js";
 import {send} from "./api.js";
 import {faceName, faceSymbol} from "./views.js";
 
@@ -59,7 +59,12 @@ export function normalizeRead(read) {
       box: Array.isArray(item.box) && item.box.length === 4 ? item.box : null,
     };
   });
-  const notes = [...(Array.isArray(read.warnings) ? read.warnings : []), read.note].filter(Boolean);
+  // the reader's warnings and the runtime's notes, in the page's language where they say how
+  const said = read.said || {};
+  const say = (texts, keys) => (Array.isArray(texts) ? texts : [])
+    .map((text, i) => inLanguage(text, Array.isArray(keys) ? keys[i] : null));
+  const notes = [...say(read.warnings, said.warnings),
+    ...(Array.isArray(read.notes) ? say(read.notes, said.notes) : [read.note])].filter(Boolean);
   const size = Array.isArray(read.frame_size) && read.frame_size.length === 2 ? read.frame_size : null;
   // the dice that answer the roll: a re-roll's thrown ones, never a box taken out
   const answering = Array.isArray(read.dice) && Array.isArray(read.faces) ? read.faces.length

@@ -28,3 +28,16 @@ const decimal = new Intl.NumberFormat(config.lang, {maximumFractionDigits: 2});
 
 export function pct(p) { return percent.format(p); }
 export function num(x) { return decimal.format(x); }
+
+// A sentence of the server's (vision/said.py: a read's warnings and notes) in the page's
+// language, from its key and values (`said.<key>` in the catalogue; a list value is a die's
+// faces, each named in the language); the server's English where the sentence came without
+// a key or the catalogue does not know it.
+export function inLanguage(text, said) {
+  if (!said || typeof said.key !== "string" || !has("said." + said.key)) return text;
+  const values = {};
+  for (const [name, value] of Object.entries(said.values || {})) {
+    values[name] = Array.isArray(value) ? value.map((f) => t("face." + f, null, String(f))).join(", ") : value;
+  }
+  return t("said." + said.key, values, text);
+}
