@@ -48,6 +48,10 @@ class Roll:
     thrown: bool = True
     """False when no die was thrown: every die lies where it lay at the last roll (one was
     taken off the tray). That is no new roll: the last one as it lies now, with its id."""
+    not_dice: Mapping[int, str] = field(default_factory=dict)
+    """Boxes of the read that the table said were no dice (a token, a die of another roll)
+    at the last roll and that still lie where they lay: box number to who said so
+    (:meth:`RollTracker.confirm`). They are kept, never thrown."""
 
     @property
     def faces(self) -> tuple[str, ...]:
@@ -62,12 +66,14 @@ class RollTracker:
     last: Roll | None = None
     _told: dict[int, str] = field(default_factory=dict, repr=False)
     """The table's faces for dice of the last roll (:meth:`confirm`), by die number."""
+    _not_dice: dict[int, str] = field(default_factory=dict, repr=False)
+    """The last roll's boxes the table said are no dice (:meth:`confirm`): who said so."""
     _size: tuple[int, ...] | None = field(default=None, repr=False)
     """The frame size (h, w) the last roll was read at, where known."""
     _grey: np.ndarray | None = field(default=None, repr=False)
     """The last roll's settled frame (:func:`settled_grey`), where given."""
-    _prior: tuple[Roll | None, dict[int, str], tuple[int, ...] | None, np.ndarray | None] = \
-        field(default=(None, {}, None, None), repr=False)
+    _prior: tuple[Roll | None, dict[int, str], dict[int, str], tuple[int, ...] | None,
+                  np.ndarray | None] = field(default=(None, {}, {}, None, None), repr=False)
     """What the last roll was matched against (the tracker before it): :meth:`again`."""
     _motion: np.ndarray | None = field(default=None, repr=False)
     """The motion mask the last roll was matched with, where given: :meth:`again`."""
@@ -80,7 +86,7 @@ class RollTracker:
         A read of frames of another size than the last roll's (a camera plugged back in at
         another mode, or another camera) is a new roll: its boxes cannot be laid over the
         last ones, and a die matched to another die's place would take its face."""
-        self._prior = (self.last, self._told, self._size, self._grey)
+        self._prior = (self.last, self._told, self._not_dice, self._size, self._grey)
         self._motion = motion
         previous = self.last
         frame = frame if frame is not None else read.frame
@@ -95,13 +101,16 @@ class RollTracker:
             previous = None
         kept: list[int] = []
         told: dict[int, str] = {}
+        not_dice: dict[int, str] = {}
         dice = list(read.dice)
 
         def keep(i: int, j: int) -> None:
             """New die ``i`` is die ``j`` of the last roll."""
             kept.append(i)
             die = dice[i]
-            if j in self._told:  # the table said what it shows: that stands
+            if j in self._not_dice:  # the table said it is no die, and it has not moved
+                not_dice[i] = self._not_dice[j]
+            elif j in self._told:  # the table said what it shows: that stands
                 told[i] = self._told[j]
                 dice[i] = DieRead(told[i], 1.0, False, die.box, die.crop)
             else:
@@ -131,49 +140,64 @@ class RollTracker:
         rerolled = tuple(i for i in range(len(dice)) if i not in kept)
         read = replace(read, dice=tuple(dice))
         if previous is not None and not rerolled:
-            roll = Roll(previous.id, read, (), tuple(kept), previous.previous_id, False)
+            roll = Roll(previous.id, read, (), tuple(kept), previous.previous_id, False,
+                        not_dice)
         else:
             roll = Roll(next(self._ids), read, rerolled, tuple(kept),
-                        previous.id if previous is not None else None)
-        self.last, self._told, self._size, self._grey = roll, told, frame_size, grey
+                        previous.id if previous is not None else None, not_dice=not_dice)
+        self.last, self._told, self._not_dice = roll, told, dict(not_dice)
+        self._size, self._grey = frame_size, grey
         return roll
 
     def again(self, read: TrayRead, frame: np.ndarray | None = None) -> Roll:
         """The last roll read again (the table asked for a re-read: nothing was thrown):
         ``read`` is matched against what the last roll was matched against, so a re-roll
         keeps its re-rolled dice, and it keeps the last roll's id. A die the table gave a
-        face for (:meth:`confirm`) that lies where it lay keeps that face. With no last
-        roll it is a new roll, as :meth:`add` makes it."""
-        last, told = self.last, self._told
+        face for (:meth:`confirm`), or said is no die, that lies where it lay keeps that
+        word. With no last roll it is a new roll, as :meth:`add` makes it."""
+        last, told, not_dice = self.last, self._told, self._not_dice
         if last is None:
             return self.add(read, frame=frame)
-        self.last, self._told, self._size, self._grey = self._prior
+        self.last, self._told, self._not_dice, self._size, self._grey = self._prior
         roll = self.add(read, self._motion, frame)
         dice = list(roll.read.dice)
         kept: dict[int, str] = {}
+        still_not: dict[int, str] = dict(roll.not_dice)
         for i, die in enumerate(dice):
             j = _at(die, last.read.dice)
-            if j is not None and j in told:
+            if j is not None and j in not_dice:
+                still_not[i] = not_dice[j]
+            elif j is not None and j in told:
                 kept[i] = told[j]
                 dice[i] = DieRead(told[j], 1.0, False, die.box, die.crop)
-        roll = replace(roll, id=last.id, read=replace(roll.read, dice=tuple(dice)))
+        roll = replace(roll, id=last.id, read=replace(roll.read, dice=tuple(dice)),
+                       not_dice=still_not)
         self.last = roll
         self._told = {**self._told, **kept}
+        self._not_dice = dict(still_not)
         return roll
 
-    def confirm(self, roll_id: int, faces: Mapping[int, str]) -> bool:
+    def confirm(self, roll_id: int, faces: Mapping[int, str],
+                not_dice: Mapping[int, str] | None = None) -> bool:
         """The table's word on roll ``roll_id``: die ``i`` (a number in its read) shows
-        ``faces[i]``. Said of the last roll, a die of it that stays where it is keeps the
-        table's face, sure, in the next rolls, whatever the reader makes of it (a die the
-        table corrected is not asked about again); said of an older roll, or of dice it does
-        not have, nothing changes. True when the last roll took the faces."""
+        ``faces[i]``, and, when ``not_dice`` is given, the boxes it names are no dice (who
+        said so): all of them, a box said to be a die again left out. Said of the last
+        roll, a die of it that stays where it is keeps the table's face, sure, in the next
+        rolls, whatever the reader makes of it (a die the table corrected is not asked about
+        again), and a box that is no die stays out of them while it lies where it lies; said
+        of an older roll, or of dice it does not have, nothing changes. True when the last
+        roll took the word."""
         last = self.last
         if last is None or last.id != roll_id or not all(
-                0 <= i < len(last.read.dice) for i in faces):
+                0 <= i < len(last.read.dice) for i in (*faces, *(not_dice or {}))):
             return False
+        if not_dice is not None:
+            self._not_dice = dict(not_dice)
+        faces = {i: f for i, f in faces.items() if i not in self._not_dice}
         dice = tuple(DieRead(faces[i], 1.0, False, d.box, d.crop) if i in faces else d
                      for i, d in enumerate(last.read.dice))
-        self.last = replace(last, read=replace(last.read, dice=dice))
+        self.last = replace(last, read=replace(last.read, dice=dice),
+                            not_dice=dict(self._not_dice))
         self._told.update(faces)
         return True
 

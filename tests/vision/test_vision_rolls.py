@@ -127,6 +127,35 @@ def test_the_tables_word_on_a_die_stands_while_it_stays_put() -> None:
     assert moved.kept == () and moved.read.dice[0].face == "3"
 
 
+def test_a_box_the_table_said_is_no_die_stays_out_while_it_lies_where_it_lay() -> None:
+    """A token in the tray, boxed as a die and taken out by the table (docs/ui.md, "Dice"),
+    stays out of the next rolls while it does not move, read again too, so the table does
+    not take it out at every throw; once it moves, or the table says it is a die after all,
+    it is a die again."""
+    token = (300, 100, 40, 40)
+    tracker = RollTracker()
+    first = tracker.add(TrayRead("d6", (_die("3", 0.95, False), _die("2", 0.9, False, token)),
+                                 "frame-1"))
+    assert first.not_dice == {}
+    assert not tracker.confirm(first.id, {}, {5: "Ana"})  # no such box
+    assert tracker.confirm(first.id, {0: "4", 1: "6"}, {1: "Ana"})
+    assert tracker.last is not None and tracker.last.not_dice == {1: "Ana"}
+    assert [d.face for d in tracker.last.read.dice] == ["4", "2"]  # no face for a token
+    motion = np.zeros((480, 640), np.uint8)
+    motion[100:140, 100:140] = 1  # the die is thrown again; the token lies still
+    thrown = TrayRead("d6", (_die("5", 0.95, False), _die("2", 0.9, False, token)), "frame-2")
+    second = tracker.add(thrown, motion)
+    assert (second.rerolled, second.kept, second.not_dice) == ((0,), (1,), {1: "Ana"})
+    assert second.read.dice[1].face == "2"  # as read: the table gave it no face
+    again = tracker.again(thrown)
+    assert again.id == second.id and again.not_dice == {1: "Ana"}
+    assert tracker.confirm(second.id, {}, {})  # the table says it is a die after all
+    assert tracker.add(thrown, motion).not_dice == {}
+    tracker.confirm(tracker.last.id, {}, {1: "Ana"})
+    motion[100:140, 300:340] = 1  # now the token is pushed too: read as it lands
+    assert tracker.add(thrown, motion).not_dice == {}
+
+
 def test_a_roll_read_again_keeps_its_id_its_re_rolled_dice_and_the_tables_word() -> None:
     """The table asks for a re-read (the button box's re-read: docs/runtime.md): nothing
     was thrown, so it is the last roll, matched as that roll was against the one before

@@ -213,12 +213,15 @@ class DiceService:
         if (prompt.count < len(tray.dice) and roll.previous_id is not None
                 and len(roll.rerolled) == prompt.count):
             use = roll.rerolled
-            if (wrong := _wrong_dice_kept(prompt, [roll.read.dice[i] for i in roll.kept])):
+            kept = [roll.read.dice[i] for i in roll.kept if i not in roll.not_dice]
+            if (wrong := _wrong_dice_kept(prompt, kept)):
                 warnings = (*warnings, wrong)
         if early is not None:
             warnings = (*warnings, early_note(early))
         tray = replace(tray, dice=roll.read.dice, frame=None, warnings=warnings)
-        record = self.record(table, prompt, tray, frame, source="camera", actor=actor, use=use)
+        # a box the table said is no die, still lying where it lay (a token), stays out
+        record = self.record(table, prompt, tray, frame, source="camera", actor=actor, use=use,
+                             not_dice=roll.not_dice)
         with self._tracking:
             if tracker.last is not None and tracker.last.id == roll.id:
                 self._camera_rolls[table.session_id] = (record.id, roll.id)
@@ -226,15 +229,20 @@ class DiceService:
 
     def record(self, table: Table, prompt: RollPrompt, tray: TrayRead, frame: np.ndarray, *,
                source: str, actor: str | None, who: str | None = None,
-               use: Sequence[int] | None = None) -> DiceReadRecord:
+               use: Sequence[int] | None = None,
+               not_dice: Mapping[int, str] | None = None) -> DiceReadRecord:
         """Keep a read as evidence and apply it at once if the policy allows; ``use``
-        names the dice that answer the prompt (a re-roll), all of them by default."""
+        names the dice that answer the prompt (a re-roll), all of them by default;
+        ``not_dice`` the boxes the table already said are no dice (who said so)."""
         version = table.version
-        dice = [ReadDie(d.face, d.confidence, d.uncertain, d.box, d.face) for d in tray.dice]
+        not_dice = not_dice or {}
+        dice = [ReadDie(d.face, d.confidence, d.uncertain, d.box, d.face,
+                        not_a_die_by=not_dice.get(i)) for i, d in enumerate(tray.dice)]
         notes: list[str] = []
-        answering = len(use) if use is not None else len(dice)
+        answering = len([i for i in (use if use is not None else range(len(dice)))
+                         if i not in not_dice])
         if answering != prompt.count:
-            notes.append(COUNT(count=prompt.count, seen=len(dice)))
+            notes.append(COUNT(count=prompt.count, seen=len(dice) - len(not_dice)))
         if any(d.read_face == UNREAD for d in dice):
             notes.append(UNKNOWN_DIE(die=tray.die, starter=STARTER_PER_FACE))
             notes.extend(self.readers.waiting.get(tray.die, ()))  # what holds it back
@@ -411,6 +419,7 @@ class DiceService:
                                       None if not_a_die else this.face, who, False)
             self.store.update(record, dice=tuple(dice))
             fresh = self.get(table, read_id)
+            self._tell_camera(table, fresh)
             self._tell_phones(table)
             return fresh
 
@@ -489,7 +498,9 @@ class DiceService:
         """The table's faces for a camera read reach the camera's roll tracker: a die of it
         that stays in the tray keeps the face the table gave in the next read (a re-roll of
         the others), sure, instead of the reader's first guess. The faces the table gave are
-        those of an applied read's dice that answered the roll, and any die corrected."""
+        those of an applied read's dice that answered the roll, and any die corrected. A box
+        the table said is no die (a token) stays out of the next reads while it lies where
+        it lies, so the table does not take it out again at every throw."""
         faces = {i: d.face for i, d in enumerate(record.dice) if d.corrected_by is not None}
         applied = record.applied_faces if record.status == APPLIED else None
         if applied is not None and len(applied) == len(record.positions):
@@ -497,12 +508,16 @@ class DiceService:
         # faces given for a different number of dice than were seen say nothing of each die;
         # a die the table added is none of the camera's read (the tracker would take no face)
         faces = {i: f for i, f in faces.items() if record.dice[i].added_by is None}
+        # a box said to be no die stays out of the next reads while it lies where it lies
+        not_dice = {i: d.not_a_die_by for i, d in enumerate(record.dice)
+                    if d.not_a_die_by is not None and d.added_by is None}
         with self._tracking:
             camera = self._camera_rolls.get(table.session_id)
             tracker = self._trackers.get(table.session_id)
             if camera is None or tracker is None or camera[0] != record.id:
                 return
-            tracker.confirm(camera[1], {i: f for i, f in faces.items() if f != UNREAD})
+            tracker.confirm(camera[1], {i: f for i, f in faces.items() if f != UNREAD},
+                            not_dice)
 
     def _teach(self, record: DiceReadRecord, confirmed: bool = False) -> None:
         """Teach the die's profile the applied read's dice the players looked at, with the

@@ -603,6 +603,34 @@ def test_the_camera_keeps_the_tables_faces_when_a_die_it_missed_was_added(servic
     assert (second.dice[0].face, second.dice[0].uncertain) == (told, False)
 
 
+def test_a_box_the_table_took_out_stays_out_of_the_next_throw_while_it_lies_still(services):
+    """A camera read with one box too many (a token in the tray): the table takes it out
+    ("not a die") and confirms. At the next throw the token lies where it lay: it is out
+    of that read too, said by the same player, and the read answers the roll without the
+    table taking it out again (docs/ui.md, "Dice")."""
+    p = photo(SHEET)
+    image = p.image()
+    dice = services.dice()
+    faces = [d.face for d in dice.readers.read("d6", image, "x").dice]
+    table = services.tables.create("dicegame", {"die": "d6", "count": len(faces) - 1,
+                                                 "rolls": 2})
+    read = dice.read_frame(table, image, "x")
+    assert read is not None and read.status == "pending" and read.notes  # a box too many
+    out = dice.mark_not_a_die(table, read.id, 0, True, table.version, None, "Ana")
+    assert out.positions == tuple(range(1, len(faces)))
+    done = dice.confirm(table, read.id, None, table.version, None)
+    assert done.status == "applied" and table.view(None)["rolled"] == [faces[1:]]
+    k = len(faces) - 1
+    again, motion = thrown_again(p, image, read.dice[k].box, faces[k])
+    second = dice.read_frame(table, again, "y", motion=motion)
+    assert second is not None and second.id != read.id
+    assert second.dice[0].not_a_die_by == "Ana" and 0 not in second.positions
+    assert not second.notes  # no "the roll asks for ..."
+    if second.status == "pending":  # a die read unsure: the table looks, as ever
+        second = dice.confirm(table, second.id, None, table.version, None)
+    assert second.status == "applied" and len(table.view(None)["rolled"][-1]) == k
+
+
 def test_a_die_taken_off_the_tray_is_not_read_as_a_roll(services):
     """After a roll, a player takes one die off the tray: the tray settles again with the
     others where they lay. Before, that read answered the next roll with their faces."""
