@@ -8,8 +8,9 @@ so the web pages can look ``said.<key>`` up in their catalogue (``web/i18n``) an
 values in there. Every message is registered in :data:`MESSAGES` as its module is
 imported; a test checks that each has its French.
 
-A value is a number, a text, or a list of a die's faces (the English joins them with
-commas; a page names each face in its language).
+A value is a number, a text, a list of a die's faces (the English joins them with
+commas; a page names each face in its language), or another :class:`Said` sentence (kept
+with its English, its key and values: a page says it in its language too).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-Value = int | float | str | Sequence[str]
+Value = int | float | str | Sequence[str]  # a Said is a str
 
 
 class Said(str):
@@ -55,6 +56,13 @@ def said_from_json(text: str, data: Any) -> str:
     return text
 
 
+def said_of(error: BaseException) -> str:
+    """What an exception made with a :class:`Said` as its message says, as that sentence;
+    any other's message as plain text."""
+    said = error.args[0] if len(error.args) == 1 else None
+    return said if isinstance(said, Said) else str(error)
+
+
 @dataclass(frozen=True)
 class Message:
     """A sentence with a ``key`` and its English ``text`` (``{name}`` for each value);
@@ -66,8 +74,10 @@ class Message:
 
     def __call__(self, **values: Value) -> Said:
         template = self.one if self.one is not None and values.get("count") == 1 else self.text
-        kept = {k: list(v) if isinstance(v, (list, tuple)) else v for k, v in values.items()}
-        shown = {k: ", ".join(v) if isinstance(v, list) else v for k, v in kept.items()}
+        shown = {k: ", ".join(v) if isinstance(v, (list, tuple)) else v
+                 for k, v in values.items()}
+        kept = {k: {"text": str(v), **v.to_json()} if isinstance(v, Said)
+                else list(v) if isinstance(v, (list, tuple)) else v for k, v in values.items()}
         return Said(template.format(**shown), self.key, kept)
 
 

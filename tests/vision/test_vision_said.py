@@ -11,7 +11,15 @@ import numpy as np
 import pytest
 
 from vision.framewarnings import BLACK, FLAT, UNLIKE, WHITE, blank_warning
-from vision.said import MESSAGES, Message, Said, message, said_from_json, said_json
+from vision.said import (
+    MESSAGES,
+    Message,
+    Said,
+    message,
+    said_from_json,
+    said_json,
+    said_of,
+)
 
 
 def test_a_message_makes_an_english_string_that_keeps_its_key_and_values():
@@ -40,6 +48,17 @@ def test_a_kept_sentence_is_made_again_from_its_json_and_bad_json_leaves_the_tex
     for bad in (None, "x", {"key": 3, "values": {}}, {"key": "k"}, {"key": "k", "values": []}):
         plain = said_from_json("plain", bad)
         assert plain == "plain" and not isinstance(plain, Said)
+
+
+def test_a_sentence_in_a_sentence_keeps_its_own_key_and_an_error_its_sentence():
+    inner = Message("test.inner", "the {thing} is off")(thing="light")
+    outer = Message("test.outer", "no die was read ({why})")(why=inner)
+    assert outer == "no die was read (the light is off)"
+    assert said_json(outer) == {"key": "test.outer", "values": {"why": {
+        "text": "the light is off", "key": "test.inner", "values": {"thing": "light"}}}}
+    error = ValueError(outer)
+    assert str(error) == outer and said_of(error) is outer
+    assert said_of(ValueError("plain")) == "plain" and said_of(KeyError("k")) == "'k'"
 
 
 def test_one_key_is_one_message():

@@ -30,6 +30,7 @@ import numpy as np
 from companion.store.errors import StorageRefused
 from firmware_bridge.backoff import Backoff
 from vision.hands import SkinScene
+from vision.said import said_of
 from vision.settle import STALE_NOTE, STILL_SKIN_NOTE, SettleDetector, TrayState
 from vision.sources import Frame, FrameSource, SourceError, SourceLost
 from web.runtime.status import ABSENT, LOST, REOPENING, RUNNING, CameraStatus, utc_now
@@ -274,11 +275,11 @@ class CameraLoop:
         except (ValueError, StorageRefused) as exc:  # the table cannot take it (no profile for
             # its die, ...), or the disk takes no write: said, without a traceback
             log.warning("a settled frame was not read: %s", exc)
-            self._set(detail=f"{READ_FAILED}{exc}", last_error=str(exc))
+            self._set(detail=f"{READ_FAILED}{exc}", last_error=said_of(exc))
             return
         except Exception as exc:  # a read that fails must not stop the camera
             log.exception("reading a settled frame failed")
-            self._set(detail=f"{READ_FAILED}{exc}", last_error=str(exc))
+            self._set(detail=f"{READ_FAILED}{exc}", last_error=said_of(exc))
             return
         # this settle was taken (read, or nothing to read): an earlier failure is over
         with self._lock:

@@ -73,6 +73,7 @@ from web.runtime.readnotes import (
     COUNT,
     EARLY,
     EARLY_NOTE_START,
+    NO_DIE_READ,
     NOT_APPLIED,
     UNKNOWN_DIE,
     WRONG_KEPT,
@@ -194,7 +195,10 @@ class DiceService:
         with self._tracking:  # a phone may be confirming the last camera read meanwhile
             if not tray.dice:
                 if tray.warnings:  # a covered lens, the light off: the dice may be there
-                    raise NoDiceRead(f"no die was read ({'; '.join(tray.warnings)})")
+                    # the one warning said in the page's language (vision.said)
+                    why = tray.warnings[0] if len(tray.warnings) == 1 else "; ".join(
+                        tray.warnings)
+                    raise NoDiceRead(NO_DIE_READ(why=why))
                 self._trackers.pop(table.session_id, None)  # the dice were picked up
                 self._camera_rolls.pop(table.session_id, None)
                 return None

@@ -44,5 +44,6 @@ DOUBT_NO_DIE = message(
     "were they named right?",
     one="waiting: a die named '{face}' does not look like a die to the other named dice: "
     "was it named right?")
+NO_DIE_READ = message("runtime.no_die_read", "no die was read ({why})")
 NOT_APPLIED = message("runtime.not_applied", "not applied: {why}")
 REPLACED = message("runtime.replaced", "a newer read replaced it")()

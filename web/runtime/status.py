@@ -22,6 +22,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
+from vision.said import said_json
+
 ABSENT = "absent"
 OFF = "off"  # a part not used here, by design (GPIO off a Pi, or turned off): not a fault
 RUNNING = "running"
@@ -58,7 +60,10 @@ class CameraStatus:
     setup_note: str | None = None  # what to check the empty tray again for (stale, wood)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        # how a page says last_error in its language, where it can (vision.said)
+        out["last_error_said"] = said_json(self.last_error) if self.last_error else None
+        return out
 
 
 @dataclass

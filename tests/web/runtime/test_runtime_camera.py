@@ -25,6 +25,7 @@ from tests.vision.helpers import (
     turned,
 )
 from tests.web.runtime.support import FocusingCamera, certain_photos, demo_profile, throw
+from vision.framewarnings import BLACK
 from vision.reader import DiceReader
 from vision.sources import FakeSource, ImagesSource, SourceError, SourceLost
 from web.runtime import Runtime, RuntimeOptions
@@ -416,7 +417,7 @@ def test_a_failing_read_does_not_stop_the_camera():
     status = loop.status()
     assert status["settles"] == 4 and status["reads"] == 0
     assert "reader exploded" in status["detail"] and status["state"] == "running"
-    assert status["last_error"] == "reader exploded"
+    assert status["last_error"] == "reader exploded" and status["last_error_said"] is None
 
 
 def test_a_recordings_unreadable_files_are_logged_and_named_when_it_ends(tmp_path, caplog):
@@ -920,6 +921,9 @@ def test_a_settle_with_no_die_read_says_why_when_the_reader_knows(services):
     status = runtime.camera.status()
     assert status["settles"] == 2 and status["reads"] == 0
     assert status["last_error"].startswith("no die was read (the picture is black")
+    assert status["last_error_said"] == {  # for a page to say it in its language
+        "key": "runtime.no_die_read",
+        "values": {"why": {"text": BLACK, "key": "vision.black", "values": {}}}}
     assert status["detail"].startswith(READ_FAILED + "no die was read")
     assert table.view(None)["rolled"] == []
     # the lens uncovered (no motion: the light came back) and the dice thrown: they are

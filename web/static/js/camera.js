@@ -10,7 +10,7 @@
 "use strict";
 
 import {$, h} from "./dom.js";
-import {t} from "./i18n.js";
+import {t, inLanguage} from "./i18n.js";
 import {getOptional} from "./api.js";
 
 const POLL_MS = 2000;
@@ -25,7 +25,8 @@ export function cameraLine(camera, read, readKey = "watch.read", undoneKey = "wa
   if (camera.state !== "running") return null;
   const tray = camera.tray;
   if (camera.last_error && (tray === "settled" || tray === "still")) {
-    return ["failed", t("watch.failed", {why: camera.last_error})];  // the server's words
+    // the server's words, in the page's language where they say how
+    return ["failed", t("watch.failed", {why: inLanguage(camera.last_error, camera.last_error_said)})];
   }
   if (tray === "settled" && read && read.status === "pending") return ["read", t(readKey)];
   if (tray === "settled" && read && read.status === "undone") return ["undone", t(undoneKey)];
