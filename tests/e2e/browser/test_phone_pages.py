@@ -117,7 +117,8 @@ def test_undo_from_the_page_takes_the_command_back_everywhere(devices, server):
 
 def test_a_group_of_actions_opened_stays_open_while_other_phones_act(devices, server):
     """The page redraws at each version; a group the player opened (and the control the
-    keyboard is on) must not shut under them when another phone moves the table on."""
+    keyboard is on) must not shut under them when another phone moves the table on. The
+    endeavor builder, redrawn at each pick, keeps the keyboard on the button picked."""
     ana = join_as(devices, server, "Ana", "blue")
     ana.click("#prompt button[data-value=explorers]")
     sail = ana.locator("#actions details[data-type=sail]")
@@ -134,7 +135,16 @@ def test_a_group_of_actions_opened_stays_open_while_other_phones_act(devices, se
     expect(sail).to_have_attribute("open", "")
     expect(button).to_be_focused()
     ana.keyboard.press("Enter")
-    expect(ana.locator("#builder")).to_be_visible()
+    builder = ana.locator("#builder")
+    expect(builder).to_be_visible()
+    # each pick in the builder redraws it: the keyboard stays on the button picked
+    for picked in ("button[data-kind=explore]", "button[data-ship=blue-1]",
+                   "button[data-site='isle-a/3']"):
+        builder.locator(picked).focus()
+        ana.keyboard.press("Enter")
+        expect(builder.locator(picked)).to_have_attribute("aria-pressed", "true")
+        expect(builder.locator(picked)).to_be_focused()
+    expect(ana.locator("#builder-preview")).to_contain_text("2 dice")
 
 
 def test_a_stale_page_gets_a_clear_conflict_and_refreshes(devices, server):

@@ -49,7 +49,7 @@ export function redraw(node, ...children) {
   }
   if (focused !== undefined) {
     const again = [...node.querySelectorAll("[data-key]")].find((n) => n.dataset.key === focused);
-    if (again) again.focus();
+    if (again) again.focus({preventScroll: true});  // the page stays where it was
   }
   return node;
 }

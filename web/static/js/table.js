@@ -101,7 +101,7 @@ function rollPrompt(prompt) {
   const total = () => Object.values(tally.counts).reduce((a, b) => a + b, 0);
   const counter = h("p", {class: "tally-total", "aria-live": "polite"});
   const confirm = h("button", {type: "button", class: "primary big", id: "confirm-faces",
-    onclick: () => {
+    "data-key": "confirm faces", onclick: () => {
       const list = [];
       for (const f of faces) for (let i = 0; i < (tally.counts[f.label] || 0); i++) list.push(f.label);
       command(prompt.command, {[prompt.arg]: list}, prompt);
@@ -124,10 +124,10 @@ function rollPrompt(prompt) {
       h("span", {class: "face-symbol", "aria-hidden": "true", text: faceSymbol(f.label)}),
       h("span", {class: "face-name", text: faceName(f.label)}),
       h("button", {type: "button", class: "stepper", "aria-label": t("roll.less", {face: faceName(f.label)}),
-                   text: "−", onclick: () => change(-1)}),
+                   "data-key": "less " + f.label, text: "−", onclick: () => change(-1)}),
       value,
       h("button", {type: "button", class: "stepper", "aria-label": t("roll.more", {face: faceName(f.label)}),
-                   text: "+", onclick: () => change(+1)}));
+                   "data-key": "more " + f.label, text: "+", onclick: () => change(+1)}));
   });
   refreshTotal();
   return [
@@ -180,7 +180,7 @@ function choicePrompt(prompt) {
     h("p", {class: "question", text: promptQuestion(view.state, prompt)}),
     h("div", {class: "choices"}, prompt.options.map((o) => h("button", {
       type: "button", class: "choice" + (o === open ? " selected" : ""), disabled: !canAct(),
-      "data-value": o.value, text: optionLabel(view.state, prompt, o),
+      "data-value": o.value, "data-key": "choice " + o.value, text: optionLabel(view.state, prompt, o),
       onclick: () => {
         if (!(o.inputs || []).length) { command(prompt.command, {[prompt.arg]: o.value}, prompt); return; }
         typing = {prompt: prompt.id, value: o.value, values: {}};
@@ -225,6 +225,7 @@ function spendPrompt(prompt) {
     h("p", {class: "question", text: promptQuestion(view.state, prompt)}),
     h("div", {class: "choices amounts"}, amounts.map((n) => h("button", {
       type: "button", class: "choice amount", disabled: !canAct(), "data-value": String(n),
+      "data-key": "amount " + n,
       onclick: () => command(prompt.command, {[prompt.arg]: n}, prompt)},
       h("span", {class: "amount-n", text: String(n)}),
       h("span", {class: "amount-label", text: n === 0 ? t("spend.none") : token})))),
@@ -254,7 +255,8 @@ function renderPrompt() {
     ? [h("p", {class: "question", text: promptQuestion(view.state, prompt)}),
        h("p", {class: "muted", text: t("prompt.waiting", {player: prompt.player ? provinceName(view.state, prompt.player) : t("prompt.table")})})]
     : body;
-  fill(box,
+  // a redraw at a new version keeps the keyboard on the button it was on (dom.redraw)
+  redraw(box,
     h("h2", {}, t("prompt.title"),
       prompt.player ? h("span", {class: "pill", text: provinceName(view.state, prompt.player)}) : null),
     question,
@@ -284,13 +286,14 @@ function renderBuilder() {
 
   const step = (label, items) => h("fieldset", {class: "step"}, h("legend", {text: label}), h("div", {class: "choices"}, items));
   const sel = (active) => "choice" + (active ? " selected" : "");
-  fill(box,
+  // each pick redraws the builder: the button picked keeps the keyboard (dom.redraw)
+  redraw(box,
     h("h2", {text: t("builder.title")}),
     step(t("builder.kind"), kinds.map((k) => h("button", {type: "button", class: sel(k === builder.kind),
-      "aria-pressed": String(k === builder.kind), "data-kind": k,
+      "aria-pressed": String(k === builder.kind), "data-kind": k, "data-key": "kind " + k,
       text: t("command." + k, null, k), onclick: () => { builder.kind = k; builder.choice = null; renderBuilder(); }}))),
     step(t("builder.flagship"), ships.map((s) => h("button", {type: "button", class: sel(s === builder.flagship),
-      "aria-pressed": String(s === builder.flagship), "data-ship": s,
+      "aria-pressed": String(s === builder.flagship), "data-ship": s, "data-key": "ship " + s,
       text: shipName(state, s), onclick: () => { builder.flagship = s; builder.choice = null; renderBuilder(); }}))),
     step(t("builder.site"), targets.map((c) => {
       const label = c.args.site ? placeName(state, c.args.site)
@@ -298,6 +301,7 @@ function renderBuilder() {
       const site = c.args.site ? state.sites[c.args.site] : null;
       return h("button", {type: "button", class: sel(c === builder.choice) + " site",
         "aria-pressed": String(c === builder.choice), "data-site": c.args.site || c.args.province,
+        "data-key": "site " + (c.args.site || c.args.province),
         onclick: () => { builder.choice = c; builder.preview = null; renderBuilder(); previewOdds(c); }},
         h("span", {class: "site-name", text: label}),
         h("span", {class: "site-summary", text: c.summary}),
@@ -306,6 +310,7 @@ function renderBuilder() {
     builder.choice ? h("div", {class: "preview", id: "builder-preview"},
       builder.preview ? previewBlock(builder.preview) : h("p", {class: "muted", text: t("builder.computing")}),
       h("button", {type: "button", class: "primary big", id: "start-endeavor", disabled: !canAct(),
+        "data-key": "start",
         text: t("builder.start", {kind: t("end.kind." + builder.kind, null, builder.kind)}),
         onclick: () => command(builder.choice.type, builder.choice.args, null)})) : null);
 }
