@@ -31,6 +31,7 @@ from vision.detection import (
 )
 from vision.filters import colourless, floor_grey
 from vision.lightbands import frames_band_spread
+from vision.said import message, said_json
 from vision.setupadvice import (
     COMMON_LENS,
     FLICKER_SPREAD,
@@ -76,6 +77,33 @@ class QualityReport:
         }
 
 
+BLURRED = message(
+    "advice.blurred",
+    "The image is blurred: focus the camera on the tray floor and keep it still.")()
+TOO_DARK = message(
+    "advice.too_dark", "Too dark: add light over the tray or raise the camera's exposure.")()
+TOO_BRIGHT = message(
+    "advice.too_bright", "Too bright: lower the exposure or move the lamp away.")()
+GLARE = message(
+    "advice.glare",
+    "Glare spots: light the tray from the side or diffuse the lamp; avoid glossy tray "
+    "floors.")()
+LOW_CONTRAST = message(
+    "advice.low_contrast",
+    "Low contrast: use a tray floor whose colour differs from the dice.")()
+NO_COLOUR_ADVICE = message(
+    "advice.no_colour",
+    "The picture has no colour: turn off the camera's black-and-white or night mode (dice "
+    "are read from colour pictures; on grey ones every die is left for the table to "
+    "confirm).")()
+THINGS_IN_TRAY = message(
+    "advice.things_in_tray",
+    "{count} dice (or things like dice) are in the empty-tray frames: take everything out "
+    "of the tray and calibrate again.",
+    one="{count} die (or a thing like a die) is in the empty-tray frames: take everything "
+    "out of the tray and calibrate again.")
+
+
 def quality(frame: np.ndarray, die_px: float | None = None) -> QualityReport:
     """Measure focus, exposure, glare and contrast of a frame at the working scale, and
     whether it has colour at all (advice only: :func:`vision.filters.colourless`)."""
@@ -102,20 +130,17 @@ def quality(frame: np.ndarray, die_px: float | None = None) -> QualityReport:
     )
     advice: list[str] = []
     if 0 <= focus < FOCUS_MIN:
-        advice.append("The image is blurred: focus the camera on the tray floor and keep it still.")
+        advice.append(BLURRED)
     if brightness < 0.25 or dark > 0.05:
-        advice.append("Too dark: add light over the tray or raise the camera's exposure.")
+        advice.append(TOO_DARK)
     if brightness > 0.9 or bright > 0.05:
-        advice.append("Too bright: lower the exposure or move the lamp away.")
+        advice.append(TOO_BRIGHT)
     if glare > 0.005:
-        advice.append("Glare spots: light the tray from the side or diffuse the lamp; "
-                      "avoid glossy tray floors.")
+        advice.append(GLARE)
     if contrast < 0.08:
-        advice.append("Low contrast: use a tray floor whose colour differs from the dice.")
+        advice.append(LOW_CONTRAST)
     if colourless(frame):
-        advice.append("The picture has no colour: turn off the camera's black-and-white or "
-                      "night mode (dice are read from colour pictures; on grey ones every "
-                      "die is left for the table to confirm).")
+        advice.append(NO_COLOUR_ADVICE)
     return QualityReport(focus, brightness, dark, bright, glare, contrast, tuple(advice))
 
 
@@ -450,9 +475,7 @@ class CalibrationCheck:
     def advice(self) -> tuple[str, ...]:
         """What to fix, worked out once (the floor's grey and reach are passes over its
         pixels) for the report and its JSON."""
-        tray = () if not self.things_in_tray else (
-            f"{self.things_in_tray} dice (or things like dice) are in the empty-tray frames: "
-            "take everything out of the tray and calibrate again.",)
+        tray = () if not self.things_in_tray else (THINGS_IN_TRAY(count=self.things_in_tray),)
         bands = (() if self.light_bands <= FLICKER_SPREAD
                  else (flicker_advice(self.setup.mains_hz),))
         jpeg = (() if self.jpeg_quality is None or self.jpeg_quality >= JPEG_ADVICE_BELOW
@@ -480,7 +503,9 @@ class CalibrationCheck:
                 "mains_hz": self.setup.mains_hz,
                 "lens_degrees": self.lens_degrees,
                 "tray_side": None if (side := self.tray_side) is None else round(side, 3),
-                "quality": {**self.setup.quality.to_json(), "advice": list(self.advice)}}
+                "quality": {**self.setup.quality.to_json(), "advice": list(self.advice),
+                            # for a page to say the advice in its language (vision.said)
+                            "advice_said": [said_json(a) for a in self.advice]}}
 
 
 def check(name: str, empty_frames: Sequence[np.ndarray],

@@ -16,6 +16,7 @@ import numpy as np
 from vision.compression import HARD_BELOW
 from vision.detection import SURE_DIE_PX
 from vision.filters import floor_grey
+from vision.said import message
 from vision.sideview import side_at
 
 LIGHT_FLOOR = 110
@@ -51,15 +52,21 @@ def floor_advice(background: np.ndarray, roi: np.ndarray) -> tuple[str, ...]:
     :data:`DARK_FLOOR`), from the empty tray's median grey over its floor."""
     level = floor_grey(background, roi)
     if level < DARK_FLOOR:
-        return (f"Very dark tray floor (grey {level:.0f} of 255): black symbol dice "
-                "(SeaFall's) are missed on it, about a sixth of them, others now and then, "
-                "and pip dice are left for you to confirm more often; a light grey matt "
-                "floor reads best.",)
+        return (VERY_DARK_FLOOR(grey=round(level)),)
     if level < LIGHT_FLOOR:
-        return (f"Dark tray floor (grey {level:.0f} of 255): symbol dice of every colour "
-                "are found on it, but pip dice are left for you to confirm more often "
-                "than on a light grey floor.",)
+        return (DARK_FLOOR_ADVICE(grey=round(level)),)
     return ()
+
+
+VERY_DARK_FLOOR = message(
+    "advice.very_dark_floor",
+    "Very dark tray floor (grey {grey} of 255): black symbol dice (SeaFall's) are missed on "
+    "it, about a sixth of them, others now and then, and pip dice are left for you to "
+    "confirm more often; a light grey matt floor reads best.")
+DARK_FLOOR_ADVICE = message(
+    "advice.dark_floor",
+    "Dark tray floor (grey {grey} of 255): symbol dice of every colour are found on it, but "
+    "pip dice are left for you to confirm more often than on a light grey floor.")
 
 
 def size_advice(die_px: float) -> tuple[str, ...]:
@@ -67,10 +74,14 @@ def size_advice(die_px: float) -> tuple[str, ...]:
     (:data:`vision.detection.SURE_DIE_PX`)."""
     if die_px >= SURE_DIE_PX:
         return ()
-    return (f"The dice are {die_px:.0f} px across: under {SURE_DIE_PX:.0f} px pips run "
-            "together, so every pip die is left for you to confirm (symbol dice more often "
-            "too). Bring the camera closer to the tray, or give it a higher resolution "
-            "(1280x720).",)
+    return (SMALL_DICE_ADVICE(side=round(die_px), sure=round(SURE_DIE_PX)),)
+
+
+SMALL_DICE_ADVICE = message(
+    "advice.small_dice",
+    "The dice are {side} px across: under {sure} px pips run together, so every pip die is "
+    "left for you to confirm (symbol dice more often too). Bring the camera closer to the "
+    "tray, or give it a higher resolution (1280x720).")
 
 
 FLICKER_SPREAD = 0.12
@@ -79,12 +90,19 @@ FLICKER_SPREAD = 0.12
 :data:`FLICKER_ADVICE`. The settle detector allows for bands (:mod:`vision.lightbands`);
 brought over as a whole, bands 6% deep already kept the tray from ever settling."""
 
-FLICKER_ADVICE = ("The light flickers in bands across the picture (an LED or fluorescent "
-                  "lamp on mains power, seen by the camera's rolling shutter). Rolls are "
-                  "still read, but set the camera's anti-flicker to your mains frequency "
-                  "with its source (a USB webcam: camera:0,50hz or camera:0,60hz; a Pi "
-                  "camera: picamera:50hz or picamera:60hz) or light the tray with a "
-                  "flicker-free lamp.")
+FLICKER_ADVICE = message(
+    "advice.flicker",
+    "The light flickers in bands across the picture (an LED or fluorescent lamp on mains "
+    "power, seen by the camera's rolling shutter). Rolls are still read, but set the "
+    "camera's anti-flicker to your mains frequency with its source (a USB webcam: "
+    "camera:0,50hz or camera:0,60hz; a Pi camera: picamera:50hz or picamera:60hz) or light "
+    "the tray with a flicker-free lamp.")()
+STILL_FLICKERS = message(
+    "advice.still_flickers",
+    "The light still flickers in bands across the picture with the camera's anti-flicker "
+    "set to {hz} Hz. If your mains is {other} Hz, use {other}hz in the camera's source "
+    "instead; if not, the lamp flickers at a rate of its own (a dimmer, a cheap LED "
+    "driver): light the tray with a flicker-free lamp.")
 
 
 JPEG_ADVICE_BELOW = HARD_BELOW
@@ -105,12 +123,16 @@ to confirm: about a third of them."""
 
 def jpeg_advice(quality: int) -> str:
     """What to do about a camera that compresses its frames hard."""
-    return (f"The camera compresses its pictures hard (JPEG quality about {quality}): pips "
-            "blur into blocks, so only the surest reads are trusted and many dice are left "
-            "for the table to confirm. Raise its JPEG quality if "
-            "it has that setting (v4l2-ctl -d /dev/video0 --list-ctrls shows a "
-            "compression_quality control where it does), or use a camera that compresses "
-            "less (a Pi camera's frames are not compressed).")
+    return JPEG_ADVICE(quality=quality)
+
+
+JPEG_ADVICE = message(
+    "advice.jpeg",
+    "The camera compresses its pictures hard (JPEG quality about {quality}): pips blur into "
+    "blocks, so only the surest reads are trusted and many dice are left for the table to "
+    "confirm. Raise its JPEG quality if it has that setting (v4l2-ctl -d /dev/video0 "
+    "--list-ctrls shows a compression_quality control where it does), or use a camera that "
+    "compresses less (a Pi camera's frames are not compressed).")
 
 
 def flicker_advice(mains_hz: int | None) -> str:
@@ -118,11 +140,7 @@ def flicker_advice(mains_hz: int | None) -> str:
     if mains_hz is None:
         return FLICKER_ADVICE
     other = 60 if mains_hz == 50 else 50
-    return (f"The light still flickers in bands across the picture with the camera's "
-            f"anti-flicker set to {mains_hz} Hz. If your mains is {other} Hz, use "
-            f"{other}hz in the camera's source instead; if not, the lamp flickers at a "
-            "rate of its own (a dimmer, a cheap LED driver): light the tray with a "
-            "flicker-free lamp.")
+    return STILL_FLICKERS(hz=mains_hz, other=other)
 
 
 SIDE_ADVICE_ABOVE = 0.47
@@ -165,18 +183,25 @@ of 106, 91 and 76 (:func:`vision.filters.floor_grey`): the line lies between."""
 def side_advice(side: float, lens_degrees: float, floor: float | None = None) -> str:
     """What to do about a lens that shows the dice at the tray's edge much of their sides;
     on a tray ``floor`` (its grey) under :data:`SIDE_FLOOR_BELOW`, for black dice too."""
-    dark = ("" if floor is None or floor >= SIDE_FLOOR_BELOW else
-            f" On this dark floor (grey {floor:.0f} of 255) black symbol dice are the ones "
-            "read wrong most, a blank as a ship's wheel: for black dice, a lighter floor "
-            "(mid grey or lighter) or the tray in the picture's middle.")
-    return (f"With a lens {lens_degrees:g} degrees across, dice at the tray's edge show "
-            f"{side:.0%} of their height as side: symbol dice (SeaFall's) there are boxed "
-            "off their top face and sometimes read wrong, a success as a blank, and a die's "
-            "side can be taken for a die of its own (such dice are left to the table to "
-            "confirm). Raise the "
-            "camera until the tray spans the middle of the picture (about 45 degrees of the "
-            "lens: two thirds of a 62-66 degree Pi camera's width, three fifths of a 70 "
-            "degree webcam's; 30 px dice still read), or use a narrower lens." + dark)
+    lens, share = f"{lens_degrees:g}", round(side * 100)
+    if floor is None or floor >= SIDE_FLOOR_BELOW:
+        return SIDE_ADVICE(lens=lens, side=share)
+    return SIDE_DARK_ADVICE(lens=lens, side=share, grey=round(floor))
+
+
+_SIDE = ("With a lens {lens} degrees across, dice at the tray's edge show {side}% of their "
+         "height as side: symbol dice (SeaFall's) there are boxed off their top face and "
+         "sometimes read wrong, a success as a blank, and a die's side can be taken for a die "
+         "of its own (such dice are left to the table to confirm). Raise the camera until the "
+         "tray spans the middle of the picture (about 45 degrees of the lens: two thirds of a "
+         "62-66 degree Pi camera's width, three fifths of a 70 degree webcam's; 30 px dice "
+         "still read), or use a narrower lens.")
+SIDE_ADVICE = message("advice.side", _SIDE)
+SIDE_DARK_ADVICE = message(
+    "advice.side_dark_floor",
+    _SIDE + " On this dark floor (grey {grey} of 255) black symbol dice are the ones read "
+    "wrong most, a blank as a ship's wheel: for black dice, a lighter floor (mid grey or "
+    "lighter) or the tray in the picture's middle.")
 
 
 COMMON_LENS = 60.0
@@ -190,11 +215,14 @@ def unknown_lens_advice(side: float) -> str:
     """What to do when the camera's lens is not known and the tray spans so much of the
     picture that a usual lens (:data:`COMMON_LENS`) shows the dice at its edge ``side`` of
     their height as side."""
-    return (f"The camera's lens is not known. The tray spans so much of the picture that "
-            f"through a lens {COMMON_LENS:g} degrees across or wider (every Pi camera "
-            f"module, most webcams) dice at its edge show {side:.0%} or more of their height "
-            "as side, and symbol dice there are read with no allowance for it (through "
-            "64-72 degrees, 1-2.5% of them wrong and sure). "
-            "Give the lens's angle across the picture's width, from the camera's sheet: "
-            "tableside calibrate --lens DEG. Or raise the camera until the tray spans the "
-            "middle of the picture.")
+    return UNKNOWN_LENS_ADVICE(lens=f"{COMMON_LENS:g}", side=round(side * 100))
+
+
+UNKNOWN_LENS_ADVICE = message(
+    "advice.unknown_lens",
+    "The camera's lens is not known. The tray spans so much of the picture that through a "
+    "lens {lens} degrees across or wider (every Pi camera module, most webcams) dice at its "
+    "edge show {side}% or more of their height as side, and symbol dice there are read with "
+    "no allowance for it (through 64-72 degrees, 1-2.5% of them wrong and sure). Give the "
+    "lens's angle across the picture's width, from the camera's sheet: tableside calibrate "
+    "--lens DEG. Or raise the camera until the tray spans the middle of the picture.")

@@ -27,7 +27,8 @@ from flask import Flask, Request
 from vision.said import MESSAGES
 
 LANGUAGES = ("en", "fr")
-SAID_IN = ("vision.detection", "vision.framewarnings", "vision.smear", "web.runtime.readnotes")
+SAID_IN = ("vision.calibration", "vision.detection", "vision.framewarnings", "vision.setupadvice",
+           "vision.smear", "web.runtime.readnotes")
 """The modules whose messages (vision.said) reach the pages."""
 DEFAULT = "en"
 COOKIE = "lang"

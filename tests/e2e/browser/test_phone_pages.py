@@ -1396,6 +1396,12 @@ def test_the_host_checks_the_trays_picture_from_the_table_page(devices, server, 
         expect(result).to_contain_text("Kept as the tray setup “tray”. To read dice better:")
         expect(result.locator("li")).to_have_count(1)
         expect(result.locator("li")).to_contain_text("The camera's lens is not known")
+        french = devices("fr-FR")  # the host's advice in the host's language
+        french.goto(server.host_link())
+        french.goto(server.url(f"/t/{server.table}"))
+        french.click("#check-tray")
+        expect(french.locator("#tray-check li")).to_contain_text(
+            "L’objectif de la caméra n’est pas connu")
         camera.lens_degrees = 30.0  # as a camera that tells a narrow lens: nothing to fix
         page.click("#check-tray")
         expect(result).to_contain_text("The picture is good")

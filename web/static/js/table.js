@@ -4,7 +4,7 @@
 "use strict";
 
 import {$, h, fill, redraw, typedInput} from "./dom.js";
-import {config, t, pct, num} from "./i18n.js";
+import {config, t, pct, num, inLanguage} from "./i18n.js";
 import {ApiError, getJSON, getOptional, me, send} from "./api.js";
 import {follow} from "./live.js";
 import {lastAsked, normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
@@ -533,7 +533,8 @@ function trayCheckBlock(camera) {
   });
   let result = null;
   if (trayCheck) {
-    const advice = trayCheck.quality.advice;
+    const said = trayCheck.quality.advice_said || [];  // the advice in the page's language
+    const advice = trayCheck.quality.advice.map((a, i) => inLanguage(a, said[i]));
     const head = !trayCheck.saved ? t("hw.tray_not_kept")
       : advice.length ? t("hw.tray_kept_advice", {setup: trayCheck.setup})
         : t("hw.tray_good", {setup: trayCheck.setup});
