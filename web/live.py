@@ -57,8 +57,10 @@ class StreamsFull(Exception):
 
 
 def view_json(table: Table, state: Any, version: int, can_undo: bool, can_redo: bool,
-              viewer: str | None) -> dict[str, Any]:
-    """The table view of one version for one viewer (the shape of ``GET /api/tables/<id>``)."""
+              viewer: str | None, lang: str = "en") -> dict[str, Any]:
+    """The table view of one version for one viewer (the shape of ``GET /api/tables/<id>``),
+    with the engine's phrases in it said in ``lang`` (:func:`phrases`)."""
+    view = table.engine.view(state, viewer)
     return {
         "id": table.session_id,
         "game": table.game,
@@ -66,8 +68,31 @@ def view_json(table: Table, state: Any, version: int, can_undo: bool, can_redo: 
         "can_undo": can_undo,
         "can_redo": can_redo,
         "prompts": [p.to_json() for p in table.engine.prompts(state)],
-        "state": table.engine.view(state, viewer),
+        "state": view,
+        "phrases": phrases(table, view, lang),
     }
+
+
+def phrases(table: Table, data: Any, lang: str) -> dict[str, str]:
+    """The phrases the engine wrote into ``data`` (a view, the commands' previews): each
+    ``reason`` (a dice-pool line, a glory reason), English, to its text in ``lang`` where
+    the engine says it otherwise (its optional ``phrase(text, lang)``; SeaFall: French).
+    The view keeps its English; a page shows ``phrases[reason]`` where there is one."""
+    phrase = getattr(table.engine, "phrase", None)
+    if phrase is None or lang == "en":
+        return {}
+    out: dict[str, str] = {}
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            reason = item.get("reason")
+            if isinstance(reason, str) and reason not in out:
+                out[reason] = str(phrase(reason, lang=lang))
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return {k: v for k, v in out.items() if v != k}
 
 
 def event_text(table: Table, event: Event, lang: str = "en") -> str:
@@ -116,7 +141,7 @@ class Change:
                             "type": e.type, "text": event_text(table, e.event, lang)}
                            for e in self.events],
                 "table": view_json(table, self.state, self.version, self.can_undo,
-                                   self.can_redo, viewer),
+                                   self.can_redo, viewer, lang),
             }
             body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
             message = f"id: {self.version}\nevent: table\ndata: {body}\n\n".encode()

@@ -110,6 +110,36 @@ def test_each_stream_speaks_the_language_it_connected_with(app, services, host, 
     assert services.live.open_streams == 0  # every stream let go of its slot
 
 
+def _command(host, table_id: str, type_: str, args: dict[str, Any]) -> None:
+    response = host.post(f"/api/tables/{table_id}/commands",
+                         json={"type": type_, "actor": "blue", "args": args})
+    assert response.status_code == 200, response.json
+
+
+def test_the_dice_pools_reasons_are_said_in_the_request_language(app, host, table_id):
+    """The view keeps the engine's English; ``phrases`` gives each engine-written reason in
+    the request's language (the pages show it: docs/ui.md, "Languages"), in the answer of
+    GET table, of /choices (the endeavor previews) and on the live stream."""
+    flagship = "flagship: Blue ship 1's printed explore"
+    _hire(host, table_id)
+    _command(host, table_id, "sail", {"moves": [{"ship": "blue-1",
+                                                 "path": ["coastal_waters", "isle-a"]}]})
+    choices = host.get(f"/api/tables/{table_id}/choices", headers=FR).json
+    assert choices["phrases"][flagship] == (
+        "vaisseau amiral : valeur imprimée (exploration) de Blue ship 1")
+    assert host.get(f"/api/tables/{table_id}/choices").json["phrases"] == {}
+    _command(host, table_id, "explore", {"flagship": "blue-1", "site": "isle-a/3"})
+    french = host.get(f"/api/tables/{table_id}", headers=FR).json
+    english = host.get(f"/api/tables/{table_id}").json
+    pool = [line["reason"] for line in french["state"]["endeavor"]["pool"]]
+    assert flagship in pool and french["state"] == english["state"]  # the view stays English
+    assert french["phrases"] == {r: ENGINE.phrase(r, "fr") for r in pool
+                                 if ENGINE.phrase(r, "fr") != r}
+    assert flagship in french["phrases"] and english["phrases"] == {}
+    streamed = _first_table_message(app.test_client(), f"/api/stream/{table_id}", **FR)
+    assert streamed["table"]["phrases"] == french["phrases"]
+
+
 # ---- the catalogues' prompt keys ----------------------------------------------------------
 
 def catalogue(lang: str) -> dict[str, str]:

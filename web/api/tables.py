@@ -17,7 +17,7 @@ from companion.table import Table
 from web import auth, i18n
 from web.api.requests import json_body, optional_int
 from web.errors import NotFound
-from web.live import event_text
+from web.live import event_text, phrases, view_json
 from web.services import Services
 from web.tablelist import listed
 
@@ -31,15 +31,10 @@ def _services() -> Services:
 
 
 def table_json(table: Table, viewer: str | None) -> dict[str, Any]:
-    return {
-        "id": table.session_id,
-        "game": table.game,
-        "version": table.version,
-        "can_undo": table.can_undo,
-        "can_redo": table.can_redo,
-        "prompts": [p.to_json() for p in table.prompts()],
-        "state": table.view(viewer),
-    }
+    """The table as it is now for ``viewer``, its engine's phrases in the request's
+    language (the live stream's shape: :func:`web.live.view_json`)."""
+    return view_json(table, table.state, table.version, table.can_undo, table.can_redo,
+                     viewer, i18n.request_language(request))
 
 
 def _describe(table: Table, type_: str, payload: Any, lang: str = i18n.DEFAULT) -> str:
@@ -130,9 +125,12 @@ def choices(session_id: str) -> Any:
     """The commands the current player may send now, each with a summary (docs/api.md)."""
     table = _services().tables.get(session_id)
     legal = getattr(table.engine, "legal_commands", None)
+    commands = legal(table.state) if legal is not None else []
     return jsonify({"version": table.version,
                     "prompts": [p.to_json() for p in table.prompts()],
-                    "commands": legal(table.state) if legal is not None else []})
+                    "commands": commands,
+                    # the previews' pool lines in the page's language
+                    "phrases": phrases(table, commands, i18n.request_language(request))})
 
 
 @bp.get("/<session_id>/next-game")

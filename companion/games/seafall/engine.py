@@ -21,6 +21,7 @@ from companion.games.seafall import (
     evolve_endgame,  # noqa: F401  (registers the end-of-game event handlers)
     forum,
     legacy,
+    log_fr,
     plunder,
     turn,
     year,
@@ -254,6 +255,11 @@ class SeaFall:
         """One readable sentence for an event (the history view, ``tableside play``), in
         English or French (``lang``; another language falls back to English)."""
         return describe(event, lang)
+
+    def phrase(self, text: str, lang: str = "en") -> str:
+        """A phrase the engine wrote into a view or a payload (a dice-pool line's reason, a
+        glory reason) in ``lang``: French when it is a known one, else as it is."""
+        return log_fr.phrase(text) if lang == "fr" else text
 
     def summary(self, state: SeaFallState) -> str:
         """A few lines on where the game stands: whose turn, each province's holdings."""

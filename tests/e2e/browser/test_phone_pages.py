@@ -203,6 +203,21 @@ def test_french_ui_from_the_browser_language_and_the_switch(devices, server):
     expect(page.locator("#history-list")).to_contain_text("Blue hires the Explorers guild.")
     page.goto(server.url("/"))  # the choice is remembered
     expect(page.locator("html")).to_have_attribute("lang", "en")
+    # the dice pool's reasons, written by the engine in English, in French in the builder's
+    # preview and on the endeavor's card, and on the English page in English
+    flagship = "vaisseau amiral : valeur imprimée (exploration) de Blue ship 1"
+    sail = ana.locator("#actions details[data-type=sail]")
+    sail.locator("summary").click()
+    sail.locator("button", has_text="blue-1 to isle-a").click()
+    builder = ana.locator("#builder")
+    builder.locator("button[data-ship=blue-1]").click()
+    builder.locator("button[data-site='isle-a/3']").click()
+    expect(ana.locator("#builder-preview .pool")).to_contain_text(flagship)
+    ana.click("#start-endeavor")
+    expect(ana.locator("#endeavor .pool")).to_contain_text(flagship)
+    page.goto(server.url(f"/t/{server.table}"))
+    expect(page.locator("#endeavor .pool")).to_contain_text(
+        "flagship: Blue ship 1's printed explore")
 
 
 def test_tv_view_at_1920x1080_shows_the_table_and_follows_it_live(devices, server):

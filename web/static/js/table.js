@@ -13,8 +13,8 @@ import {cameraWatcher} from "./camera.js";
 import {diceStats} from "./dicestats.js";
 import {
   diceFaces, dieName, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
-  lastRoll, optionLabel, placeName, promptQuestion, provinceCard, provinceName, shipName,
-  statusLine, svgImageUrl,
+  lastRoll, optionLabel, placeName, poolLines, promptQuestion, provinceCard, provinceName,
+  shipName, statusLine, svgImageUrl,
 } from "./views.js";
 
 const tableId = config.table;
@@ -22,6 +22,7 @@ const base = `/api/tables/${encodeURIComponent(tableId)}`;
 let view = null;          // the table JSON
 let who = null;           // /me, or null without auth
 let choices = [];         // legal commands now
+let choicePhrases = {};   // their previews' engine phrases in the page's language
 let history = [];
 let read = null;          // the latest dice read (dice API), normalized
 let tally = {id: null, counts: {}};
@@ -317,9 +318,7 @@ function renderBuilder() {
 
 function previewBlock(p) {
   if (p.error) return h("p", {class: "muted", text: p.error});
-  const pool = (p.pool || []).map((m) => h("li", {class: m.dice < 0 ? "minus" : "plus"},
-    h("span", {class: "mod", text: (m.dice > 0 ? "+" : "") + m.dice}),
-    h("span", {text: m.reason})));
+  const pool = poolLines(p.pool, choicePhrases);
   return h("div", {},
     h("div", {class: "odds-head"},
       h("div", {class: "big-figure"}, h("span", {class: "figure", text: pct(p.odds.p_at_least_one_success)}),
@@ -714,7 +713,7 @@ function renderState() {
   if (seatRole !== (who ? who.role : null)) { seatRole = who ? who.role : null; renderSeat(); }
   renderPrompt();
   renderCampaignNext(state);
-  fill($("#endeavor-slot"), endeavorBlock(state));
+  fill($("#endeavor-slot"), endeavorBlock(state, view.phrases));
   renderBuilder();
   renderActions();
   fill($("#glory"), gloryTrack(state));
@@ -726,7 +725,10 @@ function renderState() {
 async function loadChoices() {
   try {
     const body = await getJSON(`${base}/choices`);
-    choices = body.version === view.version ? body.commands || [] : choices;
+    if (body.version === view.version) {
+      choices = body.commands || [];
+      choicePhrases = body.phrases || {};
+    }
   } catch (err) { choices = []; }
 }
 

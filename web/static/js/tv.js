@@ -77,7 +77,7 @@ function render() {
   fill($("#glory"), gloryTrack(state));
   fill($("#provinces"), (state.seating || Object.keys(state.provinces)).map((c) => tvProvince(state, c)));
   const roll = lastRoll(events);
-  const end = endeavorBlock(state);
+  const end = endeavorBlock(state, view.phrases);
   fill($("#tv-roll"),
     roll ? [diceFaces(roll.payload.faces, "huge"), h("p", {class: "tv-roll-text", text: roll.text})]
       : h("p", {class: "muted", text: t("dice.none")}),

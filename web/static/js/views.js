@@ -171,14 +171,21 @@ export function oddsBlock(odds, defense) {
         h("td", {class: "num", text: pct(p)})))));
 }
 
-// The endeavor under way: who, where, the dice pool with every modifier, odds, faces.
-export function endeavorBlock(state) {
+// A dice-pool line's modifiers, each with its reason in the page's language where the
+// answer's `phrases` says it (the engine writes English: docs/ui.md, "Languages").
+export function poolLines(pool, phrases) {
+  return (pool || []).map((m) => h("li", {class: m.dice < 0 ? "minus" : "plus"},
+    h("span", {class: "mod", text: (m.dice > 0 ? "+" : "") + m.dice}),
+    h("span", {text: (phrases || {})[m.reason] ?? m.reason})));
+}
+
+// The endeavor under way: who, where, the dice pool with every modifier, odds, faces;
+// `phrases` the view's (its engine phrases in the page's language).
+export function endeavorBlock(state, phrases) {
   const end = state.endeavor;
   if (!end) return null;
   const where = end.site ? placeName(state, end.site) : placeName(state, end.region);
-  const pool = (end.pool || []).map((m) => h("li", {class: m.dice < 0 ? "minus" : "plus"},
-    h("span", {class: "mod", text: (m.dice > 0 ? "+" : "") + m.dice}),
-    h("span", {text: m.reason})));
+  const pool = poolLines(end.pool, phrases);
   const extras = [];
   if (end.bonus) extras.push(t("end.bonus", {count: end.bonus}));
   if (end.dangerous) extras.push(t("end.dangerous"));

@@ -162,7 +162,7 @@ def test_pool_lines_and_reasons_are_translated() -> None:
     text = describe(event, "fr")
     assert text.startswith("Gris pille la province de Jaune avec le vaisseau amiral gray-1")
     assert "lieu risqué" in text
-    assert "valeur de pillage imprimée de Gray ship 1 +3" in text
+    assert "valeur imprimée (pillage) de Gray ship 1 +3" in text
     assert "expertise du conseiller Savage : pillage +3 +3" in text
     assert "garnison de Yellow province -1" in text
     assert "votre hostilité dans Isle A -1" in text
