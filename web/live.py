@@ -73,11 +73,16 @@ def view_json(table: Table, state: Any, version: int, can_undo: bool, can_redo: 
     }
 
 
+PHRASED = ("reason", "summary")
+"""The keys under which an engine writes phrases into a view or its commands' list."""
+
+
 def phrases(table: Table, data: Any, lang: str) -> dict[str, str]:
-    """The phrases the engine wrote into ``data`` (a view, the commands' previews): each
-    ``reason`` (a dice-pool line, a glory reason), English, to its text in ``lang`` where
-    the engine says it otherwise (its optional ``phrase(text, lang)``; SeaFall: French).
-    The view keeps its English; a page shows ``phrases[reason]`` where there is one."""
+    """The phrases the engine wrote into ``data`` (a view, the commands it lists): each
+    ``reason`` (a dice-pool line, a glory reason) and ``summary`` (a command's cost, a
+    move), English, to its text in ``lang`` where the engine says it otherwise (its
+    optional ``phrase(text, lang)``; SeaFall: French). The data keeps its English; a page
+    shows ``phrases[text]`` where there is one."""
     phrase = getattr(table.engine, "phrase", None)
     if phrase is None or lang == "en":
         return {}
@@ -86,9 +91,10 @@ def phrases(table: Table, data: Any, lang: str) -> dict[str, str]:
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
-            reason = item.get("reason")
-            if isinstance(reason, str) and reason not in out:
-                out[reason] = str(phrase(reason, lang=lang))
+            for key in PHRASED:
+                text = item.get(key)
+                if isinstance(text, str) and text not in out:
+                    out[text] = str(phrase(text, lang=lang))
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)

@@ -127,6 +127,11 @@ def test_the_dice_pools_reasons_are_said_in_the_request_language(app, host, tabl
     choices = host.get(f"/api/tables/{table_id}/choices", headers=FR).json
     assert choices["phrases"][flagship] == (
         "vaisseau amiral : valeur imprimée (exploration) de Blue ship 1")
+    # each command's summary shown (not its bare name) is French too: a cost, a move, odds
+    shown = {c["summary"] for c in choices["commands"]
+             if c["summary"] != c["type"].replace("_", " ")}
+    assert shown and shown <= set(choices["phrases"])
+    assert choices["phrases"]["2 dice against defense 3"] == "2 dés contre défense 3"
     assert host.get(f"/api/tables/{table_id}/choices").json["phrases"] == {}
     _command(host, table_id, "explore", {"flagship": "blue-1", "site": "isle-a/3"})
     french = host.get(f"/api/tables/{table_id}", headers=FR).json

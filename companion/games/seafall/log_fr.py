@@ -7,9 +7,9 @@ fortune = chance, raid = piller, plunder = butin, flagship = vaisseau amiral, da
 = lieu risqué, supply = réserve...); the sentences are our own.
 
 Payloads carry a few English words written by the engine (a glory ``reason``, a dice-pool
-line, a skipped step's reason). Those known to the engine are translated by the patterns
-below; anything else (a card's proper name, a reason added later) is shown as it is rather
-than guessed.
+line, a skipped step's reason), and so do the summaries of the commands a player may send
+(``choices.py``). Those known to the engine are translated by the patterns below; anything
+else (a card's proper name, a reason added later) is shown as it is rather than guessed.
 """
 
 from __future__ import annotations
@@ -54,6 +54,14 @@ def _stat(word: str) -> str:
 # ``{statN}`` marks group N as a ship value (explore, raid...) to translate, ``{colourN}`` as
 # a province colour, ``{step1}`` the name of the end-of-game step numbered by group 1
 _PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(f"^{p}$"), fr) for p, fr in [
+    # the one-line summaries of the commands a player may send (choices.py)
+    (r"(\d+) dice against defense (\d+) \(dangerous\)", r"\1 dés contre défense \2 (lieu risqué)"),
+    (r"(\d+) dice against defense (\d+)", r"\1 dés contre défense \2"),
+    (r"costs (\d+) reputation", r"coûte \1 de réputation"),
+    (r"costs (\d+) gold", r"coûte \1 or"),
+    (r"brings (\d+) gold", r"rapporte \1 or"),
+    (r"(\S+) to (\S+) \((\d+) spaces\)", r"\1 vers \2 (\3 cases)"),
+    # engine-written reasons
     (r"successful explore", "exploration réussie"),
     (r"successful raid", "pillage réussi"),
     (r"upgrade (.+) returned", r"amélioration \1 rendue"),

@@ -208,9 +208,11 @@ def test_french_ui_from_the_browser_language_and_the_switch(devices, server):
     flagship = "vaisseau amiral : valeur imprimée (exploration) de Blue ship 1"
     sail = ana.locator("#actions details[data-type=sail]")
     sail.locator("summary").click()
-    sail.locator("button", has_text="blue-1 to isle-a").click()
+    sail.locator("button", has_text="blue-1 vers isle-a (2 cases)").click()  # the move's summary
     builder = ana.locator("#builder")
     builder.locator("button[data-ship=blue-1]").click()
+    expect(builder.locator("button[data-site='isle-a/3']")).to_contain_text(
+        "2 dés contre défense 3")
     builder.locator("button[data-site='isle-a/3']").click()
     expect(ana.locator("#builder-preview .pool")).to_contain_text(flagship)
     ana.click("#start-endeavor")

@@ -305,7 +305,7 @@ function renderBuilder() {
         "data-key": "site " + (c.args.site || c.args.province),
         onclick: () => { builder.choice = c; builder.preview = null; renderBuilder(); previewOdds(c); }},
         h("span", {class: "site-name", text: label}),
-        h("span", {class: "site-summary", text: c.summary}),
+        h("span", {class: "site-summary", text: choicePhrases[c.summary] ?? c.summary}),
         site && site.dangerous ? h("span", {class: "pill danger", text: t("end.dangerous")}) : null);
     })),
     builder.choice ? h("div", {class: "preview", id: "builder-preview"},
@@ -360,7 +360,8 @@ function renderActions() {
         "data-key": c.type + " " + JSON.stringify(c.args || {}),
         disabled: !canAct(), onclick: () => command(c.type, c.args, null)},
         h("span", {text: describeArgs(c)}),
-        c.summary && c.summary !== type.replace(/_/g, " ") ? h("span", {class: "muted small", text: c.summary}) : null))))));
+        c.summary && c.summary !== type.replace(/_/g, " ")
+          ? h("span", {class: "muted small", text: choicePhrases[c.summary] ?? c.summary}) : null))))));
 }
 
 function describeArgs(c) {

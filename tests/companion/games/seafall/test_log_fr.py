@@ -151,6 +151,21 @@ def test_every_event_reads_in_french_and_differs_from_english() -> None:
         assert not leftover, (event.type, french, leftover)
 
 
+@pytest.mark.parametrize(("english", "french"), [
+    ("4 dice against defense 5 (dangerous)", "4 dés contre défense 5 (lieu risqué)"),
+    ("2 dice against defense 3", "2 dés contre défense 3"),
+    ("costs 2 reputation", "coûte 2 de réputation"),
+    ("costs 13 gold", "coûte 13 or"),
+    ("brings 4 gold", "rapporte 4 or"),
+    ("blue-1 to isle-a (2 spaces)", "blue-1 vers isle-a (2 cases)"),
+])
+def test_the_summaries_of_the_commands_a_player_may_send_are_translated(english, french):
+    """choices.py's one-line summaries, each form (the pages show them by each command)."""
+    assert phrase(english) == french
+    engine = SeaFall()
+    assert engine.phrase(english, "fr") == french and engine.phrase(english) == english
+
+
 def test_pool_lines_and_reasons_are_translated() -> None:
     event = Event("EndeavorStarted", {
         "kind": "raid", "player": "gray", "site": None, "target": "yellow", "flagship": "gray-1",
