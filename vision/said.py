@@ -8,7 +8,8 @@ so the web pages can look ``said.<key>`` up in their catalogue (``web/i18n``) an
 values in there. Every message is registered in :data:`MESSAGES` as its module is
 imported; a test checks that each has its French.
 
-A value is a number, a text, a list of a die's faces (the English joins them with
+A value is a number (a whole one written with thousands separators in English; a page
+writes numbers its language's way), a text, a list of a die's faces (the English joins them with
 commas; a page names each face in its language), or another :class:`Said` sentence (kept
 with its English, its key and values: a page says it in its language too).
 """
@@ -74,7 +75,8 @@ class Message:
 
     def __call__(self, **values: Value) -> Said:
         template = self.one if self.one is not None and values.get("count") == 1 else self.text
-        shown = {k: ", ".join(v) if isinstance(v, (list, tuple)) else v
+        shown = {k: ", ".join(v) if isinstance(v, (list, tuple))
+                 else f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else v
                  for k, v in values.items()}
         kept = {k: {"text": str(v), **v.to_json()} if isinstance(v, Said)
                 else list(v) if isinstance(v, (list, tuple)) else v for k, v in values.items()}

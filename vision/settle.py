@@ -44,6 +44,7 @@ from vision.hands import (
     soft_edged,
 )
 from vision.lightbands import brought, row_gains, row_light
+from vision.said import message
 
 MIN_DIE_ANALYSIS_PX = 5.5
 """Smaller dice (a camera high over a large tray) are looked at wider, up to
@@ -53,9 +54,11 @@ enough to count, so the tray was read while it still rolled."""
 
 MAX_ANALYSIS_WIDTH = 640
 
-STALE_NOTE = ("the tray no longer looks like its empty-tray check (the light changed, or the "
-              "camera or tray moved): check the empty tray again; until then a hand is told "
-              "from the tray as it last settled only")
+STALE_NOTE = message(
+    "camera.stale",
+    "the tray no longer looks like its empty-tray check (the light changed, or the camera or "
+    "tray moved): check the empty tray again; until then a hand is told from the tray as it "
+    "last settled only")()
 """What the camera's status and ``watch`` say once a detector drops its check."""
 
 DRIFT_SECONDS = 3.0
@@ -64,9 +67,11 @@ last frame-to-frame motion or hand: a die slides or rolls slowly for a moment af
 throw, while a slow change that goes on (a shadow creeping, a colour cast) must not keep
 the tray from ever settling."""
 
-STILL_SKIN_NOTE = ("skin colour has held still in view for 10 s and is taken as part of the "
-                   "tray (a wooden table or tray edge?); calibrate the empty tray so that the "
-                   "camera knows it from the start")
+STILL_SKIN_NOTE = message(
+    "camera.still_skin",
+    "skin colour has held still in view for 10 s and is taken as part of the tray (a wooden "
+    "table or tray edge?); calibrate the empty tray so that the camera knows it from the "
+    "start")()
 """What the camera's status and ``watch`` say when still skin colour is taken into the tray
 (:data:`STILL_SKIN_SECONDS`)."""
 

@@ -46,3 +46,14 @@ def test_french_says_every_message_with_the_same_values():
         assert ({f for _, f, _, _ in fields.parse(en[key]) if f}
                 >= {f for _, f, _, _ in fields.parse(fr[key]) if f}), key
         assert fr[key] != en[key], f"{key} is not French"
+
+
+def test_the_button_boxs_fixed_reasons_are_the_bridges_own_words():
+    """web.runtime.boxes says the serial link's fixed reasons in the page's language, known
+    by their English: each must be what firmware_bridge.session writes."""
+    from web.runtime.boxes import LINK_REASONS
+
+    session = (ROOT / "firmware_bridge" / "session.py").read_text("utf-8")
+    assert len(LINK_REASONS) == 4
+    for english in LINK_REASONS:
+        assert f'"{english}"' in session

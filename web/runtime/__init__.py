@@ -49,10 +49,21 @@ from vision.settle import SettleDetector
 from vision.sources import FOCUS_SECONDS, Frame, FrameSource, SourceError, open_for_setup
 from web.runtime import hardware
 from web.runtime.boxes import ButtonBoxes
+from web.runtime.camera import TURNED_OFF as CAMERA_OFF
 from web.runtime.camera import CameraLoop
 from web.runtime.focus import Focus
 from web.runtime.power import PowerStatus, read_power
-from web.runtime.status import ABSENT, RUNNING, Cached, CameraStatus, GpioStatus, software_box_json
+from web.runtime.status import (
+    ABSENT,
+    GPIO_NOT_A_PI,
+    GPIO_PINS,
+    GPIO_TURNED_OFF,
+    RUNNING,
+    Cached,
+    CameraStatus,
+    GpioStatus,
+    software_box_json,
+)
 from web.runtime.storage import StorageStatus, read_storage
 
 log = logging.getLogger(__name__)
@@ -211,10 +222,10 @@ class Runtime:
         status = GpioStatus(is_pi=self.model is not None, model=self.model,
                             buttons=list(hardware.GPIO_BUTTONS), leds=list(hardware.GPIO_LEDS))
         if self.model is None:
-            status.detail = "not a Raspberry Pi: GPIO is not used"
+            status.detail = GPIO_NOT_A_PI
             return None, status
         if not self.options.gpio:
-            status.detail = "turned off (--gpio none)"
+            status.detail = GPIO_TURNED_OFF
             return None, status
         try:
             box = GpioButtonBox(hardware.GPIO_BUTTONS, hardware.GPIO_LEDS,
@@ -222,7 +233,7 @@ class Runtime:
         except GpioUnavailable as exc:  # a Pi whose pins were wanted and cannot be used
             status.state, status.detail = ABSENT, str(exc)
             return None, status
-        status.detail = "buttons and LEDs on the Pi's GPIO (BCM pins)"
+        status.detail = GPIO_PINS
         return box, status
 
     # -- running ------------------------------------------------------------------------------
@@ -377,7 +388,7 @@ class Runtime:
         if self.camera is not None:
             camera = self.camera.status()
         else:
-            camera = CameraStatus(detail="turned off (--camera none)").to_json()
+            camera = CameraStatus(detail=CAMERA_OFF).to_json()
         if self.setup is not None:
             camera["setup"] = self.setup.name
             camera["setup_kept"] = self.setup_kept()

@@ -22,8 +22,23 @@ from firmware_bridge.events import ButtonEvent
 from firmware_bridge.gpio import GpioButtonBox
 from firmware_bridge.link import LinkState
 from firmware_bridge.session import Notice
+from vision.said import Said, message
 from web.runtime.focus import Focus
 from web.runtime.status import RUNNING, BoxStatus, GpioStatus
+
+# what the hardware card says of the button box (vision.said: in the page's language)
+NOT_LOOKED_FOR = message("box.not_looked_for", "no serial button box looked for")()
+NOT_LOOKED_FOR_NONE = message("box.not_looked_for_none",
+                              "no serial button box looked for (--box none)")()
+LINK_REASONS: dict[str, Said] = {
+    made: made for made in (
+        message("box.on_time", "heartbeats on time")(),
+        message("box.not_connected", "not connected")(),
+        message("box.handshaking", "port open, handshaking")(),
+        message("box.no_hello", "no answer to HELLO")())}
+"""The serial link's reasons that are always the same words (firmware_bridge.session), said
+in the page's language; the others (a port's error, a late heartbeat's seconds) as they
+are."""
 
 log = logging.getLogger(__name__)
 
@@ -118,16 +133,15 @@ class ButtonBoxes:
     # -- status -----------------------------------------------------------------------------
     def box_status(self) -> BoxStatus:
         if self.bridge is None:
-            return BoxStatus(port=self.port, detail="no serial button box looked for "
-                             "(--box none)" if self.port == "none" else
-                             "no serial button box looked for")
+            return BoxStatus(port=self.port, detail=NOT_LOOKED_FOR_NONE if self.port == "none"
+                             else NOT_LOOKED_FOR)
         s = self.bridge.status()
         device = s.device
         with self._lock:
             presses = self._presses["serial"]
         return BoxStatus(
             port=s.port or self.port, state=s.state.value, connected=s.state.is_up,
-            detail=s.reason, simulated=self.simulated,
+            detail=LINK_REASONS.get(s.reason, s.reason), simulated=self.simulated,
             firmware=device.firmware if device else None,
             protocol=device.proto if device else None,
             board=device.board if device else None, presses=presses,

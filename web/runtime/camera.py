@@ -30,7 +30,7 @@ import numpy as np
 from companion.store.errors import StorageRefused
 from firmware_bridge.backoff import Backoff
 from vision.hands import SkinScene
-from vision.said import said_of
+from vision.said import message, said_of
 from vision.settle import STALE_NOTE, STILL_SKIN_NOTE, SettleDetector, TrayState
 from vision.sources import Frame, FrameSource, SourceError, SourceLost
 from web.runtime.status import ABSENT, LOST, REOPENING, RUNNING, CameraStatus, utc_now
@@ -54,8 +54,16 @@ READ_FAILED = "the last read failed: "
 """How the camera's ``detail`` begins while its last settled frame could not be read (its
 ``last_error`` says why); the next settle taken ends it."""
 
-EARLY_NOTE = ("dice settled with no roll asked for: they are read for the next roll asked "
-              "for if they stay as they are")
+# what the hardware card says of the camera (vision.said: in the page's language)
+READ_FAILED_DETAIL = message("camera.read_failed", READ_FAILED + "{why}")
+EARLY_NOTE = message(
+    "camera.early",
+    "dice settled with no roll asked for: they are read for the next roll asked for if they "
+    "stay as they are")()
+STARTING = message("camera.starting", "starting")()
+FRAMES = message("camera.frames", "{source}: frames")
+FRAMES_AGAIN = message("camera.frames_again", "{source}: frames again")
+TURNED_OFF = message("camera.off", "turned off (--camera none)")()
 
 
 class CameraLoop:
@@ -79,7 +87,7 @@ class CameraLoop:
         self._clock = clock
         self._stop = threading.Event()
         self._lock = threading.Lock()
-        self._status = CameraStatus(source=spec, detail="starting")
+        self._status = CameraStatus(source=spec, detail=STARTING)
         self._source: FrameSource | None = None
         self._thread = threading.Thread(target=self._run, name="camera-loop", daemon=True)
         self._grab: _Grab | None = None  # frames asked for by grab(), filled by the loop
@@ -262,7 +270,7 @@ class CameraLoop:
         self._early = None
         with self._lock:
             if self._status.detail == EARLY_NOTE:
-                self._status.detail = f"{self._name()}: frames"
+                self._status.detail = FRAMES(source=self._name())
 
     def _settled(self, frame: Frame, motion: np.ndarray | None, early: float | None = None,
                  again: bool = False) -> None:
@@ -275,17 +283,17 @@ class CameraLoop:
         except (ValueError, StorageRefused) as exc:  # the table cannot take it (no profile for
             # its die, ...), or the disk takes no write: said, without a traceback
             log.warning("a settled frame was not read: %s", exc)
-            self._set(detail=f"{READ_FAILED}{exc}", last_error=said_of(exc))
+            self._set(detail=READ_FAILED_DETAIL(why=said_of(exc)), last_error=said_of(exc))
             return
         except Exception as exc:  # a read that fails must not stop the camera
             log.exception("reading a settled frame failed")
-            self._set(detail=f"{READ_FAILED}{exc}", last_error=said_of(exc))
+            self._set(detail=READ_FAILED_DETAIL(why=said_of(exc)), last_error=said_of(exc))
             return
         # this settle was taken (read, or nothing to read): an earlier failure is over
         with self._lock:
             self._status.last_error = None
             if self._status.detail.startswith(READ_FAILED):
-                self._status.detail = f"{self._name()}: frames"
+                self._status.detail = FRAMES(source=self._name())
         if read_id is not None:
             self._set(reads=self._status.reads + 1, last_read=utc_now(), last_read_id=read_id)
 
@@ -313,7 +321,7 @@ class CameraLoop:
             self._stop.wait(self._backoff.next_delay())
             return False
         self._backoff.reset()
-        self._set(state=RUNNING, source=self._name(), detail=f"{self._name()}: frames")
+        self._set(state=RUNNING, source=self._name(), detail=FRAMES(source=self._name()))
         return True
 
     def _name(self) -> str:
@@ -336,7 +344,7 @@ class CameraLoop:
                 self._set(detail=f"still lost: {exc}")
                 continue
             self._backoff.reset()
-            self._set(state=RUNNING, detail=f"{self._name()}: frames again")
+            self._set(state=RUNNING, detail=FRAMES_AGAIN(source=self._name()))
             return
 
     def _close_source(self) -> None:

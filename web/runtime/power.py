@@ -21,7 +21,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from web.runtime.status import ALERT, OK, WARNING
+from vision.said import message
+from web.runtime.status import ALERT, OK, WARNING, said_fields
 
 THROTTLED = Path("/sys/devices/platform/soc/soc:firmware/get_throttled")
 HWMON = Path("/sys/class/hwmon")
@@ -32,6 +33,23 @@ SINCE_BOOT = 16  # the same four bits, 16 places up: it has happened since the P
 
 ADVICE_POWER = ("use a supply made for this Pi (5 V, 3 A for a Pi 4; 5 A for a Pi 5) and "
                 "a short cable; unplug what draws power from its USB ports")
+
+# what the hardware card says of the power (vision.said: in the page's language)
+WEAK_NOW = message(
+    "hw.power_weak",
+    "the power supply is too weak now: the Pi slows down, the camera reads late, and the "
+    "memory card can be damaged; " + ADVICE_POWER)()
+TOO_HOT = message(
+    "hw.power_hot",
+    "the Pi is too hot and slows down: the camera reads late; give it air, or a heatsink or "
+    "fan")()
+DIPPED = message(
+    "hw.power_dipped",
+    "the power supply dipped too low since the Pi started (the card may have been written "
+    "during a dip: a backup is worth taking); " + ADVICE_POWER)()
+HOT_BEFORE = message(
+    "hw.power_hot_before", "the Pi slowed down earlier for heat, and is fine now")()
+FINE = message("hw.power_fine", "power supply and temperature fine")()
 
 
 @dataclass
@@ -46,7 +64,7 @@ class PowerStatus:
     source: str = "get_throttled"
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return said_fields(asdict(self))
 
 
 def flags(bits: int, shift: int = 0) -> list[str]:
@@ -58,20 +76,15 @@ def power_status(bits: int, temperature_c: float | None = None,
     """What the firmware's bits mean for the table (pure)."""
     now, before = flags(bits), flags(bits, SINCE_BOOT)
     if "under_voltage" in now:
-        state, detail = ALERT, ("the power supply is too weak now: the Pi slows down, the "
-                                "camera reads late, and the memory card can be damaged; "
-                                + ADVICE_POWER)
+        state, detail = ALERT, WEAK_NOW
     elif set(now) & {"throttled", "frequency_capped", "soft_temperature_limit"}:
-        state, detail = WARNING, ("the Pi is too hot and slows down: the camera reads late; "
-                                  "give it air, or a heatsink or fan")
+        state, detail = WARNING, TOO_HOT
     elif "under_voltage" in before:
-        state, detail = WARNING, ("the power supply dipped too low since the Pi started "
-                                  "(the card may have been written during a dip: a backup "
-                                  "is worth taking); " + ADVICE_POWER)
+        state, detail = WARNING, DIPPED
     elif before:
-        state, detail = OK, "the Pi slowed down earlier for heat, and is fine now"
+        state, detail = OK, HOT_BEFORE
     else:
-        state, detail = OK, "power supply and temperature fine"
+        state, detail = OK, FINE
     return PowerStatus(state, detail, now, before, temperature_c, source)
 
 

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
-from vision.said import said_json
+from vision.said import message, said_json
 
 ABSENT = "absent"
 OFF = "off"  # a part not used here, by design (GPIO off a Pi, or turned off): not a fault
@@ -60,10 +60,7 @@ class CameraStatus:
     setup_note: str | None = None  # what to check the empty tray again for (stale, wood)
 
     def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        # how a page says last_error in its language, where it can (vision.said)
-        out["last_error_said"] = said_json(self.last_error) if self.last_error else None
-        return out
+        return said_fields(asdict(self))
 
 
 @dataclass
@@ -80,7 +77,7 @@ class BoxStatus:
     counters: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return said_fields(asdict(self))
 
 
 @dataclass
@@ -94,19 +91,40 @@ class GpioStatus:
     presses: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return said_fields(asdict(self))
+
+
+# what the hardware card says of a part (vision.said: in the page's language)
+DASHBOARD = message("hw.dashboard", "the dashboard's buttons (POST /api/tables/<id>/buttons)")()
+NO_RUNTIME = message("hw.no_runtime", "no runtime: the server runs without hardware loops")()
+GPIO_NOT_A_PI = message("hw.gpio_not_a_pi", "not a Raspberry Pi: GPIO is not used")()
+GPIO_TURNED_OFF = message("hw.gpio_off", "turned off (--gpio none)")()
+GPIO_PINS = message("hw.gpio_pins", "buttons and LEDs on the Pi's GPIO (BCM pins)")()
+
+SAID = ("detail", "last_error")
+"""The fields of a part's status a page says in its language, from ``<field>_said``."""
+
+
+def said_fields(part: dict[str, Any]) -> dict[str, Any]:
+    """A part's status JSON with, beside each of its :data:`SAID` fields, the field's
+    message key and values (``detail_said``, ``last_error_said``: vision.said), or None where
+    a text has none (an operating system's error)."""
+    for name in SAID:
+        if name in part:
+            text = part[name]
+            part[f"{name}_said"] = said_json(text) if isinstance(text, str) else None
+    return part
 
 
 def software_box_json(buttons: int) -> dict[str, Any]:
-    return {"state": RUNNING, "buttons": buttons,
-            "detail": "the dashboard's buttons (POST /api/tables/<id>/buttons)"}
+    return said_fields({"state": RUNNING, "buttons": buttons, "detail": DASHBOARD})
 
 
 def idle_status(software_buttons: int) -> dict[str, Any]:
     """The status when no runtime runs the hardware (an app built without ``serve``)."""
-    camera = CameraStatus(detail="no runtime: the server runs without hardware loops")
-    box = BoxStatus(detail="no runtime: the server runs without hardware loops")
-    gpio = GpioStatus(detail="no runtime: the server runs without hardware loops")
+    camera = CameraStatus(detail=NO_RUNTIME)
+    box = BoxStatus(detail=NO_RUNTIME)
+    gpio = GpioStatus(detail=NO_RUNTIME)
     return {"mode": "off", "table": None, "camera": camera.to_json(),
             "button_box": box.to_json(), "gpio": gpio.to_json(),
             "software_box": software_box_json(software_buttons)}

@@ -21,7 +21,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from web.runtime.status import ALERT, OK, WARNING
+from vision.said import message
+from web.runtime.status import ALERT, OK, WARNING, said_fields
 
 MB = 1024 * 1024
 WARNING_FREE = 1024 * MB  # a few games' pictures and backups
@@ -46,7 +47,11 @@ class StorageStatus:
     cause: str | None = None  # below ok: "low" (free space), or "read_only"
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return said_fields(asdict(self))
+
+
+FREE = message("hw.storage_free", "{mb} MB free on the disk holding the games")
+"""What the hardware card says of a disk with room (vision.said: in the page's language)."""
 
 
 def _mb(n: int) -> str:
@@ -76,7 +81,7 @@ def storage_status(path: Path, free: int, total: int, pictures: int | None = Non
         state, detail = WARNING, (f"{_mb(free)} free on the disk holding the games: free "
                                   "some space before the next game" + mine)
     else:
-        state, detail = OK, f"{_mb(free)} free on the disk holding the games"
+        state, detail = OK, FREE(mb=round(free / MB))
     return StorageStatus(state, detail, str(path), free, total, pictures, budget, backups,
                          None if state == OK else "low")
 

@@ -1273,6 +1273,10 @@ def test_rule_search_and_hardware_status_on_the_table_page(devices, server):
     expect(gpio).to_contain_text("Boutons GPIO non utilisés")
     expect(gpio).not_to_have_class("hw-bad")
     expect(gpio).not_to_have_class("hw-ok")
+    # each part's detail, written by the server in English, in French (vision.said)
+    expect(page.locator("#hardware [data-device=software_box]")).to_contain_text(
+        "les boutons du tableau de bord")
+    expect(page.locator("#hardware")).not_to_contain_text("no runtime")
 
 
 def test_creating_a_table_from_the_home_page_makes_the_creator_host(devices, server):

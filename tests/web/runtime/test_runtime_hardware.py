@@ -385,7 +385,11 @@ def test_hardware_status_json(services):
     assert out["button_box"]["state"] == "absent" and not out["button_box"]["connected"]
     assert out["gpio"]["state"] == "off"  # not a Pi
     assert out["software_box"] == {"state": "running", "buttons": 8, "detail": (
-        "the dashboard's buttons (POST /api/tables/<id>/buttons)")}
+        "the dashboard's buttons (POST /api/tables/<id>/buttons)"),
+        "detail_said": {"key": "hw.dashboard", "values": {}}}
+    # each part's detail comes with what a page needs to say it in its language
+    assert out["gpio"]["detail_said"] == {"key": "hw.gpio_not_a_pi", "values": {}}
+    assert out["camera"]["detail_said"]["key"] in ("camera.frames", "camera.starting")
     assert runtime.stop(timeout=3.0)
 
 
@@ -393,6 +397,8 @@ def test_hardware_status_without_a_runtime(services):
     out = create_app(services, {"TESTING": True}).test_client().get("/api/hardware").json
     assert out["mode"] == "off" and out["camera"]["state"] == "absent"
     assert "no runtime" in out["camera"]["detail"]
+    for part in ("camera", "button_box", "gpio"):
+        assert out[part]["detail_said"] == {"key": "hw.no_runtime", "values": {}}
 
 
 PI_5 = "Raspberry Pi 5 Model B Rev 1.0"

@@ -44,6 +44,7 @@ def test_the_detail_says_what_to_do_and_what_of_tableside_takes_room():
     assert "the backups take 40 MB ('tableside backup list')" in low.detail
     fine = storage_status(Path("/data"), 5 * GB, 16 * GB, pictures=300 * MB)
     assert fine.detail == "5,120 MB free on the disk holding the games"
+    assert fine.to_json()["detail_said"] == {"key": "hw.storage_free", "values": {"mb": 5120}}
     assert storage_status(Path("/d"), 500 * MB, GB).detail == (
         "500 MB free on the disk holding the games: free some space before the next game")
 

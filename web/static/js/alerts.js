@@ -4,7 +4,7 @@
 "use strict";
 
 import {h, fill} from "./dom.js";
-import {t} from "./i18n.js";
+import {inLanguage, t} from "./i18n.js";
 
 // Each alert is one short line in the page's language (`hw.<part>.alert`, or
 // `hw.<part>.alert_<cause>` for a part that says its cause; a part without one shows its
@@ -17,7 +17,7 @@ export function hardwareAlerts(box, where) {
     fill(box, alerts.map(([name, part]) => h("p", {class: "notice error", "data-device": name},
       h("strong", {text: t("hw." + name, null, name.replace(/_/g, " "))}), ": ",
       t(`hw.${name}.alert${part.cause ? "_" + part.cause : ""}`, null,
-        part.detail || t("hw.state.alert")), " ",
+        part.detail ? inLanguage(part.detail, part.detail_said) : t("hw.state.alert")), " ",
       h("span", {class: "alert-where", text: t(where)}))));
   };
 }

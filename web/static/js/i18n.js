@@ -32,14 +32,16 @@ export function num(x) { return decimal.format(x); }
 // A sentence of the server's (vision/said.py: a read's warnings and notes, why the camera
 // could not read the tray) in the page's language, from its key and values (`said.<key>`
 // in the catalogue; a list value is a die's faces, each named in the language; an object
-// value is a sentence of its own, {text, key, values}); the server's English where the
+// value is a sentence of its own, {text, key, values}; a number is written the language's
+// way, `count` choosing the singular); the server's English where the
 // sentence came without a key or the catalogue does not know it.
 export function inLanguage(text, said) {
   if (!said || typeof said.key !== "string" || !has("said." + said.key)) return text;
   const values = {};
   for (const [name, value] of Object.entries(said.values || {})) {
     values[name] = Array.isArray(value) ? value.map((f) => t("face." + f, null, String(f))).join(", ")
-      : value && typeof value === "object" ? inLanguage(String(value.text ?? ""), value) : value;
+      : value && typeof value === "object" ? inLanguage(String(value.text ?? ""), value)
+        : typeof value === "number" && name !== "count" ? num(value) : value;  // 78 957 in French
   }
   return t("said." + said.key, values, text);
 }

@@ -465,7 +465,7 @@ async function renderHardware() {
         h("span", {text: t(`hw.${name}.state.${value.state}_${value.cause}`, null,
                            t(`hw.${name}.state.${value.state}`, null,
                              t("hw.state." + value.state, null, value.state)))}),
-        value.detail ? h("div", {class: "muted small", text: value.detail}) : null,
+        value.detail ? h("div", {class: "muted small", text: inLanguage(value.detail, value.detail_said)}) : null,
         name === "power" && typeof value.temperature_c === "number"
           ? h("div", {class: "muted small", text: t("hw.temperature", {t: num(value.temperature_c)})}) : null,
         name === "camera" && value.setup
