@@ -33,6 +33,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.said import message
+
 __all__ = ["MAX_ASPECT", "MAX_FILE_BYTES", "MAX_PIXELS", "MIN_CROP_SIDE", "MIN_SIDE",
            "Decoded", "ImageError", "decode", "image_size", "read_file", "shape_problem"]
 
@@ -242,8 +244,10 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None,
     return Decoded(image, 1.0 / k)
 
 
-_CUT_OFF = ("cut off: the file ends before its picture does (a copy or an upload that did "
-            "not finish: copy or send it again)")
+_CUT_OFF = message(
+    "image.cut_off",
+    "cut off: the file ends before its picture does (a copy or an upload that did not "
+    "finish: copy or send it again)")()
 
 
 def _ends_early(raw: bytes) -> bool:

@@ -7,7 +7,9 @@ the current version so the page can refresh, or a campaign moved on, ``CampaignC
 507 the disk is full, so nothing was written (``storage_full``: :class:`StorageFull`),
 503 the disk is read-only, so nothing was written (``storage_read_only``),
 500 a stored table this Tableside cannot open
-(:class:`Unopenable`) or a bug.
+(:class:`Unopenable`) or a bug. A message made from a message key (:mod:`vision.said`: the
+dice reads' refusals) also gives ``said``, its key and values, for a page to say it in its
+language.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from werkzeug.exceptions import HTTPException
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.store.campaigns import CampaignConflict
 from companion.store.errors import StorageFull, StorageRefused, VersionConflict, refused
+from vision.said import said_json, said_of
 
 
 class NotFound(LookupError):
@@ -60,7 +63,11 @@ class TooManyRequests(Exception):
 
 
 def error_response(status: int, code: str, message: str, **extra: Any) -> Any:
-    response = jsonify({"error": code, "message": message, **extra})
+    """The JSON error; a ``message`` made from a message key (vision.said) comes with its
+    key and values (``said``), for a page to say it in its language."""
+    said = said_json(message)
+    response = jsonify({"error": code, "message": message, **extra,
+                        **({"said": said} if said is not None else {})})
     response.status_code = status
     return response
 
@@ -68,11 +75,11 @@ def error_response(status: int, code: str, message: str, **extra: Any) -> Any:
 def init_app(app: Flask) -> None:
     @app.errorhandler(InvalidCommand)
     def _invalid(exc: InvalidCommand) -> Any:
-        return error_response(400, "invalid", str(exc))
+        return error_response(400, "invalid", said_of(exc))
 
     @app.errorhandler(IllegalCommand)
     def _illegal(exc: IllegalCommand) -> Any:
-        return error_response(409, "illegal", str(exc))
+        return error_response(409, "illegal", said_of(exc))
 
     @app.errorhandler(VersionConflict)
     def _conflict(exc: VersionConflict) -> Any:
@@ -90,7 +97,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(NotFound)
     def _not_found(exc: NotFound) -> Any:
-        return error_response(404, "not_found", str(exc.args[0]) if exc.args else "not found")
+        return error_response(404, "not_found", said_of(exc) if exc.args else "not found")
 
     @app.errorhandler(Unopenable)
     def _unopenable(exc: Unopenable) -> Any:

@@ -153,6 +153,8 @@ def test_both_catalogues_have_the_same_keys_and_placeholders():
     assert set(cats["en"]) == set(cats["fr"])
     fields = string.Formatter()
     for key, text in cats["en"].items():
+        if key.startswith("said."):
+            continue  # the code's messages: a language may leave a value out (test_i18n_said)
         en = {f for _, f, _, _ in fields.parse(text) if f}
         fr = {f for _, f, _, _ in fields.parse(cats["fr"][key]) if f}
         assert en == fr, f"{key}: {en} in English, {fr} in French"

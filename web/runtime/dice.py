@@ -70,12 +70,31 @@ from web.errors import NotFound
 from web.runtime.dicereaders import ENROLL_PER_FACE, STARTER_PER_FACE, DiceReaders
 from web.runtime.images import decode_photo
 from web.runtime.readnotes import (
+    APPLIED_ALREADY,
+    BOXED_ALREADY,
+    BOXED_NOT_A_DIE,
     COUNT,
     EARLY,
     EARLY_NOTE_START,
+    LAST_DIE,
+    MORE_HAPPENED,
+    MOST_BOXES_HELD,
+    NO_BUTTON_READ,
     NO_DIE_READ,
+    NO_FACES,
+    NO_ROLL,
+    NO_SIZE,
+    NOT_A_DIE_FIRST,
     NOT_APPLIED,
+    NOT_REROLLED,
+    NOT_WAITING_ADD,
+    NOT_WAITING_TAKE_OUT,
+    PICTURE_GONE,
+    REPLACED_CONFIRM,
+    REPLACED_CORRECT,
+    ROLL_CLOSED,
     UNKNOWN_DIE,
+    UNREAD_FACES,
     WRONG_KEPT,
     WRONG_KEPT_UNSURE,
 )
@@ -324,8 +343,7 @@ class DiceService:
         with self._lock:
             waiting = self.waiting_read(table)
             if waiting is None or waiting.id != read_id:
-                raise IllegalCommand("no dice read waits for a button's confirm: check the "
-                                     "dice on a phone")
+                raise IllegalCommand(NO_BUTTON_READ)
             return self._confirm(table, waiting, None, None, None, who, looked=False)
 
     def confirm(self, table: Table, read_id: str, faces: Sequence[str] | None,
@@ -341,16 +359,15 @@ class DiceService:
                  looked: bool) -> DiceReadRecord:
         """``looked``: the players saw every die (a phone), so every die teaches."""
         if record.status == APPLIED and not undone(record, table):
-            raise IllegalCommand("this read is already applied; correct a die instead")
+            raise IllegalCommand(APPLIED_ALREADY)
         if record.status == SUPERSEDED:
-            raise IllegalCommand("a newer read replaced this one: confirm the latest read")
+            raise IllegalCommand(REPLACED_CONFIRM)
         shown = tuple(record.applied_faces or record.answer)  # an undone read's as applied
         new_faces = shown if faces is None else self._faces(record.die, faces)
         if UNREAD in new_faces:
-            raise InvalidCommand("these dice were found but not read (the table does not "
-                                 "know their faces yet): give their faces ('faces')")
+            raise InvalidCommand(UNREAD_FACES)
         if not new_faces:
-            raise InvalidCommand("no dice to confirm: give the faces ('faces')")
+            raise InvalidCommand(NO_FACES)
         applied = self._apply(table, record, new_faces, actor, expected_version)
         confirmed = self._note_corrections(applied, shown, new_faces, who or actor, False)
         self._teach(confirmed, confirmed=looked)
@@ -364,10 +381,9 @@ class DiceService:
         with self._lock:
             record = self.get(table, read_id)
             if record.status == SUPERSEDED:
-                raise IllegalCommand("a newer read replaced this one: correct the latest read")
+                raise IllegalCommand(REPLACED_CORRECT)
             if 0 <= die < len(record.dice) and record.dice[die].not_a_die_by is not None:
-                raise InvalidCommand(f"die {die} was said to be no die of the roll: say it is "
-                                     "a die first")
+                raise InvalidCommand(NOT_A_DIE_FIRST(die=die))
             before = tuple(record.applied_faces or record.answer)
             faces = list(before)
             slot = self._slot(record, die, len(faces))
@@ -407,15 +423,14 @@ class DiceService:
         roll, so that the read can be confirmed with the dice really thrown. Its crop stays
         as evidence; a box that is no die teaches the profile nothing."""
         with self._lock:
-            record = self._waiting(table, read_id, expected_version, "has boxes to take out")
+            record = self._waiting(table, read_id, expected_version, NOT_WAITING_TAKE_OUT)
             if not 0 <= die < len(record.dice):
                 raise InvalidCommand(f"'die' is a die number, 0 to {len(record.dice) - 1}")
             this = record.dice[die]
             if (this.not_a_die_by is not None) == not_a_die:
                 return record  # already so: another phone said it first
             if not_a_die and record.positions == (die,):
-                raise InvalidCommand("this is the read's last die: to say no die was read, "
-                                     "type the faces instead")
+                raise InvalidCommand(LAST_DIE)
             who = who or actor or "someone"
             dice = list(record.dice)
             dice[die] = replace(this, not_a_die_by=who if not_a_die else None)
@@ -428,15 +443,13 @@ class DiceService:
             return fresh
 
     def _waiting(self, table: Table, read_id: str, expected_version: int | None,
-                 does: str) -> DiceReadRecord:
+                 refusal: str) -> DiceReadRecord:
         """Read ``read_id`` while it waits for a confirm, the only time the table changes
-        which boxes are dice, asked from a page at ``expected_version``; ``does`` says
-        what was asked of it, for the error."""
+        which boxes are dice, asked from a page at ``expected_version``; ``refusal`` is the
+        error's message for a read no longer waiting (it says what was asked of it)."""
         record = self.get(table, read_id)
         if record.status != PENDING or undone(record, table):
-            raise IllegalCommand(f"only a read waiting for a confirm {does}; this one's roll "
-                                 "was applied: correct its dice, or undo the roll and type "
-                                 "the faces")
+            raise IllegalCommand(refusal)
         if expected_version is not None and expected_version != table.version:
             raise VersionConflict(table.session_id, expected_version, table.version)
         return record
@@ -451,7 +464,7 @@ class DiceService:
         roll with the others; its box was placed by a tap, so it teaches the profile
         nothing."""
         with self._lock:
-            record = self._waiting(table, read_id, expected_version, "takes a die it missed")
+            record = self._waiting(table, read_id, expected_version, NOT_WAITING_ADD)
             w, h = record.frame_size
             if not (0 <= x < w and 0 <= y < h):
                 raise InvalidCommand(f"'x' and 'y' are a point of the read's picture, "
@@ -459,18 +472,16 @@ class DiceService:
             for i, die in enumerate(record.dice):
                 bx, by, bw, bh = die.box
                 if bx <= x < bx + bw and by <= y < by + bh:
-                    raise InvalidCommand(
-                        f"die {i} is boxed there already" + (
-                            ": say it is a die" if die.not_a_die_by is not None else ""))
+                    raise InvalidCommand((BOXED_ALREADY if die.not_a_die_by is None
+                                          else BOXED_NOT_A_DIE)(die=i))
             if not record.dice:
-                raise IllegalCommand("no die was found to size a die by: type the faces")
+                raise IllegalCommand(NO_SIZE)
             if len(record.dice) >= MOST_BOXES:
-                raise IllegalCommand(f"a read holds at most {MOST_BOXES} boxes: type the faces")
+                raise IllegalCommand(MOST_BOXES_HELD(most=MOST_BOXES))
             path = self.store.file(record.id, "frame.jpg")
             frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path is not None else None
             if frame is None or frame.shape[:2] != (h, w):
-                raise IllegalCommand("this read's picture is no longer kept whole: type the "
-                                     "faces instead")
+                raise IllegalCommand(PICTURE_GONE)
             side = min(int(np.median([max(d.box[2], d.box[3]) for d in record.dice])), w, h)
             box = (min(max(x - side // 2, 0), w - side), min(max(y - side // 2, 0), h - side),
                    side, side)
@@ -584,7 +595,7 @@ class DiceService:
     def _open_prompt(table: Table) -> RollPrompt:
         prompt = roll_prompt(table)
         if prompt is None:
-            raise IllegalCommand("no roll is asked for now: the table is not waiting for dice")
+            raise IllegalCommand(NO_ROLL)
         return prompt
 
     @staticmethod
@@ -604,7 +615,7 @@ class DiceService:
         with _holding(table):
             prompt = roll_prompt(table)
             if prompt is None or prompt.id != record.prompt_id:
-                raise IllegalCommand("the roll this read was made for is no longer open")
+                raise IllegalCommand(ROLL_CLOSED)
             confidences = self._confidences(record, faces)
             args: dict[str, Any] = {prompt.arg: list(faces), "die": record.die,
                                     "source": record.source, "read_id": record.id,
@@ -629,8 +640,7 @@ class DiceService:
         if answered == len(positions):
             if die not in positions:
                 if 0 <= die < len(record.dice):
-                    raise InvalidCommand(f"die {die} was not re-rolled: the re-roll is dice "
-                                         + ", ".join(map(str, positions)))
+                    raise InvalidCommand(NOT_REROLLED(die=die, dice=[str(p) for p in positions]))
                 raise InvalidCommand(f"'die' is a die number, 0 to {len(record.dice) - 1}")
             return positions.index(die)
         if not 0 <= die < answered:  # the faces were replaced as a whole when confirmed
@@ -651,9 +661,7 @@ class DiceService:
             if expected_version is not None and expected_version != table.version:
                 raise VersionConflict(table.session_id, expected_version, table.version)
             if not table.applied or table.applied[-1] != record.applied_command:
-                raise IllegalCommand(
-                    "more happened after this roll: undo the later commands first, then "
-                    "correct the die")
+                raise IllegalCommand(MORE_HAPPENED)
             table.undo(actor)
             try:
                 return self._apply(table, record, faces, actor, None)

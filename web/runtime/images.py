@@ -15,6 +15,7 @@ import numpy as np
 
 from companion.errors import InvalidCommand
 from vision.imagefile import ImageError, decode
+from vision.said import message, said_of
 
 MAX_SIDE = 1600
 """Longest side of a kept frame; a 12 MP phone photo becomes about 1600x1200."""
@@ -28,6 +29,17 @@ def is_heif(data: bytes) -> bool:
     return len(data) >= 12 and data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS
 
 
+# why an uploaded photo is refused (vision.said: in the page's language)
+PHOTO_EMPTY = message("photo.empty", "{name} is empty: take the photo again")
+PHOTO_HEIF = message(
+    "photo.heif",
+    "{name} is a HEIC/HEIF picture, which Tableside cannot read: set the phone's camera "
+    "format to 'Most Compatible' (JPEG), or send a JPEG or PNG")
+PHOTO_UNREADABLE = message(
+    "photo.unreadable", "{name} is not a readable image (corrupt, or not a JPEG or PNG)")
+PHOTO_IS = message("photo.is", "{name} is {why}")
+
+
 def decode_photo(data: bytes, name: str = "the photo") -> np.ndarray:
     """BGR pixels of an uploaded photo (``InvalidCommand`` with a reason a player can act on).
 
@@ -35,18 +47,15 @@ def decode_photo(data: bytes, name: str = "the photo") -> np.ndarray:
     is decoded straight at the size kept, and a picture too large to decode on the Pi (a
     PNG of a few hundred kilobytes can hold gigabytes of pixels) is refused."""
     if not data:
-        raise InvalidCommand(f"{name} is empty: take the photo again")
+        raise InvalidCommand(PHOTO_EMPTY(name=name))
     if is_heif(data):
-        raise InvalidCommand(
-            f"{name} is a HEIC/HEIF picture, which Tableside cannot read: set the phone's "
-            "camera format to 'Most Compatible' (JPEG), or send a JPEG or PNG")
+        raise InvalidCommand(PHOTO_HEIF(name=name))
     try:
         decoded = decode(data, min_side=MAX_SIDE)
     except ImageError as exc:
         if str(exc).startswith("not a readable image"):
-            raise InvalidCommand(f"{name} is not a readable image (corrupt, or not a JPEG or "
-                                 "PNG)") from None
-        raise InvalidCommand(f"{name} is {exc}") from None
+            raise InvalidCommand(PHOTO_UNREADABLE(name=name)) from None
+        raise InvalidCommand(PHOTO_IS(name=name, why=said_of(exc))) from None
     return shrink(decoded.image)
 
 

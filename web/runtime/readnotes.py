@@ -47,3 +47,53 @@ DOUBT_NO_DIE = message(
 NO_DIE_READ = message("runtime.no_die_read", "no die was read ({why})")
 NOT_APPLIED = message("runtime.not_applied", "not applied: {why}")
 REPLACED = message("runtime.replaced", "a newer read replaced it")()
+
+# -- refusals: why the table's word on a read cannot be taken (an API error's ``said``) -----
+
+NO_BUTTON_READ = message(
+    "refused.no_button_read",
+    "no dice read waits for a button's confirm: check the dice on a phone")()
+APPLIED_ALREADY = message(
+    "refused.applied_already", "this read is already applied; correct a die instead")()
+REPLACED_CONFIRM = message(
+    "refused.replaced_confirm", "a newer read replaced this one: confirm the latest read")()
+REPLACED_CORRECT = message(
+    "refused.replaced_correct", "a newer read replaced this one: correct the latest read")()
+UNREAD_FACES = message(
+    "refused.unread_faces",
+    "these dice were found but not read (the table does not know their faces yet): give "
+    "their faces ('faces')")()
+NO_FACES = message("refused.no_faces", "no dice to confirm: give the faces ('faces')")()
+NOT_A_DIE_FIRST = message(
+    "refused.not_a_die_first",
+    "die {die} was said to be no die of the roll: say it is a die first")
+LAST_DIE = message(
+    "refused.last_die",
+    "this is the read's last die: to say no die was read, type the faces instead")()
+NOT_WAITING_TAKE_OUT = message(
+    "refused.not_waiting_take_out",
+    "only a read waiting for a confirm has boxes to take out; this one's roll was applied: "
+    "correct its dice, or undo the roll and type the faces")()
+NOT_WAITING_ADD = message(
+    "refused.not_waiting_add",
+    "only a read waiting for a confirm takes a die it missed; this one's roll was applied: "
+    "correct its dice, or undo the roll and type the faces")()
+BOXED_ALREADY = message("refused.boxed_already", "die {die} is boxed there already")
+BOXED_NOT_A_DIE = message(
+    "refused.boxed_not_a_die", "die {die} is boxed there already: say it is a die")
+NO_SIZE = message(
+    "refused.no_size", "no die was found to size a die by: type the faces")()
+MOST_BOXES_HELD = message(
+    "refused.most_boxes", "a read holds at most {most} boxes: type the faces")
+PICTURE_GONE = message(
+    "refused.picture_gone",
+    "this read's picture is no longer kept whole: type the faces instead")()
+NO_ROLL = message(
+    "refused.no_roll", "no roll is asked for now: the table is not waiting for dice")()
+ROLL_CLOSED = message(
+    "refused.roll_closed", "the roll this read was made for is no longer open")()
+NOT_REROLLED = message(
+    "refused.not_rerolled", "die {die} was not re-rolled: the re-roll is dice {dice}")
+MORE_HAPPENED = message(
+    "refused.more_happened",
+    "more happened after this roll: undo the later commands first, then correct the die")()

@@ -217,6 +217,10 @@ def test_french_ui_from_the_browser_language_and_the_switch(devices, server):
     expect(ana.locator("#builder-preview .pool")).to_contain_text(flagship)
     ana.click("#start-endeavor")
     expect(ana.locator("#endeavor .pool")).to_contain_text(flagship)
+    # a photo the server cannot read: why, in French (the error's message key: vision.said)
+    ana.set_input_files("#photo-input", files=[{"name": "des.jpg", "mimeType": "image/jpeg",
+                                                "buffer": b"not a picture"}])
+    expect(ana.locator("#notice")).to_contain_text("La photo n’est pas une image lisible")
     page.goto(server.url(f"/t/{server.table}"))
     expect(page.locator("#endeavor .pool")).to_contain_text(
         "flagship: Blue ship 1's printed explore")

@@ -176,6 +176,7 @@ def test_a_box_that_is_no_die_is_taken_out_and_the_read_confirmed(app, client):
     assert refused.status_code == 400 and "say it is a die first" in refused.json["message"]
     last = post_read(client, tid, read, "not-a-die", {"die": 0})
     assert last.status_code == 400 and "last die" in last.json["message"]
+    assert last.json["said"] == {"key": "refused.last_die", "values": {}}  # page's language
     done = post_read(red, tid, read, "confirm", {"expected_version": version}).json
     assert done["status"] == "applied" and done["faces"] == faces[:1]
     assert state(client, tid)["state"]["rolled"] == [faces[:1]]
@@ -246,6 +247,7 @@ def test_a_die_the_reader_missed_is_added_where_the_table_taps(app, client, seaf
     assert client.get(f"/api/dice/{read['read_id']}/crops/1.png").status_code == 200
     again = post_read(client, tid, read, "add", {"x": x + w // 2, "y": y + h // 2})
     assert again.status_code == 400 and "die 1 is boxed there already" in again.json["message"]
+    assert again.json["said"] == {"key": "refused.boxed_already", "values": {"die": 1}}
     done = post_read(red, tid, read, "confirm", {"expected_version": version})
     assert done.status_code == 200 and done.json["status"] == "applied"
     assert state(client, tid)["state"]["rolled"] == [faces]
@@ -492,25 +494,27 @@ def _truncated() -> bytes:
     return data[:200]
 
 
-@pytest.mark.parametrize(("data", "words"), [
-    pytest.param(b"", "empty", id="empty"),
-    pytest.param(b"this is not a picture", "not a readable image", id="text"),
+@pytest.mark.parametrize(("data", "words", "key"), [
+    pytest.param(b"", "empty", "photo.empty", id="empty"),
+    pytest.param(b"this is not a picture", "not a readable image", "photo.unreadable",
+                 id="text"),
     pytest.param(_truncated(), "the photo is cut off: the file ends before its picture does",
-                 id="truncated jpeg"),
+                 "photo.is", id="truncated jpeg"),
     pytest.param(png_claiming(30000, 20000), "30000x20000 pixels, more than Tableside decodes",
-                 id="decompression bomb"),
+                 "photo.is", id="decompression bomb"),
     pytest.param(png_claiming(30000, 16), "30000x16 pixels: too small to show dice",
-                 id="a strip a few pixels high"),
+                 "photo.is", id="a strip a few pixels high"),
     pytest.param(png_claiming(4000, 300), "too long and narrow to show a dice tray",
-                 id="a panorama"),
+                 "photo.is", id="a panorama"),
     pytest.param(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 64,
-                 "HEIC", id="heic from an iphone"),
+                 "HEIC", "photo.heif", id="heic from an iphone"),
 ])
-def test_corrupt_uploads_are_400_with_a_reason_and_store_nothing(client, data, words):
+def test_corrupt_uploads_are_400_with_a_reason_and_store_nothing(client, data, words, key):
     tid = new_table(client)
     response = upload(client, tid, data)
     assert response.status_code == 400 and response.json["error"] == "invalid"
     assert words in response.json["message"]
+    assert response.json["said"]["key"] == key  # for the page to say it in its language
     assert client.get(f"/api/tables/{tid}/dice/latest").status_code == 404
     assert state(client, tid)["state"]["rolled"] == []
 

@@ -3,9 +3,12 @@
 // readable message.
 "use strict";
 
+import {inLanguage} from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(status, body) {
-    super((body && body.message) || ("HTTP " + status));
+    // the server's message, in the page's language where it says how (`said`)
+    super((body && body.message && inLanguage(body.message, body.said)) || ("HTTP " + status));
     this.status = status;
     this.code = (body && body.error) || "error";
     this.body = body || {};
