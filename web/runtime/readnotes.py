@@ -1,6 +1,7 @@
 """What the runtime tells the table about a dice read, beside the reader's own warnings
 (:mod:`vision.framewarnings`): the roll's count, dice the table does not know yet, a read
-that settled early, a re-roll with the wrong dice picked up, a read not applied. Each is a
+that settled early, a re-roll with the wrong dice picked up, a read not applied; and why it
+refuses the table's word on a read (the refusals below: an API error's message). Each is a
 :class:`vision.said.Message`, so the pages say it in the player's language (``said.<key>``
 in ``web/i18n``); the API and the logs have the English.
 """
