@@ -202,7 +202,7 @@ def _improved(p: Mapping[str, Any]) -> str:
             "garrison": f"la garnison de {p.get('region')} à {p.get('value')}",
             "reputation": f"la réputation de son leadeur à {p.get('value')}",
             "fortune": f"la chance de son leadeur à {p.get('value')}",
-            "appellation": f"son leadeur avec le titre « {p.get('name')} »"}[p["kind"]]
+            "appellation": f"son leadeur avec le titre « {p.get('name')} »"}[p["kind"]]
     return f"{_who(p['player'])} modifie {what}."
 
 
@@ -245,7 +245,7 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "EnmityMoved": lambda p: f"{_n(p['count'], 'jeton Hostilité', 'jetons Hostilité')} "
                              f"{_of(p['owner'])} sur {p['site']} "
                              + (("part" if p["count"] < 2 else "partent")
-                                + " sur la case « En guerre avec »." if p["to"] == "at_war"
+                                + " sur la case « En guerre avec »." if p["to"] == "at_war"
                                 else ("rejoint" if p["count"] < 2 else "rejoignent")
                                 + " la garnison de l’île."),
     "GoodsProduced": lambda p: "Les îles produisent : "
@@ -309,8 +309,8 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "TurnEnded": lambda p: f"Fin du tour {_of(p['player'])}.",
     "AdvisorActivated": lambda p: f"{_who(p['player'])} active {p['advisor']}.",
     "AdvisorExhausted": lambda p: f"{p['advisor']} ({_who(p['player'])}) est épuisé.",
-    "ActionTaken": lambda p: f"{_who(p['player'])} choisit l’action « "
-                             f"{ACTIONS.get(p['action'], p['action'].replace('_', ' '))} ».",
+    "ActionTaken": lambda p: f"{_who(p['player'])} choisit l’action « "
+                             f"{ACTIONS.get(p['action'], p['action'].replace('_', ' '))} ».",
     "AdvisorHired": lambda p: f"{_who(p['player'])} engage {p['advisor']} pour "
                               + (f"{p['gold']} or." if p["reputation"] == 0
                                  else _n(p['reputation'], 'jeton Réputation',
