@@ -39,6 +39,7 @@ from flask import Flask, current_app, g, request
 from companion.engine import Command
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.table import Table
+from vision.said import message
 from web.auth_store import AuthStore, Member
 from web.errors import Forbidden, TooManyRequests
 
@@ -315,11 +316,28 @@ def require_host(table_id: str) -> None:
         raise Forbidden(_refusal(SPECTATOR, "host"))
 
 
+# why a session may not (vision.said: said in the page's language)
+HOST_ONLY = message(
+    "auth.host_only", "only the table's host may do this (enter the host PIN first)")()
+SPECTATORS_WATCH = message(
+    "auth.spectators_watch", "spectators only watch: join the table as a player to act")()
+YOU_PLAY = message("auth.you_play", "you play {own}; you may not act as '{actor}'")
+NOT_YOURS = message("auth.not_yours", "not yours to do: {why}")
+UNDO_OTHERS = message(
+    "auth.undo_others",
+    "the command to undo is {whose}'s ({command}); only the host may undo someone else's "
+    "command")
+REDO_OTHERS = message(
+    "auth.redo_others",
+    "the command to redo is {whose}'s ({command}); only the host may redo someone else's "
+    "command")
+
+
 def _refusal(member: Member, needed: str) -> str:
     if needed == "host":
-        return "only the table's host may do this (enter the host PIN first)"
+        return HOST_ONLY
     if member.role == "spectator":
-        return "spectators only watch: join the table as a player to act"
+        return SPECTATORS_WATCH
     return f"this needs the {needed} role"
 
 
@@ -382,7 +400,7 @@ def authorize_command(table: Table, command: Command) -> Command:
     if command.actor is not None:
         named = seat_of(table, command.actor)
         if named != own and not for_all:
-            raise Forbidden(f"you play {own}; you may not act as {command.actor!r}")
+            raise Forbidden(YOU_PLAY(own=str(own), actor=command.actor))
         return command
     if own is None:
         return command  # the host without a province acts as the table
@@ -391,7 +409,7 @@ def authorize_command(table: Table, command: Command) -> Command:
     if refusal is not None and _refused(table, command) is None:
         if for_all:
             return command  # allowed to act for another province: as the table
-        raise Forbidden(f"not yours to do: {refusal}")
+        raise Forbidden(NOT_YOURS(why=refusal))
     return as_own
 
 
@@ -414,12 +432,12 @@ def authorize_step(table: Table, which: str, actor: Any) -> str | None:
     if member.role == "host":
         return actor if actor is not None else member.province
     if actor is not None and seat_of(table, actor) != member.province:
-        raise Forbidden(f"you play {member.province}; you may not act as {actor!r}")
+        raise Forbidden(YOU_PLAY(own=str(member.province), actor=actor))
     stack = table.applied if which == "undo" else table.redoable
     if stack:
         record = table.store.record(table.session_id, stack[-1])
         if seat_of(table, record.actor) != member.province:
             whose = record.actor or "the table"
-            raise Forbidden(f"the command to {which} is {whose}'s ({record.type}); only the "
-                            f"host may {which} someone else's command")
+            said = UNDO_OTHERS if which == "undo" else REDO_OTHERS
+            raise Forbidden(said(whose=whose, command=record.type))
     return member.province

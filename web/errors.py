@@ -105,7 +105,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Forbidden)
     def _forbidden(exc: Forbidden) -> Any:
-        return error_response(403, exc.code, str(exc))
+        return error_response(403, exc.code, said_of(exc))
 
     @app.errorhandler(TooManyRequests)
     def _too_many(exc: TooManyRequests) -> Any:

@@ -195,6 +195,28 @@ def test_role_matrix(table: Table, before: Callable[[Table], None], who: str, me
         assert table.send("host", "GET", "/api/tables/{id}").json["version"] == version
 
 
+@pytest.mark.parametrize(("before", "who", "method", "path", "body", "said"), [
+    (nothing, "spectator", "POST", "/api/tables/{id}/undo", {},
+     {"key": "auth.spectators_watch", "values": {}}),
+    (red_hires, "blue", "POST", "/api/tables/{id}/undo", {},
+     {"key": "auth.undo_others", "values": {"whose": "red", "command": "hire_guild"}}),
+    (red_hires_and_undoes, "blue", "POST", "/api/tables/{id}/redo", {},
+     {"key": "auth.redo_others", "values": {"whose": "red", "command": "hire_guild"}}),
+    (nothing, "stranger", "POST", "/api/tables/{id}/join",
+     {"token": "made-up", "name": "Eve", "province": "green"},
+     {"key": "join.link_invalid", "values": {}}),
+    (nothing, "stranger", "POST", "/api/tables/{id}/host", {"pin": "000000x"},
+     {"key": "join.wrong_pin", "values": {}}),
+], ids=["spectator undoes", "another's undo", "another's redo", "bad join link", "wrong PIN"])
+def test_a_refusal_a_player_meets_comes_with_its_message_key(
+        table: Table, before: Callable[[Table], None], who: str, method: str, path: str,
+        body: Any, said: dict[str, Any]) -> None:
+    """The page says it in its language (docs/ui.md, "Languages")."""
+    before(table)
+    answer = table.send(who, method, path, body)
+    assert answer.status_code == 403 and answer.json["said"] == said
+
+
 def test_a_player_acts_with_their_province_as_actor(table: Table) -> None:
     red_hires(table)
     history = table.send("host", "GET", "/api/tables/{id}/history").json["history"]

@@ -14,6 +14,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, redirect, request
 
 from companion.errors import IllegalCommand, InvalidCommand
+from vision.said import message
 from web import auth
 from web.api.requests import json_body
 from web.auth_store import Member
@@ -23,6 +24,13 @@ from web.services import Services
 bp = Blueprint("join", __name__)
 
 MAX_NAME = 40
+
+# why joining is refused (vision.said: said in the page's language)
+WRONG_PIN = message("join.wrong_pin", "that is not this table's host PIN")()
+LINK_INVALID = message(
+    "join.link_invalid",
+    "this join link is not valid (expired or replaced): ask the host for a new one")()
+TAKEN = message("join.taken", "{seat} is already played by {holders}; ask the host to free it")
 
 
 def _services() -> Services:
@@ -75,7 +83,7 @@ def host_link(session_id: str) -> Any:
 
 def _claim_host(session_id: str, pin: str) -> None:
     if not _services().auth.store.check_pin(session_id, pin):
-        raise Forbidden("that is not this table's host PIN")
+        raise Forbidden(WRONG_PIN)
     mine = auth.current(session_id)
     auth.set_member(session_id, Member("host", mine.province, mine.name))
 
@@ -103,8 +111,7 @@ def join(session_id: str) -> Any:
     if not isinstance(token, str) or not token:
         raise InvalidCommand("'token' is the join link's token")
     if not services.auth.store.invite_valid(session_id, token, services.auth.clock()):
-        raise Forbidden("this join link is not valid (expired or replaced): ask the host "
-                        "for a new one")
+        raise Forbidden(LINK_INVALID)
     if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
         raise InvalidCommand(f"'name' is your name, 1 to {MAX_NAME} characters")
     if province is not None and not isinstance(province, str):
@@ -118,8 +125,7 @@ def join(session_id: str) -> Any:
             raise InvalidCommand(f"no province {province!r} at this table; provinces: {ids}")
         holders = services.auth.store.holders(session_id).get(seat, [])
         if holders and mine.province != seat:
-            raise IllegalCommand(f"{seat} is already played by {', '.join(holders)}; ask the "
-                                 "host to free it")
+            raise IllegalCommand(TAKEN(seat=seat, holders=", ".join(holders)))
     role = "host" if mine.role == "host" else ("player" if seat else "spectator")
     auth.set_member(session_id, Member(role, seat, name.strip()))
     return jsonify(me_json(session_id))
