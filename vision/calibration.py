@@ -367,6 +367,11 @@ def measured(setup: Calibration, dice_frame: np.ndarray) -> Calibration:
                    quality=_quality(setup.background, setup.roi, die_px))
 
 
+NO_DIE_TO_MEASURE = message(
+    "advice.no_die_to_measure",
+    "no die to measure: put a few dice on the tray floor, apart, and let them rest")()
+
+
 def _die_size(dice_frame: np.ndarray, roi: np.ndarray, shape: tuple[int, ...]) -> float:
     """The die size measured on a frame with a few dice on the tray floor; ``ValueError``
     for a frame of another size than the tray's, one with no die to measure (the framing
@@ -377,8 +382,7 @@ def _die_size(dice_frame: np.ndarray, roi: np.ndarray, shape: tuple[int, ...]) -
                          f"frames ({w}x{h})")
     die_px = estimate_die_px(dice_frame, roi)
     if die_px is None:
-        raise ValueError("no die to measure: put a few dice on the tray floor, apart, and "
-                         "let them rest")
+        raise ValueError(NO_DIE_TO_MEASURE)
     if problem := die_size_problem(die_px, dice_frame.shape):
         raise ValueError(f"the dice measured: {problem}")
     return die_px

@@ -45,6 +45,7 @@ from vision.calibration import (
     remember_in_use,
     restore_setup,
 )
+from vision.said import message, said_of
 from vision.settle import SettleDetector
 from vision.sources import FOCUS_SECONDS, Frame, FrameSource, SourceError, open_for_setup
 from web.runtime import hardware
@@ -67,6 +68,19 @@ from web.runtime.status import (
 from web.runtime.storage import StorageStatus, read_storage
 
 log = logging.getLogger(__name__)
+
+# why the host's camera actions are refused (vision.said: said in the page's language)
+NOTHING_TO_REREAD = message(
+    "camera.nothing_to_reread",
+    "nothing to read again: no camera read of this roll waits for the table, or the camera "
+    "is not running")()
+CAMERA_IS_OFF = message("camera.is_off", "the camera is turned off (--camera none)")()
+CANNOT_CHECK = message("camera.cannot_check", "cannot check the tray: {why}")
+CHECK_FIRST = message(
+    "camera.check_first", "check the empty tray first: the dice are measured on its setup")()
+CANNOT_MEASURE = message("camera.cannot_measure", "cannot measure the dice: {why}")
+NO_EARLIER_SETUP = message(
+    "camera.no_earlier_setup", "no earlier tray setup is kept for this camera")()
 
 
 TRAY_CHECK_FRAMES = 10
@@ -291,8 +305,7 @@ class Runtime:
         """Read the tray again (the button box's re-read): the camera's next settled frame,
         as the same roll, replaces the read that waits. ``IllegalCommand`` when it cannot."""
         if not self.can_reread(table):
-            raise IllegalCommand("nothing to read again: no camera read of this roll waits "
-                                 "for the table, or the camera is not running")
+            raise IllegalCommand(NOTHING_TO_REREAD)
         assert self.camera is not None
         self.camera.reread()
 
@@ -305,20 +318,20 @@ class Runtime:
         held nothing like a die. ``IllegalCommand`` when there is no camera, it gives no
         frames, or its frames cannot be checked (too small to show a tray or read a die)."""
         if self.camera is None:
-            raise IllegalCommand("the camera is turned off (--camera none)")
+            raise IllegalCommand(CAMERA_IS_OFF)
         name = name or (self.setup.name if self.setup is not None else "tray")
         try:
             # the empty tray in view: the moment for a camera that focuses to focus on it
             frames = self.camera.grab(TRAY_CHECK_FRAMES, TRAY_CHECK_SECONDS + FOCUS_SECONDS,
                                       refocus=True)
         except SourceError as exc:
-            raise IllegalCommand(f"cannot check the tray: {exc}") from None
+            raise IllegalCommand(CANNOT_CHECK(why=said_of(exc))) from None
         try:
             with self.services.dice().readers.in_use():  # the camera thread reads with them
                 result = check(name, frames, mains_hz=self.camera.mains_hz,
                                lens_degrees=self.camera.lens_degrees)
         except ValueError as exc:  # frames no tray shows in, or dice too small to read
-            raise IllegalCommand(f"cannot check the tray: {exc}") from None
+            raise IllegalCommand(CANNOT_CHECK(why=said_of(exc))) from None
         if save and result.keepable:
             self._keep(result.setup)  # its background settles from the next frame on
         return result
@@ -328,17 +341,16 @@ class Runtime:
         few dice resting on the tray), saved and read with from then on. ``IllegalCommand``
         without a setup (check the tray first), without a camera, or with no die in view."""
         if self.camera is None:
-            raise IllegalCommand("the camera is turned off (--camera none)")
+            raise IllegalCommand(CAMERA_IS_OFF)
         setup = self.setup
         if setup is None:
-            raise IllegalCommand("check the empty tray first: the dice are measured on its "
-                                 "setup")
+            raise IllegalCommand(CHECK_FIRST)
         try:
             frame = self.camera.grab(1, TRAY_CHECK_SECONDS)[0]
             with self.services.dice().readers.in_use():
                 setup = measured(setup, frame)
         except (SourceError, ValueError) as exc:
-            raise IllegalCommand(f"cannot measure the dice: {exc}") from None
+            raise IllegalCommand(CANNOT_MEASURE(why=said_of(exc))) from None
         self._keep(setup)
         return setup
 
@@ -348,9 +360,9 @@ class Runtime:
         one it replaces is kept, so asking again is the redo. ``IllegalCommand`` without a
         camera, a setup, or an earlier one kept."""
         if self.camera is None:
-            raise IllegalCommand("the camera is turned off (--camera none)")
+            raise IllegalCommand(CAMERA_IS_OFF)
         if self.setup is None or not self._keeps_setups:
-            raise IllegalCommand("no earlier tray setup is kept for this camera")
+            raise IllegalCommand(NO_EARLIER_SETUP)
         try:
             setup = restore_setup(self.setup.name)
         except ValueError as exc:

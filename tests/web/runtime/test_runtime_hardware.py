@@ -625,6 +625,7 @@ def test_the_dice_are_measured_on_a_checked_tray_only(services):
     try:
         out = host.post("/api/hardware/camera/measure", json={})
         assert out.status_code == 409 and "check the empty tray first" in out.json["message"]
+        assert out.json["said"] == {"key": "camera.check_first", "values": {}}  # in French too
     finally:
         assert runtime.stop(timeout=3.0)
 
@@ -642,6 +643,7 @@ def test_a_camera_whose_frames_cannot_be_checked_says_why(services):
         assert out.status_code == 409, out.json
         assert out.json["message"].startswith("cannot check the tray: ")
         assert "too small" in out.json["message"] and runtime.setup is None
+        assert out.json["said"]["key"] == "camera.cannot_check"  # the why as it is, English
     finally:
         assert runtime.stop(timeout=3.0)
 
