@@ -285,7 +285,7 @@ def _catalogue(options: Mapping[str, Any]) -> Catalogue:
 def _improve_ships(prov: dict[str, Any], choices: Sequence[str], owed: int, why: str) -> None:
     if isinstance(choices, str) or len(choices) != owed:
         raise IllegalCommand(f"{prov['colour']} improves its ships {owed} time(s), one per "
-                             f"{why[:-1]}; got {len(choices)}")
+                             f"{why.replace('games', 'game', 1)}; got {len(choices)}")
     ships = prov.setdefault("ships", [{**s} for s in DEFAULT_SHIPS])
     for choice in choices:
         ship_id, _, stat = str(choice).partition(":")
