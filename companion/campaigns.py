@@ -40,8 +40,7 @@ def start_next_game(store: SQLiteStore, campaign_id: str, actor: str | None = No
     carried on by the ledger recorded from it."""
     info = store.campaign(campaign_id)
     if info.current is not None:
-        raise CampaignConflict(f"campaign {info.name!r} already has a game under way "
-                               f"({info.current}): record it first")
+        raise CampaignConflict("under_way", name=info.name, session=info.current)
     options = info.ledger if not changes else {**info.ledger, "campaign_changes": changes}
     table = Table.create(store, info.game, options, actor)
     store.link_campaign_game(campaign_id, table.session_id)
@@ -55,7 +54,7 @@ def record_game(store: SQLiteStore, campaign_id: str) -> CampaignInfo:
     recording stands."""
     info = store.campaign(campaign_id)
     if info.current is None:
-        raise CampaignConflict(f"campaign {info.name!r} has no game under way")
+        raise CampaignConflict("none_under_way", name=info.name)
     table = Table.open(store, info.current)
     ledger = table.engine.next_game(table.state)  # IllegalCommand until recorded
     recorded = store.append_campaign_ledger(campaign_id, info.current, ledger)

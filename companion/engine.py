@@ -18,7 +18,9 @@ when the game has it, else English), ``legal_commands(state)``, and
 ``private_to(event)``, the one viewer an event's content belongs to (a secret note): the
 history shows the others that it happened, not what it was; ``dice_thrown(events)``, the
 dice the events of the commands in effect threw (``[{"player", "die", "source",
-"faces"}]``), for the table's dice statistics.
+"faces"}]``), for the table's dice statistics; ``phrase(text, lang)`` and
+``refusal(text, lang)``, a phrase the engine wrote into a view and the message of an
+``IllegalCommand`` it raised, said in ``lang`` when the game has it (else as written).
 
 Nothing in an engine reads a clock, a camera or a random generator: physical dice arrive in
 commands (see :mod:`companion.dice`).

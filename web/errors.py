@@ -9,20 +9,27 @@ the current version so the page can refresh, or a campaign moved on, ``CampaignC
 500 a stored table this Tableside cannot open
 (:class:`Unopenable`) or a bug. A message made from a message key (:mod:`vision.said`: the
 dice reads' refusals) also gives ``said``, its key and values, for a page to say it in its
-language.
+language; a table's engine refusing a command in a language it has (SeaFall: French) gives
+``phrases``, the refusal said in the request's language (:func:`refusal_phrases`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, jsonify, request
+from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import IllegalCommand, InvalidCommand
-from companion.store.campaigns import CampaignConflict
+from companion.games import find_game
+from companion.store.campaigns import CONFLICTS, CampaignConflict
 from companion.store.errors import StorageFull, StorageRefused, VersionConflict, refused
-from vision.said import said_json, said_of
+from vision.said import Message, message, said_json, said_of
+from web.i18n import request_language
+
+CAMPAIGN_MOVED: dict[str, Message] = {
+    code: message(f"campaign.{code}", english) for code, english in CONFLICTS.items()}
+"""A campaign conflict's sentence (its English is the store's) as a message, by its code."""
 
 
 class NotFound(LookupError):
@@ -72,6 +79,33 @@ def error_response(status: int, code: str, message: str, **extra: Any) -> Any:
     return response
 
 
+def refusal_phrases(message: str) -> dict[str, Any]:
+    """``{"phrases": {message: said}}``: a game's refusal said in the request's language by
+    its engine (the optional ``refusal(text, lang)``), for a request about a table or a
+    campaign (``session_id`` or ``campaign_id`` in its address); nothing in English, or
+    when the engine does not say it otherwise. ``message`` stays English, as written."""
+    lang = request_language(request)
+    if lang == "en" or said_json(message) is not None:
+        return {}
+    refusal = getattr(_engine_asked(), "refusal", None)
+    said = str(refusal(message, lang=lang)) if refusal is not None else message
+    return {"phrases": {message: said}} if said != message else {}
+
+
+def _engine_asked() -> Any:
+    """The engine of the table or campaign the request is about, or None."""
+    args = request.view_args or {}
+    services = current_app.extensions["tableside"]
+    try:
+        if isinstance(args.get("session_id"), str):
+            return services.tables.get(args["session_id"]).engine
+        if isinstance(args.get("campaign_id"), str):
+            return find_game(services.store.campaign(args["campaign_id"]).game)
+    except Exception:  # noqa: BLE001  (a refusal is answered even when its table is not)
+        return None
+    return None
+
+
 def init_app(app: Flask) -> None:
     @app.errorhandler(InvalidCommand)
     def _invalid(exc: InvalidCommand) -> Any:
@@ -79,7 +113,8 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(IllegalCommand)
     def _illegal(exc: IllegalCommand) -> Any:
-        return error_response(409, "illegal", said_of(exc))
+        message = said_of(exc)
+        return error_response(409, "illegal", message, **refusal_phrases(message))
 
     @app.errorhandler(VersionConflict)
     def _conflict(exc: VersionConflict) -> Any:
@@ -87,7 +122,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(CampaignConflict)
     def _campaign_moved(exc: CampaignConflict) -> Any:  # a game set up, recorded, taken back
-        return error_response(409, "conflict", str(exc))
+        return error_response(409, "conflict", CAMPAIGN_MOVED[exc.code](**exc.values))
 
     @app.errorhandler(StorageRefused)
     def _refused(exc: StorageRefused) -> Any:  # the Pi's card: nothing was written

@@ -29,9 +29,9 @@ from vision.said import MESSAGES
 LANGUAGES = ("en", "fr")
 SAID_IN = ("vision.calibration", "vision.detection", "vision.framewarnings", "vision.imagefile",
            "vision.settle", "vision.setupadvice", "vision.smear", "web.api.join", "web.auth",
-           "web.runtime", "web.runtime.boxes", "web.runtime.camera", "web.runtime.images",
-           "web.runtime.power", "web.runtime.readnotes", "web.runtime.status",
-           "web.runtime.storage")
+           "web.errors", "web.runtime", "web.runtime.boxes", "web.runtime.camera",
+           "web.runtime.images", "web.runtime.power", "web.runtime.readnotes",
+           "web.runtime.status", "web.runtime.storage", "web.services")
 """The modules whose messages (vision.said) reach the pages."""
 DEFAULT = "en"
 COOKIE = "lang"

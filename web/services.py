@@ -20,6 +20,7 @@ from companion.store.errors import UnknownSession
 from companion.store.protocol import EventStore
 from companion.table import Table
 from firmware_bridge.keys import SoftwareButtonBox
+from vision.said import message
 from web.auth import Auth
 from web.auth_store import AuthStore
 from web.buttons import TableButtons
@@ -28,6 +29,8 @@ from web.live import Broker
 from web.rules import RuleIndex, index_path
 
 log = logging.getLogger(__name__)
+RECORDED = message("table.recorded", "this game is recorded into the campaign '{name}'; to "
+                   "change it, take its recording back on the campaign page first")
 
 if TYPE_CHECKING:
     from web.runtime.dice import DiceService
@@ -67,8 +70,7 @@ class Tables:
         recorded = getattr(self.store, "campaign_recorded", None)
         name = recorded(table.session_id) if recorded is not None else None
         if name is not None:
-            raise IllegalCommand(f"this game is recorded into the campaign {name!r}; to change "
-                                 "it, take its recording back on the campaign page first")
+            raise IllegalCommand(RECORDED(name=name))
 
     def opened(self) -> list[Table]:
         """The tables open now (being played), for the camera and the button box."""

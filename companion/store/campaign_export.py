@@ -56,13 +56,11 @@ class CampaignExport:
         doc = parse_campaign(doc)
         with self._write() as conn:
             if conn.execute("SELECT 1 FROM campaigns WHERE id = ?", (doc["id"],)).fetchone():
-                raise CampaignConflict(f"campaign {doc['id']} is already in this database")
+                raise CampaignConflict("already_here", campaign=doc["id"])
             for entry in doc["games"]:
                 if not conn.execute("SELECT 1 FROM sessions WHERE id = ?",
                                     (entry["session"],)).fetchone():
-                    raise CampaignConflict(
-                        f"game session {entry['session']} is not in this database: import the "
-                        "campaign's sessions first (tableside sessions import)")
+                    raise CampaignConflict("session_missing", session=entry["session"])
             try:
                 _write_campaign(conn, doc)
             except sqlite3.IntegrityError as exc:  # what the checks above do not foresee

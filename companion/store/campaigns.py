@@ -25,8 +25,28 @@ class UnknownCampaign(StoreError, KeyError):
         return f"no campaign {self.args[0]!r} in this database"
 
 
+CONFLICTS: dict[str, str] = {  # the English of each CampaignConflict; {name}: a value
+    "under_way": "campaign '{name}' already has a game under way ({session}): record it first",
+    "none_under_way": "campaign '{name}' has no game under way",
+    "not_under_way": "{session} is not the game under way in campaign '{name}'",
+    "nothing_to_take_back": "campaign '{name}' has nothing to take back: no game was set up "
+                            "from it yet",
+    "changed": "campaign '{name}' changed: its last step is now the {kind} of {session}; "
+               "reload",
+    "already_here": "campaign {campaign} is already in this database",
+    "session_missing": "game session {session} is not in this database: import the "
+                       "campaign's sessions first (tableside sessions import)",
+}
+
+
 class CampaignConflict(StoreError):
-    """The campaign is not where the request assumed (a game already started or recorded)."""
+    """The campaign is not where the request assumed (a game already started or recorded).
+    ``code`` names the case (:data:`CONFLICTS`, its English) and ``values`` fill it in, so a
+    page can say it in its language."""
+
+    def __init__(self, code: str, **values: str) -> None:
+        super().__init__(CONFLICTS[code].format(**values))
+        self.code, self.values = code, values
 
 
 @dataclass(frozen=True)
@@ -129,8 +149,7 @@ class CampaignTables:
         with self._write() as conn:
             info = read_campaign(conn, campaign_id)
             if info.current is not None:
-                raise CampaignConflict(f"campaign {info.name!r} already has a game under way "
-                                       f"({info.current}): record it first")
+                raise CampaignConflict("under_way", name=info.name, session=info.current)
             conn.execute("INSERT INTO campaign_games VALUES (?, ?, ?, ?)",
                          (campaign_id, info.version, session_id, self._now()))
         return self.campaign(campaign_id)
@@ -142,8 +161,7 @@ class CampaignTables:
         with self._write() as conn:
             info = read_campaign(conn, campaign_id)
             if info.current != session_id:
-                raise CampaignConflict(f"{session_id} is not the game under way in campaign "
-                                       f"{info.name!r}")
+                raise CampaignConflict("not_under_way", name=info.name, session=session_id)
             # after the versions of any recording taken back: versions are never reused
             conn.execute("INSERT INTO campaign_ledgers SELECT ?, MAX(version) + 1, ?, ?, ? "
                          "FROM campaign_ledgers WHERE campaign_id = ?",
@@ -165,11 +183,10 @@ class CampaignTables:
             info = read_campaign(conn, campaign_id)
             step = info.last_step
             if step is None:
-                raise CampaignConflict(f"campaign {info.name!r} has nothing to take back: "
-                                       "no game was set up from it yet")
+                raise CampaignConflict("nothing_to_take_back", name=info.name)
             if expected is not None and tuple(expected) != step:
-                raise CampaignConflict(f"campaign {info.name!r} changed: its last step is "
-                                       f"now the {step[0]} of {step[1]}; reload")
+                raise CampaignConflict("changed", name=info.name, kind=step[0],
+                                       session=step[1])
             seq = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM campaign_withdrawals "
                                "WHERE campaign_id = ?", (campaign_id,)).fetchone()[0]
             kind, session = step

@@ -93,6 +93,28 @@ def test_refused_commands_answer_one_json_shape(client, body, status, code):
     assert client.get(f"/api/tables/{table['id']}").json["version"] == table["version"]
 
 
+def test_a_rules_refusal_comes_said_in_the_pages_language_beside_the_english(client):
+    """The engine's refusal keeps its English ``message``; a French page also gets it in
+    French (``phrases``), from the cookie/Accept-Language or ``?lang=``."""
+    table = new_table(client)
+    url = f"/api/tables/{table['id']}"
+    client.post(f"{url}/commands", json={"type": "hire_guild", "guild": "soldiers"})
+    again = {"type": "hire_guild", "guild": "merchants"}
+    english = client.post(f"{url}/commands", json=again)
+    french = client.post(f"{url}/commands", json=again, headers={"Accept-Language": "fr"})
+    assert english.status_code == french.status_code == 409
+    message = english.json["message"]
+    assert message.endswith("already hired the Soldiers guild this turn")
+    assert "phrases" not in english.json and french.json["message"] == message
+    player = message.split(" already")[0]
+    assert french.json["phrases"] == {
+        message: f"{player} a déjà engagé la guilde des soldats ce tour-ci"}
+    nothing = client.post(f"{url}/redo?lang=fr")
+    assert nothing.status_code == 409 and nothing.json["message"] == "there is nothing to redo"
+    assert nothing.json["phrases"] == {"there is nothing to redo": "il n’y a rien à rétablir"}
+    assert client.get(url).json["version"] == table["version"] + 1  # the refused: not kept
+
+
 def test_not_json_unknown_table_and_unknown_route(client):
     table = new_table(client)
     r = client.post(f"/api/tables/{table['id']}/commands", data="{", content_type="text/plain")

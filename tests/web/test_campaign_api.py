@@ -39,8 +39,13 @@ def test_a_campaign_over_http(client, services):
     assert r.json["campaign"]["current"] == session
     again = client.post(f"/api/campaigns/{cid}/next")
     assert again.status_code == 409 and "already has a game under way" in again.json["message"]
+    assert again.json["said"] == {"key": "campaign.under_way",
+                                  "values": {"name": "Ours", "session": session}}
     r = client.post(f"/api/campaigns/{cid}/record")
     assert r.status_code == 409 and "not over and recorded" in r.json["message"]
+    assert "phrases" not in r.json
+    r = client.post(f"/api/campaigns/{cid}/record", headers={"Accept-Language": "fr"})
+    assert r.json["phrases"][r.json["message"]].startswith("la partie n’est pas encore finie")
 
     play_out(services.tables.get(session), script()[1])
     r = client.post(f"/api/campaigns/{cid}/record")

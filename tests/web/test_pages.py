@@ -78,7 +78,7 @@ def test_a_stored_table_that_will_not_open_is_a_page_saying_why(host, services, 
         response = host.get(path, headers={"Accept-Language": "fr"})
         html = response.get_data(as_text=True)
         assert response.status_code == 500 and response.content_type.startswith("text/html")
-        assert "Cette table ne peut pas être ouverte" in html and "« catan »" in html
+        assert "Cette table ne peut pas être ouverte" in html and "«\u00a0catan\u00a0»" in html
         assert "tableside sessions export old" in html
     doc["session"].update(id="changed", game="seafall")
     doc["records"][0]["events"][0]["payload"] = {"nonsense": 1}

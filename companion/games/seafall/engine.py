@@ -23,6 +23,7 @@ from companion.games.seafall import (
     legacy,
     log_fr,
     plunder,
+    refusals_fr,
     turn,
     year,
 )
@@ -260,6 +261,11 @@ class SeaFall:
         """A phrase the engine wrote into a view or a payload (a dice-pool line's reason, a
         glory reason) in ``lang``: French when it is a known one, else as it is."""
         return log_fr.phrase(text) if lang == "fr" else text
+
+    def refusal(self, text: str, lang: str = "en") -> str:
+        """Why a command was refused (an ``IllegalCommand``'s message) in ``lang``: French
+        when it is one the engine writes, else as it is."""
+        return refusals_fr.refusal(text) if lang == "fr" else text
 
     def summary(self, state: SeaFallState) -> str:
         """A few lines on where the game stands: whose turn, each province's holdings."""

@@ -517,6 +517,22 @@ def test_the_host_records_a_game_and_sets_up_the_next_with_a_player_missing_it(d
     assert [c for c, p in state.provinces.items() if p.absent] == ["red"]
 
 
+def test_the_campaign_pages_refusal_reads_in_french(devices, server):
+    """docs/ui.md, "Languages", refusals: the game's refusal to record a game that is not
+    over, in the page's French (the API's ``phrases``)."""
+    from companion.campaigns import start_campaign
+    from tests.companion.test_campaigns import script
+
+    info = start_campaign(server.services.store, "Ligue d’hiver", "seafall", script()[0])
+    host = devices("fr-FR")
+    host.goto(server.url(f"/campaigns/{info.id}"))
+    host.locator("#next-form button").click()
+    expect(host.locator("#campaign-result .pin")).to_be_visible()
+    host.locator("#campaign-host button.primary").click()  # record: the game is not over
+    expect(host.locator("#campaign-result")).to_have_text(
+        "la partie n’est pas encore finie et notée : terminez d’abord la fin de partie")
+
+
 def test_the_campaign_page_follows_what_another_phone_does(devices, server):
     """A phone left on the campaign page sees the campaign move on at another phone (the
     next game set up, a step taken back), drawn anew with a line saying so (docs/ui.md).

@@ -7,8 +7,11 @@ import {inLanguage} from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, body) {
-    // the server's message, in the page's language where it says how (`said`)
-    super((body && body.message && inLanguage(body.message, body.said)) || ("HTTP " + status));
+    // the server's message, in the page's language where it says how: `said` (a message's
+    // key and values), or `phrases` (the game's own refusal, said by its engine)
+    const phrased = body && body.phrases && body.message && body.phrases[body.message];
+    super(phrased || (body && body.message && inLanguage(body.message, body.said))
+          || ("HTTP " + status));
     this.status = status;
     this.code = (body && body.error) || "error";
     this.body = body || {};

@@ -1,0 +1,368 @@
+"""French for the engine's refusals: why a command was refused (``IllegalCommand``).
+
+The engine refuses in English (the CLI, the golden transcripts and the API's ``message``
+read it). A page in French shows the same refusal said in French, from the patterns below:
+one per refusal the engine writes, each matching the whole English sentence, with the names
+in it (players, ships, sites, cards) kept as they are and the game's words in it (a guild,
+an action, a good, a province's colour) said in French. Terms follow the glossary
+(``web/rules/data/glossary.json``), as ``log_fr.py`` does; the sentences are our own.
+
+A refusal no pattern knows is left in English rather than guessed.
+``tests/companion/games/seafall/test_refusals_fr.py`` finds every refusal in the engine's
+source and checks that it has a pattern here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import partial
+
+from companion.games.seafall.log_fr import COLOURS, GOODS, GUILDS, STATS
+
+ACTIONS = {"sail": "naviguer", "buy": "acheter", "sell": "vendre",
+           "repair_or_upgrade": "réparer ou améliorer", "build": "construire",
+           "research": "rechercher", "taxes": "taxer", "explore": "explorer",
+           "raid": "piller"}
+KINDS = {"explore": "exploration", "raid": "pillage"}  # an endeavor's kind
+DOING = {  # what a player was doing when another province's player was refused
+    "hiring a guild": "engager une guilde", "activating an advisor": "activer un conseiller",
+    "ending the turn": "finir le tour", "repairing": "réparer", "sailing": "naviguer",
+    "buying goods": "acheter des ressources", "selling goods": "vendre des ressources",
+    "researching": "rechercher", "collecting taxes": "taxer",
+    "upgrading a ship": "améliorer un bateau", "building": "construire",
+    "rolling for enmity": "lancer les dés d’hostilité", "settling enmity": "régler l’hostilité",
+    "placing a sticker": "coller un autocollant", "choosing a title": "choisir un rang",
+    "claiming a milestone": "revendiquer une étape",
+    "giving reputation": "donner de la réputation", "exploring": "explorer",
+    "raiding": "piller", "improving the province": "modifier la province",
+    "training an advisor": "former un conseiller", "keeping an advisor": "garder un conseiller",
+    "improving a ship": "améliorer un bateau", "hiring an advisor": "engager un conseiller",
+    "buying a treasure": "acheter un trésor",
+}
+WAITING = {"a decision on fortune": "une décision sur la chance",
+           "damage to be assigned": "la répartition des dégâts",
+           "goods to be returned": "les ressources à rendre",
+           "plunder to be chosen": "le choix du butin"}
+STEPS = {"improve the province": "modifier la province", "train advisors":
+         "former les conseillers", "keep an advisor": "garder un conseiller",
+         "improve ships": "améliorer les bateaux", "determine enmity": "régler l’hostilité",
+         "record glory": "noter la gloire", "assign titles": "attribuer les rangs"}
+WHY = {"games played": "parties jouées", "games missed": "parties manquées",
+       "game played": "partie jouée", "game missed": "partie manquée"}
+Q = ("«\u00a0", "\u00a0»")  # French quotation marks, kept with what they quote
+
+
+def _colour(word: str) -> str:
+    return COLOURS.get(word, word)
+
+
+def _doing(text: str) -> str:
+    if text in DOING:
+        return DOING[text]
+    answering = re.fullmatch(r"answering (\w+)'s (\w+)", text)
+    if answering:
+        return f"répondre au test ({KINDS.get(answering[2], answering[2])}) de " \
+               f"{_colour(answering[1])}"
+    plunder = re.fullmatch(r"choosing (\w+)'s plunder", text)
+    if plunder:
+        return f"choisir le butin de {_colour(plunder[1])}"
+    return text
+
+
+def _waiting(text: str) -> str:
+    dice = re.fullmatch(r"(\d+) dice to be (re-)?rolled", text)
+    if dice:
+        return f"{dice[1]} dé(s) à {'relancer' if dice[2] else 'lancer'}"
+    return WAITING.get(text, text)
+
+
+def _quoted(text: str) -> str:
+    """A value the engine quoted with repr (a choice, a card's name) in French quotes."""
+    quoted = len(text) > 1 and text[0] == text[-1] and text[0] in "'\""
+    return f"{Q[0]}{text[1:-1]}{Q[1]}" if quoted else text
+
+
+WORDS: dict[str, Callable[[str], str]] = {
+    "colour": _colour,
+    "good": lambda w: GOODS.get(w, w),
+    "guild": lambda w: GUILDS.get(w.lower(), w),
+    "action": lambda w: ACTIONS.get(w, w),
+    "kind": lambda w: KINDS.get(w, w),
+    "stat": lambda w: STATS.get(w, w),
+    "doing": _doing,
+    "waiting": _waiting,
+    "step": lambda w: STEPS.get(w, w),
+    "why": lambda w: WHY.get(w, w),
+    "q": _quoted,
+}
+
+# (English refusal as a pattern, French): ``{N}`` is group N as it is; ``{word:N}`` is group N
+# said in French by WORDS[word] (a colour, a good, a guild...). Patterns match the whole
+# refusal and are tried in order, so a narrower one comes before a broader one.
+_REFUSALS: list[tuple[str, str]] = [
+    # the table (companion/table.py)
+    (r"there is nothing to undo", "il n’y a rien à annuler"),
+    (r"there is nothing to redo", "il n’y a rien à rétablir"),
+    # whose turn, whose command (args.py, turn.py, engine.py)
+    (r"(.+) is (.+)'s \((\w+)\) to do, not (.+)'s \((\w+)\)",
+     "{doing:1} revient à {2} ({colour:3}), pas à {4} ({colour:5})"),
+    (r"ship (.+) belongs to (\w+), not (\w+)",
+     "le bateau {1} appartient à {colour:2}, pas à {colour:3}"),
+    (r"the game has not been set up", "la partie n’est pas encore mise en place"),
+    (r"no turn is in progress", "aucun tour n’est en cours"),
+    (r"(.+)'s (explore|raid) is not finished yet", "le test ({kind:2}) de {1} n’est pas fini"),
+    (r"(.+) must hire the (\w+) guild to (\w+)",
+     "{1} doit engager la guilde des {guild:2} pour {action:3}"),
+    (r"(\w+) is not an action of the (\w+) guild that (.+) hired",
+     "{Q0}{action:1}{Q1} n’est pas une action de la guilde des {guild:2} engagée par {3}"),
+    (r"(.+) already took the (\w+) action this turn",
+     "{1} a déjà fait l’action {Q0}{action:2}{Q1} ce tour-ci"),
+    (r"(.+) already took two guild actions this turn",
+     "{1} a déjà fait deux actions de guilde ce tour-ci"),
+    (r"(.+) already hired the (\w+) guild this turn",
+     "{1} a déjà engagé la guilde des {guild:2} ce tour-ci"),
+    (r"advisors are activated before a guild is hired",
+     "un conseiller s’active avant d’engager une guilde"),
+    (r"(.+) already has (.+) active", "{1} a déjà {2} comme conseiller actif"),
+    (r"(.+) has no advisor (.+) in the council room",
+     "{1} n’a pas de conseiller {2} dans sa salle du conseil"),
+    (r"(.+) is exhausted until winter", "{1} est épuisé jusqu’à l’hiver"),
+    (r"only island sites are explored", "seuls les lieux des îles s’explorent"),
+    (r"site (.+) has not been explored yet", "le lieu {1} n’a pas encore été exploré"),
+    # the forum (forum.py)
+    (r"advisors are hired and treasures bought before hiring a guild",
+     "on engage un conseiller ou on achète un trésor avant d’engager une guilde"),
+    (r"(.+) already hired an advisor or bought a treasure this turn",
+     "{1} a déjà engagé un conseiller ou acheté un trésor ce tour-ci"),
+    (r"(.+) is not in the forum", "{1} n’est pas au forum"),
+    (r"(.+) is not among the treasures for sale", "{1} n’est pas parmi les trésors en vente"),
+    (r"(.+) has no colour: no good discounts it",
+     "{1} n’a pas de couleur : aucune ressource n’en baisse le prix"),
+    (r"there is no milestone ('.+')", "il n’y a pas d’étape {q:1}"),
+    (r"(.+) was claimed by (\w+)", "{1} a été revendiquée par {colour:2}"),
+    (r"only one milestone can be claimed in a turn",
+     "une seule étape peut être revendiquée par tour"),
+    (r"(\w+) does not control a region ('.+')", "{colour:1} ne contrôle pas de région {q:2}"),
+    (r"(.+) has no reputation token to give", "{1} n’a plus de jeton Réputation à donner"),
+    (r"(.+) has (-?\d+) reputation; (.+) costs (\d+)",
+     "{1} a {2} de réputation ; {3} en coûte {4}"),
+    # gold (forum.py, the actions)
+    (r"(.+) has (-?\d+) gold; research costs (\d+)", "{1} a {2} or ; rechercher coûte {3}"),
+    (r"(.+) has (-?\d+) gold; the (\w+) at (.+) costs (\d+)",
+     "{1} a {2} or ; la ressource {good:3} à {4} coûte {5}"),
+    (r"(.+) has (-?\d+) gold; (.+) costs (\d+) here", "{1} a {2} or ; {3} coûte {4} ici"),
+    (r"(.+) has (-?\d+) gold; (.+) costs (\d+)", "{1} a {2} or ; {3} coûte {4}"),
+    # building (actions/build.py)
+    (r"(.+) has no free building site: name a 'site' and 'replace' its structure",
+     "{1} n’a plus de chantier libre : nommez un lieu («\u00a0site\u00a0») et remplacez son "
+     "bâtiment («\u00a0replace\u00a0»)"),
+    (r"(.+) is not a building site of (.+)'s province",
+     "{1} n’est pas un chantier de la province de {2}"),
+    (r"(.+) is empty: there is nothing to replace", "{1} est vide : rien à remplacer"),
+    (r"(.+) holds (.+): say 'replace' to return it",
+     "{1} porte {2} : dites «\u00a0replace\u00a0» pour le rendre"),
+    (r"(.+) has a free building site \((.+)\); structures are returned only to make room",
+     "{1} a un chantier libre ({2}) ; on ne rend un bâtiment que pour faire de la place"),
+    (r"no (.+) is available \(exhausted or all built\)",
+     "aucun {1} n’est disponible (épuisé ou tous construits)"),
+    # goods that lower a price (actions/places.py)
+    (r"(.+) has sunk; a repair action can rebuild it",
+     "{1} a coulé ; une action Réparer peut le reconstruire"),
+    (r"(.+) is at sea \((.+)\), not at a region", "{1} est en mer ({2}), pas dans une région"),
+    (r"(.+)'s warehouse is not in (.+), where (.+) is bought",
+     "l’entrepôt de {1} n’est pas dans {2}, où s’achète {3}"),
+    (r"(.+)'s warehouse holds no (\w+) for (.+)",
+     "l’entrepôt de {1} ne contient pas de {good:2} pour {3}"),
+    (r"(.+) is not in (.+), where (.+) is bought", "{1} n’est pas dans {2}, où s’achète {3}"),
+    (r"(.+) carries no (\w+) for (.+)", "{1} ne transporte pas de {good:2} pour {3}"),
+    # research (actions/research.py)
+    (r"research is not possible yet in this campaign \(no maps or charts have been found\)",
+     "on ne peut pas encore rechercher dans cette campagne (aucune carte n’a été trouvée)"),
+    (r"(.+) draws (\d+) research card\(s\), not (\d+)",
+     "{1} pioche {2} carte(s) recherche, pas {3}"),
+    # sailing (actions/sail.py)
+    (r"(.+) and (.+) are not in the same space, so they cannot move together",
+     "{1} et {2} ne sont pas dans la même zone : ils ne peuvent pas naviguer ensemble"),
+    (r"ships moving together share their path until the slower one stops",
+     "des bateaux qui naviguent ensemble suivent le même trajet jusqu’à l’arrêt du plus lent"),
+    (r"(.+) sails at most (\d+) space\(s\); the path has (\d+)",
+     "{1} navigue d’au plus {2} zone(s) ; le trajet en compte {3}"),
+    (r"(.+) is already at (.+); each step enters a neighbouring space",
+     "{1} est déjà à {2} ; chaque pas entre dans une zone voisine"),
+    (r"(.+) is not next to (.+) on the map", "{1} n’est pas voisin de {2} sur la carte"),
+    (r"(.+) and (.+) are not together at a region, so they cannot pass goods",
+     "{1} et {2} ne sont pas ensemble dans une région : ils ne peuvent pas s’échanger de "
+     "ressources"),
+    (r"(.+) is not in its home harbor, where (.+)'s warehouse is",
+     "{1} n’est pas dans son port d’attache, où se trouve l’entrepôt de {2}"),
+    (r"(.+)'s hold takes (\d+) goods, not (\d+)",
+     "la cale de {1} prend {2} ressource(s), pas {3}"),
+    # the shipyard (actions/shipyard.py)
+    (r"(.+) has no structure that repairs without the action",
+     "{1} n’a pas de bâtiment qui répare sans l’action"),
+    (r"(.+) has not sunk", "{1} n’a pas coulé"),
+    (r"(.+) is rebuilt in its home harbor, which has no Port of (.+)'s",
+     "{1} se reconstruit dans son port d’attache, où {2} n’a pas de Port"),
+    (r"(.+) has nothing to repair: no damaged ship (.+) and no sunk ship",
+     "{1} n’a rien à réparer : aucun bateau endommagé {2} et aucun bateau coulé"),
+    (r"(.+) is not available \(exhausted or on a ship\)",
+     "{1} n’est pas disponible (épuisée ou sur un bateau)"),
+    (r"(.+) has no dock (.+) may use for (\w+) upgrades",
+     "{1} n’a pas de chantier naval utilisable par {2} pour les améliorations {good:3}"),
+    (r"(.+) already has (\d+) upgrades: name one to 'replace'",
+     "{1} a déjà {2} améliorations : nommez celle à remplacer («\u00a0replace\u00a0»)"),
+    (r"(.+) has room for (.+); upgrades are returned only to make room",
+     "{1} a de la place pour {2} ; on ne rend une amélioration que pour faire de la place"),
+    (r"(.+) has no upgrade (.+)", "{1} n’a pas l’amélioration {2}"),
+    # trading (actions/trade.py)
+    (r"(.+) has no ship at (.+) to buy there", "{1} n’a pas de bateau à {2} pour y acheter"),
+    (r"(.+) may buy (\d+) goods with this action, not (\d+)",
+     "{1} peut acheter {2} ressource(s) avec cette action, pas {3}"),
+    (r"(.+) may sell (\d+) goods with this action, not (\d+)",
+     "{1} peut vendre {2} ressource(s) avec cette action, pas {3}"),
+    (r"goods are bought from island sites", "les ressources s’achètent sur les lieux des îles"),
+    (r"there is no good cube for sale at (.+)", "aucune ressource n’est à vendre à {1}"),
+    (r"(.+)'s hold is full \(return a good to make room\)",
+     "la cale de {1} est pleine (rendez une ressource pour faire de la place)"),
+    (r"(.+) holds no (\w+) to sell", "{1} ne contient pas de {good:2} à vendre"),
+    (r"no market (.+) may use at (.+) buys (\w+)",
+     "aucun marché utilisable par {1} à {2} n’achète de {good:3}"),
+    (r"(.+) carries no (\w+) to return", "{1} ne transporte pas de {good:2} à rendre"),
+    (r"(.+) holds no (\w+)", "{1} ne contient pas de {good:2}"),
+    # endeavors (endeavor.py, plunder.py)
+    (r"(.+) has sunk and must be rebuilt before it can sail",
+     "{1} a coulé et doit être reconstruit avant de naviguer"),
+    (r"only sites on islands are explored", "seuls les lieux des îles s’explorent"),
+    (r"site (.+) is already explored", "le lieu {1} est déjà exploré"),
+    (r"(.+) has no research card ('.+')", "{1} n’a pas de carte recherche {q:2}"),
+    (r"(.+) cannot raid their own province", "{1} ne peut pas piller sa propre province"),
+    (r"provinces cannot be raided in the prologue",
+     "on ne pille pas de province pendant le prologue"),
+    (r"(.+) is not in (\w+)'s home harbor",
+     "{1} n’est pas dans le port d’attache de {colour:2}"),
+    (r"(.+) has no enmity token left to place on (.+); a raid needs one",
+     "{1} n’a plus de jeton Hostilité à poser sur {2} ; un pillage en demande un"),
+    (r"no endeavor is waiting for that", "aucun test n’attend cela"),
+    (r"the (explore|raid) is waiting for (.+), not (\w+)",
+     "le test ({kind:1}) attend {waiting:2}, pas {Q0}{3}{Q1}"),
+    (r"at most (\d+) fortune can be spent on this roll",
+     "ce lancer accepte au plus {1} jeton(s) Chance"),
+    (r"('.*') is not a way to take this damage; choose one of: (.+)",
+     "{q:1} n’est pas une façon de prendre ce dégât ; choisissez parmi : {2}"),
+    (r"(.+) carries no (\w+)", "{1} ne transporte pas de {good:2}"),
+    (r"site (.+) is unexplored: explore it before raiding it",
+     "le lieu {1} est inexploré : explorez-le avant de le piller"),
+    (r"record what site (.+) is \(record_site\) before raiding it",
+     "notez ce qu’est le lieu {1} (record_site) avant de le piller"),
+    (r"site (.+) has nothing to plunder", "le lieu {1} n’a aucun butin"),
+    (r"site (.+) already has enmity on it and cannot be raided again this year",
+     "le lieu {1} porte déjà de l’hostilité : il ne peut plus être pillé cette année"),
+    (r"no (\w+) is left in the supply, so (.+) cannot be raided",
+     "la réserve n’a plus de {good:1} : {2} ne peut pas être pillé"),
+    (r"no (\w+) 10-gold upgrade is available, so (.+) cannot be raided",
+     "aucune amélioration {good:1} à 10 or n’est disponible : {2} ne peut pas être pillé"),
+    (r"every site in (\w+)'s province already has enmity this year",
+     "chaque lieu de la province de {colour:1} porte déjà de l’hostilité cette année"),
+    (r"(.+) has (\d+) enmity token\(s\) to give; the cheapest site to plunder in (\w+)'s "
+     r"province needs (\d+)",
+     "{1} a {2} jeton(s) Hostilité à donner ; le lieu le moins cher à piller dans la "
+     "province de {colour:3} en demande {4}"),
+    (r"no raid is waiting for plunder to be chosen",
+     "aucun pillage n’attend le choix d’un butin"),
+    (r"('.*') is not an answer to ('.*'); choose one of: (.+)",
+     "{q:1} ne répond pas à {q:2} ; choisissez parmi : {3}"),
+    # the year (year.py)
+    (r"the forum is full: no advisor is being dealt",
+     "le forum est plein : aucun conseiller n’est à distribuer"),
+    (r"no event is waiting to be revealed", "aucun évènement n’attend d’être révélé"),
+    (r"('.+') is not in the event deck", "{q:1} n’est pas dans la pioche Évènement"),
+    (r"(.+) is not in the advisor deck", "{1} n’est pas dans la pioche Conseiller"),
+    # the end of the game (endgame.py)
+    (r"the end of the game is not at the step '(.+)'",
+     "la fin de partie n’est pas à l’étape {Q0}{step:1}{Q1}"),
+    (r"choose a field (.+) controls", "choisissez un champ que {1} contrôle"),
+    (r"choose a region (.+) controls", "choisissez une région que {1} contrôle"),
+    (r"the field is worth (-?\d+|None); its new value must be higher, at most (\d+)",
+     "le champ vaut {1} ; sa nouvelle valeur doit être plus haute, au plus {2}"),
+    (r"('.*') is not a retired advisor free to train with \(free: (.*)\)",
+     "{q:1} n’est pas un conseiller retraité disponible pour la formation (disponibles : "
+     "{2})"),
+    (r"('.*') is not an advisor of yours with an empty slot",
+     "{q:1} n’est pas l’un de vos conseillers avec un emplacement libre"),
+    (r"('.*') cannot be kept; choose one of: (.*)",
+     "{q:1} ne peut pas être gardé ; choisissez parmi : {2}"),
+    (r"(.*)'s (.*) cannot be improved \(at most (\d+), and only your own ships\)",
+     "{stat:2} de {1} ne peut pas être améliorée (au plus {3}, et seulement sur vos propres "
+     "bateaux)"),
+    (r"no roll is waiting", "aucun lancer n’est attendu"),
+    (r"no enmity is waiting to be settled", "aucune hostilité n’attend d’être réglée"),
+    (r"('.*') is not an option now", "{q:1} n’est pas possible maintenant"),
+    (r"no sticker is waiting to be placed", "aucun autocollant n’attend d’être collé"),
+    (r"there is no (\w+) sticker to cover on (.+)",
+     "il n’y a pas d’autocollant {colour:1} à recouvrir sur {2}"),
+    (r"no title is waiting to be chosen", "aucun rang n’attend d’être choisi"),
+    (r"('.*') is not a title open to this tie; choose one of (.*)",
+     "{q:1} n’est pas un rang ouvert à cette égalité ; choisissez parmi {2}"),
+    # the campaign (campaign.py, legacy.py, membership.py)
+    (r"the game is not over and recorded yet: finish the end of the game first",
+     "la partie n’est pas encore finie et notée : terminez d’abord la fin de partie"),
+    (r"the campaign is over: (.+) \((\w+)\) is crowned Emperor",
+     "la campagne est finie : {1} ({colour:2}) est couronné Empereur"),
+    (r"milestone (.+) was already claimed", "l’étape {1} a déjà été revendiquée"),
+    (r"event (.+) is already in the game", "l’évènement {1} est déjà en jeu"),
+    (r"there is no (\w+) province in the campaign",
+     "il n’y a pas de province {colour:1} dans la campagne"),
+    (r"the (\w+) province is already in the campaign",
+     "la province {colour:1} est déjà dans la campagne"),
+    (r"the campaign already has (\d+) provinces", "la campagne a déjà {1} provinces"),
+    (r"joining needs a campaign with provinces in it",
+     "pour rejoindre, il faut une campagne qui a des provinces"),
+    (r"(\w+) is still marked absent for this game",
+     "{colour:1} est encore marqué absent pour cette partie"),
+    (r"(\w+) has no missed games to catch up", "{colour:1} n’a aucune partie manquée à rattraper"),
+    (r"a game of SeaFall needs at least (\d+) provinces",
+     "une partie de SeaFall demande au moins {1} provinces"),
+    (r"(\w+) is already marked absent for this game",
+     "{colour:1} est déjà marqué absent pour cette partie"),
+    (r"(\w+) improves its ships (\d+) time\(s\), one per (.+); got (\d+)",
+     "{colour:1} améliore ses bateaux {2} fois, une par {why:3} ; reçu {4}"),
+    (r"(\w+) takes (\d+) improvement\(s\), one per (\d+) (.+); got (\d+)",
+     "{colour:1} reçoit {2} modification(s) permanente(s), une pour {3} {why:4} ; reçu {5}"),
+    (r"the provinces' titles are not the titles for their number; assign titles first",
+     "les rangs des provinces ne sont pas ceux de leur nombre : attribuez d’abord les rangs"),
+    (r"take an advisor worth one reputation from the advisor deck: (.*)",
+     "prenez dans la pioche Conseiller un conseiller qui vaut une réputation : {1}"),
+    (r"('.*') is not an advisor worth one reputation in the advisor deck",
+     "{q:1} n’est pas un conseiller de la pioche qui vaut une réputation"),
+    (r"(.+)'s (\w+) is already (\d+), the most", "{stat:2} de {1} vaut déjà {3}, le maximum"),
+    (r"choose a field of (\w+)'s province, such as '(.+)'",
+     "choisissez un champ de la province {colour:1}, par exemple {Q0}{2}{Q1}"),
+    (r"(\w+) controls only its own province's garrison here",
+     "{colour:1} ne contrôle ici que la garnison de sa propre province"),
+    # broad: last, so that a narrower refusal is never taken for it
+    (r"(.+) is not at (.+)", "{1} n’est pas à {2}"),
+]
+REPR = r"""('[^']*'|"[^"]*"|'.*')"""  # a value the engine wrote with repr()
+PATTERNS: list[tuple[re.Pattern[str], str]] = [(re.compile(p.replace("('.+')", REPR)
+                                                           .replace("('.*')", REPR)), fr)
+                                               for p, fr in _REFUSALS]
+_SLOT = re.compile(r"\{(?:(\w+):)?(\w+)\}")
+
+
+def refusal(text: object) -> str:
+    """An engine refusal in French when a pattern knows it, else as it is."""
+    text = str(text)
+    for pattern, french in PATTERNS:
+        match = pattern.fullmatch(text)
+        if match is not None:
+            return _SLOT.sub(partial(_fill, match), french)
+    return text
+
+
+def _fill(match: re.Match[str], slot: re.Match[str]) -> str:
+    word, name = slot.group(1), slot.group(2)
+    if name in ("Q0", "Q1"):
+        return Q[int(name[1])]
+    value = match.group(int(name))
+    return WORDS[word](value) if word else value

@@ -1,0 +1,140 @@
+"""French refusals (refusals_fr.py): every refusal the SeaFall engine writes reads in French,
+names kept, and English is untouched.
+
+The engine's source is read for every ``IllegalCommand`` it raises; each refusal is written
+out with sample values (numbers, so each can be found again) and must come out in French
+with every value still in it. A few real refusals, met by playing, are checked word for word.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from companion.errors import IllegalCommand
+from companion.games.seafall.engine import SeaFall
+from companion.games.seafall.refusals_fr import DOING, refusal
+
+ROOT = Path(__file__).resolve().parents[4]
+SOURCES = sorted((ROOT / "companion/games/seafall").rglob("*.py")) + [ROOT / "companion/table.py"]
+# values whose words the pattern needs (an endeavor's kind, what it waits for, a doing)
+WORD = re.compile(r"[A-Za-z]{5,}")
+KEPT = {"replace", "forum", "SeaFall", "record", "field",  # said as the command says
+        "province", "provinces", "action", "actions", "prologue", "absent"}  # French too
+DOMAIN = {"end.kind": "raid", "_waiting_for(end)": "a decision on fortune",
+          "doing": "hiring a guild"}
+
+
+def _render(node: ast.expr, source: str, counter: list[int]) -> str:
+    """The refusal an f-string (or a concatenation of strings) writes, each value a fresh
+    number (or the DOMAIN word its expression needs)."""
+    if isinstance(node, ast.Constant):
+        return str(node.value)
+    if isinstance(node, ast.BinOp):
+        return _render(node.left, source, counter) + _render(node.right, source, counter)
+    if isinstance(node, ast.JoinedStr):
+        return "".join(_render(part, source, counter) for part in node.values)
+    if isinstance(node, ast.FormattedValue):
+        expr = ast.get_source_segment(source, node.value) or ""
+        if expr in DOMAIN:
+            return DOMAIN[expr]
+        counter[0] += 1
+        value = str(10 + counter[0])
+        return repr(value) if node.conversion == ord("r") else value
+    counter[0] += 1  # a call such as ", ".join(...): a list of names
+    return str(10 + counter[0])
+
+
+def engine_refusals() -> list[tuple[str, str]]:
+    """(where, the English refusal with sample values) for every IllegalCommand raised."""
+    found = []
+    for path in SOURCES:
+        source = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(source)):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "IllegalCommand"
+                    and node.args):
+                where = f"{path.relative_to(ROOT)}:{node.lineno}"
+                found.append((where, _render(node.args[0], source, [0])))
+    return found
+
+
+REFUSALS = engine_refusals()
+
+
+def test_the_engine_refuses_in_many_ways():
+    assert len(REFUSALS) > 120  # the scan finds the refusals, not an empty list
+
+
+@pytest.mark.parametrize(("where", "english"), REFUSALS, ids=[w for w, _ in REFUSALS])
+def test_every_refusal_of_the_engine_reads_in_french_with_its_values(where, english):
+    french = refusal(english)
+    assert french != english, f"{where}: no French for {english!r}"
+    values = [word.strip(".,;:()'") for word in english.split()]
+    for value in (v for v in values if v.isdigit() and int(v) > 10):
+        assert value in french, f"{where}: {value} lost from {french!r}"
+    assert "{" not in french and "}" not in french, french
+    left = set(WORD.findall(english)) & set(WORD.findall(french)) - KEPT  # a broad pattern
+    assert not left, f"{where}: English left in {french!r}"  # matched a narrower refusal
+
+
+def _doings() -> list[str]:
+    """Every 'doing' phrase passed to the helpers that refuse another province's player."""
+    takes = {"require_player": 3, "start_action": 3, "_acting": 3, "_first_step": 2}
+    out = []
+    for path in SOURCES:
+        source = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in takes:
+                arg = node.args[takes[node.func.id]]
+                if isinstance(arg, ast.Constant):
+                    out.append(arg.value)
+                elif isinstance(arg, ast.JoinedStr):  # "answering red's raid"
+                    out.append(_render(arg, source, [0]).replace("11", "red"))
+    return out
+
+
+@pytest.mark.parametrize("doing", _doings())
+def test_what_a_player_was_doing_is_said_in_french(doing):
+    english = f"{doing} is Ann's (red) to do, not Bob's (blue)"
+    french = refusal(english)
+    assert french.endswith("revient à Ann (Rouge), pas à Bob (Bleu)")
+    assert doing not in french
+
+
+def test_doing_words_have_no_unused_entries():
+    assert set(DOING) <= set(_doings())
+
+
+def test_real_refusals_read_in_french_word_for_word(game):
+    """Refusals met in play (rulebook, "Forum" and "Guild actions": an advisor hired before
+    the guild, two guild actions a turn)."""
+    g = game({"provinces": [{"colour": "red", "player": "Ann", "gold": 1},
+                            {"colour": "blue", "player": "Bob"}],
+              "forum": ["Savage", "Madman", "Brute", "Captain"]})
+    engine = SeaFall()
+
+    def refused(type_: str, actor: str | None = None, **args: object) -> str:
+        with pytest.raises(IllegalCommand) as caught:
+            g.do(type_, actor, **args)
+        return engine.refusal(str(caught.value), lang="fr")
+
+    assert refused("hire_advisor", advisor="Savage") == "Ann a 1 or ; Savage coûte 3"
+    assert refused("end_turn", actor="blue") == \
+        "finir le tour revient à Ann (Rouge), pas à Bob (Bleu)"
+    assert refused("sail", moves=[{"ship": "red-1", "path": ["coastal_waters"]}]) == \
+        "Ann doit engager la guilde des marchands pour naviguer"
+    g.do("hire_guild", guild="soldiers")
+    assert refused("hire_guild", guild="merchants") == \
+        "Ann a déjà engagé la guilde des soldats ce tour-ci"
+    assert refused("hire_advisor", advisor="Madman") == \
+        "on engage un conseiller ou on achète un trésor avant d’engager une guilde"
+
+
+def test_english_and_unknown_refusals_are_left_as_they_are():
+    engine = SeaFall()
+    text = "Blue already hired the Soldiers guild this turn"
+    assert engine.refusal(text) == text and engine.refusal(text, lang="de") == text
+    assert engine.refusal("a refusal written later", lang="fr") == "a refusal written later"
