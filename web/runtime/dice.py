@@ -66,6 +66,7 @@ from vision.profilefile import EnrollmentError
 from vision.reader import UNREAD
 from vision.reading import DieRead, TrayRead
 from vision.rolls import RollTracker
+from vision.said import said_of
 from web.errors import NotFound
 from web.runtime.dicereaders import ENROLL_PER_FACE, STARTER_PER_FACE, DiceReaders
 from web.runtime.images import decode_photo
@@ -281,7 +282,7 @@ class DiceService:
                     record = self._apply(table, record, record.answer, actor, version)
                 except (IllegalCommand, InvalidCommand, VersionConflict, StorageRefused) as exc:
                     # it waits for the table (a full disk: until there is room to confirm it)
-                    notes = (NOT_APPLIED(why=str(exc)),)
+                    notes = (NOT_APPLIED(why=said_of(exc)),)  # a message stays one
                     try:
                         record = self.store.update(record, notes=notes)
                     except StorageRefused:  # said in the answer, if not in the reads' file

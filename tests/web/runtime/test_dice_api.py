@@ -120,6 +120,25 @@ def test_certain_complete_seafall_read_is_applied_at_once_with_its_evidence(app,
     assert again["dice"] == read["dice"]
 
 
+def test_a_read_the_table_refuses_waits_saying_why_in_words_a_page_can_translate(
+        client, seafall_services):
+    """A certain read of a game recorded into a campaign (web.services' guard: it stays as
+    recorded) is not applied; its note quotes the refusal with its own message key, so a
+    French page says both in French."""
+    tid = new_table(client)
+    seafall_services.store.campaign_recorded = lambda session: "Ours" if session == tid else None
+    read = upload(client, tid, settled(0)[0]).json
+    assert read["status"] == "pending"
+    why = ("this game is recorded into the campaign 'Ours'; to change it, take its recording "
+           "back on the campaign page first")
+    assert read["notes"] == [f"not applied: {why}"]
+    assert read["said"]["notes"] == [{"key": "runtime.not_applied", "values": {"why": {
+        "text": why, "key": "table.recorded", "values": {"name": "Ours"}}}}]
+    kept = client.get(f"/api/tables/{tid}/dice/{read['read_id']}").json
+    assert kept["said"] == read["said"]  # as kept in the reads' file
+    assert state(client, tid)["state"]["rolled"] == []
+
+
 # -- pending, confirm, correct ---------------------------------------------------------------
 
 def pending_read(client, count: int = 3) -> tuple[str, dict, list[str]]:
