@@ -854,6 +854,9 @@ def test_photo_of_the_dice_is_read_shown_with_crops_and_corrected(devices, serve
 
     new_face = "blank" if kept["dice"][0]["face"] != "blank" else "strong"
     ana.locator("#dice .die-tile").first.click()
+    # an applied read's picker: the faces and Cancel, nothing left over ("null" was written
+    # where the "not a die" button is not offered)
+    expect(ana.locator("#dice .picker")).not_to_contain_text("null")
     ana.locator(f"#dice .picker button.face-button.f-{new_face}").click()
     first = ana.locator("#dice .die-tile").first
     expect(first).to_contain_text("corrected by Ana")

@@ -4,7 +4,7 @@
 // while the dice API grows.
 "use strict";
 
-import {h} from "./dom.js";
+import {fill, h} from "./dom.js";
 import {t, pct, inLanguage} from "./i18n.js";
 import {send} from "./api.js";
 import {faceName, faceSymbol} from "./views.js";
@@ -180,7 +180,7 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
     openPick = {table: tableId, read: read.id, die: i};
     picker.hidden = false;
     if (read.dice[i].notADie) {
-      picker.replaceChildren(
+      fill(picker,
         h("p", {text: t("dice.not_a_die_which", {n: i + 1})}),
         h("button", {type: "button", class: "primary", id: "is-a-die", text: t("dice.is_a_die"),
                      onclick: takeOut(i, false)}),
@@ -188,7 +188,7 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
       if (scroll) picker.scrollIntoView({block: "nearest"});
       return;
     }
-    picker.replaceChildren(
+    fill(picker,
       h("p", {text: t("dice.correct_which", {n: i + 1})}),
       h("div", {class: "choices"}, (faces || []).map((f) => h("button", {
         type: "button", class: "choice face-button f-" + f.label,
