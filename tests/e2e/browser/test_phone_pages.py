@@ -395,6 +395,30 @@ def test_the_hardware_card_says_when_the_pis_power_supply_is_too_weak(devices, s
         runtime.stop()
 
 
+def test_names_typed_on_the_home_page_play_the_demonstration_setup(devices, server):
+    """docs/ui.md, the home page: with the demonstration setup ticked (the default), the
+    names typed for its colours play its provinces; a name for a colour it does not have is
+    refused with the reason, and no table is made."""
+    page = devices()
+    page.goto(server.url("/"))
+    before = {t.id for t in server.services.store.sessions()}
+    page.fill("#create-form input[name=player-yellow]", "Zoe")
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#create-result")).to_have_text(
+        "The demonstration setup is played by Blue, Green, Red: untick it to play Yellow.")
+    assert {t.id for t in server.services.store.sessions()} == before
+    page.fill("#create-form input[name=player-yellow]", "")
+    page.fill("#create-form input[name=player-blue]", "Ana")
+    page.fill("#create-form input[name=player-red]", "Cy")
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#create-result .pin")).to_be_visible()
+    (made,) = {t.id for t in server.services.store.sessions()} - before
+    provinces = server.services.tables.get(made).state.provinces
+    assert {c: p.player for c, p in provinces.items()} == {
+        "blue": "Ana", "green": "Green", "red": "Cy"}
+    assert [a.name for a in provinces["green"].council] == ["Advanced Scout"]  # the demo's
+
+
 def test_a_campaign_is_started_from_the_home_page_with_its_first_game(devices, server):
     """docs/ui.md, the home page: *Start a campaign with it* asks the campaign's name, then
     starts the campaign and sets up its first game at once (POST /api/campaigns, then

@@ -47,19 +47,29 @@ async function startCampaign(name, game, setup) {
 $("#create-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const data = new FormData(event.target);
-  let options;
-  if (data.get("demo_setup")) {
-    options = config.demo_options;
-  } else {
-    const provinces = [];
-    for (const [key, value] of data.entries()) {
-      if (key.startsWith("player-") && String(value).trim()) {
-        provinces.push({colour: key.slice(7), player: String(value).trim()});
-      }
-    }
-    options = {provinces};
-  }
   const out = $("#create-result");
+  const named = [];  // the names typed, by colour
+  for (const [key, value] of data.entries()) {
+    if (key.startsWith("player-") && String(value).trim()) {
+      named.push({colour: key.slice(7), player: String(value).trim()});
+    }
+  }
+  let options = {provinces: named};
+  if (data.get("demo_setup")) {
+    // the demonstration's provinces, played by the names typed for their colours
+    const demo = config.demo_options;
+    const colours = demo.provinces.map((p) => p.colour);
+    const outside = named.filter((n) => !colours.includes(n.colour));
+    if (outside.length) {
+      fill(out, h("p", {class: "notice error", text: t("home.demo_colours", {
+        colours: colours.map((c) => t("colour." + c)).join(", "),
+        named: outside.map((n) => t("colour." + n.colour)).join(", ")})}));
+      return;
+    }
+    const player = new Map(named.map((n) => [n.colour, n.player]));
+    options = {...demo, provinces: demo.provinces.map((p) => (
+      player.has(p.colour) ? {...p, player: player.get(p.colour)} : p))};
+  }
   const name = String(data.get("campaign_name") || "").trim();
   if (data.get("campaign") && !name) {
     fill(out, h("p", {class: "notice error", text: t("home.campaign_needs_name")}));
