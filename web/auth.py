@@ -331,6 +331,8 @@ REDO_OTHERS = message(
     "auth.redo_others",
     "the command to redo is {whose}'s ({command}); only the host may redo someone else's "
     "command")
+BY_TABLE = message("auth.by_table", "the table")()  # whose command: the host acting for all
+BY_CAMERA = message("auth.by_camera", "the camera")()  # a roll the camera read and applied
 
 
 def _refusal(member: Member, needed: str) -> str:
@@ -367,6 +369,17 @@ def seat_of(table: Table, who: str | None) -> str | None:
         if who in (seat["id"], seat["name"]):
             return str(seat["id"])
     return None
+
+
+def _whose(table: Table, actor: str | None) -> str:
+    """Who sent a command, for a sentence: its province's player, the table or the camera
+    (a message of its own), else the actor as recorded."""
+    if actor is None:
+        return BY_TABLE
+    if actor == "camera":
+        return BY_CAMERA
+    seat = seat_of(table, actor)
+    return next((str(s["name"]) for s in seats(table) if s["id"] == seat), actor)
 
 
 def viewer_for(table: Table) -> str | None:
@@ -437,7 +450,6 @@ def authorize_step(table: Table, which: str, actor: Any) -> str | None:
     if stack:
         record = table.store.record(table.session_id, stack[-1])
         if seat_of(table, record.actor) != member.province:
-            whose = record.actor or "the table"
             said = UNDO_OTHERS if which == "undo" else REDO_OTHERS
-            raise Forbidden(said(whose=whose, command=record.type))
+            raise Forbidden(said(whose=_whose(table, record.actor), command=record.type))
     return member.province

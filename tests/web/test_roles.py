@@ -198,16 +198,20 @@ def test_role_matrix(table: Table, before: Callable[[Table], None], who: str, me
 @pytest.mark.parametrize(("before", "who", "method", "path", "body", "said"), [
     (nothing, "spectator", "POST", "/api/tables/{id}/undo", {},
      {"key": "auth.spectators_watch", "values": {}}),
-    (red_hires, "blue", "POST", "/api/tables/{id}/undo", {},
-     {"key": "auth.undo_others", "values": {"whose": "red", "command": "hire_guild"}}),
+    (red_hires, "blue", "POST", "/api/tables/{id}/undo", {},  # whose: Red's player
+     {"key": "auth.undo_others", "values": {"whose": "Ann", "command": "hire_guild"}}),
     (red_hires_and_undoes, "blue", "POST", "/api/tables/{id}/redo", {},
-     {"key": "auth.redo_others", "values": {"whose": "red", "command": "hire_guild"}}),
+     {"key": "auth.redo_others", "values": {"whose": "Ann", "command": "hire_guild"}}),
+    (host_hires_as_the_table, "red", "POST", "/api/tables/{id}/undo", {},
+     {"key": "auth.undo_others", "values": {"whose": {
+         "text": "the table", "key": "auth.by_table", "values": {}}, "command": "hire_guild"}}),
     (nothing, "stranger", "POST", "/api/tables/{id}/join",
      {"token": "made-up", "name": "Eve", "province": "green"},
      {"key": "join.link_invalid", "values": {}}),
     (nothing, "stranger", "POST", "/api/tables/{id}/host", {"pin": "000000x"},
      {"key": "join.wrong_pin", "values": {}}),
-], ids=["spectator undoes", "another's undo", "another's redo", "bad join link", "wrong PIN"])
+], ids=["spectator undoes", "another's undo", "another's redo", "the table's undo",
+        "bad join link", "wrong PIN"])
 def test_a_refusal_a_player_meets_comes_with_its_message_key(
         table: Table, before: Callable[[Table], None], who: str, method: str, path: str,
         body: Any, said: dict[str, Any]) -> None:

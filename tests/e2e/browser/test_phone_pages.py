@@ -197,6 +197,11 @@ def test_french_ui_from_the_browser_language_and_the_switch(devices, server):
     expect(ana.locator("#history-list")).to_contain_text("Bleu engage la guilde des explorateurs.")
     expect(page.locator("#history-list")).to_contain_text(  # live, on the other phone
         "Bleu engage la guilde des explorateurs.")
+    # each entry's head names its command and who sent it in French: no id left raw
+    heads = page.locator("#history-list .history-head")
+    expect(heads.first).to_have_text(re.compile(r"^Engager une guilde · \w+$"))
+    expect(heads.last).to_have_text(re.compile(r"^Mise en place\b"))
+    expect(page.locator("#history-list")).not_to_contain_text("· blue")
     page.click("a.lang[hreflang=en]")
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.locator("#glory-title")).to_have_text("Glory")

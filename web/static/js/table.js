@@ -398,6 +398,14 @@ function renderDice() {
   fill(box, parts);
 }
 
+// Who sent a command, as the page names them: a province by its player, the camera and the
+// demonstration in the page's language, anyone else as recorded.
+function actorName(actor) {
+  const province = view && view.state.provinces ? view.state.provinces[actor] : null;
+  if (province) return province.player || t("colour." + actor, null, actor);
+  return t("actor." + actor, null, actor);
+}
+
 function renderHistory() {
   const list = [...history].reverse().slice(0, 40);
   fill($("#history-list"), list.map((entry) => h("li", {class: entry.undone ? "undone" : "",
@@ -405,7 +413,7 @@ function renderHistory() {
     h("div", {class: "history-head"},
       h("strong", {text: entry.kind === "command" ? t("command." + entry.type, null, entry.type.replace(/_/g, " "))
         : t("history." + entry.kind, null, entry.kind)}),
-      entry.actor ? h("span", {class: "muted", text: " · " + entry.actor}) : null,
+      entry.actor ? h("span", {class: "muted", text: " · " + actorName(entry.actor)}) : null,
       entry.undone ? h("span", {class: "pill", text: t("history.was_undone")}) : null),
     h("ul", {class: "events"}, (entry.events || []).map((e) => h("li", {text: e.text || e.type}))),
     rollPicture(entry),
