@@ -130,11 +130,16 @@ def join(session_id: str) -> Any:
     found = _table_or_page(session_id)
     if not isinstance(found, Table):
         return found
-    holders = _services().auth.store.holders(session_id)
+    services = _services()
+    holders = services.auth.store.holders(session_id)
     provinces = [{"colour": seat["id"], "player": seat["name"],
                   "taken_by": holders.get(seat["id"], [])} for seat in auth.seats(found)]
-    return _render("join.html", table=found, provinces=provinces, config={
-        "page": "join", "table": session_id, "token": request.args.get("token", "")})
+    token = request.args.get("token", "")
+    # a link that expired or was replaced says so at once, not after the form is filled in
+    link_valid = bool(token) and services.auth.store.invite_valid(session_id, token,
+                                                                   services.auth.clock())
+    return _render("join.html", table=found, provinces=provinces, link_valid=link_valid,
+                   config={"page": "join", "table": session_id, "token": token})
 
 
 @bp.get("/campaigns/<campaign_id>")

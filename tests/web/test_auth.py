@@ -158,7 +158,12 @@ def test_join_links_expire_and_a_new_one_replaces_the_old(app, clock):
     clock.now += 13 * 3600
     expired = browser(app).post(f"/api/tables/{tid}/join", json={**body, "token": new})
     assert expired.status_code == 403
+    for token in (old, new):  # the join page says so at once, without the form
+        html = browser(app).get(f"/join/{tid}?token={token}").get_data(as_text=True)
+        assert 'id="link-gone"' in html and 'id="join-form"' not in html
     fresh = host.get(f"/api/tables/{tid}/invite").json["token"]  # the expired one is renewed
+    html = browser(app).get(f"/join/{tid}?token={fresh}").get_data(as_text=True)
+    assert 'id="join-form"' in html and 'id="link-gone"' not in html
     assert browser(app).post(f"/api/tables/{tid}/join",
                              json={**body, "token": fresh}).status_code == 200
 

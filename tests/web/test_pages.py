@@ -226,13 +226,30 @@ def test_names_from_players_are_escaped_in_pages(host, app, table_id):
 
 def test_the_join_page_offers_free_provinces_and_marks_taken_ones(host, app, table_id):
     join(app, host, table_id, "Ana", "blue")
-    _, html, config = page(app.test_client(), f"/join/{table_id}?token=tok")
-    assert config["token"] == "tok"
+    token = host.get(f"/api/tables/{table_id}/invite").json["token"]
+    _, html, config = page(app.test_client(), f"/join/{table_id}?token={token}")
+    assert config["token"] == token
     blue = re.search(r'<input type="radio" name="province" value="blue"([^>]*)>', html)
     green = re.search(r'<input type="radio" name="province" value="green"([^>]*)>', html)
     assert blue and "disabled" in blue.group(1) and "played by Ana" in html
     assert green and "disabled" not in green.group(1)
     assert 'name="province" value="" required' in html  # spectating is always offered
+    assert re.search(r'value="green"[^>]*>\s*<span[^>]*></span>Green\b', html)
+
+
+def test_the_join_page_names_default_players_in_the_pages_language(app, host):
+    """A province whose player is only its colour (the demonstration's "Green") is named in
+    the page's language; a player's own name is kept as typed."""
+    options = {**demo_options()}
+    options["provinces"] = [{**p} for p in options["provinces"]]
+    options["provinces"][0]["player"] = "Zoé"
+    tid = host.post("/api/tables", json={"game": "seafall", "options": options}).json["id"]
+    token = host.get(f"/api/tables/{tid}/invite").json["token"]
+    french = app.test_client()
+    french.set_cookie(i18n.COOKIE, "fr")
+    _, html, _ = page(french, f"/join/{tid}?token={token}")
+    assert re.search(r'value="green"[^>]*>\s*<span[^>]*></span>Vert\b', html)
+    assert re.search(r'value="blue"[^>]*>\s*<span[^>]*></span>Zoé', html)
 
 
 def test_touch_targets_are_at_least_48_px():

@@ -7,7 +7,7 @@ import {ApiError, forget, send} from "./api.js";
 
 const tableId = config.table;
 
-$("#join-form").addEventListener("submit", async (event) => {
+$("#join-form")?.addEventListener("submit", async (event) => {
   event.preventDefault();
   const data = new FormData(event.target);
   const body = {token: config.token, name: String(data.get("name") || "").trim(),
