@@ -161,7 +161,8 @@ def _summary(kind: str, args: dict[str, Any], events: list[Event]) -> str:
             return f"costs {by_type[name][key]} gold"
     if kind == "sail":
         (move,) = args["moves"]
-        return f"{move['ship']} to {move['path'][-1]} ({len(move['path'])} spaces)"
+        steps = len(move["path"])
+        return f"{move['ship']} to {move['path'][-1]} ({steps} space{'' if steps == 1 else 's'})"
     if "GoodSold" in by_type:
         return f"brings {by_type['GoodSold']['gold']} gold"
     if "TaxesCollected" in by_type:

@@ -165,7 +165,8 @@ _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "FortuneSpent": lambda p: f"{_who(p['player'])} spends {p['amount']} fortune.",
     "SuccessesCounted": _counted,
     "UpgradeExhausted": lambda p: f"{p['ship']} exhausts {p['upgrade']} to take a damage.",
-    "DamageCardDrawn": lambda p: f"{p['ship']} takes a damage card ({p['card']}).",
+    "DamageCardDrawn": lambda p: f"{p['ship']} takes a damage card"
+                                 + (f" ({p['card']})." if p["card"] != "damage" else "."),
     "HoldOverloaded": lambda p: f"{p['ship']}'s hold is over its value.",
     "GoodsReturned": lambda p: f"{p['ship']} returns {', '.join(p['goods'])} to the supply.",
     "ShipSank": lambda p: f"{p['ship']} sinks"

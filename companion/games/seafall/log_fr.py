@@ -27,7 +27,8 @@ ACTIONS = {"sail": "navigation", "buy": "acheter", "sell": "vendre",
            "upgrade": "améliorer", "build": "construire", "explore": "explorer",
            "research": "rechercher", "raid": "piller", "taxes": "taxer"}
 STATS = {"explore": "exploration", "raid": "pillage", "sail": "navigation", "hold": "cale"}
-FACES = {"standard": "standard", "strong": "franc", "weak": "faible", "blank": "vierge"}
+FACES = {"standard": "succès standard", "strong": "franc succès", "weak": "faible succès",
+         "blank": "vierge"}  # the glossary's, as the pages name the faces (fr.json face.*)
 GOODS = {"wood": "bois", "linen": "lin", "spice": "épice", "iron": "fer"}
 TITLES = {"prince": "Prince/Princesse", "duke": "Duc/Duchesse", "count": "Comte/Comtesse",
           "baron": "Baron/Baronne", "lord": "Seigneur/Dame"}
@@ -55,11 +56,14 @@ def _stat(word: str) -> str:
 # a province colour, ``{step1}`` the name of the end-of-game step numbered by group 1
 _PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(f"^{p}$"), fr) for p, fr in [
     # the one-line summaries of the commands a player may send (choices.py)
+    (r"([01]) dice against defense (\d+) \(dangerous\)", r"\1 dé contre défense \2 (lieu risqué)"),
     (r"(\d+) dice against defense (\d+) \(dangerous\)", r"\1 dés contre défense \2 (lieu risqué)"),
+    (r"([01]) dice against defense (\d+)", r"\1 dé contre défense \2"),
     (r"(\d+) dice against defense (\d+)", r"\1 dés contre défense \2"),
     (r"costs (\d+) reputation", r"coûte \1 de réputation"),
     (r"costs (\d+) gold", r"coûte \1 or"),
     (r"brings (\d+) gold", r"rapporte \1 or"),
+    (r"(\S+) to (\S+) \(([01]) spaces?\)", r"\1 vers \2 (\3 case)"),
     (r"(\S+) to (\S+) \((\d+) spaces\)", r"\1 vers \2 (\3 cases)"),
     # engine-written reasons
     (r"successful explore", "exploration réussie"),
@@ -337,7 +341,8 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
                               f"{_n(p['amount'], 'jeton Chance', 'jetons Chance')}.",
     "SuccessesCounted": _counted,
     "UpgradeExhausted": lambda p: f"{p['ship']} épuise {p['upgrade']} pour encaisser un dégât.",
-    "DamageCardDrawn": lambda p: f"{p['ship']} reçoit une carte dégât ({p['card']}).",
+    "DamageCardDrawn": lambda p: f"{p['ship']} reçoit une carte dégât"
+                                 + (f" ({p['card']})." if p["card"] != "damage" else "."),
     "HoldOverloaded": lambda p: f"La cale de {p['ship']} dépasse sa valeur.",
     "GoodsReturned": lambda p: f"{p['ship']} rend {_list(p['goods'], GOODS)} à la réserve.",
     "ShipSank": _sank,

@@ -1295,7 +1295,7 @@ def test_a_roll_prompt_says_what_the_camera_sees(devices, server):
         expect(watch).to_have_attribute("data-tray", "failed")
         expect(watch).to_contain_text("The camera could not read the tray: no die was read "
                                       "(the picture is black")
-        expect(seen).to_contain_text("La caméra n'a pas pu lire le bac : aucun dé n’a été lu "
+        expect(seen).to_contain_text("La caméra n’a pas pu lire le bac : aucun dé n’a été lu "
                                      "(l’image est noire")  # the server's why, in French
 
         camera.plugged = False  # the cable pulled

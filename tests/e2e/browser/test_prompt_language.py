@@ -41,7 +41,7 @@ CASES = [
     pytest.param(endeavor(stage="reroll", reroll_kinds=["weak"]),
                  {"kind": "roll", "id": "endeavor:1:reroll", "player": "red", "count": 2,
                   "purpose": "re-roll the 2 dice showing weak", "command": "roll"},
-                 "relancez les 2 dés qui montrent : succès faible", [], id="re-roll"),
+                 "relancez les 2 dés qui montrent : faible succès", [], id="re-roll"),
     pytest.param(STATE, choice("return_good", "Red ship 1's hold is over: return which good?",
                                "wood"),
                  "La cale de Red ship 1 déborde : quelle ressource rendre ?", ["bois"],

@@ -334,7 +334,7 @@ function previewBlock(p) {
 // with its reasons, and the exact odds of that very roll, every power included).
 function previewOdds(choice) {
   const e = choice.endeavor;
-  builder.preview = e && e.odds ? e : {error: choice.summary};
+  builder.preview = e && e.odds ? e : {error: choicePhrases[choice.summary] ?? choice.summary};
   renderBuilder();
 }
 

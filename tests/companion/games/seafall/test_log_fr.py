@@ -158,6 +158,9 @@ def test_every_event_reads_in_french_and_differs_from_english() -> None:
     ("costs 13 gold", "coûte 13 or"),
     ("brings 4 gold", "rapporte 4 or"),
     ("blue-1 to isle-a (2 spaces)", "blue-1 vers isle-a (2 cases)"),
+    ("blue-1 to isle-a (1 space)", "blue-1 vers isle-a (1 case)"),
+    ("0 dice against defense 4", "0 dé contre défense 4"),
+    ("1 dice against defense 4 (dangerous)", "1 dé contre défense 4 (lieu risqué)"),
 ])
 def test_the_summaries_of_the_commands_a_player_may_send_are_translated(english, french):
     """choices.py's one-line summaries, each form (the pages show them by each command)."""
@@ -216,3 +219,13 @@ def test_the_engine_describes_in_either_language_and_english_by_default() -> Non
     assert engine.describe(event, "fr") == "Rouge engage la guilde des soldats."
     unknown = Event("SomethingNew", {})
     assert engine.describe(unknown, "fr") == engine.describe(unknown) == "SomethingNew."
+
+
+@pytest.mark.parametrize(("card", "english", "french"), [
+    ("damage", "red-1 takes a damage card.", "red-1 reçoit une carte dégât."),
+    ("Leak", "red-1 takes a damage card (Leak).", "red-1 reçoit une carte dégât (Leak)."),
+])
+def test_a_damage_card_is_named_only_when_the_table_named_it(card, english, french):
+    """A card drawn without its name ("damage", the default) is not named as "damage"."""
+    event = Event("DamageCardDrawn", {"ship": "red-1", "card": card, "effects": []})
+    assert describe(event) == english and describe(event, "fr") == french
