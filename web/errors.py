@@ -73,10 +73,22 @@ def error_response(status: int, code: str, message: str, **extra: Any) -> Any:
     """The JSON error; a ``message`` made from a message key (vision.said) comes with its
     key and values (``said``), for a page to say it in its language."""
     said = said_json(message)
+    if _a_page_asked():
+        from web.pages import error_page  # the pages import this module
+
+        return error_page(status, message, said)
     response = jsonify({"error": code, "message": message, **extra,
                         **({"said": said} if said is not None else {})})
     response.status_code = status
     return response
+
+
+def _a_page_asked() -> bool:
+    """A browser following a link (the host link, an address typed or left over), not the
+    API nor a script's fetch: it gets a page, not JSON."""
+    return (request.method == "GET" and not request.path.startswith(("/api/", "/static/"))
+            and request.accept_mimetypes.best_match(["application/json", "text/html"])
+            == "text/html")
 
 
 def refusal_phrases(message: str) -> dict[str, Any]:

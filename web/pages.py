@@ -9,6 +9,7 @@ always what the API says. Text from the engine is inserted as text, never as HTM
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -17,6 +18,7 @@ from flask import Blueprint, current_app, make_response, redirect, render_templa
 from companion.dice import builtin_dice
 from companion.games.seafall.endgame import APPELLATION_MAX, FIELD_MAX
 from companion.games.seafall.setup import COLOURS, DEFAULT_FIELDS, demo_options
+from companion.store.campaigns import UnknownCampaign
 from companion.table import Table
 from web import auth, i18n
 from web.errors import NotFound, Unopenable
@@ -71,6 +73,21 @@ def _table_or_page(session_id: str) -> Any:
 
 def _missing(what: str) -> Any:
     return _render("missing.html", status=404, what=what)
+
+
+def error_page(status: int, message: str, said: Mapping[str, Any] | None) -> Any:
+    """A refusal met by following a link in a browser (a wrong host PIN, an address that
+    leads nowhere), as a page in the browser's language rather than the API's JSON: the
+    missing page for a 404, else the reason (``said``: its message key and values)."""
+    if status == 404:
+        return _missing(request.path)
+    cat = i18n.catalogue(current_app, i18n.choose_language(request))
+    why = message
+    if said is not None and f"said.{said['key']}" in cat.strings:
+        plain = {k: v for k, v in said["values"].items() if isinstance(v, (str, int, float))}
+        if len(plain) == len(said["values"]):
+            why = cat.get(f"said.{said['key']}", **plain)
+    return _render("refused.html", status=status, why=why[:1].upper() + why[1:])
 
 
 SVG_NS = "http://www.w3.org/2000/svg"  # a namespace name, not a download
@@ -144,6 +161,10 @@ def join(session_id: str) -> Any:
 
 @bp.get("/campaigns/<campaign_id>")
 def campaign(campaign_id: str) -> Any:
+    try:
+        _services().store.campaign(campaign_id)
+    except UnknownCampaign:
+        return _missing(campaign_id)
     return _render("campaign.html", campaign_id=campaign_id, config={
         "page": "campaign", "campaign": campaign_id, "game_titles": GAME_TITLES,
         "colours": list(COLOURS), "new_fields": list(DEFAULT_FIELDS), "field_max": FIELD_MAX,

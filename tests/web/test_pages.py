@@ -32,16 +32,23 @@ def page(client, path: str, **headers: str) -> tuple[int, str, dict]:
     return response.status_code, html, config
 
 
+@pytest.fixture
+def campaign_id(services) -> str:
+    from companion.campaigns import start_campaign
+
+    return start_campaign(services.store, "Ours", "seafall", demo_options()).id
+
+
 @pytest.mark.parametrize("path, script", [
     pytest.param("/", "js/home.js", id="home"),
     pytest.param("/t/{id}", "js/table.js", id="phone table"),
     pytest.param("/t/{id}/photo", "js/photo.js", id="photo page"),
     pytest.param("/t/{id}/tv", "js/tv.js", id="TV view"),
     pytest.param("/join/{id}?token=abc", "js/join.js", id="join page"),
-    pytest.param("/campaigns/some-campaign", "js/campaign.js", id="campaign page"),
+    pytest.param("/campaigns/{campaign}", "js/campaign.js", id="campaign page"),
 ])
-def test_pages_render_with_their_script_and_config(host, table_id, path, script):
-    status, html, config = page(host, path.format(id=table_id))
+def test_pages_render_with_their_script_and_config(host, table_id, campaign_id, path, script):
+    status, html, config = page(host, path.format(id=table_id, campaign=campaign_id))
     assert status == 200
     assert f'src="/static/{script}"' in html and 'type="module"' in html
     assert config["lang"] == "en" and config["strings"]["glory.title"] == "Glory"
@@ -66,6 +73,24 @@ def test_an_unknown_table_is_a_404_page_in_html(host):
     assert response.status_code == 404
     html = response.get_data(as_text=True)
     assert "Introuvable" in html and "no-such-table" in html
+
+
+def test_a_link_followed_in_a_browser_gets_a_page_not_json(host, app, table_id):
+    """A wrong host PIN, an unknown campaign or address: a page in the browser's language
+    (docs/ui.md); the API and a script's fetch still get the JSON error."""
+    browser_accept = "text/html,application/xhtml+xml,*/*;q=0.8"
+    for path, status, words in ((f"/host/{table_id}?pin=000000", 403,
+                                 "Ce n’est pas le code PIN d’hôte de cette table"),
+                                ("/campaigns/nope", 404, "Introuvable"),
+                                ("/no/such/page", 404, "Introuvable")):
+        code, html, _ = page(app.test_client(), path, Accept=browser_accept,
+                             **{"Accept-Language": "fr"})
+        assert code == status and words in html and '<html lang="fr"' in html, path
+    fetched = app.test_client().get(f"/host/{table_id}?pin=000000",
+                                    headers={"Accept": "application/json"})
+    assert fetched.status_code == 403 and fetched.json["said"]["key"] == "join.wrong_pin"
+    api = app.test_client().get("/api/nothing-here", headers={"Accept": browser_accept})
+    assert api.status_code == 404 and api.json["error"] == "not_found"
 
 
 def test_a_stored_table_that_will_not_open_is_a_page_saying_why(host, services, table_id):
@@ -178,12 +203,12 @@ def test_every_key_the_pages_use_is_in_the_catalogues():
     assert not missing
 
 
-def test_french_pages_show_french_strings_everywhere(app, table_id):
+def test_french_pages_show_french_strings_everywhere(app, table_id, campaign_id):
     client = app.test_client()
     en, fr = catalogues()["en"], catalogues()["fr"]
     names = {v for k, v in en.items() if k.startswith("colour.")}  # demo players' names
     for path in ("/", f"/t/{table_id}", f"/t/{table_id}/tv", f"/t/{table_id}/photo",
-                 f"/join/{table_id}?token=x", "/campaigns/c1"):
+                 f"/join/{table_id}?token=x", f"/campaigns/{campaign_id}", "/campaigns/c1"):
         _, html, config = page(client, path, **{"Accept-Language": "fr"})
         assert config["strings"] == fr
         shown = re.findall(r">([^<>{}]+)<", html)

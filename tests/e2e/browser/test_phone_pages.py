@@ -502,8 +502,9 @@ def test_campaign_page_shows_titles_record_and_enmity(devices, server):
         "Before game 2: Dee joined the campaign as Gray, with 6 campaign glory.")
     expect(record.nth(2)).to_have_text("Before game 3: Cy came back after missing 1 game.")
     expect(record.nth(3)).to_have_text("Before game 4: Dee left the campaign.")
-    page.goto(server.url("/campaigns/nope"))
-    expect(page.locator("#notice")).to_contain_text("There is no such campaign")
+    page.goto(server.url("/campaigns/nope"))  # the missing page, not empty headings
+    expect(page.locator("h1")).to_have_text("Not found")
+    expect(page.locator("main")).to_contain_text("There is nothing here called “nope”.")
 
 
 def test_the_host_records_a_game_and_sets_up_the_next_with_a_player_missing_it(devices,
