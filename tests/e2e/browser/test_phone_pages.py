@@ -1029,6 +1029,21 @@ def unread_two_dice(server, tmp_path):
     return photo, picture
 
 
+def test_the_photo_page_offers_a_photo_only_while_a_roll_is_asked(devices, server):
+    """docs/ui.md, the photo page: with no roll asked it says so and offers no photo (one
+    would be refused); the button comes as the table asks for dice, live."""
+    ana = join_as(devices, server, "Ana", "blue")
+    photo = ana.context.new_page()
+    photo.set_default_timeout(WAIT)
+    photo.goto(server.url(f"/t/{server.table}/photo"))
+    expect(photo.locator("#photo-prompt")).to_have_text(
+        "No roll is asked for right now: take the photo when the table asks for dice.")
+    expect(photo.locator("#photo-form")).to_be_hidden()
+    start_exploration(ana)
+    expect(photo.locator("#photo-form")).to_be_visible()
+    expect(photo.locator("#photo-prompt")).to_contain_text("dice")
+
+
 FACE_NAMES = {"blank": "blank", "standard": "success", "weak": "weak success",
               "strong": "strong success"}
 

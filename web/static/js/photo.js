@@ -29,6 +29,7 @@ function render() {
   const prompt = rollPrompt();
   $("#photo-prompt").textContent = prompt ? `${promptQuestion(view.state, prompt)} · ${t("roll.count", {count: prompt.count, die: dieName(prompt.die)})}`
     : t("photo.no_roll");
+  $("#photo-form").hidden = !prompt;  // a photo answers a roll: none is asked, none is sent
   const box = $("#dice");
   if (!read) { fill(box, h("h2", {text: t("dice.title")}), h("p", {class: "muted", text: t("photo.none_yet")})); return; }
   fill(box, h("h2", {text: t("dice.title")}), readPanel(tableId, read, {
