@@ -61,19 +61,35 @@ camera's frame is 16:9, a phone's up to about 2:1; a phone panorama is rarely mo
 8:1)."""
 
 
+# why a picture's size is refused (vision.said: a page says it in its language); the
+# sizes are given as written ("4000x300"), not as numbers to write the language's way
+_TOO_SMALL = {True: message("image.too_small", "{width}x{height} pixels: too small to show "
+                            "dice (a picture of the tray has at least {least} pixels each way)"),
+              False: message("image.too_small_crop", "{width}x{height} pixels: too small to "
+                             "show dice (a crop of a die has at least {least} pixels each "
+                             "way)")}
+_TOO_LONG = {True: message("image.too_long", "{width}x{height} pixels: too long and narrow to "
+                           "show a dice tray (a picture of the tray is at most {most} times "
+                           "as long as it is wide)"),
+             False: message("image.too_long_crop", "{width}x{height} pixels: too long and "
+                            "narrow to show a die (a crop of a die is at most {most} times as "
+                            "long as it is wide)")}
+_TOO_LARGE = {False: message("image.too_large", "{width}x{height} pixels, more than Tableside "
+                             "decodes ({megapixels} megapixels)"),
+              True: message("image.too_large_png", "{width}x{height} pixels, more than "
+                            "Tableside decodes ({megapixels} megapixels): send it as a JPEG, "
+                            "or smaller")}
+
+
 def shape_problem(width: int, height: int, tray: bool = True) -> str | None:
     """Why a picture of this size cannot show a dice tray (``tray``) or one die (a crop),
     to follow "<name> is "; or None."""
     short, long = min(width, height), max(width, height)
-    least, what = (MIN_SIDE, "a picture of the tray") if tray else (MIN_CROP_SIDE,
-                                                                       "a crop of a die")
+    least = MIN_SIDE if tray else MIN_CROP_SIDE
     if short < least:
-        return (f"{width}x{height} pixels: too small to show dice ({what} has at least "
-                f"{least} pixels each way)")
+        return _TOO_SMALL[tray](width=str(width), height=str(height), least=least)
     if long > MAX_ASPECT * short:
-        return (f"{width}x{height} pixels: too long and narrow to show "
-                f"{'a dice tray' if tray else 'a die'} ({what} is at most {MAX_ASPECT:g} "
-                "times as long as it is wide)")
+        return _TOO_LONG[tray](width=str(width), height=str(height), most=f"{MAX_ASPECT:g}")
     return None
 
 
@@ -223,7 +239,7 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None,
                 raise ImageError(_too_large(width, height))
             k = reduction
         elif width * height > MAX_PIXELS:
-            raise ImageError(_too_large(width, height) + ": send it as a JPEG, or smaller")
+            raise ImageError(_too_large(width, height, png=True))
     if size is not None and raw[:8] == _PNG and _ends_early(raw):  # before libpng complains
         raise ImageError(_CUT_OFF)
     try:
@@ -268,9 +284,9 @@ def _ends_early(raw: bytes) -> bool:
     return False
 
 
-def _too_large(width: int, height: int) -> str:
-    return (f"{width}x{height} pixels, more than Tableside decodes "
-            f"({MAX_PIXELS / 1e6:.0f} megapixels)")
+def _too_large(width: int, height: int, png: bool = False) -> str:
+    return _TOO_LARGE[png](width=str(width), height=str(height),
+                           megapixels=f"{MAX_PIXELS / 1e6:.0f}")
 
 
 def read_file(path: str | Path, min_side: int | None = None, tray: bool = True) -> Decoded:

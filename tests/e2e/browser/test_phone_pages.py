@@ -226,6 +226,12 @@ def test_french_ui_from_the_browser_language_and_the_switch(devices, server):
     ana.set_input_files("#photo-input", files=[{"name": "des.jpg", "mimeType": "image/jpeg",
                                                 "buffer": b"not a picture"}])
     expect(ana.locator("#notice")).to_contain_text("La photo n’est pas une image lisible")
+    from tests.vision.helpers import png_claiming  # a panorama: its reason in French too
+
+    ana.set_input_files("#photo-input", files=[{"name": "des.png", "mimeType": "image/png",
+                                                "buffer": png_claiming(4000, 300)}])
+    expect(ana.locator("#notice")).to_contain_text(
+        "La photo est en 4000x300 pixels : trop longue et étroite pour montrer un bac à dés")
     page.goto(server.url(f"/t/{server.table}"))
     expect(page.locator("#endeavor .pool")).to_contain_text(
         "flagship: Blue ship 1's printed explore")

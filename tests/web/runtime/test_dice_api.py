@@ -513,27 +513,30 @@ def _truncated() -> bytes:
     return data[:200]
 
 
-@pytest.mark.parametrize(("data", "words", "key"), [
-    pytest.param(b"", "empty", "photo.empty", id="empty"),
-    pytest.param(b"this is not a picture", "not a readable image", "photo.unreadable",
+@pytest.mark.parametrize(("data", "words", "key", "why"), [
+    pytest.param(b"", "empty", "photo.empty", None, id="empty"),
+    pytest.param(b"this is not a picture", "not a readable image", "photo.unreadable", None,
                  id="text"),
     pytest.param(_truncated(), "the photo is cut off: the file ends before its picture does",
-                 "photo.is", id="truncated jpeg"),
+                 "photo.is", "image.cut_off", id="truncated jpeg"),
     pytest.param(png_claiming(30000, 20000), "30000x20000 pixels, more than Tableside decodes",
-                 "photo.is", id="decompression bomb"),
+                 "photo.is", "image.too_large_png", id="decompression bomb"),
     pytest.param(png_claiming(30000, 16), "30000x16 pixels: too small to show dice",
-                 "photo.is", id="a strip a few pixels high"),
+                 "photo.is", "image.too_small", id="a strip a few pixels high"),
     pytest.param(png_claiming(4000, 300), "too long and narrow to show a dice tray",
-                 "photo.is", id="a panorama"),
+                 "photo.is", "image.too_long", id="a panorama"),
     pytest.param(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 64,
-                 "HEIC", "photo.heif", id="heic from an iphone"),
+                 "HEIC", "photo.heif", None, id="heic from an iphone"),
 ])
-def test_corrupt_uploads_are_400_with_a_reason_and_store_nothing(client, data, words, key):
+def test_corrupt_uploads_are_400_with_a_reason_and_store_nothing(client, data, words, key,
+                                                                  why):
     tid = new_table(client)
     response = upload(client, tid, data)
     assert response.status_code == 400 and response.json["error"] == "invalid"
     assert words in response.json["message"]
     assert response.json["said"]["key"] == key  # for the page to say it in its language
+    if why is not None:  # the reason too: a sentence of its own, with its key
+        assert response.json["said"]["values"]["why"]["key"] == why
     assert client.get(f"/api/tables/{tid}/dice/latest").status_code == 404
     assert state(client, tid)["state"]["rolled"] == []
 
