@@ -126,7 +126,7 @@ def test_the_dice_pools_reasons_are_said_in_the_request_language(app, host, tabl
                                                  "path": ["coastal_waters", "isle-a"]}]})
     choices = host.get(f"/api/tables/{table_id}/choices", headers=FR).json
     assert choices["phrases"][flagship] == (
-        "vaisseau amiral : valeur imprimée (exploration) de Blue ship 1")
+        "vaisseau amiral : valeur imprimée (exploration) de Bateau bleu 1")
     # each command's summary shown (not its bare name) is French too: a cost, a move, odds
     shown = {c["summary"] for c in choices["commands"]
              if c["summary"] != c["type"].replace("_", " ")}

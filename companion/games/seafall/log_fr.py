@@ -114,6 +114,29 @@ _PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(f"^{p}$"), fr) for p,
 ]]
 
 
+# the names the setup gives when none was given (setup.py: a province's player "Blue", its
+# region "Blue province", its ships "Blue ship 1"), as the pages say them in French
+_SHIP_FR = {"blue": "bleu", "green": "vert", "gray": "gris", "red": "rouge", "yellow": "jaune",
+            "purple": "violet"}
+_PROVINCE_FR = {"blue": "bleue", "green": "verte", "gray": "grise", "red": "rouge",
+                "yellow": "jaune", "purple": "violette"}
+_DEFAULT_NAME = re.compile(r"(Blue|Green|Gray|Red|Yellow|Purple)(?: (ship) (\d+)| (province))?")
+
+
+def default_name(name: str) -> str:
+    """A name the setup gave by default, in French ("Blue ship 1": "Bateau bleu 1"); any
+    other name as it is."""
+    made = _DEFAULT_NAME.fullmatch(name)
+    if made is None:
+        return name
+    colour = made[1].lower()
+    if made[2]:
+        return f"Bateau {_SHIP_FR[colour]} {made[3]}"
+    if made[4]:
+        return f"Province {_PROVINCE_FR[colour]}"
+    return COLOURS[colour]
+
+
 def phrase(text: object) -> str:
     """An engine-written phrase in French when it is a known one, else as it is."""
     text = str(text)
@@ -121,7 +144,7 @@ def phrase(text: object) -> str:
         match = pattern.match(text)
         if match is None:
             continue
-        out = match.expand(french)
+        out = _with_names(french, match)
         for i, group in enumerate(match.groups(), start=1):
             out = (out.replace(f"{{stat{i}}}", _stat(group))
                    .replace(f"{{colour{i}}}", _who(group)))
@@ -129,6 +152,13 @@ def phrase(text: object) -> str:
             out = out.replace("{step1}", END_STEPS.get(int(match.group(1)), match.group(2)))
         return out
     return text
+
+
+def _with_names(french: str, match: re.Match[str]) -> str:
+    """``french`` with each ``\\N`` the phrase's group N, a name the setup gave by default
+    said in French (:func:`default_name`)."""
+    names = [default_name(g) if g is not None else "" for g in match.groups()]
+    return re.sub(r"\\(\d)", lambda ref: names[int(ref[1]) - 1], french)
 
 
 def _who(colour: Any) -> str:

@@ -3,8 +3,9 @@
 The engine refuses in English (the CLI, the golden transcripts and the API's ``message``
 read it). A page in French shows the same refusal said in French, from the patterns below:
 one per refusal the engine writes, each matching the whole English sentence, with the names
-in it (players, ships, sites, cards) kept as they are and the game's words in it (a guild,
-an action, a good, a province's colour) said in French. Terms follow the glossary
+in it (players, ships, sites, cards) kept as they are, but for the names the setup gave by
+default ("Blue ship 1": log_fr.default_name), and the game's words in it (a guild, an
+action, a good, a province's colour) said in French. Terms follow the glossary
 (``web/rules/data/glossary.json``), as ``log_fr.py`` does; the sentences are our own.
 
 A refusal no pattern knows is left in English rather than guessed.
@@ -18,7 +19,7 @@ import re
 from collections.abc import Callable
 from functools import partial
 
-from companion.games.seafall.log_fr import COLOURS, GOODS, GUILDS, STATS
+from companion.games.seafall.log_fr import COLOURS, GOODS, GUILDS, STATS, default_name
 
 ACTIONS = {"sail": "naviguer", "buy": "acheter", "sell": "vendre",
            "repair_or_upgrade": "réparer ou améliorer", "build": "construire",
@@ -365,4 +366,4 @@ def _fill(match: re.Match[str], slot: re.Match[str]) -> str:
     if name in ("Q0", "Q1"):
         return Q[int(name[1])]
     value = match.group(int(name))
-    return WORDS[word](value) if word else value
+    return WORDS[word](value) if word else default_name(value)

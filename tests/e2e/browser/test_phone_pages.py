@@ -188,8 +188,12 @@ def test_french_ui_from_the_browser_language_and_the_switch(devices, server):
     expect(page.locator("#status")).to_contain_text("Année 1")
     expect(page.locator("#seat")).to_contain_text("Vous regardez")
     expect(page.locator("#provinces .token-label").first).to_have_text("or")
+    # the names the setup gave by default, in French; none left in English
+    expect(page.locator("#provinces")).to_contain_text("Bateau bleu 1")
+    expect(page.locator("#provinces")).not_to_contain_text("Blue ship")
+    expect(page.locator("#glory")).to_contain_text("Vert")
     # the engine's text is French too: the prompt (this spectator waits for Blue) and the log
-    expect(page.locator("#prompt .question")).to_have_text("Blue : quelle guilde engager ?")
+    expect(page.locator("#prompt .question")).to_have_text("Bleu : quelle guilde engager ?")
     expect(page.locator("#history-list")).to_contain_text("Début du tour de Bleu.")
     ana = join_as(devices, server, "Ana", "blue", locale="fr-FR", role="joueur")
     expect(ana.locator("#prompt button[data-value=merchants]")).to_have_text("Marchands")
@@ -210,7 +214,7 @@ def test_french_ui_from_the_browser_language_and_the_switch(devices, server):
     expect(page.locator("html")).to_have_attribute("lang", "en")
     # the dice pool's reasons, written by the engine in English, in French in the builder's
     # preview and on the endeavor's card, and on the English page in English
-    flagship = "vaisseau amiral : valeur imprimée (exploration) de Blue ship 1"
+    flagship = "vaisseau amiral : valeur imprimée (exploration) de Bateau bleu 1"
     sail = ana.locator("#actions details[data-type=sail]")
     sail.locator("summary").click()
     sail.locator("button", has_text="blue-1 vers isle-a (2 cases)").click()  # the move's summary

@@ -10,7 +10,7 @@
 import {$, h, fill, typedInput} from "./dom.js";
 import {config, t} from "./i18n.js";
 import {ApiError, getJSON, me, send} from "./api.js";
-import {colourName} from "./views.js";
+import {colourName, playerName} from "./views.js";
 
 // One entry of the historical record, as the engine writes it (companion/games/seafall/
 // record.py): a game's glory, the milestones claimed ({name: colour}), the glory they gave
@@ -30,7 +30,7 @@ function gameEntry(r, names) {
 }
 
 function changeEntry(r, names) {
-  const player = r.player || names[r.province] || colourName(r.province);
+  const player = playerName(r.player || names[r.province], r.province);
   const values = {player, colour: colourName(r.province), game: r.before_game ?? "?",
                   glory: r.campaign_glory ?? "?", count: r.games_missed ?? 0};
   return [h("strong", {text: t("campaign.before_game", {game: values.game})}), " ",
@@ -51,7 +51,7 @@ function render(c) {
   $("#campaign-meta").textContent = t(c.current ? "campaign.meta_playing" : "campaign.meta",
     {game: config.game_titles[c.game] || c.game, number: gameNumber(c), target: s.glory_target ?? "?"});
   const names = {};
-  for (const p of s.provinces || []) names[p.colour] = p.player || colourName(p.colour);
+  for (const p of s.provinces || []) names[p.colour] = playerName(p.player, p.colour);
   const fact = (key, value) => h("div", {class: "fact"},
     h("dt", {text: t(key)}), h("dd", {text: value === null || value === undefined ? "—" : String(value)}));
   fill($("#campaign-provinces"), h("div", {class: "provinces"}, (s.provinces || []).map((p) =>
@@ -129,7 +129,7 @@ async function hostActions(c) {
     ...provinces.map((p) => h("label", {class: "check-row"},
       h("input", {type: "checkbox", name, value: p.colour}),
       h("span", {class: `swatch c-${p.colour}`, "aria-hidden": "true"}),
-      p.player || colourName(p.colour))));
+      playerName(p.player, p.colour))));
   const form = h("form", {class: "stack", id: "next-form"},
     boxes("absent", "campaign.absent_legend"),
     ...returning.map((p) => catchUp(c, p)),
@@ -152,7 +152,7 @@ async function hostActions(c) {
     const values = (part, name) => [...part.querySelectorAll(`select[name=${name}]`)].map((x) => x.value);
     const leaving = ticked("leave");  // for good: asked once more
     if (leaving.length && !window.confirm(t("campaign.leave_confirm", {players: leaving.map((colour) =>
-      (provinces.find((p) => p.colour === colour) || {}).player || colourName(colour)).join(", ")}))) return;
+      playerName((provinces.find((p) => p.colour === colour) || {}).player, colour)).join(", ")}))) return;
     // who comes back, who misses this game, who joins, then who leaves: a game keeps three
     // provinces at every step, so a newcomer replacing a leaver joins first (docs/seafall.md)
     const changes = [];
@@ -280,7 +280,7 @@ function fieldsOf(c, colour) {
 // A player back after missing games catches up before the game ("Missing a game").
 function catchUp(c, p) {
   return h("fieldset", {"data-returning": p.colour},
-    h("legend", {text: t("campaign.returns", {player: p.player || colourName(p.colour), count: p.games_missed})}),
+    h("legend", {text: t("campaign.returns", {player: playerName(p.player, p.colour), count: p.games_missed})}),
     ...improvements(p.colour, p.games_missed, fieldsOf(c, p.colour)));
 }
 

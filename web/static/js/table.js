@@ -13,7 +13,7 @@ import {cameraWatcher} from "./camera.js";
 import {diceStats} from "./dicestats.js";
 import {
   diceFaces, dieName, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
-  lastRoll, optionLabel, placeName, poolLines, promptQuestion, provinceCard, provinceName,
+  lastRoll, optionLabel, placeName, playerName, poolLines, promptQuestion, provinceCard, provinceName,
   shipName, statusLine, svgImageUrl,
 } from "./views.js";
 
@@ -402,7 +402,7 @@ function renderDice() {
 // demonstration in the page's language, anyone else as recorded.
 function actorName(actor) {
   const province = view && view.state.provinces ? view.state.provinces[actor] : null;
-  if (province) return province.player || t("colour." + actor, null, actor);
+  if (province) return playerName(province.player, actor);
   return t("actor." + actor, null, actor);
 }
 

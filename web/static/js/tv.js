@@ -13,8 +13,8 @@ import {cameraWatcher} from "./camera.js";
 import {lastAsked, normalizeRead} from "./dice.js";
 import {speaker} from "./speech.js";
 import {
-  diceFaces, endeavorBlock, gloryTrack, historyEvents, lastRoll, promptQuestion, provinceName,
-  statusLine, svgImageUrl,
+  diceFaces, endeavorBlock, gloryTrack, historyEvents, lastRoll, playerName, promptQuestion,
+  provinceName, shipLabel, statusLine, svgImageUrl, titleName,
 } from "./views.js";
 
 const tableId = config.table;
@@ -59,15 +59,15 @@ function tvProvince(state, colour) {
   const prov = state.provinces[colour];
   const ships = (prov.ships || []).map((id) => state.ships[id]).filter(Boolean);
   return h("article", {class: "tv-province", "data-province": colour},
-    h("h3", {}, h("span", {class: `swatch c-${colour}`, "aria-hidden": "true"}), prov.player || colour,
-      prov.title ? h("span", {class: "pill", text: prov.title}) : null),
+    h("h3", {}, h("span", {class: `swatch c-${colour}`, "aria-hidden": "true"}), playerName(prov.player, colour),
+      prov.title ? h("span", {class: "pill", text: titleName(prov.title)}) : null),
     h("p", {class: "tv-tokens"},
       h("span", {}, h("b", {text: String(prov.gold)}), " ", t("prov.gold")),
       h("span", {}, h("b", {text: String(prov.fortune)}), " ", t("prov.fortune")),
       h("span", {}, h("b", {text: String(prov.reputation)}), " ", t("prov.reputation")),
       h("span", {}, h("b", {text: String(prov.home_enmity)}), " ", t("prov.enmity"))),
     h("ul", {class: "tv-ships"}, ships.map((s) => h("li", {class: s.sunk ? "sunk" : ""},
-      s.name, s.damage.length ? h("span", {class: "damage", text: " ✕" + s.damage.length}) : null,
+      shipLabel(s), s.damage.length ? h("span", {class: "damage", text: " ✕" + s.damage.length}) : null,
       s.upgrades.length ? h("span", {class: "muted", text: " · " + s.upgrades.map((u) => u.name).join(", ")}) : null))));
 }
 

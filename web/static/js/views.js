@@ -9,20 +9,44 @@ export function colourName(colour) {
   return t("colour." + colour, null, colour);
 }
 
+// The names the setup gives when none was typed (a province's player "Blue", its region
+// "Blue province", its ships "Blue ship 1") are said in the page's language; a name a player
+// gave is shown as it is.
+const titled = (colour) => String(colour).charAt(0).toUpperCase() + String(colour).slice(1);
+
+export function playerName(player, colour) {
+  return !player || player === titled(colour) ? colourName(colour) : player;
+}
+
+export function shipLabel(ship) {
+  const made = ship.owner && String(ship.name).match(new RegExp(`^${titled(ship.owner)} ship (\\d+)$`));
+  return made && has("ship.default." + ship.owner) ? t("ship.default." + ship.owner, {n: made[1]})
+    : ship.name;
+}
+
+export function regionLabel(region) {
+  return region.kind === "province" && region.owner && region.name === `${titled(region.owner)} province`
+    && has("province.default." + region.owner) ? t("province.default." + region.owner) : region.name;
+}
+
+export function titleName(title) {
+  return t("option.title." + title, null, title);
+}
+
 export function provinceName(state, colour) {
   const prov = (state.provinces || {})[colour];
-  return prov ? (prov.player || colourName(colour)) : colourName(colour);
+  return playerName(prov ? prov.player : null, colour);
 }
 
 export function shipName(state, shipId) {
   const ship = (state.ships || {})[shipId];
-  return ship ? ship.name : shipId;
+  return ship ? shipLabel(ship) : shipId;
 }
 
 export function placeName(state, id) {
   if (!id) return t("ship.at_sea");
   const region = (state.regions || {})[id];
-  if (region) return region.name;
+  if (region) return regionLabel(region);
   const site = (state.sites || {})[id];
   if (site) return siteLabel(state, site);
   return id;
@@ -31,7 +55,7 @@ export function placeName(state, id) {
 export function siteLabel(state, site) {
   const region = (state.regions || {})[site.region];
   const kind = t("site." + site.kind, null, site.kind.replace(/_/g, " "));
-  return `${region ? region.name : site.region} · ${kind}`;
+  return `${region ? regionLabel(region) : site.region} · ${kind}`;
 }
 
 export function faceName(label) {
@@ -62,10 +86,10 @@ export function gloryTrack(state) {
     const width = target ? Math.min(100, Math.round(100 * prov.glory / target)) : 0;
     return h("li", {class: "glory-row"},
       h("span", {class: `swatch c-${colour}`, "aria-hidden": "true"}),
-      h("span", {class: "glory-name", text: prov.player || colourName(colour)}),
+      h("span", {class: "glory-name", text: playerName(prov.player, colour)}),
       h("span", {class: "glory-bar", role: "meter", "aria-valuemin": "0",
                  "aria-valuemax": String(target), "aria-valuenow": String(prov.glory),
-                 "aria-label": t("glory.label", {player: prov.player || colour})},
+                 "aria-label": t("glory.label", {player: playerName(prov.player, colour)})},
         h("span", {class: `glory-fill c-${colour}`, style: `width:${width}%`})),
       h("span", {class: "glory-value", text: `${prov.glory} / ${target}`}));
   });
@@ -87,7 +111,7 @@ function shipItem(state, shipId) {
   const upgrades = (ship.upgrades || []).map((u) => u.name + (u.exhausted ? " ⤵" : ""));
   return h("li", {class: "ship" + (ship.sunk ? " sunk" : ""), "data-ship": ship.id},
     h("div", {class: "ship-head"},
-      h("strong", {text: ship.name}),
+      h("strong", {text: shipLabel(ship)}),
       h("span", {class: "muted", text: ship.sunk ? t("ship.sunk") : placeName(state, ship.location)})),
     h("div", {class: "muted small", text: stats}),
     damage.length ? h("div", {class: "damage"},
@@ -104,8 +128,8 @@ export function provinceCard(state, colour, mine) {
   return h("article", {class: "province" + (mine ? " mine" : ""), "data-province": colour},
     h("h3", {},
       h("span", {class: `swatch c-${colour}`, "aria-hidden": "true"}),
-      prov.player || colourName(colour),
-      prov.title ? h("span", {class: "pill", text: prov.title}) : null,
+      playerName(prov.player, colour),
+      prov.title ? h("span", {class: "pill", text: titleName(prov.title)}) : null,
       mine ? h("span", {class: "pill you", text: t("me.you")}) : null),
     h("div", {class: "tokens"},
       tokens(t("prov.gold"), prov.gold, "gold"),
@@ -136,11 +160,11 @@ export function enmityList(state) {
     add("enmity.permanent", region.permanent_enmity);
     add("enmity.garrison", region.garrison_enmity);
     for (const siteId of region.sites || []) add("enmity.site", (state.sites[siteId] || {}).enmity);
-    if (parts.length) items.push(h("li", {}, h("strong", {text: region.name + ": "}), parts.join(", ")));
+    if (parts.length) items.push(h("li", {}, h("strong", {text: regionLabel(region) + ": "}), parts.join(", ")));
   }
   for (const [colour, prov] of Object.entries(state.provinces || {})) {
     for (const [other, n] of Object.entries(prov.at_war_with || {})) {
-      if (n) items.push(h("li", {text: t("enmity.war", {player: prov.player || colour,
+      if (n) items.push(h("li", {text: t("enmity.war", {player: playerName(prov.player, colour),
                                                       other: provinceName(state, other)})}));
     }
   }
@@ -290,7 +314,7 @@ function siteRef(state, id) {
 
 function regionName(state, id) {
   const region = (state.regions || {})[id];
-  return region ? region.name : id;
+  return region ? regionLabel(region) : id;
 }
 
 function plunderQuestion(state, end, prompt) {
@@ -376,7 +400,7 @@ function localOption(state, prompt, value) {
       const ship = ships[rest];
       if (head !== "card" || !ship) return null;
       return tr((ship.damage || []).length >= 2 ? "option.assign_damage.card_sinks" : "option.assign_damage.card",
-        {ship: ship.name});
+        {ship: shipLabel(ship)});
     }
     case "plunder": {
       if (!end.plunder_site) {
@@ -387,7 +411,7 @@ function localOption(state, prompt, value) {
       if (end.picks_left > 0) return goodName(value);
       if ((end.goods_to_place || []).length) {
         return value === "leave" ? tr("option.plunder.leave", {good: goodName(end.goods_to_place[0])})
-          : (ships[value] ? ships[value].name : null);
+          : (ships[value] ? shipLabel(ships[value]) : null);
       }
       if (end.plunder_step === "docks") {
         if (value === "none") return tr("option.plunder.no_upgrade");
@@ -412,7 +436,7 @@ function localOption(state, prompt, value) {
       }
       if (head === "garrison") {
         const region = (state.regions || {})[rest];
-        return region ? tr("option.improve_province.garrison", {region: region.name, value: region.garrison}) : null;
+        return region ? tr("option.improve_province.garrison", {region: regionLabel(region), value: region.garrison}) : null;
       }
       if (value === "reputation" || value === "fortune") {
         const from = prov["leader_" + value];

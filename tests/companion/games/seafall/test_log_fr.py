@@ -180,9 +180,9 @@ def test_pool_lines_and_reasons_are_translated() -> None:
     text = describe(event, "fr")
     assert text.startswith("Gris pille la province de Jaune avec le vaisseau amiral gray-1")
     assert "lieu risqué" in text
-    assert "valeur imprimée (pillage) de Gray ship 1 +3" in text
+    assert "valeur imprimée (pillage) de Bateau gris 1 +3" in text
     assert "expertise du conseiller Savage : pillage +3 +3" in text
-    assert "garnison de Yellow province -1" in text
+    assert "garnison de Province jaune -1" in text
     assert "votre hostilité dans Isle A -1" in text
     assert describe(Event("GloryChanged", {"player": "red", "amount": -2,
                                            "reason": "lost advisor Savage"}), "fr") \
@@ -229,3 +229,16 @@ def test_a_damage_card_is_named_only_when_the_table_named_it(card, english, fren
     """A card drawn without its name ("damage", the default) is not named as "damage"."""
     event = Event("DamageCardDrawn", {"ship": "red-1", "card": card, "effects": []})
     assert describe(event) == english and describe(event, "fr") == french
+
+
+@pytest.mark.parametrize(("english", "french"), [
+    ("flagship: Blue ship 1's printed explore",
+     "vaisseau amiral : valeur imprimée (exploration) de Bateau bleu 1"),
+    ("flagship: The Gull's printed explore",
+     "vaisseau amiral : valeur imprimée (exploration) de The Gull"),
+    ("garrison of Purple province", "garnison de Province violette"),
+])
+def test_names_the_setup_gave_by_default_are_said_in_french(english, french):
+    """setup.py names a province's ships and region after its colour when none is given;
+    a French page says them in French (as the pages' views do), a name given as it is."""
+    assert phrase(english) == french

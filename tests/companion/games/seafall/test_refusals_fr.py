@@ -138,3 +138,10 @@ def test_english_and_unknown_refusals_are_left_as_they_are():
     text = "Blue already hired the Soldiers guild this turn"
     assert engine.refusal(text) == text and engine.refusal(text, lang="de") == text
     assert engine.refusal("a refusal written later", lang="fr") == "a refusal written later"
+
+
+def test_names_the_setup_gave_by_default_are_said_in_french_names_given_are_kept():
+    assert refusal("Blue ship 1 is not at Isle A") == "Bateau bleu 1 n’est pas à Isle A"
+    assert refusal("The Gull is not at Isle A") == "The Gull n’est pas à Isle A"
+    assert refusal("Red already took two guild actions this turn") == \
+        "Rouge a déjà fait deux actions de guilde ce tour-ci"
