@@ -39,7 +39,7 @@ def legal_commands(state: SeaFallState, decide: Any) -> list[dict[str, Any]]:
             events = decide(state, Command(kind, args, turn.player))
         except (IllegalCommand, InvalidCommand):
             continue
-        entry = {"type": kind, "args": args, "summary": _summary(kind, args, events)}
+        entry = {"type": kind, "args": args, "summary": _summary(state, kind, args, events)}
         if any(e.type == "EndeavorStarted" for e in events):
             entry["endeavor"] = endeavor_preview(state, events)
         out.append(entry)
@@ -146,7 +146,7 @@ def _sailing(state: SeaFallState, ship_id: str) -> Iterator[Candidate]:
         yield "sail", {"moves": [{"ship": ship.id, "path": [*path[:-1], region.id]}]}
 
 
-def _summary(kind: str, args: dict[str, Any], events: list[Event]) -> str:
+def _summary(state: SeaFallState, kind: str, args: dict[str, Any], events: list[Event]) -> str:
     by_type = {e.type: e.payload for e in events}
     if "EndeavorStarted" in by_type:
         p = by_type["EndeavorStarted"]
@@ -160,9 +160,11 @@ def _summary(kind: str, args: dict[str, Any], events: list[Event]) -> str:
         if name in by_type and key in by_type[name]:
             return f"costs {by_type[name][key]} gold"
     if kind == "sail":
-        (move,) = args["moves"]
-        steps = len(move["path"])
-        return f"{move['ship']} to {move['path'][-1]} ({steps} space{'' if steps == 1 else 's'})"
+        (move,) = args["moves"]  # by the names the table knows them by
+        steps, there = len(move["path"]), move["path"][-1]
+        ship = state.ships[move["ship"]].name
+        where = state.regions[there].name if there in state.regions else there
+        return f"{ship} to {where} ({steps} space{'' if steps == 1 else 's'})"
     if "GoodSold" in by_type:
         return f"brings {by_type['GoodSold']['gold']} gold"
     if "TaxesCollected" in by_type:

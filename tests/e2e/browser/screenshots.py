@@ -82,7 +82,7 @@ def take(out: Path) -> list[Path]:
         ana.click("#prompt button[data-value=explorers]")
         sail = ana.locator("#actions details[data-type=sail]")
         sail.locator("summary").click()
-        sail.locator("button", has_text="blue-1 to isle-a").click()
+        sail.locator("button", has_text="Blue ship 1 to Example isle A").click()
         ana.locator("#builder button[data-kind=explore]").click()
         ana.locator("#builder button[data-site='isle-a/3']").click()
         ana.locator("#builder-preview .figure").first.wait_for()

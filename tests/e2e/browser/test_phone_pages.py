@@ -45,12 +45,12 @@ def join_as(devices, server, name: str, province: str | None, locale: str = "en-
 
 
 def start_exploration(page) -> None:
-    """Blue hires the Explorers, sails blue-1 to isle A and explores its site 3 (defense 3),
+    """Blue hires the Explorers, sails Blue ship 1 to isle A and explores its site 3 (defense 3),
     all through the page's buttons, checking the builder's odds on the way."""
     page.click("#prompt button[data-value=explorers]")
     sail = page.locator("#actions details[data-type=sail]")
     sail.locator("summary").click()
-    sail.locator("button", has_text="blue-1 to isle-a").click()
+    sail.locator("button", has_text="Blue ship 1 to Example isle A").click()
     builder = page.locator("#builder")
     expect(builder).to_be_visible()
     builder.locator("button[data-kind=explore]").click()
@@ -125,7 +125,7 @@ def test_a_group_of_actions_opened_stays_open_while_other_phones_act(devices, se
     expect(sail).not_to_have_attribute("open", "")  # seven ways to sail: shut at first
     sail.locator("summary").click()
     expect(sail).to_have_attribute("open", "")
-    button = sail.locator("button", has_text="blue-1 to isle-a")
+    button = sail.locator("button", has_text="Blue ship 1 to Example isle A")
     button.focus()
     table = server.services.tables.get(server.table)
     table.apply(Command("sail", {"moves": [{"ship": "blue-1",
@@ -217,7 +217,7 @@ def test_french_ui_from_the_browser_language_and_the_switch(devices, server):
     flagship = "vaisseau amiral : valeur imprimée (exploration) de Bateau bleu 1"
     sail = ana.locator("#actions details[data-type=sail]")
     sail.locator("summary").click()
-    sail.locator("button", has_text="blue-1 vers isle-a (2 cases)").click()  # the move's summary
+    sail.locator("button", has_text="Bateau bleu 1 vers Example isle A (2 cases)").click()
     builder = ana.locator("#builder")
     builder.locator("button[data-ship=blue-1]").click()
     expect(builder.locator("button[data-site='isle-a/3']")).to_contain_text(

@@ -157,8 +157,8 @@ def test_every_event_reads_in_french_and_differs_from_english() -> None:
     ("costs 2 reputation", "coûte 2 de réputation"),
     ("costs 13 gold", "coûte 13 or"),
     ("brings 4 gold", "rapporte 4 or"),
-    ("blue-1 to isle-a (2 spaces)", "blue-1 vers isle-a (2 cases)"),
-    ("blue-1 to isle-a (1 space)", "blue-1 vers isle-a (1 case)"),
+    ("The Gull to Isle A (2 spaces)", "The Gull vers Isle A (2 cases)"),
+    ("Blue ship 1 to Green province (1 space)", "Bateau bleu 1 vers Province verte (1 case)"),
     ("0 dice against defense 4", "0 dé contre défense 4"),
     ("1 dice against defense 4 (dangerous)", "1 dé contre défense 4 (lieu risqué)"),
 ])
