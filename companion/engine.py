@@ -13,8 +13,9 @@ An engine is pure and deterministic (DESIGN.md, "The flow"):
 * ``view(state, viewer)`` is what one viewer may see (hidden information only for its owner);
 * ``dump_state``/``load_state`` turn a state into JSON-able data and back (snapshots).
 
-Optional: ``describe(event, lang="en")`` (one readable sentence, in the language asked for
-when the game has it, else English), ``legal_commands(state)``, and
+Optional: ``describe(event, lang="en", state=None)`` (one readable sentence, in the
+language asked for when the game has it, else English; with the table's state, things named
+as the table knows them), ``legal_commands(state)``, and
 ``private_to(event)``, the one viewer an event's content belongs to (a secret note): the
 history shows the others that it happened, not what it was; ``dice_thrown(events)``, the
 dice the events of the commands in effect threw (``[{"player", "die", "source",

@@ -101,16 +101,21 @@ def phrases(table: Table, data: Any, lang: str) -> dict[str, str]:
     return {k: v for k, v in out.items() if v != k}
 
 
-def event_text(table: Table, event: Event, lang: str = "en") -> str:
+def event_text(table: Table, event: Event, lang: str = "en", state: Any = None) -> str:
     """The engine's sentence for an event, in ``lang`` when the engine's ``describe`` takes a
-    language (SeaFall: English and French), else in the engine's own language."""
+    language (SeaFall: English and French), else in the engine's own language; with the
+    table's ``state`` (the version's, else the table's now) when it takes one, for names."""
     describe = getattr(table.engine, "describe", None)
     if describe is None:
         return event.type
     try:
-        if lang != "en" and "lang" in inspect.signature(describe).parameters:
-            return str(describe(event, lang=lang))
-        return str(describe(event))
+        takes = inspect.signature(describe).parameters
+        options: dict[str, Any] = {}
+        if lang != "en" and "lang" in takes:
+            options["lang"] = lang
+        if "state" in takes:
+            options["state"] = table.state if state is None else state
+        return str(describe(event, **options))
     except Exception:  # a describer that does not know an event must not stop the stream
         return event.type
 
@@ -144,7 +149,8 @@ class Change:
             data = {
                 "version": self.version,
                 "events": [{"seq": e.seq, "command_no": e.command_no, "actor": e.actor,
-                            "type": e.type, "text": event_text(table, e.event, lang)}
+                            "type": e.type,
+                            "text": event_text(table, e.event, lang, self.state)}
                            for e in self.events],
                 "table": view_json(table, self.state, self.version, self.can_undo,
                                    self.can_redo, viewer, lang),

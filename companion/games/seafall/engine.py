@@ -252,10 +252,12 @@ class SeaFall:
         statistics): each roll and re-roll with its province and how it was read."""
         return dice_thrown(events)
 
-    def describe(self, event: Event, lang: str = "en") -> str:
+    def describe(self, event: Event, lang: str = "en",
+                 state: SeaFallState | None = None) -> str:
         """One readable sentence for an event (the history view, ``tableside play``), in
-        English or French (``lang``; another language falls back to English)."""
-        return describe(event, lang)
+        English or French (``lang``; another language falls back to English); with the
+        table's ``state``, its ships and places by their names rather than their ids."""
+        return describe(event, lang, state)
 
     def phrase(self, text: str, lang: str = "en") -> str:
         """A phrase the engine wrote into a view or a payload (a dice-pool line's reason, a

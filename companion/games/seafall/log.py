@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.engine import Event
 from companion.games.seafall import log_fr
+from companion.games.seafall.state import SeaFallState
 
 
 def _who(colour: Any) -> str:
@@ -242,13 +243,35 @@ TEMPLATES: dict[str, dict[str, Callable[[Mapping[str, Any]], str]]] = {
 LANGUAGES = tuple(TEMPLATES)
 
 
-def describe(event: Event, lang: str = "en") -> str:
+NAMED = ("ship", "flagship", "support", "together_with", "region", "start", "to", "location")
+"""Payload keys that may hold a ship's or a region's id, named by :func:`describe` when it
+is given the table's state (other keys hold colours, which are also the provinces' region
+ids, so only these are looked up)."""
+
+
+def describe(event: Event, lang: str = "en", state: SeaFallState | None = None) -> str:
     """One readable sentence for an event, in ``lang`` ("en" or "fr"; any other: English).
 
     The language is a parameter, never a setting: the same engine serves an English and a
-    French phone at once.
+    French phone at once. With the table's ``state``, a ship or a region is named as the
+    table knows it ("Blue ship 1", "Example isle A"; in French a name the setup gave by
+    default said in French) rather than by its id ("blue-1", "isle-a"), which ``tableside
+    play`` and the golden transcripts keep.
     """
     template = TEMPLATES.get(lang, _TEMPLATES).get(event.type)
     if template is None:
         return f"{event.type}."
-    return template(event.payload)
+    payload = event.payload if state is None else _named(event.payload, state, lang)
+    return template(payload)
+
+
+def _named(payload: Mapping[str, Any], state: SeaFallState, lang: str) -> dict[str, Any]:
+    out = dict(payload)
+    for key in NAMED:
+        value = out.get(key)
+        if not isinstance(value, str):
+            continue
+        thing = state.ships.get(value) or state.regions.get(value)
+        if thing is not None and thing.name:
+            out[key] = log_fr.default_name(thing.name) if lang == "fr" else thing.name
+    return out

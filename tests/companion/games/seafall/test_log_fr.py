@@ -242,3 +242,24 @@ def test_names_the_setup_gave_by_default_are_said_in_french(english, french):
     """setup.py names a province's ships and region after its colour when none is given;
     a French page says them in French (as the pages' views do), a name given as it is."""
     assert phrase(english) == french
+
+
+def test_with_the_tables_state_ships_and_places_are_named_as_the_table_knows_them(game):
+    """The history names a ship and a region by name ("Blue ship 1", "Example isle A"),
+    in French a name the setup gave by default in French; without the state (``tableside
+    play``, the golden transcripts) by their ids, as before. A colour (``player``) is never
+    taken for the province's region of the same id."""
+    from companion.games.seafall.setup import demo_options
+
+    g = game(demo_options())
+    g.do("hire_guild", guild="explorers")
+    events = g.do("sail", moves=[{"ship": "blue-1", "path": ["coastal_waters", "isle-a"]}])
+    sailed = next(e for e in events if e.type == "ShipSailed")
+    engine = SeaFall()
+    assert engine.describe(sailed).startswith("blue-1 sails from blue to isle-a")
+    assert engine.describe(sailed, state=g.state).startswith(
+        "Blue ship 1 sails from Blue province to Example isle A (2 spaces")
+    assert engine.describe(sailed, "fr", g.state).startswith(
+        "Bateau bleu 1 navigue de Province bleue à Example isle A (2 zones")
+    hired = g.events[-len(events) - 1]
+    assert engine.describe(hired, "fr", g.state) == "Bleu engage la guilde des explorateurs."
