@@ -95,7 +95,7 @@ class GpioStatus:
 
 
 # what the hardware card says of a part (vision.said: in the page's language)
-DASHBOARD = message("hw.dashboard", "the dashboard's buttons (POST /api/tables/<id>/buttons)")()
+DASHBOARD = message("hw.dashboard", "the table page's buttons, as a button box on the screen")()
 NO_RUNTIME = message("hw.no_runtime", "no runtime: the server runs without hardware loops")()
 GPIO_NOT_A_PI = message("hw.gpio_not_a_pi", "not a Raspberry Pi: GPIO is not used")()
 GPIO_TURNED_OFF = message("hw.gpio_off", "turned off (--gpio none)")()

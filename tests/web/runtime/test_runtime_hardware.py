@@ -385,7 +385,7 @@ def test_hardware_status_json(services):
     assert out["button_box"]["state"] == "absent" and not out["button_box"]["connected"]
     assert out["gpio"]["state"] == "off"  # not a Pi
     assert out["software_box"] == {"state": "running", "buttons": 8, "detail": (
-        "the dashboard's buttons (POST /api/tables/<id>/buttons)"),
+        "the table page's buttons, as a button box on the screen"),
         "detail_said": {"key": "hw.dashboard", "values": {}}}
     # each part's detail comes with what a page needs to say it in its language
     assert out["gpio"]["detail_said"] == {"key": "hw.gpio_not_a_pi", "values": {}}
