@@ -171,6 +171,7 @@ class Channel:
         self.closed = False
         self.reads = 0  # dice reads recorded or changed without a new version
         self.campaign = 0  # its campaign moved on (the game recorded, or a step taken back)
+        self.seats = 0  # who plays what, or what players may do, changed (joins, settings)
         table.add_listener(self._changed, call_now=True)
 
     def dice_read(self) -> None:
@@ -183,10 +184,16 @@ class Channel:
             self.campaign += 1
             self._cond.notify_all()
 
+    def seats_changed(self) -> None:
+        with self._cond:
+            self.seats += 1
+            self._cond.notify_all()
+
     @property
-    def news(self) -> tuple[int, int]:
-        """What changes without a new version: the dice reads and the campaign's steps."""
-        return self.reads, self.campaign
+    def news(self) -> tuple[int, int, int]:
+        """What changes without a new version: the dice reads, the campaign's steps and the
+        seats."""
+        return self.reads, self.campaign, self.seats
 
     def _changed(self, table: Table) -> None:
         # called under the table's lock, in version order: keep it quick
@@ -210,7 +217,7 @@ class Channel:
             self._cond.notify_all()
         self.table.remove_listener(self._changed)
 
-    def after(self, version: int, timeout: float, news: tuple[int, int] | None = None
+    def after(self, version: int, timeout: float, news: tuple[int, int, int] | None = None
               ) -> list[Change] | None:
         """The changes with a version above ``version``, waiting up to ``timeout`` seconds
         for one (or, given ``news``, for :attr:`news` to pass it); ``[]`` on a time-out
@@ -287,6 +294,15 @@ class Broker:
         if channel is not None:
             channel.campaign_changed()
 
+    def seats_changed(self, table_id: str) -> None:
+        """Who plays which province at this table, or what its players may do (the host's
+        settings), changed without a new version: the streams tell their phones (``event:
+        seats``), which ask who they are again."""
+        with self._lock:
+            channel = self._channels.get(table_id)
+        if channel is not None:
+            channel.seats_changed()
+
     @property
     def open_streams(self) -> int:
         with self._lock:
@@ -320,7 +336,7 @@ class Broker:
         with self._slot():
             table = channel.table
             # counted before the first message: a read after the view it shows is sent
-            reads, campaign = channel.news
+            reads, campaign, seats = channel.news
             yield f"retry: {RETRY_MS}\n\n".encode()
             latest = channel.latest()
             if since is None or since > latest.version:
@@ -330,7 +346,7 @@ class Broker:
             else:
                 last = since
             while not self.closed.is_set():
-                changes = channel.after(last, self.heartbeat, (reads, campaign))
+                changes = channel.after(last, self.heartbeat, (reads, campaign, seats))
                 if changes is None:
                     break
                 for change in changes:
@@ -345,6 +361,10 @@ class Broker:
                     campaign, news = channel.campaign, True
                     data = json.dumps({"table": table.session_id, "campaign": campaign})
                     yield f"event: campaign\ndata: {data}\n\n".encode()
+                if channel.seats != seats:
+                    seats, news = channel.seats, True
+                    data = json.dumps({"table": table.session_id, "seats": seats})
+                    yield f"event: seats\ndata: {data}\n\n".encode()
                 if not changes and not news:
                     yield b": keep-alive\n\n"
 

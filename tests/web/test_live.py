@@ -197,6 +197,32 @@ def test_a_campaign_moving_on_reaches_the_streams_of_its_game(live):
     stream.close()
 
 
+def test_who_plays_what_changing_reaches_the_streams(live):
+    """A join, the host's "players act for all" and a freed seat change no version: the
+    streams send ``event: seats`` (the pages ask who they are again), one for each."""
+    host, tid = tally_table(live)
+    stream = live.stream(tid)
+    assert stream.table()["version"] == 1
+    token = host.get(f"/api/tables/{tid}/invite").json["token"]
+    ann = browser(live.app)
+    assert ann.post(f"/api/tables/{tid}/join", json={"token": token, "name": "Ann",
+                                                     "province": "ann"}).status_code == 200
+    assert host.post(f"/api/tables/{tid}/settings",
+                     json={"players_act_for_all": True}).status_code == 200
+    assert host.delete(f"/api/tables/{tid}/seats/ann").status_code == 200
+    seats = []
+    for _ in range(50):  # heartbeats every 0.2 s: a lost event fails in 10 s, not hangs
+        message = stream.next(comments=True)
+        if message is None:
+            break
+        if message.get("event") == "seats":
+            seats.append(message["data"]["seats"])
+        if seats and seats[-1] == 3:
+            break
+    assert seats and seats[-1] == 3 and seats == sorted(seats)  # each counted, none lost
+    stream.close()
+
+
 def test_a_reconnect_resumes_after_the_last_version_seen(live):
     host, tid = tally_table(live)
     first = live.stream(tid)

@@ -128,6 +128,7 @@ def join(session_id: str) -> Any:
             raise IllegalCommand(TAKEN(seat=seat, holders=", ".join(holders)))
     role = "host" if mine.role == "host" else ("player" if seat else "spectator")
     auth.set_member(session_id, Member(role, seat, name.strip()))
+    services.live.seats_changed(session_id)  # the other phones: who plays what
     return jsonify(me_json(session_id))
 
 
@@ -138,6 +139,7 @@ def settings(session_id: str) -> Any:
     if not isinstance(allowed, bool):
         raise InvalidCommand("'players_act_for_all' is true or false")
     _services().auth.store.set_players_act_for_all(session_id, allowed)
+    _services().live.seats_changed(session_id)  # the players' pages: what they may do
     return jsonify(me_json(session_id))
 
 
@@ -149,4 +151,5 @@ def release_seat(session_id: str, province: str) -> Any:
     if seat is None:
         raise NotFound(f"no province {province!r} at this table")
     _services().auth.store.release(session_id, seat)
+    _services().live.seats_changed(session_id)  # the freed phone watches from now on
     return jsonify(me_json(session_id))

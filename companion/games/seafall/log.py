@@ -235,6 +235,9 @@ _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
                                   + (f", dismissing {', '.join(p['dismissed'])}"
                                      if p["dismissed"] else "") + ".",
     "TaxesCollected": lambda p: f"{_who(p['player'])} collects {p['amount']} gold in taxes.",
+    # written by the table itself (companion/store/records.py), not by SeaFall's rules
+    "CommandUndone": lambda p: f"Command {p.get('command_no', '?')} undone.",
+    "CommandRedone": lambda p: f"Command {p.get('command_no', '?')} redone.",
 }
 
 

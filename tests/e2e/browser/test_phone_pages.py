@@ -410,6 +410,81 @@ def test_the_hardware_card_says_when_the_pis_power_supply_is_too_weak(devices, s
         runtime.stop()
 
 
+def test_a_player_taps_only_what_is_theirs_until_the_host_lets_players_act_for_all(
+        devices, server):
+    """docs/ui.md, the table page: during another province's turn a player sees whose turn
+    it is, not its actions, and cannot undo its command; once the host lets players act for
+    every province (live, without a reload: the stream's seats event) the player's taps act
+    for the province whose turn it is."""
+    ana = join_as(devices, server, "Ana", "blue")
+    ben = join_as(devices, server, "Ben", "green")
+    ana.click("#prompt button[data-value=merchants]")
+    expect(ana.locator("#actions details[data-type=sail]")).to_be_visible()  # Ana's turn
+    expect(ben.locator("#turn-waiting")).to_have_text("Blue is taking their turn.")
+    expect(ben.locator("#actions details")).to_have_count(0)
+    expect(ben.locator("#builder")).to_be_hidden()
+    expect(ben.locator("#undo")).to_be_disabled()  # Blue's hire: not Ben's to take back
+    expect(ana.locator("#undo")).to_be_enabled()
+
+    host = devices()
+    host.goto(server.host_link())
+    host.locator("#seat summary").click()  # the host's panel
+    host.get_by_label("Players may act for every province").check()
+    expect(ben.locator("#actions details[data-type=sail]")).to_be_visible()  # live
+    expect(ben.locator("#undo")).to_be_enabled()
+    ben.locator("#actions details[data-type=end_turn] button").first.click()  # open: one
+    expect(ben.locator("#history-list")).to_contain_text("Blue's turn ends.")
+    table = server.services.tables.get(server.table)
+    assert table.history()[-1].record.actor == "blue"  # sent as the province whose turn it was
+
+
+def test_the_host_frees_a_province_whose_phone_is_lost(devices, server):
+    """docs/ui.md, the host's panel: each province played from a phone, with a button to
+    free it (asked once more); the phone that played it watches from then on, live, and the
+    province can be joined again."""
+    ben = join_as(devices, server, "Ben", "green")
+    host = devices()
+    host.goto(server.host_link())
+    host.locator("#seat summary").click()
+    expect(host.locator("#seat .seats li")).to_have_text(["Green is played by Ben. Free it"])
+    host.once("dialog", lambda dialog: dialog.accept())
+    host.locator("#seat button[data-seat=green]").click()
+    expect(host.locator("#seat .seats")).to_have_count(0)
+    expect(host.locator("#seat details")).to_have_attribute("open", "")  # still open
+    expect(ben.locator("#seat")).to_contain_text("You are watching")  # live on Ben's phone
+    bo = join_as(devices, server, "Bo", "green")
+    expect(bo.locator("#me")).to_contain_text("player")
+
+
+def test_the_keyboard_is_not_sent_back_to_the_top_after_a_command(devices, server):
+    """A prompt answered from the keyboard: the button is gone, and the keyboard goes on to
+    where the game stands (the status line), not to the top of the page."""
+    ana = join_as(devices, server, "Ana", "blue")
+    ana.locator("#prompt button[data-value=explorers]").focus()
+    ana.keyboard.press("Enter")
+    expect(ana.locator("#prompt")).to_be_hidden()
+    ana.wait_for_function("document.activeElement && document.activeElement.id === 'status'")
+
+
+def test_a_lost_request_for_the_turns_actions_is_asked_again(devices, server):
+    """A phone whose request for the actions is lost (Wi-Fi) is not left without them: it
+    asks again shortly."""
+    ana = join_as(devices, server, "Ana", "blue")
+    lost = []
+
+    def drop_once(route):
+        if not lost:
+            lost.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    ana.route(re.compile(r"/choices"), drop_once)
+    ana.click("#prompt button[data-value=merchants]")
+    expect(ana.locator("#actions details[data-type=sail]")).to_be_visible()
+    assert len(lost) == 1
+
+
 def test_names_typed_on_the_home_page_play_the_demonstration_setup(devices, server):
     """docs/ui.md, the home page: with the demonstration setup ticked (the default), the
     names typed for its colours play its provinces; a name for a colour it does not have is
@@ -1353,7 +1428,7 @@ def test_rule_search_and_hardware_status_on_the_table_page(devices, server):
     expect(gpio).not_to_have_class("hw-ok")
     # each part's detail, written by the server in English, in French (vision.said)
     expect(page.locator("#hardware [data-device=software_box]")).to_contain_text(
-        "les boutons du tableau de bord")
+        "les boutons de la page de la table")
     expect(page.locator("#hardware")).not_to_contain_text("no runtime")
 
 

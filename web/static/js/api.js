@@ -71,25 +71,35 @@ function sessionToken() {
 }
 
 // POST (JSON object or FormData); retries once with a fresh token if the token was refused.
-export async function send(url, body, tableId, retried) {
+export function send(url, body, tableId) {
+  return request("POST", url, body, tableId, false);
+}
+
+// DELETE (a seat freed by the host), with the same token and retry.
+export function remove(url, tableId) {
+  return request("DELETE", url, null, tableId, false);
+}
+
+async function request(method, url, body, tableId, retried) {
   const headers = {"Accept": "application/json"};
   const token = tableId ? ((await me(tableId).catch(() => null)) || {}).csrf_token
     : await sessionToken();
   if (token) headers["X-CSRF-Token"] = token;
   let payload = body;
-  if (!(body instanceof FormData)) {
+  if (method === "DELETE") {
+    payload = undefined;
+  } else if (!(body instanceof FormData)) {
     headers["Content-Type"] = "application/json";
     payload = JSON.stringify(body || {});
   }
-  const response = await fetch(url, {method: "POST", headers, body: payload,
-                                     credentials: "same-origin"});
+  const response = await fetch(url, {method, headers, body: payload, credentials: "same-origin"});
   try {
     return await parse(response);
   } catch (err) {
     if (!retried && err instanceof ApiError && err.status === 403 && err.code === "csrf") {
       if (tableId) me(tableId, true);
       else browserSession = null;
-      return send(url, body, tableId, true);
+      return request(method, url, body, tableId, true);
     }
     throw err;
   }

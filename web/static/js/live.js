@@ -19,7 +19,7 @@ import {getJSON} from "./api.js";
 const POLL_MS = 2000;
 const STREAM_RETRY_MS = 30000;
 
-export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign}) {
+export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign, onSeats}) {
   const id = encodeURIComponent(tableId);
   let pollTimer = null;
   let retryTimer = null;
@@ -69,6 +69,8 @@ export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign
     if (onDice) source.addEventListener("dice", () => onDice());
     // the table's campaign moved on (the game recorded into it, a step taken back)
     if (onCampaign) source.addEventListener("campaign", () => onCampaign());
+    // who plays what, or what players may do, changed (a join, the host's settings)
+    if (onSeats) source.addEventListener("seats", () => onSeats());
     source.onmessage = onMessage;
     source.onopen = () => {
       stopPolling();

@@ -5,7 +5,7 @@
 
 import {$, h, fill, redraw, typedInput} from "./dom.js";
 import {config, t, pct, num, inLanguage} from "./i18n.js";
-import {ApiError, getJSON, getOptional, me, send} from "./api.js";
+import {ApiError, getJSON, getOptional, me, remove, send} from "./api.js";
 import {follow} from "./live.js";
 import {lastAsked, normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
 import {hardwareAlerts} from "./alerts.js";
@@ -35,10 +35,18 @@ const version = () => (view ? view.version : -1);
 // what the camera sees, under a roll prompt; a camera read left pending is fetched here
 const trayWatch = cameraWatcher(tableId, {currentRead: () => read, onNewRead: readChanged});
 
+let errorShownAt = 0;  // when the error in the notice was shown (0: none)
+
 function notice(text, kind) {
   const box = $("#notice");
   fill(box, text ? h("p", {class: "notice " + (kind || "info"), text}) : null);
+  errorShownAt = text && kind === "error" ? Date.now() : 0;
   if (text && kind !== "error") setTimeout(() => { if (box.textContent === text) fill(box); }, 6000);
+}
+
+// An error stays until the table moves on: a new version, once it was read (6 s), clears it.
+function staleError() {
+  if (errorShownAt && Date.now() - errorShownAt > 6000) notice(null);
 }
 
 function showError(err) {
@@ -51,14 +59,29 @@ function showError(err) {
   notice(err instanceof ApiError ? err.message : t("error.network"), "error");
 }
 
+// Whether this phone may act for every province: the host, or a player while the host lets
+// players act for all (web/auth.py acts_for_all).
+function forAll() {
+  return !who || who.role === "host" || (who.role === "player" && who.players_act_for_all === true);
+}
+
+// The province a command is sent as: this phone's own, unless it acts for all, when it is
+// the prompt's (or the turn's) province.
 function actorFor(prompt) {
-  if (who && who.province) return who.province;
+  if (who && who.province && !forAll()) return who.province;
   if (prompt && prompt.player) return prompt.player;
-  return view && view.state.turn ? view.state.turn.player : null;
+  if (view && view.state.turn) return view.state.turn.player;
+  return who && who.province ? who.province : null;
 }
 
 function canAct() {
   return !(who && who.role === "spectator");
+}
+
+// Whether this phone may take the turn's actions now: its own turn, or it acts for all.
+function canTakeTurn() {
+  const turn = view && view.state.turn;
+  return canAct() && (forAll() || !who.province || !turn || turn.player === who.province);
 }
 
 // Send a command answering a prompt or taken from /choices.
@@ -72,12 +95,23 @@ async function command(type, args, prompt) {
     if (actor) body.actor = actor;
     const out = await send(`${base}/commands`, body, tableId);
     await update({version: out.version, table: out, events: out.events || []});
+    keepKeyboard();
   } catch (err) {
     showError(err);
   } finally {
     busy = false;
     document.body.classList.remove("busy");
   }
+}
+
+// After a command the button tapped may be gone (a prompt answered, an action taken): the
+// keyboard goes on to the next prompt's first choice, else to where the game stands, never
+// back to the top of the page.
+function keepKeyboard() {
+  const focused = document.activeElement;
+  if (focused && focused !== document.body && document.contains(focused)) return;
+  const next = $("#prompt").hidden ? null : $("#prompt").querySelector("button:not([disabled])");
+  (next || $("#status")).focus({preventScroll: true});
 }
 
 async function historyStep(which) {
@@ -250,7 +284,7 @@ function renderPrompt() {
     : prompt.kind === "choice" ? choicePrompt(prompt)
     : [h("p", {class: "question", text: promptQuestion(view.state, prompt)})];
   const others = who && who.province && prompt.player && prompt.player !== who.province &&
-    !who.players_act_for_all;
+    !forAll();
   const waiting = others || (who && who.role === "spectator");
   const [question, ...rest] = waiting
     ? [h("p", {class: "question", text: promptQuestion(view.state, prompt)}),
@@ -275,7 +309,9 @@ function renderBuilder() {
   const box = $("#builder");
   const state = view.state;
   const endeavors = choices.filter((c) => c.type === "explore" || c.type === "raid");
-  if (!endeavors.length || (view.prompts || []).length) { box.hidden = true; fill(box); return; }
+  if (!endeavors.length || (view.prompts || []).length || !canTakeTurn()) {
+    box.hidden = true; fill(box); return;
+  }
   box.hidden = false;
   const kinds = [...new Set(endeavors.map((c) => c.type))];
   if (!kinds.includes(builder.kind)) builder = {kind: kinds[0], flagship: null, choice: null, preview: null};
@@ -345,6 +381,11 @@ function renderActions() {
   const others = choices.filter((c) => c.type !== "explore" && c.type !== "raid");
   if (!others.length || (view.prompts || []).length) { box.hidden = true; fill(box); return; }
   box.hidden = false;
+  if (!canTakeTurn()) {  // another province's turn: what it may do is not this phone's to tap
+    redraw(box, h("h2", {text: t("actions.title")}), h("p", {class: "muted", id: "turn-waiting",
+      text: t("actions.waiting", {player: provinceName(view.state, view.state.turn.player)})}));
+    return;
+  }
   const groups = new Map();
   for (const c of others) {
     if (!groups.has(c.type)) groups.set(c.type, []);
@@ -558,16 +599,23 @@ function trayCheckBlock(camera) {
 // A host's camera action: a button that posts to `url`, says what came of it
 // (`done(answer)` gives the notice), and is off while it runs; `after`, if given, draws
 // the panel again instead of turning the button back on.
+const busyActions = new Set();  // camera actions on their way: the card redraws meanwhile
+
 function cameraAction(id, label, url, done, after = null) {
-  const button = h("button", {type: "button", id, class: "secondary", text: label});
+  const button = h("button", {type: "button", id, class: "secondary", text: label,
+                              disabled: busyActions.has(id) || null});
   button.addEventListener("click", async () => {
+    if (busyActions.has(id)) return;
+    busyActions.add(id);
     button.disabled = true;
     try {
       notice(done(await send(url, {}, tableId)), "info");
     } catch (err) {
       showError(err);
     }
-    if (after) after(); else button.disabled = false;
+    busyActions.delete(id);
+    const shown = document.getElementById(id);  // the card may have been drawn again
+    if (after) after(); else if (shown) shown.disabled = false;
   });
   return button;
 }
@@ -663,11 +711,25 @@ function renderSeat() {
         try { who = await send(`${base}/settings`, {players_act_for_all: forAll.checked}, tableId); }
         catch (err) { showError(err); }
       }});
-    fill(box, h("details", {ontoggle: (e) => { if (e.target.open && !qr.src) load(false); }},
+    // a province played from a phone that is lost or flat: freed, it can be joined again
+    const taken = (who.seats || []).filter((seat) => (seat.taken_by || []).length);
+    const seats = taken.length ? h("ul", {class: "seats"}, taken.map((seat) => h("li", {},
+      t("seat.played_by", {province: playerName(seat.name, seat.id), names: seat.taken_by.join(", ")}), " ",
+      h("button", {type: "button", class: "secondary small", "data-seat": seat.id, text: t("seat.free"),
+        onclick: async () => {
+          if (!confirm(t("seat.free_confirm", {province: playerName(seat.name, seat.id)}))) return;
+          try { who = await remove(`${base}/seats/${encodeURIComponent(seat.id)}`, tableId); renderSeat(); }
+          catch (err) { showError(err); }
+        }})))) : null;
+    // drawn again when a seat changes hands (the stream's seats event): kept open if it was
+    redraw(box, h("details", {"data-key": "host-panel",
+                              ontoggle: (e) => { if (e.target.open && !qr.src) load(false); }},
       h("summary", {}, h("strong", {text: t("seat.host_panel")})),
       h("p", {text: t("seat.invite_hint")}), qr, link,
-      h("button", {type: "button", class: "secondary", text: t("seat.new_link"), onclick: () => load(true)}),
-      h("label", {}, t("seat.for_all"), forAll)));
+      h("button", {type: "button", class: "secondary", text: t("seat.new_link"),
+                   onclick: () => { if (confirm(t("seat.new_link_confirm"))) load(true); }}),
+      h("label", {}, t("seat.for_all"), forAll), seats));
+    if (box.querySelector("details").open && !qr.src) load(false);
     return;
   }
   box.hidden = true;
@@ -709,8 +771,24 @@ function campaignMoved() {
   if (view && config.campaign) renderCampaignNext(view.state, true);
 }
 
+// The province that sent a command (its actor: a province or its player's name), or null.
+function seatOf(actor) {
+  const provinces = (view && view.state.provinces) || {};
+  if (provinces[actor]) return actor;
+  const found = Object.entries(provinces).find(([, p]) => p.player === actor);
+  return found ? found[0] : null;
+}
+
+// Whether the command an undo would take back is this phone's to undo: a player takes back
+// their own (the host, or anyone acting for all, any), as the server decides (web/auth.py).
+function mayUndoLast() {
+  if (forAll() || !who.province) return true;
+  const last = [...history].reverse().find((e) => e.kind === "command" && !e.undone);
+  return !last || seatOf(last.actor) === who.province;
+}
+
 function renderUndoRedo() {
-  $("#undo").disabled = !view.can_undo || !canAct() || carried;
+  $("#undo").disabled = !view.can_undo || !canAct() || carried || !mayUndoLast();
   $("#redo").disabled = !view.can_redo || !canAct() || carried;
 }
 
@@ -731,6 +809,8 @@ function renderState() {
   fill($("#enmity"), enmityList(state));
 }
 
+// Each says whether it got its answer: one lost (a phone's Wi-Fi dropping a request) is
+// asked again shortly (retryLoads), so the page is never left without its actions.
 async function loadChoices() {
   try {
     const body = await getJSON(`${base}/choices`);
@@ -738,11 +818,26 @@ async function loadChoices() {
       choices = body.commands || [];
       choicePhrases = body.phrases || {};
     }
-  } catch (err) { choices = []; }
+    return true;
+  } catch (err) { choices = []; return false; }
 }
 
 async function loadHistory() {
-  try { history = (await getJSON(`${base}/history?lang=${config.lang}`)).history || []; } catch (err) { /* keep */ }
+  try {
+    history = (await getJSON(`${base}/history?lang=${config.lang}`)).history || [];
+    return true;
+  } catch (err) { return false; /* keep */ }
+}
+
+let retryTimer = null;
+function retryLoads(wait = 2000) {
+  if (retryTimer !== null) return;
+  retryTimer = setTimeout(async () => {
+    retryTimer = null;
+    const got = await Promise.all([loadChoices(), loadHistory()]);
+    if (view) { renderState(); renderHistory(); }
+    if (!got.every(Boolean)) retryLoads(Math.min(wait * 2, 30000));
+  }, wait);
 }
 
 // a read waiting for the table came or changed (no new version): the stream's dice event,
@@ -779,7 +874,9 @@ async function update(message) {
   const fresh = !view || message.version !== view.version;
   view = message.table;
   if (fresh) {
-    await Promise.all([loadChoices(), loadHistory(), loadRead()]);
+    staleError();
+    const [gotChoices, gotHistory] = await Promise.all([loadChoices(), loadHistory(), loadRead()]);
+    if (!gotChoices || !gotHistory) retryLoads();
     // stream events carry a readable text (no payload): the dice themselves come from
     // the history, which has them
     const rolled = (message.events || []).some((e) => e.type === "DiceRolled");
@@ -814,6 +911,14 @@ function setConnection(status) {
   el.textContent = t("conn." + status);
 }
 
+// Who plays what, or what players may do, changed on another phone (a join, a freed seat,
+// the host's "players act for every province"): ask who this phone is again and redraw.
+async function seatsChanged() {
+  try { who = await me(tableId, true); } catch (err) { return; }
+  if (who && who.role === "host") renderSeat();  // who plays what, on the host's panel
+  if (view) renderState();
+}
+
 async function start() {
   // the page's own controls work at once, before the table has loaded
   $("#undo").addEventListener("click", () => historyStep("undo"));
@@ -824,7 +929,8 @@ async function start() {
   follow(tableId, {version, onStatus: setConnection,
                    onUpdate: (m) => update(m).catch(showError),
                    onDice: readChanged,
-                   onCampaign: campaignMoved});
+                   onCampaign: campaignMoved,
+                   onSeats: seatsChanged});
   renderHardware();
   setInterval(renderHardware, 15000);
 }
