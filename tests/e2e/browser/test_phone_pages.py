@@ -134,6 +134,16 @@ def test_a_group_of_actions_opened_stays_open_while_other_phones_act(devices, se
     expect(ana.locator("#version")).to_have_text(f"v{table.version}")
     expect(sail).to_have_attribute("open", "")
     expect(button).to_be_focused()
+    # the same, the page showing the version in between, where sailing is no longer offered:
+    # the group comes back as the player left it, with the keyboard on the same button
+    table.apply(Command("sail", {"moves": [{"ship": "blue-1",
+                                            "path": ["coastal_waters", "isle-a"]}]}, "blue"))
+    expect(ana.locator("#version")).to_have_text(f"v{table.version}")
+    expect(sail).to_have_count(0)
+    table.undo("blue")
+    expect(ana.locator("#version")).to_have_text(f"v{table.version}")
+    expect(sail).to_have_attribute("open", "")
+    expect(button).to_be_focused()
     ana.keyboard.press("Enter")
     builder = ana.locator("#builder")
     expect(builder).to_be_visible()

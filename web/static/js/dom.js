@@ -38,11 +38,18 @@ export function fill(node, ...children) {
 // Redraw `node` with `children`, keeping what the player set there: each <details> that
 // carries a data-key stays open or shut as it was (a new one takes its own default), and the
 // control with the keyboard focus, when it has a data-key found again, keeps it. A page that
-// redraws at every version would otherwise shut what a player just opened.
+// redraws at every version would otherwise shut what a player just opened. A control gone
+// for one redraw (a version in between without it) gets the keyboard back when it comes
+// back, unless the keyboard went elsewhere meanwhile.
+const lostFocus = new WeakMap();  // node -> the data-key of the control it lost the focus with
+
 export function redraw(node, ...children) {
   const shown = new Map([...node.querySelectorAll("details[data-key]")].map((d) => [d.dataset.key, d.open]));
   const active = document.activeElement;
-  const focused = active && node.contains(active) && active.dataset ? active.dataset.key : undefined;
+  const inside = active && node.contains(active) && active.dataset ? active.dataset.key : undefined;
+  const nowhere = !active || active === document.body;
+  const focused = inside !== undefined ? inside : (nowhere ? lostFocus.get(node) : undefined);
+  lostFocus.delete(node);
   fill(node, ...children);
   for (const d of node.querySelectorAll("details[data-key]")) {
     if (shown.has(d.dataset.key)) d.open = shown.get(d.dataset.key);
@@ -50,6 +57,7 @@ export function redraw(node, ...children) {
   if (focused !== undefined) {
     const again = [...node.querySelectorAll("[data-key]")].find((n) => n.dataset.key === focused);
     if (again) again.focus({preventScroll: true});  // the page stays where it was
+    else lostFocus.set(node, focused);
   }
   return node;
 }

@@ -376,6 +376,8 @@ function previewOdds(choice) {
 
 // ---- other actions of the turn ----------------------------------------------------------
 
+const opened = new Map();  // each group of actions as the player opened or shut it
+
 function renderActions() {
   const box = $("#actions");
   const others = choices.filter((c) => c.type !== "explore" && c.type !== "raid");
@@ -394,8 +396,11 @@ function renderActions() {
   // A group opened (or shut) by the player stays so while the page redraws at each version.
   redraw(box, h("h2", {text: t("actions.title")}),
     [...groups].map(([type, list]) => h("details", {class: "action-group", "data-type": type,
-      "data-key": type, open: list.length === 1 || null},
-      h("summary", {"data-key": "summary " + type}, t("command." + type, null, type.replace(/_/g, " ")),
+      "data-key": type, open: (opened.has(type) ? opened.get(type) : list.length === 1) || null},
+      h("summary", {"data-key": "summary " + type,
+                    // as the player leaves it, also past a version without the group
+                    onclick: (e) => opened.set(type, !e.currentTarget.parentElement.open)},
+        t("command." + type, null, type.replace(/_/g, " ")),
         h("span", {class: "muted", text: ` (${list.length})`})),
       h("div", {class: "choices"}, list.map((c) => h("button", {type: "button", class: "choice",
         "data-key": c.type + " " + JSON.stringify(c.args || {}),
