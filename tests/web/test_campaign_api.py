@@ -37,6 +37,14 @@ def test_a_campaign_over_http(client, services):
     session = r.json["table"]
     assert r.json["host_pin"]  # the one who set the game up hosts it
     assert r.json["campaign"]["current"] == session
+    # the game under way is not over: the campaign says why it cannot be recorded yet, as
+    # recording would answer, in the request's language too
+    waiting = client.get(f"/api/campaigns/{cid}").json["recording"]
+    assert waiting == {"ready": False, "reason": "the game is not over and recorded yet: "
+                       "finish the end of the game first"}
+    french = client.get(f"/api/campaigns/{cid}", headers={"Accept-Language": "fr"})
+    assert french.json["recording"]["phrases"][waiting["reason"]].startswith(
+        "la partie n’est pas encore finie")
     again = client.post(f"/api/campaigns/{cid}/next")
     assert again.status_code == 409 and "already has a game under way" in again.json["message"]
     assert again.json["said"] == {"key": "campaign.under_way",
@@ -48,6 +56,7 @@ def test_a_campaign_over_http(client, services):
     assert r.json["phrases"][r.json["message"]].startswith("la partie n’est pas encore finie")
 
     play_out(services.tables.get(session), script()[1])
+    assert client.get(f"/api/campaigns/{cid}").json["recording"] == {"ready": True}
     r = client.post(f"/api/campaigns/{cid}/record")
     assert r.status_code == 200, r.json
     summary = r.json["summary"]
@@ -58,6 +67,7 @@ def test_a_campaign_over_http(client, services):
     assert {c: by_colour[c]["campaign_glory"] for c in recorded["glory"]} == recorded["glory"]
     assert all(p["title"] is not None for p in summary["provinces"])
     assert client.get(f"/api/campaigns/{cid}").json == r.json
+    assert "recording" not in r.json  # recorded: no game under way until the next is set up
 
 
 def test_campaign_errors_are_clear(client):

@@ -5,7 +5,10 @@ its game draws from the latest ledger (titles, the historical record, permanent 
 ``POST /api/campaigns`` starts one, ``POST /api/campaigns/<id>/next`` sets up its next game
 (with ``{"changes": [...]}``, who joins, catches up, leaves or is absent) and
 ``POST /api/campaigns/<id>/record`` carries a finished game into the next ledger;
-``POST /api/campaigns/<id>/take-back`` takes back the last of those two steps.
+``POST /api/campaigns/<id>/take-back`` takes back the last of those two steps. A campaign
+with a game under way says whether it can be recorded now (``"recording": {"ready": ...}``,
+with the engine's reason when not), so that its page offers the step only once it will
+be taken.
 
 Editing a campaign is the host's: the host of its latest game sets up the next one (and
 becomes host of the new table, with a new PIN); recording needs the host of the game under
@@ -19,12 +22,13 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify
 
 from companion.campaigns import record_game, start_campaign, start_next_game
-from companion.errors import InvalidCommand
+from companion.errors import IllegalCommand, InvalidCommand
 from companion.games import find_game
 from companion.store.campaigns import CampaignInfo, UnknownCampaign
+from vision.said import said_of
 from web import auth
 from web.api.requests import json_body
-from web.errors import NotFound
+from web.errors import NotFound, Unopenable, refusal_phrases
 from web.services import Services
 
 bp = Blueprint("campaigns", __name__, url_prefix="/api/campaigns")
@@ -54,7 +58,24 @@ def campaign_json(info: CampaignInfo) -> dict[str, Any]:
     out = info.to_json()
     summarise = getattr(find_game(info.game), "campaign_summary", None)
     out["summary"] = summarise(info.ledger) if summarise is not None else None
+    if info.current is not None:
+        out["recording"] = _recording(info.current)
     return out
+
+
+def _recording(session_id: str) -> dict[str, Any]:
+    """Whether the game under way can be recorded now: ``{"ready": true}``, or the reason
+    it cannot (the engine's refusal, as recording would answer it, with its ``phrases`` in
+    the request's language): the game is not over yet, or the campaign is."""
+    try:
+        table = _services().tables.get(session_id)
+        table.engine.next_game(table.state)
+    except IllegalCommand as exc:
+        reason = said_of(exc)
+        return {"ready": False, "reason": reason, **refusal_phrases(reason)}
+    except (NotFound, Unopenable) as exc:
+        return {"ready": False, "reason": said_of(exc)}
+    return {"ready": True}
 
 
 @bp.get("")

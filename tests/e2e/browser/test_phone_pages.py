@@ -605,9 +605,10 @@ def test_campaign_page_shows_titles_record_and_enmity(devices, server):
 def test_the_host_records_a_game_and_sets_up_the_next_with_a_player_missing_it(devices,
                                                                               server):
     """The campaign page's host part (docs/ui.md): before the first game anyone may set it
-    up; then only its host sees the buttons. Recording is refused with the server's reason
-    until the game is over; the next game is set up with the players ticked as missing it
-    (rulebook, "Missing a game")."""
+    up; then only its host sees the buttons. Until the game is over the page says why it
+    cannot be recorded yet (the engine's reason) instead of offering a button the server
+    refuses, and offers it as soon as the game is over, without a reload; the next game is
+    set up with the players ticked as missing it (rulebook, "Missing a game")."""
     from companion.campaigns import start_campaign
     from tests.companion.test_campaigns import play_out, script
 
@@ -619,8 +620,11 @@ def test_the_host_records_a_game_and_sets_up_the_next_with_a_player_missing_it(d
     page.locator("#next-form button").click()
     expect(page.locator("#campaign-result .pin")).to_be_visible()  # the new table's host PIN
     expect(page.locator("#campaign-games li")).to_have_count(1)
-    page.get_by_role("button", name="Record the game into the campaign").click()
-    expect(page.locator("#campaign-result")).to_contain_text("not over and recorded")
+    expect(page.locator("#record-wait")).to_have_text(
+        "The game is not over and recorded yet: finish the end of the game first.")
+    expect(page.get_by_role("button", name="Record the game into the campaign")).to_have_count(0)
+    expect(page.locator("#campaign-actions").get_by_role("link", name="Go to the table")) \
+        .to_have_attribute("href", f"/t/{server.services.store.campaign(info.id).current}")
 
     watcher = devices()  # another phone: it sees the campaign, not the host's buttons
     watcher.goto(server.url(f"/campaigns/{info.id}"))
@@ -629,6 +633,8 @@ def test_the_host_records_a_game_and_sets_up_the_next_with_a_player_missing_it(d
 
     session = server.services.store.campaign(info.id).current
     play_out(server.services.tables.get(session), lines)
+    expect(page.locator("#campaign-actions")).to_contain_text("The game is over")  # polled
+    expect(page.locator("#campaign-news")).to_be_empty()  # not another phone's step
     page.get_by_role("button", name="Record the game into the campaign").click()
     expect(page.locator("#campaign-result")).to_contain_text("Recorded")
     expect(page.locator("#campaign-meta")).to_contain_text("next game 2")
@@ -643,8 +649,8 @@ def test_the_host_records_a_game_and_sets_up_the_next_with_a_player_missing_it(d
 
 
 def test_the_campaign_pages_refusal_reads_in_french(devices, server):
-    """docs/ui.md, "Languages", refusals: the game's refusal to record a game that is not
-    over, in the page's French (the API's ``phrases``)."""
+    """docs/ui.md, "Languages", refusals: why a game that is not over cannot be recorded
+    yet, in the page's French (the engine's reason with its ``phrases``)."""
     from companion.campaigns import start_campaign
     from tests.companion.test_campaigns import script
 
@@ -653,9 +659,8 @@ def test_the_campaign_pages_refusal_reads_in_french(devices, server):
     host.goto(server.url(f"/campaigns/{info.id}"))
     host.locator("#next-form button").click()
     expect(host.locator("#campaign-result .pin")).to_be_visible()
-    host.locator("#campaign-host button.primary").click()  # record: the game is not over
-    expect(host.locator("#campaign-result")).to_have_text(
-        "la partie n’est pas encore finie et notée : terminez d’abord la fin de partie")
+    expect(host.locator("#record-wait")).to_have_text(
+        "La partie n’est pas encore finie et notée : terminez d’abord la fin de partie.")
 
 
 def test_the_campaign_page_follows_what_another_phone_does(devices, server):

@@ -105,6 +105,18 @@ async function hostActions(c) {
       try { await show(await getJSON(url)); } catch (again) { /* the reason stays shown */ }
     }
   };
+  if (c.current && c.recording && !c.recording.ready) {
+    // not yet (the game is not over) or never (the campaign is): the reason, and the way
+    // to the game, rather than a button the server would refuse
+    const reason = c.recording.reason || "";
+    const said = (c.recording.phrases || {})[reason] || reason;  // a clause: made a sentence
+    fill($("#campaign-actions"), h("p", {class: "muted", id: "record-wait",
+      text: said.charAt(0).toUpperCase() + said.slice(1) + (/[.!?]$/.test(said) ? "" : ".")}),
+      h("p", {}, h("a", {class: "button", href: `/t/${encodeURIComponent(c.current)}`,
+                         text: t("home.go_table")})),
+      takeBack(c, url, result, failed));
+    return;
+  }
   if (c.current) {
     const button = h("button", {type: "button", class: "primary", text: t("campaign.record_game")});
     button.addEventListener("click", () => act(async () => {
@@ -336,7 +348,10 @@ async function followCampaign() {
   let c;
   try { c = await getJSON(CAMPAIGN_URL); } catch (err) { return; }  // offline: asked again later
   if (asked !== drawings || acting || JSON.stringify(c) === drawn) return;
-  await show(c, true);
+  // the game under way coming to its end (it can be recorded now) is not another phone's
+  // doing on this page: drawn anew without the line
+  const steps = (x) => JSON.stringify({...x, recording: null});
+  await show(c, steps(c) !== steps(JSON.parse(drawn)));
 }
 
 (async () => {
