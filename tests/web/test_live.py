@@ -223,6 +223,27 @@ def test_who_plays_what_changing_reaches_the_streams(live):
     stream.close()
 
 
+def test_who_plays_what_changing_shows_in_the_tables_get_for_polling_pages(live):
+    """A page without the stream polls ``GET /api/tables/<id>``: its ``seats`` digest
+    changes with each join, setting and freed seat (no version does), and names no one."""
+    host, tid = tally_table(live)
+    standing = [host.get(f"/api/tables/{tid}").json["seats"]]
+    token = host.get(f"/api/tables/{tid}/invite").json["token"]
+    ann = browser(live.app)
+    assert ann.post(f"/api/tables/{tid}/join", json={"token": token, "name": "Ann",
+                                                     "province": "ann"}).status_code == 200
+    standing.append(ann.get(f"/api/tables/{tid}").json["seats"])
+    assert host.post(f"/api/tables/{tid}/settings",
+                     json={"players_act_for_all": True}).status_code == 200
+    standing.append(host.get(f"/api/tables/{tid}").json["seats"])
+    assert host.delete(f"/api/tables/{tid}/seats/ann").status_code == 200
+    table = host.get(f"/api/tables/{tid}").json
+    standing.append(table["seats"])
+    assert len(set(standing)) == 4 and table["version"] == 1
+    assert "Ann" not in table["seats"]
+    assert host.get(f"/api/tables/{tid}").json["seats"] == standing[-1]  # the same: no news
+
+
 def test_a_reconnect_resumes_after_the_last_version_seen(live):
     host, tid = tally_table(live)
     first = live.stream(tid)

@@ -6,6 +6,8 @@ gets 409 ``conflict`` with the current version instead of overwriting anything.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
@@ -77,7 +79,19 @@ def get_table(session_id: str) -> Any:
     table = _services().tables.get(session_id)
     out = table_json(table, auth.viewer_for(table))
     out["campaign"] = _campaign_standing(session_id)
+    out["seats"] = _seats_standing(session_id)
     return jsonify(out)
+
+
+def _seats_standing(session_id: str) -> str:
+    """Who plays which province and what players may do (the host's setting), as a short
+    digest, for a page that polls instead of following the stream (whose ``seats`` event
+    says the same): neither changes a version, so a poll compares this too and asks who it
+    is again when it differs. A digest, so that the GET tells no names."""
+    store = _services().auth.store
+    standing = json.dumps([store.holders(session_id), store.players_act_for_all(session_id)],
+                          sort_keys=True)
+    return hashlib.sha256(standing.encode()).hexdigest()[:16]
 
 
 def _campaign_standing(session_id: str) -> dict[str, Any] | None:

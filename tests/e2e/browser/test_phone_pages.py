@@ -448,11 +448,18 @@ def test_a_player_taps_only_what_is_theirs_until_the_host_lets_players_act_for_a
     assert table.history()[-1].record.actor == "blue"  # sent as the province whose turn it was
 
 
-def test_the_host_frees_a_province_whose_phone_is_lost(devices, server):
+@pytest.mark.parametrize("follows", ["stream", "polling"])
+def test_the_host_frees_a_province_whose_phone_is_lost(devices, server, follows):
     """docs/ui.md, the host's panel: each province played from a phone, with a button to
     free it (asked once more); the phone that played it watches from then on, live, and the
-    province can be joined again."""
+    province can be joined again. A phone that polls (no stream) sees it too (the GET's
+    ``seats``: it kept offering the province's actions, each refused, until a reload)."""
     ben = join_as(devices, server, "Ben", "green")
+    if follows == "polling":
+        ben.route(re.compile(r"/api/stream/"), lambda route: route.fulfill(
+            status=404, content_type="application/json", body='{"error": "not_found"}'))
+        ben.reload()
+        expect(ben.locator("#conn")).to_have_attribute("data-status", "polling")
     host = devices()
     host.goto(server.host_link())
     host.locator("#seat summary").click()

@@ -8,7 +8,8 @@
 // event: each poll calls `onDice` too, and the page redraws only a read that changed. A
 // campaign game's page hears its campaign move on (`onCampaign`: the game recorded, a step
 // taken back) from the stream's "campaign" event; a polling page compares the `campaign` the
-// table's GET answers with the last one seen, as neither changes a version. The stream only
+// table's GET answers with the last one seen, as neither changes a version; so too with
+// who plays what (`onSeats`: the stream's "seats" event, the GET's `seats`). The stream only
 // tells of reads and campaign steps that come while it is open, so each time it opens (the
 // first time, and after a reconnect) the page asks for both once: what came while the page
 // loaded, or while the phone was away, is not missed.
@@ -25,6 +26,7 @@ export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign
   let retryTimer = null;
   let source = null;
   let campaignSeen;  // the table's campaign standing at the last poll (the first poll asks)
+  let seatsSeen;  // who plays what at the last poll (the page asked when it loaded)
 
   function accept(data) {
     if (!data || typeof data.version !== "number" || data.version <= version()) return;
@@ -41,6 +43,9 @@ export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign
       if (table.version !== version()) onUpdate({version: table.version, table, events: null});
       else if (onDice && pollTimer !== null) onDice();
       if (campaignNews && onCampaign) onCampaign();
+      const seatsNews = seatsSeen !== undefined && table.seats !== seatsSeen;
+      seatsSeen = table.seats;
+      if (seatsNews && onSeats) onSeats();
     } catch (err) {
       onStatus("offline");
     }
