@@ -224,5 +224,6 @@ UNKNOWN_LENS_ADVICE = message(
     "lens {lens} degrees across or wider (every Pi camera module, most webcams) dice at its "
     "edge show {side}% or more of their height as side, and symbol dice there are read with "
     "no allowance for it (through 64-72 degrees, 1-2.5% of them wrong and sure). Give the "
-    "lens's angle across the picture's width, from the camera's sheet: tableside calibrate "
-    "--lens DEG. Or raise the camera until the tray spans the middle of the picture.")
+    "lens's angle across the picture's width, from the camera's sheet: in the host's tray "
+    "check on the table's page, or tableside calibrate --lens DEG. Or raise the camera "
+    "until the tray spans the middle of the picture.")

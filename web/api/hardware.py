@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify
 
 from companion.errors import IllegalCommand, InvalidCommand
+from vision.sideview import lens_problem
 from vision.storage import check_name
 from web import auth
 from web.api.requests import json_body
@@ -59,10 +60,12 @@ def press_simulated_box() -> Any:
 
 @bp.post("/hardware/camera/check")
 def check_the_tray() -> Any:
-    """Check the camera's picture of the empty tray: ``{"save": true, "setup": "tray"}``
-    (both optional). The camera's next frames get the quality report (focus, exposure,
-    glare, contrast, colour) with advice, and a tray with nothing in it is kept as the
-    camera's setup (``tableside calibrate`` from a phone: docs/vision.md, *Calibration*).
+    """Check the camera's picture of the empty tray: ``{"save": true, "setup": "tray",
+    "lens": 70}`` (all optional; ``lens``, the camera's lens angle across the picture in
+    degrees, from its sheet, for a camera that does not tell it). The camera's next frames
+    get the quality report (focus, exposure, glare, contrast, colour) with advice, and a
+    tray with nothing in it is kept as the camera's setup (``tableside calibrate`` from a
+    phone: docs/vision.md, *Calibration*).
     It changes how the camera reads for the table it serves, so only that table's host
     may ask for it."""
     runtime = _camera_host()
@@ -75,7 +78,13 @@ def check_the_tray() -> Any:
             check_name(name if isinstance(name, str) else "", "setup")
         except ValueError as exc:
             raise InvalidCommand(str(exc)) from None
-    result = runtime.check_tray(name, save)
+    lens = data.get("lens")
+    if lens is not None:
+        problem = (lens_problem(float(lens)) if isinstance(lens, (int, float))
+                   and not isinstance(lens, bool) else "'lens' is a number of degrees")
+        if problem:
+            raise InvalidCommand(problem)
+    result = runtime.check_tray(name, save, lens)
     saved = save and result.keepable
     return jsonify({**result.to_json(), "saved": saved})
 

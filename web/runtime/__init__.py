@@ -310,13 +310,16 @@ class Runtime:
         self.camera.reread()
 
     # -- the tray check ----------------------------------------------------------------------
-    def check_tray(self, name: str | None = None, save: bool = True) -> CalibrationCheck:
+    def check_tray(self, name: str | None = None, save: bool = True,
+                   lens: float | None = None) -> CalibrationCheck:
         """The camera's picture of the empty tray checked (the quality report, with advice)
         from its next :data:`TRAY_CHECK_FRAMES` frames, once a camera that focuses has
         focused again on the empty tray; kept as the camera's setup (saved
         under ``name``, by default the current setup's or "tray") when ``save`` and the tray
-        held nothing like a die. ``IllegalCommand`` when there is no camera, it gives no
-        frames, or its frames cannot be checked (too small to show a tray or read a die)."""
+        held nothing like a die. The lens angle is ``lens`` (from the camera's sheet), else
+        the camera's own, else the current setup's. ``IllegalCommand`` when there is no
+        camera, it gives no frames, or its frames cannot be checked (too small to show a
+        tray or read a die)."""
         if self.camera is None:
             raise IllegalCommand(CAMERA_IS_OFF)
         name = name or (self.setup.name if self.setup is not None else "tray")
@@ -329,12 +332,21 @@ class Runtime:
         try:
             with self.services.dice().readers.in_use():  # the camera thread reads with them
                 result = check(name, frames, mains_hz=self.camera.mains_hz,
-                               lens_degrees=self.camera.lens_degrees)
+                               lens_degrees=self._lens(lens))
         except ValueError as exc:  # frames no tray shows in, or dice too small to read
             raise IllegalCommand(CANNOT_CHECK(why=said_of(exc))) from None
         if save and result.keepable:
             self._keep(result.setup)  # its background settles from the next frame on
         return result
+
+    def _lens(self, given: float | None) -> float | None:
+        """The lens angle a tray check keeps: the one given, else the camera's own, else
+        the one the current setup was checked with (so a check again keeps it)."""
+        for lens in (given, self.camera.lens_degrees if self.camera is not None else None,
+                     self.setup.lens_degrees if self.setup is not None else None):
+            if lens is not None:
+                return lens
+        return None
 
     def measure_dice(self) -> Calibration:
         """The camera's setup with its die size measured on the camera's next frame (a

@@ -1598,8 +1598,15 @@ def test_the_host_checks_the_trays_picture_from_the_table_page(devices, server, 
         french.click("#check-tray")
         expect(french.locator("#tray-check li")).to_contain_text(
             "L’objectif de la caméra n’est pas connu")
-        camera.lens_degrees = 30.0  # as a camera that tells a narrow lens: nothing to fix
+        # the lens's angle from the camera's sheet, typed where the advice asks for it: a
+        # narrow lens, nothing to fix; a check again keeps it (the setup's)
+        page.fill("#lens-degrees", "30")
+        page.get_by_role("button", name="Check the tray again with this lens").click()
+        expect(result).to_contain_text("The picture is good")
+        expect(page.locator("#lens-form")).to_have_count(0)
+        assert runtime.setup is not None and runtime.setup.lens_degrees == 30.0
         page.click("#check-tray")
+        expect(page.locator("#check-tray")).to_be_enabled()
         expect(result).to_contain_text("The picture is good")
         expect(row).to_contain_text("read with the tray setup “tray”")
         assert runtime.setup is not None and runtime.setup.name == "tray"

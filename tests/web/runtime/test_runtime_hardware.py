@@ -503,6 +503,16 @@ def test_the_host_checks_the_tray_from_a_phone_and_keeps_it(services):
         assert bad.status_code == 400 and "bad setup name" in bad.json["message"]
         assert host.post("/api/hardware/camera/check",
                          json={"save": "yes"}).status_code == 400
+        # the lens from the camera's sheet, given with the check: kept, and nothing to fix
+        for lens in (0, 200, "wide", True):
+            bad = host.post("/api/hardware/camera/check", json={"lens": lens})
+            assert bad.status_code == 400 and "lens" in bad.json["message"], lens
+        narrow = host.post("/api/hardware/camera/check", json={"setup": "kitchen", "lens": 30})
+        assert narrow.status_code == 200, narrow.json
+        assert narrow.json["lens_degrees"] == 30 and narrow.json["quality"]["advice"] == []
+        assert Calibration.load("kitchen").lens_degrees == 30
+        again = host.post("/api/hardware/camera/check", json={"setup": "kitchen"}).json
+        assert again["lens_degrees"] == 30  # checked again: the setup's lens is kept
         # then a few dice on the tray: their size is measured and kept with the setup
         assert host.post("/api/hardware/camera/measure", json={}).status_code == 409  # none
         camera.frames[:] = [sheet.image()]

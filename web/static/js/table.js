@@ -497,6 +497,7 @@ function forgetRollButton(entry) {
 }
 
 let trayCheck = null;      // the host's last tray check (POST /api/hardware/camera/check)
+let lensTyped = "";       // the lens angle being typed for it (the card redraws meanwhile)
 
 const alerts = hardwareAlerts($("#hw-alerts"), "hw.alert_where_card");  // fix now: at the top
 
@@ -526,7 +527,9 @@ async function renderHardware() {
           ? h("div", {class: "muted small", text: t("hw.setup", {setup: value.setup})}) : null,
         name === "camera" ? trayCheckBlock(value) : null);
     });
+  const typing = document.activeElement && document.activeElement.id === "lens-degrees";
   fill($("#hardware-list"), rows);
+  if (typing && $("#lens-degrees")) $("#lens-degrees").focus();  // redrawn as it was typed in
   await renderProfiles();
 }
 
@@ -574,17 +577,18 @@ function trayCheckBlock(camera) {
   if (!who || who.role !== "host" || camera.state !== "running") return null;
   const button = h("button", {type: "button", id: "check-tray", class: "secondary",
                               text: t("hw.check_tray")});
-  button.addEventListener("click", async () => {
-    button.disabled = true;
-    button.textContent = t("hw.checking");
+  const checkTray = async (body, busy) => {
+    busy.disabled = true;
+    busy.textContent = t("hw.checking");
     try {
-      trayCheck = await send("/api/hardware/camera/check", {}, tableId);
+      trayCheck = await send("/api/hardware/camera/check", body, tableId);
     } catch (err) {
       trayCheck = null;
       showError(err);
     }
     renderHardware();
-  });
+  };
+  button.addEventListener("click", () => checkTray({}, button));
   let result = null;
   if (trayCheck) {
     const said = trayCheck.quality.advice_said || [];  // the advice in the page's language
@@ -592,9 +596,26 @@ function trayCheckBlock(camera) {
     const head = !trayCheck.saved ? t("hw.tray_not_kept")
       : advice.length ? t("hw.tray_kept_advice", {setup: trayCheck.setup})
         : t("hw.tray_good", {setup: trayCheck.setup});
+    // a camera that does not tell its lens, and a tray that fills the picture: the angle
+    // from the camera's sheet, typed here, and the tray checked again with it
+    const lensAsked = said.some((x) => x && x.key === "advice.unknown_lens");
+    let lensForm = null;
+    if (lensAsked) {
+      const input = h("input", {type: "number", id: "lens-degrees", min: "1", max: "170", step: "any",
+                                inputmode: "decimal", required: true, value: lensTyped});
+      input.addEventListener("input", () => { lensTyped = input.value; });
+      const again = h("button", {type: "submit", class: "secondary", text: t("hw.lens_check")});
+      lensForm = h("form", {class: "stack", id: "lens-form"},
+        h("label", {}, t("hw.lens_degrees"), input), again);
+      lensForm.addEventListener("submit", (event) => {
+        event.preventDefault();
+        checkTray({lens: Number(input.value)}, again);
+      });
+    }
     result = h("div", {id: "tray-check", "data-saved": String(trayCheck.saved)},
       h("p", {text: head}),
-      advice.length ? h("ul", {class: "small"}, advice.map((a) => h("li", {text: a}))) : null);
+      advice.length ? h("ul", {class: "small"}, advice.map((a) => h("li", {text: a}))) : null,
+      lensForm);
   }
   return h("div", {class: "tray-check"}, h("p", {class: "muted small", text: t("hw.check_tray_hint")}),
     button, result, camera.setup ? measureBlock() : null,
