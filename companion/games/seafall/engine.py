@@ -33,7 +33,7 @@ from companion.games.seafall.components import GUILDS
 from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.evolve import evolve as evolve_state
 from companion.games.seafall.integrity import load_state
-from companion.games.seafall.log import describe
+from companion.games.seafall.log import describe, dice_showing
 from companion.games.seafall.odds import current_odds
 from companion.games.seafall.setup import initial_state
 from companion.games.seafall.state import SeaFallState
@@ -137,10 +137,10 @@ class SeaFall:
                                purpose=f"{who}'s {end.kind} ({end.dice} dice vs defense "
                                        f"{end.defense})")]
         if end.stage == "reroll":
-            kinds = ", ".join(end.reroll_kinds)
+            count = len(end.reroll)
             return [RollPrompt(id=f"{pid}:reroll", player=end.player, die="seafall",
-                               count=len(end.reroll),
-                               purpose=f"re-roll the {len(end.reroll)} dice showing {kinds}",
+                               count=count,
+                               purpose=f"re-roll the {dice_showing(count, end.reroll_kinds)}",
                                keep=tuple(f for i, f in enumerate(end.faces)
                                           if i not in end.reroll))]
         if end.stage == "fortune":

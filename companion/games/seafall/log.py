@@ -22,6 +22,21 @@ def _who(colour: Any) -> str:
 
 _PLURALS = {"die": "dice", "success": "successes", "glory": "glory"}
 
+FACES = {"blank": "blank", "standard": "success", "weak": "weak success",
+         "strong": "strong success"}  # as the pages name the faces (en.json face.*)
+
+
+def _faces(faces: Any) -> str:
+    return ", ".join(FACES.get(f, str(f)) for f in faces)
+
+
+def dice_showing(count: int, kinds: Any) -> str:
+    """``2, ["weak"]`` -> "2 dice that show a weak success" (a re-roll's dice; more kinds
+    joined by "or")."""
+    named = [FACES.get(k, str(k)) for k in kinds]
+    faces = " or ".join(f"{'an' if n[:1] in tuple('aeiou') else 'a'} {n}" for n in named)
+    return f"{_n(count, 'die')} that {'shows' if count == 1 else 'show'} {faces}"
+
 
 def _n(count: int, word: str) -> str:
     return f"{count} {word if count == 1 else _PLURALS.get(word, word + 's')}"
@@ -158,10 +173,9 @@ _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "GuildHired": lambda p: f"{_who(p['player'])} hires the {p['guild'].title()} guild.",
     "EndeavorStarted": _started,
     "DiceRolled": lambda p: f"Dice read ({p.get('source', 'typed')}): "
-                            f"{', '.join(p['faces']) or 'no dice'}.",
-    "RerollRequired": lambda p: f"Re-roll {_n(len(p['indices']), 'die')} "
-                                f"showing {', '.join(p['kinds'])}.",
-    "DiceRerolled": lambda p: f"Re-rolled: {', '.join(p['faces'])}.",
+                            f"{_faces(p['faces']) or 'no dice'}.",
+    "RerollRequired": lambda p: f"Re-roll {dice_showing(len(p['indices']), p['kinds'])}.",
+    "DiceRerolled": lambda p: f"Re-rolled: {_faces(p['faces'])}.",
     "FortuneOffered": lambda p: f"Up to {p['maximum']} fortune may be spent.",
     "FortuneSpent": lambda p: f"{_who(p['player'])} spends {p['amount']} fortune.",
     "SuccessesCounted": _counted,

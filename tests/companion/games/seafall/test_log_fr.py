@@ -269,3 +269,34 @@ def test_the_tables_undo_and_redo_markers_read_in_both_languages():
     assert describe(undone) == "Command 7 undone."
     assert describe(undone, "fr") == "Action n° 7 annulée."
     assert describe(Event("CommandRedone", {"command_no": 7})) == "Command 7 redone."
+
+
+@pytest.mark.parametrize(("event", "english", "french"), [
+    (Event("DiceRolled", {"faces": ["standard", "strong", "blank", "weak"], "source": "camera"}),
+     "Dice read (camera): success, strong success, blank, weak success.",
+     "Dés lus (caméra) : succès standard, franc succès, vierge, faible succès."),
+    (Event("RerollRequired", {"indices": [1, 3], "kinds": ["weak"]}),
+     "Re-roll 2 dice that show a weak success.", "Relancer 2 dés (faible succès)."),
+    (Event("RerollRequired", {"indices": [0], "kinds": ["blank", "standard"]}),
+     "Re-roll 1 die that shows a blank or a success.", "Relancer 1 dé (vierge, succès standard)."),
+    (Event("DiceRerolled", {"faces": ["strong"]}),
+     "Re-rolled: strong success.", "Dés relancés : franc succès."),
+])
+def test_the_log_names_the_faces_as_the_dice_card_does(event, english, french):
+    """The history names a die's faces as the pages' dice card does (en.json and fr.json
+    ``face.*``): it said "standard, strong" in English while the card said "success,
+    strong success"."""
+    assert describe(event) == english and describe(event, "fr") == french
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_logs_face_names_are_the_pages(lang):
+    """Each log's names of the faces are the pages' catalogue's (``face.*``), word for
+    word, so the history and the dice card never name a face two ways."""
+    from companion.games.seafall import log, log_fr
+
+    catalogue = json.loads((Path(__file__).parents[4] / "web" / "i18n" / f"{lang}.json")
+                           .read_text(encoding="utf-8"))
+    faces = log.FACES if lang == "en" else log_fr.FACES
+    assert faces == {face: catalogue[f"face.{face}"]
+                     for face in ("blank", "standard", "weak", "strong")}
