@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.engine import Event
 from companion.games.seafall import log_fr
+from companion.games.seafall.sitenames import site_name
 from companion.games.seafall.state import SeaFallState
 
 
@@ -60,6 +61,12 @@ def _counted(p: Mapping[str, Any]) -> str:
     if p.get("strong_reduction"):
         text += f"; strong successes prevent {p['strong_reduction']}"
     return text + (f": {p['damage']} damage." if p["damage"] else ": no damage.")
+
+
+def _field(site: Any) -> str:
+    """A province's field: by its id, "the field blue/field-1"; named, "field 1 of Blue
+    province" already says it."""
+    return f"the field {site}" if "/" in str(site) else str(site)
 
 
 def _sailed(p: Mapping[str, Any]) -> str:
@@ -110,7 +117,7 @@ _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "EventDismissed": lambda p: f"The event {p['event']} is resolved and dismissed.",
     "EndStepBegan": lambda p: f"End of game, step {p['step']}: {p['name']}.",
     "ProvinceImproved": lambda p: f"{_who(p['player'])} improves "
-                                  + {"field": f"the field {p.get('site')} to {p.get('value')} gold",
+                                  + {"field": f"{_field(p.get('site'))} to {p.get('value')} gold",
                                      "garrison": f"the garrison of {p.get('region')} to "
                                                  f"{p.get('value')}",
                                      "reputation": f"the leader's reputation to {p.get('value')}",
@@ -260,35 +267,51 @@ TEMPLATES: dict[str, dict[str, Callable[[Mapping[str, Any]], str]]] = {
 LANGUAGES = tuple(TEMPLATES)
 
 
-NAMED = ("ship", "flagship", "support", "together_with", "region", "start", "to", "location")
-"""Payload keys that may hold a ship's or a region's id, named by :func:`describe` when it
-is given the table's state (other keys hold colours, which are also the provinces' region
-ids, so only these are looked up)."""
+NAMED = ("ship", "flagship", "support", "together_with", "region", "start", "to", "location",
+         "site", "sites")
+"""Payload keys that may hold a ship's, a region's or a site's id (or a list of them),
+named by :func:`describe` when it is given the table's state (other keys hold colours,
+which are also the provinces' region ids, so only these are looked up)."""
 
 
 def describe(event: Event, lang: str = "en", state: SeaFallState | None = None) -> str:
     """One readable sentence for an event, in ``lang`` ("en" or "fr"; any other: English).
 
     The language is a parameter, never a setting: the same engine serves an English and a
-    French phone at once. With the table's ``state``, a ship or a region is named as the
-    table knows it ("Blue ship 1", "Example isle A"; in French a name the setup gave by
-    default said in French) rather than by its id ("blue-1", "isle-a"), which ``tableside
-    play`` and the golden transcripts keep.
+    French phone at once. With the table's ``state``, a ship, a region or a site is named
+    as the table knows it ("Blue ship 1", "Example isle A", "site 1 of Example isle A"; in
+    French a name the setup gave by default said in French) rather than by its id
+    ("blue-1", "isle-a", "isle-a/1"), which ``tableside play`` and the golden transcripts
+    keep.
     """
     template = TEMPLATES.get(lang, _TEMPLATES).get(event.type)
     if template is None:
         return f"{event.type}."
-    payload = event.payload if state is None else _named(event.payload, state, lang)
-    return template(payload)
+    if state is None:
+        return template(event.payload)
+    text = template(_named(event.payload, state, lang))
+    return text[:1].upper() + text[1:]  # a sentence that begins with a site's name
 
 
 def _named(payload: Mapping[str, Any], state: SeaFallState, lang: str) -> dict[str, Any]:
     out = dict(payload)
     for key in NAMED:
         value = out.get(key)
-        if not isinstance(value, str):
-            continue
-        thing = state.ships.get(value) or state.regions.get(value)
-        if thing is not None and thing.name:
-            out[key] = log_fr.default_name(thing.name) if lang == "fr" else thing.name
+        if isinstance(value, str):
+            out[key] = _name(value, state, lang)
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            out[key] = [_name(v, state, lang) for v in value]
     return out
+
+
+def _name(value: str, state: SeaFallState, lang: str) -> str:
+    """A ship's, a region's or a site's id named as the table knows it; else as it is."""
+    said = log_fr.default_name if lang == "fr" else str
+    thing = state.ships.get(value) or state.regions.get(value)
+    if thing is not None:
+        return said(thing.name) if thing.name else value
+    site = state.sites.get(value)
+    region = state.regions.get(site.region) if site is not None else None
+    if region is not None and region.name:
+        return site_name(value, said(region.name), lang)
+    return value

@@ -232,7 +232,9 @@ def _noted(p: Mapping[str, Any]) -> str:
 
 
 def _improved(p: Mapping[str, Any]) -> str:
-    what = {"field": f"le champ {p.get('site')} à {p.get('value')} or",
+    site = p.get("site")  # by its id, or named ("le champ 1 de Province bleue")
+    what = {"field": (f"le champ {site}" if "/" in str(site) else str(site))
+            + f" à {p.get('value')} or",
             "garrison": f"la garnison de {p.get('region')} à {p.get('value')}",
             "reputation": f"la réputation de son leadeur à {p.get('value')}",
             "fortune": f"la chance de son leadeur à {p.get('value')}",

@@ -48,14 +48,31 @@ export function placeName(state, id) {
   const region = (state.regions || {})[id];
   if (region) return regionLabel(region);
   const site = (state.sites || {})[id];
-  if (site) return siteLabel(state, site);
+  if (site) return siteRef(state, id);
   return id;
 }
 
-export function siteLabel(state, site) {
-  const region = (state.regions || {})[site.region];
-  const kind = t("site." + site.kind, null, site.kind.replace(/_/g, " "));
-  return `${region ? regionLabel(region) : site.region} · ${kind}`;
+// A site named as players point at it, by its id's place in its region and the region's
+// name, as the history names it (companion/games/seafall/sitenames.py): "isle-b/1" is "site
+// 1 of Example isle B", "blue/field-2" "field 2 of Blue province". It follows the id, not
+// the kind, so it stays the same when the site is explored or built on.
+export function siteName(state, id) {
+  const [regionId, tail] = String(id).split(/\/(.*)/s);
+  const region = (state.regions || {})[regionId];
+  const m = /^(?:(.*?)-)?(\d+)$/.exec(tail || "");
+  if (!region || !tail) return id;
+  const part = m ? (m[1] || "site") : tail;
+  const named = t("sitename.part." + part, {n: m ? m[2] : ""},
+                  part.replace(/-/g, " ") + (m ? " " + m[2] : ""));
+  const name = regionLabel(region);
+  // a catalogue may elide before a vowel (French "d’")
+  const key = /^[aeiouyàâéèêëîïôöùûü]/i.test(name) && has("sitename.of_vowel") ? "sitename.of_vowel" : "sitename.of";
+  return t(key, {part: named, region: name});
+}
+
+// a site with a number on an island: its name and its kind (a province's part names it)
+function isNumbered(id) {
+  return /\/\d+$/.test(String(id));
 }
 
 export function faceName(label) {
@@ -306,10 +323,13 @@ export function goodName(good) {
   return t("option.good." + good, null, good);
 }
 
-// a site in an option: its kind and its id (two fields of a province differ only by id)
+// a site in an option: its name, and on an island its kind ("site 2 of Example isle A ·
+// mine"; "field 1 of Gray province" says it)
 function siteRef(state, id) {
   const site = (state.sites || {})[id];
-  return site ? `${t("site." + site.kind, null, site.kind.replace(/_/g, " "))} ${id}` : id;
+  if (!site) return id;
+  return isNumbered(id) ? `${siteName(state, id)} · ${t("site." + site.kind, null, site.kind.replace(/_/g, " "))}`
+    : siteName(state, id);
 }
 
 function regionName(state, id) {
@@ -432,7 +452,7 @@ function localOption(state, prompt, value) {
       const prov = (state.provinces || {})[prompt.player] || {};
       if (head === "field") {
         const site = (state.sites || {})[rest];
-        return site ? tr("option.improve_province.field", {site: rest, value: site.value}) : null;
+        return site ? tr("option.improve_province.field", {site: siteName(state, rest), value: site.value}) : null;
       }
       if (head === "garrison") {
         const region = (state.regions || {})[rest];

@@ -1,0 +1,49 @@
+"""A site named as players point at it, from its id and its region's name: ``isle-b/1`` is
+"site 1 of Example isle B", ``blue/field-2`` "field 2 of Blue province",
+``blue/warehouse`` "warehouse of Blue province" (in French "le lieu 1 d’Example isle B",
+"le champ 2 de Province bleue", "l’entrepôt de Province bleue").
+
+A site's id is its region's id, a slash, and its place in the region: a number on an
+island, a part of the province sheet on a province (``field-N``, ``build-N``, ``warehouse``,
+...). The name follows the id, not the site's kind, so a site keeps its name when it is
+explored or built on, and the history's older lines still point at the same place.
+"""
+
+from __future__ import annotations
+
+import re
+
+PARTS = {
+    "en": {"": "site", "field": "field", "build": "building site",
+           "council-room": "council room", "treasure-room": "treasure room"},
+    "fr": {"": "le lieu", "field": "le champ", "build": "le chantier", "warehouse": "l’entrepôt",
+           "council-room": "la salle du conseil", "vault": "le coffre",
+           "treasure-room": "la salle du trésor"},
+}
+"""The parts of a region a site id names, by language (French with its article: the
+log's sentences say "sur le lieu 1", "le champ 2"); a part not listed is its id's words
+(``warehouse``: "warehouse")."""
+
+_PART = re.compile(r"(?:(.*?)-)?(\d+)|(.+)")
+
+
+def site_name(site_id: str, region_name: str, lang: str = "en") -> str:
+    """``site_id`` named in ``lang`` ("en" or "fr"; any other: English) with its region's
+    name (already as the page's language says it)."""
+    words = PARTS.get(lang, PARTS["en"])
+    _, _, tail = site_id.partition("/")
+    match = _PART.fullmatch(tail)
+    if match is None:  # no place after the slash: the id as it is
+        return site_id
+    part, number, whole = match.groups()
+    key = whole if whole is not None else (part or "")
+    named = words.get(key, key.replace("-", " "))
+    if number is not None:
+        named = f"{named} {number}"
+    if lang == "fr":
+        return f"{named} {'d’' if _vowel(region_name) else 'de '}{region_name}"
+    return f"{named} of {region_name}"
+
+
+def _vowel(word: str) -> bool:
+    return word[:1].lower() in "aeiouyàâéèêëîïôöùûü"
