@@ -50,7 +50,8 @@ def start_exploration(page) -> None:
     page.click("#prompt button[data-value=explorers]")
     sail = page.locator("#actions details[data-type=sail]")
     sail.locator("summary").click()
-    sail.locator("button", has_text="Blue ship 1 to Example isle A").click()
+    sail.get_by_label("Blue ship 1").select_option(label="to Example isle A (2 spaces)")
+    sail.get_by_role("button", name="Sail").click()
     builder = page.locator("#builder")
     expect(builder).to_be_visible()
     builder.locator("button[data-kind=explore]").click()
@@ -126,7 +127,8 @@ def test_a_group_of_actions_opened_stays_open_while_other_phones_act(devices, se
     expect(sail).not_to_have_attribute("open", "")  # seven ways to sail: shut at first
     sail.locator("summary").click()
     expect(sail).to_have_attribute("open", "")
-    button = sail.locator("button", has_text="Blue ship 1 to Example isle A")
+    button = sail.locator("select[data-ship=blue-1]")
+    button.select_option("isle-a")  # chosen, not sent yet: it stays chosen too
     button.focus()
     table = server.services.tables.get(server.table)
     table.apply(Command("sail", {"moves": [{"ship": "blue-1",
@@ -145,6 +147,10 @@ def test_a_group_of_actions_opened_stays_open_while_other_phones_act(devices, se
     expect(ana.locator("#version")).to_have_text(f"v{table.version}")
     expect(sail).to_have_attribute("open", "")
     expect(button).to_be_focused()
+    expect(button).to_have_value("isle-a")
+    ana.keyboard.press("Tab")  # on to the next ship's list, then the Sail button
+    ana.keyboard.press("Tab")
+    expect(sail.get_by_role("button", name="Sail")).to_be_focused()
     ana.keyboard.press("Enter")
     builder = ana.locator("#builder")
     expect(builder).to_be_visible()
@@ -228,7 +234,8 @@ def test_french_ui_from_the_browser_language_and_the_switch(devices, server):
     flagship = "vaisseau amiral : valeur imprimée (exploration) de Bateau bleu 1"
     sail = ana.locator("#actions details[data-type=sail]")
     sail.locator("summary").click()
-    sail.locator("button", has_text="Bateau bleu 1 vers Example isle A (2 cases)").click()
+    sail.get_by_label("Bateau bleu 1").select_option(label="vers Example isle A (2 cases)")
+    sail.get_by_role("button", name="Naviguer").click()
     builder = ana.locator("#builder")
     builder.locator("button[data-ship=blue-1]").click()
     expect(builder.locator("button[data-site='isle-a/3']")).to_contain_text(
@@ -447,6 +454,33 @@ def test_a_player_taps_only_what_is_theirs_until_the_host_lets_players_act_for_a
     expect(ben.locator("#history-list")).to_contain_text("Blue's turn ends.")
     table = server.services.tables.get(server.table)
     assert table.history()[-1].record.actor == "blue"  # sent as the province whose turn it was
+
+
+def test_a_turn_offers_advisors_before_the_guild_and_sails_every_ship_at_once(devices, server):
+    """Rulebook, "Taking your turn": an advisor is hired (or a treasure bought) and one
+    activated before the guild is hired; the page hid every action while the guild's prompt
+    was open, so they could never be taken. "Sail": each ship moves, in one action; the page
+    sailed one ship and the action was gone."""
+    ana = join_as(devices, server, "Ana", "blue")
+    expect(ana.locator("#prompt button[data-value=explorers]")).to_be_visible()
+    hire = ana.locator("#actions details[data-type=hire_advisor]")
+    expect(hire).to_be_visible()
+    expect(ana.locator("#actions details[data-type=hire_guild]")).to_have_count(0)  # the prompt's
+    hire.locator("summary").click()
+    hire.get_by_role("button", name="Captain · pay gold").click()
+    expect(ana.locator("#history-list")).to_contain_text("Captain")
+    table = server.services.tables.get(server.table)
+    assert "Captain" in [a.name for a in table.state.provinces["blue"].council]
+    ana.click("#prompt button[data-value=Alchemist]")  # the forum dealt again: then the guild
+    ana.click("#prompt button[data-value=explorers]")
+    sail = ana.locator("#actions details[data-type=sail]")
+    sail.locator("summary").click()
+    sail.get_by_label("Blue ship 1").select_option(label="to Example isle A (2 spaces)")
+    sail.get_by_label("Blue ship 2").select_option(label="to Red province (2 spaces)")
+    sail.get_by_role("button", name="Sail").click()
+    expect(ana.locator("#actions details[data-type=sail]")).to_have_count(0)  # the action's done
+    locations = {s.id: s.location for s in table.state.ships.values()}
+    assert locations["blue-1"] == "isle-a" and locations["blue-2"] == "red"
 
 
 @pytest.mark.parametrize("follows", ["stream", "polling"])

@@ -40,11 +40,17 @@ export function fill(node, ...children) {
 // control with the keyboard focus, when it has a data-key found again, keeps it. A page that
 // redraws at every version would otherwise shut what a player just opened. A control gone
 // for one redraw (a version in between without it) gets the keyboard back when it comes
-// back, unless the keyboard went elsewhere meanwhile.
+// back, unless the keyboard went elsewhere meanwhile. A list's choice not sent yet stays.
+const lostChoices = new WeakMap();  // node -> {data-key: value} of lists gone for one redraw
 const lostFocus = new WeakMap();  // node -> the data-key of the control it lost the focus with
 
 export function redraw(node, ...children) {
   const shown = new Map([...node.querySelectorAll("details[data-key]")].map((d) => [d.dataset.key, d.open]));
+  // a choice made in a list and not sent yet stays made, while the list still offers it
+  // (also past one redraw without the list: a version in between, as for the keyboard)
+  const chosen = new Map([...(lostChoices.get(node) || new Map()),
+    ...[...node.querySelectorAll("select[data-key]")].map((x) => [x.dataset.key, x.value])]);
+  lostChoices.delete(node);
   const active = document.activeElement;
   const inside = active && node.contains(active) && active.dataset ? active.dataset.key : undefined;
   const nowhere = !active || active === document.body;
@@ -54,6 +60,12 @@ export function redraw(node, ...children) {
   for (const d of node.querySelectorAll("details[data-key]")) {
     if (shown.has(d.dataset.key)) d.open = shown.get(d.dataset.key);
   }
+  for (const x of node.querySelectorAll("select[data-key]")) {
+    const value = chosen.get(x.dataset.key);
+    chosen.delete(x.dataset.key);
+    if (value !== undefined && [...x.options].some((o) => o.value === value)) x.value = value;
+  }
+  if (chosen.size) lostChoices.set(node, chosen);
   if (focused !== undefined) {
     const again = [...node.querySelectorAll("[data-key]")].find((n) => n.dataset.key === focused);
     if (again) again.focus({preventScroll: true});  // the page stays where it was

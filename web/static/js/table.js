@@ -13,7 +13,7 @@ import {cameraWatcher} from "./camera.js";
 import {diceStats} from "./dicestats.js";
 import {
   diceFaces, dieName, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
-  lastRoll, optionLabel, placeName, playerName, poolLines, promptQuestion, provinceCard, provinceName,
+  goodName, lastRoll, optionLabel, placeName, playerName, poolLines, promptQuestion, provinceCard, provinceName,
   shipName, statusLine, svgImageUrl,
 } from "./views.js";
 
@@ -380,8 +380,13 @@ const opened = new Map();  // each group of actions as the player opened or shut
 
 function renderActions() {
   const box = $("#actions");
-  const others = choices.filter((c) => c.type !== "explore" && c.type !== "raid");
-  if (!others.length || (view.prompts || []).length) { box.hidden = true; fill(box); return; }
+  // What the engine accepts now, less what an open prompt already offers: at the start of
+  // a turn, beside "hire which guild?", hiring an advisor, buying a treasure, activating an
+  // advisor and ending the turn (rulebook, "Taking your turn", steps 1-3). Hidden while a
+  // prompt was open, they could never be taken: a turn's first prompt is the guild's.
+  const asked = new Set((view.prompts || []).map((p) => p.command));
+  const others = choices.filter((c) => c.type !== "explore" && c.type !== "raid" && !asked.has(c.type));
+  if (!others.length) { box.hidden = true; fill(box); return; }
   box.hidden = false;
   if (!canTakeTurn()) {  // another province's turn: what it may do is not this phone's to tap
     redraw(box, h("h2", {text: t("actions.title")}), h("p", {class: "muted", id: "turn-waiting",
@@ -402,6 +407,7 @@ function renderActions() {
                     onclick: (e) => opened.set(type, !e.currentTarget.parentElement.open)},
         t("command." + type, null, type.replace(/_/g, " ")),
         h("span", {class: "muted", text: ` (${list.length})`})),
+      type === "sail" ? sailForm(list) :
       h("div", {class: "choices"}, list.map((c) => h("button", {type: "button", class: "choice",
         "data-key": c.type + " " + JSON.stringify(c.args || {}),
         disabled: !canAct(), onclick: () => command(c.type, c.args, null)},
@@ -414,9 +420,58 @@ function describeArgs(c) {
   const parts = [];
   for (const [key, value] of Object.entries(c.args || {})) {
     if (key === "moves") continue;
-    parts.push(typeof value === "string" ? value : JSON.stringify(value));
+    parts.push(argText(key, value));
   }
   return parts.length ? parts.join(" · ") : t("command." + c.type, null, c.type.replace(/_/g, " "));
+}
+
+// A command's argument as the table names it: ships, sites and goods by name, where the
+// button showed ids and JSON ("blue-2 · Swift", [{"ship":"blue-1","site":"isle-a/1"}]).
+function argText(key, value) {
+  const state = view.state;
+  const from = (where) => where === "warehouse" ? t("arg.warehouse") : shipName(state, where);
+  if (key === "ship" || key === "flagship") return shipName(state, value);
+  if (key === "site") return placeName(state, value);
+  if (key === "good_from") return t("arg.good_from", {place: from(value)});
+  if (key === "pay") return t("arg.pay." + value, null, value);
+  if (key === "guild") return t("option.guild." + value, null, value);
+  if (key === "goods" && Array.isArray(value)) {
+    return value.map((g) => g.good ? t("arg.sell", {good: goodName(g.good), place: from(g.from)})
+      : t("arg.buy", {site: placeName(state, g.site), ship: shipName(state, g.ship)})).join(", ");
+  }
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+// Sailing: each ship may sail in the same action (rulebook, "Sail": every ship moves up to
+// its sail value). The engine offers each ship's reachable places; the form picks one (or
+// none) per ship and sends them as one sail.
+function sailForm(list) {
+  const byShip = new Map();
+  for (const c of list) {
+    const move = ((c.args || {}).moves || [])[0];
+    if (!move) continue;
+    if (!byShip.has(move.ship)) byShip.set(move.ship, []);
+    const there = move.path[move.path.length - 1];
+    byShip.get(move.ship).push({move, there, label: t("sail.to", {
+      place: placeName(view.state, there), count: move.path.length})});
+  }
+  const selects = [...byShip].map(([ship, options]) => h("label", {class: "sail-ship"},
+    shipName(view.state, ship),
+    h("select", {name: "sail", "data-ship": ship, "data-key": "sail " + ship},
+      h("option", {value: "", text: t("sail.stay")}),
+      options.map((o) => h("option", {value: o.there, text: o.label})))));
+  const form = h("form", {class: "stack sail-form", "data-key": "sail-form"}, selects,
+    h("button", {type: "submit", class: "primary", "data-key": "sail-go", disabled: !canAct(),
+                 text: t("sail.go")}));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const moves = [...form.querySelectorAll("select[name=sail]")]
+      .filter((sel) => sel.value !== "")
+      .map((sel) => byShip.get(sel.dataset.ship).find((o) => o.there === sel.value).move);
+    if (!moves.length) { notice(t("sail.none"), "error"); return; }
+    command("sail", {moves}, null);
+  });
+  return form;
 }
 
 // ---- dice, history, hardware, rules -----------------------------------------------------
