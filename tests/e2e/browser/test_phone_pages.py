@@ -1186,6 +1186,36 @@ def test_the_photo_page_offers_a_photo_only_while_a_roll_is_asked(devices, serve
     expect(photo.locator("#photo-prompt")).to_contain_text("dice")
 
 
+def test_the_photo_page_shows_each_photo_it_sends_and_the_read_waiting_after_a_reload(
+        devices, server, tmp_path):
+    """Photos sent one after another from the photo page: each is shown as it is read (the
+    first one's read, fetched again at the stream's dice event, came back over the newer
+    one and the page showed only the first, replaced); reloaded, the page shows the read
+    that waits for the table rather than "no photo read yet"."""
+    _, picture = unread_two_dice(server, tmp_path)
+    ana = join_as(devices, server, "Ana", "blue")
+    start_exploration(ana)
+    camera = ana.context.new_page()
+    camera.set_default_timeout(WAIT)
+    camera.goto(server.url(f"/t/{server.table}/photo"))
+    expect(camera.locator("#photo-prompt")).to_contain_text("Roll 2 dice")
+    latest = f"/api/tables/{server.table}/dice/latest"
+    seen = []
+    for _ in range(3):
+        camera.set_input_files("#photo-file", str(picture))
+        expect(camera.locator("#notice")).to_have_text("2 dice read.")
+        read_id = camera.request.get(server.url(latest)).json()["read_id"]
+        assert read_id not in seen
+        seen.append(read_id)
+        expect(camera.locator("#dice .read")).to_have_attribute("data-read", read_id)
+        camera.wait_for_timeout(500)  # the stream's dice event and its fetch come after
+        expect(camera.locator("#dice .read")).to_have_attribute("data-read", read_id)
+        expect(camera.locator("#dice .read")).to_have_attribute("data-status", "pending")
+    camera.reload()
+    expect(camera.locator("#dice .read")).to_have_attribute("data-read", seen[-1])
+    expect(camera.locator("#confirm-read")).to_be_visible()
+
+
 FACE_NAMES = {"blank": "blank", "standard": "success", "weak": "weak success",
               "strong": "strong success"}
 
@@ -1342,8 +1372,8 @@ def test_the_photo_page_follows_its_read_when_another_phone_acts_on_it(
         devices, server, tmp_path, then):
     """The photo page shows the read of the photo it sent. When the table page names its dice
     and confirms it, the photo page shows the faces and the read applied; when a newer photo
-    replaces it, the photo page says so. Either way it offers no confirm that would only be
-    refused."""
+    replaces it, the photo page says so and shows the newer read, the one the table answers
+    the roll with."""
     photo, picture = unread_two_dice(server, tmp_path)
     ana = join_as(devices, server, "Ana", "blue")
     start_exploration(ana)
@@ -1359,9 +1389,11 @@ def test_the_photo_page_follows_its_read_when_another_phone_acts_on_it(
     if then == "replaced by a newer read":
         ana.set_input_files("#photo-input", str(picture))
         expect(ana.locator("#dice .read")).not_to_have_attribute("data-read", first)
-        expect(camera.locator("#dice .read")).to_have_attribute("data-status", "superseded")
-        expect(camera.locator("#dice .read")).to_contain_text("replaced by a newer read")
-        expect(camera.locator("#confirm-read")).to_have_count(0)
+        newer = ana.locator("#dice .read").get_attribute("data-read")
+        expect(camera.locator("#dice .read")).to_have_attribute("data-read", newer)
+        expect(camera.locator("#notice")).to_have_text(
+            "A newer read of the dice replaced the one waiting for the table: check this one.")
+        expect(camera.locator("#dice .read")).to_have_attribute("data-status", "pending")
         return
     kept = ana.request.get(server.url(f"/api/tables/{server.table}/dice/latest")).json()
     tiles = ana.locator("#dice .die-tile")

@@ -5,7 +5,7 @@
 
 import {$, h, fill} from "./dom.js";
 import {config, t} from "./i18n.js";
-import {ApiError, getJSON, me} from "./api.js";
+import {ApiError, getJSON, getOptional, me} from "./api.js";
 import {lastAsked, normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
 import {follow} from "./live.js";
 import {dieName, promptQuestion} from "./views.js";
@@ -40,17 +40,31 @@ function render() {
 }
 
 // This page's read as it is now: another phone may have named, corrected or confirmed its
-// dice, or a newer read replaced it. True when it changed since last fetched.
+// dice, or a newer read replaced it (a photo sent since, the camera): the page then shows
+// the newer one, which the table answers the roll with. With no read yet (the page just
+// opened, or reloaded) the table's latest read is shown while it waits for the table.
+// True when it changed since last fetched. An answer about a read the page no longer
+// shows (a photo's own answer came first) is dropped.
 const unchanged = unchangedRead();
 const latestAnswer = lastAsked();
 async function reloadRead() {
-  if (!read || read.id === undefined) return false;
+  const shown = read ? read.id : undefined;
   try {
-    const answer = await latestAnswer(() => getJSON(`${base}/dice/${encodeURIComponent(read.id)}`));
-    if (!answer) return false;  // a later reload answers
+    const answer = await latestAnswer(async () => {
+      const mine = shown === undefined ? null
+        : await getJSON(`${base}/dice/${encodeURIComponent(shown)}`);
+      if (mine && mine.status !== "superseded") return mine;
+      const latest = await getOptional(`${base}/dice/latest`);
+      // with none shown, only a read that waits for the table (not an old applied one)
+      return shown === undefined && latest && latest.status !== "pending" ? null : (latest || mine);
+    });
+    if (!answer || !answer.body) return false;  // a later reload answers, or nothing to show
+    if ((read ? read.id : undefined) !== shown) return false;  // the page moved on meanwhile
     const body = answer.body;
     if (unchanged(body)) return false;
+    const before = read;
     read = normalizeRead(body);
+    if (before && before.id !== read.id) notice(t("dice.replaced"), "info");
     return true;
   } catch (err) { return false; /* keep */ }
 }
@@ -67,6 +81,7 @@ $("#photo-file").addEventListener("change", async (event) => {
   notice(t("photo.sending"), "info");
   try {
     const out = await uploadPhoto(tableId, file, who ? (who.province || who.name) : null);
+    latestAnswer(async () => null);  // a reload asked before this answer is stale now
     read = normalizeRead(out);
     unchanged(out);  // remembered as drawn
     notice(t("photo.read", {count: read.dice.length}), "info");

@@ -941,6 +941,11 @@ async function loadRead() {
     const body = answer.body;
     const latest = body ? normalizeRead(body) : null;
     if (!latest || latest.id === undefined || unchanged(body)) return false;
+    // a read waiting for the table, replaced by a newer one (the camera saw the dice settle
+    // again, another phone sent a photo): said, so a correction under way is not lost unseen
+    if (read && read.id !== latest.id && read.status === "pending" && latest.status === "pending") {
+      notice(t("dice.replaced"), "info");
+    }
     read = latest;
     return true;
   } catch (err) { return false; /* no dice API yet */ }
