@@ -21,7 +21,7 @@ from companion.games.seafall.actions.sail import sail_limit
 from companion.games.seafall.components import GUILDS
 from companion.games.seafall.evolve import evolve
 from companion.games.seafall.map import default_map
-from companion.games.seafall.odds import current_odds
+from companion.games.seafall.odds import current_odds, odds_json
 from companion.games.seafall.state import SeaFallState
 
 Candidate = tuple[str, dict[str, Any]]
@@ -57,10 +57,8 @@ def endeavor_preview(state: SeaFallState, events: list[Event]) -> dict[str, Any]
     odds = current_odds(after)
     preview = {key: started[key] for key in ("kind", "dice", "defense", "dangerous", "pool",
                                              "reroll_kinds", "fortune_allowed", "bonus")}
-    if odds is not None:
-        full = odds.to_json()
-        preview["odds"] = {key: full[key] for key in (
-            "p_at_least_one_success", "p_no_damage", "expected_damage", "successes", "exact")}
+    if odds is not None and after.endeavor is not None:
+        preview["odds"] = odds_json(after, after.endeavor, odds)
     return preview
 
 

@@ -34,7 +34,7 @@ from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.evolve import evolve as evolve_state
 from companion.games.seafall.integrity import load_state
 from companion.games.seafall.log import describe, dice_showing
-from companion.games.seafall.odds import current_odds
+from companion.games.seafall.odds import current_odds, odds_json
 from companion.games.seafall.setup import initial_state
 from companion.games.seafall.state import SeaFallState
 from companion.games.seafall.throws import dice_thrown
@@ -228,11 +228,8 @@ class SeaFall:
         data["prompts"] = [p.to_json() for p in self.prompts(state)]
         data.pop("catalogue", None)
         odds = current_odds(state)
-        if odds is not None:
-            full = odds.to_json()
-            data["endeavor"]["odds"] = {
-                key: full[key] for key in ("p_at_least_one_success", "p_no_damage",
-                                           "expected_damage", "successes", "exact")}
+        if odds is not None and state.endeavor is not None:
+            data["endeavor"]["odds"] = odds_json(state, state.endeavor, odds)
         return data
 
     def legal_commands(self, state: SeaFallState) -> list[dict[str, Any]]:

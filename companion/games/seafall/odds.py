@@ -3,14 +3,27 @@
 The pool's powers become a :class:`~companion.dice.rules.PoolRules` (re-rolls, face values,
 bonus successes, fortune and what a dangerous site allows), so the odds shown are those of
 this very roll. Enduring's damage reduction is not in the odds (docs/odds.md).
+
+An endeavor succeeds with at least one success and the flagship afloat (rulebook,
+"Endeavors and damage"): each damage exhausts one of its upgrades or draws a damage card,
+and a third card sinks it, so the flagship takes as much damage as it has fresh upgrades
+and free damage slots, no more. :func:`odds_json` adds that chance (``p_success``) to the
+figures a page shows, beside the chance of a success alone.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
+from typing import Any
+
 from companion.dice import SEAFALL
-from companion.dice.odds import EndeavorOdds, endeavor_odds
+from companion.dice.odds import EndeavorOdds, endeavor_odds, exact
 from companion.dice.rules import PoolRules
+from companion.games.seafall.ships import MAX_DAMAGE_CARDS
 from companion.games.seafall.state import Endeavor, SeaFallState
+
+SHOWN = ("p_at_least_one_success", "p_no_damage", "expected_damage", "successes", "exact")
+"""The figures of :class:`EndeavorOdds` a page shows (the preview, the endeavor card)."""
 
 
 def pool_rules(state: SeaFallState, end: Endeavor) -> PoolRules:
@@ -30,3 +43,32 @@ def current_odds(state: SeaFallState) -> EndeavorOdds | None:
     if end is None or end.stage != "roll" or end.faces:
         return None
     return endeavor_odds(SEAFALL, end.dice, end.defense, pool_rules(state, end))
+
+
+def damage_capacity(state: SeaFallState, end: Endeavor) -> int:
+    """How much damage the flagship takes and stays afloat: its upgrades not exhausted,
+    and the damage cards it may still draw before a third sinks it."""
+    ship = state.ships.get(end.flagship)
+    if ship is None:
+        return 0
+    fresh = sum(1 for up in ship.upgrades if not up.exhausted)
+    return fresh + max(MAX_DAMAGE_CARDS - len(ship.damage), 0)
+
+
+def p_success(odds: EndeavorOdds, capacity: int) -> Fraction:
+    """The chance the endeavor succeeds: a success or more, and at most ``capacity``
+    damage (the defense less the successes)."""
+    return odds.p_at_least(max(1, odds.defense - capacity))
+
+
+def odds_json(state: SeaFallState, end: Endeavor, odds: EndeavorOdds) -> dict[str, Any]:
+    """The figures a page shows (:data:`SHOWN`), with ``p_success`` (the flagship
+    afloat too) and ``damage_capacity``."""
+    full = odds.to_json()
+    out = {key: full[key] for key in SHOWN}
+    capacity = damage_capacity(state, end)
+    chance = p_success(odds, capacity)
+    out["p_success"] = float(chance)
+    out["exact"] = {**out["exact"], "p_success": exact(chance)}
+    out["damage_capacity"] = capacity
+    return out

@@ -357,7 +357,7 @@ function previewBlock(p) {
   const pool = poolLines(p.pool, choicePhrases);
   return h("div", {},
     h("div", {class: "odds-head"},
-      h("div", {class: "big-figure"}, h("span", {class: "figure", text: pct(p.odds.p_at_least_one_success)}),
+      h("div", {class: "big-figure"}, h("span", {class: "figure", text: pct(p.odds.p_success ?? p.odds.p_at_least_one_success)}),
         h("span", {class: "figure-label", text: t("odds.success")})),
       h("div", {class: "big-figure"}, h("span", {class: "figure", text: pct(p.odds.p_no_damage)}),
         h("span", {class: "figure-label", text: t("odds.no_damage")})),

@@ -195,7 +195,7 @@ export function oddsBlock(odds, defense) {
   return h("div", {class: "odds"},
     h("div", {class: "odds-head"},
       h("div", {class: "big-figure"},
-        h("span", {class: "figure", text: pct(odds.p_at_least_one_success)}),
+        h("span", {class: "figure", text: pct(odds.p_success ?? odds.p_at_least_one_success)}),
         h("span", {class: "figure-label", text: t("odds.success")})),
       h("div", {class: "big-figure"},
         h("span", {class: "figure", text: pct(odds.p_no_damage)}),

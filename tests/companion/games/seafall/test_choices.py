@@ -3,6 +3,7 @@ box render the choices; they never re-implement the rules)."""
 
 from __future__ import annotations
 
+import pytest
 from seafall_driver import Game, island
 
 
@@ -72,3 +73,29 @@ def _command(choice):
     from companion.engine import Command
 
     return Command(choice["type"], choice["args"], None)
+
+
+def test_the_odds_of_success_count_the_flagship_sinking():
+    """Rulebook, "Endeavors and damage": an endeavor fails with no success, or when the
+    flagship sinks, and a ship sinks at a third damage card (or takes damage on a fresh
+    upgrade instead). Two dice against defense 6 always leave 4 damage or more for a ship
+    that takes 2 and floats: the preview said "succeeds" at the chance of one success."""
+    for defense, needed in ((6, 4), (4, 2), (3, 1)):
+        g = Game({**_options(), "islands": [island(space="(0, 2, 2)", sites=[
+            {"name": "1", "symbol": "sun", "defense": defense}])]})
+        g.do("hire_guild", guild="explorers")
+        (choice,) = [c for c in g.engine.legal_commands(g.state) if c["type"] == "explore"]
+        odds = choice["endeavor"]["odds"]
+        assert odds["damage_capacity"] == 2  # no upgrade, no damage card yet
+        tail = sum(odds["successes"][needed:])
+        assert odds["p_success"] == pytest.approx(tail)
+        assert odds["p_success"] <= odds["p_at_least_one_success"]
+        if defense == 6:
+            assert odds["p_success"] == 0 < odds["p_at_least_one_success"]
+        g.do("explore", **choice["args"])
+        assert g.engine.view(g.state, None)["endeavor"]["odds"] == odds  # the card's too
+
+
+def _options():
+    return {"provinces": [{"colour": "red", "ships": [{"location": "isle"}]},
+                          {"colour": "blue"}, {"colour": "green"}]}
