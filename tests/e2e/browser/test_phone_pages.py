@@ -916,6 +916,12 @@ def test_the_host_takes_back_a_game_set_up_wrong_and_then_a_recording(devices, s
     page.locator("#take-back").click()
     expect(page.locator("#campaign-actions")).to_contain_text("Record the game")
     assert store.campaign(info.id).current == game
+    # recorded again: the games keep their numbers (a recording taken back leaves a gap in
+    # the ledgers' versions, and the list said "Game 0 recorded")
+    page.locator("#campaign-actions button.primary").click()
+    expect(page.locator("#campaign-games li")).to_have_text(
+        ["Game 1 taken back", "Game 1 recorded"])
+    expect(page.locator("#campaign-meta")).to_contain_text("next game 2")
 
 
 def test_a_player_leaves_for_good_and_a_new_one_joins_from_the_campaign_page(devices, server):

@@ -37,11 +37,24 @@ function changeEntry(r, names) {
           t(`campaign.${r.event}`, values, r.event)];
 }
 
-// The number of the game set up from ledger `version`: the latest ledger (c.version) sets up
-// the game its summary names, and each recording before it added one.
-function gameNumber(c, version = c.version) {
-  const next = (c.summary || {}).game || c.version;
-  return next - (c.version - version);
+// The number of the game set up next, or under way: the one the latest ledger sets up.
+function gameNumber(c) {
+  return (c.summary || {}).game || c.version;
+}
+
+// The number of each game listed, counted back from the latest ledger's: each recording
+// that stands made one ledger (a game recorded is one less than the games after it); a
+// setting up taken back keeps the number it had. Ledger versions do not count games: a
+// recording taken back leaves a gap in them (the list said "Game 0 recorded").
+function gameNumbers(c) {
+  const games = c.games || [];
+  let next = gameNumber(c);
+  const numbers = new Array(games.length);
+  for (let i = games.length - 1; i >= 0; i -= 1) {
+    if (games[i].recorded && !games[i].withdrawn) next -= 1;
+    numbers[i] = next;
+  }
+  return numbers;
 }
 
 function render(c) {
@@ -76,9 +89,10 @@ function render(c) {
     Object.entries(r.permanent_enmity || {}).filter(([, n]) => n)
       .map(([colour, n]) => t("enmity.permanent", {player: names[colour] || colourName(colour), count: n})).join(", "))))
     : h("p", {class: "muted", text: t("enmity.none")}));
-  fill($("#campaign-games"), (c.games || []).map((g) => h("li", {},
-    g.session ? h("a", {href: `/t/${encodeURIComponent(g.session)}`, text: t("campaign.game_link", {n: gameNumber(c, g.version)})})
-      : t("campaign.game_link", {n: gameNumber(c, g.version)}),
+  const numbers = gameNumbers(c);
+  fill($("#campaign-games"), (c.games || []).map((g, i) => h("li", {},
+    g.session ? h("a", {href: `/t/${encodeURIComponent(g.session)}`, text: t("campaign.game_link", {n: numbers[i]})})
+      : t("campaign.game_link", {n: numbers[i]}),
     " ", h("span", {class: "pill", text: g.withdrawn ? t("campaign.withdrawn")
       : g.recorded ? t("campaign.recorded") : t("campaign.in_play")}))));
 }
