@@ -451,5 +451,6 @@ def authorize_step(table: Table, which: str, actor: Any) -> str | None:
         record = table.store.record(table.session_id, stack[-1])
         if seat_of(table, record.actor) != member.province:
             said = UNDO_OTHERS if which == "undo" else REDO_OTHERS
-            raise Forbidden(said(whose=_whose(table, record.actor), command=record.type))
+            raise Forbidden(said(whose=_whose(table, record.actor),
+                                 command=record.type.replace("_", " ")))
     return member.province

@@ -199,12 +199,12 @@ def test_role_matrix(table: Table, before: Callable[[Table], None], who: str, me
     (nothing, "spectator", "POST", "/api/tables/{id}/undo", {},
      {"key": "auth.spectators_watch", "values": {}}),
     (red_hires, "blue", "POST", "/api/tables/{id}/undo", {},  # whose: Red's player
-     {"key": "auth.undo_others", "values": {"whose": "Ann", "command": "hire_guild"}}),
+     {"key": "auth.undo_others", "values": {"whose": "Ann", "command": "hire guild"}}),
     (red_hires_and_undoes, "blue", "POST", "/api/tables/{id}/redo", {},
-     {"key": "auth.redo_others", "values": {"whose": "Ann", "command": "hire_guild"}}),
+     {"key": "auth.redo_others", "values": {"whose": "Ann", "command": "hire guild"}}),
     (host_hires_as_the_table, "red", "POST", "/api/tables/{id}/undo", {},
      {"key": "auth.undo_others", "values": {"whose": {
-         "text": "the table", "key": "auth.by_table", "values": {}}, "command": "hire_guild"}}),
+         "text": "the table", "key": "auth.by_table", "values": {}}, "command": "hire guild"}}),
     (nothing, "stranger", "POST", "/api/tables/{id}/join",
      {"token": "made-up", "name": "Eve", "province": "green"},
      {"key": "join.link_invalid", "values": {}}),

@@ -456,6 +456,30 @@ def test_a_player_taps_only_what_is_theirs_until_the_host_lets_players_act_for_a
     assert table.history()[-1].record.actor == "blue"  # sent as the province whose turn it was
 
 
+def test_the_host_takes_back_a_players_command_and_only_its_player_may_redo_it(devices, server):
+    """The host's undo is the host's in the history, and names what it took back and whose
+    it was (it read "Undo · Green: Command 20 undone."); Redo is off on a phone whose
+    redo the server would refuse (another province's command), on while it is its own."""
+    ana = join_as(devices, server, "Ana", "blue")
+    ben = join_as(devices, server, "Ben", "green")
+    ana.click("#prompt button[data-value=merchants]")
+    expect(ana.locator("#actions details[data-type=sail]")).to_be_visible()
+    host = devices()
+    host.goto(server.host_link())
+    expect(host.locator("#undo")).to_be_enabled()
+    host.click("#undo")
+    undo = host.locator("#history-list li[data-kind=undo]").first
+    expect(undo).to_contain_text("Taken back: Hire a guild (Blue).")  # the demo's player
+    expect(undo.locator(".history-head")).to_have_text("Undo")  # not "Undo · Blue"
+    table = server.services.tables.get(server.table)
+    assert table.history()[-1].record.actor is None  # the host's, not Blue's
+    expect(ana.locator("#redo")).to_be_enabled()
+    expect(ben.locator("#redo")).to_be_disabled()  # Blue's to redo, not Ben's
+    ana.click("#redo")
+    expect(ana.locator("#history-list li[data-kind=redo]").first).to_contain_text(
+        "Done again: Hire a guild (Blue).")
+
+
 def test_a_turn_offers_advisors_before_the_guild_and_sails_every_ship_at_once(devices, server):
     """Rulebook, "Taking your turn": an advisor is hired (or a treasure bought) and one
     activated before the guild is hired; the page hid every action while the guild's prompt

@@ -117,7 +117,9 @@ function keepKeyboard() {
 async function historyStep(which) {
   try {
     const body = {expected_version: version()};
-    const actor = actorFor(null);
+    // who takes it back: a player as their province; the host as themselves (the server
+    // names them), not as the province whose command it was (the history said Green undid)
+    const actor = who && who.role === "host" ? null : actorFor(null);
     if (actor) body.actor = actor;
     const out = await send(`${base}/${which}`, body, tableId);
     await update({version: out.version, table: out, events: out.events || []});
@@ -516,10 +518,21 @@ function renderHistory() {
         : t("history." + entry.kind, null, entry.kind)}),
       entry.actor ? h("span", {class: "muted", text: " · " + actorName(entry.actor)}) : null,
       entry.undone ? h("span", {class: "pill", text: t("history.was_undone")}) : null),
-    h("ul", {class: "events"}, (entry.events || []).map((e) => h("li", {text: e.text || e.type}))),
+    h("ul", {class: "events"}, (entry.events || []).map((e) => h("li", {text: stepText(e) || e.text || e.type}))),
     rollPicture(entry),
     forgetRollButton(entry))));
   renderUndoRedo();
+}
+
+// An undo or redo names the command it took back or brought back, and whose it was
+// ("Green's sail is taken back"), where the engine's line gave its number only.
+function stepText(e) {
+  const which = {CommandUndone: "history.step_undone", CommandRedone: "history.step_redone"}[e.type];
+  const number = e.payload ? e.payload.command_no : undefined;
+  const target = which && history.find((x) => x.kind === "command" && x.command_no === number);
+  if (!target) return null;
+  return t(which, {command: t("command." + target.type, null, target.type.replace(/_/g, " ")),
+                   player: actorName(target.actor)});
 }
 
 // A roll read from the camera or a photo links to the picture it was read from: the proof
@@ -868,9 +881,20 @@ function mayUndoLast() {
   return !last || seatOf(last.actor) === who.province;
 }
 
+// The same for redo: the command it would bring back is the first one taken back after
+// the last in effect (undo and redo are a stack).
+function mayRedoNext() {
+  if (forAll() || !who.province) return true;
+  const commands = history.filter((e) => e.kind === "command");
+  let last = -1;
+  commands.forEach((e, i) => { if (!e.undone) last = i; });
+  const next = commands.slice(last + 1).find((e) => e.undone);
+  return !next || seatOf(next.actor) === who.province;
+}
+
 function renderUndoRedo() {
   $("#undo").disabled = !view.can_undo || !canAct() || carried || !mayUndoLast();
-  $("#redo").disabled = !view.can_redo || !canAct() || carried;
+  $("#redo").disabled = !view.can_redo || !canAct() || carried || !mayRedoNext();
 }
 
 function renderState() {
