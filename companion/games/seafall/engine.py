@@ -230,6 +230,11 @@ class SeaFall:
         odds = current_odds(state)
         if odds is not None and state.endeavor is not None:
             data["endeavor"]["odds"] = odds_json(state, state.endeavor, odds)
+        if state.endeavor is not None and state.endeavor.stage == "fortune":
+            # counted once fortune is spent: what the dice show before it, for the card
+            rolled, _ = endeavor.count_successes(state.endeavor)
+            data["endeavor"]["successes_so_far"] = rolled + (
+                state.endeavor.bonus if rolled > 0 else 0)
         return data
 
     def legal_commands(self, state: SeaFallState) -> list[dict[str, Any]]:

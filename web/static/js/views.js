@@ -251,6 +251,8 @@ export function endeavorBlock(state, phrases) {
     end.stage === "roll" && !(end.faces || []).length ? oddsBlock(end.odds, end.defense) : null,
     (end.faces || []).length ? h("div", {class: "rolled"},
       h("span", {class: "muted", text: t("end.rolled")}), diceFaces(end.faces)) : null,
+    end.stage === "fortune" ? h("p", {class: "result"},  // not counted until fortune is spent
+      t("end.successes_so_far", {count: end.successes_so_far ?? 0, defense: end.defense})) :
     end.stage !== "roll" && end.stage !== "reroll" ? h("p", {class: "result"},
       t("end.successes", {count: end.successes, defense: end.defense}),
       end.damage_due ? [" · ", t("end.damage_due", {count: end.damage_due})] : null) : null);

@@ -49,6 +49,19 @@ def test_fortune_can_save_an_all_blank_roll(game):
     assert "EndeavorSucceeded" in g.types()
 
 
+def test_the_view_counts_the_dice_while_fortune_is_offered(game):
+    """Successes are counted once fortune is spent ("Completing an Endeavor & Fortune"),
+    so at the fortune prompt the state still says 0: the view gives what the dice show so
+    far for the endeavor card (it read "0 successes" over a roll showing two)."""
+    g = explorer(game, fortune=2, site={"name": "1", "defense": 4})
+    start_explore(g)
+    g.roll("blank", "standard", "strong")
+    assert g.state.endeavor.stage == "fortune" and g.state.endeavor.successes == 0
+    assert g.engine.view(g.state, None)["endeavor"]["successes_so_far"] == 2
+    g.do("spend_fortune", amount=1)
+    assert "successes_so_far" not in (g.engine.view(g.state, None)["endeavor"] or {})
+
+
 def test_successes_at_or_above_defense_take_no_damage(game):
     g = explorer(game)
     start_explore(g)
