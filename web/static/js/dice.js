@@ -234,10 +234,16 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
     canConfirm ? h("button", {type: "button", class: "primary big", id: "confirm-read",
       text: read.status === "undone" ? t("dice.apply_again")
         : t("dice.confirm", {count: read.answering}),
-      onclick: async () => {
+      onclick: async (event) => {
+        const button = event.currentTarget;
+        if (button.disabled) return;
+        button.disabled = true;  // one tap, one confirm: a second tap was refused as applied
         try {
           await send(`${base}/confirm`, withActor({expected_version: version()}), tableId);
           onChanged();
-        } catch (err) { onError(err); }
+        } catch (err) {
+          button.disabled = false;
+          onError(err);
+        }
       }}) : null);
 }
