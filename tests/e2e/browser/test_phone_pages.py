@@ -1001,6 +1001,25 @@ def seafall_profile():
     return profile
 
 
+def test_a_die_the_host_corrects_says_the_host_in_the_pages_language(devices, server):
+    """Who corrected a die is named as the history names them: the host as the host, in
+    the page's language (a French page said "corrigé par host")."""
+    server.services.dice().readers.profiles["seafall"] = seafall_profile()
+    ana = join_as(devices, server, "Ana", "blue")
+    start_exploration(ana)
+    host = devices("fr-FR")
+    host.goto(server.host_link())
+    host.set_input_files("#photo-input", str(DEMO_FRAMES / "roll-1-settled.jpg"))
+    tile = host.locator("#dice .die-tile").first
+    expect(tile).to_be_visible()
+    face = host.request.get(server.url(
+        f"/api/tables/{server.table}/dice/latest")).json()["dice"][0]["face"]
+    tile.click()
+    host.locator(f"#dice .picker button.face-button.f-{'blank' if face != 'blank' else 'strong'}"
+                 ).click()
+    expect(host.locator("#dice .die-tile").first).to_contain_text("corrigé par l’hôte")
+
+
 def test_photo_of_the_dice_is_read_shown_with_crops_and_corrected(devices, server):
     """A recorded tray frame of the demo (web/runtime/demo/) goes through the real reader;
     the page shows exactly the read the dice API keeps (each die's crop and face, the dice

@@ -122,7 +122,14 @@ let openPick = null;
 // A pending read waits for a confirm; an applied one may still be corrected (the dice API
 // takes the roll back and applies it again); one whose roll the table undid may be applied
 // again, as it was or corrected; a superseded one is only shown.
-export function readPanel(tableId, read, {faces, version, canAct, actor, onChanged, onError}) {
+// Who corrected a die, added one or took one out, as a page without the table's provinces
+// names them: the host, the camera, the demonstration in the page's language; a name as is.
+export function actorLabel(actor) {
+  return t("actor." + actor, null, String(actor));
+}
+
+export function readPanel(tableId, read, {faces, version, canAct, actor, onChanged, onError,
+                                          nameOf = actorLabel}) {
   const canCorrect = canAct && read.status !== "superseded";
   const withActor = (body) => (actor ? {...body, actor} : body);
   const canConfirm = canAct && (read.status === "pending" || read.status === "undone");
@@ -133,7 +140,7 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
   // a tile's name for a screen reader is what it shows, with its number before and what a
   // tap does after (unseen), so that a voice command naming what is seen finds it
   const unseen = (text) => h("span", {class: "visually-hidden", text});
-  const said = (key, who) => (who ? h("span", {class: "corrected", text: t(key, {who})}) : null);
+  const said = (key, who) => (who ? h("span", {class: "corrected", text: t(key, {who: nameOf(who)})}) : null);
   const tile = (i, die, kind, disabled, ...shown) => h("li", {},
     h("button", {type: "button", class: "die-tile" + kind, disabled, "data-die": String(i),
                  onclick: () => openPicker(i)},

@@ -6,9 +6,9 @@
 import {$, h, fill} from "./dom.js";
 import {config, t} from "./i18n.js";
 import {ApiError, getJSON, getOptional, me} from "./api.js";
-import {lastAsked, normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
+import {actorLabel, lastAsked, normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
 import {follow} from "./live.js";
-import {dieName, promptQuestion} from "./views.js";
+import {dieName, playerName, promptQuestion} from "./views.js";
 
 const tableId = config.table;
 const base = `/api/tables/${encodeURIComponent(tableId)}`;
@@ -35,6 +35,10 @@ function render() {
   fill(box, h("h2", {text: t("dice.title")}), readPanel(tableId, read, {
     faces: config.dice[prompt ? prompt.die : "seafall"] || [], version,
     canAct: !(who && who.role === "spectator"), actor: who ? (who.province || who.name) : null,
+    nameOf: (actor) => {  // a province by its player, as the table page names it
+      const province = ((view && view.state && view.state.provinces) || {})[actor];
+      return province ? playerName(province.player, actor) : actorLabel(actor);
+    },
     onChanged: async () => { await reload(); },
     onError: (err) => notice(err.message, "error")}));
 }

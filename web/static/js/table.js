@@ -487,7 +487,7 @@ function renderDice() {
     const prompt = (view.prompts || []).find((p) => p.kind === "roll");
     parts.push(readPanel(tableId, read, {
       faces: (config.dice || {})[prompt ? prompt.die : "seafall"] || [],
-      version, canAct: canAct(), actor: who ? (who.province || who.name) : null,
+      version, canAct: canAct(), actor: who ? (who.province || who.name) : null, nameOf: actorName,
       onChanged: async () => { await loadRead(); refresh(); },
       onError: showError}));
   } else if (roll) {
