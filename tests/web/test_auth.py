@@ -3,6 +3,7 @@ the QR code, session cookies, CSRF and the join rate limit."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import xml.etree.ElementTree as ET
 from urllib.parse import parse_qs, urlparse
@@ -161,6 +162,11 @@ def test_join_links_expire_and_a_new_one_replaces_the_old(app, clock):
     for token in (old, new):  # the join page says so at once, without the form
         html = browser(app).get(f"/join/{tid}?token={token}").get_data(as_text=True)
         assert 'id="link-gone"' in html and 'id="join-form"' not in html
+        assert "expired" in html
+    # a link cut short (no token at all) says so, not that it expired
+    html = browser(app).get(f"/join/{tid}").get_data(as_text=True)
+    (said,) = re.findall(r'<p class="notice error" id="link-gone">(.*?)</p>', html)
+    assert "cut short" in said and "expired" not in said
     fresh = host.get(f"/api/tables/{tid}/invite").json["token"]  # the expired one is renewed
     html = browser(app).get(f"/join/{tid}?token={fresh}").get_data(as_text=True)
     assert 'id="join-form"' in html and 'id="link-gone"' not in html

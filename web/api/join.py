@@ -27,6 +27,8 @@ MAX_NAME = 40
 
 # why joining is refused (vision.said: said in the page's language)
 WRONG_PIN = message("join.wrong_pin", "that is not this table's host PIN")()
+NO_PIN = message("join.no_pin", "this host link has no PIN in it: open the whole link the "
+                 "host was given, or type the host PIN on the table's page")()
 LINK_INVALID = message(
     "join.link_invalid",
     "this join link is not valid (expired or replaced): ask the host for a new one")()
@@ -76,8 +78,11 @@ def become_host(session_id: str) -> Any:
 def host_link(session_id: str) -> Any:
     """The host link (``?pin=``): become host, then go to the table's page."""
     _services().tables.get(session_id)
+    pin = request.args.get("pin", "")
+    if not pin:  # a link cut short: no PIN tried, none counted against the limit
+        raise Forbidden(NO_PIN)
     auth.limiter_attempt("host PIN attempts")
-    _claim_host(session_id, request.args.get("pin", ""))
+    _claim_host(session_id, pin)
     return redirect(f"/t/{session_id}", code=303)
 
 
