@@ -121,7 +121,8 @@ def _engine_asked() -> Any:
 def init_app(app: Flask) -> None:
     @app.errorhandler(InvalidCommand)
     def _invalid(exc: InvalidCommand) -> Any:
-        return error_response(400, "invalid", said_of(exc))
+        message = said_of(exc)  # a game's (a roll's faces that do not fit) said as refusals
+        return error_response(400, "invalid", message, **refusal_phrases(message))
 
     @app.errorhandler(IllegalCommand)
     def _illegal(exc: IllegalCommand) -> Any:

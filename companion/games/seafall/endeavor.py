@@ -171,15 +171,17 @@ def roll(state: SeaFallState, cmd: Command) -> list[Event]:
     em = Emitter(state)
     if end.stage == "reroll":
         if len(read.faces) != len(end.reroll):
-            raise InvalidCommand(
-                f"the re-roll needs exactly {len(end.reroll)} dice, got {len(read.faces)}")
+            need = len(end.reroll)
+            raise InvalidCommand(f"the re-roll needs exactly {need} "
+                                 f"{'die' if need == 1 else 'dice'}, got {len(read.faces)}")
         em("DiceRerolled", indices=list(end.reroll), faces=list(read.faces), **meta)
     else:
         left = end.dice - len(end.faces)
         if not read.faces:
             raise InvalidCommand("a roll needs at least one face")
         if len(read.faces) > left:
-            raise InvalidCommand(f"the pool has {left} dice left to roll, got {len(read.faces)}")
+            raise InvalidCommand(f"the pool has {left} {'die' if left == 1 else 'dice'} left "
+                                 f"to roll, got {len(read.faces)}")
         em("DiceRolled", faces=list(read.faces), **meta)
     advance(em)
     return em.events

@@ -1,4 +1,5 @@
-"""French for the engine's refusals: why a command was refused (``IllegalCommand``).
+"""French for the engine's refusals: why a command was refused (``IllegalCommand``, and
+the ``InvalidCommand`` of a roll's faces that do not fit it).
 
 The engine refuses in English (the CLI, the golden transcripts and the API's ``message``
 read it). A page in French shows the same refusal said in French, from the patterns below:
@@ -105,6 +106,12 @@ _REFUSALS: list[tuple[str, str]] = [
     # the table (companion/table.py)
     (r"there is nothing to undo", "il n’y a rien à annuler"),
     (r"there is nothing to redo", "il n’y a rien à rétablir"),
+    # a roll's faces that do not fit it (endeavor.py; InvalidCommand, said the same way)
+    (r"the pool has (\d+) (?:die|dice) left to roll, got (\d+)",
+     "la réserve n’a plus que {1} dé(s) à lancer, reçu {2}"),
+    (r"the re-roll needs exactly (\d+) (?:die|dice), got (\d+)",
+     "la relance demande exactement {1} dé(s), reçu {2}"),
+    (r"a roll needs at least one face", "un lancer demande au moins une face"),
     # whose turn, whose command (args.py, turn.py, engine.py)
     (r"(.+) is (.+)'s \((\w+)\) to do, not (.+)'s \((\w+)\)",
      "{doing:1} revient à {2} ({colour:3}), pas à {4} ({colour:5})"),

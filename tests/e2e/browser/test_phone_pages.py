@@ -1123,7 +1123,11 @@ def test_a_box_that_is_no_die_is_taken_out_of_the_roll_by_tapping(devices, serve
     read = ana.locator("#dice .read")
     expect(read).to_have_attribute("data-status", "pending")
     expect(read.locator(".die-tile")).to_have_count(3)
-    expect(ana.locator("#confirm-read")).to_have_text("Confirm these 3 dice")
+    # three for a roll of two: which to take out is said, and no confirm to be refused
+    expect(ana.locator("#dice-extra")).to_have_text(
+        "It found 3 dice and the roll asks for 2: tap the die that is not the roll's and take "
+        "it out (“Not a die”), then confirm.")
+    expect(ana.locator("#confirm-read")).to_have_count(0)
     ana.locator("#dice .die-tile").nth(2).click()
     ana.locator("#dice .picker #not-a-die").click()
     for page in (ana, watcher):
@@ -1134,7 +1138,8 @@ def test_a_box_that_is_no_die_is_taken_out_of_the_roll_by_tapping(devices, serve
     expect(ana.locator("#confirm-read")).to_have_text("Confirm these 2 dice")
     ana.locator("#dice .die-tile").nth(2).click()  # on second thoughts: it is a die
     ana.locator("#dice .picker #is-a-die").click()
-    expect(ana.locator("#confirm-read")).to_have_text("Confirm these 3 dice")
+    expect(ana.locator("#dice-extra")).to_be_visible()  # three again: no confirm
+    expect(ana.locator("#confirm-read")).to_have_count(0)
     expect(ana.locator("#dice .die-tile.not-a-die")).to_have_count(0)
     ana.locator("#dice .die-tile").nth(2).click()  # no: it is not
     ana.locator("#dice .picker #not-a-die").click()

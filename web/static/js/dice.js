@@ -167,6 +167,9 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
   // a die the reader missed, where the player tapped on the read's picture
   const expected = read.raw && typeof read.raw.expected === "number" ? read.raw.expected : null;
   const short = canTakeOut && expected !== null && read.answering < expected;
+  // more dice than the roll asks for (a die from another roll, a token): the extra ones are
+  // taken out first, as confirming them all would be refused
+  const over = canTakeOut && expected !== null && read.answering > expected;
   const addMissed = async (x, y) => {
     try {
       await send(`${base}/add`, withActor({x, y, expected_version: version()}), tableId);
@@ -225,6 +228,8 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
       read.source ? h("span", {class: "muted small", text: " " + t("dice.source." + read.source, null, read.source)}) : null),
     h("ul", {class: "dice-tiles"}, tiles),
     short ? h("p", {class: "warn", id: "dice-missed", text: t("dice.missed", {found: read.answering, expected})}) : null,
+    over ? h("p", {class: "warn", id: "dice-extra", text: t("dice.extra", {found: read.answering, expected,
+                                                                           count: read.answering - expected})}) : null,
     wholePicture(read, canTakeOut ? addMissed : null),
     read.dice.some((d) => d.uncertain) && canCorrect ? h("p", {class: "warn", text: t("dice.check_unsure")}) : null,
     read.notes.map((n) => h("p", {class: "muted small", text: n})),
@@ -238,7 +243,7 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
           onChanged();
         } catch (err) { onError(err); }
       }}) : null,
-    canConfirm ? h("button", {type: "button", class: "primary big", id: "confirm-read",
+    canConfirm && !over ? h("button", {type: "button", class: "primary big", id: "confirm-read",
       text: read.status === "undone" ? t("dice.apply_again")
         : t("dice.confirm", {count: read.answering}),
       onclick: async (event) => {

@@ -133,6 +133,30 @@ def test_real_refusals_read_in_french_word_for_word(game):
         "on engage un conseiller ou on achète un trésor avant d’engager une guilde"
 
 
+def test_a_rolls_faces_that_do_not_fit_it_read_in_french(game):
+    """A read confirmed with more dice than the pool has left (a phone's photo of 6 dice for
+    a roll of 2) is refused with a 400, not a 409: said in French all the same (its page
+    showed "the pool has 2 dice left to roll, got 6"), and in English with one die."""
+    from companion.errors import InvalidCommand
+
+    g = game({"provinces": [{"colour": "red", "ships": [{"location": "isle"}]},
+                            {"colour": "blue"}],
+              "islands": [{"id": "isle", "name": "Isle", "garrison": 0, "effects": [],
+                           "sites": [{"name": "1", "defense": 3}]}]})
+    g.do("hire_guild", guild="explorers")
+    g.do("explore", flagship="red-1", site="isle/1")
+    g.roll("blank")
+    with pytest.raises(InvalidCommand) as caught:
+        g.roll(*["blank"] * 6)
+    assert str(caught.value) == "the pool has 1 die left to roll, got 6"
+    assert SeaFall().refusal(str(caught.value), lang="fr") == \
+        "la réserve n’a plus que 1 dé(s) à lancer, reçu 6"
+    assert SeaFall().refusal("a roll needs at least one face", lang="fr") == \
+        "un lancer demande au moins une face"
+    assert SeaFall().refusal("the re-roll needs exactly 2 dice, got 3", lang="fr") == \
+        "la relance demande exactement 2 dé(s), reçu 3"
+
+
 def test_english_and_unknown_refusals_are_left_as_they_are():
     engine = SeaFall()
     text = "Blue already hired the Soldiers guild this turn"
