@@ -1001,6 +1001,25 @@ def seafall_profile():
     return profile
 
 
+def test_a_photo_with_no_die_says_why_and_what_to_do(devices, server, tmp_path):
+    """A photo of no dice (a dark picture) while a roll is asked: the table page shows the
+    read with the reader's warning, says to throw or take the photo again or type the
+    faces, and offers no confirm of 0 dice (it hid the card; the photo page said to tap
+    the dice it missed on a picture it did not show, and offered "Confirm this die")."""
+    dark = tmp_path / "dark.jpg"
+    cv2.imwrite(str(dark), np.full((720, 1280, 3), 6, np.uint8))
+    ana = join_as(devices, server, "Ana", "blue")
+    start_exploration(ana)
+    ana.set_input_files("#photo-input", str(dark))
+    expect(ana.locator("#dice .read")).to_have_attribute("data-status", "pending")
+    expect(ana.locator("#dice-none")).to_have_text(
+        "No die was found in this picture: throw or take the photo again, or type the faces "
+        "the dice show.")
+    expect(ana.locator("#dice")).to_contain_text("the picture is black")  # the warning
+    expect(ana.locator("#confirm-read")).to_have_count(0)
+    expect(ana.locator("#dice-missed")).to_have_count(0)
+
+
 def test_a_die_the_host_corrects_says_the_host_in_the_pages_language(devices, server):
     """Who corrected a die is named as the history names them: the host as the host, in
     the page's language (a French page said "corrigé par host")."""

@@ -166,7 +166,10 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
 
   // a die the reader missed, where the player tapped on the read's picture
   const expected = read.raw && typeof read.raw.expected === "number" ? read.raw.expected : null;
-  const short = canTakeOut && expected !== null && read.answering < expected;
+  // no die found at all (an empty tray, a dark picture): nothing to tap on or to size a
+  // missed die by, so another photo or the faces typed, not "tap each die it missed"
+  const none = canTakeOut && !read.dice.length;
+  const short = canTakeOut && expected !== null && read.answering < expected && !none;
   // more dice than the roll asks for (a die from another roll, a token): the extra ones are
   // taken out first, as confirming them all would be refused
   const over = canTakeOut && expected !== null && read.answering > expected;
@@ -227,6 +230,7 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
     h("p", {class: "read-status"}, h("span", {class: "pill status-" + read.status, text: status}),
       read.source ? h("span", {class: "muted small", text: " " + t("dice.source." + read.source, null, read.source)}) : null),
     h("ul", {class: "dice-tiles"}, tiles),
+    none ? h("p", {class: "warn", id: "dice-none", text: t("dice.none_found")}) : null,
     short ? h("p", {class: "warn", id: "dice-missed", text: t("dice.missed", {found: read.answering, expected})}) : null,
     over ? h("p", {class: "warn", id: "dice-extra", text: t("dice.extra", {found: read.answering, expected,
                                                                            count: read.answering - expected})}) : null,
@@ -243,7 +247,7 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
           onChanged();
         } catch (err) { onError(err); }
       }}) : null,
-    canConfirm && !over ? h("button", {type: "button", class: "primary big", id: "confirm-read",
+    canConfirm && !over && read.answering > 0 ? h("button", {type: "button", class: "primary big", id: "confirm-read",
       text: read.status === "undone" ? t("dice.apply_again")
         : t("dice.confirm", {count: read.answering}),
       onclick: async (event) => {

@@ -483,7 +483,8 @@ function renderDice() {
   const events = historyEvents(history);
   const roll = lastRoll(events);
   const parts = [h("h2", {text: t("dice.title")})];
-  if (read && read.dice.length) {
+  // a read with no die found is shown while it waits: why (its warnings), and what to do
+  if (read && (read.dice.length || read.status === "pending")) {
     const prompt = (view.prompts || []).find((p) => p.kind === "roll");
     parts.push(readPanel(tableId, read, {
       faces: (config.dice || {})[prompt ? prompt.die : "seafall"] || [],
