@@ -1360,8 +1360,14 @@ def test_dice_the_table_does_not_know_yet_are_shown_unread_and_named_by_tapping(
         page.locator(f"#dice .picker button.face-button.f-{face}").click()
         expect(page.locator("#dice .die-tile").nth(n)).to_contain_text(FACE_NAMES[face])
         expect(watcher.locator("#dice .die-tile").nth(n)).to_contain_text(FACE_NAMES[face])
+        # named by a player: checked, no longer highlighted, and no reader's "0%" on it
+        expect(page.locator("#dice .die-tile").nth(n)).not_to_have_class(
+            re.compile(r"\buncertain\b"))
+        expect(page.locator("#dice .die-tile").nth(n).locator(".conf")).to_have_count(0)
     page.click("#confirm-read")
     expect(page.locator("#dice .read")).to_have_attribute("data-status", "applied")
+    expect(page.locator("#dice .die-tile.uncertain")).to_have_count(0)
+    expect(page.locator("#dice")).not_to_contain_text("Highlighted dice")
     faces = sorted(server.services.tables.get(server.table).state.endeavor.faces)
     assert faces == ["strong", "weak"]
     expect(ana.locator("#history-list")).to_contain_text("Dice read (photo)")

@@ -147,15 +147,20 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
       unseen(t("dice.tile_no", {n: i + 1}) + " "),
       die.crop ? h("img", {src: die.crop, alt: "", loading: "lazy", width: "72", height: "72"}) : null,
       ...shown, unseen(t("dice.tile_tap"))));
+  // once the table confirmed the read (applied, or undone after), or a player named the
+  // die, it is checked: no longer highlighted to check
+  const checked = read.status === "applied" || read.status === "undone";
+  const unsure = (die) => die.uncertain && !checked && !die.corrected;
   const tiles = read.dice.map((die, i) => (die.notADie
     ? tile(i, die, " not-a-die", !canTakeOut,
       h("span", {class: "face-name", text: t("dice.not_a_die_tile")}),
       said("dice.not_a_die_by", die.notADieBy))
-    : tile(i, die, die.uncertain ? " uncertain" : "", !canCorrect,
+    : tile(i, die, unsure(die) ? " uncertain" : "", !canCorrect,
       h("span", {class: "face-symbol", "aria-hidden": "true", text: faceSymbol(die.face)}),
       h("span", {class: "face-name", text: faceName(die.face)}),
-      die.confidence !== null ? h("span", {class: "conf", text: pct(die.confidence)}) : null,
-      die.uncertain ? h("span", {class: "unsure", text: t("dice.unsure")}) : null,
+      // a face a player named is theirs, not the reader's: no reader's confidence on it
+      die.confidence !== null && !die.corrected ? h("span", {class: "conf", text: pct(die.confidence)}) : null,
+      unsure(die) ? h("span", {class: "unsure", text: t("dice.unsure")}) : null,
       said("dice.added_by", die.addedBy), said("dice.corrected", die.corrected))));
   const status = t("dice.status." + read.status, null, read.status);
 
@@ -235,7 +240,7 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
     over ? h("p", {class: "warn", id: "dice-extra", text: t("dice.extra", {found: read.answering, expected,
                                                                            count: read.answering - expected})}) : null,
     wholePicture(read, canTakeOut ? addMissed : null),
-    read.dice.some((d) => d.uncertain) && canCorrect ? h("p", {class: "warn", text: t("dice.check_unsure")}) : null,
+    read.dice.some(unsure) && canCorrect ? h("p", {class: "warn", text: t("dice.check_unsure")}) : null,
     read.notes.map((n) => h("p", {class: "muted small", text: n})),
     picker,
     canAct && read.raw && read.raw.can_reread ? h("button", {type: "button", class: "secondary",
