@@ -36,6 +36,7 @@ from companion.games.seafall.integrity import load_state
 from companion.games.seafall.log import describe, dice_showing
 from companion.games.seafall.odds import current_odds, odds_json
 from companion.games.seafall.setup import initial_state
+from companion.games.seafall.ships import ship_value
 from companion.games.seafall.state import SeaFallState
 from companion.games.seafall.throws import dice_thrown
 from companion.prompts import ChoicePrompt, Option, Prompt, RollPrompt, SpendPrompt
@@ -227,6 +228,11 @@ class SeaFall:
         data["viewer"] = actor_colour(state, viewer)
         data["prompts"] = [p.to_json() for p in self.prompts(state)]
         data.pop("catalogue", None)
+        for ship_id, ship in state.ships.items():  # as they count now: upgrades and damage
+            shown = data["ships"].get(ship_id)
+            if isinstance(shown, dict):
+                shown["values"] = {stat: ship_value(state, ship, stat)
+                                   for stat in ("explore", "raid", "sail", "hold")}
         odds = current_odds(state)
         if odds is not None and state.endeavor is not None:
             data["endeavor"]["odds"] = odds_json(state, state.endeavor, odds)

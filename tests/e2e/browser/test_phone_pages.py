@@ -1001,6 +1001,27 @@ def seafall_profile():
     return profile
 
 
+def test_the_province_cards_show_ships_as_they_count_and_the_structures_built(devices, server):
+    """A ship's values on the province card count its upgrades (Red ship 1's Bold: explore
+    3, as its endeavors roll; the card said 2), a damage card is not named "damage", and
+    the structures built in a province are listed with where they stand (they were in the
+    history only)."""
+    from companion.games.seafall.setup import demo_options
+
+    options = demo_options()
+    options["provinces"][0]["gold"] = 20  # Blue: enough for a Port
+    table = server.services.tables.create("seafall", options)
+    table.apply(Command("hire_guild", {"guild": "builders"}, "blue"))
+    table.apply(Command("build", {"structure": "Port"}, "blue"))
+    page = devices()
+    page.goto(server.url(f"/t/{table.session_id}"))
+    red = page.locator("#provinces [data-ship=red-1]")
+    expect(red).to_contain_text("explore 3 · raid")
+    blue = page.locator("#provinces article[data-province=blue]")
+    expect(blue.locator(".structures")).to_have_text(
+        "Structures: Port (building site 1 of Blue province)")
+
+
 def test_a_photo_with_no_die_says_why_and_what_to_do(devices, server, tmp_path):
     """A photo of no dice (a dark picture) while a roll is asked: the table page shows the
     read with the reader's warning, says to throw or take the photo again or type the

@@ -122,21 +122,33 @@ function tokens(label, value, cls) {
 function shipItem(state, shipId) {
   const ship = state.ships[shipId];
   if (!ship) return null;
-  const stats = t("ship.stats", {explore: ship.explore, raid: ship.raid, sail: ship.sail,
-                                 hold: ship.hold});
-  const damage = (ship.damage || []).map((d) => d.name);
+  // the values as they count now (the engine's: upgrades and damage cards included)
+  const now = ship.values || ship;
+  const stats = t("ship.stats", {explore: now.explore, raid: now.raid, sail: now.sail,
+                                 hold: now.hold});
+  // a damage card named only if the table named it ("damage" is any card)
+  const damage = (ship.damage || []).map((d) => d.name).filter((name) => name && name !== "damage");
   const upgrades = (ship.upgrades || []).map((u) => u.name + (u.exhausted ? " ⤵" : ""));
   return h("li", {class: "ship" + (ship.sunk ? " sunk" : ""), "data-ship": ship.id},
     h("div", {class: "ship-head"},
       h("strong", {text: shipLabel(ship)}),
       h("span", {class: "muted", text: ship.sunk ? t("ship.sunk") : placeName(state, ship.location)})),
     h("div", {class: "muted small", text: stats}),
-    damage.length ? h("div", {class: "damage"},
-      t("ship.damage", {count: damage.length}), " ", damage.join(", ")) : null,
+    (ship.damage || []).length ? h("div", {class: "damage"},
+      t("ship.damage", {count: ship.damage.length}), damage.length ? " " + damage.join(", ") : "") : null,
     upgrades.length ? h("div", {class: "upgrades"}, t("ship.upgrades"), " ", upgrades.join(", "))
       : null,
     ship.goods && ship.goods.length ? h("div", {class: "small"},
-      t("ship.goods"), " ", ship.goods.join(", ")) : null);
+      t("ship.goods"), " ", ship.goods.map(goodName).join(", ")) : null);
+}
+
+// The structures built in a province, each with where it stands.
+function structuresOf(state, colour) {
+  const region = (state.regions || {})[colour];
+  return ((region && region.sites) || [])
+    .map((id) => [id, (state.sites || {})[id]])
+    .filter(([, site]) => site && site.structure)
+    .map(([id, site]) => `${site.structure} (${siteName(state, id)})`);
 }
 
 export function provinceCard(state, colour, mine) {
@@ -160,7 +172,9 @@ export function provinceCard(state, colour, mine) {
       h("strong", {text: t("prov.treasures") + " "}),
       prov.treasures.map((c) => c.name || c).join(", ")) : null,
     prov.warehouse && prov.warehouse.length ? h("p", {class: "small"},
-      h("strong", {text: t("prov.warehouse") + " "}), prov.warehouse.join(", ")) : null,
+      h("strong", {text: t("prov.warehouse") + " "}), prov.warehouse.map(goodName).join(", ")) : null,
+    structuresOf(state, colour).length ? h("p", {class: "small structures"},
+      h("strong", {text: t("prov.structures") + " "}), structuresOf(state, colour).join(", ")) : null,
     h("ul", {class: "ships"}, (prov.ships || []).map((id) => shipItem(state, id))));
 }
 
