@@ -99,7 +99,11 @@ def test_join_build_an_endeavor_roll_and_a_second_phone_sees_it_live(devices, se
     # the second phone shows the result without reloading: the dice and what followed
     expect(watcher.locator("#dice .faces .face")).to_have_count(2)
     expect(watcher.locator("#dice")).to_contain_text("Dice read")
-    expect(watcher.locator("#live-log")).to_contain_text("success, strong success")
+    # one line, whose roll it was; taken back, it goes
+    expect(watcher.locator("#live-log li")).to_have_text(["Blue rolled: success, strong success"])
+    ana.click("#undo")
+    expect(watcher.locator("#live-log li")).to_have_count(0)
+    ana.click("#redo")
     expect(watcher.locator("#history-list")).to_contain_text(
         "Dice read (typed): success, strong success")  # the faces as the dice card names them
     table = server.services.tables.get(server.table)

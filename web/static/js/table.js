@@ -990,9 +990,16 @@ async function update(message) {
     if (!gotChoices || !gotHistory) retryLoads();
     // stream events carry a readable text (no payload): the dice themselves come from
     // the history, which has them
-    const rolled = (message.events || []).some((e) => e.type === "DiceRolled");
-    const roll = rolled ? lastRoll(historyEvents(history)) : null;
-    if (roll) flash(t("dice.rolled", {faces: roll.payload.faces.map(faceName).join(", ")}));
+    const types = (message.events || []).map((e) => e.type);
+    if (types.includes("CommandUndone")) flash(null);  // a roll taken back is not shown on
+    if (types.includes("DiceRolled") || types.includes("DiceRerolled")) {
+      const events = historyEvents(history);
+      const roll = lastRoll(events);
+      if (roll && roll.payload.faces.length) {
+        const key = roll.type === "DiceRerolled" ? "dice.rerolled_by" : "dice.rolled_by";
+        flash(t(key, {player: rollerOf(events, roll), faces: roll.payload.faces.map(faceName).join(", ")}));
+      }
+    }
   }
   renderState();
   renderDice();
@@ -1000,10 +1007,28 @@ async function update(message) {
   stats.changed(view.version);
 }
 
+// The last roll, said at the top for a while, whose it was: one line, gone after a while
+// or when the table takes a command back (three lines stayed for good, with no owner,
+// an empty one for a pool of no dice, and a roll that was undone).
+const FLASH_MS = 30000;
+let flashTimer = null;
 function flash(text) {
   const box = $("#live-log");
-  box.prepend(h("li", {text}));
-  while (box.children.length > 3) box.lastChild.remove();
+  if (flashTimer !== null) clearTimeout(flashTimer);
+  flashTimer = null;
+  fill(box, text ? h("li", {text}) : null);
+  if (text) flashTimer = setTimeout(() => { fill(box); flashTimer = null; }, FLASH_MS);
+}
+
+// Whose roll it was: the province of the endeavor (or the enmity settling) it was for.
+function rollerOf(events, roll) {
+  for (let i = events.indexOf(roll); i >= 0; i--) {
+    const e = events[i];
+    if ((e.type === "EndeavorStarted" || e.type === "EnmitySettlingBegan") && e.payload && e.payload.player) {
+      return provinceName(view.state, e.payload.player);
+    }
+  }
+  return t("dice.someone");
 }
 
 async function refresh() {
