@@ -713,11 +713,27 @@ def _wrong_dice_kept(prompt: RollPrompt, kept: Sequence[DieRead]) -> str | None:
     return said(shown=shown, keeps=sorted(prompt.keep))
 
 
+CLOSED = "closed"
+"""The status shown for a read left waiting when its roll was answered otherwise (the faces
+typed, another read confirmed) or is no longer asked: nothing can confirm it any more. Not
+stored: the roll asked again (its answer undone) makes it ``pending`` again."""
+
+
+def closed(record: DiceReadRecord, table: Table) -> bool:
+    """A pending read whose roll is not the one the table asks for now."""
+    if record.status != PENDING:
+        return False
+    prompt = roll_prompt(table)
+    return prompt is None or prompt.id != record.prompt_id
+
+
 def table_reads_json(record: DiceReadRecord, table: Table) -> dict[str, Any]:
     """A read as the API answers it, with the table's version and prompts after it."""
     out = record.to_json()
     if undone(record, table):
         out["status"] = UNDONE
+    elif closed(record, table):
+        out["status"] = CLOSED
     out["table_version"] = table.version
     out["prompts"] = [p.to_json() for p in table.prompts()]
     return out

@@ -492,6 +492,25 @@ def test_a_correction_after_later_commands_is_refused(client):
     assert state(client, tid)["state"]["rolled"] == [faces]
 
 
+def test_a_read_left_waiting_when_its_roll_is_answered_otherwise_is_closed(client):
+    """The faces typed while a read waited: the read's roll is no longer asked, so it says
+    so (``closed``) rather than waiting for a confirm the server refuses (phones kept
+    offering it across turns); the typed roll undone, the same roll is asked again and the
+    read waits again."""
+    tid, read, faces = pending_read(client)
+    typed = client.post(f"/api/tables/{tid}/commands",
+                        json={"type": "roll", "args": {"faces": ["blank"] * 3}})
+    assert typed.status_code == 200, typed.json
+    shown = client.get(f"/api/tables/{tid}/dice/{read['read_id']}").json
+    assert shown["status"] == "closed"
+    assert client.get(f"/api/tables/{tid}/dice/latest").json["status"] == "closed"
+    refused = post_read(client, tid, read, "confirm", {"faces": [*faces, "weak"]})
+    assert refused.status_code == 409 and "no longer open" in refused.json["message"]
+    assert client.post(f"/api/tables/{tid}/undo", json={}).status_code == 200
+    again = client.get(f"/api/tables/{tid}/dice/{read['read_id']}").json
+    assert again["status"] == "pending"
+
+
 def test_a_newer_read_supersedes_a_pending_one(client):
     tid, first, faces = pending_read(client)
     data, _ = settled(2)

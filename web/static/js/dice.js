@@ -130,7 +130,7 @@ export function actorLabel(actor) {
 
 export function readPanel(tableId, read, {faces, version, canAct, actor, onChanged, onError,
                                           nameOf = actorLabel}) {
-  const canCorrect = canAct && read.status !== "superseded";
+  const canCorrect = canAct && read.status !== "superseded" && read.status !== "closed";
   const withActor = (body) => (actor ? {...body, actor} : body);
   const canConfirm = canAct && (read.status === "pending" || read.status === "undone");
   const base = `/api/tables/${encodeURIComponent(tableId)}/dice/${encodeURIComponent(read.id)}`;
