@@ -21,7 +21,7 @@ from companion.games.seafall.actions.sail import sail_limit
 from companion.games.seafall.components import GUILDS
 from companion.games.seafall.evolve import evolve
 from companion.games.seafall.map import default_map
-from companion.games.seafall.odds import current_odds, odds_json
+from companion.games.seafall.odds import current_odds, no_dice_odds, odds_json
 from companion.games.seafall.state import SeaFallState
 
 Candidate = tuple[str, dict[str, Any]]
@@ -59,7 +59,20 @@ def endeavor_preview(state: SeaFallState, events: list[Event]) -> dict[str, Any]
                                              "reroll_kinds", "fortune_allowed", "bonus")}
     if odds is not None and after.endeavor is not None:
         preview["odds"] = odds_json(after, after.endeavor, odds)
+    elif started["dice"] <= 0:  # no roll to wait for: resolved at once, and said so
+        end = _started_endeavor(state, events)
+        preview["odds"] = odds_json(state, end, no_dice_odds(state, end))
     return preview
+
+
+def _started_endeavor(state: SeaFallState, events: list[Event]) -> Any:
+    """The endeavor as it stood when started (before a pool of no dice resolved it)."""
+    after = state
+    for event in events:
+        after = evolve(after, event)
+        if event.type == "EndeavorStarted":
+            return after.endeavor
+    raise ValueError("no endeavor was started")
 
 
 def _candidates(state: SeaFallState, player: str) -> Iterator[Candidate]:

@@ -48,7 +48,7 @@ def current_odds(state: SeaFallState) -> EndeavorOdds | None:
 def damage_capacity(state: SeaFallState, end: Endeavor) -> int:
     """How much damage the flagship takes and stays afloat: its upgrades not exhausted,
     and the damage cards it may still draw before a third sinks it."""
-    ship = state.ships.get(end.flagship)
+    ship = state.ships.get(end.flagship) if end.flagship else None
     if ship is None:
         return 0
     fresh = sum(1 for up in ship.upgrades if not up.exhausted)
@@ -72,3 +72,10 @@ def odds_json(state: SeaFallState, end: Endeavor, odds: EndeavorOdds) -> dict[st
     out["exact"] = {**out["exact"], "p_success": exact(chance)}
     out["damage_capacity"] = capacity
     return out
+
+
+def no_dice_odds(state: SeaFallState, end: Endeavor) -> EndeavorOdds:
+    """The odds of a pool of no dice (a garrison or powers that take away every die): no
+    roll is asked, the endeavor fails at once and the whole defense is damage, but the
+    preview still says so in figures (it showed none)."""
+    return endeavor_odds(SEAFALL, 0, end.defense, pool_rules(state, end))

@@ -365,7 +365,8 @@ function previewBlock(p) {
         h("span", {class: "figure-label", text: t("odds.no_damage")})),
       h("div", {class: "big-figure"}, h("span", {class: "figure", text: t("end.dice", {count: p.dice})}),
         h("span", {class: "figure-label", text: t("end.defense", {count: p.defense})}))),
-    h("ul", {class: "pool", "aria-label": t("end.pool")}, pool));
+    h("ul", {class: "pool", "aria-label": t("end.pool")}, pool),
+    p.dice <= 0 ? h("p", {class: "warn", id: "no-dice", text: t("builder.no_dice", {count: p.defense})}) : null);
 }
 
 // Odds before starting: the engine previews each endeavor it lists (the pool line by line

@@ -99,3 +99,19 @@ def test_the_odds_of_success_count_the_flagship_sinking():
 def _options():
     return {"provinces": [{"colour": "red", "ships": [{"location": "isle"}]},
                           {"colour": "blue"}, {"colour": "green"}]}
+
+
+def test_a_pool_of_no_dice_is_previewed_as_certain_to_fail():
+    """A garrison that takes away every die leaves a pool of none: no roll is asked and the
+    endeavor fails at once (rulebook, "Endeavors and damage": no success), so the preview
+    says 0% where it gave no odds at all."""
+    g = Game({"provinces": [{"colour": "red", "ships": [{"location": "isle"}]},
+                            {"colour": "blue"}, {"colour": "green"}],
+              "islands": [island(garrison=2, space="(0, 2, 2)", sites=[
+                  {"name": "1", "kind": "mine", "value": 4, "defense": 3}])]})
+    g.do("hire_guild", guild="soldiers")
+    (choice,) = [c for c in g.engine.legal_commands(g.state) if c["type"] == "raid"]
+    preview = choice["endeavor"]
+    assert preview["dice"] == 0
+    assert preview["odds"]["p_success"] == preview["odds"]["p_no_damage"] == 0
+    assert preview["odds"]["successes"] == [1.0]  # no success, for sure
