@@ -288,6 +288,28 @@ def test_tv_view_at_1920x1080_shows_the_table_and_follows_it_live(devices, serve
     expect(page.locator("#tv-events")).to_contain_text("Dice read")
 
 
+def test_the_tv_keeps_the_odds_in_view_and_says_whose_roll_it_shows(devices, server):
+    """The TV is not scrolled: on a smaller screen the roll's column drops the bars per
+    number of successes, then the pool's lines, so that the headline odds stay in view
+    (they were cut off); the last roll says whose it was, and none is shown while a new
+    endeavor waits for its dice (another province's roll was, with no owner)."""
+    table = server.services.tables.get(server.table)
+    table.apply(Command("hire_guild", {"guild": "explorers"}, "blue"))
+    table.apply(Command("sail", {"moves": [{"ship": "blue-1",
+                                            "path": ["coastal_waters", "isle-a"]}]}, "blue"))
+    table.apply(Command("explore", {"flagship": "blue-1", "site": "isle-a/3"}, "blue"))
+    tv = devices(viewport={"width": 1280, "height": 720})
+    tv.goto(server.url(f"/t/{server.table}/tv"))
+    column = tv.locator(".tv-roll")
+    expect(column).to_have_class(re.compile(r"\btight\b"))
+    expect(tv.locator(".tv-roll .dist")).to_be_hidden()
+    assert tv.locator(".tv-roll .odds-head").bounding_box()["y"] < 720
+    expect(tv.locator("#tv-roll")).not_to_contain_text("roll ·")  # no roll of this one yet
+    table.apply(Command("roll", {"faces": ["standard", "strong"]}, "blue"))
+    expect(tv.locator(".tv-roll-text")).to_contain_text(
+        "Blue's roll · Dice read (typed): success, strong success")
+
+
 def test_a_tv_that_is_not_the_hosts_shows_no_invite_and_asks_nothing_refused(devices, server):
     """The join code is the host's to show (docs/ui.md, the TV view): another browser's TV
     view does not show it, and does not ask for it only to be refused (a 403 in its

@@ -13,7 +13,7 @@ import {cameraWatcher} from "./camera.js";
 import {diceStats} from "./dicestats.js";
 import {
   diceFaces, dieName, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
-  goodName, lastRoll, optionLabel, placeName, playerName, poolLines, promptQuestion, provinceCard, provinceName,
+  goodName, lastRoll, optionLabel, rollerOf, placeName, playerName, poolLines, promptQuestion, provinceCard, provinceName,
   shipName, statusLine, svgImageUrl,
 } from "./views.js";
 
@@ -998,7 +998,7 @@ async function update(message) {
       const roll = lastRoll(events);
       if (roll && roll.payload.faces.length) {
         const key = roll.type === "DiceRerolled" ? "dice.rerolled_by" : "dice.rolled_by";
-        flash(t(key, {player: rollerOf(events, roll), faces: roll.payload.faces.map(faceName).join(", ")}));
+        flash(t(key, {player: rollerOf(view.state, events, roll), faces: roll.payload.faces.map(faceName).join(", ")}));
       }
     }
   }
@@ -1021,16 +1021,7 @@ function flash(text) {
   if (text) flashTimer = setTimeout(() => { fill(box); flashTimer = null; }, FLASH_MS);
 }
 
-// Whose roll it was: the province of the endeavor (or the enmity settling) it was for.
-function rollerOf(events, roll) {
-  for (let i = events.indexOf(roll); i >= 0; i--) {
-    const e = events[i];
-    if ((e.type === "EndeavorStarted" || e.type === "EnmitySettlingBegan") && e.payload && e.payload.player) {
-      return provinceName(view.state, e.payload.player);
-    }
-  }
-  return t("dice.someone");
-}
+
 
 async function refresh() {
   try {

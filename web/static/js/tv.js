@@ -14,6 +14,7 @@ import {lastAsked, normalizeRead} from "./dice.js";
 import {speaker} from "./speech.js";
 import {
   diceFaces, endeavorBlock, gloryTrack, historyEvents, lastRoll, playerName, promptQuestion,
+  rollerOf,
   provinceName, shipLabel, statusLine, svgImageUrl, titleName,
 } from "./views.js";
 
@@ -76,17 +77,34 @@ function render() {
   $("#status").textContent = statusLine(state);
   fill($("#glory"), gloryTrack(state));
   fill($("#provinces"), (state.seating || Object.keys(state.provinces)).map((c) => tvProvince(state, c)));
-  const roll = lastRoll(events);
+  // the last roll, whose it was; none while an endeavor waits for its first dice (the
+  // roll shown was another endeavor's, with no owner): its card says what is asked
+  const waiting = state.endeavor && !(state.endeavor.faces || []).length;
+  const roll = waiting ? null : lastRoll(events);
   const end = endeavorBlock(state, view.phrases);
   fill($("#tv-roll"),
-    roll ? [diceFaces(roll.payload.faces, "huge"), h("p", {class: "tv-roll-text", text: roll.text})]
-      : h("p", {class: "muted", text: t("dice.none")}),
+    roll ? [diceFaces(roll.payload.faces, "huge"), h("p", {class: "tv-roll-text",
+      text: t("tv.roll_of", {player: rollerOf(state, events, roll), text: roll.text})})]
+      : waiting ? null : h("p", {class: "muted", text: t("dice.none")}),
     end);
+  fitRoll();
   const prompt = (view.prompts || [])[0];
   fill($("#tv-prompt"), prompt ? [h("span", {class: "pill", text: prompt.player ? provinceName(state, prompt.player) : t("prompt.title")}),
     " ", promptQuestion(state, prompt), prompt.kind === "roll" ? trayWatch.element() : null] : null);
   trayWatch.render();
   fill($("#tv-events"), [...events].reverse().slice(0, 6).map((e) => h("li", {text: e.text || e.type})));
+}
+
+// The TV is not scrolled: when the roll's column holds more than the screen (a long pool,
+// many dice), the bar per number of successes goes first, then the pool's lines, so the
+// headline figures stay in view (they were cut off at the bottom).
+function fitRoll() {
+  const column = $(".tv-roll");
+  column.classList.remove("tight", "tighter");
+  for (const step of ["tight", "tighter"]) {
+    if (column.scrollHeight <= column.clientHeight) return;
+    column.classList.add(step);
+  }
 }
 
 // The events of the table's history, in the page's language; new ones read aloud.

@@ -295,6 +295,17 @@ export function lastRoll(events) {
   return null;
 }
 
+// Whose roll it was: the province of the endeavor (or the enmity settling) it was for.
+export function rollerOf(state, events, roll) {
+  for (let i = events.indexOf(roll); i >= 0; i--) {
+    const e = events[i];
+    if ((e.type === "EndeavorStarted" || e.type === "EnmitySettlingBegan") && e.payload && e.payload.player) {
+      return provinceName(state, e.payload.player);
+    }
+  }
+  return t("dice.someone");
+}
+
 // History entries (GET /history) flattened to their events, newest last.
 export function historyEvents(history) {
   const out = [];
