@@ -18,7 +18,10 @@ from companion.games.seafall.state import SeaFallState
 
 
 def _who(colour: Any) -> str:
-    return str(colour).title() if colour else "The table"
+    if not colour:
+        return "The table"
+    player = (log_fr.PLAYERS.get() or {}).get(str(colour))
+    return player or str(colour).title()
 
 
 _PLURALS = {"die": "dice", "success": "successes", "glory": "glory"}
@@ -278,9 +281,10 @@ def describe(event: Event, lang: str = "en", state: SeaFallState | None = None) 
     """One readable sentence for an event, in ``lang`` ("en" or "fr"; any other: English).
 
     The language is a parameter, never a setting: the same engine serves an English and a
-    French phone at once. With the table's ``state``, a ship, a region or a site is named
-    as the table knows it ("Blue ship 1", "Example isle A", "site 1 of Example isle A"; in
-    French a name the setup gave by default said in French) rather than by its id
+    French phone at once. With the table's ``state``, a province is named by its player
+    (as the pages name it: "Ann's turn begins"), and a ship, a region or a site as the
+    table knows it ("Blue ship 1", "Example isle A", "site 1 of Example isle A"; in French
+    a name the setup gave by default said in French) rather than by its colour or id
     ("blue-1", "isle-a", "isle-a/1"), which ``tableside play`` and the golden transcripts
     keep.
     """
@@ -289,7 +293,11 @@ def describe(event: Event, lang: str = "en", state: SeaFallState | None = None) 
         return f"{event.type}."
     if state is None:
         return template(event.payload)
-    text = template(_named(event.payload, state, lang))
+    players = log_fr.PLAYERS.set({c: p.player for c, p in state.provinces.items() if p.player})
+    try:
+        text = template(_named(event.payload, state, lang))
+    finally:
+        log_fr.PLAYERS.reset(players)
     return text[:1].upper() + text[1:]  # a sentence that begins with a site's name
 
 

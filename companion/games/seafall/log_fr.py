@@ -16,7 +16,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from typing import Any
+
+PLAYERS: ContextVar[Mapping[str, str] | None] = ContextVar("seafall_log_players", default=None)
+"""The table's players by their province's colour, while ``describe`` is given the table's
+state: a province is then named by its player ("Ann's turn begins", as the pages name it),
+in both languages; without a state (an exported session, ``tableside play``), by colour."""
 
 COLOURS = {"blue": "Bleu", "green": "Vert", "gray": "Gris", "red": "Rouge",
            "yellow": "Jaune", "purple": "Violet"}
@@ -164,6 +170,9 @@ def _with_names(french: str, match: re.Match[str]) -> str:
 def _who(colour: Any) -> str:
     if not colour:
         return "La table"
+    player = (PLAYERS.get() or {}).get(str(colour))
+    if player:
+        return default_name(player)
     return COLOURS.get(str(colour), str(colour).title())
 
 

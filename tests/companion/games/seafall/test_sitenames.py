@@ -1,7 +1,8 @@
-"""Sites named as players point at them (companion/games/seafall/sitenames.py), in the
-history of a table (the log's ``describe`` with the table's state) rather than by their ids
-("isle-b/1"). The ids are the map's: rulebook p. 5 ("Islands" and their sites) and the
-province board's fields and building sites."""
+"""Provinces named by their players, and sites named as players point at them
+(companion/games/seafall/sitenames.py), in the history of a table (the log's ``describe``
+with the table's state) rather than by their colours and ids ("isle-b/1"). A site is a place
+within a region (rulebook, "Regions": an island's sites, and "Province Boards": a
+province's fields and building sites), so it is named by its place in its region."""
 
 from __future__ import annotations
 
@@ -51,3 +52,17 @@ def test_the_history_names_sites_with_the_tables_state_and_keeps_ids_without():
     assert describe(taken, "fr", state) == "Rouge reprend un jeton sur le lieu 2 d’Example isle A."
     unknown = Event("SiteExplored", {"site": "isle-z/9"})  # not on this map: as it is
     assert describe(unknown, "en", state) == "Isle-z/9 is explored."
+
+
+def test_with_the_tables_state_a_province_is_named_by_its_player():
+    """A campaign's players by name, as the pages name them ("Ann's turn", while the history
+    said "Blue's turn begins"); a default player's name in French; by colour without the
+    state; and the names do not leak out of the sentence they were used for."""
+    state = initial_state(demo_options())
+    state.provinces["blue"].player = "Ann"
+    began = Event("TurnStarted", {"player": "blue"})
+    hired = Event("GuildHired", {"player": "green", "guild": "soldiers"})
+    assert describe(began, "en", state) == "Ann's turn begins."
+    assert describe(hired, "fr", state) == "Vert engage la guilde des soldats."
+    assert describe(began) == "Blue's turn begins."
+    assert describe(hired, "fr") == "Vert engage la guilde des soldats."
