@@ -658,9 +658,9 @@ def test_a_campaign_is_started_from_the_home_page_with_its_first_game(devices, s
 def test_campaign_page_shows_titles_record_and_enmity(devices, server):
     from companion.campaigns import start_campaign
 
-    setup = {"provinces": [{"colour": "blue", "player": "Ana", "title": None},
-                           {"colour": "green", "player": "Bo"},
-                           {"colour": "red", "player": "Cy"}],
+    setup = {"provinces": [{"colour": "blue", "player": "Ana", "title": "prince"},
+                           {"colour": "green", "player": "Bo", "title": "duke"},
+                           {"colour": "red", "player": "Cy", "title": "count"}],
              # as the engine writes it: milestones by name to who claimed them (the page
              # showed them only as a list, which the engine never wrote), and changes of
              # players as entries of their own (they showed as "Game ?:")
@@ -679,6 +679,11 @@ def test_campaign_page_shows_titles_record_and_enmity(devices, server):
     expect(page.locator("#campaign-name")).to_have_text("Autumn league")
     expect(page.locator("#campaign-provinces article.province")).to_have_count(3)
     expect(page.locator("#campaign-provinces")).to_contain_text("Ana")
+    # titles as the table page names them ("Prince/Princess", not "prince")
+    expect(page.locator("#campaign-provinces .pill").first).to_be_visible()
+    titles = page.locator("#campaign-provinces .pill").all_text_contents()
+    assert titles and all(title in ("Prince/Princess", "Duke/Duchess", "Count/Countess",
+                                    "Baron/Baroness", "Lord/Lady") for title in titles), titles
     record = page.locator("#campaign-record li")
     expect(record).to_have_count(4)
     expect(record.nth(0)).to_contain_text("Game 1: Ana 12, Bo 9, Cy 7")

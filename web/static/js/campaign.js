@@ -10,7 +10,7 @@
 import {$, h, fill, typedInput} from "./dom.js";
 import {config, t} from "./i18n.js";
 import {ApiError, getJSON, me, send} from "./api.js";
-import {colourName, playerName} from "./views.js";
+import {colourName, playerName, titleName} from "./views.js";
 
 // One entry of the historical record, as the engine writes it (companion/games/seafall/
 // record.py): a game's glory, the milestones claimed ({name: colour}), the glory they gave
@@ -70,10 +70,10 @@ function render(c) {
   fill($("#campaign-provinces"), h("div", {class: "provinces"}, (s.provinces || []).map((p) =>
     h("article", {class: "province", "data-province": p.colour},
       h("h3", {}, h("span", {class: `swatch c-${p.colour}`, "aria-hidden": "true"}), names[p.colour],
-        p.title ? h("span", {class: "pill", text: p.title}) : null),
+        p.title ? h("span", {class: "pill", text: titleName(p.title)}) : null),
       h("dl", {class: "facts"},
         fact("campaign.glory", p.campaign_glory),
-        fact("campaign.title_col", p.title),
+        fact("campaign.title_col", p.title ? titleName(p.title) : null),
         fact("campaign.leader", t("campaign.leader_levels", {reputation: p.leader_reputation,
                                                             fortune: p.leader_fortune})),
         fact("campaign.appellation", p.appellation),
