@@ -117,6 +117,11 @@ def test_the_next_game_takes_changes_of_players(client, services):
     assert r.status_code == 201, r.json
     state = services.tables.get(r.json["table"]).state
     assert state.provinces["red"].absent and not state.provinces["blue"].absent
+    # the campaign page's summary is the game's as it was set up: red marked absent (it
+    # showed the ledger before the changes: no one absent, no newcomer)
+    summary = client.get(f"/api/campaigns/{cid}").json["summary"]
+    assert {p["colour"]: p["absent"] for p in summary["provinces"]} == {
+        p["colour"]: p["colour"] == "red" for p in summary["provinces"]}
 
 
 def test_the_host_takes_back_a_game_set_up_wrong_and_a_recording(app, client, services):

@@ -55,12 +55,30 @@ def _info(campaign_id: str) -> CampaignInfo:
 
 
 def campaign_json(info: CampaignInfo) -> dict[str, Any]:
+    """The campaign, with its game's summary: of the game under way as it was set up (the
+    ledger with who joined, came back, left or misses it), else of the latest ledger."""
     out = info.to_json()
     summarise = getattr(find_game(info.game), "campaign_summary", None)
-    out["summary"] = summarise(info.ledger) if summarise is not None else None
+    out["summary"] = None
+    if summarise is not None:
+        try:
+            out["summary"] = summarise(_set_up_from(info))
+        except (InvalidCommand, IllegalCommand):  # a game set up otherwise: the ledger's
+            out["summary"] = summarise(info.ledger)
     if info.current is not None:
         out["recording"] = _recording(info.current)
     return out
+
+
+def _set_up_from(info: CampaignInfo) -> Any:
+    """The setup options of the game under way (the latest ledger and the changes of
+    players made when it was set up), or the latest ledger with none under way."""
+    if info.current is not None:
+        try:
+            return _store().session(info.current).options
+        except Exception:  # noqa: BLE001 - its table gone: the ledger, as before
+            return info.ledger
+    return info.ledger
 
 
 def _recording(session_id: str) -> dict[str, Any]:

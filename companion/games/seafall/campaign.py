@@ -177,13 +177,17 @@ def crown_if_the_world_ends(em: Emitter) -> None:
 
 def campaign_summary(ledger: dict[str, Any]) -> dict[str, Any]:
     """What the campaign page shows, read from a ledger (the next game's setup options, or
-    the first game's): each province's title, campaign glory and leader levels, the
-    historical record, and the permanent enmity on every region.
+    the first game's), or from a game's setup options (a ledger with its changes of
+    players): each province's title, campaign glory and leader levels, the historical
+    record, and the permanent enmity on every region.
 
     The ledger is set up as a game would be, so a first setup (which leaves titles and
     enmity to their defaults) reads the same way as a carried-over one."""
+    from companion.games.seafall.membership import apply_changes
     from companion.games.seafall.setup import initial_state
 
+    if "campaign_changes" in ledger:  # a game's setup: who joined, came back, left, is away
+        ledger = apply_changes(ledger)
     # A player who missed games is owed a catch-up before the next game can be set up, and
     # the setup refuses the ledger until then: the page read it only to fail (after any game
     # with an absent player, the campaign could not be shown). The count is read aside.
@@ -210,7 +214,7 @@ def campaign_summary(ledger: dict[str, Any]) -> dict[str, Any]:
             "leader_reputation": prov.leader_reputation,
             "leader_fortune": prov.leader_fortune, "appellation": prov.appellation,
             "kept_advisor": prov.kept_advisor,
-            "games_missed": prov.games_missed})
+            "games_missed": prov.games_missed, "absent": prov.absent})
     enmity = [{"region": r.id, "name": r.name, "kind": r.kind,
                "permanent_enmity": dict(r.permanent_enmity)}
               for r in state.regions.values() if any(r.permanent_enmity.values())]

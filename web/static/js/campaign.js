@@ -70,7 +70,8 @@ function render(c) {
   fill($("#campaign-provinces"), h("div", {class: "provinces"}, (s.provinces || []).map((p) =>
     h("article", {class: "province", "data-province": p.colour},
       h("h3", {}, h("span", {class: `swatch c-${p.colour}`, "aria-hidden": "true"}), names[p.colour],
-        p.title ? h("span", {class: "pill", text: titleName(p.title)}) : null),
+        p.title ? h("span", {class: "pill", text: titleName(p.title)}) : null,
+        p.absent ? h("span", {class: "pill absent", text: t("campaign.absent_now")}) : null),
       h("dl", {class: "facts"},
         fact("campaign.glory", p.campaign_glory),
         fact("campaign.title_col", p.title ? titleName(p.title) : null),
