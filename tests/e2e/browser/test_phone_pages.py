@@ -93,7 +93,7 @@ def test_join_build_an_endeavor_roll_and_a_second_phone_sees_it_live(devices, se
     expect(confirm).to_be_disabled()
     prompt.locator("li[data-face=standard] button[aria-label^='one more']").click()
     prompt.locator("li[data-face=strong] button[aria-label^='one more']").click()
-    expect(prompt.locator(".tally-total")).to_have_text("2 of 2 dice entered")
+    expect(prompt.locator(".tally-total")).to_have_text("Entered: 2 of 2")
     confirm.click()
 
     # the second phone shows the result without reloading: the dice and what followed
@@ -104,6 +104,7 @@ def test_join_build_an_endeavor_roll_and_a_second_phone_sees_it_live(devices, se
     ana.click("#undo")
     expect(watcher.locator("#live-log li")).to_have_count(0)
     ana.click("#redo")
+    expect(ana.locator("#redo")).to_be_disabled()  # done again: nothing more to redo
     expect(watcher.locator("#history-list")).to_contain_text(
         "Dice read (typed): success, strong success")  # the faces as the dice card names them
     table = server.services.tables.get(server.table)
@@ -398,9 +399,9 @@ def test_the_table_page_counts_the_dice_thrown_against_their_odds(devices, serve
     table.apply(Command("roll", {"faces": ["blank"], "source": "photo"}, "blue"))  # re-roll
     expect(card).to_contain_text("SeaFall dice: 3 thrown")
     expect(card.locator('.stats-group li[data-group="camera"]')).to_contain_text(
-        "from the camera · 2 dice · too few to judge")
+        "camera · 2 dice · too few to judge")
     expect(card.locator('.stats-group li[data-group="photo"]')).to_contain_text(
-        "from a phone photo · 1 die")
+        "phone photo · 1 die")
 
 
 def test_the_hardware_card_says_when_the_pis_power_supply_is_too_weak(devices, server):

@@ -233,7 +233,8 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
 
   return h("div", {class: "read", "data-read": String(read.id), "data-status": read.status},
     h("p", {class: "read-status"}, h("span", {class: "pill status-" + read.status, text: status}),
-      read.source ? h("span", {class: "muted small", text: " " + t("dice.source." + read.source, null, read.source)}) : null),
+      // this read's own source (a replaced read's is not the newer one's)
+      read.source ? h("span", {class: "muted small", text: " · " + t("dice.source." + read.source, null, read.source)}) : null),
     h("ul", {class: "dice-tiles"}, tiles),
     none ? h("p", {class: "warn", id: "dice-none", text: t("dice.none_found")}) : null,
     short ? h("p", {class: "warn", id: "dice-missed", text: t("dice.missed", {found: read.answering, expected})}) : null,
