@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -47,11 +48,19 @@ def _render(template: str, status: int = 200, **context: Any) -> Any:
     cat = i18n.catalogue(current_app, lang)
     config = {"lang": lang, "strings": dict(cat.strings), **context.pop("config", {})}
     html = render_template(template, lang=lang, t=cat.get, config=config, game_title=game_title,
+                           player_name=partial(_player_name, cat.get),
                            other_lang=[code for code in i18n.LANGUAGES if code != lang],
                            **context)
     response = make_response(html, status)
     response.headers["Content-Language"] = lang
     return response
+
+
+def _player_name(get: Any, name: str) -> str:
+    """A player's name as a page says it: one the setup gave by default, a colour ("Blue"),
+    in the page's language ("Bleu"), as the scripts' playerName does; any other as typed."""
+    default = name.lower() if name == name.title() else None
+    return get(f"colour.{default}") if default in COLOURS else name
 
 
 def _dice() -> dict[str, list[dict[str, Any]]]:

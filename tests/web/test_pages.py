@@ -125,6 +125,19 @@ def test_home_lists_tables_and_shows_the_demo_host_link_and_join_qr(host, servic
     svg = base64.b64decode(qr.group(1)).decode()
     assert svg.startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in svg
     assert config["demo_options"]["provinces"]  # the create form's demo setup
+    assert '<span class="table-players">Blue, Green, Red</span>' in html
+
+
+def test_the_home_pages_list_says_default_players_in_the_pages_language(host, table_id):
+    """The demo's players are named by their colours: a French page lists them in French
+    (it said "Blue, Green, Red"); a name a player typed is kept as typed."""
+    options = demo_options()
+    options["provinces"][0]["player"] = "Ana"
+    assert host.post("/api/tables", json={"game": "seafall", "options": options}).status_code \
+        == 201
+    html = host.get("/", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert '<span class="table-players">Bleu, Vert, Rouge</span>' in html
+    assert '<span class="table-players">Ana, Vert, Rouge</span>' in html
 
 
 @pytest.mark.parametrize("accept, cookie, expected", [
