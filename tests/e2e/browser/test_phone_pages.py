@@ -880,8 +880,8 @@ def test_a_campaign_game_links_to_its_campaign_and_says_when_it_is_recorded(devi
     expect(page.locator("#campaign-link")).to_have_text("Campaign: Summer league")
     expect(page.locator("#campaign-next")).to_be_hidden()  # under way
     play_out(server.services.tables.get(game), lines)
-    expect(page.locator("#status")).to_contain_text("game recorded")  # live
-    expect(page.locator("#campaign-next")).to_contain_text("The game is recorded")
+    expect(page.locator("#status")).to_contain_text("game over, glory counted")  # live
+    expect(page.locator("#campaign-next")).to_contain_text("The game is over")
     expect(page.locator("#undo")).to_be_enabled()
     campaign = page.context.new_page()  # the host records it from the campaign page
     campaign.set_default_timeout(WAIT)
@@ -893,7 +893,7 @@ def test_a_campaign_game_links_to_its_campaign_and_says_when_it_is_recorded(devi
     expect(page.locator("#undo")).to_be_disabled()
     campaign.once("dialog", lambda dialog: dialog.accept())
     campaign.locator("#take-back").click()
-    expect(page.locator("#campaign-next")).to_contain_text("The game is recorded")
+    expect(page.locator("#campaign-next")).to_contain_text("The game is over")
     expect(page.locator("#undo")).to_be_enabled()  # to be mended, then recorded again
     campaign.close()
     page.locator("#campaign-next a").click()
