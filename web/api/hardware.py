@@ -85,8 +85,9 @@ def check_the_tray() -> Any:
         if problem:
             raise InvalidCommand(problem)
     result = runtime.check_tray(name, save, lens)
-    saved = save and result.keepable
-    return jsonify({**result.to_json(), "saved": saved})
+    used = save and result.keepable
+    # the demo's recorded camera reads with it for this run, and saves none
+    return jsonify({**result.to_json(), "saved": used and runtime.keeps_setups, "in_use": used})
 
 
 @bp.post("/hardware/camera/measure")

@@ -382,6 +382,12 @@ class Runtime:
         self._use(setup, save=False)
         return setup
 
+    @property
+    def keeps_setups(self) -> bool:
+        """Whether a tray check is saved for the next start (not for the demo's recorded
+        camera: it reads with it for this run only)."""
+        return self._keeps_setups
+
     def setup_kept(self) -> bool:
         """Whether an earlier setup of the camera's is kept (:meth:`restore_setup`)."""
         return (self._keeps_setups and self.setup is not None

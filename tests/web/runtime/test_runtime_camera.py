@@ -895,10 +895,12 @@ def test_a_setup_made_on_the_demo_recording_is_kept_for_the_run_only(services):
     demo._keep(setup)
     assert demo.setup is setup and demo.status()["camera"]["setup"] == "tray"
     assert in_use() is None and not (setups_dir() / "tray").exists()
+    assert not demo.keeps_setups  # the tray check's answer says so: saved false, in use
     table = Runtime(services, RuntimeOptions(box="none"),
                     camera_factory=lambda: FakeSource([]), pi_model=None)
     table._keep(setup)
     assert in_use() == "tray" and (setups_dir() / "tray" / "calibration.json").is_file()
+    assert table.keeps_setups
 
 
 

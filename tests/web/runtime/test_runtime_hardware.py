@@ -483,7 +483,8 @@ def test_the_host_checks_the_tray_from_a_phone_and_keeps_it(services):
         out = host.post("/api/hardware/camera/check", json={"setup": "kitchen"})
         assert out.status_code == 200, out.json
         body = out.json
-        assert body["saved"] and body["setup"] == "kitchen" and body["frames"] == 10
+        assert body["saved"] and body["in_use"] and body["setup"] == "kitchen"
+        assert body["frames"] == 10
         # the sheet fills the picture and the camera tells no lens: the one advice asks
         # for it (docs/vision.md, *Calibration*)
         (advice,) = body["quality"]["advice"]

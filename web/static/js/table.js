@@ -663,7 +663,9 @@ function trayCheckBlock(camera) {
   if (trayCheck) {
     const said = trayCheck.quality.advice_said || [];  // the advice in the page's language
     const advice = trayCheck.quality.advice.map((a, i) => inLanguage(a, said[i]));
-    const head = !trayCheck.saved ? t("hw.tray_not_kept")
+    const used = trayCheck.in_use ?? trayCheck.saved;
+    const head = !used ? t("hw.tray_not_kept")
+      : !trayCheck.saved ? t(advice.length ? "hw.tray_run_advice" : "hw.tray_run_good")  // the demo's
       : advice.length ? t("hw.tray_kept_advice", {setup: trayCheck.setup})
         : t("hw.tray_good", {setup: trayCheck.setup});
     // a camera that does not tell its lens, and a tray that fills the picture: the angle
