@@ -111,6 +111,26 @@ def test_join_build_an_endeavor_roll_and_a_second_phone_sees_it_live(devices, se
     assert table.state.endeavor is None or table.state.endeavor.faces == ["standard", "strong"]
 
 
+def test_faces_being_counted_when_another_answer_takes_the_roll_are_said_not_lost(
+        devices, server):
+    """A player counts faces by hand while the camera (here: another phone) answers the
+    roll: the page says so, rather than the count vanishing; the player's own confirm is
+    no such news."""
+    ana = join_as(devices, server, "Ana", "blue")
+    start_exploration(ana)
+    prompt = ana.locator("#prompt")
+    prompt.locator("li[data-face=standard] button[aria-label^='one more']").click()
+    table = server.services.tables.get(server.table)
+    table.apply(Command("roll", {"faces": ["blank", "strong"], "source": "camera"}, "blue"))
+    expect(ana.locator("#notice")).to_contain_text("This roll was answered meanwhile")
+    table.undo("blue")  # asked again: this time the player's own count answers it
+    prompt.locator("li[data-face=weak] button[aria-label^='one more']").click()
+    prompt.locator("li[data-face=strong] button[aria-label^='one more']").click()
+    prompt.locator("#confirm-faces").click()
+    expect(ana.locator("#history-list")).to_contain_text("Dice read (typed)")
+    expect(ana.locator("#notice")).not_to_contain_text("answered meanwhile")
+
+
 def test_undo_from_the_page_takes_the_command_back_everywhere(devices, server):
     ana = join_as(devices, server, "Ana", "blue")
     ana.click("#prompt button[data-value=merchants]")

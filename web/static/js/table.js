@@ -141,6 +141,7 @@ function rollPrompt(prompt) {
     "data-key": "confirm faces", onclick: () => {
       const list = [];
       for (const f of faces) for (let i = 0; i < (tally.counts[f.label] || 0); i++) list.push(f.label);
+      tally.sent = true;  // this phone's own answer: no "answered meanwhile" for it
       command(prompt.command, {[prompt.arg]: list}, prompt);
     }});
   const refreshTotal = () => {
@@ -994,6 +995,13 @@ async function update(message) {
     // stream events carry a readable text (no payload): the dice themselves come from
     // the history, which has them
     const types = (message.events || []).map((e) => e.type);
+    // faces being counted by hand for a roll that another answer took (the camera read it,
+    // another phone sent it): said, so the count does not vanish unexplained
+    const counting = tally.id !== null && !tally.sent && Object.values(tally.counts).some((n) => n > 0);
+    if (counting && !(view.prompts || []).some((p) => p.id === tally.id)) {
+      tally = {id: null, counts: {}};
+      if (types.includes("DiceRolled") || types.includes("DiceRerolled")) notice(t("roll.taken"), "info");
+    }
     if (types.includes("CommandUndone")) flash(null);  // a roll taken back is not shown on
     if (types.includes("DiceRolled") || types.includes("DiceRerolled")) {
       const events = historyEvents(history);
