@@ -176,6 +176,13 @@ def _summary(state: SeaFallState, kind: str, args: dict[str, Any], events: list[
         ship = state.ships[move["ship"]].name
         where = state.regions[there].name if there in state.regions else there
         return f"{ship} to {where} ({steps} space{'' if steps == 1 else 's'})"
+    if kind == "repair":  # which ships, by name: the button said only "Repair"
+        named = {t: ", ".join(state.ships[e.payload["ship"]].name for e in events if e.type == t)
+                 for t in ("ShipRepaired", "ShipRebuilt")}
+        said = [f"{verb} {named[t]}" for t, verb in (("ShipRepaired", "repairs"),
+                                                       ("ShipRebuilt", "rebuilds")) if named[t]]
+        if said:
+            return "; ".join(said)
     if "GoodSold" in by_type:
         return f"brings {by_type['GoodSold']['gold']} gold"
     if "TaxesCollected" in by_type:

@@ -115,3 +115,15 @@ def test_a_pool_of_no_dice_is_previewed_as_certain_to_fail():
     assert preview["dice"] == 0
     assert preview["odds"]["p_success"] == preview["odds"]["p_no_damage"] == 0
     assert preview["odds"]["successes"] == [1.0]  # no success, for sure
+
+
+def test_repair_says_which_ships_it_repairs():
+    """Rulebook, "Builders Guild" > "Repair OR Upgrade": the choice names the ships it would repair
+    (the button said only "Repair", not what it would do)."""
+    g = Game({"provinces": [{"colour": "red", "ships": [
+        {"damage": ["Leak"]}, {"location": "isle", "damage": ["Leak"]}]},
+        {"colour": "blue"}, {"colour": "green"}],
+        "islands": [island(space="(0, 2, 2)")]})
+    g.do("hire_guild", guild="builders")
+    (repair,) = [c for c in g.engine.legal_commands(g.state) if c["type"] == "repair"]
+    assert repair["summary"] == "repairs Red ship 1"  # the one at home, not the one at sea

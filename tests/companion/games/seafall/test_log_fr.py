@@ -160,6 +160,10 @@ def test_every_event_reads_in_french_and_differs_from_english() -> None:
     ("Blue ship 1 to Green province (1 space)", "Bateau bleu 1 vers Province verte (1 case)"),
     ("0 dice against defense 4", "0 dé contre défense 4"),
     ("1 dice against defense 4 (dangerous)", "1 dé contre défense 4 (lieu risqué)"),
+    ("repairs Blue ship 1", "répare Bateau bleu 1"),
+    ("rebuilds The Gull", "reconstruit The Gull"),
+    ("repairs Blue ship 1; rebuilds Blue ship 2",
+     "répare Bateau bleu 1 ; reconstruit Bateau bleu 2"),
 ])
 def test_the_summaries_of_the_commands_a_player_may_send_are_translated(english, french):
     """choices.py's one-line summaries, each form (the pages show them by each command)."""
