@@ -21,7 +21,10 @@ def _who(colour: Any) -> str:
     if not colour:
         return "The table"
     player = (log_fr.PLAYERS.get() or {}).get(str(colour))
-    return player or str(colour).title()
+    if player:
+        return player
+    text = str(colour)  # a colour id titled; a name (a region's, as named) as it is
+    return text if text != text.lower() else text.title()
 
 
 _PLURALS = {"die": "dice", "success": "successes", "glory": "glory"}
@@ -48,7 +51,7 @@ def _n(count: int, word: str) -> str:
 
 def _started(p: Mapping[str, Any]) -> str:
     what = f"{p['site']}" if p.get("site") else f"{_who(p['target'])}'s province"
-    pool = "; ".join(f"{line['reason']} {line['dice']:+d}" for line in p["pool"])
+    pool = "; ".join(log_fr.pool_line(line["reason"], line["dice"]) for line in p["pool"])
     return (f"{_who(p['player'])} {'explores' if p['kind'] == 'explore' else 'raids'} {what} "
             f"with {p['flagship']} (defense {p['defense']}"
             f"{', dangerous' if p['dangerous'] else ''}): {_n(p['dice'], 'die')} [{pool}]")
@@ -107,7 +110,7 @@ _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
                                  + (f" ({len(p['skipped'])} field(s) with enmity give nothing)"
                                     if p["skipped"] else "") + ".",
     "EnmityMoved": lambda p: f"{_n(p['count'], 'enmity token')} of {_who(p['owner'])} on "
-                             f"{p['site']} move "
+                             f"{p['site']} {'moves' if p['count'] == 1 else 'move'} "
                              + ("to the At War With space." if p["to"] == "at_war"
                                 else "onto the island's garrison."),
     "GoodsProduced": lambda p: f"Islands produce: {', '.join(p['sites']) or 'nothing'}"
@@ -271,7 +274,7 @@ LANGUAGES = tuple(TEMPLATES)
 
 
 NAMED = ("ship", "flagship", "support", "together_with", "region", "start", "to", "location",
-         "site", "sites")
+         "site", "sites", "source")
 """Payload keys that may hold a ship's, a region's or a site's id (or a list of them),
 named by :func:`describe` when it is given the table's state (other keys hold colours,
 which are also the provinces' region ids, so only these are looked up)."""

@@ -176,7 +176,8 @@ def _who(colour: Any) -> str:
     player = (PLAYERS.get() or {}).get(str(colour))
     if player:
         return default_name(player)
-    return COLOURS.get(str(colour), str(colour).title())
+    text = str(colour)  # a colour id; a name (a region's, as named) as it is
+    return COLOURS.get(text, text if text != text.lower() else text.title())
 
 
 def _of(colour: Any) -> str:
@@ -197,6 +198,13 @@ def _good(good: Any) -> str:
     return GOODS.get(str(good), str(good))
 
 
+def pool_line(reason: str, dice: int) -> str:
+    """A pool line (either language): its reason and its dice, but once when the reason
+    says them ("advisor Woodsman: explore +1", where "... explore +1 +1" was written)."""
+    amount = f"{dice:+d}"
+    return reason if reason.endswith(" " + amount) else f"{reason} {amount}"
+
+
 def _place(where: Any) -> str:
     return PLACES.get(str(where), str(where))
 
@@ -204,7 +212,7 @@ def _place(where: Any) -> str:
 def _started(p: Mapping[str, Any]) -> str:
     what = p["site"] if p.get("site") else f"la province {_of(p['target'])}"
     verb = "explore" if p["kind"] == "explore" else "pille"
-    pool = " ; ".join(f"{phrase(line['reason'])} {line['dice']:+d}" for line in p["pool"])
+    pool = " ; ".join(pool_line(phrase(line["reason"]), line["dice"]) for line in p["pool"])
     return (f"{_who(p['player'])} {verb} {what} avec le vaisseau amiral {p['flagship']} "
             f"(défense {p['defense']}{', lieu risqué' if p['dangerous'] else ''}) : "
             f"{_n(p['dice'], 'dé')} [{pool}]")
@@ -380,7 +388,8 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
                                 f"({_list(p['kinds'], FACES)}).",
     "DiceRerolled": lambda p: f"Dés relancés : {_list(p['faces'], FACES)}.",
     "FortuneOffered": lambda p: f"Jusqu’à {_n(p['maximum'], 'jeton Chance', 'jetons Chance')} "
-                                "peuvent être dépensés.",
+                                + ("peut être dépensé." if p["maximum"] < 2
+                                   else "peuvent être dépensés."),
     "FortuneSpent": lambda p: f"{_who(p['player'])} dépense "
                               f"{_n(p['amount'], 'jeton Chance', 'jetons Chance')}.",
     "SuccessesCounted": _counted,

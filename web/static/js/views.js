@@ -229,9 +229,14 @@ export function oddsBlock(odds, defense) {
 // A dice-pool line's modifiers, each with its reason in the page's language where the
 // answer's `phrases` says it (the engine writes English: docs/ui.md, "Languages").
 export function poolLines(pool, phrases) {
-  return (pool || []).map((m) => h("li", {class: m.dice < 0 ? "minus" : "plus"},
-    h("span", {class: "mod", text: (m.dice > 0 ? "+" : "") + m.dice}),
-    h("span", {text: (phrases || {})[m.reason] ?? m.reason})));
+  return (pool || []).map((m) => {
+    const amount = (m.dice > 0 ? "+" : "") + m.dice;
+    const said = (phrases || {})[m.reason] ?? m.reason;
+    // a reason that says its own amount ("advisor Woodsman: explore +1") is not followed by it
+    const reason = said.endsWith(" " + amount) ? said.slice(0, -(amount.length + 1)) : said;
+    return h("li", {class: m.dice < 0 ? "minus" : "plus"},
+      h("span", {class: "mod", text: amount}), h("span", {text: reason}));
+  });
 }
 
 // The endeavor under way: who, where, the dice pool with every modifier, odds, faces;

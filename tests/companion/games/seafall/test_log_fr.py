@@ -184,7 +184,7 @@ def test_pool_lines_and_reasons_are_translated() -> None:
     assert text.startswith("Gris pille la province de Jaune avec le vaisseau amiral gray-1")
     assert "lieu risqué" in text
     assert "valeur imprimée (pillage) de Bateau gris 1 +3" in text
-    assert "expertise du conseiller Savage : pillage +3 +3" in text
+    assert "expertise du conseiller Savage : pillage +3 ;" in text
     assert "garnison de Province jaune -1" in text
     assert "votre hostilité dans Isle A -1" in text
     assert describe(Event("GloryChanged", {"player": "red", "amount": -2,

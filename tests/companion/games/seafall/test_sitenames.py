@@ -66,3 +66,26 @@ def test_with_the_tables_state_a_province_is_named_by_its_player():
     assert describe(hired, "fr", state) == "Vert engage la guilde des soldats."
     assert describe(began) == "Blue's turn begins."
     assert describe(hired, "fr") == "Vert engage la guilde des soldats."
+
+
+def test_sentences_that_read_twice_or_wrong_are_mended():
+    """A pool line whose reason says its own amount gives it once ("advisor Woodsman:
+    explore +1 +1" was written); one enmity token "moves"; a home harbour is the region's
+    name as the table knows it ("Blue Province's" was written); a single fortune token "peut
+    être dépensé"."""
+    state = initial_state(demo_options())
+    started = Event("EndeavorStarted", {
+        "kind": "explore", "player": "blue", "site": "isle-a/3", "target": None,
+        "flagship": "blue-1", "defense": 3, "dangerous": False, "dice": 3,
+        "pool": [{"reason": "flagship: Blue ship 1's printed explore", "dice": 2},
+                 {"reason": "advisor Woodsman: explore +1", "dice": 1}]})
+    assert describe(started).endswith("[flagship: Blue ship 1's printed explore +2; "
+                                      "advisor Woodsman: explore +1]")
+    moved = Event("EnmityMoved", {"count": 1, "owner": "red", "site": "isle-a/1",
+                                  "to": "garrison"})
+    assert " moves onto " in describe(moved, "en", state)
+    rebuilt = Event("ShipRebuilt", {"player": "blue", "ship": "blue-1", "location": "blue"})
+    assert describe(rebuilt, "en", state) == \
+        "Blue ship 1 is rebuilt in Blue province's home harbor."
+    assert describe(Event("FortuneOffered", {"maximum": 1}), "fr") == \
+        "Jusqu’à 1 jeton Chance peut être dépensé."
