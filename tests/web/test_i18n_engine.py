@@ -207,3 +207,13 @@ def test_the_pages_render_prompts_from_these_keys():
         script = (I18N.parent / "static" / "js" / page).read_text(encoding="utf-8")
         assert "promptQuestion(" in script, page
         assert "prompt.question ||" not in script, page  # never the engine's text first
+
+
+def test_every_command_of_the_engine_has_a_name_in_both_languages():
+    """The history heads each entry with its command's name: one without a catalogue key
+    showed its id ("deal advisor", on a French page too)."""
+    from companion.games.seafall.engine import COMMANDS
+
+    en, fr = catalogue("en"), catalogue("fr")
+    for command in COMMANDS:
+        assert f"command.{command}" in en and f"command.{command}" in fr, command

@@ -233,7 +233,7 @@ def _counted(p: Mapping[str, Any]) -> str:
 
 def _sailed(p: Mapping[str, Any]) -> str:
     text = (f"{p['ship']} navigue de {p['start']} à {p['to']} "
-            f"({_n(len(p['path']), 'zone')} sur {p['sail']})")
+            f"({_n(len(p['path']), 'case')} sur {p['sail']})")
     if p.get("together_with"):
         text += f", accompagné de {p['together_with']}"
     if p.get("unchecked"):

@@ -131,6 +131,21 @@ def test_faces_being_counted_when_another_answer_takes_the_roll_are_said_not_los
     expect(ana.locator("#notice")).not_to_contain_text("answered meanwhile")
 
 
+def test_a_new_question_for_the_phone_is_brought_into_view(devices, server):
+    """A player far down the page (the history, the dice) when the table asks them
+    something new (a re-roll after the roll): the question is scrolled into view, where it
+    was left above the screen."""
+    ana = join_as(devices, server, "Ana", "blue")
+    start_exploration(ana)
+    expect(ana.locator("#prompt")).to_have_attribute("data-kind", "roll")
+    ana.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    expect(ana.locator("#prompt")).not_to_be_in_viewport()
+    table = server.services.tables.get(server.table)
+    table.apply(Command("roll", {"faces": ["weak", "standard"]}, "blue"))  # weak: re-rolled
+    expect(ana.locator("#prompt")).to_have_attribute("data-prompt", re.compile(r"reroll"))
+    expect(ana.locator("#prompt")).to_be_in_viewport()
+
+
 def test_undo_from_the_page_takes_the_command_back_everywhere(devices, server):
     ana = join_as(devices, server, "Ana", "blue")
     ana.click("#prompt button[data-value=merchants]")
@@ -517,7 +532,7 @@ def test_the_host_takes_back_a_players_command_and_only_its_player_may_redo_it(d
     host.click("#undo")
     undo = host.locator("#history-list li[data-kind=undo]").first
     expect(undo).to_contain_text("Taken back: Hire a guild (Blue).")  # the demo's player
-    expect(undo.locator(".history-head")).to_have_text("Undo")  # not "Undo · Blue"
+    expect(undo.locator(".history-head")).to_have_text("Undo · the host")  # not "· Blue"
     table = server.services.tables.get(server.table)
     assert table.history()[-1].record.actor is None  # the host's, not Blue's
     expect(ana.locator("#redo")).to_be_enabled()
@@ -546,10 +561,13 @@ def test_a_turn_offers_advisors_before_the_guild_and_sails_every_ship_at_once(de
     ana.click("#prompt button[data-value=explorers]")
     sail = ana.locator("#actions details[data-type=sail]")
     sail.locator("summary").click()
+    sail.get_by_role("button", name="Sail").click()  # no ship chosen: said, nothing sent
+    expect(ana.locator("#notice")).to_have_text("Choose where at least one ship sails.")
     sail.get_by_label("Blue ship 1").select_option(label="to Example isle A (2 spaces)")
     sail.get_by_label("Blue ship 2").select_option(label="to Red province (2 spaces)")
     sail.get_by_role("button", name="Sail").click()
     expect(ana.locator("#actions details[data-type=sail]")).to_have_count(0)  # the action's done
+    expect(ana.locator("#notice")).to_be_empty()  # the error before it is over
     locations = {s.id: s.location for s in table.state.ships.values()}
     assert locations["blue-1"] == "isle-a" and locations["blue-2"] == "red"
 
@@ -1063,6 +1081,7 @@ def test_the_province_cards_show_ships_as_they_count_and_the_structures_built(de
     options = demo_options()
     options["provinces"][0]["gold"] = 20  # Blue: enough for a Port
     table = server.services.tables.create("seafall", options)
+    table.apply(Command("activate_advisor", {"advisor": "Madman"}, "blue"))
     table.apply(Command("hire_guild", {"guild": "builders"}, "blue"))
     table.apply(Command("build", {"structure": "Port"}, "blue"))
     page = devices()
@@ -1072,6 +1091,7 @@ def test_the_province_cards_show_ships_as_they_count_and_the_structures_built(de
     blue = page.locator("#provinces article[data-province=blue]")
     expect(blue.locator(".structures")).to_have_text(
         "Structures: Port (building site 1 of Blue province)")
+    expect(blue).to_contain_text("Madman (active)")  # the active advisor, marked
 
 
 def test_a_photo_with_no_die_says_why_and_what_to_do(devices, server, tmp_path):

@@ -81,7 +81,7 @@ CASES = [
     pytest.param(endeavor(stage="damage"),
                  choice("assign_damage", "Bo takes 2 damage: take the next point how?",
                         "exhaust:red-1:Swift", "card:red-1", "card:red-2"),
-                 "Bo subit 2 dégâts : comment encaisser le prochain ?",
+                 "Bo subit 2 dégâts : comment encaisser le prochain dégât ?",
                  ["épuiser Swift sur Red ship 1", "piocher une carte Dégât pour Red ship 1 "
                   "(il coule)", "piocher une carte Dégât pour Red ship 2"], id="damage"),
     pytest.param(STATE, choice("cover_sticker", "Ana: Gray province is full: cover whose "

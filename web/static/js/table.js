@@ -94,6 +94,7 @@ async function command(type, args, prompt) {
     const actor = actorFor(prompt);
     if (actor) body.actor = actor;
     const out = await send(`${base}/commands`, body, tableId);
+    if (errorShownAt) notice(null);  // it went through: an error shown before it is over
     await update({version: out.version, table: out, events: out.events || []});
     keepKeyboard();
   } catch (err) {
@@ -301,8 +302,15 @@ function renderPrompt() {
     prompt.kind === "roll" ? trayWatch.element() : null,  // under the question, for everyone
     rest);
   box.dataset.kind = prompt.kind;
+  const asked = box.dataset.prompt !== prompt.id;
   box.dataset.prompt = prompt.id;
   trayWatch.render();
+  // a new question for this phone, out of view (asked above, after a confirm far down the
+  // page): brought into view, so the player sees what is asked now
+  if (asked && !waiting && canAct()) {
+    const top = box.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight - 80) box.scrollIntoView({block: "start"});
+  }
 }
 
 // ---- the endeavor builder ---------------------------------------------------------------
@@ -441,7 +449,8 @@ function argText(key, value) {
   if (key === "guild") return t("option.guild." + value, null, value);
   if (key === "goods" && Array.isArray(value)) {
     return value.map((g) => g.good ? t("arg.sell", {good: goodName(g.good), place: from(g.from)})
-      : t("arg.buy", {site: placeName(state, g.site), ship: shipName(state, g.ship)})).join(", ");
+      : t("arg.buy", {good: goodName(((state.sites || {})[g.site] || {}).colour || ""),
+                      site: placeName(state, g.site), ship: shipName(state, g.ship)})).join(", ");
   }
   return typeof value === "string" ? value : JSON.stringify(value);
 }
@@ -493,9 +502,11 @@ function renderDice() {
       version, canAct: canAct(), actor: who ? (who.province || who.name) : null, nameOf: actorName,
       onChanged: async () => { await loadRead(); refresh(); },
       onError: showError}));
-  } else if (roll) {
+  } else if (roll && !(view.state.endeavor && !(view.state.endeavor.faces || []).length)) {
+    // the last roll, whose it was; none while a new endeavor waits for its dice (it showed
+    // another province's roll from long before, with no owner)
     parts.push(diceFaces(roll.payload.faces, "big"),
-      h("p", {class: "muted", text: roll.text}));
+      h("p", {class: "muted", text: t("dice.roll_of", {player: rollerOf(view.state, events, roll), text: roll.text})}));
   } else {
     box.hidden = true;
     return;
@@ -519,7 +530,9 @@ function renderHistory() {
     h("div", {class: "history-head"},
       h("strong", {text: entry.kind === "command" ? t("command." + entry.type, null, entry.type.replace(/_/g, " "))
         : t("history." + entry.kind, null, entry.kind)}),
-      entry.actor ? h("span", {class: "muted", text: " · " + actorName(entry.actor)}) : null,
+      entry.actor ? h("span", {class: "muted", text: " · " + actorName(entry.actor)})
+        : entry.kind === "undo" || entry.kind === "redo"  // the host's, who sends no province
+          ? h("span", {class: "muted", text: " · " + t("actor.host")}) : null,
       entry.undone ? h("span", {class: "pill", text: t("history.was_undone")}) : null),
     h("ul", {class: "events"}, (entry.events || []).map((e) => h("li", {text: stepText(e) || e.text || e.type}))),
     rollPicture(entry),

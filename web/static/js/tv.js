@@ -84,7 +84,7 @@ function render() {
   const end = endeavorBlock(state, view.phrases);
   fill($("#tv-roll"),
     roll ? [diceFaces(roll.payload.faces, "huge"), h("p", {class: "tv-roll-text",
-      text: t("tv.roll_of", {player: rollerOf(state, events, roll), text: roll.text})})]
+      text: t("dice.roll_of", {player: rollerOf(state, events, roll), text: roll.text})})]
       : waiting ? null : h("p", {class: "muted", text: t("dice.none")}),
     end);
   fitRoll();

@@ -135,7 +135,7 @@ function shipItem(state, shipId) {
       h("span", {class: "muted", text: ship.sunk ? t("ship.sunk") : placeName(state, ship.location)})),
     h("div", {class: "muted small", text: stats}),
     (ship.damage || []).length ? h("div", {class: "damage"},
-      t("ship.damage", {count: ship.damage.length}), damage.length ? " " + damage.join(", ") : "") : null,
+      t("ship.damage", {count: ship.damage.length}), damage.length ? ` (${damage.join(", ")})` : "") : null,
     upgrades.length ? h("div", {class: "upgrades"}, t("ship.upgrades"), " ", upgrades.join(", "))
       : null,
     ship.goods && ship.goods.length ? h("div", {class: "small"},
@@ -153,7 +153,8 @@ function structuresOf(state, colour) {
 
 export function provinceCard(state, colour, mine) {
   const prov = state.provinces[colour];
-  const advisors = (prov.council || []).map((a) => a.name + (a.exhausted ? " ⤵" : ""));
+  const advisors = (prov.council || []).map((a) => (a.name === prov.active_advisor
+    ? t("prov.active", {advisor: a.name}) : a.name) + (a.exhausted ? " ⤵" : ""));
   return h("article", {class: "province" + (mine ? " mine" : ""), "data-province": colour},
     h("h3", {},
       h("span", {class: `swatch c-${colour}`, "aria-hidden": "true"}),

@@ -263,7 +263,7 @@ def test_with_the_tables_state_ships_and_places_are_named_as_the_table_knows_the
     assert engine.describe(sailed, state=g.state).startswith(
         "Blue ship 1 sails from Blue province to Example isle A (2 spaces")
     assert engine.describe(sailed, "fr", g.state).startswith(
-        "Bateau bleu 1 navigue de Province bleue à Example isle A (2 zones")
+        "Bateau bleu 1 navigue de Province bleue à Example isle A (2 cases")
     hired = g.events[-len(events) - 1]
     assert engine.describe(hired, "fr", g.state) == "Bleu engage la guilde des explorateurs."
 
