@@ -562,7 +562,8 @@ def test_a_turn_offers_advisors_before_the_guild_and_sails_every_ship_at_once(de
     sail = ana.locator("#actions details[data-type=sail]")
     sail.locator("summary").click()
     sail.get_by_role("button", name="Sail").click()  # no ship chosen: said, nothing sent
-    expect(ana.locator("#notice")).to_have_text("Choose where at least one ship sails.")
+    expect(ana.locator("#notice")).to_have_text(
+        "Choose where at least one ship sails, or goods to move.")
     sail.get_by_label("Blue ship 1").select_option(label="to Example isle A (2 spaces)")
     sail.get_by_label("Blue ship 2").select_option(label="to Red province (2 spaces)")
     sail.get_by_role("button", name="Sail").click()
@@ -570,6 +571,35 @@ def test_a_turn_offers_advisors_before_the_guild_and_sails_every_ship_at_once(de
     expect(ana.locator("#notice")).to_be_empty()  # the error before it is over
     locations = {s.id: s.location for s in table.state.ships.values()}
     assert locations["blue-1"] == "isle-a" and locations["blue-2"] == "red"
+
+
+def test_goods_are_loaded_before_sailing_and_unloaded_after_at_home(devices, server):
+    """Rulebook, "Ships and Sailing" > "Sailing": before and after sailing, goods go between
+    the warehouse and the ships at home (the sail form could move no goods, so none ever
+    reached the warehouse); after sailing, only for a ship that ends at home."""
+    from companion.games.seafall.setup import demo_options
+
+    options = demo_options()
+    options["provinces"][0]["warehouse"] = ["spice"]
+    table = server.services.tables.create("seafall", options)
+    table.apply(Command("hire_guild", {"guild": "merchants"}, "blue"))
+    host = devices()
+    host.goto(server.url(f"/host/{table.session_id}?pin="
+                         f"{server.services.auth.demo_host(table.session_id)}"))
+    sail = host.locator("#actions details[data-type=sail]")
+    sail.locator("summary").click()
+    before = sail.locator("fieldset[data-key='goods before']")
+    after = sail.locator("fieldset[data-key='goods after']")
+    load_after = after.get_by_label("Load the spice onto Blue ship 1")
+    expect(load_after).to_be_enabled()  # Blue ship 1 is at home, and stays so far
+    sail.locator("select[data-ship=blue-1]").select_option(label="to Example isle A (2 spaces)")
+    expect(load_after).to_be_disabled()  # it ends at isle A: no warehouse there
+    before.get_by_label("Load the spice onto Blue ship 1").check()
+    sail.get_by_role("button", name="Sail").click()
+    expect(host.locator("#actions details[data-type=sail]")).to_have_count(0)
+    state = table.state
+    assert state.ships["blue-1"].location == "isle-a" and state.ships["blue-1"].goods == ["spice"]
+    assert state.provinces["blue"].warehouse == []
 
 
 @pytest.mark.parametrize("follows", ["stream", "polling"])

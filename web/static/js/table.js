@@ -473,18 +473,85 @@ function sailForm(list) {
     h("select", {name: "sail", "data-ship": ship, "data-key": "sail " + ship},
       h("option", {value: "", text: t("sail.stay")}),
       options.map((o) => h("option", {value: o.there, text: o.label})))));
+  const goods = sailGoods();
   const form = h("form", {class: "stack sail-form", "data-key": "sail-form"}, selects,
+    goods.before.length ? goodsField("sail.before", "before", goods.before) : null,
+    goods.after.length ? goodsField("sail.after", "after", goods.after) : null,
     h("button", {type: "submit", class: "primary", "data-key": "sail-go", disabled: !canAct(),
                  text: t("sail.go")}));
+  // goods moved after sailing go to or from the warehouse only where a ship ends at home
+  const endsAtHome = () => {
+    const home = new Set();
+    for (const ship of goods.ships) {
+      const sel = form.querySelector(`select[name=sail][data-ship="${ship}"]`);
+      const end = sel && sel.value ? sel.value : (view.state.ships[ship] || {}).location;
+      if (end === goods.player) home.add(ship);
+    }
+    for (const box of form.querySelectorAll("input[name=after]")) {
+      box.disabled = !home.has(JSON.parse(box.value).ship);
+      if (box.disabled) box.checked = false;
+    }
+  };
+  form.addEventListener("change", endsAtHome);
+  endsAtHome();
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const moves = [...form.querySelectorAll("select[name=sail]")]
       .filter((sel) => sel.value !== "")
       .map((sel) => byShip.get(sel.dataset.ship).find((o) => o.there === sel.value).move);
-    if (!moves.length) { notice(t("sail.none"), "error"); return; }
-    command("sail", {moves}, null);
+    const ticked = (name) => [...form.querySelectorAll(`input[name=${name}]:checked`)]
+      .map((box) => JSON.parse(box.value).move);
+    const args = {moves};
+    for (const when of ["before", "after"]) if (ticked(when).length) args[when] = ticked(when);
+    if (!moves.length && !args.before && !args.after) { notice(t("sail.none"), "error"); return; }
+    command("sail", args, null);
   });
   return form;
+}
+
+// Goods moved when sailing (rulebook, "Ships and Sailing" > "Sailing"): before or after,
+// between two ships together at land, and into or out of the warehouse where a ship is at
+// home. Before: from where the ships are now; after: offered for a ship that ends at home.
+function sailGoods() {
+  const state = view.state;
+  const player = (state.turn || {}).player;
+  const prov = (state.provinces || {})[player] || {};
+  const ships = (prov.ships || []).filter((id) => state.ships[id] && !state.ships[id].sunk);
+  const where = (id) => state.ships[id].location;
+  const moves = (atHome, pairs) => {
+    const out = [];
+    for (const ship of ships) {
+      if (atHome(ship)) {
+        for (const good of prov.warehouse || []) {
+          out.push({ship, move: {good, from: "warehouse", to: ship},
+                    label: t("sail.load", {good: goodName(good), ship: shipName(state, ship)})});
+        }
+        for (const good of state.ships[ship].goods || []) {
+          out.push({ship, move: {good, from: ship, to: "warehouse"},
+                    label: t("sail.unload", {good: goodName(good), ship: shipName(state, ship)})});
+        }
+      }
+      for (const other of pairs ? ships : []) {
+        if (other === ship || !where(ship) || where(ship) !== where(other) ||
+            !(state.regions || {})[where(ship)]) continue;
+        for (const good of state.ships[ship].goods || []) {
+          out.push({ship, move: {good, from: ship, to: other}, label: t("sail.shift",
+            {good: goodName(good), ship: shipName(state, ship), other: shipName(state, other)})});
+        }
+      }
+    }
+    return out;
+  };
+  return {player, ships, before: moves((ship) => where(ship) === player, true),
+          after: moves(() => true, false)};
+}
+
+function goodsField(legend, name, moves) {
+  return h("fieldset", {class: "goods-moves", "data-key": "goods " + name},
+    h("legend", {text: t(legend)}),
+    moves.map((m) => h("label", {class: "check-row"},
+      h("input", {type: "checkbox", name, value: JSON.stringify({ship: m.ship, move: m.move})}),
+      h("span", {text: m.label}))));
 }
 
 // ---- dice, history, hardware, rules -----------------------------------------------------
