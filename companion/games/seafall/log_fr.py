@@ -101,7 +101,7 @@ _PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(f"^{p}$"), fr) for p,
     (r"research card (.+)", r"carte recherche \1"),
     (r"power of (.+)", r"pouvoir de \1"),
     (r"(.+)'s upgrade", r"amélioration de \1"),
-    (r"garrison of (.+)", r"garnison de \1"),
+    (r"garrison of (.+)", r"garnison {de1}"),
     (r"your enmity in (.+)", r"votre hostilité dans \1"),
     (r"defending ship (.+)", r"bateau défenseur \1"),
     (r"at war with (\w+): their enmity you hold",
@@ -156,11 +156,31 @@ def phrase(text: object) -> str:
         out = _with_names(french, match)
         for i, group in enumerate(match.groups(), start=1):
             out = (out.replace(f"{{stat{i}}}", _stat(group))
-                   .replace(f"{{colour{i}}}", _who(group)))
+                   .replace(f"{{colour{i}}}", _who(group))
+                   .replace(f"{{de{i}}}", de(default_name(group or ""))))
         if "{step1}" in out:
             out = out.replace("{step1}", END_STEPS.get(int(match.group(1)), match.group(2)))
         return out
     return text
+
+
+def de(name: str) -> str:
+    """« de » before a place's name as French says it: « de la province bleue » for a
+    province the setup named, « d’Example isle A » before a vowel, « de Tortuga »."""
+    return _joined("de", "d’", "de la", name)
+
+
+def to(name: str) -> str:
+    """« à » before a place's name: « à la province bleue », « à Example isle A »."""
+    return _joined("à", "à ", "à la", name)
+
+
+def _joined(word: str, elided: str, feminine: str, name: str) -> str:
+    if name.startswith("Province ") and name[9:] in _PROVINCE_FR.values():
+        return f"{feminine} province {name[9:]}"
+    if name[:1].lower() in "aeiouyàâéèêëîïôöùûü" and elided.endswith("’"):
+        return f"{elided}{name}"
+    return f"{word} {name}"
 
 
 def _with_names(french: str, match: re.Match[str]) -> str:
@@ -232,7 +252,7 @@ def _counted(p: Mapping[str, Any]) -> str:
 
 
 def _sailed(p: Mapping[str, Any]) -> str:
-    text = (f"{p['ship']} navigue de {p['start']} à {p['to']} "
+    text = (f"{p['ship']} navigue {de(str(p['start']))} {to(str(p['to']))} "
             f"({_n(len(p['path']), 'case')} sur {p['sail']})")
     if p.get("together_with"):
         text += f", accompagné de {p['together_with']}"
@@ -255,7 +275,7 @@ def _improved(p: Mapping[str, Any]) -> str:
     site = p.get("site")  # by its id, or named ("le champ 1 de Province bleue")
     what = {"field": (f"le champ {site}" if "/" in str(site) else str(site))
             + f" à {p.get('value')} or",
-            "garrison": f"la garnison de {p.get('region')} à {p.get('value')}",
+            "garrison": f"la garnison {de(str(p.get('region')))} à {p.get('value')}",
             "reputation": f"la réputation de son leadeur à {p.get('value')}",
             "fortune": f"la chance de son leadeur à {p.get('value')}",
             "appellation": f"son leadeur avec le titre « {p.get('name')} »"}[p["kind"]]

@@ -185,7 +185,7 @@ def test_pool_lines_and_reasons_are_translated() -> None:
     assert "lieu risqué" in text
     assert "valeur imprimée (pillage) de Bateau gris 1 +3" in text
     assert "expertise du conseiller Savage : pillage +3 ;" in text
-    assert "garnison de Province jaune -1" in text
+    assert "garnison de la province jaune -1" in text
     assert "votre hostilité dans Isle A -1" in text
     assert describe(Event("GloryChanged", {"player": "red", "amount": -2,
                                            "reason": "lost advisor Savage"}), "fr") \
@@ -239,7 +239,9 @@ def test_a_damage_card_is_named_only_when_the_table_named_it(card, english, fren
      "vaisseau amiral : valeur imprimée (exploration) de Bateau bleu 1"),
     ("flagship: The Gull's printed explore",
      "vaisseau amiral : valeur imprimée (exploration) de The Gull"),
-    ("garrison of Purple province", "garnison de Province violette"),
+    ("garrison of Purple province", "garnison de la province violette"),
+    ("garrison of Example isle A", "garnison d’Example isle A"),  # elided before a vowel
+    ("garrison of Tortuga", "garnison de Tortuga"),
 ])
 def test_names_the_setup_gave_by_default_are_said_in_french(english, french):
     """setup.py names a province's ships and region after its colour when none is given;
@@ -263,7 +265,7 @@ def test_with_the_tables_state_ships_and_places_are_named_as_the_table_knows_the
     assert engine.describe(sailed, state=g.state).startswith(
         "Blue ship 1 sails from Blue province to Example isle A (2 spaces")
     assert engine.describe(sailed, "fr", g.state).startswith(
-        "Bateau bleu 1 navigue de Province bleue à Example isle A (2 cases")
+        "Bateau bleu 1 navigue de la province bleue à Example isle A (2 cases")
     hired = g.events[-len(events) - 1]
     assert engine.describe(hired, "fr", g.state) == "Bleu engage la guilde des explorateurs."
 
