@@ -153,6 +153,7 @@ function structuresOf(state, colour) {
 
 export function provinceCard(state, colour, mine) {
   const prov = state.provinces[colour];
+  const built = structuresOf(state, colour);
   const advisors = (prov.council || []).map((a) => (a.name === prov.active_advisor
     ? t("prov.active", {advisor: a.name}) : a.name) + (a.exhausted ? " ⤵" : ""));
   return h("article", {class: "province" + (mine ? " mine" : ""), "data-province": colour},
@@ -174,8 +175,8 @@ export function provinceCard(state, colour, mine) {
       prov.treasures.map((c) => c.name || c).join(", ")) : null,
     prov.warehouse && prov.warehouse.length ? h("p", {class: "small"},
       h("strong", {text: t("prov.warehouse") + " "}), prov.warehouse.map(goodName).join(", ")) : null,
-    structuresOf(state, colour).length ? h("p", {class: "small structures"},
-      h("strong", {text: t("prov.structures") + " "}), structuresOf(state, colour).join(", ")) : null,
+    built.length ? h("p", {class: "small structures"},
+      h("strong", {text: t("prov.structures") + " "}), built.join(", ")) : null,
     h("ul", {class: "ships"}, (prov.ships || []).map((id) => shipItem(state, id))));
 }
 
