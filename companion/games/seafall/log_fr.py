@@ -178,7 +178,7 @@ def to(name: str) -> str:
 def _joined(word: str, elided: str, feminine: str, name: str) -> str:
     if name.startswith("Province ") and name[9:] in _PROVINCE_FR.values():
         return f"{feminine} province {name[9:]}"
-    if name[:1].lower() in "aeiouyàâéèêëîïôöùûü" and elided.endswith("’"):
+    if name[:1].lower() in "aeiouyàâéèêëîïôöùûü" and elided.endswith("’"):  # not before h
         return f"{elided}{name}"
     return f"{word} {name}"
 

@@ -1,7 +1,7 @@
 """A site named as players point at it, from its id and its region's name: ``isle-b/1`` is
 "site 1 of Example isle B", ``blue/field-2`` "field 2 of Blue province",
 ``blue/warehouse`` "warehouse of Blue province" (in French "le lieu 1 d’Example isle B",
-"le champ 2 de Province bleue", "l’entrepôt de Province bleue").
+"le champ 2 de la province bleue", "l’entrepôt de la province bleue").
 
 A site's id is its region's id, a slash, and its place in the region: a number on an
 island, a part of the province sheet on a province (``field-N``, ``build-N``, ``warehouse``,
@@ -12,6 +12,8 @@ explored or built on, and the history's older lines still point at the same plac
 from __future__ import annotations
 
 import re
+
+from companion.games.seafall.log_fr import de
 
 PARTS = {
     "en": {"": "site", "field": "field", "build": "building site",
@@ -40,10 +42,6 @@ def site_name(site_id: str, region_name: str, lang: str = "en") -> str:
     named = words.get(key, key.replace("-", " "))
     if number is not None:
         named = f"{named} {number}"
-    if lang == "fr":
-        return f"{named} {'d’' if _vowel(region_name) else 'de '}{region_name}"
+    if lang == "fr":  # « de » as the log says it: « d’Example isle B », « de la province bleue »
+        return f"{named} {de(region_name)}"
     return f"{named} of {region_name}"
-
-
-def _vowel(word: str) -> bool:
-    return word[:1].lower() in "aeiouyàâéèêëîïôöùûü"

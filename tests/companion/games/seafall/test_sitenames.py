@@ -17,7 +17,7 @@ from companion.games.seafall.sitenames import site_name
 @pytest.mark.parametrize(("site", "region", "english", "french"), [
     ("isle-b/1", "Example isle B", "site 1 of Example isle B", "le lieu 1 d’Example isle B"),
     ("blue/field-2", "Province bleue", "field 2 of Province bleue",
-     "le champ 2 de Province bleue"),
+     "le champ 2 de la province bleue"),
     ("blue/build-3", "Ana's", "building site 3 of Ana's", "le chantier 3 d’Ana's"),
     ("blue/warehouse", "Home", "warehouse of Home", "l’entrepôt de Home"),
     ("blue/council-room", "Home", "council room of Home", "la salle du conseil de Home"),
@@ -46,7 +46,7 @@ def test_the_history_names_sites_with_the_tables_state_and_keeps_ids_without():
                                           "site": "blue/field-1", "value": 5})
     assert describe(improved, "en", state) == "Blue improves field 1 of Blue province to 5 gold."
     assert describe(improved, "fr", state) == \
-        "Bleu modifie le champ 1 de Province bleue à 5 or."
+        "Bleu modifie le champ 1 de la province bleue à 5 or."
     assert describe(improved) == "Blue improves the field blue/field-1 to 5 gold."
     taken = Event("EnmityTakenBack", {"player": "red", "location": "isle-a/2"})
     assert describe(taken, "fr", state) == "Rouge reprend un jeton sur le lieu 2 d’Example isle A."
