@@ -23,8 +23,7 @@ def _who(colour: Any) -> str:
     player = (log_fr.PLAYERS.get() or {}).get(str(colour))
     if player:
         return player
-    text = str(colour)  # a colour id titled; a name (a region's, as named) as it is
-    return text if text != text.lower() else text.title()
+    return log_fr.titled(str(colour))
 
 
 _PLURALS = {"die": "dice", "success": "successes", "glory": "glory"}

@@ -196,8 +196,13 @@ def _who(colour: Any) -> str:
     player = (PLAYERS.get() or {}).get(str(colour))
     if player:
         return default_name(player)
-    text = str(colour)  # a colour id; a name (a region's, as named) as it is
-    return COLOURS.get(text, text if text != text.lower() else text.title())
+    text = str(colour)
+    return COLOURS.get(text, titled(text))
+
+
+def titled(text: str) -> str:
+    """A colour id titled ("blue": "Blue"); a name (a region's, as named) as it is."""
+    return text if text != text.lower() else text.title()
 
 
 def _of(colour: Any) -> str:
