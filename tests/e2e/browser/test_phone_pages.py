@@ -1122,6 +1122,10 @@ def test_the_province_cards_show_ships_as_they_count_and_the_structures_built(de
     expect(blue.locator(".structures")).to_have_text(
         "Structures: Port (building site 1 of Blue province)")
     expect(blue).to_contain_text("Madman (active)")  # the active advisor, marked
+    french = devices("fr-FR")  # a province the setup named, said as the history says it
+    french.goto(server.url(f"/t/{table.session_id}"))
+    expect(french.locator("#provinces article[data-province=blue] .structures")).to_contain_text(
+        "(chantier 1 de la province bleue)")
 
 
 def test_a_photo_with_no_die_says_why_and_what_to_do(devices, server, tmp_path):

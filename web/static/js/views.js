@@ -65,7 +65,11 @@ export function siteName(state, id) {
   const named = t("sitename.part." + part, {n: m ? m[2] : ""},
                   part.replace(/-/g, " ") + (m ? " " + m[2] : ""));
   const name = regionLabel(region);
-  // a catalogue may elide before a vowel (French "d’")
+  // A catalogue may say a province the setup named with its article (French "de la
+  // province bleue", as the history says it) and elide before a vowel ("d’").
+  if (name !== region.name && has("sitename.of_default")) {
+    return t("sitename.of_default", {part: named, region: name.charAt(0).toLowerCase() + name.slice(1)});
+  }
   const key = /^[aeiouyàâéèêëîïôöùûü]/i.test(name) && has("sitename.of_vowel") ? "sitename.of_vowel" : "sitename.of";
   return t(key, {part: named, region: name});
 }
