@@ -185,8 +185,10 @@ def _joined(word: str, elided: str, feminine: str, name: str) -> str:
 
 def _with_names(french: str, match: re.Match[str]) -> str:
     """``french`` with each ``\\N`` the phrase's group N, a name the setup gave by default
-    said in French (:func:`default_name`)."""
-    names = [default_name(g) if g is not None else "" for g in match.groups()]
+    said in French (:func:`default_name`), each of a list of names too ("Blue ship 1, Blue
+    ship 2")."""
+    names = [", ".join(map(default_name, g.split(", "))) if g is not None else ""
+             for g in match.groups()]
     return re.sub(r"\\(\d)", lambda ref: names[int(ref[1]) - 1], french)
 
 

@@ -164,6 +164,8 @@ def test_every_event_reads_in_french_and_differs_from_english() -> None:
     ("rebuilds The Gull", "reconstruit The Gull"),
     ("repairs Blue ship 1; rebuilds Blue ship 2",
      "répare Bateau bleu 1 ; reconstruit Bateau bleu 2"),
+    ("repairs Blue ship 1, The Gull, Blue ship 2",  # a list: each default name in French
+     "répare Bateau bleu 1, The Gull, Bateau bleu 2"),
 ])
 def test_the_summaries_of_the_commands_a_player_may_send_are_translated(english, french):
     """choices.py's one-line summaries, each form (the pages show them by each command)."""
