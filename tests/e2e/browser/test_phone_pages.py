@@ -1128,6 +1128,29 @@ def test_the_province_cards_show_ships_as_they_count_and_the_structures_built(de
         "(chantier 1 de la province bleue)")
 
 
+def test_upgrades_and_structures_offered_say_what_they_do(devices, server):
+    """The builders' buttons name each upgrade and structure with what it does
+    (RULES-FACTS, "Starting ship upgrades", "Starting structures"): a player had only the
+    name ("Swift", "Port") to choose by, in either language."""
+    from companion.games.seafall.setup import demo_options
+
+    options = demo_options()
+    options["provinces"][0]["gold"] = 20
+    table = server.services.tables.create("seafall", options)
+    table.apply(Command("hire_guild", {"guild": "builders"}, "blue"))
+    link = server.url(f"/host/{table.session_id}?pin="
+                      f"{server.services.auth.demo_host(table.session_id)}")
+    for locale, upgrade, structure in (
+            ("en-GB", "Swift (sail +1)", "Port (repair without using an action)"),
+            ("fr-FR", "Swift (navigation +1)", "Port (réparer sans y passer une action)")):
+        host = devices(locale)
+        host.goto(link)
+        for kind, said in (("upgrade", upgrade), ("build", structure)):
+            group = host.locator(f"#actions details[data-type={kind}]")
+            group.locator("summary").click()
+            expect(group.locator("button.choice", has_text=said).first).to_be_visible()
+
+
 def test_a_photo_with_no_die_says_why_and_what_to_do(devices, server, tmp_path):
     """A photo of no dice (a dark picture) while a roll is asked: the table page shows the
     read with the reader's warning, says to throw or take the photo again or type the

@@ -4,7 +4,7 @@
 "use strict";
 
 import {$, h, fill, redraw, typedInput} from "./dom.js";
-import {config, t, pct, num, inLanguage} from "./i18n.js";
+import {config, t, has, pct, num, inLanguage} from "./i18n.js";
 import {ApiError, getJSON, getOptional, me, remove, send} from "./api.js";
 import {follow} from "./live.js";
 import {lastAsked, normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
@@ -447,6 +447,10 @@ function argText(key, value) {
   if (key === "good_from") return t("arg.good_from", {place: from(value)});
   if (key === "pay") return t("arg.pay." + value, null, value);
   if (key === "guild") return t("option.guild." + value, null, value);
+  // an upgrade or a structure with what it does (RULES-FACTS's table), which no button said
+  if ((key === "upgrade" || key === "structure") && has("effect." + value)) {
+    return t("arg.with_effect", {name: value, effect: t("effect." + value)});
+  }
   if (key === "goods" && Array.isArray(value)) {
     return value.map((g) => g.good ? t("arg.sell", {good: goodName(g.good), place: from(g.from)})
       : t("arg.buy", {good: goodName(((state.sites || {})[g.site] || {}).colour || ""),
