@@ -30,6 +30,7 @@ from companion.games.seafall import (
 from companion.games.seafall.args import actor_colour
 from companion.games.seafall.codec import dump
 from companion.games.seafall.components import GUILDS
+from companion.games.seafall.decks import on_top
 from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.evolve import evolve as evolve_state
 from companion.games.seafall.integrity import load_state
@@ -113,13 +114,15 @@ class SeaFall:
                 id=f"forum:{state.year}:{state.round}:{len(state.advisor_deck)}", player=None,
                 question=f"Deal the forum: which advisor came up? ({dealt} of "
                          f"{year.FORUM_SIZE})",
-                options=tuple(Option(a, a) for a in sorted(set(state.advisor_deck))),
+                options=tuple(Option(a, a) for a in on_top(state.advisor_deck,
+                                                           state.advisors_below)),
                 command="deal_advisor", arg="advisor")]
         if state.phase == "event":
             return [ChoicePrompt(
                 id=f"event:{state.year}:{state.round}", player=state.astrolabe,
                 question=f"Year {state.year}, round {state.round}: which event is revealed?",
-                options=tuple(Option(e, e) for e in sorted(set(state.event_deck))),
+                options=tuple(Option(e, e) for e in on_top(state.event_deck,
+                                                           state.events_below)),
                 command="reveal_event", arg="event")]
         if end is None:
             if state.turn is not None and state.turn.guild is None:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.engine import Event
+from companion.games.seafall.decks import drawn
 from companion.games.seafall.effects import parse_effects
 from companion.games.seafall.integrity import load_state
 from companion.games.seafall.state import (
@@ -120,6 +121,7 @@ def _winter_began(state: SeaFallState, p: Mapping[str, Any]) -> None:
     state.phase = "forum"
     state.turn = None
     state.turns_taken = []
+    state.events_below = []  # step 1: the event deck is shuffled
 
 
 @handles("AstrolabeGiven")
@@ -132,10 +134,12 @@ def _forum_dismissed(state: SeaFallState, p: Mapping[str, Any]) -> None:
     for name in p["advisors"]:
         state.forum.remove(name)
         state.advisor_deck.append(name)  # to the bottom of the deck
+    state.advisors_below.append(list(p["advisors"]))
 
 
 @handles("AdvisorDealt")
 def _advisor_dealt(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    drawn(state.advisor_deck, state.advisors_below, p["advisor"])
     state.advisor_deck.remove(p["advisor"])
     state.forum.append(p["advisor"])
 
@@ -196,6 +200,7 @@ def _round_began(state: SeaFallState, p: Mapping[str, Any]) -> None:
 
 @handles("EventRevealed")
 def _event_revealed(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    drawn(state.event_deck, state.events_below, p["event"])
     state.event_deck.remove(p["event"])
     state.event = p["event"]
     state.phase = "turns"
@@ -204,6 +209,7 @@ def _event_revealed(state: SeaFallState, p: Mapping[str, Any]) -> None:
 @handles("EventDismissed")
 def _event_dismissed(state: SeaFallState, p: Mapping[str, Any]) -> None:
     state.event_deck.append(p["event"])
+    state.events_below.append([p["event"]])
     state.event = None
 
 

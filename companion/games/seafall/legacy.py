@@ -99,6 +99,7 @@ def _component_added(state: SeaFallState, p: Mapping[str, Any]) -> None:
         state.catalogue = state.catalogue.merged({_catalogue_key(kind): [card]})
         if new and kind == "advisor":
             state.advisor_deck.append(name)
+            state.advisors_below.append([name])
         elif new and kind == "upgrade":
             state.supply.upgrades[name] = 1
         elif new and kind == "structure":

@@ -286,6 +286,11 @@ _REFUSALS: list[tuple[str, str]] = [
     (r"no event is waiting to be revealed", "aucun évènement n’attend d’être révélé"),
     (r"('.+') is not in the event deck", "{q:1} n’est pas dans la pioche Évènement"),
     (r"(.+) is not in the advisor deck", "{1} n’est pas dans la pioche Conseiller"),
+    (r"(.+) was put on the bottom of the advisor deck: the cards above it come first",
+     "{1} a été placé sous la pioche Conseiller : les cartes au-dessus viennent d’abord"),
+    (r"('.+') was put on the bottom of the event deck this year: the cards above it come "
+     r"first", "{q:1} a été placé sous la pioche Évènement cette année : les cartes "
+     "au-dessus viennent d’abord"),
     # the end of the game (endgame.py)
     (r"the end of the game is not at the step '(.+)'",
      "la fin de partie n’est pas à l’étape {Q0}{step:1}{Q1}"),

@@ -256,9 +256,12 @@ class SeaFallState:
     # decks and displays: physical cards, so the table says what was dealt
     forum: list[str] = field(default_factory=list)
     advisor_deck: list[str] = field(default_factory=list)
+    # the cards known to be at the bottom of a deck since it was shuffled (decks.py)
+    advisors_below: list[list[str]] = field(default_factory=list)
     treasures: list[Card] = field(default_factory=list)  # for sale
     milestones: list[Milestone] = field(default_factory=list)
     event_deck: list[str] = field(default_factory=list)
+    events_below: list[list[str]] = field(default_factory=list)
     bagged_events: list[str] = field(default_factory=list)
     event: str | None = None  # the event revealed this round
     event_powers: dict[str, list[Effect]] = field(default_factory=dict)  # by event name

@@ -21,6 +21,7 @@ from __future__ import annotations
 from companion.engine import Command, Event
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.games.seafall.args import only, text
+from companion.games.seafall.decks import on_top
 from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.state import TITLES, SeaFallState
 
@@ -181,6 +182,9 @@ def deal_advisor(state: SeaFallState, cmd: Command) -> list[Event]:
         if name in state.catalogue.advisors:
             raise IllegalCommand(f"{name} is not in the advisor deck")
         raise InvalidCommand(f"there is no advisor called {name!r}")
+    if name not in on_top(state.advisor_deck, state.advisors_below):
+        raise IllegalCommand(f"{name} was put on the bottom of the advisor deck: the cards "
+                             "above it come first")
     em = Emitter(state)
     em("AdvisorDealt", advisor=name)
     if em.state.phase == "forum":
@@ -202,6 +206,9 @@ def reveal_event(state: SeaFallState, cmd: Command) -> list[Event]:
         raise IllegalCommand("no event is waiting to be revealed")
     if name not in state.event_deck:
         raise IllegalCommand(f"{name!r} is not in the event deck")
+    if name not in on_top(state.event_deck, state.events_below):
+        raise IllegalCommand(f"{name!r} was put on the bottom of the event deck this year: "
+                             "the cards above it come first")
     em = Emitter(state)
     em("EventRevealed", event=name)
     start_turns(em)

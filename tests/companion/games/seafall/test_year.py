@@ -131,6 +131,62 @@ def test_after_six_rounds_a_new_year_begins_with_winter_and_enmity_moves():
                              "skipped": ["red/field-1"]}
 
 
+def test_the_dismissed_forum_comes_up_only_after_the_cards_above_it():
+    """"Winter Phase" step 2: the forum is dismissed to the bottom of the advisor deck, then
+    five are dealt from its top. The table's deal offered the advisors just dismissed; they
+    come up only once the cards above them are dealt, and then only they are offered."""
+    above = ["Brute", "Foreman", "Convict"]
+    g = new_game(advisor_deck=FORUM + above)
+    deal(g)
+    for _ in range(6):
+        play_round(g)
+    assert g.state.phase == "forum"
+    assert [o.value for o in g.prompt.options] == sorted(above)
+    with pytest.raises(IllegalCommand, match="Madman was put on the bottom of the advisor "
+                                             "deck: the cards above it come first"):
+        g.do("deal_advisor", advisor="Madman")
+    deal(g, above)
+    assert [o.value for o in g.prompt.options] == sorted(FORUM)  # the deck's bottom now
+    deal(g, ["Madman", "Savage"])
+    assert g.state.forum == [*above, "Madman", "Savage"] and g.state.round == 1
+    assert g.state.advisors_below == [["Captain", "Smuggler", "Carpenter"]]
+
+
+def test_a_new_advisor_goes_to_the_bottom_of_the_deck():
+    """An advisor added to the game (legacy.py) goes on the bottom of the deck: it is dealt
+    after the cards already there."""
+    g = new_game(advisor_deck=FORUM + ["Brute"])
+    g.do("add_component", kind="advisor", card={"name": "Newcomer", "guild": "builders", "gold": 2})
+    assert [o.value for o in g.prompt.options] == sorted([*FORUM, "Brute"])
+    deal(g, [*FORUM[:4], "Brute"])
+    assert "Newcomer" in g.state.advisor_deck
+
+
+def test_the_rounds_event_is_dismissed_under_the_deck_until_winter_shuffles_it():
+    """"Non-Winter Rounds": the round's event goes to the bottom of the event deck, so the
+    next rounds reveal the others first; "Winter Phase" step 1 shuffles the deck, so a new
+    year may reveal any of them."""
+    g = new_game(advisor_deck=[], events=["Calm seas", "Storm", "Fog"], **three())
+    g.do("reveal_event", event="Storm")
+    play_round(g)
+    assert [o.value for o in g.prompt.options] == ["Calm seas", "Fog"]
+    with pytest.raises(IllegalCommand, match="'Storm' was put on the bottom of the event "
+                                             "deck this year"):
+        g.do("reveal_event", event="Storm")
+    g.do("reveal_event", event="Fog")
+    play_round(g)
+    g.do("reveal_event", event="Calm seas")
+    play_round(g)
+    assert [o.value for o in g.prompt.options] == ["Storm"]  # the first one under
+    g.do("reveal_event", event="Storm")
+    for _ in range(2):  # rounds 5 and 6
+        play_round(g)
+        g.do("reveal_event", event=g.prompt.options[0].value)
+    play_round(g)
+    assert (g.state.year, g.state.round) == (2, 1)  # winter shuffled the deck
+    assert [o.value for o in g.prompt.options] == ["Calm seas", "Fog", "Storm"]
+
+
 def test_game_ends_at_the_end_of_the_round_and_ties_go_to_the_less_prominent_title():
     """"Check Glory Track for End of Game" and "End of Game": the game ends when the round
     ends; with equal glory, the less prominent title wins."""
