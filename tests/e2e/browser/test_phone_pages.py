@@ -334,16 +334,48 @@ def test_the_tv_keeps_the_odds_in_view_and_says_whose_roll_it_shows(devices, ser
     table.apply(Command("sail", {"moves": [{"ship": "blue-1",
                                             "path": ["coastal_waters", "isle-a"]}]}, "blue"))
     table.apply(Command("explore", {"flagship": "blue-1", "site": "isle-a/3"}, "blue"))
-    tv = devices(viewport={"width": 1280, "height": 720})
+    tv = devices(viewport={"width": 1280, "height": 480})  # a short window
     tv.goto(server.url(f"/t/{server.table}/tv"))
     column = tv.locator(".tv-roll")
     expect(column).to_have_class(re.compile(r"\btight\b"))
     expect(tv.locator(".tv-roll .dist")).to_be_hidden()
-    assert tv.locator(".tv-roll .odds-head").bounding_box()["y"] < 720
+    head = tv.locator(".tv-roll .odds-head").bounding_box()
+    assert head["y"] + head["height"] < 480
     expect(tv.locator("#tv-roll")).not_to_contain_text("roll ·")  # no roll of this one yet
     table.apply(Command("roll", {"faces": ["standard", "strong"]}, "blue"))
     expect(tv.locator(".tv-roll-text")).to_contain_text(
         "Blue's roll · Dice read (typed): success, strong success")
+
+
+def test_the_tvs_recent_events_fit_the_screen_newest_first(devices, server):
+    """The TV is not scrolled: the recent events are as many as the side column holds,
+    the newest first; long lines (players' long names, the invite above them) dropped the
+    oldest line half cut at the bottom of the screen."""
+    from companion.games.seafall.setup import demo_options
+
+    options = demo_options()
+    for prov in options["provinces"]:
+        prov["player"] = f"{prov['colour'].title()} of the Very Long Name Islands Trading Company"
+    table = server.services.tables.create("seafall", options)
+    tv = devices(viewport={"width": 1280, "height": 720})
+    tv.goto(server.url(f"/host/{table.session_id}?pin="
+                       f"{server.services.auth.demo_host(table.session_id)}"))
+    tv.goto(server.url(f"/t/{table.session_id}/tv"))
+    expect(tv.locator("#tv-join")).to_be_visible()
+    for colour in table.state.seating:
+        table.apply(Command("hire_guild", {"guild": "merchants"}, colour))
+        table.apply(Command("end_turn", {}, colour))
+    history = tv.request.get(server.url(f"/api/tables/{table.session_id}/history")).json()
+    newest = history["history"][-1]["events"][-1]["text"]
+    expect(tv.locator("#tv-events li").first).to_have_text(newest)
+    side = tv.locator(".tv-side").bounding_box()
+    last = tv.locator("#tv-events li").last.bounding_box()
+    assert last["y"] + last["height"] <= side["y"] + side["height"]  # no line cut in half
+    assert 1 <= tv.locator("#tv-events li").count() < 6  # the oldest went
+    for name in tv.locator(".tv-province h3").all():  # a long name on one line, cut short
+        assert name.bounding_box()["height"] < 60
+    grid = tv.locator(".tv-grid").bounding_box()
+    assert grid["y"] + grid["height"] <= 720  # the header is as tall as it needs; no scroll
 
 
 def test_a_tv_that_is_not_the_hosts_shows_no_invite_and_asks_nothing_refused(devices, server):

@@ -93,6 +93,14 @@ function render() {
     " ", promptQuestion(state, prompt), prompt.kind === "roll" ? trayWatch.element() : null] : null);
   trayWatch.render();
   fill($("#tv-events"), [...events].reverse().slice(0, 6).map((e) => h("li", {text: e.text || e.type})));
+  fitEvents();
+}
+
+// The recent events, newest first, as many as the side column holds: the oldest go rather
+// than a line cut in half at the bottom of the screen (long lines, the invite above).
+function fitEvents() {
+  const side = $(".tv-side"), list = $("#tv-events");
+  while (list.children.length > 1 && side.scrollHeight > side.clientHeight) list.lastElementChild.remove();
 }
 
 // The TV is not scrolled: when the roll's column holds more than the screen (a long pool,
