@@ -213,7 +213,10 @@ def campaign_summary(ledger: dict[str, Any]) -> dict[str, Any]:
             "campaign_glory": prov.campaign_glory,
             "leader_reputation": prov.leader_reputation,
             "leader_fortune": prov.leader_fortune, "appellation": prov.appellation,
-            "kept_advisor": prov.kept_advisor,
+            # kept at the end of the game (step 3), else brought into the next one: the
+            # ledger's setup puts it on the council, and ``kept_advisor`` is the game's own
+            "kept_advisor": prov.kept_advisor or ", ".join(a.name for a in prov.council)
+            or None,
             "games_missed": prov.games_missed, "absent": prov.absent})
     enmity = [{"region": r.id, "name": r.name, "kind": r.kind,
                "permanent_enmity": dict(r.permanent_enmity)}

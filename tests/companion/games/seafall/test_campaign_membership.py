@@ -334,6 +334,12 @@ def test_the_campaign_page_reads_a_ledger_with_a_player_owed_a_catch_up():
     summary = campaign_summary(options)
     red = next(p for p in summary["provinces"] if p["colour"] == "red")
     assert red["games_missed"] == 1 and red["title"] is not None
+    # the advisors kept at the end of the game, as the next game brings them (the page
+    # said "Kept advisor —" for every province)
+    kept = {p["colour"]: p["kept_advisor"] for p in summary["provinces"]}
+    assert kept == {p["colour"]: ", ".join(p["advisors"]) or None
+                    for p in options["provinces"]}
+    assert kept["red"] == "Madman"
     assert summary["record"][-1]["absent"] == ["red"]
     bad = copy.deepcopy(options)  # a count that is not a number is still refused
     bad["provinces"] = [{**p, "games_missed": "x"} if p["colour"] == "red" else p
