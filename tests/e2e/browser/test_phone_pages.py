@@ -1183,6 +1183,40 @@ def test_upgrades_and_structures_offered_say_what_they_do(devices, server):
             expect(group.locator("button.choice", has_text=said).first).to_be_visible()
 
 
+def test_an_explored_site_is_told_what_was_found_from_the_phone(devices, server):
+    """Rulebook, "Explorers Guild" > "Explore": the site explored gets the sticker of what
+    was found. No page offered record_site, so an explored site stayed a blank "explored"
+    one (no production at winter, never raided). A card asks each explored site's sticker;
+    a mine is recorded with its gold; the card goes once nothing is left to tell."""
+    table = server.services.tables.get(server.table)
+    for cmd, args in (("hire_guild", {"guild": "explorers"}),
+                      ("sail", {"moves": [{"ship": "blue-1",
+                                           "path": ["coastal_waters", "isle-a"]}]}),
+                      ("explore", {"flagship": "blue-1", "site": "isle-a/3"}),
+                      ("roll", {"faces": ["strong", "strong"]}),
+                      ("assign_damage", {"choice": "card:blue-1"})):
+        table.apply(Command(cmd, args, "blue"))
+    assert table.state.sites["isle-a/3"].kind == "explored"
+    watcher = devices()  # a spectator is not asked
+    watcher.goto(server.url(f"/t/{server.table}"))
+    expect(watcher.locator("#status")).to_contain_text("Year")
+    ana = join_as(devices, server, "Ana", "green")  # any player at the table may tell
+    card = ana.locator("#explored")
+    form = card.locator("form[data-site='isle-a/3']")
+    expect(form.locator("legend")).to_have_text("site 3 of Example isle A")
+    expect(form.get_by_label("Goods", exact=True)).to_be_visible()  # a site with goods by default
+    form.get_by_label("The site is", exact=True).select_option(label="a mine")
+    expect(form.get_by_label("Goods", exact=True)).to_be_hidden()
+    form.get_by_role("button", name="Record").click()  # no gold given: the form says so
+    assert table.state.sites["isle-a/3"].kind == "explored"
+    form.get_by_label("Gold it is worth", exact=True).fill("3")
+    form.get_by_role("button", name="Record").click()
+    expect(card).to_be_hidden()
+    site = table.state.sites["isle-a/3"]
+    assert (site.kind, site.value) == ("mine", 3)
+    expect(watcher.locator("#explored")).to_be_hidden()
+
+
 def test_a_photo_with_no_die_says_why_and_what_to_do(devices, server, tmp_path):
     """A photo of no dice (a dark picture) while a roll is asked: the table page shows the
     read with the reader's warning, says to throw or take the photo again or type the

@@ -11,6 +11,7 @@ import {lastAsked, normalizeRead, readPanel, unchangedRead, uploadPhoto} from ".
 import {hardwareAlerts} from "./alerts.js";
 import {cameraWatcher} from "./camera.js";
 import {diceStats} from "./dicestats.js";
+import {renderExplored} from "./explored.js";
 import {
   diceFaces, dieName, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
   goodName, lastRoll, optionLabel, rollerOf, placeName, playerName, poolLines, promptQuestion, provinceCard, provinceName,
@@ -997,6 +998,8 @@ function renderState() {
   fill($("#endeavor-slot"), endeavorBlock(state, view.phrases));
   renderBuilder();
   renderActions();
+  renderExplored($("#explored"), state, {enabled: canAct(),
+                                         send: (args) => command("record_site", args, null)});
   fill($("#glory"), gloryTrack(state));
   fill($("#provinces"), (state.seating || Object.keys(state.provinces)).map(
     (c) => provinceCard(state, c, who && who.province === c)));
