@@ -28,6 +28,9 @@ def _who(colour: Any) -> str:
 
 _PLURALS = {"die": "dice", "success": "successes", "glory": "glory"}
 
+TITLES = {"prince": "Prince/Princess", "duke": "Duke/Duchess", "count": "Count/Countess",
+          "baron": "Baron/Baroness", "lord": "Lord/Lady"}  # as the pages name them
+
 FACES = {"blank": "blank", "standard": "success", "weak": "weak success",
          "strong": "strong success"}  # as the pages name the faces (en.json face.*)
 
@@ -155,9 +158,10 @@ _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "GloryRecorded": lambda p: "Glory recorded: " + ", ".join(
         f"{_who(c)} {g} (campaign {p['campaign'][c]})" for c, g in p["glory"].items()) + ".",
     "TitlesRanked": lambda p: "Titles by campaign glory: " + "; ".join(
-        "/".join(_who(c) for c in b["players"]) + " -> " + "/".join(b["titles"])
-        for b in p["blocks"]) + ".",
-    "TitleChosen": lambda p: f"{_who(p['player'])} is now {p['title']}.",
+        "/".join(_who(c) for c in b["players"]) + ": "
+        + " or ".join(TITLES.get(t, t) for t in b["titles"]) for b in p["blocks"]) + ".",
+    "TitleChosen": lambda p: f"{_who(p['player'])} is now "
+                             f"{TITLES.get(p['title'], p['title'])}.",
     "GameRecorded": lambda p: f"Game {p['game']} is recorded in the campaign.",
     "AbsentPassedBy": lambda p: f"{_who(p['player'])} is absent: {p['what']}.",
     "HistoryNoted": _noted,
@@ -272,8 +276,8 @@ TEMPLATES: dict[str, dict[str, Callable[[Mapping[str, Any]], str]]] = {
 LANGUAGES = tuple(TEMPLATES)
 
 
-NAMED = ("ship", "flagship", "support", "together_with", "region", "start", "to", "location",
-         "site", "sites", "source")
+NAMED = ("ship", "flagship", "support", "together_with", "region", "regions", "start", "to",
+         "location", "site", "sites", "source")
 """Payload keys that may hold a ship's, a region's or a site's id (or a list of them),
 named by :func:`describe` when it is given the table's state (other keys hold colours,
 which are also the provinces' region ids, so only these are looked up)."""
@@ -315,8 +319,17 @@ def _named(payload: Mapping[str, Any], state: SeaFallState, lang: str) -> dict[s
 
 
 def _name(value: str, state: SeaFallState, lang: str) -> str:
-    """A ship's, a region's or a site's id named as the table knows it; else as it is."""
+    """A ship's, a region's or a site's id named as the table knows it, or a place of enmity
+    tokens (``garrison:<region>``, ``war:<province>``); else as it is."""
     said = log_fr.default_name if lang == "fr" else str
+    kind, _, rest = value.partition(":")
+    if kind == "garrison" and rest in state.regions:
+        name = said(state.regions[rest].name or rest)
+        return f"la garnison {log_fr.de(name)}" if lang == "fr" else f"the garrison of {name}"
+    if kind == "war" and rest in state.provinces:
+        who = state.provinces[rest].player or log_fr.titled(rest)
+        return (f"la case « En guerre avec » {log_fr.de(who)}" if lang == "fr"
+                else f"the At War With space of {who}")
     thing = state.ships.get(value) or state.regions.get(value)
     if thing is not None:
         return said(thing.name) if thing.name else value

@@ -374,7 +374,7 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "GloryRecorded": lambda p: "Gloire notée : " + ", ".join(
         f"{_who(c)} {g} (campagne {p['campaign'][c]})" for c, g in p["glory"].items()) + ".",
     "TitlesRanked": lambda p: "Rangs selon la gloire de campagne : " + " ; ".join(
-        "/".join(_who(c) for c in b["players"]) + " -> "
+        "/".join(_who(c) for c in b["players"]) + " : "
         + " ou ".join(TITLES.get(t, t) for t in b["titles"])
         for b in p["blocks"]) + ".",
     "TitleChosen": lambda p: f"{_who(p['player'])} prend le rang "

@@ -90,3 +90,18 @@ def test_every_command_is_documented_with_an_example():
     docs = Path(__file__).parents[4] / "docs"
     text = (docs / "commands.md").read_text() + (docs / "seafall-actions.md").read_text()
     assert [c for c in COMMANDS if f"`{c}`" not in text] == []
+
+
+def test_titles_are_named_as_the_pages_name_them():
+    """The end of the game's titles (rulebook, "End of Game" step 7) read as the pages name
+    them, where the history showed the ids ("Ann -> prince")."""
+    ranked = Event("TitlesRanked", {"blocks": [{"players": ["blue"], "titles": ["prince"]},
+                                               {"players": ["red", "green"],
+                                                "titles": ["duke", "count"]}]})
+    assert describe(ranked) == ("Titles by campaign glory: Blue: Prince/Princess; "
+                                "Red/Green: Duke/Duchess or Count/Countess.")
+    assert describe(ranked, "fr") == ("Rangs selon la gloire de campagne : Bleu : "
+                                      "Prince/Princesse ; Rouge/Vert : Duc/Duchesse ou "
+                                      "Comte/Comtesse.")
+    assert describe(Event("TitleChosen", {"player": "red", "title": "duke"})) == \
+        "Red is now Duke/Duchess."

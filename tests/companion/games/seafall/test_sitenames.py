@@ -50,6 +50,20 @@ def test_the_history_names_sites_with_the_tables_state_and_keeps_ids_without():
     assert describe(improved) == "Blue improves the field blue/field-1 to 5 gold."
     taken = Event("EnmityTakenBack", {"player": "red", "location": "isle-a/2"})
     assert describe(taken, "fr", state) == "Rouge reprend un jeton sur le lieu 2 d’Example isle A."
+    # the end of the game's places of enmity tokens, and its regions (they showed ids:
+    # "garrison:isle-a", "stickers on isle-a")
+    garrison = Event("EnmityTakenBack", {"player": "red", "location": "garrison:isle-a"})
+    assert describe(garrison, "en", state) == \
+        "Red takes back a token from the garrison of Example isle A."
+    assert describe(garrison, "fr", state) == \
+        "Rouge reprend un jeton sur la garnison d’Example isle A."
+    war = Event("EnmityTakenBack", {"player": "red", "location": "war:blue"})
+    assert describe(war, "en", state) == \
+        "Red takes back a token from the At War With space of Blue."
+    stickers = Event("TokensBecomeStickers", {"player": "red", "regions": ["isle-a", "blue"]})
+    assert describe(stickers, "en", state) == \
+        "Red's tokens left become stickers on Example isle A, Blue province."
+    assert describe(garrison) == "Red takes back a token from garrison:isle-a."
     unknown = Event("SiteExplored", {"site": "isle-z/9"})  # not on this map: as it is
     assert describe(unknown, "en", state) == "Isle-z/9 is explored."
 
