@@ -161,7 +161,7 @@ def appellation(value: Any) -> str:
     """An appellation's name as given: ``InvalidCommand`` unless it is 1-40 characters."""
     name = value.strip() if isinstance(value, str) else ""
     if not name:
-        raise InvalidCommand("an appellation needs its 'name' (as on the improvement sheet)")
+        raise InvalidCommand("an appellation needs a name (as on the improvement sheet)")
     if len(name) > APPELLATION_MAX:
         raise InvalidCommand(f"an appellation's name has at most {APPELLATION_MAX} characters")
     return name

@@ -292,6 +292,10 @@ _REFUSALS: list[tuple[str, str]] = [
      r"first", "{q:1} a été placé sous la pioche Évènement cette année : les cartes "
      "au-dessus viennent d’abord"),
     # the end of the game (endgame.py)
+    (r"an appellation needs a name \(as on the improvement sheet\)",
+     "une appellation a besoin d’un nom (comme sur la feuille d’améliorations)"),
+    (r"an appellation's name has at most (\d+) characters",
+     "le nom d’une appellation a au plus {1} caractères"),
     (r"the end of the game is not at the step '(.+)'",
      "la fin de partie n’est pas à l’étape {Q0}{step:1}{Q1}"),
     (r"choose a field (.+) controls", "choisissez un champ que {1} contrôle"),

@@ -322,6 +322,8 @@ def test_tv_view_at_1920x1080_shows_the_table_and_follows_it_live(devices, serve
     expect(page.locator("#tv-roll .faces.huge .face")).to_have_count(2)
     expect(page.locator("#tv-roll")).to_contain_text("strong success")
     expect(page.locator("#tv-events")).to_contain_text("Dice read")
+    table.undo("blue")  # said as the history card says it (the TV said "Command 4 undone.")
+    expect(page.locator("#tv-events li").first).to_have_text("Taken back: Dice (Blue).")
 
 
 def test_the_tv_keeps_the_odds_in_view_and_says_whose_roll_it_shows(devices, server):
@@ -1656,9 +1658,13 @@ def test_the_winner_takes_an_appellation_by_its_name_on_the_table_page(devices, 
     expect(name).to_be_focused()
     name.fill("   ")  # only spaces: the server says why, and the form stays
     prompt.locator("form.option-inputs button[type=submit]").click()
-    expect(ana.locator("#notice")).to_contain_text("an appellation needs its 'name'")
+    expect(ana.locator("#notice")).to_contain_text("an appellation needs a name")
     expect(name).to_be_visible()
+    name.fill("the Unconquerable Admiral of the Windward Seas")  # past the sheet's 40
+    expect(name).to_have_value("the Unconquerable Admiral of the Windwar")
+    expect(prompt.locator("form.option-inputs")).to_contain_text("40 of 40 characters")
     name.fill("the Wise")
+    expect(prompt.locator("form.option-inputs")).to_contain_text("8 of 40 characters")
     prompt.locator("form.option-inputs button[type=submit]").click()
     expect(ana.locator("#history-list")).to_contain_text("the Wise")
     assert table.state.provinces["red"].appellation == "the Wise"

@@ -13,9 +13,9 @@ import {cameraWatcher} from "./camera.js";
 import {diceStats} from "./dicestats.js";
 import {renderExplored} from "./explored.js";
 import {
-  diceFaces, dieName, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
+  actorName as actorNamed, diceFaces, dieName, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
   goodName, lastRoll, optionLabel, rollerOf, placeName, playerName, poolLines, promptQuestion, provinceCard, provinceName,
-  shipName, statusLine, svgImageUrl,
+  shipName, statusLine, stepText, svgImageUrl,
 } from "./views.js";
 
 const tableId = config.table;
@@ -237,8 +237,16 @@ function optionInputs(prompt, option) {
     const kept = typing.values[input.arg];
     const field = typedInput(input, input.arg,
       kept !== undefined ? kept : (input.default === null ? "" : String(input.default)));
-    field.addEventListener("input", () => { typing.values[input.arg] = field.value; });
-    return h("label", {}, t(`input.${prompt.command}.${input.arg}`, null, input.label), field);
+    // a name has a most length, which the field stops at: a count says so (a name typed
+    // or pasted longer was cut short without a word)
+    const count = input.kind !== "number" && input.maximum
+      ? h("span", {class: "muted small", "aria-live": "polite"}) : null;
+    const counted = () => {
+      if (count) count.textContent = t("input.chars", {n: field.value.length, max: input.maximum});
+    };
+    field.addEventListener("input", () => { typing.values[input.arg] = field.value; counted(); });
+    counted();
+    return h("label", {}, t(`input.${prompt.command}.${input.arg}`, null, input.label), field, count);
   });
   const form = h("form", {class: "option-inputs stack"}, ...fields,
     h("div", {class: "row"},
@@ -587,13 +595,7 @@ function renderDice() {
   fill(box, parts);
 }
 
-// Who sent a command, as the page names them: a province by its player, the camera and the
-// demonstration in the page's language, anyone else as recorded.
-function actorName(actor) {
-  const province = view && view.state.provinces ? view.state.provinces[actor] : null;
-  if (province) return playerName(province.player, actor);
-  return t("actor." + actor, null, actor);
-}
+const actorName = (actor) => actorNamed(view && view.state, actor);
 
 function renderHistory() {
   const list = [...history].reverse().slice(0, 40);
@@ -606,22 +608,12 @@ function renderHistory() {
         : entry.kind === "undo" || entry.kind === "redo"  // the host's, who sends no province
           ? h("span", {class: "muted", text: " · " + t("actor.host")}) : null,
       entry.undone ? h("span", {class: "pill", text: t("history.was_undone")}) : null),
-    h("ul", {class: "events"}, (entry.events || []).map((e) => h("li", {text: stepText(e) || e.text || e.type}))),
+    h("ul", {class: "events"}, (entry.events || []).map((e) => h("li", {text: stepText(view.state, history, e) || e.text || e.type}))),
     rollPicture(entry),
     forgetRollButton(entry))));
   renderUndoRedo();
 }
 
-// An undo or redo names the command it took back or brought back, and whose it was
-// ("Green's sail is taken back"), where the engine's line gave its number only.
-function stepText(e) {
-  const which = {CommandUndone: "history.step_undone", CommandRedone: "history.step_redone"}[e.type];
-  const number = e.payload ? e.payload.command_no : undefined;
-  const target = which && history.find((x) => x.kind === "command" && x.command_no === number);
-  if (!target) return null;
-  return t(which, {command: t("command." + target.type, null, target.type.replace(/_/g, " ")),
-                   player: actorName(target.actor)});
-}
 
 // A roll read from the camera or a photo links to the picture it was read from: the proof
 // of the roll, for anyone who doubts it later.

@@ -118,7 +118,8 @@ function fitRoll() {
 // The events of the table's history, in the page's language; new ones read aloud.
 async function loadEvents() {
   try {
-    events = historyEvents((await getJSON(`${base}/history?lang=${config.lang}`)).history);
+    events = historyEvents((await getJSON(`${base}/history?lang=${config.lang}`)).history,
+                           view && view.state);
     voice.hear(events);
   } catch (err) { /* keep */ }
 }

@@ -318,13 +318,38 @@ export function rollerOf(state, events, roll) {
 }
 
 // History entries (GET /history) flattened to their events, newest last.
-export function historyEvents(history) {
+// The events in effect, oldest first; with the table's `state`, an undo's or a redo's line
+// names what it took back (stepText), as the history card does (the TV said "Command 4
+// undone.").
+export function historyEvents(history, state = null) {
   const out = [];
   for (const entry of history || []) {
     if (entry.undone) continue;
-    for (const e of entry.events || []) out.push(e);
+    for (const e of entry.events || []) {
+      const step = state ? stepText(state, history, e) : null;
+      out.push(step ? {...e, text: step} : e);
+    }
   }
   return out;
+}
+
+// Who sent a command, as the pages name them: a province by its player, the camera and the
+// demonstration in the page's language, anyone else as recorded.
+export function actorName(state, actor) {
+  const province = state && state.provinces ? state.provinces[actor] : null;
+  if (province) return playerName(province.player, actor);
+  return t("actor." + actor, null, actor);
+}
+
+// An undo or redo names the command it took back or brought back, and whose it was
+// ("Taken back: Sail (Green)"), where the engine's line gave its number only.
+export function stepText(state, history, e) {
+  const which = {CommandUndone: "history.step_undone", CommandRedone: "history.step_redone"}[e.type];
+  const number = e.payload ? e.payload.command_no : undefined;
+  const target = which && (history || []).find((x) => x.kind === "command" && x.command_no === number);
+  if (!target) return null;
+  return t(which, {command: t("command." + target.type, null, target.type.replace(/_/g, " ")),
+                   player: actorName(state, target.actor)});
 }
 
 const SVG_NS = "http://www.w3.org/2000/svg";  // a namespace name, not a download
