@@ -325,6 +325,15 @@ def test_tv_view_at_1920x1080_shows_the_table_and_follows_it_live(devices, serve
     table.undo("blue")  # said as the history card says it (the TV said "Command 4 undone.")
     expect(page.locator("#tv-events li").first).to_have_text("Taken back: Dice (Blue).")
 
+    from companion.games.seafall.setup import demo_options
+
+    options = demo_options()  # a sunk ship is said so (a struck-through name, hardly seen)
+    options["provinces"][1]["ships"][1]["sunk"] = True
+    sunk = server.services.tables.create("seafall", options)
+    page.goto(server.url(f"/t/{sunk.session_id}/tv"))
+    ship = page.locator(".tv-province .sunk")
+    expect(ship).to_have_text("Green ship 2 · sunk")
+
 
 def test_the_tv_keeps_the_odds_in_view_and_says_whose_roll_it_shows(devices, server):
     """The TV is not scrolled: on a smaller screen the roll's column drops the bars per

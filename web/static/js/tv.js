@@ -68,7 +68,8 @@ function tvProvince(state, colour) {
       h("span", {}, h("b", {text: String(prov.reputation)}), " ", t("prov.reputation")),
       h("span", {}, h("b", {text: String(prov.home_enmity)}), " ", t("prov.enmity"))),
     h("ul", {class: "tv-ships"}, ships.map((s) => h("li", {class: s.sunk ? "sunk" : ""},
-      shipLabel(s), s.damage.length ? h("span", {class: "damage", text: " ✕" + s.damage.length}) : null,
+      shipLabel(s), s.sunk ? h("span", {class: "damage", text: " · " + t("ship.sunk")})
+        : s.damage.length ? h("span", {class: "damage", text: " ✕" + s.damage.length}) : null,
       s.upgrades.length ? h("span", {class: "muted", text: " · " + s.upgrades.map((u) => u.name).join(", ")}) : null))));
 }
 
