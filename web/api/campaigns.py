@@ -138,6 +138,7 @@ def next_game(campaign_id: str) -> Any:
         raise InvalidCommand("'changes' is a list of changes of players (join, catch_up, "
                              "leave, absent)")
     table = start_next_game(_store(), campaign_id, changes=changes)
+    _previous_game_moved(info)  # its pages point at the new game's table
     pin = _services().auth.new_host_pin(table.session_id)
     auth.set_member(table.session_id, auth.Member("host"))
     response = jsonify({"table": table.session_id, "host_pin": pin,
@@ -173,7 +174,18 @@ def take_back(campaign_id: str) -> Any:
     if expected is not None and not all(isinstance(x, str) for x in expected):
         raise InvalidCommand("say what is taken back: {\"kind\": \"game\" or \"recording\", "
                              "\"session\": ID}, as the campaign's last_step")
+    before = info
     info = _store().take_back_campaign_step(campaign_id, expected)
     if step is not None:  # its table's pages: a table of its own, or under way again
         _services().live.campaign_changed(step[1])
+        if step[0] == "game":  # the game before no longer has a next one
+            _previous_game_moved(before)
     return jsonify(campaign_json(info))
+
+
+def _previous_game_moved(info: CampaignInfo) -> None:
+    """Tell the pages of the campaign's last recorded game (as ``info`` had it) that the
+    game after it was set up or taken back: they link to the next game's table."""
+    recorded = [g for g in info.games if g.recorded and not g.withdrawn]
+    if recorded:
+        _services().live.campaign_changed(recorded[-1].session_id)

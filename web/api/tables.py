@@ -104,8 +104,11 @@ def _campaign_standing(session_id: str) -> dict[str, Any] | None:
     info = campaign_of(session_id) if campaign_of is not None else None
     if info is None:
         return None
+    games = [g.session_id for g in info.games if not g.withdrawn]
+    after = games[games.index(session_id) + 1:] if session_id in games else []
     return {"id": info.id, "name": info.name,
-            "recorded": store.campaign_recorded(session_id) is not None}
+            "recorded": store.campaign_recorded(session_id) is not None,
+            "next": after[0] if after else None}
 
 
 @bp.get("/<session_id>/history")

@@ -1002,7 +1002,18 @@ def test_a_campaign_game_links_to_its_campaign_and_says_when_it_is_recorded(devi
     # the table page hears it (no new version of the table): it stays as recorded
     expect(page.locator("#campaign-next")).to_contain_text("Recorded into the campaign")
     expect(page.locator("#undo")).to_be_disabled()
+    expect(page.locator("#next-game")).to_have_count(0)
+    # the next game set up: the old table's phones are pointed at its table (they had no
+    # way there but the campaign page), and no longer once that is taken back
+    campaign.locator("#next-form button[type=submit]").click()
+    expect(campaign.locator("#campaign-result .pin")).to_be_visible()
+    second = store.campaign(info.id).current
+    expect(page.locator("#next-game")).to_have_attribute("href", f"/t/{second}")
     campaign.once("dialog", lambda dialog: dialog.accept())
+    campaign.locator("#take-back").click()
+    expect(page.locator("#next-game")).to_have_count(0)
+    campaign.once("dialog", lambda dialog: dialog.accept())
+    expect(campaign.locator("#take-back")).to_have_text("Take back the recording of game 1")
     campaign.locator("#take-back").click()
     expect(page.locator("#campaign-next")).to_contain_text("The game is over")
     expect(page.locator("#undo")).to_be_enabled()  # to be mended, then recorded again

@@ -918,6 +918,7 @@ function renderSeat() {
 // moved on, and when an undo is refused.
 let carried = false;      // this game is recorded into its campaign
 let campaignGone = false; // its setting up was taken back: a table of its own now
+let nextGame = null;      // the table of the campaign's game after this one, once set up
 
 async function renderCampaignNext(state, ask = false) {
   const box = $("#campaign-next");
@@ -929,15 +930,22 @@ async function renderCampaignNext(state, ask = false) {
       const mine = (c.games || []).find((g) => g.session === tableId);
       campaignGone = !mine || mine.withdrawn;
       carried = Boolean(mine && mine.recorded && !mine.withdrawn);
+      const games = (c.games || []).filter((g) => !g.withdrawn);
+      const after = mine ? games[games.indexOf(mine) + 1] : null;
+      nextGame = after ? after.session : null;
     } catch (err) { /* what is shown stays */ }
   }
   const link = $("#campaign-link");
   if (link) link.hidden = campaignGone;
   box.hidden = !(config.campaign && !campaignGone && state.phase === "recorded");
   if (box.hidden) carried = false;
+  // once the next game is set up, its table is where the players go (they join it again)
   fill(box, box.hidden ? null : [
     h("p", {text: t(carried ? "table.campaign_carried" : "table.campaign_next")}),
-    h("a", {class: "button primary", href: `/campaigns/${encodeURIComponent(config.campaign.id)}`,
+    carried && nextGame ? h("a", {class: "button primary", id: "next-game",
+      href: `/t/${encodeURIComponent(nextGame)}`, text: t("table.campaign_next_game")}) : null,
+    h("a", {class: "button" + (carried && nextGame ? " secondary" : " primary"),
+            href: `/campaigns/${encodeURIComponent(config.campaign.id)}`,
             text: t("table.campaign_open")})]);
   renderUndoRedo();
 }
