@@ -16,6 +16,9 @@ header first (:func:`image_size`), and:
   OpenCV is loaded, so not set from here); its errors become :class:`ImageError`;
 * a file cut off before its end (a copy or an upload that did not finish) is refused as
   that, so a player knows to send it again rather than to change the phone's format;
+* a JPEG whose data is damaged part way, which libjpeg decodes all the same with the rest
+  of the picture made up (:mod:`vision.decodernotes` hears it say so), is refused as
+  damaged;
 * a picture too small or too long and narrow to show a dice tray (:func:`shape_problem`)
   is refused too: the reader sizes its work from the picture's short side, and a strip of
   a few pixels by many thousands cost it seconds and gigabytes.
@@ -33,6 +36,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.decodernotes import damage, heard
 from vision.said import message
 
 __all__ = ["MAX_ASPECT", "MAX_FILE_BYTES", "MAX_PIXELS", "MIN_CROP_SIDE", "MIN_SIDE",
@@ -243,7 +247,8 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None,
     if size is not None and raw[:8] == _PNG and _ends_early(raw):  # before libpng complains
         raise ImageError(_CUT_OFF)
     try:
-        image = cv2.imdecode(np.frombuffer(raw, np.uint8), _REDUCED[k])
+        with heard() as notes:
+            image = cv2.imdecode(np.frombuffer(raw, np.uint8), _REDUCED[k])
     except cv2.error as exc:
         if "CV_IO_MAX_IMAGE" in str(exc):
             raise ImageError(f"too large to decode (more than {MAX_PIXELS / 1e6:.0f} "
@@ -254,6 +259,8 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None,
     if image is None or image.size == 0:
         raise ImageError(_CUT_OFF if size is not None and _ends_early(raw) else
                          "not a readable image (corrupt or unsupported format)")
+    if damage(notes) is not None:  # decoded all the same, part of it made up: refused
+        raise ImageError(_CUT_OFF if size is not None and _ends_early(raw) else _DAMAGED)
     problem = None if size else shape_problem(image.shape[1], image.shape[0], tray)
     if problem:  # a format whose header was not read
         raise ImageError(problem)
@@ -264,6 +271,12 @@ _CUT_OFF = message(
     "image.cut_off",
     "cut off: the file ends before its picture does (a copy or an upload that did not "
     "finish: copy or send it again)")()
+
+
+_DAMAGED = message(
+    "image.damaged",
+    "damaged: part of the picture's data cannot be decoded, so what it shows there is "
+    "made up (a bad copy or a failing card: take or send the photo again)")()
 
 
 def _ends_early(raw: bytes) -> bool:

@@ -83,6 +83,23 @@ def test_a_jpeg_with_more_after_its_end_is_read_and_a_corrupt_one_is_not_called_
             decode(text)
 
 
+def test_a_jpeg_damaged_part_way_is_refused_not_read_made_up(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    """A JPEG whose data is overwritten part way (full length, its end marker kept):
+    libjpeg decodes it all the same, the rest of the picture made up, and printed its note
+    to the terminal while the reader read dice that were not there. Refused as damaged, in
+    our words only."""
+    jpeg = bytearray(PHOTO.read_bytes())
+    scan = jpeg.index(b"\xff\xda")
+    middle = (scan + len(jpeg)) // 2
+    jpeg[middle:middle + 50] = bytes(range(7, 257, 5))  # no 0xff: no marker made up
+    with pytest.raises(ImageError, match=r"^damaged: part of the picture's data cannot be "
+                                         r"decoded"):
+        decode(bytes(jpeg))
+    assert "JPEG" not in capfd.readouterr().err
+    assert decode(PHOTO.read_bytes()).image.shape == (1024, 1024, 3)  # the whole one reads
+
+
 _SMALL = cv2.resize(cv2.imread(str(PHOTO)), (96, 96), interpolation=cv2.INTER_AREA)
 _FILES = {ext: cv2.imencode(ext, _SMALL)[1].tobytes()
           for ext in (".jpg", ".png", ".webp", ".bmp", ".tiff")}
