@@ -42,6 +42,16 @@ def unscaled(box: Box, scale: float) -> Box:
     return (round(x / scale), round(y / scale), round(w / scale), round(h / scale))
 
 
+def clipped(box: Box, width: int, height: int) -> Box:
+    """``box`` cut to a picture of ``width`` by ``height``: a die at the edge is boxed
+    where it shows, never at a negative place or past the edge (a crop taken with a
+    negative place wraps round in NumPy). A box wholly outside keeps a side of 1."""
+    x, y, w, h = box
+    x0, y0 = min(max(x, 0), width - 1), min(max(y, 0), height - 1)
+    x1, y1 = max(min(x + w, width), x0 + 1), max(min(y + h, height), y0 + 1)
+    return (x0, y0, x1 - x0, y1 - y0)
+
+
 TOP_FACE_SHIFT = 0.01
 """How far readers move a custom-face die's crop out from its box's centre, per pixel of
 the box's distance from the picture's centre (:func:`toward_top_face`;

@@ -125,6 +125,13 @@ class Decoded:
 
     image: np.ndarray
     scale: float = 1.0
+    full: tuple[int, int] | None = None
+    """The file's picture's own ``(width, height)``, upright; None: the image's own."""
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """``(width, height)`` of the file's picture, upright (what boxes are given in)."""
+        return self.full or (self.image.shape[1], self.image.shape[0])
 
 
 def is_jpeg(data: bytes) -> bool:
@@ -264,7 +271,12 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None,
     problem = None if size else shape_problem(image.shape[1], image.shape[0], tray)
     if problem:  # a format whose header was not read
         raise ImageError(problem)
-    return Decoded(image, 1.0 / k)
+    if k == 1 or size is None:
+        return Decoded(image)
+    width, height = size  # the header's, before the JPEG's orientation turned it upright
+    if (image.shape[1] > image.shape[0]) != (width > height):
+        width, height = height, width
+    return Decoded(image, 1.0 / k, (width, height))
 
 
 _CUT_OFF = message(

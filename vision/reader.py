@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.boxes import TOP_FACE_SHIFT, toward_top_face, unscaled
+from vision.boxes import TOP_FACE_SHIFT, clipped, toward_top_face, unscaled
 from vision.boxfixes import drop_overlapping, grown
 from vision.compression import (
     COMPRESSED_SURE_FROM,
@@ -392,6 +392,8 @@ class DiceReader:
                                   smear_check=self.smear_check, skin_scene=skin_scene)
         if warnings:
             dice = [DieRead(d.face, min(d.confidence, 0.2), True, d.box, d.crop) for d in dice]
+        # boxed where they show in the frame (a die at the edge was boxed past it)
+        dice = [replace(d, box=clipped(d.box, frame.shape[1], frame.shape[0])) for d in dice]
         dice.sort(key=lambda d: (d.box[1] + d.box[3] // 2, d.box[0]))
         ms = (self.clock() - start) * 1000.0
         return TrayRead(self.die, tuple(dice), frame_ref, ms,
@@ -501,7 +503,9 @@ class DiceReader:
         read = self.read(decoded.image, str(path))
         dice = read.dice
         if decoded.scale != 1.0:
-            dice = tuple(replace(d, box=unscaled(d.box, decoded.scale)) for d in dice)
+            width, height = decoded.size
+            dice = tuple(replace(d, box=clipped(unscaled(d.box, decoded.scale), width, height))
+                         for d in dice)
         ms = (self.clock() - start) * 1000.0
         return replace(read, dice=dice, ms=ms)
 
@@ -624,3 +628,4 @@ class DiceReader:
             if count_pips(wide).face != pips.face:
                 confidence = min(confidence, D6_UNCERTAIN_BELOW * 0.9)
         return pips.face, confidence, confidence < D6_UNCERTAIN_BELOW
+

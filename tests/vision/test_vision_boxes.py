@@ -7,6 +7,7 @@ import pytest
 from vision.boxes import (
     centre,
     centre_in,
+    clipped,
     hold_each_other,
     overlap,
     toward_top_face,
@@ -54,3 +55,10 @@ def test_a_box_moves_out_from_the_picture_centre_to_the_top_face() -> None:
     assert toward_top_face((590, 380, 20, 40), shape, 0.0) == (590, 380, 20, 40)
     # by default a box 300 px right of the centre moves 3 px (vision.boxes.TOP_FACE_SHIFT)
     assert toward_top_face((690, 290, 20, 20), shape) == (693, 290, 20, 20)
+
+
+def test_a_box_is_cut_to_the_picture() -> None:
+    assert clipped((-13, 552, 159, 160), 684, 684) == (0, 552, 146, 132)
+    assert clipped((450, 336, 38, 38), 470, 684) == (450, 336, 20, 38)
+    assert clipped((10, 10, 20, 20), 100, 100) == (10, 10, 20, 20)  # inside: as it is
+    assert clipped((200, 200, 5, 5), 100, 100) == (99, 99, 1, 1)  # wholly outside

@@ -67,6 +67,22 @@ def test_reader_boxes_are_in_the_callers_pixels() -> None:
         assert all(abs(2 * u - v) <= 12 for u, v in zip(a, b, strict=True))
 
 
+def test_a_die_cut_by_the_pictures_edge_is_boxed_inside_the_picture() -> None:
+    """The contract's boxes are in the image's own pixels: a die cut by the edge was
+    boxed past it (x of -13, or past the right edge), and a crop taken with such a box
+    wraps round in NumPy."""
+    photo = next(p for p in labelled_photos() if p.path.name == "IMG_20191209_100614.jpg")
+    image = photo.image()
+    x, y, w, h = min(photo.boxes)  # the leftmost die, cut through its middle both ways
+    for cut in (image[:, x + w // 2:], image[y + h // 2:, :], image[:, :x + w // 2]):
+        read = DiceReader("d6").read(np.ascontiguousarray(cut))
+        assert read.dice
+        for die in read.dice:
+            bx, by, bw, bh = die.box
+            assert bx >= 0 and by >= 0 and bw > 0 and bh > 0
+            assert bx + bw <= cut.shape[1] and by + bh <= cut.shape[0]
+
+
 def test_reader_empty_tray_gives_no_dice() -> None:
     tray = np.full((720, 1280, 3), (190, 192, 195), np.uint8)
     noise = np.random.default_rng(3).normal(0, 3, tray.shape)
