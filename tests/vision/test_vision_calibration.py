@@ -18,10 +18,11 @@ from vision.calibration import (
     restore_setup,
     tray_region,
 )
+from vision.reader import DiceReader
 from vision.setupadvice import floor_advice
 from vision.synthetic import tray_photo
 
-TRAY = "IMG_20191208_112404.jpg"  # 25 dice in a cardboard tray with dark walls
+TRAY = "IMG_20191208_112404.jpg"  # 25 dice on a light box: a dark corner, a strip with studs
 SHEET = "IMG_20191208_112541.jpg"  # 7 dice on a white sheet
 
 
@@ -39,12 +40,39 @@ def test_calibration_learns_background_roi_and_die_size_from_real_photos() -> No
 
 
 def test_tray_region_is_the_floor_inside_the_walls() -> None:
-    empty = empty_tray(photo(TRAY))
+    p = photo(TRAY)
+    empty = empty_tray(p)
     roi = tray_region(empty)
     h, w = roi.shape
     assert roi[h // 2, w // 2] == 255
-    assert roi[5, 5] == 0 and roi[h - 5, w - 5] == 0
-    assert 0.2 < roi.mean() / 255 < 0.8
+    assert roi[5, w - 5] == 0 and roi[h - 5, w - 5] == 0  # the dark corner, the strip's stud
+    assert 0.2 < roi.mean() / 255 < 0.97
+    assert all(roi[y + bh // 2, x + bw // 2] for x, y, bw, bh in p.boxes)  # every die's place
+
+
+def lamp_falloff(image: np.ndarray, darker: float, over: float) -> np.ndarray:
+    """``image`` under a lamp whose light falls off softly towards the right: the right
+    ``over`` of the picture darkens evenly to ``darker`` less at the edge."""
+    w = image.shape[1]
+    start = int(w * (1 - over))
+    gain = np.ones(w, np.float32)
+    gain[start:] = 1 - darker * np.linspace(0, 1, w - start)
+    return np.clip(image * gain[None, :, None], 0, 255).astype(np.uint8)
+
+
+def test_a_floor_whose_light_falls_off_softly_stays_floor() -> None:
+    """docs/vision.md allows for a lamp's light falling off softly: calibrated under one
+    (15% darker at the right edge, over 40% of the picture), the floor kept 53% of the
+    picture against 71% under even light, and a read with the setup dropped 4 of 7 dice
+    without a word. The floor is nearly the same, with every die's place on it."""
+    p = photo(SHEET)
+    even = tray_region(empty_tray(p))
+    lit = tray_region(lamp_falloff(empty_tray(p), 0.15, 0.4))
+    assert lit.mean() >= 0.8 * even.mean()
+    assert all(lit[y + h // 2, x + w // 2] for x, y, w, h in p.boxes)
+    dice = lamp_falloff(p.image(), 0.15, 0.4)
+    read = DiceReader("d6", roi=lit).read(dice)
+    assert len(read.dice) == len(p.boxes)
 
 
 def test_calibration_saves_and_loads_per_setup(tmp_path: Path) -> None:
@@ -184,9 +212,10 @@ def test_the_check_counts_what_lies_on_the_tray_floor_only() -> None:
     patch, _ = die_patches(p)[0]
     assert check("t", [empty]).things_in_tray == 0
     beside = empty.copy()
-    paste(beside, patch, (8, 8))  # on the tray's wall, off its floor
+    w = beside.shape[1]
+    paste(beside, patch, (w - 8 - patch.shape[1], 8))  # in the dark top right, off the floor
     result = check("t", [beside])
-    assert result.setup.roi[20, 20] == 0 and result.things_in_tray == 0 and result.keepable
+    assert result.setup.roi[20, w - 20] == 0 and result.things_in_tray == 0 and result.keepable
     inside = empty.copy()
     paste(inside, patch, (500, 500))
     result = check("t", [inside])
