@@ -154,14 +154,21 @@ def leave(options: Mapping[str, Any], colour: str) -> dict[str, Any]:
 
 def miss_game(options: Mapping[str, Any], colour: str) -> dict[str, Any]:
     """The next game's options with a player who cannot come ("Missing a game"): the
-    province is in the game, absent (no turns, no choices; setup checks it has no gold,
-    goods or tokens, its ships at home). The game's end records it one glory below the
-    lowest score and counts the game missed for the catch-up on return."""
+    province is in the game, absent (no turns, no choices), so it is set up with no gold,
+    goods or tokens and its ships at home, as setup checks (a first game's options may
+    give it some: marking its player absent was refused). The game's end records it one
+    glory below the lowest score and counts the game missed for the catch-up on return."""
     out = copy.deepcopy(dict(options))
     prov = _province(out, colour)
     if prov.get("absent"):
         raise IllegalCommand(f"{colour} is already marked absent for this game")
     prov["absent"] = True
+    for key in ("gold", "warehouse", "reputation", "fortune"):
+        prov.pop(key, None)  # no one is there to spend them
+    ships = prov.get("ships")
+    if isinstance(ships, list):
+        prov["ships"] = [{k: v for k, v in s.items() if k not in ("goods", "sunk", "location")}
+                         if isinstance(s, dict) else s for s in ships]
     return out
 
 

@@ -13,7 +13,7 @@ from seafall_driver import Game
 
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.games.seafall.campaign import campaign_summary, next_game
-from companion.games.seafall.membership import catch_up, join, leave
+from companion.games.seafall.membership import catch_up, join, leave, miss_game
 
 TRANSCRIPTS = Path(__file__).parent / "transcripts"
 
@@ -173,6 +173,24 @@ def test_an_absent_province_is_set_up_as_the_rulebook_says(province, match):
     with pytest.raises(InvalidCommand, match=match):
         Game({"provinces": [{"colour": "red", "absent": True, **province},
                             {"colour": "blue"}, {"colour": "green"}]})
+
+
+def test_a_player_marked_absent_has_their_province_set_up_as_absent():
+    """A first game's options may give a province gold, tokens and ships away (the demo's
+    do): marking its player absent for the next game was refused ("province red is
+    absent: no gold, goods or tokens...") and the campaign could not go on. The province
+    is set up as "Missing a game" says, its cards kept."""
+    from companion.games.seafall.setup import demo_options
+
+    options = miss_game(demo_options(), "red")
+    red = next(p for p in options["provinces"] if p["colour"] == "red")
+    assert red["absent"] and "gold" not in red and "fortune" not in red
+    state = Game({**options, "start_at": "winter", "advisor_deck": []}).state
+    prov = state.provinces["red"]
+    assert (prov.gold, prov.reputation, prov.fortune, prov.warehouse) == (0, 0, 0, [])
+    assert all(state.ships[s].location == "red" for s in prov.ships)
+    assert [a.name for a in prov.council] == [
+        next(p for p in demo_options()["provinces"] if p["colour"] == "red")["advisors"][0]]
 
 
 @pytest.mark.parametrize("options, match", [
