@@ -208,8 +208,8 @@ def titled(text: str) -> str:
 
 
 def _of(colour: Any) -> str:
-    """« de Rouge » — the province a thing belongs to."""
-    return f"de {_who(colour)}"
+    """« de Rouge », « d’Éloïse » — the province a thing belongs to."""
+    return de(_who(colour))
 
 
 def _n(count: int, one: str, many: str | None = None) -> str:
@@ -262,7 +262,7 @@ def _sailed(p: Mapping[str, Any]) -> str:
     text = (f"{p['ship']} navigue {de(str(p['start']))} {to(str(p['to']))} "
             f"({_n(len(p['path']), 'case')} sur {p['sail']})")
     if p.get("together_with"):
-        text += f", accompagné de {p['together_with']}"
+        text += f", accompagné {de(p['together_with'])}"
     if p.get("unchecked"):
         text += f" ; trajet non vérifié sur la carte : {', '.join(p['unchecked'])}"
     return text + "."
@@ -352,7 +352,7 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
                              else f"{_who(p['player'])} ne garde aucun conseiller "
                                   f"({phrase(p['reason'])}).",
     "ShipImproved": lambda p: f"{_who(p['player'])} améliore la valeur de "
-                              f"{STATS.get(p['stat'], p['stat'])} de {p['ship']}."
+                              f"{STATS.get(p['stat'], p['stat'])} {de(p['ship'])}."
                               if p["ship"] else f"Les bateaux {_of(p['player'])} sont "
                                                 "tous au maximum.",
     "EnmitySettlingBegan": lambda p: f"{_who(p['player'])} lance {_n(p['dice'], 'dé')} "
@@ -423,7 +423,7 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "UpgradeExhausted": lambda p: f"{p['ship']} épuise {p['upgrade']} pour encaisser un dégât.",
     "DamageCardDrawn": lambda p: f"{p['ship']} reçoit une carte dégât"
                                  + (f" ({p['card']})." if p["card"] != "damage" else "."),
-    "HoldOverloaded": lambda p: f"La cale de {p['ship']} dépasse sa valeur.",
+    "HoldOverloaded": lambda p: f"La cale {de(p['ship'])} dépasse sa valeur.",
     "GoodsReturned": lambda p: f"{p['ship']} rend {_list(p['goods'], GOODS)} à la réserve.",
     "ShipSank": _sank,
     "GloryChanged": lambda p: f"{_who(p['player'])} "

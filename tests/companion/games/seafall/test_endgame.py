@@ -59,8 +59,8 @@ def test_an_appellation_is_taken_by_its_name_and_a_field_by_its_new_value():
         {"arg": "name", "label": "the appellation's name", "kind": "text", "default": None,
          "minimum": 1, "maximum": 40}]
     assert "inputs" not in options["fortune"]  # nothing to type
-    for name, why in [(None, "needs its 'name'"), ("   ", "needs its 'name'"),
-                      (7, "needs its 'name'"), ("x" * 41, "at most 40 characters")]:
+    for name, why in [(None, "needs a name"), ("   ", "needs a name"),
+                      (7, "needs a name"), ("x" * 41, "at most 40 characters")]:
         with pytest.raises(InvalidCommand, match=why):
             g.do("improve_province", choice="appellation", name=name)
     assert g.state.end_step == 1  # nothing was taken

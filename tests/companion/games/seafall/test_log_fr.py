@@ -196,7 +196,7 @@ def test_pool_lines_and_reasons_are_translated() -> None:
 
 def test_unknown_phrases_and_colours_are_kept_not_guessed() -> None:
     assert phrase("a reason added later") == "a reason added later"
-    assert describe(Event("TurnStarted", {"player": "orange"}), "fr") == "Début du tour de Orange."
+    assert describe(Event("TurnStarted", {"player": "orange"}), "fr") == "Début du tour d’Orange."
     assert describe(Event("EndStepBegan", {"step": 9, "name": "new step"}), "fr") \
         == "Fin de partie, étape 9 : new step."
 

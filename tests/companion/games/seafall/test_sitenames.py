@@ -68,6 +68,17 @@ def test_the_history_names_sites_with_the_tables_state_and_keeps_ids_without():
     assert describe(unknown, "en", state) == "Isle-z/9 is explored."
 
 
+def test_french_elides_de_before_a_players_name_with_a_vowel():
+    """« Fin du tour de Anne » was not French: « d’Anne », « d’Éloïse »; « de Zoé »."""
+    state = initial_state(demo_options())
+    state.provinces["blue"].player, state.provinces["green"].player = "Éloïse", "Zoé"
+    assert describe(Event("TurnEnded", {"player": "blue"}), "fr", state) == \
+        "Fin du tour d’Éloïse."
+    assert describe(Event("TurnStarted", {"player": "green"}), "fr", state) == \
+        "Début du tour de Zoé."
+    assert describe(Event("TurnStarted", {"player": "red"}), "fr") == "Début du tour de Rouge."
+
+
 def test_with_the_tables_state_a_province_is_named_by_its_player():
     """A campaign's players by name, as the pages name them ("Ann's turn", while the history
     said "Blue's turn begins"); a default player's name in French; by colour without the
