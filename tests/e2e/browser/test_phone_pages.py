@@ -324,6 +324,9 @@ def test_tv_view_at_1920x1080_shows_the_table_and_follows_it_live(devices, serve
     expect(page.locator("#tv-events")).to_contain_text("Dice read")
     table.undo("blue")  # said as the history card says it (the TV said "Command 4 undone.")
     expect(page.locator("#tv-events li").first).to_have_text("Taken back: Dice (Blue).")
+    table.apply(Command("roll", {"faces": ["strong", "blank"]}))  # sent by no one (a box)
+    table.undo("blue")  # named no one: it said "(null)"
+    expect(page.locator("#tv-events li").first).to_have_text("Taken back: Dice.")
 
     from companion.games.seafall.setup import demo_options
 
@@ -387,6 +390,23 @@ def test_the_tvs_recent_events_fit_the_screen_newest_first(devices, server):
         assert name.bounding_box()["height"] < 60
     grid = tv.locator(".tv-grid").bounding_box()
     assert grid["y"] + grid["height"] <= 720  # the header is as tall as it needs; no scroll
+
+
+def test_french_pages_elide_de_before_a_name_with_a_vowel(devices, server):
+    """« tour de Éloïse » is not French: the pages say « tour d’Éloïse » and « gloire
+    d’Anne », as the history does; « de Zoé » stays."""
+    from companion.games.seafall.setup import demo_options
+
+    options = demo_options()
+    for prov, name in zip(options["provinces"], ("Éloïse", "Zoé", "Anne"), strict=False):
+        prov["player"] = name
+    table = server.services.tables.create("seafall", options)
+    page = devices("fr-FR")
+    page.goto(server.url(f"/t/{table.session_id}"))
+    expect(page.locator("#status")).to_contain_text("tour d’Éloïse")
+    expect(page.locator("#glory [aria-label='gloire d’Anne']")).to_have_count(1)
+    expect(page.locator("#glory [aria-label='gloire de Zoé']")).to_have_count(1)
+    expect(page.locator("#history-list")).to_contain_text("Début du tour d’Éloïse")
 
 
 def test_a_tv_that_is_not_the_hosts_shows_no_invite_and_asks_nothing_refused(devices, server):

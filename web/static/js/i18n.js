@@ -14,9 +14,20 @@ export function t(key, values, fallback) {
   let text = Object.prototype.hasOwnProperty.call(strings, key) ? strings[key]
     : (fallback !== undefined ? fallback : key);
   for (const [name, value] of Object.entries(values || {})) {
+    if (config.lang === "fr") text = elided(text, name, String(value));
     text = text.split("{" + name + "}").join(String(value));
   }
   return text;
+}
+
+// French says « d’Éloïse », « qu’Anne », not « de Éloïse »: before a value that begins
+// with a vowel, « de » and « que » in front of its place lose their e (the history's
+// log_fr.de does the same on the server).
+const VOWEL = /^[aeiouyàâäéèêëîïôöùûüœæ]/i;
+function elided(text, name, value) {
+  if (!VOWEL.test(value)) return text;
+  const before = new RegExp(`(^|[\\s(«\u00a0])([dD]|[qQ]u)e \\{${name}\\}`, "g");
+  return text.replace(before, `$1$2’{${name}}`);
 }
 
 export function has(key) {

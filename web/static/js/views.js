@@ -348,8 +348,10 @@ export function stepText(state, history, e) {
   const number = e.payload ? e.payload.command_no : undefined;
   const target = which && (history || []).find((x) => x.kind === "command" && x.command_no === number);
   if (!target) return null;
-  return t(which, {command: t("command." + target.type, null, target.type.replace(/_/g, " ")),
-                   player: actorName(state, target.actor)});
+  // a command no one sent in particular (the table's, a button's "next") names no one
+  return t(target.actor ? which : which + "_table",
+           {command: t("command." + target.type, null, target.type.replace(/_/g, " ")),
+            player: target.actor ? actorName(state, target.actor) : ""});
 }
 
 const SVG_NS = "http://www.w3.org/2000/svg";  // a namespace name, not a download
