@@ -356,9 +356,11 @@ def test_the_tv_keeps_the_odds_in_view_and_says_whose_roll_it_shows(devices, ser
     head = tv.locator(".tv-roll .odds-head").bounding_box()
     assert head["y"] + head["height"] < 480
     expect(tv.locator("#tv-roll")).not_to_contain_text("roll ·")  # no roll of this one yet
+    expect(tv.locator("#roll-title")).to_be_hidden()  # nor its heading over the card alone
     table.apply(Command("roll", {"faces": ["standard", "strong"]}, "blue"))
     expect(tv.locator(".tv-roll-text")).to_contain_text(
         "Blue's roll · Dice read (typed): success, strong success")
+    expect(tv.locator("#roll-title")).to_be_visible()
 
 
 def test_the_tvs_recent_events_fit_the_screen_newest_first(devices, server):
@@ -371,14 +373,15 @@ def test_the_tvs_recent_events_fit_the_screen_newest_first(devices, server):
     for prov in options["provinces"]:
         prov["player"] = f"{prov['colour'].title()} of the Very Long Name Islands Trading Company"
     table = server.services.tables.create("seafall", options)
+    for colour in table.state.seating:  # before the page opens: fitted before the invite
+        table.apply(Command("hire_guild", {"guild": "merchants"}, colour))
+        table.apply(Command("end_turn", {}, colour))
     tv = devices(viewport={"width": 1280, "height": 720})
     tv.goto(server.url(f"/host/{table.session_id}?pin="
                        f"{server.services.auth.demo_host(table.session_id)}"))
     tv.goto(server.url(f"/t/{table.session_id}/tv"))
     expect(tv.locator("#tv-join")).to_be_visible()
-    for colour in table.state.seating:
-        table.apply(Command("hire_guild", {"guild": "merchants"}, colour))
-        table.apply(Command("end_turn", {}, colour))
+    tv.wait_for_function("document.querySelector('#tv-qr').naturalWidth > 0")
     history = tv.request.get(server.url(f"/api/tables/{table.session_id}/history")).json()
     newest = history["history"][-1]["events"][-1]["text"]
     expect(tv.locator("#tv-events li").first).to_have_text(newest)

@@ -88,6 +88,7 @@ function render() {
       text: t("dice.roll_of", {player: rollerOf(state, events, roll), text: roll.text})})]
       : waiting ? null : h("p", {class: "muted", text: t("dice.none")}),
     end);
+  $("#roll-title").hidden = waiting;  // no "Last roll" over the endeavor's card alone
   fitRoll();
   const prompt = (view.prompts || [])[0];
   fill($("#tv-prompt"), prompt ? [h("span", {class: "pill", text: prompt.player ? provinceName(state, prompt.player) : t("prompt.title")}),
@@ -143,11 +144,15 @@ async function invite() {
   $("#tv-qr").src = svgImageUrl(body.qr_svg);
   $("#tv-join-url").textContent = body.join_url || "";
   $("#tv-join").hidden = false;
+  // the invite takes room from the recent events: fitted again once its picture is in
+  const qr = $("#tv-qr");
+  if (qr.complete) render(); else qr.addEventListener("load", render, {once: true});
 }
 
 (async () => {
   await reload();
   invite();
+  window.addEventListener("resize", render);  // a window made smaller holds fewer lines
   // the camera's status now and every 15 s (every 2 s while a roll is asked for and the
   // camera reads for this table: camera.js)
   const alerts = hardwareAlerts($("#hw-alerts"), "hw.alert_where_phone");
