@@ -59,6 +59,7 @@ from web.runtime.status import (
     GPIO_NOT_A_PI,
     GPIO_PINS,
     GPIO_TURNED_OFF,
+    OFF,
     RUNNING,
     Cached,
     CameraStatus,
@@ -418,7 +419,7 @@ class Runtime:
         if self.camera is not None:
             camera = self.camera.status()
         else:
-            camera = CameraStatus(detail=CAMERA_OFF).to_json()
+            camera = CameraStatus(state=OFF, detail=CAMERA_OFF).to_json()  # by design
         if self.setup is not None:
             camera["setup"] = self.setup.name
             camera["setup_kept"] = self.setup_kept()

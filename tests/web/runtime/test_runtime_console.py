@@ -217,3 +217,4 @@ def test_a_real_button_box_unplugged_and_back_is_told_in_a_few_lines(services, t
         "); reconnecting")
     assert lost or "cannot open the port" in gone[0], lines
     assert out.getvalue().splitlines()[0] == "Camera: turned off (--camera none)"
+    assert runtime.status()["camera"]["state"] == "off"  # by design: no fault (it was absent)

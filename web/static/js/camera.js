@@ -47,7 +47,7 @@ export function cameraWatcher(tableId, {currentRead = () => null, onNewRead = nu
 
   function thisTable() {
     const camera = ours(hardware);
-    return camera && camera.state !== "absent" ? camera : null;
+    return camera && camera.state !== "absent" && camera.state !== "off" ? camera : null;
   }
 
   // the line's element, to put under a roll prompt (filled by render)
