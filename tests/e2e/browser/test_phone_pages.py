@@ -405,11 +405,17 @@ def test_french_pages_elide_de_before_a_name_with_a_vowel(devices, server):
         prov["player"] = name
     table = server.services.tables.create("seafall", options)
     page = devices("fr-FR")
-    page.goto(server.url(f"/t/{table.session_id}"))
+    page.goto(server.url(f"/host/{table.session_id}?pin="
+                         f"{server.services.auth.demo_host(table.session_id)}"))
     expect(page.locator("#status")).to_contain_text("tour d’Éloïse")
     expect(page.locator("#glory [aria-label='gloire d’Anne']")).to_have_count(1)
     expect(page.locator("#glory [aria-label='gloire de Zoé']")).to_have_count(1)
     expect(page.locator("#history-list")).to_contain_text("Début du tour d’Éloïse")
+    table.apply(Command("hire_guild", {"guild": "merchants"}, table.state.turn.player))
+    sail = page.locator("#actions details[data-type=sail]")
+    sail.locator("summary").click()  # a province the setup named, with its article
+    expect(sail).to_contain_text("vers la province verte (")
+    expect(sail).not_to_contain_text("vers Province")
 
 
 def test_a_tv_that_is_not_the_hosts_shows_no_invite_and_asks_nothing_refused(devices, server):

@@ -24,7 +24,15 @@ export function t(key, values, fallback) {
 // with a vowel, « de » and « que » in front of its place lose their e (the history's
 // log_fr.de does the same on the server).
 const VOWEL = /^[aeiouyàâäéèêëîïôöùûüœæ]/i;
+// A province the setup named, as the French catalogue names it ("Province bleue"), takes
+// its article after a preposition: « vers la province bleue », « de la province bleue »
+// (the history's log_fr.de and log_fr.to say it so).
+const PROVINCE = /^Province [a-zàâäéèêëîïôöùûü]+$/;
 function elided(text, name, value) {
+  if (PROVINCE.test(value)) {
+    const after = new RegExp(`(^|[\\s(«\u00a0])(de|à|vers|sur|dans|pour) \\{${name}\\}`, "g");
+    text = text.replace(after, (_, start, word) => `${start}${word} la p${value.slice(1)}`);
+  }
   if (!VOWEL.test(value)) return text;
   const before = new RegExp(`(^|[\\s(«\u00a0])([dD]|[qQ]u)e \\{${name}\\}`, "g");
   return text.replace(before, `$1$2’{${name}}`);
