@@ -66,7 +66,8 @@ _PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(f"^{p}$"), fr) for p,
     (r"(\d+) dice against defense (\d+) \(dangerous\)", r"\1 dés contre défense \2 (lieu risqué)"),
     (r"([01]) dice against defense (\d+)", r"\1 dé contre défense \2"),
     (r"(\d+) dice against defense (\d+)", r"\1 dés contre défense \2"),
-    (r"costs (\d+) reputation", r"coûte \1 de réputation"),
+    (r"costs ([01]) reputation", r"coûte \1 point de réputation"),
+    (r"costs (\d+) reputation", r"coûte \1 points de réputation"),
     (r"costs (\d+) gold", r"coûte \1 or"),
     (r"brings (\d+) gold", r"rapporte \1 or"),
     (r"repairs (.+); rebuilds (.+)", r"répare \1 ; reconstruit \2"),
@@ -387,7 +388,8 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
                                 f"(départagé par "
                                 f"{DECIDED_BY.get(p['decided_by'], p['decided_by'])}).",
     "GameEnded": lambda p: f"Fin de la partie : {_who(p['winner'])} l’emporte avec "
-                           f"{p['glory'][p['winner']]} de gloire (objectif {p['target']}).",
+                           f"{_n(p['glory'][p['winner']], 'point')} de gloire "
+                           f"(objectif {p['target']}).",
     "TurnStarted": lambda p: f"Début du tour {_of(p['player'])}.",
     "TurnEnded": lambda p: f"Fin du tour {_of(p['player'])}.",
     "AdvisorActivated": lambda p: f"{_who(p['player'])} active {p['advisor']}.",
@@ -409,8 +411,9 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "GuildHired": lambda p: f"{_who(p['player'])} engage la guilde des "
                             f"{GUILDS.get(p['guild'], p['guild'])}.",
     "EndeavorStarted": _started,
-    "DiceRolled": lambda p: f"Dés lus ({SOURCES.get(p.get('source', 'typed'), p.get('source'))}"
-                            f") : {_list(p['faces'], FACES) or 'aucun dé'}.",
+    "DiceRolled": lambda p: ("Dés saisis à la main" if p.get("source", "typed") == "typed"
+                             else f"Dés lus ({SOURCES.get(p['source'], p['source'])})")
+                            + f" : {_list(p['faces'], FACES) or 'aucun dé'}.",
     "RerollRequired": lambda p: f"Relancer {_n(len(p['indices']), 'dé')} "
                                 f"({_list(p['kinds'], FACES)}).",
     "DiceRerolled": lambda p: f"Dés relancés : {_list(p['faces'], FACES)}.",
@@ -428,7 +431,8 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "ShipSank": _sank,
     "GloryChanged": lambda p: f"{_who(p['player'])} "
                               f"{'gagne' if p['amount'] > 0 else 'perd'} "
-                              f"{abs(p['amount'])} de gloire ({phrase(p['reason'])}).",
+                              f"{_n(abs(p['amount']), 'point')} de gloire "
+                              f"({phrase(p['reason'])}).",
     "EndeavorFailed": lambda p: f"Le test échoue : {phrase(p['reason'])}.",
     "EndeavorSucceeded": lambda p: "Le test réussit.",
     "EndeavorEnded": lambda p: "Le test est terminé.",

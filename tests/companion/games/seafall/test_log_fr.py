@@ -153,7 +153,8 @@ def test_every_event_reads_in_french_and_differs_from_english() -> None:
 @pytest.mark.parametrize(("english", "french"), [
     ("4 dice against defense 5 (dangerous)", "4 dés contre défense 5 (lieu risqué)"),
     ("2 dice against defense 3", "2 dés contre défense 3"),
-    ("costs 2 reputation", "coûte 2 de réputation"),
+    ("costs 2 reputation", "coûte 2 points de réputation"),
+    ("costs 1 reputation", "coûte 1 point de réputation"),
     ("costs 13 gold", "coûte 13 or"),
     ("brings 4 gold", "rapporte 4 or"),
     ("The Gull to Isle A (2 spaces)", "The Gull vers Isle A (2 cases)"),
@@ -191,7 +192,7 @@ def test_pool_lines_and_reasons_are_translated() -> None:
     assert "votre hostilité dans Isle A -1" in text
     assert describe(Event("GloryChanged", {"player": "red", "amount": -2,
                                            "reason": "lost advisor Savage"}), "fr") \
-        == "Rouge perd 2 de gloire (perte du conseiller Savage)."
+        == "Rouge perd 2 points de gloire (perte du conseiller Savage)."
 
 
 def test_unknown_phrases_and_colours_are_kept_not_guessed() -> None:
