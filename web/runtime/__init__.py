@@ -75,6 +75,8 @@ NOTHING_TO_REREAD = message(
     "camera.nothing_to_reread",
     "nothing to read again: no camera read of this roll waits for the table, or the camera "
     "is not running")()
+DEMO_RECORDING = message("camera.demo_recording", "demo recording ({seconds} s, looping)")
+"""The demo's recorded camera, as its status names the source (said in a page's language)."""
 CAMERA_IS_OFF = message("camera.is_off", "the camera is turned off (--camera none)")()
 CANNOT_CHECK = message("camera.cannot_check", "cannot check the tray: {why}")
 CHECK_FIRST = message(
@@ -181,7 +183,7 @@ class Runtime:
             from web.runtime.recording import RecordedSource, Recording
 
             recording = Recording.load(recording_dir())
-            return loop(f"demo recording ({recording.seconds:.0f} s, looping)",
+            return loop(DEMO_RECORDING(seconds=round(recording.seconds)),
                         lambda: RecordedSource(recording, loop=True, pace=self._stopped.wait))
         if self.options.camera == "none":
             return None

@@ -427,6 +427,12 @@ def test_the_demo_stands_in_for_the_hardware_a_pi_does_not_have(
         assert runtime.recorded_camera is recorded and runtime.simulated_box is simulated
         camera = runtime.status()["camera"]
         assert camera["source"].startswith("demo recording") is recorded
+        if recorded:  # the source's name, which the details name, said in a page's language
+            from vision.said import said_json
+            from web.runtime.camera import FRAMES
+
+            said = said_json(FRAMES(source=runtime.camera.spec))
+            assert said["values"]["source"]["key"] == "camera.demo_recording"
         assert runtime.status()["button_box"]["simulated"] is simulated
     finally:
         runtime.stop()

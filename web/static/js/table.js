@@ -40,6 +40,7 @@ let errorShownAt = 0;  // when the error in the notice was shown (0: none)
 
 function notice(text, kind) {
   const box = $("#notice");
+  if (text) text = text.charAt(0).toUpperCase() + text.slice(1);  // a refusal is a sentence
   fill(box, text ? h("p", {class: "notice " + (kind || "info"), text}) : null);
   errorShownAt = text && kind === "error" ? Date.now() : 0;
   if (text && kind !== "error") setTimeout(() => { if (box.textContent === text) fill(box); }, 6000);
@@ -706,10 +707,10 @@ async function renderProfiles() {
   };
   fill(box, profiles.length ? [h("h3", {text: t("hw.profiles")}),
     h("ul", {class: "hardware"}, profiles.map((p) => {
-      if (p.error) return h("li", {"data-profile": p.die}, h("strong", {text: p.die}), " ", h("span", {class: "muted small", text: p.error}));
+      if (p.error) return h("li", {"data-profile": p.die}, h("strong", {text: dieName(p.die)}), " ", h("span", {class: "muted small", text: p.error}));
       const learned = Object.keys(p.learned_from || {}).length;
       return h("li", {"data-profile": p.die},
-        h("strong", {text: p.die}), " ",
+        h("strong", {text: dieName(p.die)}), " ",
         h("span", {class: "small", text: p.faces.map((f) => `${faceName(f.face)} ${f.enrolled}+${f.learned}`).join(" · ")}),
         h("div", {class: "muted small", text: t("hw.profile_learned", {count: learned})}),
         learned ? h("button", {type: "button", class: "secondary forget-lessons",
@@ -855,13 +856,14 @@ function renderSeat() {
   if (!who) { box.hidden = true; return; }
   box.hidden = false;
   if (who.role === "spectator") {
-    const pin = h("input", {id: "host-pin", inputmode: "numeric", autocomplete: "off", maxlength: "12",
+    const pin = h("input", {id: "host-pin", inputmode: "numeric", autocomplete: "off", maxlength: "12", required: true,
                             "aria-label": t("seat.pin")});
     fill(box, h("h2", {text: t("seat.watching")}),
       h("p", {text: t("seat.how_to_join")}),
       h("details", {}, h("summary", {text: t("seat.host_q")}),
         h("form", {class: "row", onsubmit: async (event) => {
           event.preventDefault();
+          if (!pin.value.trim()) { pin.value = ""; pin.reportValidity(); return; }  // spaces only
           try {
             who = await send(`${base}/host`, {pin: pin.value.trim()}, tableId);
             me(tableId, true);
