@@ -1707,7 +1707,7 @@ def test_the_winner_takes_an_appellation_by_its_name_on_the_table_page(devices, 
     expect(name).to_be_focused()
     name.fill("   ")  # only spaces: the server says why, and the form stays
     prompt.locator("form.option-inputs button[type=submit]").click()
-    expect(ana.locator("#notice")).to_contain_text("an appellation needs a name")
+    expect(ana.locator("#notice")).to_contain_text("An appellation needs a name")
     expect(name).to_be_visible()
     name.fill("the Unconquerable Admiral of the Windward Seas")  # past the sheet's 40
     expect(name).to_have_value("the Unconquerable Admiral of the Windwar")
