@@ -163,14 +163,18 @@ def enroll(
     name: str, die: str, *, crops_dir: Path | None = None, photos_dir: Path | None = None,
     faces: Sequence[str] | None = None, per_face: int | None = None,
     keep_suspects: bool = False, doubts: list[str] | None = None,
+    notes: list[str] | None = None,
 ) -> Profile:
     """Build a profile from ``--crops DIR`` or ``--photos DIR`` (exactly one), and check
     its crops against one another (:mod:`vision.profilecheck`): a crop that looks filed
     under the wrong face, or like no die, is a :class:`SuspectCrops` error naming it,
     unless ``keep_suspects``; ``doubts``, when given, gets one line per
-    suspect crop kept."""
+    suspect crop kept, and ``notes`` what else the profile is made with (faces shown fewer
+    than :data:`FEW_CROPS` times)."""
     if (crops_dir is None) == (photos_dir is None):
         raise EnrollmentError("give exactly one of --crops DIR or --photos DIR")
+    if faces is not None:
+        _check_faces(die, faces)
     try:  # before any crop is read: the name is where the profile is saved
         check_name(name, "profile")
     except ValueError as exc:
@@ -202,6 +206,11 @@ def enroll(
         raise EnrollmentError(
             f"no crops of {', '.join(missing)}: show every face of the {die} die "
             f"({', '.join(known or ())})")
+    few = [f for f in sorted(crops) if len(crops[f]) < FEW_CROPS]
+    if few and notes is not None:  # saved, but said: docs/vision.md asks for 5 a face
+        notes.append(f"only {', '.join(f'{len(crops[f])} of {f}' for f in few)}: show each "
+                      f"face at least {FEW_CROPS} times for a profile that reads it surely "
+                      "(and its crops are checked against one another from 3)")
     profile = Profile.from_crops(name, die, crops)
     where = [origins[face][k] for face in profile.labels for k in range(len(crops[face]))]
     found = [profilecheck.describe(c, where[c.index])
@@ -211,6 +220,26 @@ def enroll(
     if doubts is not None:
         doubts.extend(found)
     return profile
+
+
+FEW_CROPS = 5
+"""Crops of a face under which enrolling says the profile may not read it surely (the
+docs ask for 5 a face; the check judges a face from 3)."""
+
+
+def _check_faces(die: str, faces: Sequence[str]) -> None:
+    """``--faces``: a built-in die's faces are its own, and each face is named once."""
+    built_in = faces_of(die)
+    if built_in is not None and list(faces) != list(built_in):
+        raise EnrollmentError(
+            f"the {die} die's faces are {', '.join(built_in)}: --faces names the faces of a "
+            "die of your own (--die NAME), or leave it out")
+    if any(not f for f in faces):
+        raise EnrollmentError("--faces names each face: one is empty")
+    twice = sorted({f for f in faces if list(faces).count(f) > 1})
+    if twice:
+        raise EnrollmentError(f"--faces names {', '.join(twice)} twice: each face once, in "
+                              "class order (two classes named alike read as one face)")
 
 
 class SuspectCrops(EnrollmentError):

@@ -98,7 +98,11 @@ def test_enroll_then_read_with_the_profile(
             cv2.imwrite(str(tmp_path / "crops" / face / f"{i}.png"), c)
     assert run(["enroll", "--die", "seafall", "--profile", "table1",
                 "--crops", str(tmp_path / "crops")]) == 0
-    assert "profile 'table1'" in capsys.readouterr().out
+    out = capsys.readouterr()
+    assert "profile 'table1'" in out.out
+    # saved, and said that 4 a face is fewer than the docs ask (it was saved without a word)
+    assert ("tableside enroll: note: only 4 of blank, 4 of standard, 4 of strong, 4 of weak: "
+            "show each face at least 5 times") in out.err
     import numpy as np
 
     shot = tray_photo(np.random.default_rng(4), ["strong", "blank", "weak", "standard"])
@@ -149,6 +153,19 @@ def test_enroll_reports_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: 
             cv2.imwrite(str(tmp_path / face / f"{i}.png"), np.full((64, 64, 3), 90 * i, np.uint8))
     assert run(["enroll", "--die", "mine", "--profile", "../p", "--crops", str(tmp_path)]) == 2
     assert capsys.readouterr().err.startswith("tableside enroll: bad profile name '../p'")
+    # --faces: a built-in die keeps its own faces (they were replaced: SeaFall dice read
+    # "a c a b"), and a face named twice is refused (two classes merged into one face)
+    photos = str(tmp_path)
+    assert run(["enroll", "--die", "seafall", "--profile", "p", "--photos", photos,
+                "--faces", "a,b,c,d"]) == 2
+    assert "the seafall die's faces are blank, standard, weak, strong" in \
+        capsys.readouterr().err
+    assert run(["enroll", "--die", "pipdup", "--profile", "p", "--photos", photos,
+                "--faces", "one,one,three"]) == 2
+    assert "--faces names one twice" in capsys.readouterr().err
+    assert run(["enroll", "--die", "pipdup", "--profile", "p", "--photos", photos,
+                "--faces", "one,,three"]) == 2
+    assert "one is empty" in capsys.readouterr().err
 
 
 def record_a_roll(folder: Path) -> None:

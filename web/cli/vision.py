@@ -315,10 +315,11 @@ def _summary(name: str, faces: tuple[str, ...], uncertain: list[bool], ms: float
 def _enroll(args: argparse.Namespace) -> int:
     faces = [f.strip() for f in args.faces.split(",")] if args.faces else None
     doubts: list[str] = []
+    notes: list[str] = []
     try:
         profile = enroll(args.profile, args.die, crops_dir=args.crops, photos_dir=args.photos,
                          faces=faces, per_face=args.per_face,
-                         keep_suspects=args.keep_suspects, doubts=doubts)
+                         keep_suspects=args.keep_suspects, doubts=doubts, notes=notes)
         before = keep_previous(profile_path(profile.name))  # what it learned is not lost
         path = profile.save()
     except (EnrollmentError, OSError, ModelError) as exc:
@@ -326,6 +327,8 @@ def _enroll(args: argparse.Namespace) -> int:
         return 2
     for line in doubts:
         print(f"tableside enroll: kept, as asked: {line}", file=sys.stderr)
+    for line in notes:
+        print(f"tableside enroll: note: {line}", file=sys.stderr)
     counts = Counter(profile.labels[o] for o in profile.owners)
     print(f"enrolled {args.die} faces {', '.join(profile.labels)} as profile "
           f"{profile.name!r} ({', '.join(f'{counts[f]} {f}' for f in profile.labels)} crops; "
