@@ -503,12 +503,20 @@ NO_SOURCE = ("no source given: use camera:N, a /dev/video path, picamera, images
              "video:FILE or an image file")
 
 
+MAX_CAMERA_INDEX = 9999
+"""The largest N of ``camera:N`` looked for (V4L2 numbers its nodes from 0 up; OpenCV
+takes the number as a C int)."""
+
+
 def _camera_index(spec: str) -> tuple[int, int | None]:
     """``camera:N`` or ``camera:N,50hz`` -> (N, mains)."""
     index, mains = _mains_option(spec.split(":", 1)[1], spec)
-    if not index.isdigit():
+    if not index.isdigit() or not index.isascii():
         raise SourceError(f"{spec}: expected camera:N with N a number (camera:N,50hz "
                           "or ,60hz against a lamp's flicker)")
+    if int(index) > MAX_CAMERA_INDEX:  # OpenCV takes a C int: a larger one was a traceback
+        raise SourceError(f"{spec}: no camera has that number (tableside cameras lists the "
+                          "cameras here)")
     return int(index), mains
 
 

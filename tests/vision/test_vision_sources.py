@@ -651,6 +651,9 @@ def test_a_webcam_without_anti_flicker_says_so_as_such(tmp_path: Path) -> None:
     ("camera:x", "expected camera:N"), ("camera:0,55hz", "after the comma, 50hz or 60hz"),
     ("/dev/video0,50", "after the comma"), ("picamera:2x", "expected picamera, picamera:N"),
     ("tray", "unknown source 'tray'"),
+    ("camera:2147483648", "no camera has that number"),  # past a C int: it was a traceback
+    ("camera:99999999999999999999", "no camera has that number"),
+    ("camera:²", "expected camera:N"),  # a digit to str.isdigit, no number to int()
 ])
 def test_a_source_string_that_names_nothing_is_told_before_anything_opens(spec, said) -> None:
     with pytest.raises(SourceError, match=said):
