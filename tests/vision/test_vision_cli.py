@@ -112,6 +112,16 @@ def test_enroll_then_read_with_the_profile(
     out = json.loads(capsys.readouterr().out)
     assert {d["face"] for d in out[0]["dice"]} <= {"blank", "standard", "weak", "strong"}
     assert len(out[0]["dice"]) >= 3
+    # the profile names its die, a built-in die's name is taken in any case, and a custom
+    # die reads with the profile named after it, as serve does (each was refused)
+    for args in (["--profile", "table1"], ["--die", "SeaFall", "--profile", "table1"]):
+        assert run(["read-dice", str(tmp_path / "shot.png"), *args, "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)[0]["dice"] == out[0]["dice"]
+    assert run(["enroll", "--die", "seafall", "--profile", "seafall",
+                "--crops", str(tmp_path / "crops")]) == 0
+    capsys.readouterr()
+    assert run(["read-dice", str(tmp_path / "shot.png"), "--die", "seafall", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["dice"] == out[0]["dice"]
 
 
 def test_enroll_names_a_crop_in_the_wrong_folder_and_saves_nothing(

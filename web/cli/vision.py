@@ -28,6 +28,7 @@ from vision.detection import die_size_problem
 from vision.enroll import enroll
 from vision.enrollment import EnrollmentError, Profile
 from vision.facenet import ModelError
+from vision.faces import faces_of
 from vision.imagefile import ImageError
 from vision.onnxmodel import ENGINE_NOTE
 from vision.profilefile import keep_previous, profile_path
@@ -104,9 +105,11 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("images", nargs="+", metavar="IMAGE",
                    help="photos of the tray (JPEG, PNG, ...; a phone's photo is fine)")
-    p.add_argument("--die", default="d6", type=_die_name,
-                   help="d6 (built in), seafall or a custom die name")
-    p.add_argument("--profile", help="an enrolled profile (needed for any die but d6)")
+    p.add_argument("--die", type=_die_name,
+                   help="d6 (built in, the default), seafall or a custom die name; with "
+                   "only --profile, the profile's die")
+    p.add_argument("--profile", help="an enrolled profile (any die but d6; by default the "
+                   "one named after the die, as serve reads it)")
     p.add_argument("--die-px", type=_die_px,
                    help="die size in the photos' pixels, if known (at least 8)")
     p.add_argument("--setup", help="a calibrated setup (tableside calibrate): its die size, "
@@ -153,9 +156,11 @@ def register(subparsers: Any) -> None:
     )
     w.add_argument("source", nargs="?", help=f"{CAMERAS}, images:DIR (frames in name "
                    f"order), video:FILE ({FOUND_CAMERA})")
-    w.add_argument("--die", default="d6", type=_die_name,
-                   help="d6 (built in), seafall or a custom die name")
-    w.add_argument("--profile", help="an enrolled profile (needed for any die but d6)")
+    w.add_argument("--die", type=_die_name,
+                   help="d6 (built in, the default), seafall or a custom die name; with "
+                   "only --profile, the profile's die")
+    w.add_argument("--profile", help="an enrolled profile (any die but d6; by default the "
+                   "one named after the die, as serve reads it)")
     w.add_argument("--die-px", type=_die_px, help="die size in the frames' pixels, if known "
                    "(at least 8)")
     w.add_argument("--setup", help="a calibrated setup (tableside calibrate): its die size, "
@@ -192,10 +197,12 @@ machine's speed."""
 
 
 def _die_name(text: str) -> str:
-    """``--die``: a name, its spaces about it left out (``--die ''`` spoke of "the  die")."""
+    """``--die``: a name, its spaces about it left out (``--die ''`` spoke of "the  die"); a
+    built-in die's in any case (``D6``, ``SeaFall``)."""
     if not text.strip():
         raise argparse.ArgumentTypeError("a die has a name: d6, seafall, or one of your own")
-    return text.strip()
+    name = text.strip()
+    return name.lower() if faces_of(name.lower()) is not None else name
 
 
 def _number(text: str, unit: str, problem_of: Callable[[float], str | None]) -> float:
@@ -246,8 +253,24 @@ def _setup(args: argparse.Namespace) -> Calibration | None:
     return Calibration.load(args.setup) if args.setup else None
 
 
+def _saved(profile: str) -> bool:
+    """Whether a profile of that name is saved here (a name no file may have: no)."""
+    try:
+        return profile_path(profile).is_file()
+    except ValueError:
+        return False
+
+
 def _reader(args: argparse.Namespace, setup: Calibration | None = None) -> DiceReader:
-    profile = Profile.load(args.profile) if args.profile else None
+    """The reader ``read-dice`` and ``watch`` read with. With only ``--profile``, its die;
+    with neither, d6; a die with no built-in reader and no ``--profile``, the profile named
+    after the die when there is one (as ``serve`` reads it)."""
+    name = args.profile
+    if name is None and args.die is not None and args.die != "d6" and _saved(args.die):
+        name = args.die
+    profile = Profile.load(name) if name else None
+    if args.die is None:
+        args.die = profile.die if profile is not None else "d6"
     die_px = args.die_px or (setup.die_px if setup else None)
     lens = args.lens if args.lens is not None else (setup.lens_degrees if setup else None)
     return DiceReader(args.die, profile=profile, die_px=die_px,
