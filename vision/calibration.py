@@ -226,7 +226,9 @@ class Calibration:
             if lens is not None and (problem := lens_problem(float(lens))):
                 raise ValueError(problem)
         except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"calibration {name!r} in {folder} is damaged ({exc!r}): "
+            why = (f"{exc.args[0]!r} is missing" if isinstance(exc, KeyError) and exc.args
+                   else str(exc) or type(exc).__name__)  # said, not a Python repr
+            raise ValueError(f"calibration {name!r} in {folder} is damaged ({why}): "
                              "calibrate it again") from None
         if problem := die_size_problem(die_px, background.shape):
             raise ValueError(f"calibration {name!r} in {folder} is damaged ({problem}): "

@@ -226,7 +226,8 @@ def test_the_check_counts_what_lies_on_the_tray_floor_only() -> None:
 @pytest.mark.parametrize(("damage", "words"), [
     (lambda f: (f / "calibration.json").write_text("{not json"), "damaged.*calibrate it again"),
     (lambda f: (f / "calibration.json").write_bytes(b"\xff\xfe\x00\x81"), "damaged"),
-    (lambda f: (f / "calibration.json").write_text('{"name": "k"}'), "damaged"),
+    (lambda f: (f / "calibration.json").write_text('{"name": "k"}'),
+     r"damaged \('quality' is missing\)"),  # said, not KeyError('quality')
     (lambda f: (f / "calibration.json").write_text(
         '{"name": "k", "die_px": "big", "quality": {}}'), "damaged"),
     (lambda f: (f / "calibration.json").write_text(

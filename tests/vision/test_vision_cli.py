@@ -80,6 +80,11 @@ def test_read_dice_readable_summary(capsys: pytest.CaptureFixture[str]) -> None:
 def test_read_dice_custom_die_needs_a_profile(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["read-dice", str(PHOTOS / "IMG_20191208_112609.jpg"), "--die", "seafall"]) == 2
     assert "enroll" in capsys.readouterr().err
+    # with --json, stdout is still the contract's list (it was empty: json.loads failed)
+    assert run(["read-dice", "a.jpg", "b.jpg", "--die", "seafall", "--json"]) == 2
+    out = json.loads(capsys.readouterr().out)
+    assert [(e["image"], e["dice"]) for e in out] == [("a.jpg", []), ("b.jpg", [])]
+    assert all("enroll" in e["error"] for e in out)
     assert run(["read-dice", "x.jpg", "--die", "seafall", "--profile", "nobody"]) == 2
     err = capsys.readouterr().err
     assert "no profile 'nobody'" in err

@@ -289,6 +289,9 @@ def _read_dice(args: argparse.Namespace) -> int:
         reader = _reader(args, _setup(args))
     except (EnrollmentError, ValueError, ModelError) as exc:
         print(f"tableside read-dice: {exc}", file=sys.stderr)
+        if args.json:  # still the contract's list: a script reading it learns why
+            print(json.dumps([{"image": p, "error": str(exc), "dice": []} for p in args.images],
+                             indent=1))
         return 2
     results: list[dict[str, Any]] = []
     failed = 0
@@ -332,7 +335,8 @@ def _summary(name: str, faces: tuple[str, ...], uncertain: list[bool], ms: float
         return f"{name}: no dice ({ms:.0f} ms)"
     shown = " ".join(f + ("?" if u else "") for f, u in zip(faces, uncertain, strict=True))
     note = f"; {sum(uncertain)} uncertain (marked ?), please confirm" if any(uncertain) else ""
-    return f"{name}: {len(faces)} dice: {shown}{note} ({ms:.0f} ms)"
+    return f"{name}: {len(faces)} {'die' if len(faces) == 1 else 'dice'}: {shown}{note} " \
+        f"({ms:.0f} ms)"
 
 
 def _enroll(args: argparse.Namespace) -> int:
@@ -563,7 +567,9 @@ def _print_roll(roll: Roll, as_json: bool) -> None:
     uncertain = [d.uncertain for d in roll.read.dice]
     line = _summary(f"roll {roll.id}", roll.faces, uncertain, roll.read.ms)
     if roll.previous_id is not None and roll.kept:
-        line += f" [re-roll of {roll.previous_id}: kept {len(roll.kept)}]"
+        kept = len(roll.kept)
+        line += (f" [re-roll of roll {roll.previous_id}: {kept} "
+                 f"{'die' if kept == 1 else 'dice'} kept]")
     print(line, flush=True)
     for warning in roll.read.warnings:
         print(f"  warning: {warning}", flush=True)
