@@ -200,6 +200,25 @@ def test_watch_prints_settled_rolls_from_a_recording(
     assert lines[0]["roll"] == 1 and len(lines[0]["dice"]) >= 5
 
 
+def test_watch_says_a_re_rolls_warning_is_about_its_picture_not_the_dice_kept(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A re-roll seen in a picture without colour: the warning marks the dice read in it,
+    while the dice kept from the roll before keep their sure reads; the warning said
+    "every die is marked uncertain" over dice shown sure."""
+    shot = photo("IMG_20191208_112541.jpg")
+    first, final = roll_sequence(shot, moved=set(range(7)))
+    again, _ = roll_sequence(shot, moved={0, 3}, offset=(-60, 90), start=final)
+    grey = [cv2.cvtColor(cv2.cvtColor(f, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR) for f in again]
+    for i, f in enumerate(first + grey):
+        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), f)
+    assert run(["watch", f"images:{tmp_path}", "--fps", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "[re-roll of roll 1: 5 dice kept]" in out
+    assert "note: the warning is about this picture: the 5 dice kept from roll 1 keep what " \
+        "was read of them there" in out
+
+
 def test_watch_names_the_files_of_a_recording_it_skipped(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

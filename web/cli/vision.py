@@ -573,5 +573,8 @@ def _print_roll(roll: Roll, as_json: bool) -> None:
     print(line, flush=True)
     for warning in roll.read.warnings:
         print(f"  warning: {warning}", flush=True)
+    if roll.read.warnings and roll.kept:  # what the warning marked: the dice read in this frame
+        print(f"  note: the warning is about this picture: the {len(roll.kept)} dice kept "
+              f"from roll {roll.previous_id} keep what was read of them there", flush=True)
     if note := _compression_note(roll.read):
         print(f"  note: {note}", flush=True)
