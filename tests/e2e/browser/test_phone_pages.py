@@ -695,6 +695,7 @@ def test_the_host_frees_a_province_whose_phone_is_lost(devices, server, follows)
     expect(host.locator("#seat .seats")).to_have_count(0)
     expect(host.locator("#seat details")).to_have_attribute("open", "")  # still open
     expect(ben.locator("#seat")).to_contain_text("You are watching")  # live on Ben's phone
+    expect(ben.locator("#notice")).to_contain_text("The host freed Green: you are watching now")
     bo = join_as(devices, server, "Bo", "green")
     expect(bo.locator("#me")).to_contain_text("player")
 

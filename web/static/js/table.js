@@ -1141,7 +1141,12 @@ function setConnection(status) {
 // Who plays what, or what players may do, changed on another phone (a join, a freed seat,
 // the host's "players act for every province"): ask who this phone is again and redraw.
 async function seatsChanged() {
+  const before = who;
   try { who = await me(tableId, true); } catch (err) { return; }
+  if (before && before.role === "player" && before.province && who && who.role === "spectator") {
+    // the host freed this phone's province: say why its actions went, and how to play again
+    notice(t("seat.freed", {province: provinceName(view.state, before.province)}), "info");
+  }
   if (who && who.role === "host") renderSeat();  // who plays what, on the host's panel
   if (view) renderState();
 }
