@@ -68,7 +68,10 @@ async function reloadRead() {
     if (unchanged(body)) return false;
     const before = read;
     read = normalizeRead(body);
-    if (before && before.id !== read.id) notice(t("dice.replaced"), "info");
+    // said when the newer read waits for the table (one already answered asks nothing)
+    if (before && before.id !== read.id && read.status === "pending") {
+      notice(t("dice.replaced"), "info");
+    }
     return true;
   } catch (err) { return false; /* keep */ }
 }
