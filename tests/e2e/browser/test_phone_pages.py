@@ -395,6 +395,21 @@ def test_the_tvs_recent_events_fit_the_screen_newest_first(devices, server):
     assert grid["y"] + grid["height"] <= 720  # the header is as tall as it needs; no scroll
 
 
+def test_a_phone_off_the_network_says_so_and_catches_up_at_once_when_back(devices, server):
+    """The badge said "live" while the phone was off the network, and once back the page
+    waited for its next try (up to 30 s) for the history and the actions."""
+    page = devices()
+    page.goto(server.url(f"/t/{server.table}"))
+    expect(page.locator("#conn")).to_have_attribute("data-status", "live")
+    page.context.set_offline(True)
+    expect(page.locator("#conn")).to_have_attribute("data-status", "offline")
+    table = server.services.tables.get(server.table)
+    table.apply(Command("hire_guild", {"guild": "explorers"}, "blue"))  # while it is away
+    page.context.set_offline(False)
+    expect(page.locator("#history-list")).to_contain_text("Explorers", timeout=5000)
+    expect(page.locator("#conn")).not_to_have_attribute("data-status", "offline")
+
+
 def test_french_pages_elide_de_before_a_name_with_a_vowel(devices, server):
     """« tour de Éloïse » is not French: the pages say « tour d’Éloïse » and « gloire
     d’Anne », as the history does; « de Zoé » stays."""

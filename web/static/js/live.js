@@ -90,13 +90,24 @@ export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign
         source = null;
         startPolling();
       } else {
+        // the browser retries the stream by itself; meanwhile the page polls, so it is not
+        // left behind while only the stream fails (it stayed at an old version for good)
         onStatus("reconnecting");
+        if (pollTimer === null) pollTimer = setInterval(poll, POLL_MS);
       }
     };
   }
 
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") poll();
+  });
+  // the phone says when its network goes and comes back: said at once, and caught up at
+  // once (the badge said "live" while offline, and the page waited for its next try)
+  window.addEventListener("offline", () => onStatus("offline"));
+  window.addEventListener("online", () => {
+    if (source !== null && source.readyState === EventSource.OPEN) onStatus("live");
+    poll();
+    if (source === null && pollTimer !== null) openStream();
   });
   openStream();
   return {refresh: poll};

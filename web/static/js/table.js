@@ -1029,6 +1029,13 @@ async function loadHistory() {
 }
 
 let retryTimer = null;
+// back on the network: what failed is asked again at once, not at its next try (up to 30 s
+// away), and the error said while away is over
+window.addEventListener("online", () => {
+  if (retryTimer !== null) { clearTimeout(retryTimer); retryTimer = null; retryLoads(250); }
+  if (errorShownAt) notice(null);
+});
+
 function retryLoads(wait = 2000) {
   if (retryTimer !== null) return;
   retryTimer = setTimeout(async () => {
