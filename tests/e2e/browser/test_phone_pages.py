@@ -1209,6 +1209,8 @@ def test_the_province_cards_show_ships_as_they_count_and_the_structures_built(de
 
     options = demo_options()
     options["provinces"][0]["gold"] = 20  # Blue: enough for a Port
+    options["provinces"][0]["ships"] = [  # said in words, not "Damage card: 1", "⤵"
+        {}, {"upgrades": [{"name": "Swift", "exhausted": True}], "damage": ["Leak"]}]
     table = server.services.tables.create("seafall", options)
     table.apply(Command("activate_advisor", {"advisor": "Madman"}, "blue"))
     table.apply(Command("hire_guild", {"guild": "builders"}, "blue"))
@@ -1221,6 +1223,9 @@ def test_the_province_cards_show_ships_as_they_count_and_the_structures_built(de
     expect(blue.locator(".structures")).to_have_text(
         "Structures: Port (building site 1 of Blue province)")
     expect(blue).to_contain_text("Madman (active)")  # the active advisor, marked
+    ship = page.locator("#provinces [data-ship=blue-2]")
+    expect(ship).to_contain_text("1 damage card (Leak)")
+    expect(ship).to_contain_text("Swift (exhausted)")
     french = devices("fr-FR")  # a province the setup named, said as the history says it
     french.goto(server.url(f"/t/{table.session_id}"))
     expect(french.locator("#provinces article[data-province=blue] .structures")).to_contain_text(

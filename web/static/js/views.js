@@ -132,7 +132,8 @@ function shipItem(state, shipId) {
                                  hold: now.hold});
   // a damage card named only if the table named it ("damage" is any card)
   const damage = (ship.damage || []).map((d) => d.name).filter((name) => name && name !== "damage");
-  const upgrades = (ship.upgrades || []).map((u) => u.name + (u.exhausted ? " ⤵" : ""));
+  // an exhausted upgrade or advisor said so (a "⤵" that nobody could read)
+  const upgrades = (ship.upgrades || []).map((u) => u.name + (u.exhausted ? ` (${t("ship.exhausted")})` : ""));
   return h("li", {class: "ship" + (ship.sunk ? " sunk" : ""), "data-ship": ship.id},
     h("div", {class: "ship-head"},
       h("strong", {text: shipLabel(ship)}),
@@ -159,7 +160,7 @@ export function provinceCard(state, colour, mine) {
   const prov = state.provinces[colour];
   const built = structuresOf(state, colour);
   const advisors = (prov.council || []).map((a) => (a.name === prov.active_advisor
-    ? t("prov.active", {advisor: a.name}) : a.name) + (a.exhausted ? " ⤵" : ""));
+    ? t("prov.active", {advisor: a.name}) : a.name) + (a.exhausted ? ` (${t("ship.exhausted")})` : ""));
   return h("article", {class: "province" + (mine ? " mine" : ""), "data-province": colour},
     h("h3", {},
       h("span", {class: `swatch c-${colour}`, "aria-hidden": "true"}),
