@@ -422,7 +422,12 @@ function renderActions() {
   }
   // A group opened (or shut) by the player stays so while the page redraws at each version.
   redraw(box, h("h2", {text: t("actions.title")}),
-    [...groups].map(([type, list]) => h("details", {class: "action-group", "data-type": type,
+    // one action with nothing to choose ("End the turn"): its button alone, not a group
+    // named after it holding the same words again
+    [...groups].map(([type, list]) => list.length === 1 && type !== "sail"
+      && !Object.keys(list[0].args || {}).length
+      ? h("div", {class: "action-single", "data-type": type}, choiceButton(list[0], type))
+      : h("details", {class: "action-group", "data-type": type,
       "data-key": type, open: (opened.has(type) ? opened.get(type) : list.length === 1) || null},
       h("summary", {"data-key": "summary " + type,
                     // as the player leaves it, also past a version without the group
@@ -430,12 +435,16 @@ function renderActions() {
         t("command." + type, null, type.replace(/_/g, " ")),
         h("span", {class: "muted", text: ` (${list.length})`})),
       type === "sail" ? sailForm(list) :
-      h("div", {class: "choices"}, list.map((c) => h("button", {type: "button", class: "choice",
-        "data-key": c.type + " " + JSON.stringify(c.args || {}),
-        disabled: !canAct(), onclick: () => command(c.type, c.args, null)},
-        h("span", {text: describeArgs(c)}),
-        c.summary && c.summary !== type.replace(/_/g, " ")
-          ? h("span", {class: "muted small", text: choicePhrases[c.summary] ?? c.summary}) : null))))));
+      h("div", {class: "choices"}, list.map((c) => choiceButton(c, type))))));
+}
+
+function choiceButton(c, type) {
+  return h("button", {type: "button", class: "choice",
+    "data-key": c.type + " " + JSON.stringify(c.args || {}),
+    disabled: !canAct(), onclick: () => command(c.type, c.args, null)},
+    h("span", {text: describeArgs(c)}),
+    c.summary && c.summary !== type.replace(/_/g, " ")
+      ? h("span", {class: "muted small", text: choicePhrases[c.summary] ?? c.summary}) : null);
 }
 
 function describeArgs(c) {
