@@ -1742,6 +1742,36 @@ def test_the_winner_takes_an_appellation_by_its_name_on_the_table_page(devices, 
     assert table.state.provinces["red"].appellation == "the Wise"
 
 
+def test_improving_a_ship_at_the_end_of_the_game_shows_the_value_it_goes_to(devices, server):
+    """Rulebook, "End of Game", step 4: each player improves one value of a ship. The
+    options said only "Red ship 1: sail"; they say the printed value and the next one, as
+    the province's step does ("worth 4")."""
+    from companion.table import Table
+
+    options = {"start_at": "turn", "glory_target": 11,
+               "provinces": [{"colour": "red", "player": "Ana", "glory": 12},
+                             {"colour": "blue", "player": "Bo"},
+                             {"colour": "green", "player": "Cy"}]}
+    table_id = Table.create(server.services.store, "seafall", options, "host").session_id
+    table = server.services.tables.get(table_id)
+    while not table.state.game_over:
+        table.apply(Command("end_turn", {}))
+    while (prompt := table.prompts()[0]).command != "improve_ship":
+        if prompt.command == "improve_province":
+            table.apply(Command(prompt.command, {prompt.arg: "fortune"}, prompt.player))
+        else:
+            table.apply(Command(prompt.command, {prompt.arg: prompt.options[0].value},
+                                prompt.player))
+    player = prompt.player
+    ship_id = table.state.provinces[player].ships[0]
+    sail = table.state.ships[ship_id].sail
+    page = devices()
+    page.goto(server.url(f"/host/{table_id}?pin={server.services.auth.demo_host(table_id)}"))
+    expect(page.locator("#prompt")).to_contain_text("improve which ship value?")
+    expect(page.locator(f"#prompt button[data-value='{ship_id}:sail']")).to_contain_text(
+        f"sail {sail} → {sail + 1}")
+
+
 @pytest.mark.parametrize("then", ["confirmed on the table page", "replaced by a newer read"])
 def test_the_photo_page_follows_its_read_when_another_phone_acts_on_it(
         devices, server, tmp_path, then):

@@ -537,8 +537,12 @@ function localOption(state, prompt, value) {
     case "improve_ship": {
       const colon = value.lastIndexOf(":");
       const stat = value.slice(colon + 1);
-      return colon > 0 ? tr("option.improve_ship", {ship: shipName(state, value.slice(0, colon)),
-        stat: t("option.stat." + stat, null, stat)}) : null;
+      if (colon <= 0) return null;
+      const ship = (state.ships || {})[value.slice(0, colon)];
+      const now = ship ? ship[stat] : undefined;  // its printed value, as the sheet shows it
+      const named = {ship: shipName(state, value.slice(0, colon)), stat: t("option.stat." + stat, null, stat)};
+      return typeof now === "number" ? tr("option.improve_ship.values", {...named, from: now, to: now + 1})
+        : tr("option.improve_ship", named);
     }
     case "settle_enmity":
       if (value === "done") return tr("option.settle_enmity.done");
