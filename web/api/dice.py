@@ -72,9 +72,17 @@ def photo(session_id: str) -> Any:
 
 @bp.get("/tables/<session_id>/dice/latest")
 def latest(session_id: str) -> Any:
+    """The latest read; 404 before the first, or with ``?if_any=1`` 204 and no body (the
+    pages ask so: a browser logs each 404 as an error, one a poll on a table never read)."""
     services = _services()
     table = services.tables.get(session_id)
-    return _answer(services.dice().latest(table), table)
+    try:
+        record = services.dice().latest(table)
+    except NotFound:
+        if request.args.get("if_any") == "1":
+            return Response(status=204)
+        raise
+    return _answer(record, table)
 
 
 @bp.get("/tables/<session_id>/dice/<read_id>")

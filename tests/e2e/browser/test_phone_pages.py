@@ -410,6 +410,22 @@ def test_a_phone_off_the_network_says_so_and_catches_up_at_once_when_back(device
     expect(page.locator("#conn")).not_to_have_attribute("data-status", "offline")
 
 
+def test_a_table_never_read_logs_no_error_in_the_browser(devices, server):
+    """Each poll of a table with no dice read yet asked GET .../dice/latest and got a 404,
+    which the browser logs as an error: 868 of them in an evening's play. The pages ask
+    with ?if_any=1 (204)."""
+    page = devices()
+    logged: list[str] = []
+    page.on("console", lambda m: logged.append(m.text) if m.type == "error" else None)
+    page.goto(server.url(f"/t/{server.table}"))
+    expect(page.locator("#conn")).to_have_attribute("data-status", "live")
+    page.goto(server.url(f"/t/{server.table}/tv"))
+    expect(page.locator(".glory-row")).to_have_count(3)
+    page.goto(server.url(f"/t/{server.table}/photo"))
+    page.wait_for_load_state("networkidle")
+    assert logged == []
+
+
 def test_french_pages_elide_de_before_a_name_with_a_vowel(devices, server):
     """« tour de Éloïse » is not French: the pages say « tour d’Éloïse » and « gloire
     d’Anne », as the history does; « de Zoé » stays."""

@@ -595,6 +595,11 @@ def test_reads_of_unknown_tables_and_ids_are_404(client):
     tid = new_table(client)
     assert client.get("/api/tables/nope/dice/latest").status_code == 404
     assert client.get(f"/api/tables/{tid}/dice/latest").status_code == 404
+    # as the pages ask: none yet is 204 (a 404 is logged as an error by the browser at
+    # every poll); an unknown table is still 404
+    none = client.get(f"/api/tables/{tid}/dice/latest?if_any=1")
+    assert none.status_code == 204 and none.data == b""
+    assert client.get("/api/tables/nope/dice/latest?if_any=1").status_code == 404
     assert client.get(f"/api/tables/{tid}/dice/abc").json["error"] == "not_found"
     other = new_table(client)
     data, _ = settled(0)

@@ -58,7 +58,7 @@ async function reloadRead() {
       const mine = shown === undefined ? null
         : await getJSON(`${base}/dice/${encodeURIComponent(shown)}`);
       if (mine && mine.status !== "superseded") return mine;
-      const latest = await getOptional(`${base}/dice/latest`);
+      const latest = await getOptional(`${base}/dice/latest?if_any=1`);
       // with none shown, only a read that waits for the table (not an old applied one)
       return shown === undefined && latest && latest.status !== "pending" ? null : (latest || mine);
     });

@@ -1070,7 +1070,7 @@ const unchanged = unchangedRead();
 const latestAnswer = lastAsked();
 async function loadRead() {
   try {
-    const answer = await latestAnswer(() => getOptional(`${base}/dice/latest`));
+    const answer = await latestAnswer(() => getOptional(`${base}/dice/latest?if_any=1`));
     if (!answer) return false;  // a later reload answers
     const body = answer.body;
     const latest = body ? normalizeRead(body) : null;

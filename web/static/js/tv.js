@@ -29,7 +29,7 @@ const latestAnswer = lastAsked();
 const voice = speaker($("#speak"), config.lang);  // each new event read aloud, when on
 async function loadRead() {
   try {
-    const answer = await latestAnswer(() => getOptional(`${base}/dice/latest`));
+    const answer = await latestAnswer(() => getOptional(`${base}/dice/latest?if_any=1`));
     if (answer) read = normalizeRead(answer.body);  // else a later reload answers
   } catch (err) { /* keep */ }
 }
