@@ -92,6 +92,8 @@ def test_join_build_an_endeavor_roll_and_a_second_phone_sees_it_live(devices, se
     confirm = prompt.locator("#confirm-faces")
     expect(confirm).to_be_disabled()
     prompt.locator("li[data-face=standard] button[aria-label^='one more']").click()
+    ana.reload()  # a half-entered count survives a reload (a phone that slept lost it)
+    expect(prompt.locator(".tally-total")).to_have_text("Entered: 1 of 2")
     prompt.locator("li[data-face=strong] button[aria-label^='one more']").click()
     expect(prompt.locator(".tally-total")).to_have_text("Entered: 2 of 2")
     confirm.click()

@@ -135,9 +135,28 @@ async function historyStep(which) {
 
 // ---- the prompt -------------------------------------------------------------------------
 
+// The faces counted so far for a roll, kept in this tab (sessionStorage) while the roll is
+// asked: a reload, or a phone that slept and reloaded, lost a half-entered count.
+const TALLY_KEY = `tableside.tally.${tableId}`;
+function keptTally(id) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(TALLY_KEY) || "null");
+    return kept && kept.id === id && kept.counts && typeof kept.counts === "object"
+      ? {id, counts: kept.counts} : null;
+  } catch (err) { return null; }
+}
+function dropTally() {  // answered (by this phone or another way): nothing to keep
+  tally = {id: null, counts: {}};
+  try { sessionStorage.removeItem(TALLY_KEY); } catch (err) { /* nothing kept */ }
+}
+function keepTally() {
+  try { sessionStorage.setItem(TALLY_KEY, JSON.stringify({id: tally.id, counts: tally.counts})); }
+  catch (err) { /* private browsing: the count lives as long as the page */ }
+}
+
 function rollPrompt(prompt) {
   const faces = (config.dice || {})[prompt.die] || [];
-  if (tally.id !== prompt.id) tally = {id: prompt.id, counts: {}};
+  if (tally.id !== prompt.id) tally = keptTally(prompt.id) || {id: prompt.id, counts: {}};
   const total = () => Object.values(tally.counts).reduce((a, b) => a + b, 0);
   const counter = h("p", {class: "tally-total", "aria-live": "polite"});
   const confirm = h("button", {type: "button", class: "primary big", id: "confirm-faces",
@@ -145,6 +164,7 @@ function rollPrompt(prompt) {
       const list = [];
       for (const f of faces) for (let i = 0; i < (tally.counts[f.label] || 0); i++) list.push(f.label);
       tally.sent = true;  // this phone's own answer: no "answered meanwhile" for it
+      try { sessionStorage.removeItem(TALLY_KEY); } catch (err) { /* nothing kept */ }
       command(prompt.command, {[prompt.arg]: list}, prompt);
     }});
   const refreshTotal = () => {
@@ -158,6 +178,7 @@ function rollPrompt(prompt) {
       const n = Math.max(0, (tally.counts[f.label] || 0) + d);
       if (d > 0 && total() >= prompt.count) return;
       tally.counts[f.label] = n;
+      keepTally();
       value.textContent = String(n);
       refreshTotal();
     };
@@ -1104,7 +1125,7 @@ async function update(message) {
     // another phone sent it): said, so the count does not vanish unexplained
     const counting = tally.id !== null && !tally.sent && Object.values(tally.counts).some((n) => n > 0);
     if (counting && !(view.prompts || []).some((p) => p.id === tally.id)) {
-      tally = {id: null, counts: {}};
+      dropTally();
       if (types.includes("DiceRolled") || types.includes("DiceRerolled")) notice(t("roll.taken"), "info");
     }
     if (types.includes("CommandUndone")) flash(null);  // a roll taken back is not shown on
