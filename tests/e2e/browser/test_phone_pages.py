@@ -1721,10 +1721,9 @@ def test_a_face_picker_stays_open_when_the_read_is_drawn_again_under_it(
     expect(ana.locator("#dice .read")).to_have_attribute("data-status", "applied")
 
 
-def test_the_winner_takes_an_appellation_by_its_name_on_the_table_page(devices, server):
-    """End of game, step 1 (rulebook, "End of Game": "Take Appellation"): the winner taps
-    the appellation and types its name; a field asks for its new gold value. Before, the
-    page sent the appellation without a name, and the winner could only be refused."""
+def game_just_over(server):
+    """A table of Ana (red, past the glory target), Bo and Cy whose game just ended at the
+    round's end: its id and table, at the end of the game's first step."""
     from companion.table import Table
 
     options = {"start_at": "turn", "glory_target": 11,
@@ -1735,6 +1734,14 @@ def test_the_winner_takes_an_appellation_by_its_name_on_the_table_page(devices, 
     table = server.services.tables.get(table_id)
     while not table.state.game_over:  # Ana is past the target: the round ends the game
         table.apply(Command("end_turn", {}))
+    return table_id, table
+
+
+def test_the_winner_takes_an_appellation_by_its_name_on_the_table_page(devices, server):
+    """End of game, step 1 (rulebook, "End of Game": "Take Appellation"): the winner taps
+    the appellation and types its name; a field asks for its new gold value. Before, the
+    page sent the appellation without a name, and the winner could only be refused."""
+    table_id, table = game_just_over(server)
     ana = join_as(devices, server, "Ana", "red", table=table_id)
     prompt = ana.locator("#prompt")
     expect(prompt).to_contain_text("improve your province")
@@ -1764,16 +1771,7 @@ def test_improving_a_ship_at_the_end_of_the_game_shows_the_value_it_goes_to(devi
     """Rulebook, "End of Game", step 4: each player improves one value of a ship. The
     options said only "Red ship 1: sail"; they say the printed value and the next one, as
     the province's step does ("worth 4")."""
-    from companion.table import Table
-
-    options = {"start_at": "turn", "glory_target": 11,
-               "provinces": [{"colour": "red", "player": "Ana", "glory": 12},
-                             {"colour": "blue", "player": "Bo"},
-                             {"colour": "green", "player": "Cy"}]}
-    table_id = Table.create(server.services.store, "seafall", options, "host").session_id
-    table = server.services.tables.get(table_id)
-    while not table.state.game_over:
-        table.apply(Command("end_turn", {}))
+    table_id, table = game_just_over(server)
     while (prompt := table.prompts()[0]).command != "improve_ship":
         if prompt.command == "improve_province":
             table.apply(Command(prompt.command, {prompt.arg: "fortune"}, prompt.player))
