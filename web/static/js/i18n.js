@@ -13,11 +13,18 @@ export function t(key, values, fallback) {
   }
   let text = Object.prototype.hasOwnProperty.call(strings, key) ? strings[key]
     : (fallback !== undefined ? fallback : key);
+  if (config.lang === "fr") text = spaced(text);
   for (const [name, value] of Object.entries(values || {})) {
     if (config.lang === "fr") text = elided(text, name, String(value));
     text = text.split("{" + name + "}").join(String(value));
   }
   return text;
+}
+
+// French typography: a non-breaking space before « : ; ? ! » and inside the guillemets, so
+// that no line (on the TV, a phone) begins with a colon or a lone guillemet.
+function spaced(text) {
+  return text.replace(/ ([:;?!»])/g, "\u00a0$1").replace(/« /g, "«\u00a0");
 }
 
 // French says « d’Éloïse », « qu’Anne », not « de Éloïse »: before a value that begins
