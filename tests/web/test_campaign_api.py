@@ -139,7 +139,7 @@ def test_the_host_takes_back_a_game_set_up_wrong_and_a_recording(app, client, se
     assert r.status_code == 400 and "say what is taken back" in r.json["message"]
     # a table's GET says where it stands (a polling page compares it: no version changes)
     standing = client.get(f"/api/tables/{wrong['table']}").json["campaign"]
-    assert standing == {"id": cid, "name": "Ours", "recorded": False}
+    assert standing == {"id": cid, "name": "Ours", "recorded": False, "next": None}
     step = {"kind": "game", "session": wrong["table"]}
     r = client.post(f"/api/campaigns/{cid}/take-back", json=step)
     assert r.status_code == 200, r.json
