@@ -114,12 +114,17 @@ class DiceReaders:
         try:
             path = self._path(die)
             self._files[die] = self._file_now(die)
-            return Profile.load(str(path)) if path.is_file() else None
+            if not path.is_file():
+                return None
+            profile = Profile.load(str(path))
         except (EnrollmentError, ValueError) as exc:
             raise IllegalCommand(
                 f"this table cannot read {die} dice: {exc}. Enroll their faces again "
                 f"(tableside enroll --die {die} --profile {die} --crops DIR), or remove "
                 "the profile to enroll them at the table") from None
+        # named as its file is, whatever name it was enrolled under (a file renamed): what
+        # the table teaches it is saved back there, where forgetting it looks
+        return profile if profile.name == die else replace(profile, name=die)
 
     def learn(self, die: str, dice: Sequence[tuple[str, np.ndarray, str]]) -> Profile | None:
         """Let the die's profile learn confirmed dice (``(face, crop, source)``); the new

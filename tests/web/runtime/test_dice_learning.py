@@ -8,6 +8,7 @@ import dataclasses
 
 import cv2
 import numpy as np
+import pytest
 
 from tests.support.web import browser, join
 from tests.web.runtime.support import demo_profile
@@ -149,8 +150,15 @@ def test_a_die_added_by_a_tap_teaches_nothing(app, client, seafall_services):
     assert after.sources[-1] == f"{read['read_id']}:0"
 
 
-def test_a_profile_from_the_profile_folder_is_saved_with_what_it_learned(services):
-    dataclasses.replace(demo_profile(), name="seafall").save()
+@pytest.mark.parametrize("enrolled_as", ["seafall", "seafall-demo"])
+def test_a_profile_from_the_profile_folder_is_saved_with_what_it_learned(services, enrolled_as):
+    """Saved back into its own file, also when it was enrolled under another name and its
+    file renamed to the die's: it went to a second file, which "forget" did not look at."""
+    from vision.profilefile import profiles_dir, saved_profiles
+
+    path = dataclasses.replace(demo_profile(), name=enrolled_as).save()
+    if enrolled_as != "seafall":
+        path.rename(profiles_dir() / "seafall.npz")
     client = browser(create_app(services, {"TESTING": True}))
     tid = new_table(client, count=2)
     data, faces = settled(0)
@@ -164,6 +172,7 @@ def test_a_profile_from_the_profile_folder_is_saved_with_what_it_learned(service
     assert saved.sources[-1] == f"{read['read_id']}:0"
     assert saved.labels[saved.owners[-1]] == fixed
     assert len(saved.maps) == len(demo_profile().maps) + 1
+    assert saved_profiles() == ["seafall"]  # no second file
 
 
 def _photo_of(faces: list[str], seed: int) -> tuple[bytes, list[tuple[str, tuple]]]:
