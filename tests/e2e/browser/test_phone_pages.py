@@ -1788,6 +1788,19 @@ def test_improving_a_ship_at_the_end_of_the_game_shows_the_value_it_goes_to(devi
         f"sail {sail} → {sail + 1}")
 
 
+def test_only_the_rollers_phone_is_offered_to_confirm_a_read(devices, server, tmp_path):
+    """Confirming a read answers the roll, which is the roller's: another player's phone
+    was offered Confirm, and refused ("Answering blue's explore is Blue's (blue) to do")."""
+    _, picture = unread_two_dice(server, tmp_path)
+    ana = join_as(devices, server, "Ana", "blue")
+    gus = join_as(devices, server, "Gus", "green")
+    start_exploration(ana)
+    ana.set_input_files("#photo-input", str(picture))
+    expect(ana.locator("#confirm-read")).to_be_visible()
+    expect(gus.locator("#dice .read")).to_have_attribute("data-status", "pending")
+    expect(gus.locator("#confirm-read")).to_have_count(0)
+
+
 @pytest.mark.parametrize("then", ["confirmed on the table page", "replaced by a newer read"])
 def test_the_photo_page_follows_its_read_when_another_phone_acts_on_it(
         devices, server, tmp_path, then):

@@ -129,10 +129,12 @@ export function actorLabel(actor) {
 }
 
 export function readPanel(tableId, read, {faces, version, canAct, actor, onChanged, onError,
-                                          nameOf = actorLabel}) {
+                                          nameOf = actorLabel, mayAnswer = canAct}) {
   const canCorrect = canAct && read.status !== "superseded" && read.status !== "closed";
   const withActor = (body) => (actor ? {...body, actor} : body);
-  const canConfirm = canAct && (read.status === "pending" || read.status === "undone");
+  // confirming answers the roll: the roller's phone, or one that acts for all (another
+  // player's was offered it, and refused)
+  const canConfirm = mayAnswer && (read.status === "pending" || read.status === "undone");
   const base = `/api/tables/${encodeURIComponent(tableId)}/dice/${encodeURIComponent(read.id)}`;
   const picker = h("div", {class: "picker", hidden: true});
   // a box may be taken out of the roll (no die: a token, a die's side) while the read waits

@@ -611,6 +611,7 @@ function renderDice() {
     parts.push(readPanel(tableId, read, {
       faces: (config.dice || {})[prompt ? prompt.die : "seafall"] || [],
       version, canAct: canAct(), actor: who ? (who.province || who.name) : null, nameOf: actorName,
+      mayAnswer: canAct() && (forAll() || !prompt || !prompt.player || who.province === prompt.player),
       onChanged: async () => { await loadRead(); refresh(); },
       onError: showError}));
   } else if (roll && !(view.state.endeavor && !(view.state.endeavor.faces || []).length)) {
