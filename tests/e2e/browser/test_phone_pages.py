@@ -1596,7 +1596,10 @@ def test_the_photo_page_shows_each_photo_it_sends_and_the_read_waiting_after_a_r
         expect(camera.locator("#dice .read")).to_have_attribute("data-status", "pending")
     camera.reload()
     expect(camera.locator("#dice .read")).to_have_attribute("data-read", seen[-1])
-    expect(camera.locator("#confirm-read")).to_be_visible()
+    # its dice not read yet: named first (a Confirm was offered, and refused)
+    expect(camera.locator("#dice-unread")).to_have_text(
+        "Name dice 1, 2 (tap each) or take them out, then confirm.")
+    expect(camera.locator("#confirm-read")).to_have_count(0)
 
 
 FACE_NAMES = {"blank": "blank", "standard": "success", "weak": "weak success",
@@ -1791,14 +1794,21 @@ def test_improving_a_ship_at_the_end_of_the_game_shows_the_value_it_goes_to(devi
 def test_only_the_rollers_phone_is_offered_to_confirm_a_read(devices, server, tmp_path):
     """Confirming a read answers the roll, which is the roller's: another player's phone
     was offered Confirm, and refused ("Answering blue's explore is Blue's (blue) to do")."""
-    _, picture = unread_two_dice(server, tmp_path)
+    photo, picture = unread_two_dice(server, tmp_path)
     ana = join_as(devices, server, "Ana", "blue")
     gus = join_as(devices, server, "Gus", "green")
     start_exploration(ana)
     ana.set_input_files("#photo-input", str(picture))
+    expect(ana.locator("#dice .read")).to_have_attribute("data-status", "pending")
+    kept = ana.request.get(server.url(f"/api/tables/{server.table}/dice/latest")).json()
+    for n, die in enumerate(kept["dice"]):  # named on the roller's phone
+        face = next(d.face for d in photo.dice if hold_each_other(d.box, die["box"]))
+        ana.locator("#dice .die-tile").nth(n).click()
+        ana.locator(f"#dice .picker button.face-button.f-{face}").click()
     expect(ana.locator("#confirm-read")).to_be_visible()
-    expect(gus.locator("#dice .read")).to_have_attribute("data-status", "pending")
+    expect(gus.locator("#dice .die-tile").nth(1)).to_contain_text("corrected by Ana")
     expect(gus.locator("#confirm-read")).to_have_count(0)
+    expect(gus.locator("#dice-unread")).to_have_count(0)
 
 
 @pytest.mark.parametrize("then", ["confirmed on the table page", "replaced by a newer read"])
@@ -1817,7 +1827,7 @@ def test_the_photo_page_follows_its_read_when_another_phone_acts_on_it(
     expect(camera.locator("#photo-prompt")).to_contain_text("Roll 2 dice")
     camera.set_input_files("#photo-file", str(picture))
     expect(camera.locator("#dice .read")).to_have_attribute("data-status", "pending")
-    expect(camera.locator("#confirm-read")).to_be_visible()
+    expect(camera.locator("#dice-unread")).to_be_visible()  # named before it is confirmed
     first = camera.locator("#dice .read").get_attribute("data-read")
     expect(ana.locator("#dice .read")).to_have_attribute("data-read", first)
     if then == "replaced by a newer read":

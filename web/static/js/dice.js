@@ -165,6 +165,9 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
       unsure(die) ? h("span", {class: "unsure", text: t("dice.unsure")}) : null,
       said("dice.added_by", die.addedBy), said("dice.corrected", die.corrected))));
   const status = t("dice.status." + read.status, null, read.status);
+  // dice found but not read (a die added by a tap the reader could not read): named, or
+  // taken out, before the read can answer the roll (a Confirm then was refused)
+  const unread = read.dice.map((d, i) => (!d.notADie && d.face === "?" ? i : -1)).filter((i) => i >= 0);
 
   function closePicker() {
     picker.hidden = true;
@@ -243,7 +246,10 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
     over ? h("p", {class: "warn", id: "dice-extra", text: t("dice.extra", {found: read.answering, expected,
                                                                            count: read.answering - expected})}) : null,
     wholePicture(read, canTakeOut ? addMissed : null),
-    read.dice.some(unsure) && canCorrect ? h("p", {class: "warn", text: t("dice.check_unsure")}) : null,
+    read.dice.some((d) => !d.notADie && unsure(d)) && canCorrect
+      ? h("p", {class: "warn", text: t("dice.check_unsure")}) : null,
+    unread.length && canConfirm ? h("p", {class: "warn", id: "dice-unread",
+      text: t("dice.name_unread", {dice: unread.map((i) => String(i + 1)).join(", "), count: unread.length})}) : null,
     read.notes.map((n) => h("p", {class: "muted small", text: n})),
     picker,
     canAct && read.raw && read.raw.can_reread ? h("button", {type: "button", class: "secondary",
@@ -255,7 +261,7 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
           onChanged();
         } catch (err) { onError(err); }
       }}) : null,
-    canConfirm && !over && read.answering > 0 ? h("button", {type: "button", class: "primary big", id: "confirm-read",
+    canConfirm && !over && !unread.length && read.answering > 0 ? h("button", {type: "button", class: "primary big", id: "confirm-read",
       text: read.status === "undone" ? t("dice.apply_again")
         : t("dice.confirm", {count: read.answering}),
       onclick: async (event) => {
