@@ -13,6 +13,7 @@ table names them when it draws them.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import combinations
 from typing import Any
 
 from companion.engine import Command, Event
@@ -65,6 +66,34 @@ def endeavor_preview(state: SeaFallState, events: list[Event]) -> dict[str, Any]
     return preview
 
 
+MOST_GOODS = 4
+"""The most goods one Buy or Sell offers together: two, and two more with expertise."""
+
+MOST_GROUPS = 40
+"""The most sets of goods offered for one Buy or Sell, smallest first (four goods of eight
+would be 70): the larger ones still go through a typed command."""
+
+
+def _groups(items: list[dict[str, Any]], key: str | None = None) -> list[tuple[Any, ...]]:
+    """The sets of 1 to :data:`MOST_GOODS` of ``items``, each once (items alike are one
+    cube each: two iron in the warehouse give one set of both), none holding two items of
+    the same ``key`` (a site has one cube), at most :data:`MOST_GROUPS`."""
+    seen: set[tuple[tuple[tuple[str, Any], ...], ...]] = set()
+    out: list[tuple[Any, ...]] = []
+    for size in range(1, min(MOST_GOODS, len(items)) + 1):
+        for group in combinations(items, size):
+            if key is not None and len({g[key] for g in group}) < size:
+                continue
+            sig = tuple(sorted(tuple(sorted(g.items())) for g in group))
+            if sig in seen:
+                continue
+            seen.add(sig)
+            out.append(group)
+            if len(out) >= MOST_GROUPS:
+                return out
+    return out
+
+
 def _started_endeavor(state: SeaFallState, events: list[Event]) -> Any:
     """The endeavor as it stood when started (before a pool of no dice resolved it)."""
     after = state
@@ -99,12 +128,8 @@ def _candidates(state: SeaFallState, player: str) -> Iterator[Candidate]:
         for site in state.region_sites(region.id):
             yield "explore", {"flagship": ship.id, "site": site.id}
             yield "raid", {"flagship": ship.id, "site": site.id}
-            if site.good_present:
-                yield "buy", {"goods": [{"site": site.id, "ship": ship.id}]}
         if region.kind == "province" and region.owner != player:
             yield "raid", {"flagship": ship.id, "province": region.owner}
-        for good in sorted(set(ship.goods)):
-            yield "sell", {"goods": [{"good": good, "from": ship.id}]}
         for name in state.supply.upgrades:
             kind = state.catalogue.upgrades.get(name)
             if kind is None:
@@ -113,8 +138,15 @@ def _candidates(state: SeaFallState, player: str) -> Iterator[Candidate]:
             for source in _good_sources(state, player, kind.colour, region.id):
                 yield "upgrade", {"ship": ship.id, "upgrade": name, "good_from": source}
         yield from _sailing(state, ship.id)
-    for good in sorted(set(prov.warehouse)):
-        yield "sell", {"goods": [{"good": good, "from": "warehouse"}]}
+    # a Buy or a Sell takes up to two goods, more with expertise (rulebook, "Merchants
+    # Guild"): each set of them, one cube a site, the engine keeping those it allows
+    buys = [{"site": site.id, "ship": ship.id} for ship in ships
+            if ship.location in state.regions  # not at sea between places
+            for site in state.region_sites(ship.location) if site.good_present]
+    yield from (("buy", {"goods": list(group)}) for group in _groups(buys, key="site"))
+    sells = [{"good": good, "from": ship.id} for ship in ships for good in sorted(ship.goods)]
+    sells += [{"good": good, "from": "warehouse"} for good in sorted(prov.warehouse)]
+    yield from (("sell", {"goods": list(group)}) for group in _groups(sells))
     for name in state.supply.structures:
         kind = state.catalogue.structures.get(name)
         if kind is None:

@@ -196,3 +196,25 @@ def test_sell_in_a_borrowed_province_with_its_marketplace(game):
     assert events[-1].payload["gold"] == 8 and events[-1].payload["bonus"] == 2
     assert g.state.provinces["red"].gold == 8
     assert "2 from a structure" in g.engine.describe(events[-1])
+
+
+def offered(g, kind):
+    return [c["args"]["goods"] for c in g.engine.legal_commands(g.state) if c["type"] == kind]
+
+
+def test_the_choices_offer_two_goods_a_buy_and_more_with_expertise(game):
+    """"Buy Goods" and "Sell Goods": up to two goods an action, more with expertise. The
+    choices (what the phones show) offered one good an action: one tap used the Buy up.
+    Blue's example's iron and linen are offered together, as the rulebook buys them; a set
+    Blue cannot pay for, or of three goods without expertise, is not."""
+    g = blue_at_two_islands(game)
+    buys = offered(g, "buy")
+    assert [{"site": "iron-isle/iron", "ship": "blue-1"},
+            {"site": "linen-isle/linen", "ship": "blue-2"}] in buys
+    assert max(len(b) for b in buys) == 2
+    poor = blue_at_two_islands(game, gold=7)  # iron 3 + linen 5 is 8
+    assert [{"site": "iron-isle/iron", "ship": "blue-1"},
+            {"site": "linen-isle/linen", "ship": "blue-2"}] not in offered(poor, "buy")
+    sells = offered(red_sells(game), "sell")  # Sell +2: the four goods in one action
+    assert [{"good": c, "from": "warehouse"} for c in ("iron", "linen", "spice", "wood")] \
+        in sells
