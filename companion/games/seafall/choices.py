@@ -155,6 +155,7 @@ def _candidates(state: SeaFallState, player: str) -> Iterator[Candidate]:
         for source in _good_sources(state, player, kind.colour, player):
             yield "build", {"structure": name, "good_from": source}
     yield "repair", {}
+    yield "repair", {"free": True}  # a Port's, without the action (rulebook, structures)
     yield "collect_taxes", {}
     for milestone in state.milestones:
         yield "claim_milestone", {"milestone": milestone.name}

@@ -486,6 +486,7 @@ function argText(key, value) {
   if (key === "site") return placeName(state, value);
   if (key === "good_from") return t("arg.good_from", {place: from(value)});
   if (key === "pay") return t("arg.pay." + value, null, value);
+  if (key === "free" && value === true) return t("arg.free_repair");
   if (key === "guild") return t("option.guild." + value, null, value);
   // an upgrade or a structure with what it does (RULES-FACTS's table), which no button said
   if ((key === "upgrade" || key === "structure") && has("effect." + value)) {

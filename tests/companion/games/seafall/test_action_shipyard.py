@@ -211,6 +211,17 @@ def test_repair_port_repairs_without_an_action(game):
     assert len(g.state.ships["red-2"].damage) == 1  # not in the Port's region
 
 
+def test_the_choices_offer_a_ports_repair_without_a_guild(game):
+    """The phones never offered the Port's repair (the choices listed only the guild's,
+    which takes the action): it is offered at the turn's start, with no guild."""
+    g = damaged(game, structures=["Port"])
+    repairs = [c for c in g.engine.legal_commands(g.state) if c["type"] == "repair"]
+    assert [c["args"] for c in repairs] == [{"free": True}]
+    assert repairs[0]["summary"] == "repairs Red ship 1"
+    assert not [c for c in damaged(game).engine.legal_commands(damaged(game).state)
+                if c["type"] == "repair"]  # no Port: no such repair
+
+
 def test_repair_free_needs_a_port(game):
     """Without a free_repair structure, repairing takes the action."""
     g = damaged(game)
