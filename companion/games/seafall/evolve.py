@@ -122,6 +122,7 @@ def _winter_began(state: SeaFallState, p: Mapping[str, Any]) -> None:
     state.turn = None
     state.turns_taken = []
     state.events_below = []  # step 1: the event deck is shuffled
+    state.plundered_sites = []  # a new year: built on again
 
 
 @handles("AstrolabeGiven")
@@ -491,6 +492,7 @@ def _structure_raided(state: SeaFallState, p: Mapping[str, Any]) -> None:
     site.structure = None
     site.plunder_value = None
     state.supply.exhausted_structures[name] = state.supply.exhausted_structures.get(name, 0) + 1
+    state.plundered_sites.append(site.id)  # "Plunder" > "Structure": not built on this year
 
 
 @handles("AdvisorSeized")

@@ -291,6 +291,8 @@ _REFUSALS: list[tuple[str, str]] = [
     (r"('.+') was put on the bottom of the event deck this year: the cards above it come "
      r"first", "{q:1} a été placé sous la pioche Évènement cette année : les cartes "
      "au-dessus viennent d’abord"),
+    (r"(.+) had its structure plundered this year: it is not built on until the next winter",
+     "le bâtiment de {1} a été pillé cette année : on n’y construit plus avant l’hiver"),
     # the end of the game (endgame.py)
     (r"an appellation needs a name \(as on the improvement sheet\)",
      "une appellation a besoin d’un nom (comme sur la feuille d’améliorations)"),

@@ -30,7 +30,8 @@ from companion.games.seafall.state import SeaFallState, Site
 
 def _site(state: SeaFallState, player: str, ref: str | None, replace: bool) -> Site:
     sites = [s for s in state.region_sites(player) if s.kind == "building_site"]
-    free = [s for s in sites if s.structure is None]
+    # a site whose structure was plundered is not built on this year ("Plunder" > "Structure")
+    free = [s for s in sites if s.structure is None and s.id not in state.plundered_sites]
     who = state.provinces[player].player
     if ref is None:
         if replace:
@@ -44,6 +45,9 @@ def _site(state: SeaFallState, player: str, ref: str | None, replace: bool) -> S
         raise InvalidCommand(f"there is no site {ref!r}")
     if site not in sites:
         raise IllegalCommand(f"{site.id} is not a building site of {who}'s province")
+    if site.id in state.plundered_sites:
+        raise IllegalCommand(f"{site.id} had its structure plundered this year: it is not "
+                             "built on until the next winter")
     if site.structure is None and replace:
         raise IllegalCommand(f"{site.id} is empty: there is nothing to replace")
     if site.structure is not None:

@@ -160,6 +160,30 @@ def test_structure_returns_exhausted_owner_loses_glory_raider_takes_gold(game):
     assert g.state.provinces["red"].gold == 5
 
 
+def test_a_plundered_structures_site_is_not_built_on_this_year(game):
+    """"Plunder" > "Structure": the site cannot be built on this year. It could: Blue built
+    a Gun Tower there again on its next turn. The other building sites can be; winter
+    frees the site again."""
+    from companion.engine import Event
+    from companion.games.seafall.evolve import evolve
+
+    g = province_raid(game, structures=["Gun Tower"], gold=30)
+    g.do("hire_guild", guild="soldiers")
+    g.do("raid", flagship="red-1", province="blue")
+    g.roll(*(["standard"] * g.state.endeavor.dice))
+    g.do("plunder", choice="blue/build-1")
+    g.do("plunder", choice="gold")
+    g.do("end_turn")
+    g.do("hire_guild", guild="builders")
+    with pytest.raises(IllegalCommand, match="blue/build-1 had its structure plundered this "
+                                             "year: it is not built on until the next winter"):
+        g.do("build", structure="Port", site="blue/build-1")
+    g.do("build", structure="Port")  # on another building site
+    assert g.state.sites["blue/build-1"].structure is None
+    assert g.state.sites["blue/build-2"].structure == "Port"
+    assert evolve(g.state, Event("WinterBegan", {"year": 2})).plundered_sites == []
+
+
 def test_province_raid_refused_when_the_cheapest_site_needs_more_tokens(game):
     g = province_raid(game, red={"enmity": 1})
     g.do("hire_guild", guild="soldiers")
