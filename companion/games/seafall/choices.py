@@ -134,9 +134,14 @@ def _candidates(state: SeaFallState, player: str) -> Iterator[Candidate]:
             kind = state.catalogue.upgrades.get(name)
             if kind is None:
                 continue
-            yield "upgrade", {"ship": ship.id, "upgrade": name}
-            for source in _good_sources(state, player, kind.colour, region.id):
-                yield "upgrade", {"ship": ship.id, "upgrade": name, "good_from": source}
+            # a ship with its two upgrades returns one for the new (rulebook, "Upgrade")
+            swaps = [{"replace": u.name} for u in ship.upgrades] if len(ship.upgrades) >= 2 \
+                else [{}]
+            for swap in swaps:
+                yield "upgrade", {"ship": ship.id, "upgrade": name, **swap}
+                for source in _good_sources(state, player, kind.colour, region.id):
+                    yield "upgrade", {"ship": ship.id, "upgrade": name, "good_from": source,
+                                      **swap}
         yield from _sailing(state, ship.id)
     # a Buy or a Sell takes up to two goods, more with expertise (rulebook, "Merchants
     # Guild"): each set of them, one cube a site, the engine keeping those it allows
@@ -151,9 +156,16 @@ def _candidates(state: SeaFallState, player: str) -> Iterator[Candidate]:
         kind = state.catalogue.structures.get(name)
         if kind is None:
             continue
-        yield "build", {"structure": name}
-        for source in _good_sources(state, player, kind.colour, player):
-            yield "build", {"structure": name, "good_from": source}
+        # with every building site taken, a structure is returned to make room ("Build")
+        built = [s.id for s in state.region_sites(player)
+                 if s.kind == "building_site" and s.structure is not None]
+        free = any(s.kind == "building_site" and s.structure is None
+                   and s.id not in state.plundered_sites for s in state.region_sites(player))
+        swaps = [{}] if free else [{"site": site, "replace": True} for site in built]
+        for swap in swaps:
+            yield "build", {"structure": name, **swap}
+            for source in _good_sources(state, player, kind.colour, player):
+                yield "build", {"structure": name, "good_from": source, **swap}
     yield "repair", {}
     yield "repair", {"free": True}  # a Port's, without the action (rulebook, structures)
     yield "collect_taxes", {}

@@ -487,6 +487,9 @@ function argText(key, value) {
   if (key === "good_from") return t("arg.good_from", {place: from(value)});
   if (key === "pay") return t("arg.pay." + value, null, value);
   if (key === "free" && value === true) return t("arg.free_repair");
+  // what goes back to make room: an upgrade by name, a building site's structure
+  if (key === "replace" && typeof value === "string") return t("arg.replace_upgrade", {upgrade: value});
+  if (key === "replace" && value === true) return t("arg.replace_structure");
   if (key === "guild") return t("option.guild." + value, null, value);
   // an upgrade or a structure with what it does (RULES-FACTS's table), which no button said
   if ((key === "upgrade" || key === "structure") && has("effect." + value)) {

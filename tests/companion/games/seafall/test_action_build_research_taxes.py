@@ -73,6 +73,13 @@ def test_build_full_province_returns_a_structure_exhausted(game):
     assert g.state.sites["red/build-2"].structure == "Marketplace"
     assert g.state.supply.exhausted_structures == {"Port": 1}
     assert g.state.provinces["red"].glory == 3
+    # the choices offer it too, in place of each structure (they offered no build at all)
+    full = builder(game, structures=["Gun Tower", "Port", "Library"])
+    offered = [c["args"] for c in full.engine.legal_commands(full.state)
+               if c["type"] == "build" and c["args"]["structure"] == "Marketplace"
+               and "good_from" not in c["args"]]
+    assert offered == [{"structure": "Marketplace", "site": f"red/build-{n}", "replace": True}
+                       for n in (1, 2, 3)]
 
 
 @pytest.mark.parametrize("args, error, message", [

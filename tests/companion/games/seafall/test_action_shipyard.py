@@ -126,6 +126,20 @@ def test_upgrade_a_full_ship_returns_one_exhausted_and_loses_its_glory(game):
     assert state.provinces["red"].glory == 2
 
 
+def test_the_choices_offer_an_upgrade_in_place_of_one_of_a_full_ships(game):
+    """The phones could not upgrade a ship with its two upgrades: the choices offered no
+    'replace'. Each of the ship's upgrades is offered to go back for the new one."""
+    g = game({"provinces": [{"colour": "red", "gold": 20,
+                             "ships": [{"upgrades": ["Bold", "Hale"]}, {}]},
+                            {"colour": "blue"}]})
+    g.do("hire_guild", guild="builders")
+    swift = [c["args"] for c in g.engine.legal_commands(g.state)
+             if c["type"] == "upgrade" and c["args"]["upgrade"] == "Swift"
+             and c["args"]["ship"] == "red-1" and "good_from" not in c["args"]]
+    assert swift == [{"ship": "red-1", "upgrade": "Swift", "replace": "Bold"},
+                     {"ship": "red-1", "upgrade": "Swift", "replace": "Hale"}]
+
+
 def test_upgrade_replace_only_to_make_room(game):
     """"Upgrade": returning an upgrade is for making room; a ship with room keeps its own."""
     g = game({"provinces": [{"colour": "red", "gold": 20, "ships": [{"upgrades": ["Bold"]}, {}]},
