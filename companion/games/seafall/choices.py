@@ -206,7 +206,8 @@ def _summary(state: SeaFallState, kind: str, args: dict[str, Any], events: list[
     by_type = {e.type: e.payload for e in events}
     if "EndeavorStarted" in by_type:
         p = by_type["EndeavorStarted"]
-        return (f"{p['dice']} dice against defense {p['defense']}"
+        return (f"{p['dice']} {'die' if p['dice'] == 1 else 'dice'} against defense "
+                f"{p['defense']}"
                 + (" (dangerous)" if p["dangerous"] else ""))
     if by_type.get("AdvisorHired", {}).get("reputation"):
         return f"costs {by_type['AdvisorHired']['reputation']} reputation"

@@ -35,6 +35,12 @@ FACES = {"blank": "blank", "standard": "success", "weak": "weak success",
          "strong": "strong success"}  # as the pages name the faces (en.json face.*)
 
 
+def _a(word: Any) -> str:
+    """``word`` with its article: "an iron", "a wood", "an event"."""
+    word = str(word)
+    return f"{'an' if word[:1].lower() in tuple('aeiou') else 'a'} {word}"
+
+
 def _faces(faces: Any) -> str:
     return ", ".join(FACES.get(f, str(f)) for f in faces)
 
@@ -99,7 +105,8 @@ def _noted(p: Mapping[str, Any]) -> str:
 
 _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "GameSetUp": lambda p: "A new game of SeaFall is set up.",
-    "ComponentAdded": lambda p: f"A {p['kind']} enters the game: {p['card']['name']}"
+    "ComponentAdded": lambda p: f"{_a(p['kind']).capitalize()} enters the game: "
+                                f"{p['card']['name']}"
                                 + (" (into the storage chest)" if p.get("bagged") else "") + ".",
     "IslandAdded": lambda p: "A new island is charted: "
                              f"{p['island'].get('name') or p['island'].get('id')}.",
@@ -236,14 +243,14 @@ _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
                               f"{_n(p['count'], 'enmity token')} on {p['site']}.",
     # guild actions (companion/games/seafall/actions/)
     "ShipSailed": _sailed,
-    "GoodMoved": lambda p: f"{_who(p['player'])} moves a {p['good']} from {p['source']} to "
+    "GoodMoved": lambda p: f"{_who(p['player'])} moves {_a(p['good'])} from {p['source']} to "
                            f"{p['to']} ({p['when']} sailing).",
     "GoodBought": lambda p: f"{_who(p['player'])} buys the {p['good']} at {p['site']} for "
                             f"{p['price']} gold, into {p['ship']}.",
-    "GoodSold": lambda p: f"{_who(p['player'])} sells a {p['good']} from {p['source']} for "
+    "GoodSold": lambda p: f"{_who(p['player'])} sells {_a(p['good'])} from {p['source']} for "
                           f"{p['gold']} gold"
                           + (f" ({p['bonus']} from a structure)" if p.get("bonus") else "") + ".",
-    "GoodSpent": lambda p: f"{_who(p['player'])} spends a {p['good']} from {p['source']} "
+    "GoodSpent": lambda p: f"{_who(p['player'])} spends {_a(p['good'])} from {p['source']} "
                            f"for 8 gold off {p['on']}.",
     "ShipRepaired": lambda p: f"{p['ship']} is repaired"
                               + (" (without an action)" if p.get("free") else "")

@@ -62,9 +62,10 @@ def _stat(word: str) -> str:
 # a province colour, ``{step1}`` the name of the end-of-game step numbered by group 1
 _PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(f"^{p}$"), fr) for p, fr in [
     # the one-line summaries of the commands a player may send (choices.py)
-    (r"([01]) dice against defense (\d+) \(dangerous\)", r"\1 dé contre défense \2 (lieu risqué)"),
+    (r"([01]) (?:die|dice) against defense (\d+) \(dangerous\)",
+     r"\1 dé contre défense \2 (lieu risqué)"),
     (r"(\d+) dice against defense (\d+) \(dangerous\)", r"\1 dés contre défense \2 (lieu risqué)"),
-    (r"([01]) dice against defense (\d+)", r"\1 dé contre défense \2"),
+    (r"([01]) (?:die|dice) against defense (\d+)", r"\1 dé contre défense \2"),
     (r"(\d+) dice against defense (\d+)", r"\1 dés contre défense \2"),
     (r"costs ([01]) reputation", r"coûte \1 point de réputation"),
     (r"costs (\d+) reputation", r"coûte \1 points de réputation"),

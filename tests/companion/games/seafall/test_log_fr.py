@@ -160,7 +160,7 @@ def test_every_event_reads_in_french_and_differs_from_english() -> None:
     ("The Gull to Isle A (2 spaces)", "The Gull vers Isle A (2 cases)"),
     ("Blue ship 1 to Green province (1 space)", "Bateau bleu 1 vers Province verte (1 case)"),
     ("0 dice against defense 4", "0 dé contre défense 4"),
-    ("1 dice against defense 4 (dangerous)", "1 dé contre défense 4 (lieu risqué)"),
+    ("1 die against defense 4 (dangerous)", "1 dé contre défense 4 (lieu risqué)"),
     ("repairs Blue ship 1", "répare Bateau bleu 1"),
     ("rebuilds The Gull", "reconstruit The Gull"),
     ("repairs Blue ship 1; rebuilds Blue ship 2",

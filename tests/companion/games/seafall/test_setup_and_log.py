@@ -105,3 +105,12 @@ def test_titles_are_named_as_the_pages_name_them():
                                       "Comte/Comtesse.")
     assert describe(Event("TitleChosen", {"player": "red", "title": "duke"})) == \
         "Red is now Duke/Duchess."
+
+
+def test_an_article_before_a_good_or_a_component_that_begins_with_a_vowel():
+    """"Ann sells a iron", "A event enters the game" were not English."""
+    sold = Event("GoodSold", {"player": "red", "good": "iron", "source": "warehouse",
+                              "region": "red", "gold": 6, "bonus": 0})
+    assert describe(sold).startswith("Red sells an iron from warehouse")
+    added = Event("ComponentAdded", {"kind": "event", "card": {"name": "Pirates"}})
+    assert describe(added) == "An event enters the game: Pirates."
