@@ -412,6 +412,19 @@ def test_a_phone_off_the_network_says_so_and_catches_up_at_once_when_back(device
     expect(page.locator("#conn")).not_to_have_attribute("data-status", "offline")
 
 
+def test_the_rounds_event_is_said_where_the_round_is(devices, server):
+    """The event revealed for the round changes prices and powers until the round ends;
+    only the history said which it was (players saw "costs 2 gold" with no reason)."""
+    from companion.games.seafall.setup import demo_options
+
+    options = {**demo_options(), "events": ["Market Day", "Storm"], "event": "Market Day"}
+    table = server.services.tables.create("seafall", options)
+    for path in (f"/t/{table.session_id}", f"/t/{table.session_id}/tv"):
+        page = devices()
+        page.goto(server.url(path))
+        expect(page.locator("#status")).to_contain_text("event: Market Day")
+
+
 def test_a_table_never_read_logs_no_error_in_the_browser(devices, server):
     """Each poll of a table with no dice read yet asked GET .../dice/latest and got a 404,
     which the browser logs as an error: 868 of them in an evening's play. The pages ask

@@ -92,6 +92,9 @@ export function statusLine(state) {
   const parts = [];
   if (state.year) parts.push(t("status.year", {year: state.year}));
   if (state.round) parts.push(t("status.round", {round: state.round}));
+  // the round's event card, in effect until the round ends (prices, powers): said where
+  // the round is, not only in the history
+  if (state.event && state.phase !== "over") parts.push(t("status.event", {event: state.event}));
   if (state.phase === "over") parts.push(t("status.over"));
   else if (state.turn && state.turn.player) {
     parts.push(t("status.turn", {player: provinceName(state, state.turn.player)}));
