@@ -495,7 +495,14 @@ function localOption(state, prompt, value) {
       if (!end.plunder_site) {
         if (value === "none") return tr("option.plunder.none");
         const site = (state.sites || {})[value];
-        return site ? tr("option.plunder.site", {site: siteRef(state, value), value: site.plunder_value}) : null;
+        if (!site) return null;
+        // what the raider would take there: the structure standing on it, a field's gold
+        // (the page said only "building site 1 of Red province")
+        const what = site.structure ? site.structure
+          : site.kind === "field" && typeof site.value === "number" ? t("option.plunder.field_worth", {gold: site.value})
+          : null;
+        return what ? tr("option.plunder.site_holding", {site: siteRef(state, value), what, value: site.plunder_value})
+          : tr("option.plunder.site", {site: siteRef(state, value), value: site.plunder_value});
       }
       if (end.picks_left > 0) return goodName(value);
       if ((end.goods_to_place || []).length) {
