@@ -99,9 +99,9 @@ NO_COLOUR_ADVICE = message(
 THINGS_IN_TRAY = message(
     "advice.things_in_tray",
     "{count} dice (or things like dice) are in the empty-tray frames: take everything out "
-    "of the tray and calibrate again.",
+    "of the tray and check it again.",
     one="{count} die (or a thing like a die) is in the empty-tray frames: take everything "
-    "out of the tray and calibrate again.")
+    "out of the tray and check it again.")
 
 
 def quality(frame: np.ndarray, die_px: float | None = None) -> QualityReport:
@@ -562,7 +562,9 @@ class CalibrationCheck:
             sides = (side_advice(side, lens, floor_grey(self.setup.background, self.setup.roi)),)
         elif lens is None and (usual := tray_side(self.setup.roi, COMMON_LENS)) > SIDE_ADVICE_ABOVE:
             sides = (unknown_lens_advice(usual),)
-        return self.setup.quality.advice + bands + jpeg + sides + tray
+        if tray:  # first and alone: the dice in the frames skew the rest (a sharp camera
+            return tray  # was "blurred"), which a check of the empty tray measures again
+        return self.setup.quality.advice + bands + jpeg + sides
 
     @property
     def keepable(self) -> bool:

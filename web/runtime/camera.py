@@ -58,8 +58,8 @@ READ_FAILED = "the last read failed: "
 READ_FAILED_DETAIL = message("camera.read_failed", READ_FAILED + "{why}")
 EARLY_NOTE = message(
     "camera.early",
-    "dice settled with no roll asked for: they are read for the next roll asked for if they "
-    "stay as they are")()
+    "the tray came to rest with no roll asked for: any dice in it are read for the next roll "
+    "asked for if they stay as they are")()  # not read yet: it may be empty
 STARTING = message("camera.starting", "starting")()
 FRAMES = message("camera.frames", "{source}: frames")
 FRAMES_AGAIN = message("camera.frames_again", "{source}: frames again")
