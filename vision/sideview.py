@@ -25,6 +25,7 @@ from dataclasses import replace
 
 from vision.boxes import centre
 from vision.reading import Box, DieRead
+from vision.said import message
 
 SIDE_SURE_FROM: tuple[tuple[float, float], ...] = ((0.3, 0.85), (0.45, 0.95))
 """``(side, confidence)``: a custom-face die showing at least ``side`` of its height as side
@@ -64,10 +65,14 @@ SIDE_PAIR_DEGREES = 40.0
 die shows faces the lens's axis)."""
 
 
+NOT_A_LENS = message("lens.not_an_angle",
+                     "a lens angle is 1-170 degrees across the picture, not {degrees}")
+
+
 def lens_problem(lens_degrees: float) -> str | None:
-    """Why a lens angle is not one (None when it is)."""
+    """Why a lens angle is not one (None when it is), in words a page says in its language."""
     if not math.isfinite(lens_degrees) or not 1 <= lens_degrees <= 170:
-        return f"a lens angle is 1-170 degrees across the picture, not {lens_degrees:g}"
+        return NOT_A_LENS(degrees=f"{lens_degrees:g}")
     return None
 
 

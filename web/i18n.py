@@ -28,7 +28,8 @@ from vision.said import MESSAGES
 
 LANGUAGES = ("en", "fr")
 SAID_IN = ("vision.calibration", "vision.detection", "vision.framewarnings", "vision.imagefile",
-           "vision.settle", "vision.setupadvice", "vision.smear", "web.api.join", "web.auth",
+           "vision.settle", "vision.setupadvice", "vision.sideview", "vision.smear",
+           "web.api.hardware", "web.api.join", "web.auth",
            "web.errors", "web.runtime", "web.runtime.boxes", "web.runtime.camera",
            "web.runtime.images", "web.runtime.power", "web.runtime.readnotes",
            "web.runtime.status", "web.runtime.storage", "web.services")

@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify
 
 from companion.errors import IllegalCommand, InvalidCommand
+from vision.said import message
 from vision.sideview import lens_problem
 from vision.storage import check_name
 from web import auth
@@ -21,6 +22,8 @@ from web.runtime.status import idle_status
 from web.services import Services
 
 bp = Blueprint("hardware", __name__, url_prefix="/api")
+
+LENS_NOT_A_NUMBER = message("lens.not_a_number", "'lens' is a number of degrees")()
 
 
 @bp.get("/hardware")
@@ -81,7 +84,7 @@ def check_the_tray() -> Any:
     lens = data.get("lens")
     if lens is not None:
         problem = (lens_problem(float(lens)) if isinstance(lens, (int, float))
-                   and not isinstance(lens, bool) else "'lens' is a number of degrees")
+                   and not isinstance(lens, bool) else LENS_NOT_A_NUMBER)
         if problem:
             raise InvalidCommand(problem)
     result = runtime.check_tray(name, save, lens)

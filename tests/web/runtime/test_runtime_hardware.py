@@ -514,6 +514,8 @@ def test_the_host_checks_the_tray_from_a_phone_and_keeps_it(services):
         for lens in (0, 200, "wide", True):
             bad = host.post("/api/hardware/camera/check", json={"lens": lens})
             assert bad.status_code == 400 and "lens" in bad.json["message"], lens
+            # with its key, for a French page to say it in French (it stayed English)
+            assert bad.json["said"]["key"] in ("lens.not_an_angle", "lens.not_a_number")
         narrow = host.post("/api/hardware/camera/check", json={"setup": "kitchen", "lens": 30})
         assert narrow.status_code == 200, narrow.json
         assert narrow.json["lens_degrees"] == 30 and narrow.json["quality"]["advice"] == []
