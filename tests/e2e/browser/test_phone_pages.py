@@ -1804,6 +1804,23 @@ def test_improving_a_ship_at_the_end_of_the_game_shows_the_value_it_goes_to(devi
         f"sail {sail} → {sail + 1}")
 
 
+def test_a_re_rolls_read_marks_the_dice_thrown_and_those_left_in_place(devices, server):
+    """A camera read answering a re-roll of two of three dice: the tiles were alike, and
+    nothing said which two answer the re-roll (the read's ``used``)."""
+    page = devices()
+    page.goto(server.url(f"/t/{server.table}"))
+    roles = page.evaluate("""async () => {
+        const dice = await import("/static/js/dice.js");
+        const read = dice.normalizeRead({read_id: "r1", status: "pending", used: [1, 2],
+            dice: [0, 1, 2].map(() => ({face: "weak", confidence: 0.9, uncertain: false,
+                                        box: [0, 0, 10, 10]}))});
+        const panel = dice.readPanel("t", read, {faces: [], version: () => 1, canAct: true,
+                                                 actor: null, onChanged: () => {}});
+        return [...panel.querySelectorAll(".die-tile .reroll-role")].map((n) => n.textContent);
+    }""")
+    assert roles == ["left in place", "re-rolled", "re-rolled"]
+
+
 def test_only_the_rollers_phone_is_offered_to_confirm_a_read(devices, server, tmp_path):
     """Confirming a read answers the roll, which is the roller's: another player's phone
     was offered Confirm, and refused ("Answering blue's explore is Blue's (blue) to do")."""

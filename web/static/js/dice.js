@@ -153,6 +153,8 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
   // die, it is checked: no longer highlighted to check
   const checked = read.status === "applied" || read.status === "undone";
   const unsure = (die) => die.uncertain && !checked && !die.corrected;
+  const used = read.raw && Array.isArray(read.raw.used) ? read.raw.used : null;
+  const rerolled = used && used.length < read.dice.length ? new Set(used) : null;
   const tiles = read.dice.map((die, i) => (die.notADie
     ? tile(i, die, " not-a-die", !canTakeOut,
       h("span", {class: "face-name", text: t("dice.not_a_die_tile")}),
@@ -163,7 +165,10 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
       // a face a player named is theirs, not the reader's: no reader's confidence on it
       die.confidence !== null && !die.corrected ? h("span", {class: "conf", text: pct(die.confidence)}) : null,
       unsure(die) ? h("span", {class: "unsure", text: t("dice.unsure")}) : null,
-      said("dice.added_by", die.addedBy), said("dice.corrected", die.corrected))));
+      said("dice.added_by", die.addedBy), said("dice.corrected", die.corrected),
+      // a re-roll: which dice answer it (the ones thrown) and which stayed where they were
+      rerolled ? h("span", {class: "muted small reroll-role",
+                            text: t(rerolled.has(i) ? "dice.rerolled_die" : "dice.left_die")}) : null)));
   const status = t("dice.status." + read.status, null, read.status);
   // dice found but not read (a die added by a tap the reader could not read): named, or
   // taken out, before the read can answer the roll (a Confirm then was refused)
