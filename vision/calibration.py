@@ -338,14 +338,19 @@ def tray_region(background: np.ndarray) -> np.ndarray:
     return hull
 
 
+def _closed(near: np.ndarray) -> np.ndarray:
+    """0/255 mask of ``near`` (True/False) with its small gaps closed (a sixtieth of the
+    picture's short side: the dust and marks on a floor)."""
+    h, w = near.shape
+    k = max(3, (min(h, w) // 60) | 1)
+    return cv2.morphologyEx(near.astype(np.uint8) * 255, cv2.MORPH_CLOSE,
+                            np.ones((k, k), np.uint8))
+
+
 def _largest(near: np.ndarray) -> np.ndarray | None:
     """0/255 mask of the largest connected region of ``near`` (True/False), small gaps
     closed first; None when there is none."""
-    h, w = near.shape
-    mask = near.astype(np.uint8) * 255
-    k = max(3, (min(h, w) // 60) | 1)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(_closed(near))
     if n <= 1:
         return None
     biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
@@ -361,10 +366,7 @@ def _beyond_no_edge(near: np.ndarray, first: np.ndarray, grey: np.ndarray) -> np
     """0/255 mask of the floor ``near`` its shading that is reached from ``first`` without
     crossing an edge of ``grey``: a strip as light as the floor beside it (with its studs,
     then found as things left in the tray) is not taken in across its rim."""
-    h, w = near.shape
-    k = max(3, (min(h, w) // 60) | 1)
-    mask = cv2.morphologyEx(near.astype(np.uint8) * 255, cv2.MORPH_CLOSE,
-                            np.ones((k, k), np.uint8))
+    mask = _closed(near)
     edges = cv2.dilate(cv2.Canny(grey, *EDGE_THRESHOLDS), np.ones((3, 3), np.uint8))
     mask[edges > 0] = 0
     n, labels = cv2.connectedComponents(mask, connectivity=4)
@@ -551,7 +553,9 @@ class CalibrationCheck:
     def advice(self) -> tuple[str, ...]:
         """What to fix, worked out once (the floor's grey and reach are passes over its
         pixels) for the report and its JSON."""
-        tray = () if not self.things_in_tray else (THINGS_IN_TRAY(count=self.things_in_tray),)
+        if self.things_in_tray:  # first and alone: the dice in the frames skew the rest (a
+            # sharp camera was "blurred"), which a check of the empty tray measures again
+            return (THINGS_IN_TRAY(count=self.things_in_tray),)
         bands = (() if self.light_bands <= FLICKER_SPREAD
                  else (flicker_advice(self.setup.mains_hz),))
         jpeg = (() if self.jpeg_quality is None or self.jpeg_quality >= JPEG_ADVICE_BELOW
@@ -562,8 +566,6 @@ class CalibrationCheck:
             sides = (side_advice(side, lens, floor_grey(self.setup.background, self.setup.roi)),)
         elif lens is None and (usual := tray_side(self.setup.roi, COMMON_LENS)) > SIDE_ADVICE_ABOVE:
             sides = (unknown_lens_advice(usual),)
-        if tray:  # first and alone: the dice in the frames skew the rest (a sharp camera
-            return tray  # was "blurred"), which a check of the empty tray measures again
         return self.setup.quality.advice + bands + jpeg + sides
 
     @property
