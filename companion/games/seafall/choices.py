@@ -152,16 +152,15 @@ def _candidates(state: SeaFallState, player: str) -> Iterator[Candidate]:
     sells = [{"good": good, "from": ship.id} for ship in ships for good in sorted(ship.goods)]
     sells += [{"good": good, "from": "warehouse"} for good in sorted(prov.warehouse)]
     yield from (("sell", {"goods": list(group)}) for group in _groups(sells))
+    # with every building site taken, a structure is returned to make room ("Build")
+    building = [s for s in state.region_sites(player) if s.kind == "building_site"]
+    free = any(s.structure is None and s.id not in state.plundered_sites for s in building)
+    swaps = [{}] if free else [{"site": s.id, "replace": True} for s in building
+                               if s.structure is not None]
     for name in state.supply.structures:
         kind = state.catalogue.structures.get(name)
         if kind is None:
             continue
-        # with every building site taken, a structure is returned to make room ("Build")
-        built = [s.id for s in state.region_sites(player)
-                 if s.kind == "building_site" and s.structure is not None]
-        free = any(s.kind == "building_site" and s.structure is None
-                   and s.id not in state.plundered_sites for s in state.region_sites(player))
-        swaps = [{}] if free else [{"site": site, "replace": True} for site in built]
         for swap in swaps:
             yield "build", {"structure": name, **swap}
             for source in _good_sources(state, player, kind.colour, player):
