@@ -145,9 +145,12 @@ function keptTally(id) {
       ? {id, counts: kept.counts} : null;
   } catch (err) { return null; }
 }
+function forgetKeptTally() {
+  try { sessionStorage.removeItem(TALLY_KEY); } catch (err) { /* nothing kept */ }
+}
 function dropTally() {  // answered (by this phone or another way): nothing to keep
   tally = {id: null, counts: {}};
-  try { sessionStorage.removeItem(TALLY_KEY); } catch (err) { /* nothing kept */ }
+  forgetKeptTally();
 }
 function keepTally() {
   try { sessionStorage.setItem(TALLY_KEY, JSON.stringify({id: tally.id, counts: tally.counts})); }
@@ -164,7 +167,7 @@ function rollPrompt(prompt) {
       const list = [];
       for (const f of faces) for (let i = 0; i < (tally.counts[f.label] || 0); i++) list.push(f.label);
       tally.sent = true;  // this phone's own answer: no "answered meanwhile" for it
-      try { sessionStorage.removeItem(TALLY_KEY); } catch (err) { /* nothing kept */ }
+      forgetKeptTally();
       command(prompt.command, {[prompt.arg]: list}, prompt);
     }});
   const refreshTotal = () => {
