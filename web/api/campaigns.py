@@ -174,13 +174,12 @@ def take_back(campaign_id: str) -> Any:
     if expected is not None and not all(isinstance(x, str) for x in expected):
         raise InvalidCommand("say what is taken back: {\"kind\": \"game\" or \"recording\", "
                              "\"session\": ID}, as the campaign's last_step")
-    before = info
-    info = _store().take_back_campaign_step(campaign_id, expected)
+    after = _store().take_back_campaign_step(campaign_id, expected)
     if step is not None:  # its table's pages: a table of its own, or under way again
         _services().live.campaign_changed(step[1])
         if step[0] == "game":  # the game before no longer has a next one
-            _previous_game_moved(before)
-    return jsonify(campaign_json(info))
+            _previous_game_moved(info)
+    return jsonify(campaign_json(after))
 
 
 def _previous_game_moved(info: CampaignInfo) -> None:

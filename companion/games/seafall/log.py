@@ -49,7 +49,7 @@ def dice_showing(count: int, kinds: Any) -> str:
     """``2, ["weak"]`` -> "2 dice that show a weak success" (a re-roll's dice; more kinds
     joined by "or")."""
     named = [FACES.get(k, str(k)) for k in kinds]
-    faces = " or ".join(f"{'an' if n[:1] in tuple('aeiou') else 'a'} {n}" for n in named)
+    faces = " or ".join(_a(n) for n in named)
     return f"{_n(count, 'die')} that {'shows' if count == 1 else 'show'} {faces}"
 
 
