@@ -25,7 +25,9 @@ from companion.games.seafall.map import default_map
 from companion.games.seafall.odds import current_odds, no_dice_odds, odds_json
 from companion.games.seafall.state import SeaFallState
 
-Candidate = tuple[str, dict[str, Any]]
+Candidate = tuple[str, dict[str, Any]] | tuple[str, dict[str, Any], dict[str, Any]]
+"""A command and its arguments, and what the entry says besides (a stop at sea's
+``toward``)."""
 
 
 def legal_commands(state: SeaFallState, decide: Any) -> list[dict[str, Any]]:
@@ -35,12 +37,14 @@ def legal_commands(state: SeaFallState, decide: Any) -> list[dict[str, Any]]:
     if turn is None or state.endeavor is not None or state.phase != "turns":
         return []
     out = []
-    for kind, args in _candidates(state, turn.player):
+    for kind, args, *extra in _candidates(state, turn.player):
         try:
             events = decide(state, Command(kind, args, turn.player))
         except (IllegalCommand, InvalidCommand):
             continue
-        entry = {"type": kind, "args": args, "summary": _summary(state, kind, args, events)}
+        more = extra[0] if extra else {}
+        entry = {"type": kind, "args": args, "summary": _summary(state, kind, args, events, more),
+                 **more}
         if any(e.type == "EndeavorStarted" for e in events):
             entry["endeavor"] = endeavor_preview(state, events)
         out.append(entry)
@@ -122,6 +126,7 @@ def _candidates(state: SeaFallState, player: str) -> Iterator[Candidate]:
             yield "hire_guild", {"guild": guild}
     ships = [s for s in state.province_ships(player) if not s.sunk and s.location]
     for ship in ships:
+        yield from _sailing(state, ship.id)  # from a region, or from a stop at sea
         region = state.regions.get(ship.location or "")
         if region is None:
             continue
@@ -142,7 +147,6 @@ def _candidates(state: SeaFallState, player: str) -> Iterator[Candidate]:
                 for source in _good_sources(state, player, kind.colour, region.id):
                     yield "upgrade", {"ship": ship.id, "upgrade": name, "good_from": source,
                                       **swap}
-        yield from _sailing(state, ship.id)
     # a Buy or a Sell takes up to two goods, more with expertise (rulebook, "Merchants
     # Guild"): each set of them, one cube a site, the engine keeping those it allows
     buys = [{"site": site.id, "ship": ship.id} for ship in ships
@@ -185,23 +189,42 @@ def _good_sources(state: SeaFallState, player: str, colour: str | None, region: 
 
 
 def _sailing(state: SeaFallState, ship_id: str) -> Iterator[Candidate]:
-    """Sailing one ship to each region within reach, by a shortest way on the map."""
+    """Sailing one ship to each region within reach, by a shortest way on the map; and
+    stopping at sea on the way to a region, short of it (within reach or beyond: "up to its
+    sail value", rulebook "Ships and Sailing" > "Sailing"), each space at sea once, said
+    ``toward`` the nearest region whose way passes it."""
     ship = state.ships[ship_id]
     here = state.regions[ship.location or ""].space if ship.location in state.regions \
         else ship.location
     sea = default_map()
     if here is None or not sea.knows(here):
         return
+    limit = sail_limit(state, ship)
+    ways = []
     for region in state.regions.values():
         if region.id == ship.location or region.space is None:
             continue
         path = sea.path(here, region.space)
-        if path is None or not 0 < len(path) <= sail_limit(state, ship):
-            continue
-        yield "sail", {"moves": [{"ship": ship.id, "path": [*path[:-1], region.id]}]}
+        if path:
+            ways.append((path, region.id))
+    ways.sort(key=lambda way: (len(way[0]), way[1]))
+    for path, region_id in ways:
+        if len(path) <= limit:
+            yield "sail", {"moves": [{"ship": ship.id, "path": [*path[:-1], region_id]}]}
+    land = {r.space for r in state.regions.values()}
+    stops: set[str] = set()
+    for path, region_id in ways:
+        for steps in range(1, min(limit, len(path) - 1) + 1):
+            end = path[steps - 1]
+            if end in land or end in stops:
+                continue
+            stops.add(end)
+            yield ("sail", {"moves": [{"ship": ship.id, "path": path[:steps]}]},
+                   {"toward": region_id})
 
 
-def _summary(state: SeaFallState, kind: str, args: dict[str, Any], events: list[Event]) -> str:
+def _summary(state: SeaFallState, kind: str, args: dict[str, Any], events: list[Event],
+             more: dict[str, Any]) -> str:
     by_type = {e.type: e.payload for e in events}
     if "EndeavorStarted" in by_type:
         p = by_type["EndeavorStarted"]
@@ -219,6 +242,9 @@ def _summary(state: SeaFallState, kind: str, args: dict[str, Any], events: list[
         (move,) = args["moves"]  # by the names the table knows them by
         steps, there = len(move["path"]), move["path"][-1]
         ship = state.ships[move["ship"]].name
+        if "toward" in more:
+            return (f"{ship} stops at sea {steps} space{'' if steps == 1 else 's'} toward "
+                    f"{state.regions[more['toward']].name}")
         where = state.regions[there].name if there in state.regions else there
         return f"{ship} to {where} ({steps} space{'' if steps == 1 else 's'})"
     if kind == "repair":  # which ships, by name: the button said only "Repair"

@@ -507,8 +507,9 @@ function argText(key, value) {
 }
 
 // Sailing: each ship may sail in the same action (rulebook, "Sail": every ship moves up to
-// its sail value). The engine offers each ship's reachable places; the form picks one (or
-// none) per ship and sends them as one sail.
+// its sail value). The engine offers each ship's reachable places and the spaces at sea
+// where it may stop on its way to a place; the form picks one (or none) per ship and sends
+// them as one sail.
 function sailForm(list) {
   const byShip = new Map();
   for (const c of list) {
@@ -516,8 +517,11 @@ function sailForm(list) {
     if (!move) continue;
     if (!byShip.has(move.ship)) byShip.set(move.ship, []);
     const there = move.path[move.path.length - 1];
-    byShip.get(move.ship).push({move, there, label: t("sail.to", {
-      place: placeName(view.state, there), count: move.path.length})});
+    // a stop at sea, short of a place: said by the place it heads toward, not its hex
+    const label = c.toward
+      ? t("sail.stop", {place: placeName(view.state, c.toward), count: move.path.length})
+      : t("sail.to", {place: placeName(view.state, there), count: move.path.length});
+    byShip.get(move.ship).push({move, there, label});
   }
   const selects = [...byShip].map(([ship, options]) => h("label", {class: "sail-ship"},
     shipName(view.state, ship),

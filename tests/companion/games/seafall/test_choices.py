@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from seafall_driver import Game, island
 
+from companion.games.seafall import log_fr
+
 
 def demo_turn() -> Game:
     return Game({
@@ -127,3 +129,48 @@ def test_repair_says_which_ships_it_repairs():
     g.do("hire_guild", guild="builders")
     (repair,) = [c for c in g.engine.legal_commands(g.state) if c["type"] == "repair"]
     assert repair["summary"] == "repairs Red ship 1"  # the one at home, not the one at sea
+
+
+def far_isle_turn() -> Game:
+    """Red's ship at home, sail 3, and an island five spaces away (out of reach)."""
+    return Game({
+        "provinces": [{"colour": "red", "ships": [{"location": "red"}, {"location": "red"}]},
+                      {"colour": "blue"}],
+        "islands": [island("far", space="(4, 2, 6)")],
+    })
+
+
+def test_a_ship_may_stop_at_sea_on_its_way_to_a_place_out_of_reach():
+    """"Ships and Sailing" > "Sailing": a ship moves *up to* its sail value, so it may stop
+    at sea short of a place. The choices offered only places within reach: a ship could
+    not head for an island farther than its sail value from the phones."""
+    g = far_isle_turn()
+    g.do("hire_guild", guild="explorers")
+    stops = [c for c in g.engine.legal_commands(g.state)
+             if c["type"] == "sail" and c["args"]["moves"][0]["ship"] == "red-1"]
+    toward_far = {c["args"]["moves"][0]["path"][-1]: c for c in stops
+                  if c.get("toward") == "far"}
+    # its sail is 3: two spaces toward it past the coastal waters (toward the nearer Blue)
+    assert set(toward_far) == {"(0, 2, 2)", "(1, 2, 3)"}
+    last = toward_far["(1, 2, 3)"]
+    assert last["summary"] == "Red ship 1 stops at sea 3 spaces toward Far"
+    assert log_fr.phrase(last["summary"]) == \
+        "Bateau rouge 1 s’arrête en mer après 3 cases, en direction de Far"
+    g.do("sail", **last["args"])
+    assert g.state.ships["red-1"].location == "(1, 2, 3)"
+    ends = [c["args"]["moves"][0]["path"][-1] for c in stops]
+    assert len(ends) == len(set(ends))  # each space at sea offered once
+
+
+def test_a_ship_at_sea_is_offered_the_rest_of_its_way():
+    """A ship stopped at sea sails on at its next turn (the choices offered sailing only to
+    ships at a region: one left at sea was stuck there on the phones)."""
+    g = far_isle_turn()
+    g.do("hire_guild", guild="explorers")
+    g.do("sail", moves=[{"ship": "red-1", "path": ["coastal_waters", "(0, 2, 2)", "(1, 2, 3)"]}])
+    g.do("end_turn")
+    while g.state.turn.player != "red":
+        g.do("end_turn")
+    g.do("hire_guild", guild="explorers")
+    sails = {c["summary"] for c in g.engine.legal_commands(g.state) if c["type"] == "sail"}
+    assert "Red ship 1 to Far (3 spaces)" in sails
