@@ -13,7 +13,7 @@ table names them when it draws them.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations
+from itertools import combinations, product
 from typing import Any
 
 from companion.engine import Command, Event
@@ -23,6 +23,7 @@ from companion.games.seafall.components import GUILDS
 from companion.games.seafall.evolve import evolve
 from companion.games.seafall.map import default_map
 from companion.games.seafall.odds import current_odds, no_dice_odds, odds_json
+from companion.games.seafall.ships import ship_value
 from companion.games.seafall.state import SeaFallState
 
 Candidate = tuple[str, dict[str, Any]] | tuple[str, dict[str, Any], dict[str, Any]]
@@ -152,7 +153,9 @@ def _candidates(state: SeaFallState, player: str) -> Iterator[Candidate]:
     buys = [{"site": site.id, "ship": ship.id} for ship in ships
             if ship.location in state.regions  # not at sea between places
             for site in state.region_sites(ship.location) if site.good_present]
-    yield from (("buy", {"goods": list(group)}) for group in _groups(buys, key="site"))
+    for group in _groups(buys, key="site"):
+        for returns in _room(state, group):
+            yield "buy", {"goods": list(group), **({"return": returns} if returns else {})}
     sells = [{"good": good, "from": ship.id} for ship in ships for good in sorted(ship.goods)]
     sells += [{"good": good, "from": "warehouse"} for good in sorted(prov.warehouse)]
     yield from (("sell", {"goods": list(group)}) for group in _groups(sells))
@@ -175,6 +178,21 @@ def _candidates(state: SeaFallState, player: str) -> Iterator[Candidate]:
     for milestone in state.milestones:
         yield "claim_milestone", {"milestone": milestone.name}
     yield "end_turn", {}
+
+
+def _room(state: SeaFallState, group: tuple[Any, ...]) -> list[list[dict[str, str]]]:
+    """The goods a Buy of ``group`` may return to the supply to make room ("Merchants
+    Guild" > "Buy Goods"): none when every hold has room, else, for each ship short of it,
+    each different set of as many of its goods as it lacks room for."""
+    per_ship = []
+    for ship_id in sorted({g["ship"] for g in group}):
+        ship = state.ships[ship_id]
+        lacking = sum(g["ship"] == ship_id for g in group) \
+            - (ship_value(state, ship, "hold") - len(ship.goods))
+        if lacking > 0:
+            sets = sorted(set(combinations(sorted(ship.goods), lacking)))
+            per_ship.append([[{"ship": ship_id, "good": g} for g in goods] for goods in sets])
+    return [[r for part in parts for r in part] for parts in product(*per_ship)]
 
 
 def _good_sources(state: SeaFallState, player: str, colour: str | None, region: str

@@ -1,5 +1,6 @@
 """The turn's actions that need more than a tap, in a real browser (headless Chromium at
-360x640, a real server): stopping a ship at sea. It was a typed JSON command before."""
+360x640, a real server): stopping a ship at sea, returning goods to buy. Each was a typed
+JSON command before."""
 
 from __future__ import annotations
 
@@ -19,6 +20,15 @@ def demo(server):
     return server.services.tables.get(server.table)
 
 
+def new_table(server, options):
+    """A table of its own (Ana plays blue and starts), its id and its table."""
+    from companion.table import Table
+
+    options = {"start_at": "turn", **options}
+    table_id = Table.create(server.services.store, "seafall", options, "host").session_id
+    return table_id, server.services.tables.get(table_id)
+
+
 @pytest.mark.parametrize(("locale", "role", "label", "button"), [
     pytest.param("en-GB", "player", "stops at sea after 1 space, toward Green province", "Sail",
                  id="English"),
@@ -36,3 +46,26 @@ def test_a_ship_stops_at_sea_short_of_a_place(devices, server, locale, role, lab
     sail.get_by_role("button", name=button).click()
     expect(ana.locator("#actions details[data-type=sail]")).to_have_count(0)
     assert demo(server).state.ships["blue-1"].location == "coastal_waters"
+
+
+@pytest.mark.parametrize(("locale", "role", "label"), [
+    pytest.param("en-GB", "player", "returns the wood of Blue ship 1 to the supply", id="English"),
+    pytest.param("fr-FR", "joueur", "rend à la réserve la ressource (bois) de Bateau bleu 1",
+                 id="French"),
+])
+def test_a_buy_into_a_full_hold_returns_a_good_for_room(devices, server, locale, role, label):
+    """"Merchants Guild" > "Buy Goods": goods may go back to the supply to store others. No
+    Buy was offered into a full hold."""
+    table_id, table = new_table(server, {
+        "provinces": [{"colour": "blue", "player": "Ana", "gold": 5,
+                       "ships": [{"location": "isle", "hold": 1, "goods": ["wood"]}, {}]},
+                      {"colour": "red", "player": "Bo"}],
+        "islands": [{"id": "isle", "name": "Iron isle", "space": "(0, 2, 2)", "sites": [
+            {"name": "1", "kind": "good", "colour": "iron", "good_present": True}]}]})
+    ana = join_as(devices, server, "Ana", "blue", locale=locale, role=role, table=table_id)
+    ana.click("#prompt button[data-value=merchants]")
+    buy = ana.locator("#actions details[data-type=buy]")
+    expect(buy).to_have_attribute("open", "")  # one way to buy: open
+    buy.get_by_role("button").filter(has_text=label).click()
+    expect(ana.locator("#actions details[data-type=buy]")).to_have_count(0)
+    assert table.state.ships["blue-1"].goods == ["iron"]

@@ -503,6 +503,11 @@ function argText(key, value) {
       : t("arg.buy", {good: goodName(((state.sites || {})[g.site] || {}).colour || ""),
                       site: placeName(state, g.site), ship: shipName(state, g.ship)})).join(", ");
   }
+  // goods a Buy sends back to the supply first, for room in a full hold
+  if (key === "return" && Array.isArray(value)) {
+    return t("arg.return", {goods: value.map((g) => t("arg.return_good",
+      {good: goodName(g.good), ship: shipName(state, g.ship)})).join(", ")});
+  }
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 

@@ -218,3 +218,23 @@ def test_the_choices_offer_two_goods_a_buy_and_more_with_expertise(game):
     sells = offered(red_sells(game), "sell")  # Sell +2: the four goods in one action
     assert [{"good": c, "from": "warehouse"} for c in ("iron", "linen", "spice", "wood")] \
         in sells
+
+
+def test_the_choices_offer_a_buy_into_a_full_hold_with_a_good_returned_for_room(game):
+    """"Buy Goods": a good may go back to the supply, for nothing, to store another. The
+    choices offered no Buy into a full hold: only a typed command could return a good."""
+    g = blue_at_two_islands(game, ships=[{"location": "iron-isle", "hold": 2,
+                                          "goods": ["wood", "wood"]},
+                                         {"location": "linen-isle", "hold": 1,
+                                          "goods": ["spice"]}])
+    buys = [c["args"] for c in g.engine.legal_commands(g.state) if c["type"] == "buy"]
+    iron = [{"site": "iron-isle/iron", "ship": "blue-1"}]
+    # the two woods are one cube each alike: one way to return one
+    assert [b for b in buys if b["goods"] == iron] == [
+        {"goods": iron, "return": [{"ship": "blue-1", "good": "wood"}]}]
+    both = [b for b in buys if len(b["goods"]) == 2 and b["goods"][0] == iron[0]]
+    assert {"goods": [*iron, {"site": "linen-isle/linen", "ship": "blue-2"}],
+            "return": [{"ship": "blue-1", "good": "wood"}, {"ship": "blue-2", "good": "spice"}]} \
+        in both
+    g.do("buy", goods=iron, **{"return": [{"ship": "blue-1", "good": "wood"}]})
+    assert g.state.ships["blue-1"].goods == ["wood", "iron"]
