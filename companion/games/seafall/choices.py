@@ -7,7 +7,8 @@ its preview (the pool with every modifier explained and the exact odds). When a 
 prompt is the choice, and nothing else is listed.
 
 Physical cards (research draws, dealt advisors, revealed events) cannot be enumerated: the
-table names them when it draws them.
+table names them when it draws them (research is listed with empty ``args`` and the number
+of ``cards`` to name).
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from typing import Any
 
 from companion.engine import Command, Event
 from companion.errors import IllegalCommand, InvalidCommand
+from companion.games.seafall.actions.research import CARDS_DRAWN
 from companion.games.seafall.actions.sail import sail_limit
+from companion.games.seafall.advisors import active_expertise
 from companion.games.seafall.components import GUILDS
 from companion.games.seafall.evolve import evolve
 from companion.games.seafall.map import default_map
@@ -49,7 +52,23 @@ def legal_commands(state: SeaFallState, decide: Any) -> list[dict[str, Any]]:
         if any(e.type == "EndeavorStarted" for e in events):
             entry["endeavor"] = endeavor_preview(state, events)
         out.append(entry)
+    out.extend(_research(state, turn.player, decide))
     return out
+
+
+def _research(state: SeaFallState, player: str, decide: Any) -> list[dict[str, Any]]:
+    """Research, when the engine would take it ("Explorers Guild" > "Research"). Its cards
+    are physical: the entry's ``args`` are empty and ``cards`` is how many the table draws
+    (1 + Research expertise); the page names them (``drawn``), the one kept (``keep``) and
+    that card's powers (``effects``) before sending."""
+    probe = {"drawn": ["card"], "keep": "card"}  # a name stands for the card drawn
+    try:
+        events = decide(state, Command("research", probe, player))
+    except (IllegalCommand, InvalidCommand):
+        return []
+    cards = CARDS_DRAWN + active_expertise(state, player, "research")
+    return [{"type": "research", "args": {}, "cards": cards,
+             "summary": _summary(state, "research", probe, events, {})}]
 
 
 def endeavor_preview(state: SeaFallState, events: list[Event]) -> dict[str, Any]:
@@ -253,7 +272,7 @@ def _summary(state: SeaFallState, kind: str, args: dict[str, Any], events: list[
         return f"costs {by_type['AdvisorHired']['reputation']} reputation"
     for name, key in (("GoodBought", "price"), ("UpgradeBought", "price"),
                       ("StructureBuilt", "price"), ("AdvisorHired", "gold"),
-                      ("TreasureBought", "gold")):
+                      ("TreasureBought", "gold"), ("ResearchCardKept", "cost")):
         if name in by_type and key in by_type[name]:
             return f"costs {by_type[name][key]} gold"
     if kind == "sail":

@@ -1,11 +1,12 @@
 """The turn's actions that need more than a tap, in a real browser (headless Chromium at
-360x640, a real server): stopping a ship at sea, returning goods to buy. Each was a typed
-JSON command before."""
+360x640, a real server): stopping a ship at sea, returning goods to buy, naming the research
+cards drawn. Each was a typed JSON command before."""
 
 from __future__ import annotations
 
 import pytest
 
+from companion.engine import Command
 from tests.e2e.browser.server import WAIT
 from tests.e2e.browser.test_phone_pages import join_as
 
@@ -69,3 +70,50 @@ def test_a_buy_into_a_full_hold_returns_a_good_for_room(devices, server, locale,
     buy.get_by_role("button").filter(has_text=label).click()
     expect(ana.locator("#actions details[data-type=buy]")).to_have_count(0)
     assert table.state.ships["blue-1"].goods == ["iron"]
+
+
+def researching(server, devices, locale="en-GB", role="player"):
+    """Ana (blue) with Research +1 (two cards drawn), her Explorers hired, research open."""
+    table_id, table = new_table(server, {
+        "research_allowed": True,
+        "components": {"advisors": [{"name": "Cartographer", "guild": "explorers", "gold": 2,
+                                     "expertise": {"research": 1}}]},
+        "provinces": [{"colour": "blue", "player": "Ana", "gold": 5, "reputation": 1,
+                       "active_advisor": "Cartographer"},
+                      {"colour": "red", "player": "Bo"}]})
+    ana = join_as(devices, server, "Ana", "blue", locale=locale, role=role, table=table_id)
+    ana.click("#prompt button[data-value=explorers]")
+    research = ana.locator("#actions details[data-type=research]")
+    research.locator("summary").click()
+    return table, ana, research
+
+
+def test_research_names_the_cards_drawn_and_keeps_one_with_its_powers(devices, server):
+    """"Explorers Guild" > "Research": pay 3 gold, draw 1 card (+ Research expertise), keep
+    one. The phones offered no research: its cards are physical, and only a typed command
+    could name them."""
+    table, ana, research = researching(server, devices)
+    expect(research).to_contain_text("costs 3 gold: name the 2 cards drawn")
+    research.get_by_label("Card drawn 1").fill("Chart")
+    research.get_by_label("Card drawn 2").fill("Map")
+    research.locator("[data-key='research-keep 1']").check()
+    research.get_by_role("button", name="Add a power").click()
+    research.get_by_label("Power", exact=True).select_option(label="more dice")
+    research.locator("[data-key='amount research 0']").fill("1")
+    research.locator("[data-key='endeavor research 0']").select_option(label="exploration")
+    research.get_by_role("button", name="Research", exact=True).click()
+    expect(ana.locator("#actions details[data-type=research]")).to_have_count(0)
+    (card,) = table.state.provinces["blue"].research
+    assert card.name == "Map"
+    assert [e.to_json() for e in card.effects] == [
+        {"effect": "dice", "endeavor": "explore", "amount": 1}]
+    assert table.state.provinces["blue"].gold == 2
+
+
+def test_research_in_french_keeps_what_is_typed_while_another_phone_acts(devices, server):
+    table, ana, research = researching(server, devices, locale="fr-FR", role="joueur")
+    expect(research).to_contain_text("coûte 3 or\u00a0: nommez les 2 cartes piochées")
+    research.get_by_label("Carte piochée 1").fill("Carte marine")
+    table.apply(Command("give_reputation", {"to": "red", "region": "red"}, "blue"))
+    expect(ana.locator("#history-list")).to_contain_text("jeton Réputation")  # a new version
+    expect(research.get_by_label("Carte piochée 1")).to_have_value("Carte marine")

@@ -12,6 +12,7 @@ import {hardwareAlerts} from "./alerts.js";
 import {cameraWatcher} from "./camera.js";
 import {diceStats} from "./dicestats.js";
 import {renderExplored} from "./explored.js";
+import {forgetResearch, researchForm} from "./research.js";
 import {
   actorName as actorNamed, diceFaces, dieName, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
   goodName, lastRoll, optionLabel, rollerOf, placeName, playerName, poolLines, promptQuestion, provinceCard, provinceName,
@@ -432,6 +433,7 @@ function renderActions() {
   // prompt was open, they could never be taken: a turn's first prompt is the guild's.
   const asked = new Set((view.prompts || []).map((p) => p.command));
   const others = choices.filter((c) => c.type !== "explore" && c.type !== "raid" && !asked.has(c.type));
+  if (!others.some((c) => c.type === "research")) forgetResearch();  // sent, or not now
   if (!others.length) { box.hidden = true; fill(box); return; }
   box.hidden = false;
   if (!canTakeTurn()) {  // another province's turn: what it may do is not this phone's to tap
@@ -448,19 +450,29 @@ function renderActions() {
   redraw(box, h("h2", {text: t("actions.title")}),
     // one action with nothing to choose ("End the turn"): its button alone, not a group
     // named after it holding the same words again
-    [...groups].map(([type, list]) => list.length === 1 && type !== "sail"
+    [...groups].map(([type, list]) => list.length === 1 && !FORMS[type]
       && !Object.keys(list[0].args || {}).length
       ? h("div", {class: "action-single", "data-type": type}, choiceButton(list[0], type))
       : h("details", {class: "action-group", "data-type": type,
-      "data-key": type, open: (opened.has(type) ? opened.get(type) : list.length === 1) || null},
+      // research is a form to fill when the cards are drawn: shut until tapped
+      "data-key": type, open: (opened.has(type) ? opened.get(type)
+        : list.length === 1 && type !== "research") || null},
       h("summary", {"data-key": "summary " + type,
                     // as the player leaves it, also past a version without the group
                     onclick: (e) => opened.set(type, !e.currentTarget.parentElement.open)},
         t("command." + type, null, type.replace(/_/g, " ")),
         h("span", {class: "muted", text: ` (${list.length})`})),
-      type === "sail" ? sailForm(list) :
+      FORMS[type] ? FORMS[type](list) :
       h("div", {class: "choices"}, list.map((c) => choiceButton(c, type))))));
 }
+
+// The actions that are a form, not a button a choice: where every ship sails; the research
+// cards drawn, named (research.js)
+const FORMS = {
+  sail: (list) => sailForm(list),
+  research: ([c]) => researchForm(c, choicePhrases[c.summary] ?? c.summary, {
+    enabled: canAct(), again: renderActions, send: (args) => command("research", args, null)}),
+};
 
 function choiceButton(c, type) {
   return h("button", {type: "button", class: "choice",

@@ -159,6 +159,21 @@ def test_research_bad_effect_is_invalid(game):
         g.do("research", drawn=["Chart"], keep="Chart", effects=[{"effect": "teleport"}])
 
 
+def researches(g):
+    return [c for c in g.engine.legal_commands(g.state) if c["type"] == "research"]
+
+
+def test_the_choices_offer_research_with_the_number_of_cards_to_name(game):
+    """"Research": the cards drawn are physical, so the choices list research with empty
+    ``args`` and the number of cards the table names (1 + Research expertise). The phones
+    did not offer research at all."""
+    assert researches(researcher(game)) == [
+        {"type": "research", "args": {}, "cards": 1, "summary": "costs 3 gold"}]
+    assert researches(researcher(game, active_advisor="Cartographer"))[0]["cards"] == 2
+    assert researches(researcher(game, allowed=False)) == []  # not yet in this campaign
+    assert researches(researcher(game, gold=2)) == []
+
+
 @pytest.mark.parametrize("advisor, gold", [
     pytest.param(None, 3, id="3 gold"),
     pytest.param("Renowned Soldier", 5, id="Taxes +2"),
