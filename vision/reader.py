@@ -38,6 +38,7 @@ from vision.dicefinder import (
     scaled,
     wide_dice_finder,
 )
+from vision.dicescale import best_read, told_size_wrong
 from vision.dieornot import (
     DIE_FROM,
     body_dice_finder,
@@ -270,6 +271,14 @@ class DiceReader:
     same way (:func:`vision.enroll.crops_from_photos`; crops the table teaches are the
     reader's own). The d6 face network always reads crops about the outline, as it was
     trained. Reported boxes are the outline's either way."""
+    size_search: bool = False
+    """Read a photo at several die sizes about the one told or the framing default and
+    keep the read whose dice are boxed nearest the size it was read at
+    (:mod:`vision.dicescale`): a phone held close over a few dice, or far over many, is
+    read at its dice's own size. When the size was told (``die_px``) and another fits
+    better, every die is marked uncertain with a warning (:func:`told_size_wrong`). For
+    photos (the CLI's, the phones' uploads): a camera's frames are read at its setup's
+    size or the framing default, once."""
     lens_degrees: float | None = None
     """The camera's lens angle across the picture's width, when known (a setup's:
     :attr:`vision.calibration.Calibration.lens_degrees`). Dice read by a profile that show
@@ -351,6 +360,23 @@ class DiceReader:
             raise ValueError(problem)
         if die_px is None and self.estimate_size:
             die_px = estimate_die_px(frame, self.roi)
+
+        def read_at(size: float | None) -> TrayRead:
+            return self._read_at(frame, grey, size, frame_ref, skin_scene)
+
+        read = read_at(die_px)
+        if self.size_search and self.detector == "net":
+            assumed = expected_die_px(frame.shape, die_px)
+            read, size = best_read(read_at, assumed, min(frame.shape[:2]), read,
+                                   told=self.die_px is not None)
+            if self.die_px is not None and size != assumed:
+                read = told_size_wrong(read, assumed)
+        return replace(read, ms=(self.clock() - start) * 1000.0)
+
+    def _read_at(self, frame: np.ndarray, grey: bool, die_px: float | None, frame_ref: str,
+                 skin_scene: SkinScene | None) -> TrayRead:
+        """:meth:`read` of a frame (BGR; ``grey``: it was grey before) at a die size (None:
+        the framing default), its ``ms`` left 0."""
         work, found, small, nets = self._find(frame, die_px)
         work_roi = None
         if self.roi is not None:
@@ -395,8 +421,7 @@ class DiceReader:
         # boxed where they show in the frame (a die at the edge was boxed past it)
         dice = [replace(d, box=clipped(d.box, frame.shape[1], frame.shape[0])) for d in dice]
         dice.sort(key=lambda d: (d.box[1] + d.box[3] // 2, d.box[0]))
-        ms = (self.clock() - start) * 1000.0
-        return TrayRead(self.die, tuple(dice), frame_ref, ms,
+        return TrayRead(self.die, tuple(dice), frame_ref, 0.0,
                         frame if self.keep_frame else None, tuple(warnings), quality, compressed)
 
     @property

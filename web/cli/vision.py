@@ -286,7 +286,7 @@ def _error_line(path: str, exc: Exception) -> str:
 
 def _read_dice(args: argparse.Namespace) -> int:
     try:
-        reader = _reader(args, _setup(args))
+        reader = replace(_reader(args, _setup(args)), size_search=True)  # photos
     except (EnrollmentError, ValueError, ModelError) as exc:
         print(f"tableside read-dice: {exc}", file=sys.stderr)
         if args.json:  # still the contract's list: a script reading it learns why

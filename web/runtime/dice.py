@@ -182,7 +182,7 @@ class DiceService:
         person recorded as having sent the photo."""
         prompt = self._open_prompt(table)
         frame = decode_photo(data)
-        tray = self.readers.read(prompt.die, frame, "photo")
+        tray = self.readers.read(prompt.die, frame, "photo", photo=True)
         return self.record(table, prompt, tray, frame, source="photo", actor=actor, who=who)
 
     def read_frame(self, table: Table, frame: np.ndarray, ref: str = "camera",

@@ -245,12 +245,14 @@ class DiceReaders:
     def read(self, die: str, frame: np.ndarray, ref: str,
              setup: Calibration | None = None,
              skin_scene: SkinScene | None = None,
-             lens_degrees: float | None = None) -> TrayRead:
+             lens_degrees: float | None = None, photo: bool = False) -> TrayRead:
         """Read a frame (one read at a time: the face network is not shared across threads),
         with a calibrated tray's die size and floor for the camera's frames (``ValueError``
         for a frame of another size than the setup's), and the camera's ``skin_scene``
         (:meth:`vision.reader.DiceReader.read`). The setup's lens, or where it keeps none
-        (no setup, one saved before setups kept it) the camera's own ``lens_degrees``."""
+        (no setup, one saved before setups kept it) the camera's own ``lens_degrees``. A
+        ``photo`` (a phone's) is read at its dice's own size, however close it was taken
+        (:attr:`vision.reader.DiceReader.size_search`)."""
         with self._lock:
             reader = self.reader(die)
             if setup is not None:
@@ -258,4 +260,6 @@ class DiceReaders:
             lens = setup.lens_degrees if setup is not None else None
             if (lens := lens if lens is not None else lens_degrees) is not None:
                 reader = replace(reader, lens_degrees=lens)
+            if photo:
+                reader = replace(reader, size_search=True)
             return reader.read(frame, ref, skin_scene)
