@@ -289,6 +289,10 @@ NAMED = ("ship", "flagship", "support", "together_with", "region", "regions", "s
 named by :func:`describe` when it is given the table's state (other keys hold colours,
 which are also the provinces' region ids, so only these are looked up)."""
 
+PROVINCE_KEYS = {"ReputationGiven": ("to",)}
+"""Keys of :data:`NAMED` that hold a province's colour in these events: named as a player
+(a reputation token goes to Green, not to Green province)."""
+
 
 def describe(event: Event, lang: str = "en", state: SeaFallState | None = None) -> str:
     """One readable sentence for an event, in ``lang`` ("en" or "fr"; any other: English).
@@ -308,15 +312,17 @@ def describe(event: Event, lang: str = "en", state: SeaFallState | None = None) 
         return template(event.payload)
     players = log_fr.PLAYERS.set({c: p.player for c, p in state.provinces.items() if p.player})
     try:
-        text = template(_named(event.payload, state, lang))
+        text = template(_named(event, state, lang))
     finally:
         log_fr.PLAYERS.reset(players)
     return text[:1].upper() + text[1:]  # a sentence that begins with a site's name
 
 
-def _named(payload: Mapping[str, Any], state: SeaFallState, lang: str) -> dict[str, Any]:
-    out = dict(payload)
+def _named(event: Event, state: SeaFallState, lang: str) -> dict[str, Any]:
+    out = dict(event.payload)
     for key in NAMED:
+        if key in PROVINCE_KEYS.get(event.type, ()):
+            continue
         value = out.get(key)
         if isinstance(value, str):
             out[key] = _name(value, state, lang)

@@ -74,6 +74,7 @@ _PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(f"^{p}$"), fr) for p,
     (r"repairs (.+); rebuilds (.+)", r"répare \1 ; reconstruit \2"),
     (r"repairs (.+)", r"répare \1"),
     (r"rebuilds (.+)", r"reconstruit \1"),
+    (r"1 reputation token, if (.+) accepts", r"1 jeton Réputation, si \1 accepte"),
     (r"(.+) stops at sea ([01]) spaces? toward (.+)",
      r"\1 s’arrête en mer après \2 case, en direction {de3}"),
     (r"(.+) stops at sea (\d+) spaces toward (.+)",
@@ -411,8 +412,8 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
                                   + (f" ; {', '.join(p['events'])} rejoignent la pioche "
                                      "Évènement" if p["events"] else "") + ".",
     "ReputationGiven": lambda p: f"{_who(p['player'])} donne un jeton Réputation à "
-                                 f"{_who(p['to'])} pour utiliser les pouvoirs de "
-                                 f"{p['region']} ce tour-ci.",
+                                 f"{_who(p['to'])} pour utiliser les pouvoirs "
+                                 f"{de(p['region'])} ce tour-ci.",
     "GuildHired": lambda p: f"{_who(p['player'])} engage la guilde des "
                             f"{GUILDS.get(p['guild'], p['guild'])}.",
     "EndeavorStarted": _started,

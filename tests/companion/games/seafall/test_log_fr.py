@@ -273,6 +273,22 @@ def test_with_the_tables_state_ships_and_places_are_named_as_the_table_knows_the
     assert engine.describe(hired, "fr", g.state) == "Bleu engage la guilde des explorateurs."
 
 
+def test_a_reputation_token_goes_to_a_player_for_the_powers_of_a_region(game):
+    """"Tokens" > "Reputation Tokens": the token goes to the player, for a region of
+    theirs. The history, given the state, named the colour it went to as that province's
+    region ("to Green province"), and in French put no article before the region."""
+    from companion.games.seafall.setup import demo_options
+
+    g = game(demo_options())
+    (given,) = g.do("give_reputation", to="green", region="green")
+    engine = SeaFall()
+    assert engine.describe(given, state=g.state) == (
+        "Blue gives a reputation token to Green to use Green province's powers this turn.")
+    assert engine.describe(given, "fr", g.state) == (
+        "Bleu donne un jeton Réputation à Vert pour utiliser les pouvoirs de la province "
+        "verte ce tour-ci.")
+
+
 def test_the_tables_undo_and_redo_markers_read_in_both_languages():
     undone = Event("CommandUndone", {"command_no": 7})
     assert describe(undone) == "Command 7 undone."
