@@ -196,6 +196,11 @@ def _candidates(state: SeaFallState, player: str) -> Iterator[Candidate]:
     yield "collect_taxes", {}
     for milestone in state.milestones:
         yield "claim_milestone", {"milestone": milestone.name}
+    # a reputation token to another province, for one of its regions' powers this turn
+    # ("Tokens" > "Reputation Tokens"), once for a region
+    for region in state.regions.values():
+        if region.owner not in (None, player) and region.id not in turn.borrowed:
+            yield "give_reputation", {"to": region.owner, "region": region.id}
     yield "end_turn", {}
 
 
@@ -291,6 +296,8 @@ def _summary(state: SeaFallState, kind: str, args: dict[str, Any], events: list[
                                                        ("ShipRebuilt", "rebuilds")) if named[t]]
         if said:
             return "; ".join(said)
+    if "ReputationGiven" in by_type:  # the other player accepts or refuses at the table
+        return f"1 reputation token, if {state.provinces[args['to']].player} accepts"
     if "GoodSold" in by_type:
         return f"brings {by_type['GoodSold']['gold']} gold"
     if "TaxesCollected" in by_type:

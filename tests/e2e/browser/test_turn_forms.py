@@ -1,6 +1,6 @@
 """The turn's actions that need more than a tap, in a real browser (headless Chromium at
 360x640, a real server): stopping a ship at sea, returning goods to buy, naming the research
-cards drawn. Each was a typed JSON command before."""
+cards drawn, giving reputation for a region. Each was a typed JSON command before."""
 
 from __future__ import annotations
 
@@ -117,3 +117,26 @@ def test_research_in_french_keeps_what_is_typed_while_another_phone_acts(devices
     table.apply(Command("give_reputation", {"to": "red", "region": "red"}, "blue"))
     expect(ana.locator("#history-list")).to_contain_text("jeton Réputation")  # a new version
     expect(research.get_by_label("Carte piochée 1")).to_have_value("Carte marine")
+
+
+@pytest.mark.parametrize(("locale", "role", "button", "summary"), [
+    pytest.param("en-GB", "player", "to Green, for Green province",
+                 "1 reputation token, if Green accepts", id="English"),
+    pytest.param("fr-FR", "joueur", "à Vert, pour la province verte",
+                 "1 jeton Réputation, si Vert accepte", id="French"),
+])
+def test_a_reputation_token_is_given_for_a_region(devices, server, locale, role, button,
+                                                   summary):
+    """"Tokens" > "Reputation Tokens": a token given to a player who accepts lends one of
+    their regions' powers for the turn. The phones did not offer it."""
+    ana = join_as(devices, server, "Ana", "blue", locale=locale, role=role)
+    give = ana.locator("#actions details[data-type=give_reputation]")
+    give.locator("summary").click()
+    choice = give.get_by_role("button").filter(has_text=button)
+    expect(choice).to_contain_text(summary)
+    choice.click()
+    expect(ana.locator("#history-list")).to_contain_text(  # to the player, for their region
+        "a reputation token to Green to use Green province's powers" if locale == "en-GB"
+        else "à Vert pour utiliser les pouvoirs de la province verte")
+    state = demo(server).state
+    assert (state.provinces["blue"].reputation, state.turn.borrowed) == (1, ["green"])

@@ -484,6 +484,10 @@ function choiceButton(c, type) {
 }
 
 function describeArgs(c) {
+  if (c.type === "give_reputation") {  // a reputation token: to whom, for which of their regions
+    return t("arg.give_reputation", {player: provinceName(view.state, c.args.to),
+                                     region: placeName(view.state, c.args.region)});
+  }
   const parts = [];
   for (const [key, value] of Object.entries(c.args || {})) {
     if (key === "moves") continue;

@@ -174,3 +174,20 @@ def test_a_ship_at_sea_is_offered_the_rest_of_its_way():
     g.do("hire_guild", guild="explorers")
     sails = {c["summary"] for c in g.engine.legal_commands(g.state) if c["type"] == "sail"}
     assert "Red ship 1 to Far (3 spaces)" in sails
+
+
+def test_a_reputation_token_is_offered_for_each_region_of_another_province():
+    """"Tokens" > "Reputation Tokens": in your turn, a reputation token given to another
+    player (who accepts) lends the powers of one region they control until the turn ends.
+    The phones did not offer it."""
+    g = demo_turn()  # Red has 1 reputation
+    gives = [c for c in g.engine.legal_commands(g.state) if c["type"] == "give_reputation"]
+    assert [c["args"] for c in gives] == [{"to": "blue", "region": "blue"},
+                                          {"to": "green", "region": "green"}]
+    assert gives[0]["summary"] == "1 reputation token, if Blue accepts"
+    assert log_fr.phrase(gives[0]["summary"]) == "1 jeton Réputation, si Bleu accepte"
+    g.do("give_reputation", **gives[0]["args"])
+    assert kinds(g).isdisjoint({"give_reputation"})  # no token left
+    rich = Game({"provinces": [{"colour": "red", "reputation": 2}, {"colour": "blue"}]})
+    rich.do("give_reputation", to="blue", region="blue")
+    assert "give_reputation" not in kinds(rich)  # that region's powers are lent already
