@@ -120,12 +120,23 @@ def test_best_read_keeps_the_size_the_boxes_fit_nearest() -> None:
     assert size == 100.0 and box_fit(read, size) == pytest.approx(1.0)
 
 
-def test_best_read_told_a_size_looks_smaller_too_and_never_too_small_or_large() -> None:
+def test_best_read_looks_smaller_only_for_a_size_told() -> None:
+    """Boxes smaller than the size: an untold one is kept (its dice are not smaller than
+    the framing default; clumps of them fit a larger size); under a told one the reader
+    looks, never under SMALLEST."""
     asked: list[float] = []
-    best_read(_reader_of(30.0, asked), 60.0, 300, _read_of(60.0), told=True)
-    assert asked == [60.0 * f for f in (*SIZES[1:], *SMALLER)
-                     if SMALLEST <= 60.0 * f <= 100.0]
-    assert min(asked) >= SMALLEST and max(asked) <= 100.0
+    first = _read_of(30.0)
+    assert best_read(_reader_of(30.0, asked), 60.0, 300, first) == (first, 60.0)
+    assert asked == []
+    read, size = best_read(_reader_of(30.0, asked), 60.0, 300, first, told=True)
+    assert asked == [60.0 * f for f in SMALLER if 60.0 * f >= SMALLEST]
+    assert size == 30.0 and read is not first
+
+
+def test_best_read_never_reads_at_a_size_past_a_third_of_the_picture() -> None:
+    asked: list[float] = []
+    best_read(_reader_of(300.0, asked), 60.0, 300, _read_of(90.0))
+    assert asked == [60.0 * f for f in SIZES[1:] if 60.0 * f <= 100.0]
 
 
 def test_best_read_of_a_frame_with_no_dice_is_the_first_read() -> None:
