@@ -8,7 +8,7 @@ Three kinds, after DESIGN.md:
 
 * :class:`RollPrompt`: "roll 7 SeaFall dice for Red's raid"; answered by a dice read.
 * :class:`ChoicePrompt`: "choose: exhaust SWIFT or draw a damage card"; an option may need
-  a value typed with it (:class:`OptionInput`: an appellation's name).
+  a value typed with it (:class:`OptionInput`: an appellation's name, a damage card's).
 * :class:`SpendPrompt`: "spend fortune? (0-2)".
 
 Each prompt names the command that answers it (``command``) and the argument that carries
@@ -25,15 +25,22 @@ from typing import Any
 @dataclass(frozen=True)
 class OptionInput:
     """A value an option needs besides itself, which the player types: the name of a SeaFall
-    appellation, the new gold value of a field. A front end asks for it once the option is
-    chosen and sends it as the command's ``arg``. ``default`` None: it must be given."""
+    appellation, the new gold value of a field, a damage card's name and powers. A front end
+    asks for it once the option is chosen and sends it as the command's ``arg``.
+    ``default`` None: it must be given, except ``effects`` (a card's powers, a list of
+    effects), which is left out when none are typed: the engine's own then apply."""
 
     arg: str
     label: str
-    kind: str = "text"  # "text" or "number"
+    kind: str = "text"  # "text", "number" or "effects"
     default: str | int | None = None
     minimum: int | None = None  # a number's bounds, or a text's length
     maximum: int | None = None
+
+    @property
+    def required(self) -> bool:
+        """Whether it must be typed: it has no default to send instead."""
+        return self.default is None and self.kind != "effects"
 
 
 @dataclass(frozen=True)

@@ -181,10 +181,12 @@ def _first(table: Table) -> Any:
 
 def option_command(prompt: ChoicePrompt, index: int) -> Command:
     """The command a button sends for a prompt's option: with what the option needs typed
-    at its defaults; ``IllegalCommand`` when it has none (a button cannot type a name)."""
+    at its defaults (a card's powers left out: the card's own); ``IllegalCommand`` when one
+    has none (a button cannot type a name)."""
     option = prompt.options[index]
-    typed = [i.label for i in option.inputs if i.default is None]
+    typed = [i.label for i in option.inputs if i.required]
     if typed:
         raise IllegalCommand(f"{option.label}: type {' and '.join(typed)} on a phone")
-    args = {prompt.arg: option.value, **{i.arg: i.default for i in option.inputs}}
+    args = {prompt.arg: option.value,
+            **{i.arg: i.default for i in option.inputs if i.default is not None}}
     return Command(prompt.command, args, prompt.player)

@@ -110,3 +110,21 @@ def test_an_option_that_needs_a_name_typed_is_refused_by_a_button_with_the_reaso
         assert command.args == {"choice": "field:red/field-1", "value": 5}
         t.apply(command)
         assert t.state.sites["red/field-1"].value == 5
+
+
+def test_a_button_draws_an_unnamed_damage_card_without_typing_its_powers(client):
+    """"Damage": the option to draw a card asks a phone for the card's name and powers; a
+    button sends the name's default ("damage", any card) and no powers, so it is not
+    refused for want of them."""
+    tid = table(client)
+    for body in ({"type": "hire_guild", "guild": "explorers"},
+                 {"type": "explore", "flagship": "red-1", "site": "isle/1"},
+                 {"type": "roll", "faces": ["standard"] * 3}):
+        assert client.post(f"/api/tables/{tid}/commands", json=body).status_code == 200
+    prompt = client.get(f"/api/tables/{tid}").json["prompts"][0]
+    assert [o["value"] for o in prompt["options"]] == ["card:red-1"]
+    assert [i["arg"] for i in prompt["options"][0]["inputs"]] == ["card", "effects"]
+    out = click(client, tid, OPTION_1)
+    assert out["answers"] == [{"action": "option", "n": 1}]
+    assert out["table"]["state"]["ships"]["red-1"]["damage"] == [{"name": "damage",
+                                                                  "effects": []}]

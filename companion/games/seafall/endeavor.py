@@ -18,6 +18,9 @@ The flow of an endeavor, each step an event:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from companion.dice import SEAFALL, DiceRead
 from companion.engine import Command, Event
 from companion.errors import IllegalCommand, InvalidCommand
@@ -30,6 +33,7 @@ from companion.games.seafall.pool import PoolPlan, build_pool
 from companion.games.seafall.ships import MAX_DAMAGE_CARDS, ship_value
 from companion.games.seafall.state import Endeavor, SeaFallState, Ship
 from companion.games.seafall.turn import check_action, current_turn, finish_turn, no_endeavor
+from companion.prompts import Option, OptionInput
 
 DIE = SEAFALL
 
@@ -199,8 +203,16 @@ def spend_fortune(state: SeaFallState, cmd: Command) -> list[Event]:
     return em.events
 
 
-def damage_options(state: SeaFallState) -> list[tuple[str, str]]:
-    """(value, label) for each legal way to take the next point of damage."""
+DAMAGE_CARD_MAX = 60  # characters: a card's title
+UNNAMED_CARD = "damage"  # a damage card the table did not name
+DAMAGE_CARD_INPUTS = (
+    OptionInput("card", "the damage card's name", "text", UNNAMED_CARD, 1, DAMAGE_CARD_MAX),
+    OptionInput("effects", "its powers", "effects"))
+
+
+def damage_options(state: SeaFallState) -> list[Option]:
+    """Each legal way to take the next point of damage. Drawing a card asks for its name and
+    powers (``inputs``), unless the ship sinks instead."""
     end = state.endeavor
     assert end is not None
     ships = [state.ships[end.flagship]]
@@ -212,18 +224,42 @@ def damage_options(state: SeaFallState) -> list[tuple[str, str]]:
         for up in ship.upgrades:
             if not up.exhausted and up.name not in seen:
                 seen.add(up.name)
-                out.append((f"exhaust:{ship.id}:{up.name}", f"exhaust {up.name} on {ship.name}"))
-        sinks = len(ship.damage) >= MAX_DAMAGE_CARDS
-        out.append((f"card:{ship.id}", f"draw a damage card for {ship.name}"
-                    + (" (it sinks)" if sinks else "")))
+                out.append(Option(f"exhaust:{ship.id}:{up.name}",
+                                  f"exhaust {up.name} on {ship.name}"))
+        card = f"card:{ship.id}"
+        if len(ship.damage) >= MAX_DAMAGE_CARDS:
+            out.append(Option(card, f"draw a damage card for {ship.name} (it sinks)"))
+        else:
+            out.append(Option(card, f"draw a damage card for {ship.name}", DAMAGE_CARD_INPUTS))
     return out
+
+
+def damage_card(args: Mapping[str, Any], state: SeaFallState) -> tuple[str, list[Any]]:
+    """The damage card drawn, as ``args`` name it: its name (``UNNAMED_CARD`` when not named)
+    and its powers (when not given, those of the card the setup knows by that name)."""
+    card = UNNAMED_CARD if args.get("card") is None else args["card"]
+    card = card.strip() if isinstance(card, str) else ""
+    if not card:
+        raise InvalidCommand("'card' is the name of the damage card drawn")
+    if len(card) > DAMAGE_CARD_MAX:
+        raise InvalidCommand(f"a damage card's name has at most {DAMAGE_CARD_MAX} characters")
+    effects = args.get("effects")
+    if effects is None:
+        return card, [e.to_json() for e in state.damage_cards.get(card, [])]
+    if not isinstance(effects, list):
+        raise InvalidCommand("'effects' is a list of effects")
+    try:
+        parse_effects(effects, f"damage card {card}")
+    except ValueError as exc:
+        raise InvalidCommand(str(exc)) from None
+    return card, effects
 
 
 def assign_damage(state: SeaFallState, cmd: Command) -> list[Event]:
     args = only(cmd, "choice", "card", "effects")
     choice = text(args, "choice", cmd.type) or ""
     _current(state, cmd, "damage")
-    legal = dict(damage_options(state))
+    legal = [o.value for o in damage_options(state)]
     if choice not in legal:
         raise IllegalCommand(f"{choice!r} is not a way to take this damage; "
                              f"choose one of: {', '.join(legal)}")
@@ -237,15 +273,7 @@ def assign_damage(state: SeaFallState, cmd: Command) -> list[Event]:
     elif len(ship.damage) >= MAX_DAMAGE_CARDS:
         sink(em, ship, reason="endeavor")
     else:
-        card = text(args, "card", cmd.type, required=False) or "damage"
-        known = [e.to_json() for e in state.damage_cards.get(card, [])]
-        effects = args.get("effects") if args.get("effects") is not None else known
-        if not isinstance(effects, list):
-            raise InvalidCommand("'effects' is a list of effects")
-        try:
-            parse_effects(effects, f"damage card {card}")
-        except ValueError as exc:
-            raise InvalidCommand(str(exc)) from None
+        card, effects = damage_card(args, state)
         em("DamageCardDrawn", ship=ship.id, card=card, effects=effects, reason="endeavor")
     advance(em)
     return em.events

@@ -158,8 +158,7 @@ class SeaFall:
             return [ChoicePrompt(id=f"{pid}:damage:{end.damage_due}", player=end.player,
                                  question=f"{who} takes {end.damage_due} damage: take the "
                                           "next point how?",
-                                 options=tuple(Option(v, label) for v, label in opts),
-                                 command="assign_damage")]
+                                 options=tuple(opts), command="assign_damage")]
         if end.stage == "hold":
             ship = endeavor._overloaded(state)
             if ship is not None:

@@ -1,6 +1,7 @@
 """The turn's actions that need more than a tap, in a real browser (headless Chromium at
 360x640, a real server): stopping a ship at sea, returning goods to buy, naming the research
-cards drawn, giving reputation for a region. Each was a typed JSON command before."""
+cards drawn, giving reputation for a region, naming a damage card drawn. Each was a typed
+JSON command before."""
 
 from __future__ import annotations
 
@@ -140,3 +141,49 @@ def test_a_reputation_token_is_given_for_a_region(devices, server, locale, role,
         else "à Vert pour utiliser les pouvoirs de la province verte")
     state = demo(server).state
     assert (state.provinces["blue"].reputation, state.turn.borrowed) == (1, ["green"])
+
+
+@pytest.mark.parametrize(("locale", "role", "empty", "first", "send", "add"), [
+    pytest.param("en-GB", "player", "none: an unnamed damage card", "Broken mast", "Choose",
+                 "Add a power", id="English: a card named, with its powers"),
+    pytest.param("fr-FR", "joueur", "aucun\u00a0: une carte Dégât sans nom", "", "Choisir", None,
+                 id="French: a card left unnamed"),
+])
+def test_a_damage_card_drawn_is_named_with_its_powers(devices, server, locale, role, empty,
+                                                      first, send, add):
+    """"Endeavors and Damage" > "Damage": a damage card is drawn for each point not taken by
+    an upgrade, and its powers apply to the ship. The page sent the draw with neither the
+    card's name nor its powers. A name left empty is any card ("damage", the engine's
+    default, never shown to a French player); a card the setup knows by its name ("Holed")
+    brings its own powers when none are typed."""
+    table_id, table = new_table(server, {
+        "damage_cards": [{"name": "Holed",
+                          "effects": [{"effect": "stat", "stat": "hold", "amount": -1}]}],
+        "provinces": [{"colour": "blue", "player": "Ana",
+                       "ships": [{"location": "isle"}, {"location": "isle"}]},
+                      {"colour": "red", "player": "Bo"}],
+        "islands": [{"id": "isle", "name": "Iron isle", "space": "(0, 2, 2)",
+                     "sites": [{"name": "1", "defense": 5}]}]})
+    for cmd, args in (("hire_guild", {"guild": "explorers"}),
+                      ("explore", {"flagship": "blue-1", "site": "isle/1"}),
+                      ("roll", {"faces": ["standard"] * 3})):  # 2 successes short: 2 damage
+        table.apply(Command(cmd, args, "blue"))
+    ana = join_as(devices, server, "Ana", "blue", locale=locale, role=role, table=table_id)
+    prompt = ana.locator("#prompt")
+    for name, power in ((first, add), ("Holed", None)):
+        prompt.locator("button[data-value='card:blue-1']").click()
+        form = prompt.locator("form.option-inputs")
+        field = form.locator("input[name=card]")
+        expect(field).to_have_value("")
+        expect(field).to_have_attribute("placeholder", empty)
+        field.fill(name)
+        if power:  # a row's first power: the ship's sail -1
+            form.get_by_role("button", name=power).click()
+        form.get_by_role("button", name=send).click()
+        expect(form).to_have_count(0)
+    expect(prompt).to_be_hidden()
+    damage = [(d.name, [e.to_json() for e in d.effects])
+              for d in table.state.ships["blue-1"].damage]
+    assert damage == [
+        (first or "damage", [{"effect": "stat", "stat": "sail", "amount": -1}] if add else []),
+        ("Holed", [{"effect": "stat", "stat": "hold", "amount": -1}])]

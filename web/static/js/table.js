@@ -13,6 +13,7 @@ import {cameraWatcher} from "./camera.js";
 import {diceStats} from "./dicestats.js";
 import {renderExplored} from "./explored.js";
 import {forgetResearch, researchForm} from "./research.js";
+import {effectsField, effectsOf} from "./effects.js";
 import {
   actorName as actorNamed, diceFaces, dieName, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
   goodName, lastRoll, optionLabel, rollerOf, placeName, playerName, poolLines, promptQuestion, provinceCard, provinceName,
@@ -237,8 +238,9 @@ async function sendPhoto(input) {
 }
 
 // An option that needs something typed with it (an appellation's name, a field's new gold
-// value) opens a small form under the choices; what is typed is kept while the page redraws.
-let typing = null;  // {prompt: id, value: the option's, values: {arg: text}}
+// value, a damage card's name and powers) opens a small form under the choices; what is
+// typed is kept while the page redraws.
+let typing = null;  // {prompt: id, value: the option's, values: {arg: text, or effect rows}}
 
 function choicePrompt(prompt) {
   const open = typing ? prompt.options.find((o) => o.value === typing.value) : null;
@@ -258,11 +260,23 @@ function choicePrompt(prompt) {
   ];
 }
 
+// A text with a default (a damage card's name: "damage", any card) is shown empty, the
+// default said in the page's language as its placeholder, and left out when left empty:
+// the engine's default applies (a French page never shows the engine's English word).
+// A card's powers are rows of effects.js, left out when there are none: a card the engine
+// knows by its name brings its own.
 function optionInputs(prompt, option) {
   const fields = option.inputs.map((input) => {
+    if (input.kind === "effects") {
+      const rows = typing.values[input.arg] || (typing.values[input.arg] = []);
+      return effectsField(rows, prompt.command, () => { $("#prompt").dataset.key = ""; renderPrompt(); });
+    }
     const kept = typing.values[input.arg];
     const field = typedInput(input, input.arg,
-      kept !== undefined ? kept : (input.default === null ? "" : String(input.default)));
+      kept !== undefined ? kept : (input.kind === "number" && input.default !== null ? String(input.default) : ""));
+    if (input.kind !== "number" && input.default !== null) {
+      field.placeholder = t(`input.${prompt.command}.${input.arg}.empty`, null, String(input.default));
+    }
     // a name has a most length, which the field stops at: a count says so (a name typed
     // or pasted longer was cut short without a word)
     const count = input.kind !== "number" && input.maximum
@@ -283,7 +297,13 @@ function optionInputs(prompt, option) {
     event.preventDefault();
     const args = {[prompt.arg]: option.value};
     for (const input of option.inputs) {
+      if (input.kind === "effects") {
+        const rows = typing.values[input.arg] || [];
+        if (rows.length) args[input.arg] = effectsOf(rows);
+        continue;
+      }
       const raw = form.elements[input.arg].value.trim();
+      if (raw === "" && input.default !== null) continue;  // the engine's default
       args[input.arg] = input.kind === "number" ? Number(raw) : raw;
     }
     command(prompt.command, args, prompt);  // refused: the form stays, with what was typed

@@ -187,6 +187,48 @@ def test_damage_card_that_lowers_hold_returns_goods_the_player_picks(game):
     assert g.state.endeavor is None
 
 
+def test_drawing_a_damage_card_asks_for_its_name_and_powers(game):
+    """"Damage": a damage card is drawn at the table, so the prompt's option asks for its
+    name (an unnamed card is "damage", which a button sends) and its powers (left out: a
+    card the setup knows by that name brings its own). The option asked for nothing, so
+    the phones sent a card without name or powers. A card that sinks the ship asks
+    nothing."""
+    g = explorer(game, site={"name": "1", "defense": 4}, ships=[
+        {"location": "isle", "upgrades": ["Bold"], "damage": ["Cracked hull", "Torn sail"]},
+        {"location": "isle", "upgrades": ["Fearless"]}])
+    start_explore(g)
+    g.roll("standard", "blank", "blank", "blank")  # explore 2 + Bold 1 + support 1
+    options = {o["value"]: o for o in g.prompt.to_json()["options"]}
+    assert list(options) == ["exhaust:red-1:Bold", "card:red-1", "exhaust:red-2:Fearless",
+                             "card:red-2"]
+    assert options["card:red-2"]["inputs"] == [
+        {"arg": "card", "label": "the damage card's name", "kind": "text",
+         "default": "damage", "minimum": 1, "maximum": 60},
+        {"arg": "effects", "label": "its powers", "kind": "effects", "default": None,
+         "minimum": None, "maximum": None}]
+    assert "inputs" not in options["exhaust:red-1:Bold"]
+    assert "inputs" not in options["card:red-1"]  # it sinks
+    for card, why in [("  ", "name of the damage card"), (7, "name of the damage card"),
+                      ("x" * 61, "at most 60 characters")]:
+        with pytest.raises(InvalidCommand, match=why):
+            g.do("assign_damage", choice="card:red-2", card=card)
+    g.do("assign_damage", choice="card:red-2", card=" Broken mast ",
+         effects=[{"effect": "stat", "stat": "sail", "amount": -1}])
+    (drawn,) = g.state.ships["red-2"].damage
+    assert drawn.name == "Broken mast" and drawn.effects[0].to_json() == {
+        "effect": "stat", "stat": "sail", "amount": -1}
+
+
+def test_an_unnamed_damage_card_has_no_powers(game):
+    g = explorer(game, site={"name": "1", "defense": 4})
+    start_explore(g)
+    g.roll("standard", "blank", "blank")
+    g.do("assign_damage", choice="card:red-1", card=None)
+    g.do("assign_damage", choice="card:red-1")
+    assert [(d.name, d.effects) for d in g.state.ships["red-1"].damage] == [
+        ("damage", []), ("damage", [])]
+
+
 def test_research_card_adds_dice_and_is_dismissed(game):
     """"Creating a Dice Pool": research cards may modify an explore pool; all played cards
     are dismissed after the endeavor."""
