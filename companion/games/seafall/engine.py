@@ -36,6 +36,7 @@ from companion.games.seafall.evolve import evolve as evolve_state
 from companion.games.seafall.integrity import load_state
 from companion.games.seafall.log import describe, dice_showing
 from companion.games.seafall.odds import current_odds, odds_json
+from companion.games.seafall.seaspaces import at_sea
 from companion.games.seafall.setup import initial_state
 from companion.games.seafall.ships import ship_value
 from companion.games.seafall.state import SeaFallState
@@ -235,6 +236,9 @@ class SeaFall:
             if isinstance(shown, dict):
                 shown["values"] = {stat: ship_value(state, ship, stat)
                                    for stat in ("explore", "raid", "sail", "hold")}
+                sea = at_sea(state, ship.location)  # where, by the board, not the map's label
+                if sea is not None:
+                    shown["at_sea"] = sea
         odds = current_odds(state)
         if odds is not None and state.endeavor is not None:
             data["endeavor"]["odds"] = odds_json(state, state.endeavor, odds)

@@ -31,15 +31,18 @@ def new_table(server, options):
     return table_id, server.services.tables.get(table_id)
 
 
-@pytest.mark.parametrize(("locale", "role", "label", "button"), [
+@pytest.mark.parametrize(("locale", "role", "label", "button", "where"), [
     pytest.param("en-GB", "player", "stops at sea after 1 space, toward Green province", "Sail",
-                 id="English"),
+                 "in the coastal waters", id="English"),
     pytest.param("fr-FR", "joueur", "s’arrête en mer après 1 case, en direction de la province "
-                 "verte", "Naviguer", id="French, with the province's article"),
+                 "verte", "Naviguer", "dans la zone côtière",
+                 id="French, with the province's article"),
 ])
-def test_a_ship_stops_at_sea_short_of_a_place(devices, server, locale, role, label, button):
+def test_a_ship_stops_at_sea_short_of_a_place(devices, server, locale, role, label, button,
+                                              where):
     """"Ships and Sailing" > "Sailing": a ship moves up to its sail value. The sail form
-    listed only the places in reach: no ship could stop at sea."""
+    listed only the places in reach: no ship could stop at sea. Its province card then
+    says where it is by the board ("What's on the Map?"), not the map's "coastal_waters"."""
     ana = join_as(devices, server, "Ana", "blue", locale=locale, role=role)
     ana.click("#prompt button[data-value=explorers]")
     sail = ana.locator("#actions details[data-type=sail]")
@@ -48,6 +51,30 @@ def test_a_ship_stops_at_sea_short_of_a_place(devices, server, locale, role, lab
     sail.get_by_role("button", name=button).click()
     expect(ana.locator("#actions details[data-type=sail]")).to_have_count(0)
     assert demo(server).state.ships["blue-1"].location == "coastal_waters"
+    expect(ana.locator("#provinces [data-ship=blue-1] .ship-head")).to_contain_text(where)
+
+
+@pytest.mark.parametrize(("locale", "role", "one", "two"), [
+    pytest.param("en-GB", "player", "at sea, 1 space from Iron isle and Rock",
+                 "at sea, 2 spaces from Iron isle", id="English"),
+    pytest.param("fr-FR", "joueur", "en mer, à 1 case d’Iron isle et Rock",
+                 "en mer, à 2 cases d’Iron isle", id="French"),
+])
+def test_a_ship_on_the_open_sea_is_placed_by_the_nearest_islands(devices, server, locale,
+                                                                 role, one, two):
+    """"What's on the Map?": the open sea's hexes carry no name; a ship stopped there is
+    said so many spaces from the nearest islands. Its card showed the map's "(1, 3, 4)"."""
+    table_id, _ = new_table(server, {
+        "provinces": [{"colour": "blue", "player": "Ana",
+                       "ships": [{"location": "(1, 3, 4)"}, {"location": "(0, 5, 5)"}]},
+                      {"colour": "red", "player": "Bo"}],
+        "islands": [{"id": "isle", "name": "Iron isle", "space": "(2, 3, 5)"},
+                    {"id": "rock", "name": "Rock", "space": "(1, 2, 3)"}]})
+    ana = join_as(devices, server, "Ana", "blue", locale=locale, role=role, table=table_id)
+    ships = ana.locator("#provinces")
+    expect(ships.locator("[data-ship=blue-1] .ship-head")).to_contain_text(one)
+    expect(ships.locator("[data-ship=blue-2] .ship-head")).to_contain_text(two)
+    expect(ships).not_to_contain_text("(1, 3, 4)")
 
 
 @pytest.mark.parametrize(("locale", "role", "label"), [

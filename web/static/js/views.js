@@ -3,7 +3,7 @@
 "use strict";
 
 import {h} from "./dom.js";
-import {t, has, pct, num} from "./i18n.js";
+import {config, t, has, pct, num} from "./i18n.js";
 
 export function colourName(colour) {
   return t("colour." + colour, null, colour);
@@ -50,6 +50,17 @@ export function placeName(state, id) {
   const site = (state.sites || {})[id];
   if (site) return siteRef(state, id);
   return id;
+}
+
+// A ship at sea, where the board shows it (the view's `at_sea`, from
+// companion/games/seafall/seaspaces.py): in the coastal waters, or on the open sea so many
+// spaces from the nearest islands; never the map's label ("coastal_waters", "(1, 3, 4)").
+const listed = new Intl.ListFormat(config.lang, {type: "conjunction"});
+export function seaName(state, sea) {
+  if (sea.kind === "coastal") return t("ship.sea.coastal");
+  if (sea.kind === "harbor") return t("ship.sea.harbor", {colour: colourName(sea.colour).toLowerCase()});
+  if (!(sea.near || []).length) return t("ship.sea.open");
+  return t("ship.sea.near", {count: sea.spaces, places: listed.format(sea.near.map((id) => placeName(state, id)))});
 }
 
 // A site named as players point at it, by its id's place in its region and the region's
@@ -140,7 +151,8 @@ function shipItem(state, shipId) {
   return h("li", {class: "ship" + (ship.sunk ? " sunk" : ""), "data-ship": ship.id},
     h("div", {class: "ship-head"},
       h("strong", {text: shipLabel(ship)}),
-      h("span", {class: "muted", text: ship.sunk ? t("ship.sunk") : placeName(state, ship.location)})),
+      h("span", {class: "muted", text: ship.sunk ? t("ship.sunk")
+        : ship.at_sea ? seaName(state, ship.at_sea) : placeName(state, ship.location)})),
     h("div", {class: "muted small", text: stats}),
     (ship.damage || []).length ? h("div", {class: "damage"},
       t("ship.damage", {count: ship.damage.length}), damage.length ? ` (${damage.join(", ")})` : "") : null,
