@@ -46,6 +46,12 @@ SMALLER = (0.8, 0.62, 0.5, 0.4, 0.31)
 may not have (:func:`best_read` with ``told``): a size told too large boxes clumps of
 dice as dice, and reads them sure."""
 
+TOLD_BAND = (0.8, 1.25)
+"""A size told whose boxes' median side over it is under this band is looked under. Told
+their labels' size, the d6 val photos' boxes are 0.84-1.18 of it; looked under from 1, a
+few of them fitted a smaller size better (pips boxed as dice) and every die of 26 was left
+to the table with a warning."""
+
 SMALLEST = max(MIN_DIE_PX, WORK_DIE_PX / 2)
 """The least die size tried: the reader enlarges a frame at most twice
 (:func:`vision.detection.to_work`), and a smaller size reads a large photo at its largest
@@ -64,16 +70,20 @@ def best_read(read_at: Callable[[float], TrayRead], die_px: float, short_side: i
               first: TrayRead, told: bool = False) -> tuple[TrayRead, float]:
     """The read, and the die size it was read at, whose boxes best fit that size (their
     median side over it nearest 1): ``first`` (read at ``die_px``), or, when its boxes are
-    larger than ``die_px``, a read at the other :data:`SIZES` times it; when the size was
-    ``told``, at :data:`SMALLER` times it too (``read_at(size)`` reads the frame at a
-    size). None under :data:`SMALLEST` or past a third of the picture's
-    short side is tried. Boxes smaller than an untold size are no sign of dice smaller
-    than it: a photo that boxed its dice at 0.83 of the framing default boxed clumps of
-    dice at 3.2 times it, fitting better (0.95), and read them wrong."""
+    larger than ``die_px``, a read at the other :data:`SIZES` times it (``read_at(size)``
+    reads the frame at a size). A size ``told`` is looked under, at :data:`SMALLER` times
+    it, when its boxes are smaller than :data:`TOLD_BAND`, or larger than it with no
+    larger size to try (a die past a third of the picture). None under :data:`SMALLEST`
+    or past a third of the picture's short side is tried. Boxes smaller than an untold
+    size are no sign of dice smaller than it: a photo that boxed its dice at 0.83 of the
+    framing default boxed clumps of dice at 3.2 times it, fitting better (0.95), and read
+    them wrong."""
     fit = box_fit(first, die_px)
     if fit is None:
         return first, die_px
-    factors = (*(SIZES[1:] if fit > 1 else ()), *(SMALLER if told else ()))
+    factors: tuple[float, ...] = SIZES[1:] if fit > 1 else ()
+    if told and (fit < TOLD_BAND[0] or (fit > 1 and die_px * SIZES[1] > short_side / 3)):
+        factors = SMALLER
     best = (abs(math.log(fit)), first, die_px)
     for size in (die_px * f for f in factors):
         if not SMALLEST <= size <= short_side / 3:
@@ -83,6 +93,18 @@ def best_read(read_at: Callable[[float], TrayRead], die_px: float, short_side: i
         if other is not None and abs(math.log(other)) < best[0]:
             best = (abs(math.log(other)), read, size)
     return best[1], best[2]
+
+
+TOLD_SLACK = 1.3
+"""A size told is taken for wrong when the size its dice fit best is further from it than
+this factor either way. Told their labels' size (loose boxes), two of the d6 val photos
+fitted 1.25 times it better, and read as well there."""
+
+
+def told_size_is_wrong(told: float, fits: float) -> bool:
+    """Whether the size the dice fit best (``fits``) is too far from the size told for the
+    read to be trusted (:data:`TOLD_SLACK`)."""
+    return not 1 / TOLD_SLACK < fits / told < TOLD_SLACK
 
 
 TOLD_SIZE_WRONG = message(

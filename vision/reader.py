@@ -38,7 +38,7 @@ from vision.dicefinder import (
     scaled,
     wide_dice_finder,
 )
-from vision.dicescale import best_read, told_size_wrong
+from vision.dicescale import best_read, told_size_is_wrong, told_size_wrong
 from vision.dieornot import (
     DIE_FROM,
     body_dice_finder,
@@ -274,9 +274,10 @@ class DiceReader:
     size_search: bool = False
     """Read a photo at several die sizes about the one told or the framing default and
     keep the read whose dice are boxed nearest the size it was read at
-    (:mod:`vision.dicescale`): a phone held close over a few dice, or far over many, is
-    read at its dice's own size. When the size was told (``die_px``) and another fits
-    better, every die is marked uncertain with a warning (:func:`told_size_wrong`). For
+    (:mod:`vision.dicescale`): a phone held close over a few dice is read at its dice's
+    own size. When the size was told (``die_px``) and another fits
+    better by far (:func:`vision.dicescale.told_size_is_wrong`), every die is marked
+    uncertain with a warning (:func:`vision.dicescale.told_size_wrong`). For
     photos (the CLI's, the phones' uploads): a camera's frames are read at its setup's
     size or the framing default, once."""
     lens_degrees: float | None = None
@@ -369,7 +370,7 @@ class DiceReader:
             assumed = expected_die_px(frame.shape, die_px)
             read, size = best_read(read_at, assumed, min(frame.shape[:2]), read,
                                    told=self.die_px is not None)
-            if self.die_px is not None and size != assumed:
+            if self.die_px is not None and told_size_is_wrong(assumed, size):
                 read = told_size_wrong(read, assumed)
         return replace(read, ms=(self.clock() - start) * 1000.0)
 

@@ -55,6 +55,20 @@ def test_read_dice_json_contract(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert "no such file" in out[2]["error"]
 
 
+def test_read_dice_told_a_die_size_the_dice_do_not_have_says_so(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--die-px`` three times the dice's (about 60 px in this photo): every die is left
+    to the player with a warning naming the size; a die size that fits reads as untold."""
+    good = PHOTOS / "IMG_20191208_112404.jpg"
+    assert run(["read-dice", str(good), "--die-px", "180", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)[0]
+    assert out["dice"] and all(d["uncertain"] for d in out["dice"])
+    assert any("not 180 px across" in w for w in out["warnings"])
+    assert run(["read-dice", str(good), "--die-px", "60"]) == 0
+    line = capsys.readouterr().out
+    assert "?" not in line.splitlines()[0] and "px across" not in line
+
+
 def test_read_dice_refuses_a_picture_too_large_to_decode(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """A PNG of 200 bytes claiming 1.2 gigapixels (OpenCV raised on it before): an error

@@ -12,7 +12,14 @@ import numpy as np
 import pytest
 
 from vision.boxes import hold_each_other
-from vision.dicescale import SIZES, SMALLER, SMALLEST, best_read, box_fit
+from vision.dicescale import (
+    SIZES,
+    SMALLER,
+    SMALLEST,
+    best_read,
+    box_fit,
+    told_size_is_wrong,
+)
 from vision.reader import DiceReader
 from vision.reading import DieRead, TrayRead
 
@@ -128,6 +135,9 @@ def test_best_read_looks_smaller_only_for_a_size_told() -> None:
     first = _read_of(30.0)
     assert best_read(_reader_of(30.0, asked), 60.0, 300, first) == (first, 60.0)
     assert asked == []
+    near = _read_of(54.0)  # 0.9 of the size told: in TOLD_BAND, not looked under
+    assert best_read(_reader_of(30.0, asked), 60.0, 300, near, told=True) == (near, 60.0)
+    assert asked == []
     read, size = best_read(_reader_of(30.0, asked), 60.0, 300, first, told=True)
     assert asked == [60.0 * f for f in SMALLER if 60.0 * f >= SMALLEST]
     assert size == 30.0 and read is not first
@@ -144,3 +154,8 @@ def test_best_read_of_a_frame_with_no_dice_is_the_first_read() -> None:
     read, size = best_read(lambda s: empty, 40.0, 720, empty)
     assert read is empty and size == 40.0
     assert box_fit(empty, 40.0) is None
+
+
+def test_a_size_told_is_wrong_only_when_the_dice_fit_one_far_from_it() -> None:
+    assert not told_size_is_wrong(40.0, 50.0) and not told_size_is_wrong(40.0, 32.0)
+    assert told_size_is_wrong(40.0, 64.0) and told_size_is_wrong(40.0, 24.8)

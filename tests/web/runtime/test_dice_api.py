@@ -560,6 +560,24 @@ def test_corrupt_uploads_are_400_with_a_reason_and_store_nothing(client, data, w
     assert state(client, tid)["state"]["rolled"] == []
 
 
+def test_a_phone_photo_taken_close_is_read_at_its_dices_size(client):
+    """A checked-in photo cut to 40% about its dice (a phone held close: dice 2.5 times
+    the framing default) is read at their size: its three whole dice right and sure, no
+    pip boxed as a die and read "1" (vision/dicescale.py)."""
+    from tests.vision.test_vision_dicescale import close_up
+
+    close, truth = close_up("IMG_20191208_112541.jpg", 0.4)
+    tid = new_table(client, die="d6", count=len(truth))
+    response = upload(client, tid, cv2.imencode(".jpg", close, [cv2.IMWRITE_JPEG_QUALITY,
+                                                               95])[1].tobytes())
+    assert response.status_code == 201, response.json
+    sure = [d for d in response.json["dice"] if not d["uncertain"]]
+    assert sorted(d["face"] for d in sure) == sorted(f for f, _ in truth)
+    for die in sure:
+        assert any(f == die["face"] and hold_each_other(tuple(b), die["box"])
+                   for f, b in truth)
+
+
 def test_upload_without_the_photo_field_is_400(client):
     tid = new_table(client)
     response = client.post(f"/api/tables/{tid}/dice/photo", data={"picture": "x"},
