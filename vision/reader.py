@@ -279,7 +279,9 @@ class DiceReader:
     better by far (:func:`vision.dicescale.told_size_is_wrong`), every die is marked
     uncertain with a warning (:func:`vision.dicescale.told_size_wrong`). For
     photos (the CLI's, the phones' uploads): a camera's frames are read at its setup's
-    size or the framing default, once."""
+    size or the framing default, once. Pip d6 only (measured on the d6 photos): dice of
+    a profile, or unread, are found by the body detector, whose boxes at other sizes were
+    not measured (there are no photos of SeaFall dice taken close)."""
     lens_degrees: float | None = None
     """The camera's lens angle across the picture's width, when known (a setup's:
     :attr:`vision.calibration.Calibration.lens_degrees`). Dice read by a profile that show
@@ -366,7 +368,7 @@ class DiceReader:
             return self._read_at(frame, grey, size, frame_ref, skin_scene)
 
         read = read_at(die_px)
-        if self.size_search and self.detector == "net":
+        if self.size_search and self.detector == "net" and self._by_face_net:
             assumed = expected_die_px(frame.shape, die_px)
             read, size = best_read(read_at, assumed, min(frame.shape[:2]), read,
                                    told=self.die_px is not None)
