@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.engine import Event
 from companion.games.seafall import log_fr
+from companion.games.seafall.seaspaces import at_sea, sea_name
 from companion.games.seafall.sitenames import site_name
 from companion.games.seafall.state import SeaFallState
 
@@ -332,8 +333,10 @@ def _named(event: Event, state: SeaFallState, lang: str) -> dict[str, Any]:
 
 
 def _name(value: str, state: SeaFallState, lang: str) -> str:
-    """A ship's, a region's or a site's id named as the table knows it, or a place of enmity
-    tokens (``garrison:<region>``, ``war:<province>``); else as it is."""
+    """A ship's, a region's or a site's id named as the table knows it, a place of enmity
+    tokens (``garrison:<region>``, ``war:<province>``), or a space at sea as the board shows
+    it ("the coastal waters", "the open sea 1 space from Example isle A": seaspaces.py);
+    else as it is."""
     said = log_fr.default_name if lang == "fr" else str
     kind, _, rest = value.partition(":")
     if kind == "garrison" and rest in state.regions:
@@ -350,4 +353,7 @@ def _name(value: str, state: SeaFallState, lang: str) -> str:
     region = state.regions.get(site.region) if site is not None else None
     if region is not None and region.name:
         return site_name(value, said(region.name), lang)
+    sea = at_sea(state, value)  # a ship's place at sea, not the map's label
+    if sea is not None:
+        return sea_name(sea, lambda island: _name(island, state, lang), lang)
     return value

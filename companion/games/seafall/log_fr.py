@@ -185,6 +185,8 @@ def to(name: str) -> str:
 def _joined(word: str, elided: str, feminine: str, name: str) -> str:
     if name.startswith("Province ") and name[9:] in _PROVINCE_FR.values():
         return f"{feminine} province {name[9:]}"
+    if name.startswith("le "):  # a place said with its article: « du port d’attache vert »
+        return {"de": "du", "à": "au"}[word] + name[2:]
     if name[:1].lower() in "aeiouyàâéèêëîïôöùûü" and elided.endswith("’"):  # not before h
         return f"{elided}{name}"
     return f"{word} {name}"

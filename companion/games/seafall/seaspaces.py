@@ -5,13 +5,17 @@ beyond them).
 A ship stopped at sea has a map space for its location, the map's label of it
 (``coastal_waters``, ``"(1, 2, 3)"``, ``data/MAP-README.txt``), which no player reads off
 the board. The table's view says instead which kind of space it is and, on the open sea, the
-islands nearest to it, so that the pages can say "at sea, 1 space from Example isle A".
+islands nearest to it, so that the pages can say "at sea, 1 space from Example isle A";
+the history, given the table's state, says it too (:func:`sea_name`), from the same
+recorded label.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from companion.games.seafall import log_fr
 from companion.games.seafall.map import COASTAL_WATERS, default_map
 from companion.games.seafall.state import SeaFallState
 
@@ -42,3 +46,34 @@ def at_sea(state: SeaFallState, location: str | None) -> dict[str, Any] | None:
         return {"kind": "open", "near": [], "spaces": None}
     spaces = min(ways)
     return {"kind": "open", "near": sorted(ways[spaces]), "spaces": spaces}
+
+
+def sea_name(sea: dict[str, Any], named: Callable[[str], str], lang: str = "en") -> str:
+    """A space at sea (:func:`at_sea`) as the history says it, in ``lang`` ("fr", else
+    English), ``named`` naming an island by its id: "the coastal waters", "the open sea 1
+    space from Iron isle and Rock", « la zone de mer à 1 case d’Iron isle et Rock » (the
+    French rulebook's « zone de mer »). A noun phrase, for "sails from ... to ...".
+    """
+    french = lang == "fr"
+    kind = sea.get("kind")
+    if kind == "coastal":
+        return "la zone côtière" if french else "the coastal waters"
+    if kind == "harbor":
+        colour = str(sea["colour"])
+        return (f"le port d’attache {log_fr.COLOURS.get(colour, colour).lower()}" if french
+                else f"the {colour} home harbor")
+    if kind != "open":
+        raise ValueError(f"not a space at sea: {sea!r}")
+    if not sea.get("near"):
+        return "la mer" if french else "the open sea"
+    places, spaces = _listed([named(i) for i in sea["near"]], french), sea["spaces"]
+    if french:
+        return f"la zone de mer à {spaces} case{'s' if spaces > 1 else ''} {log_fr.de(places)}"
+    return f"the open sea {spaces} space{'' if spaces == 1 else 's'} from {places}"
+
+
+def _listed(names: list[str], french: bool) -> str:
+    """"A", "A and B", "A, B and C" (« et » in French), as the pages' lists read."""
+    last = names[-1]
+    return f"{', '.join(names[:-1])} {'et' if french else 'and'} {last}" if names[:-1] \
+        else last

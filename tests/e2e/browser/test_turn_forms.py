@@ -31,18 +31,20 @@ def new_table(server, options):
     return table_id, server.services.tables.get(table_id)
 
 
-@pytest.mark.parametrize(("locale", "role", "label", "button", "where"), [
+@pytest.mark.parametrize(("locale", "role", "label", "button", "where", "line"), [
     pytest.param("en-GB", "player", "stops at sea after 1 space, toward Green province", "Sail",
-                 "in the coastal waters", id="English"),
+                 "in the coastal waters", "Blue ship 1 sails from Blue province to the coastal "
+                 "waters", id="English"),
     pytest.param("fr-FR", "joueur", "s’arrête en mer après 1 case, en direction de la province "
-                 "verte", "Naviguer", "dans la zone côtière",
-                 id="French, with the province's article"),
+                 "verte", "Naviguer", "dans la zone côtière", "Bateau bleu 1 navigue de la "
+                 "province bleue à la zone côtière", id="French, with the province's article"),
 ])
 def test_a_ship_stops_at_sea_short_of_a_place(devices, server, locale, role, label, button,
-                                              where):
+                                              where, line):
     """"Ships and Sailing" > "Sailing": a ship moves up to its sail value. The sail form
     listed only the places in reach: no ship could stop at sea. Its province card then
-    says where it is by the board ("What's on the Map?"), not the map's "coastal_waters"."""
+    says where it is by the board ("What's on the Map?"), not the map's "coastal_waters",
+    and so does the history (it said "to coastal_waters")."""
     ana = join_as(devices, server, "Ana", "blue", locale=locale, role=role)
     ana.click("#prompt button[data-value=explorers]")
     sail = ana.locator("#actions details[data-type=sail]")
@@ -52,6 +54,8 @@ def test_a_ship_stops_at_sea_short_of_a_place(devices, server, locale, role, lab
     expect(ana.locator("#actions details[data-type=sail]")).to_have_count(0)
     assert demo(server).state.ships["blue-1"].location == "coastal_waters"
     expect(ana.locator("#provinces [data-ship=blue-1] .ship-head")).to_contain_text(where)
+    expect(ana.locator("#history-list")).to_contain_text(line)
+    expect(ana.locator("#history-list")).not_to_contain_text("coastal_waters")
 
 
 @pytest.mark.parametrize(("locale", "role", "one", "two"), [
