@@ -7,7 +7,9 @@ the command the prompt names, so the button box never re-implements a rule:
 
 * ``option N`` picks the prompt's N-th option; ``confirm`` picks a prompt's only option, or
   spends the fortune counted so far;
-* ``fortune +``/``-`` count the tokens to spend, within the prompt's bounds;
+* ``fortune +``/``-`` count the tokens to spend, within the prompt's bounds; the count,
+  which changes no version of the table, is told to :attr:`TableButtons.on_count` (the live
+  stream's ``event: buttons``) so that the pages show it beside the roll it is for;
 * ``undo`` undoes the last command; ``next`` ends the turn where the rules allow it;
 * on a roll prompt, ``confirm`` applies the dice read waiting for the table as read
   (:meth:`web.runtime.dice.DiceService.waiting_read`): one whose every die was read sure
@@ -71,13 +73,16 @@ class TableButtons:
     """The dice reads, asked for only on a roll prompt (none: a roll is left to phones)."""
     camera: Callable[[], Rereads | None] | None = None
     """The camera that reads the table's tray, if one runs (``tableside serve``)."""
+    on_count: Callable[[], None] | None = None
+    """Told each time a fortune button counts (no version of the table changes)."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _sources: dict[str, TapOrHold] = field(default_factory=dict)  # one per event source
 
     @classmethod
     def for_game(cls, game: str, reads: Callable[[], WaitingReads] | None = None,
-                 camera: Callable[[], Rereads | None] | None = None) -> TableButtons:
-        return cls(builtin_mapping(game), reads=reads, camera=camera)
+                 camera: Callable[[], Rereads | None] | None = None,
+                 on_count: Callable[[], None] | None = None) -> TableButtons:
+        return cls(builtin_mapping(game), reads=reads, camera=camera, on_count=on_count)
 
     def expectation(self, table: Table) -> Expectation:
         actions: set[str] = set()
@@ -107,10 +112,17 @@ class TableButtons:
         return self.mapping.led_modes(self.expectation(table))
 
     def pending_fortune(self, table: Table) -> int | None:
+        """The tokens ``confirm`` spends on the spend prompt open now (its least before a
+        fortune button is pressed); None without a spend prompt."""
         prompt = _first(table)
         if isinstance(prompt, SpendPrompt):
             return self.counted.get(prompt.id, prompt.minimum)
         return None
+
+    def has_counted(self, table: Table) -> bool:
+        """Whether a fortune button counted on the spend prompt open now."""
+        prompt = _first(table)
+        return isinstance(prompt, SpendPrompt) and prompt.id in self.counted
 
     def press(self, table: Table, event: ButtonEvent) -> dict[str, Any] | None:
         """Act on one button event; the answer and what it did, or None if it means nothing
@@ -140,6 +152,8 @@ class TableButtons:
             if action == "fortune":
                 count = max(prompt.minimum, min(prompt.maximum, count + answer["delta"]))
                 self.counted = {prompt.id: count}
+                if self.on_count is not None:
+                    self.on_count()
                 return []
             self.counted = {}
             return table.apply(Command(prompt.command, {prompt.arg: count}, prompt.player))

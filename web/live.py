@@ -14,7 +14,8 @@ continues live.
 A dice read that waits for the table (a camera read with a die it is unsure of, a phone's
 photo) changes no version; :meth:`Broker.dice_read` sends ``event: dice`` with
 ``data: {"table", "reads"}`` (no ``id``: a reconnect resumes by version, and the page reads
-the latest read when it connects anyway), and the phones fetch it.
+the latest read when it connects anyway), and the phones fetch it. So too the fortune a
+button counts on a spend prompt (:meth:`Broker.buttons_changed`, ``event: buttons``).
 
 Each table message is ``id: <version>``, ``event: table`` and ``data: {"version", "events",
 "table"}`` where ``table`` is that version's table view *for that viewer* (hidden
@@ -172,6 +173,7 @@ class Channel:
         self.reads = 0  # dice reads recorded or changed without a new version
         self.campaign = 0  # its campaign moved on (the game recorded, or a step taken back)
         self.seats = 0  # who plays what, or what players may do, changed (joins, settings)
+        self.buttons = 0  # a button counted fortune to spend
         table.add_listener(self._changed, call_now=True)
 
     def dice_read(self) -> None:
@@ -189,11 +191,16 @@ class Channel:
             self.seats += 1
             self._cond.notify_all()
 
+    def buttons_changed(self) -> None:
+        with self._cond:
+            self.buttons += 1
+            self._cond.notify_all()
+
     @property
-    def news(self) -> tuple[int, int, int]:
-        """What changes without a new version: the dice reads, the campaign's steps and the
-        seats."""
-        return self.reads, self.campaign, self.seats
+    def news(self) -> tuple[int, int, int, int]:
+        """What changes without a new version: the dice reads, the campaign's steps, the
+        seats and the fortune counted on the buttons."""
+        return self.reads, self.campaign, self.seats, self.buttons
 
     def _changed(self, table: Table) -> None:
         # called under the table's lock, in version order: keep it quick
@@ -217,8 +224,8 @@ class Channel:
             self._cond.notify_all()
         self.table.remove_listener(self._changed)
 
-    def after(self, version: int, timeout: float, news: tuple[int, int, int] | None = None
-              ) -> list[Change] | None:
+    def after(self, version: int, timeout: float,
+              news: tuple[int, int, int, int] | None = None) -> list[Change] | None:
         """The changes with a version above ``version``, waiting up to ``timeout`` seconds
         for one (or, given ``news``, for :attr:`news` to pass it); ``[]`` on a time-out
         or news alone, ``None`` once closed."""
@@ -303,6 +310,15 @@ class Broker:
         if channel is not None:
             channel.seats_changed()
 
+    def buttons_changed(self, table_id: str) -> None:
+        """A button of this table counted fortune to spend on its spend prompt (the button
+        box's fortune +/-), which changes no version: the streams tell their phones
+        (``event: buttons``), which ask ``GET /api/tables/<id>/buttons`` for the count."""
+        with self._lock:
+            channel = self._channels.get(table_id)
+        if channel is not None:
+            channel.buttons_changed()
+
     @property
     def open_streams(self) -> int:
         with self._lock:
@@ -336,7 +352,7 @@ class Broker:
         with self._slot():
             table = channel.table
             # counted before the first message: a read after the view it shows is sent
-            reads, campaign, seats = channel.news
+            reads, campaign, seats, buttons = channel.news
             yield f"retry: {RETRY_MS}\n\n".encode()
             latest = channel.latest()
             if since is None or since > latest.version:
@@ -346,7 +362,7 @@ class Broker:
             else:
                 last = since
             while not self.closed.is_set():
-                changes = channel.after(last, self.heartbeat, (reads, campaign, seats))
+                changes = channel.after(last, self.heartbeat, (reads, campaign, seats, buttons))
                 if changes is None:
                     break
                 for change in changes:
@@ -365,6 +381,10 @@ class Broker:
                     seats, news = channel.seats, True
                     data = json.dumps({"table": table.session_id, "seats": seats})
                     yield f"event: seats\ndata: {data}\n\n".encode()
+                if channel.buttons != buttons:
+                    buttons, news = channel.buttons, True
+                    data = json.dumps({"table": table.session_id, "buttons": buttons})
+                    yield f"event: buttons\ndata: {data}\n\n".encode()
                 if not changes and not news:
                     yield b": keep-alive\n\n"
 

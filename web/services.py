@@ -117,7 +117,8 @@ class Services:
         if buttons is None:
             buttons = self._buttons.setdefault(
                 table.session_id,
-                TableButtons.for_game(table.game, self.dice, lambda: self.runtime))
+                TableButtons.for_game(table.game, self.dice, lambda: self.runtime,
+                                      lambda: self.live.buttons_changed(table.session_id)))
         return buttons
 
     def dice(self) -> DiceService:

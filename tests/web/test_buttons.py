@@ -58,13 +58,18 @@ def test_undo_and_next(client):
     assert out["table"]["state"]["turn"]["player"] == "blue"
 
 
-def test_fortune_is_counted_then_confirmed(client):
-    tid = table(client)
+def to_fortune_prompt(client, tid: str) -> None:
+    """Red explores and rolls one success against defense 4: spend fortune? (0-2)."""
     client.post(f"/api/tables/{tid}/commands", json={"type": "hire_guild", "guild": "explorers"})
     client.post(f"/api/tables/{tid}/commands",
                 json={"type": "explore", "flagship": "red-1", "site": "isle/1"})
     client.post(f"/api/tables/{tid}/commands",
                 json={"type": "roll", "faces": ["standard", "blank", "blank"]})
+
+
+def test_fortune_is_counted_then_confirmed(client):
+    tid = table(client)
+    to_fortune_prompt(client, tid)
     assert click(client, tid, FORTUNE_UP)["fortune"] == 1
     assert click(client, tid, FORTUNE_UP)["fortune"] == 2
     assert click(client, tid, FORTUNE_UP)["fortune"] == 2  # at most what the prompt allows
@@ -72,6 +77,25 @@ def test_fortune_is_counted_then_confirmed(client):
     out = click(client, tid, CONFIRM)
     assert out["table"]["state"]["provinces"]["red"]["fortune"] == 2
     assert out["table"]["prompts"][0]["command"] == "assign_damage"
+
+
+def test_the_pages_see_whether_a_fortune_button_counted(client):
+    """The pages show the fortune counted on the button box beside the roll it is for, and
+    only once a fortune button counted: before, ``fortune`` is the prompt's least, which no
+    one counted (docs/api.md, "Tables")."""
+    tid = table(client)
+    status = client.get(f"/api/tables/{tid}/buttons").json
+    assert (status["fortune"], status["fortune_counted"]) == (None, False)  # no spend prompt
+    to_fortune_prompt(client, tid)
+    status = client.get(f"/api/tables/{tid}/buttons").json
+    assert (status["fortune"], status["fortune_counted"]) == (0, False)
+    click(client, tid, FORTUNE_UP)
+    click(client, tid, FORTUNE_DOWN)  # back to none, counted all the same
+    status = client.get(f"/api/tables/{tid}/buttons").json
+    assert (status["fortune"], status["fortune_counted"]) == (0, True)
+    assert click(client, tid, FORTUNE_UP)["fortune_counted"] is True
+    out = click(client, tid, CONFIRM)
+    assert (out["fortune"], out["fortune_counted"]) == (None, False)  # spent: a new prompt
 
 
 def test_a_button_that_means_nothing_now_does_nothing(client):

@@ -244,6 +244,36 @@ def test_who_plays_what_changing_shows_in_the_tables_get_for_polling_pages(live)
     assert host.get(f"/api/tables/{tid}").json["seats"] == standing[-1]  # the same: no news
 
 
+def test_fortune_counted_on_a_button_reaches_the_streams(live):
+    """A fortune button counts tokens to spend without a new version: the streams send
+    ``event: buttons`` (the pages ask ``GET .../buttons`` for the count), one a press; a
+    table message follows once the count is spent. The phones did not hear of it."""
+    from tests.web.test_buttons import CONFIRM, FORTUNE_UP, SETUP, to_fortune_prompt
+
+    host = browser(live.app)
+    tid = host.post("/api/tables", json={"game": "seafall", "options": SETUP}).json["id"]
+    to_fortune_prompt(host, tid)
+    stream = live.stream(tid)
+    version = stream.table()["version"]
+    for _ in range(2):
+        assert host.post(f"/api/tables/{tid}/buttons", json={"button": FORTUNE_UP}).json[
+            "fortune"] in (1, 2)
+    counts = []
+    for _ in range(50):  # heartbeats every 0.2 s: a lost event fails in 10 s, not hangs
+        message = stream.next(comments=True)
+        if message is None:
+            break
+        if message.get("event") == "buttons":
+            assert "id" not in message  # a reconnect still resumes by version
+            counts.append(message["data"])
+        if counts and counts[-1]["buttons"] == 2:
+            break
+    assert counts and counts[-1] == {"table": tid, "buttons": 2}
+    assert host.post(f"/api/tables/{tid}/buttons", json={"button": CONFIRM}).status_code == 200
+    assert stream.table()["version"] > version
+    stream.close()
+
+
 def test_a_reconnect_resumes_after_the_last_version_seen(live):
     host, tid = tally_table(live)
     first = live.stream(tid)

@@ -30,7 +30,8 @@ def _status(session_id: str) -> dict[str, Any]:
     buttons = services.buttons_for(table)
     expects = buttons.expectation(table)
     return {"expects": {"actions": sorted(expects.actions), "options": expects.options},
-            "leds": buttons.leds(table), "fortune": buttons.pending_fortune(table)}
+            "leds": buttons.leds(table), "fortune": buttons.pending_fortune(table),
+            "fortune_counted": buttons.has_counted(table)}
 
 
 @bp.get("/<session_id>/buttons")

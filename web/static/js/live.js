@@ -12,7 +12,9 @@
 // who plays what (`onSeats`: the stream's "seats" event, the GET's `seats`). The stream only
 // tells of reads and campaign steps that come while it is open, so each time it opens (the
 // first time, and after a reconnect) the page asks for both once: what came while the page
-// loaded, or while the phone was away, is not missed.
+// loaded, or while the phone was away, is not missed. The fortune a button counts on a
+// spend prompt changes no version either (`onButtons`: the stream's "buttons" event; a
+// polling page asks at each poll, as for dice reads).
 "use strict";
 
 import {getJSON} from "./api.js";
@@ -20,7 +22,7 @@ import {getJSON} from "./api.js";
 const POLL_MS = 2000;
 const STREAM_RETRY_MS = 30000;
 
-export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign, onSeats}) {
+export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign, onSeats, onButtons}) {
   const id = encodeURIComponent(tableId);
   let pollTimer = null;
   let retryTimer = null;
@@ -41,7 +43,10 @@ export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign
       const campaignNews = standing !== campaignSeen;
       campaignSeen = standing;
       if (table.version !== version()) onUpdate({version: table.version, table, events: null});
-      else if (onDice && pollTimer !== null) onDice();
+      else if (pollTimer !== null) {
+        if (onDice) onDice();
+        if (onButtons) onButtons();
+      }
       if (campaignNews && onCampaign) onCampaign();
       const seatsNews = seatsSeen !== undefined && table.seats !== seatsSeen;
       seatsSeen = table.seats;
@@ -76,6 +81,8 @@ export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign
     if (onCampaign) source.addEventListener("campaign", () => onCampaign());
     // who plays what, or what players may do, changed (a join, the host's settings)
     if (onSeats) source.addEventListener("seats", () => onSeats());
+    // a button counted fortune to spend (the button box's fortune + and -)
+    if (onButtons) source.addEventListener("buttons", () => onButtons());
     source.onmessage = onMessage;
     source.onopen = () => {
       stopPolling();
@@ -83,6 +90,7 @@ export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign
       // what came before the stream opened, which it cannot tell
       if (onDice) onDice();
       if (onCampaign) onCampaign();
+      if (onButtons) onButtons();
     };
     source.onerror = () => {
       if (source.readyState === EventSource.CLOSED) {

@@ -10,6 +10,7 @@ import {follow} from "./live.js";
 import {lastAsked, normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
 import {hardwareAlerts} from "./alerts.js";
 import {cameraWatcher} from "./camera.js";
+import {boxFortune} from "./boxcount.js";
 import {diceStats} from "./dicestats.js";
 import {renderExplored} from "./explored.js";
 import {forgetResearch, researchForm} from "./research.js";
@@ -37,6 +38,8 @@ let lessons = new Map();  // the host's: read id -> the die whose profile learne
 const version = () => (view ? view.version : -1);
 // what the camera sees, under a roll prompt; a camera read left pending is fetched here
 const trayWatch = cameraWatcher(tableId, {currentRead: () => read, onNewRead: readChanged});
+// the fortune counted on the button box, under a spend prompt
+const boxCount = boxFortune(tableId);
 
 let errorShownAt = 0;  // when the error in the notice was shown (0: none)
 
@@ -355,6 +358,7 @@ function renderPrompt() {
       prompt.player ? h("span", {class: "pill", text: provinceName(view.state, prompt.player)}) : null),
     question,
     prompt.kind === "roll" ? trayWatch.element() : null,  // under the question, for everyone
+    boxCount.line(prompt),
     rest);
   box.dataset.kind = prompt.kind;
   const asked = box.dataset.prompt !== prompt.id;
@@ -1169,7 +1173,8 @@ async function update(message) {
   view = message.table;
   if (fresh) {
     staleError();
-    const [gotChoices, gotHistory] = await Promise.all([loadChoices(), loadHistory(), loadRead()]);
+    const [gotChoices, gotHistory] = await Promise.all([loadChoices(), loadHistory(), loadRead(),
+                                                        boxCount.load((view.prompts || [])[0])]);
     if (!gotChoices || !gotHistory) retryLoads();
     // stream events carry a readable text (no payload): the dice themselves come from
     // the history, which has them
@@ -1241,6 +1246,13 @@ async function seatsChanged() {
   if (view) renderState();
 }
 
+// A button of the box counted fortune (no new version): the count, under the spend prompt.
+async function boxCounted() {
+  if (!view) return;
+  await boxCount.load((view.prompts || [])[0]);
+  renderPrompt();
+}
+
 async function start() {
   // the page's own controls work at once, before the table has loaded
   $("#undo").addEventListener("click", () => historyStep("undo"));
@@ -1252,7 +1264,8 @@ async function start() {
                    onUpdate: (m) => update(m).catch(showError),
                    onDice: readChanged,
                    onCampaign: campaignMoved,
-                   onSeats: seatsChanged});
+                   onSeats: seatsChanged,
+                   onButtons: boxCounted});
   renderHardware();
   setInterval(renderHardware, 15000);
 }

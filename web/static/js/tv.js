@@ -10,6 +10,7 @@ import {getJSON, getOptional, me} from "./api.js";
 import {follow} from "./live.js";
 import {hardwareAlerts} from "./alerts.js";
 import {cameraWatcher} from "./camera.js";
+import {boxFortune} from "./boxcount.js";
 import {lastAsked, normalizeRead} from "./dice.js";
 import {speaker} from "./speech.js";
 import {
@@ -48,6 +49,8 @@ async function readChanged() {
 const boxAtTable = (hw) => Boolean(hw && ((hw.button_box && hw.button_box.connected)
                                           || (hw.gpio && hw.gpio.state === "running")));
 const where = (kind) => (hw) => `watch.${kind}_${boxConfirms && boxAtTable(hw) ? "box" : "phone"}`;
+// the fortune counted on the button box, under a spend prompt
+const boxCount = boxFortune(tableId);
 // what the camera sees, under a roll prompt
 const trayWatch = cameraWatcher(tableId, {
   currentRead: () => read,
@@ -92,7 +95,8 @@ function render() {
   fitRoll();
   const prompt = (view.prompts || [])[0];
   fill($("#tv-prompt"), prompt ? [h("span", {class: "pill", text: prompt.player ? provinceName(state, prompt.player) : t("prompt.title")}),
-    " ", promptQuestion(state, prompt), prompt.kind === "roll" ? trayWatch.element() : null] : null);
+    " ", promptQuestion(state, prompt), prompt.kind === "roll" ? trayWatch.element() : null,
+    boxCount.line(prompt)] : null);
   trayWatch.render();
   fill($("#tv-events"), [...events].reverse().slice(0, 6).map((e) => h("li", {text: e.text || e.type})));
   fitEvents();
@@ -128,6 +132,7 @@ async function loadEvents() {
 
 async function reload() {
   view = await getJSON(base);
+  await boxCount.load((view.prompts || [])[0]);
   await loadRead();
   await loadEvents();
   render();
@@ -166,12 +171,13 @@ async function invite() {
     version,
     onStatus: (s) => { $("#conn").dataset.status = s; $("#conn").textContent = t("conn." + s); },
     onDice: readChanged,
+    onButtons: async () => { await boxCount.load((view.prompts || [])[0]); render(); },
     onUpdate: async (m) => {
       if (m.version <= version()) return;
       view = m.table;
-      render();  // at once; the history (the dice of the roll) follows
+      render();  // at once; the history (the dice of the roll) and the box's count follow
       readChanged();
-      await loadEvents();
+      await Promise.all([loadEvents(), boxCount.load((view.prompts || [])[0])]);
       render();
     },
   });
