@@ -131,7 +131,8 @@ def _table_page(page: str, session_id: str, **config: Any) -> Any:
     if not isinstance(found, Table):
         return found
     return _render(f"{page}.html", table=found, config={
-        "page": page, "table": session_id, "game": found.game, **config})
+        "page": page, "table": session_id, "game": found.game, "game_titles": GAME_TITLES,
+        **config})
 
 
 @bp.get("/t/<session_id>")

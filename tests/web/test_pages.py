@@ -61,6 +61,8 @@ def test_pages_render_with_their_script_and_config(host, table_id, campaign_id, 
 def test_table_page_config_names_the_table_and_the_dice_faces(host, table_id):
     _, html, config = page(host, f"/t/{table_id}")
     assert config["table"] == table_id and config["game"] == "seafall"
+    # the hardware card names the table the button box serves as the home page does
+    assert config["game_titles"]["seafall"] == "SeaFall"
     assert [f["label"] for f in config["dice"]["seafall"]] == \
         ["blank", "standard", "weak", "strong"]
     for region in ("prompt", "builder", "dice", "glory", "provinces", "enmity",

@@ -1,7 +1,7 @@
 """The button box as the pages show it, in a real browser (headless Chromium, a real
 server): the fortune counted on the box under the spend prompt it is for (docs/hardware.md,
-"Button meanings": 6 and 7 count fortune up and down, 0 confirms), on the table page and
-the TV, in English and French."""
+"What the buttons do": 6 and 7 count fortune up and down, 0 confirms), on the table page and
+the TV; and the table it serves, on the hardware card; in English and French."""
 
 from __future__ import annotations
 
@@ -78,3 +78,33 @@ def test_the_fortune_counted_on_the_button_box_is_shown_under_its_prompt(devices
     for page in (ana, watcher, tv):
         expect(page.locator("#box-fortune")).to_have_count(0)
     assert server.services.tables.get(table_id).state.provinces["red"].fortune == 2
+
+
+def test_the_hardware_card_names_the_table_the_button_box_serves(devices, server):
+    """docs/runtime.md, "Which table": a button answers the open table that changed last.
+    With two tables open, the card said the box was connected, not which table it would
+    answer; it names it as the home page does, and links to it when it is another."""
+    from web.runtime import Runtime, RuntimeOptions
+
+    runtime = Runtime(server.services, RuntimeOptions(camera="none", box="none", gpio=False),
+                      pi_model=None)
+    server.services.runtime = runtime
+    try:
+        page, french = devices(), devices("fr-FR")
+        page.goto(server.url(f"/t/{server.table}"))
+        served = page.locator("#hardware [data-device=button_box] .served")
+        expect(served).to_have_text(f"Serves this table: SeaFall · Blue, Green, Red · "
+                                    f"{server.table}")
+        other, _ = at_the_fortune_prompt(server)  # played since: the box answers it now
+        page.reload()
+        expect(served).to_have_attribute("data-table", other)
+        expect(served).to_contain_text(f"Serves another table: SeaFall · Ana, Bo · {other}")
+        served.get_by_role("link", name="open that table").click()
+        page.wait_for_url(f"**/t/{other}")
+        expect(served).to_have_text(f"Serves this table: SeaFall · Ana, Bo · {other}")
+        french.goto(server.url(f"/t/{server.table}"))
+        expect(french.locator("#hardware [data-device=button_box] .served")).to_contain_text(
+            f"Répond à une autre table : SeaFall · Ana, Bo · {other}")
+    finally:
+        server.services.runtime = None
+        runtime.stop()

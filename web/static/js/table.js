@@ -11,6 +11,7 @@ import {lastAsked, normalizeRead, readPanel, unchangedRead, uploadPhoto} from ".
 import {hardwareAlerts} from "./alerts.js";
 import {cameraWatcher} from "./camera.js";
 import {boxFortune} from "./boxcount.js";
+import {servedLine} from "./served.js";
 import {diceStats} from "./dicestats.js";
 import {renderExplored} from "./explored.js";
 import {forgetResearch, researchForm} from "./research.js";
@@ -745,6 +746,7 @@ async function renderHardware() {
   await trayWatch.follow(status);
   if (!status) { box.hidden = true; return; }
   box.hidden = false;
+  const served = await servedLine(status, tableId);  // which table the button box answers
   const rows = Object.entries(status)
     .filter(([, value]) => value && typeof value === "object" && typeof value.state === "string")
     .map(([name, value]) => {
@@ -761,6 +763,7 @@ async function renderHardware() {
           ? h("div", {class: "muted small", text: t("hw.temperature", {t: num(value.temperature_c)})}) : null,
         name === "camera" && value.setup
           ? h("div", {class: "muted small", text: t("hw.setup", {setup: value.setup})}) : null,
+        name === "button_box" ? served : null,
         name === "camera" ? trayCheckBlock(value) : null);
     });
   const typing = document.activeElement && document.activeElement.id === "lens-degrees";
