@@ -268,6 +268,9 @@ def _sailing(state: SeaFallState, ship_id: str) -> Iterator[Candidate]:
 def _summary(state: SeaFallState, kind: str, args: dict[str, Any], events: list[Event],
              more: dict[str, Any]) -> str:
     by_type = {e.type: e.payload for e in events}
+    # a Buy or a Sell of several goods: one event a good, each with its own price
+    bought = sum(e.payload["price"] for e in events if e.type == "GoodBought")
+    sold = sum(e.payload["gold"] for e in events if e.type == "GoodSold")
     if "EndeavorStarted" in by_type:
         p = by_type["EndeavorStarted"]
         return (f"{p['dice']} {'die' if p['dice'] == 1 else 'dice'} against defense "
@@ -275,7 +278,9 @@ def _summary(state: SeaFallState, kind: str, args: dict[str, Any], events: list[
                 + (" (dangerous)" if p["dangerous"] else ""))
     if by_type.get("AdvisorHired", {}).get("reputation"):
         return f"costs {by_type['AdvisorHired']['reputation']} reputation"
-    for name, key in (("GoodBought", "price"), ("UpgradeBought", "price"),
+    if "GoodBought" in by_type:
+        return f"costs {bought} gold"
+    for name, key in (("UpgradeBought", "price"),
                       ("StructureBuilt", "price"), ("AdvisorHired", "gold"),
                       ("TreasureBought", "gold"), ("ResearchCardKept", "cost")):
         if name in by_type and key in by_type[name]:
@@ -299,7 +304,7 @@ def _summary(state: SeaFallState, kind: str, args: dict[str, Any], events: list[
     if "ReputationGiven" in by_type:  # the other player accepts or refuses at the table
         return f"1 reputation token, if {state.provinces[args['to']].player} accepts"
     if "GoodSold" in by_type:
-        return f"brings {by_type['GoodSold']['gold']} gold"
+        return f"brings {sold} gold"
     if "TaxesCollected" in by_type:
         return f"brings {by_type['TaxesCollected']['amount']} gold"
     return kind.replace("_", " ")

@@ -238,3 +238,21 @@ def test_the_choices_offer_a_buy_into_a_full_hold_with_a_good_returned_for_room(
         in both
     g.do("buy", goods=iron, **{"return": [{"ship": "blue-1", "good": "wood"}]})
     assert g.state.ships["blue-1"].goods == ["wood", "iron"]
+
+
+def summaries(g, kind):
+    return {str(c["args"]["goods"]): c["summary"] for c in g.engine.legal_commands(g.state)
+            if c["type"] == kind}
+
+
+def test_the_choices_say_the_price_of_every_good_of_a_buy_or_a_sell(game):
+    """A Buy or a Sell of several goods is paid or paid for good by good ("Buy Goods": 3
+    gold, 1 more per enmity; "Sell Goods": 6 gold each). The summary said the last good's
+    price only: Blue's iron and linen "cost 5 gold" where the history then charged 8."""
+    g = blue_at_two_islands(game)
+    both = [{"site": "iron-isle/iron", "ship": "blue-1"},
+            {"site": "linen-isle/linen", "ship": "blue-2"}]
+    assert summaries(g, "buy")[str(both)] == "costs 8 gold"
+    assert summaries(g, "buy")[str(both[:1])] == "costs 3 gold"
+    four = [{"good": c, "from": "warehouse"} for c in ("iron", "linen", "spice", "wood")]
+    assert summaries(red_sells(game), "sell")[str(four)] == "brings 24 gold"
