@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.engine import Event
 from companion.games.seafall import log_fr
-from companion.games.seafall.seaspaces import at_sea, sea_name
+from companion.games.seafall.seaspaces import at_sea, sea_name, sea_near
 from companion.games.seafall.sitenames import site_name
 from companion.games.seafall.state import SeaFallState
 
@@ -85,8 +85,13 @@ def _field(site: Any) -> str:
 
 
 def _sailed(p: Mapping[str, Any]) -> str:
-    text = (f"{p['ship']} sails from {p['start']} to {p['to']} "
-            f"({_n(len(p['path']), 'space')} of {p['sail']})")
+    if "elsewhere" in p:  # from one space of the open sea to another said alike (_named)
+        text = (f"{p['ship']} sails on the open sea to another space"
+                + (f" {p['elsewhere']}" if p["elsewhere"] else "")
+                + f" ({_n(len(p['path']), 'space')} of {p['sail']})")
+    else:
+        text = (f"{p['ship']} sails from {p['start']} to {p['to']} "
+                f"({_n(len(p['path']), 'space')} of {p['sail']})")
     if p.get("together_with"):
         text += f", together with {p['together_with']}"
     if p.get("unchecked"):
@@ -329,6 +334,12 @@ def _named(event: Event, state: SeaFallState, lang: str) -> dict[str, Any]:
             out[key] = _name(value, state, lang)
         elif isinstance(value, list) and all(isinstance(v, str) for v in value):
             out[key] = [_name(v, state, lang) for v in value]
+    if event.type == "ShipSailed" and out.get("start") == out.get("to"):
+        # two spaces of the open sea as near the same islands: "sails from the open sea 1
+        # space from X to the open sea 1 space from X" read as if the ship had not moved
+        sea = at_sea(state, str(event.payload.get("to")))
+        if sea is not None and sea["kind"] == "open":
+            out["elsewhere"] = sea_near(sea, lambda island: _name(island, state, lang), lang)
     return out
 
 

@@ -268,8 +268,13 @@ def _counted(p: Mapping[str, Any]) -> str:
 
 
 def _sailed(p: Mapping[str, Any]) -> str:
-    text = (f"{p['ship']} navigue {de(str(p['start']))} {to(str(p['to']))} "
-            f"({_n(len(p['path']), 'case')} sur {p['sail']})")
+    if "elsewhere" in p:  # d’une zone de mer à une autre, dites de même (log._named)
+        text = (f"{p['ship']} navigue en mer vers une autre zone de mer"
+                + (f" {p['elsewhere']}" if p["elsewhere"] else "")
+                + f" ({_n(len(p['path']), 'case')} sur {p['sail']})")
+    else:
+        text = (f"{p['ship']} navigue {de(str(p['start']))} {to(str(p['to']))} "
+                f"({_n(len(p['path']), 'case')} sur {p['sail']})")
     if p.get("together_with"):
         text += f", accompagné {de(p['together_with'])}"
     if p.get("unchecked"):

@@ -66,10 +66,24 @@ def sea_name(sea: dict[str, Any], named: Callable[[str], str], lang: str = "en")
         raise ValueError(f"not a space at sea: {sea!r}")
     if not sea.get("near"):
         return "la mer" if french else "the open sea"
+    return f"la zone de mer {sea_near(sea, named, lang)}" if french \
+        else f"the open sea {sea_near(sea, named, lang)}"
+
+
+def sea_near(sea: dict[str, Any], named: Callable[[str], str], lang: str = "en") -> str:
+    """How far a space of the open sea (:func:`at_sea`) is from its nearest islands: "1
+    space from Iron isle and Rock", « à 1 case d’Iron isle et Rock »; "" when no island is
+    known. Two spaces as near the same islands read alike: the history says a ship sailing
+    from one to the other goes "to another space" of the open sea (log.py)."""
+    if sea.get("kind") != "open":
+        raise ValueError(f"not a space of the open sea: {sea!r}")
+    if not sea.get("near"):
+        return ""
+    french = lang == "fr"
     places, spaces = _listed([named(i) for i in sea["near"]], french), sea["spaces"]
     if french:
-        return f"la zone de mer à {spaces} case{'s' if spaces > 1 else ''} {log_fr.de(places)}"
-    return f"the open sea {spaces} space{'' if spaces == 1 else 's'} from {places}"
+        return f"à {spaces} case{'s' if spaces > 1 else ''} {log_fr.de(places)}"
+    return f"{spaces} space{'' if spaces == 1 else 's'} from {places}"
 
 
 def _listed(names: list[str], french: bool) -> str:

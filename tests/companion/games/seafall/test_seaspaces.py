@@ -56,6 +56,12 @@ ISLES = [island("isle", name="Iron isle", space="(2, 3, 5)"),
     pytest.param([{"location": "(1, 3, 4)"}], ["(0, 3, 3)"], "fr",
                  "Bateau bleu 1 navigue de la zone de mer à 1 case d’Iron isle et Rock à la "
                  "zone de mer à 1 case de Rock (1 case sur 3).", id="on the open sea, in French"),
+    pytest.param([{"location": "(1, 4, 5)"}], ["(2, 4, 6)"], "en",
+                 "Blue ship 1 sails on the open sea to another space 1 space from Iron isle "
+                 "(1 space of 3).", id="between two spaces as near the same island"),
+    pytest.param([{"location": "(1, 4, 5)"}], ["(2, 4, 6)"], "fr",
+                 "Bateau bleu 1 navigue en mer vers une autre zone de mer à 1 case d’Iron isle "
+                 "(1 case sur 3).", id="between two spaces as near the same island, in French"),
     pytest.param([{"location": "green_harbor"}], ["coastal_waters"], "en",
                  "Blue ship 1 sails from the green home harbor to the coastal waters "
                  "(1 space of 3).", id="from a home harbor no province holds"),
@@ -77,6 +83,22 @@ def test_the_history_says_where_a_ship_sails_at_sea(game, ships, path, lang, lin
     assert (sailed.payload["start"], sailed.payload["to"]) == (start, path[-1])  # as stored
     assert g.engine.describe(sailed, lang, g.state) == line
     assert path[-1] in g.engine.describe(sailed, lang)
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    pytest.param("en", "Blue ship 1 sails on the open sea to another space (1 space of 3).",
+                 id="English"),
+    pytest.param("fr", "Bateau bleu 1 navigue en mer vers une autre zone de mer "
+                       "(1 case sur 3).", id="French"),
+])
+def test_the_history_says_a_ship_sails_on_where_no_island_is_known(game, lang, line):
+    """With no island on the map both ends are "the open sea": said as another space."""
+    g = game({"provinces": [{"colour": "blue", "ships": [{"location": "(1, 4, 5)"}]},
+                            {"colour": "red"}]})
+    g.do("hire_guild", guild="explorers")
+    (sailed,) = [e for e in g.do("sail", moves=[{"ship": "blue-1", "path": ["(2, 4, 6)"]}])
+                 if e.type == "ShipSailed"]
+    assert g.engine.describe(sailed, lang, g.state) == line
 
 
 def test_a_space_at_sea_is_said_from_its_kind_only():
