@@ -42,6 +42,13 @@ def _a(word: Any) -> str:
     return f"{'an' if word[:1].lower() in tuple('aeiou') else 'a'} {word}"
 
 
+def _goods(goods: Any) -> str:
+    """Goods as a sentence lists them: "the linen and the wood", "the iron and 2 wood
+    cubes" (the rulebook's "iron cube")."""
+    return log_fr.listed([f"the {g}" if n == 1 else f"{n} {g} cubes"
+                          for g, n in log_fr.counted(goods)], "en")
+
+
 def _faces(faces: Any) -> str:
     return ", ".join(FACES.get(f, str(f)) for f in faces)
 
@@ -212,10 +219,11 @@ _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "DamageCardDrawn": lambda p: f"{p['ship']} takes a damage card"
                                  + (f" ({p['card']})." if p["card"] != "damage" else "."),
     "HoldOverloaded": lambda p: f"{p['ship']}'s hold is over its value.",
-    "GoodsReturned": lambda p: f"{p['ship']} returns {', '.join(p['goods'])} to the supply.",
+    "GoodsReturned": lambda p: f"{p['ship']} returns {_goods(p['goods'])} to the supply.",
     "ShipSank": lambda p: f"{p['ship']} sinks"
                           + (f", returning {', '.join(p['upgrades'])}" if p["upgrades"] else "")
-                          + (f" and losing {', '.join(p['goods'])}" if p["goods"] else "") + ".",
+                          + (f"{' and' if p['upgrades'] else ','} losing {_goods(p['goods'])}"
+                             if p["goods"] else "") + ".",
     "GloryChanged": lambda p: f"{_who(p['player'])} {'gains' if p['amount'] > 0 else 'loses'} "
                               f"{_n(abs(p['amount']), 'glory')} ({p['reason']}).",
     "EndeavorFailed": lambda p: f"The endeavor fails: {p['reason']}.",

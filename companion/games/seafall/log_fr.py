@@ -234,6 +234,33 @@ def _good(good: Any) -> str:
     return GOODS.get(str(good), str(good))
 
 
+THE_GOODS = {"wood": "le bois", "linen": "le lin", "spice": "l’épice", "iron": "le fer"}
+"""A good with its article, as the rulebook lists them (« le bois, le lin, l’épice et le
+fer »)."""
+
+
+def listed(names: list[str], lang: str = "fr") -> str:
+    """"A", "A and B", "A, B and C" (« et » in French), as the pages' lists read."""
+    last = names[-1]
+    return f"{', '.join(names[:-1])} {'et' if lang == 'fr' else 'and'} {last}" if names[:-1] \
+        else last
+
+
+def counted(goods: Any) -> list[tuple[str, int]]:
+    """Each good of a list once, with how many of it, in the order they come."""
+    out: dict[str, int] = {}
+    for good in goods:
+        out[str(good)] = out.get(str(good), 0) + 1
+    return list(out.items())
+
+
+def goods_listed(goods: Any) -> str:
+    """Goods as a sentence lists them: « le lin et le bois », « le fer et 2 cubes de bois »
+    (the rulebook's « cube de fer »)."""
+    return listed([THE_GOODS.get(g, g) if n == 1 else f"{n} cubes {de(_good(g))}"
+                   for g, n in counted(goods)])
+
+
 def pool_line(reason: str, dice: int) -> str:
     """A pool line (either language): its reason and its dice, but once when the reason
     says them ("advisor Woodsman: explore +1", where "... explore +1 +1" was written)."""
@@ -319,7 +346,7 @@ def _sank(p: Mapping[str, Any]) -> str:
     if p["upgrades"]:
         text += f", rendant {', '.join(p['upgrades'])}"
     if p["goods"]:
-        text += f" et perdant {_list(p['goods'], GOODS)}"
+        text += f"{' et' if p['upgrades'] else ','} perdant {goods_listed(p['goods'])}"
     return text + "."
 
 
@@ -440,7 +467,7 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "DamageCardDrawn": lambda p: f"{p['ship']} reçoit une carte dégât"
                                  + (f" ({p['card']})." if p["card"] != "damage" else "."),
     "HoldOverloaded": lambda p: f"La cale {de(p['ship'])} dépasse sa valeur.",
-    "GoodsReturned": lambda p: f"{p['ship']} rend {_list(p['goods'], GOODS)} à la réserve.",
+    "GoodsReturned": lambda p: f"{p['ship']} rend {goods_listed(p['goods'])} à la réserve.",
     "ShipSank": _sank,
     "GloryChanged": lambda p: f"{_who(p['player'])} "
                               f"{'gagne' if p['amount'] > 0 else 'perd'} "

@@ -80,14 +80,8 @@ def sea_near(sea: dict[str, Any], named: Callable[[str], str], lang: str = "en")
     if not sea.get("near"):
         return ""
     french = lang == "fr"
-    places, spaces = _listed([named(i) for i in sea["near"]], french), sea["spaces"]
+    places, spaces = log_fr.listed([named(i) for i in sea["near"]], lang), sea["spaces"]
     if french:
         return f"à {spaces} case{'s' if spaces > 1 else ''} {log_fr.de(places)}"
     return f"{spaces} space{'' if spaces == 1 else 's'} from {places}"
 
-
-def _listed(names: list[str], french: bool) -> str:
-    """"A", "A and B", "A, B and C" (« et » in French), as the pages' lists read."""
-    last = names[-1]
-    return f"{', '.join(names[:-1])} {'et' if french else 'and'} {last}" if names[:-1] \
-        else last

@@ -104,6 +104,41 @@ def test_a_buy_into_a_full_hold_returns_a_good_for_room(devices, server, locale,
     assert table.state.ships["blue-1"].goods == ["iron"]
 
 
+@pytest.mark.parametrize(("locale", "role", "label", "line"), [
+    pytest.param("en-GB", "player",
+                 "the iron at site 1 of Iron isle into Blue ship 1 and the spice at site 2 of "
+                 "Iron isle into Blue ship 1 · returns the linen of Blue ship 1 and the wood of "
+                 "Blue ship 1 to the supply",
+                 "Blue ship 1 returns the linen and the wood to the supply.", id="English"),
+    pytest.param("fr-FR", "joueur",
+                 "la ressource (fer) du lieu 1 d’Iron isle dans Bateau bleu 1 et la ressource "
+                 "(épice) du lieu 2 d’Iron isle dans Bateau bleu 1 · rend à la réserve la "
+                 "ressource (lin) de Bateau bleu 1 et la ressource (bois) de Bateau bleu 1",
+                 "Bateau bleu 1 rend le lin et le bois à la réserve.", id="French"),
+])
+def test_a_buy_of_two_goods_reads_as_a_sentence(devices, server, locale, role, label, line):
+    """A Buy's option said each site with its kind after its name ("site 1 of Iron isle ·
+    goods into Blue ship 1"), French « de lieu 1 » without its article, and its lists and
+    the history's without "and" (« rend lin, bois à la réserve »)."""
+    table_id, table = new_table(server, {
+        "provinces": [{"colour": "blue", "player": "Ana", "gold": 10,
+                       "ships": [{"location": "isle", "hold": 2, "goods": ["linen", "wood"]},
+                                 {}]},
+                      {"colour": "red", "player": "Bo"}],
+        "islands": [{"id": "isle", "name": "Iron isle", "space": "(0, 2, 2)", "sites": [
+            {"name": "1", "kind": "good", "colour": "iron", "good_present": True},
+            {"name": "2", "kind": "good", "colour": "spice", "good_present": True}]}]})
+    ana = join_as(devices, server, "Ana", "blue", locale=locale, role=role, table=table_id)
+    ana.click("#prompt button[data-value=merchants]")
+    buy = ana.locator("#actions details[data-type=buy]")
+    buy.locator("summary").click()
+    option = buy.get_by_role("button").filter(has_text=label)
+    expect(option.locator("span").first).to_have_text(label)
+    option.click()
+    expect(ana.locator("#history-list")).to_contain_text(line)
+    assert table.state.ships["blue-1"].goods == ["iron", "spice"]
+
+
 def researching(server, devices, locale="en-GB", role="player"):
     """Ana (blue) with Research +1 (two cards drawn), her Explorers hired, research open."""
     table_id, table = new_table(server, {

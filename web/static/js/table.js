@@ -18,8 +18,8 @@ import {forgetResearch, researchForm} from "./research.js";
 import {effectsField, effectsOf} from "./effects.js";
 import {
   actorName as actorNamed, diceFaces, dieName, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
-  goodName, lastRoll, optionLabel, rollerOf, placeName, playerName, poolLines, promptQuestion, provinceCard, provinceName,
-  shipName, statusLine, stepText, svgImageUrl,
+  goodName, lastRoll, listed, optionLabel, rollerOf, placeName, playerName, poolLines, promptQuestion, provinceCard,
+  provinceName, shipName, siteName, statusLine, stepText, svgImageUrl,
 } from "./views.js";
 
 const tableId = config.table;
@@ -539,15 +539,17 @@ function argText(key, value) {
   if ((key === "upgrade" || key === "structure") && has("effect." + value)) {
     return t("arg.with_effect", {name: value, effect: t("effect." + value)});
   }
+  // a Buy's site by its name alone: its good says its kind ("site 1 of Iron isle", not
+  // "site 1 of Iron isle · goods")
   if (key === "goods" && Array.isArray(value)) {
-    return value.map((g) => g.good ? t("arg.sell", {good: goodName(g.good), place: from(g.from)})
+    return listed.format(value.map((g) => g.good ? t("arg.sell", {good: goodName(g.good), place: from(g.from)})
       : t("arg.buy", {good: goodName(((state.sites || {})[g.site] || {}).colour || ""),
-                      site: placeName(state, g.site), ship: shipName(state, g.ship)})).join(", ");
+                      site: siteName(state, g.site), ship: shipName(state, g.ship)})));
   }
   // goods a Buy sends back to the supply first, for room in a full hold
   if (key === "return" && Array.isArray(value)) {
-    return t("arg.return", {goods: value.map((g) => t("arg.return_good",
-      {good: goodName(g.good), ship: shipName(state, g.ship)})).join(", ")});
+    return t("arg.return", {goods: listed.format(value.map((g) => t("arg.return_good",
+      {good: goodName(g.good), ship: shipName(state, g.ship)})))});
   }
   return typeof value === "string" ? value : JSON.stringify(value);
 }

@@ -55,7 +55,8 @@ export function placeName(state, id) {
 // A ship at sea, where the board shows it (the view's `at_sea`, from
 // companion/games/seafall/seaspaces.py): in the coastal waters, or on the open sea so many
 // spaces from the nearest islands; never the map's label ("coastal_waters", "(1, 3, 4)").
-const listed = new Intl.ListFormat(config.lang, {type: "conjunction"});
+// "A, B and C", « A, B et C »: a list in a sentence (seaName, a Buy's goods)
+export const listed = new Intl.ListFormat(config.lang, {type: "conjunction"});
 export function seaName(state, sea) {
   if (sea.kind === "coastal") return t("ship.sea.coastal");
   if (sea.kind === "harbor") return t("ship.sea.harbor", {colour: colourName(sea.colour).toLowerCase()});

@@ -325,3 +325,25 @@ def test_the_logs_face_names_are_the_pages(lang):
     faces = log.FACES if lang == "en" else log_fr.FACES
     assert faces == {face: catalogue[f"face.{face}"]
                      for face in ("blank", "standard", "weak", "strong")}
+
+
+@pytest.mark.parametrize(("event", "english", "french"), [
+    pytest.param(Event("GoodsReturned", {"ship": "Blue ship 1", "goods": ["linen", "wood"]}),
+                 "Blue ship 1 returns the linen and the wood to the supply.",
+                 "Blue ship 1 rend le lin et le bois à la réserve.", id="two goods"),
+    pytest.param(Event("GoodsReturned", {"ship": "red-1", "goods": ["spice"]}),
+                 "red-1 returns the spice to the supply.",
+                 "red-1 rend l’épice à la réserve.", id="one good"),
+    pytest.param(Event("ShipSank", {"ship": "red-1", "upgrades": [],
+                                    "goods": ["wood", "iron", "wood"]}),
+                 "red-1 sinks, losing 2 wood cubes and the iron.",
+                 "red-1 coule, perdant 2 cubes de bois et le fer.", id="a good twice"),
+    pytest.param(Event("ShipSank", {"ship": "red-1", "upgrades": ["Swift"], "goods": ["iron"]}),
+                 "red-1 sinks, returning Swift and losing the iron.",
+                 "red-1 coule, rendant Swift et perdant le fer.", id="with an upgrade"),
+])
+def test_goods_are_listed_with_their_articles_and_and(event, english, french):
+    """« rend lin, bois à la réserve », "returns linen, wood to the supply": a list of goods
+    read as a list of words; goods are listed as the rulebook lists them (« le lin,
+    l’épice et le fer », "the iron cube")."""
+    assert (describe(event), describe(event, "fr")) == (english, french)
