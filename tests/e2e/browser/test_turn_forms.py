@@ -175,6 +175,32 @@ def test_research_names_the_cards_drawn_and_keeps_one_with_its_powers(devices, s
     assert [e.to_json() for e in card.effects] == [
         {"effect": "dice", "endeavor": "explore", "amount": 1}]
     assert table.state.provinces["blue"].gold == 2
+    # the card kept is on the province card, with its powers (nothing showed it)
+    expect(ana.locator("#provinces [data-province=blue] .research")).to_have_text(
+        "Research cards: Map (+1 die for exploration)")
+
+
+@pytest.mark.parametrize(("locale", "role", "line"), [
+    pytest.param("en-GB", "player", "Research cards: Chart (sail +1, Raid +1), "
+                 "Map (as flagship, a weak success counts as 1 success)", id="English"),
+    pytest.param("fr-FR", "joueur", "Cartes Recherche\u00a0: Carte marine (navigation +1, "
+                 "Piller +1), Map (vaisseau amiral\u00a0: «\u00a0faible succès\u00a0» compte "
+                 "pour 1 succès)", id="French"),
+])
+def test_the_research_cards_kept_are_shown_with_their_powers(devices, server, locale, role,
+                                                              line):
+    """"Research": a card kept stays in the treasure room, its powers in play. The state had
+    the cards and their powers; no page showed them."""
+    chart = "Carte marine" if locale == "fr-FR" else "Chart"
+    table_id, _ = new_table(server, {"provinces": [
+        {"colour": "blue", "player": "Ana", "research": [
+            {"name": chart, "effects": [{"effect": "stat", "stat": "sail", "amount": 1},
+                                        {"effect": "expertise", "kind": "raid", "amount": 1}]},
+            {"name": "Map", "effects": [{"effect": "face_value", "kind": "weak", "value": 1,
+                                         "role": "flagship"}]}]},
+        {"colour": "red", "player": "Bo"}]})
+    ana = join_as(devices, server, "Ana", "blue", locale=locale, role=role, table=table_id)
+    expect(ana.locator("#provinces [data-province=blue] .research")).to_have_text(line)
 
 
 def test_research_in_french_keeps_what_is_typed_while_another_phone_acts(devices, server):

@@ -81,3 +81,27 @@ function effectRow(rows, row, key, changed) {
     h("button", {type: "button", "data-key": "power-remove " + key, text: t("power.remove"),
                  onclick: () => { rows.splice(rows.indexOf(row), 1); changed(); }}));
 }
+
+// A power in words, as a card prints it ("sail -1", "+1 die (exploration)", "Raid +1"): the
+// province card's research cards, the ship card's damage cards. A power the catalogue does
+// not word is said by its name.
+const signed = (n) => (Number(n) > 0 ? "+" : "") + Number(n);
+export function powerText(e) {
+  const amount = Number(e.amount || 0);
+  const values = {signed: signed(amount), count: Math.abs(amount)};
+  if (e.stat) values.stat = t("option.stat." + e.stat, null, e.stat);
+  if (e.kind && (e.effect === "reroll" || e.effect === "face_value")) values.face = t("face." + e.kind, null, e.kind);
+  if (e.effect === "expertise") values.expertise = t("power.says.expertise." + e.kind, null, e.kind);
+  if (e.effect === "face_value") values.count = Number(e.value || 0);
+  if (e.effect === "note") return e.text || "";
+  let text = t("power.says." + e.effect, values, e.effect.replace(/_/g, " "));
+  if (e.endeavor) text = t("power.says.for", {power: text, endeavor: t("end.kind." + e.endeavor)});
+  if (e.site_symbol) text = t("power.says.at_symbol", {power: text, symbol: e.site_symbol});
+  if (e.role === "flagship") text = t("power.says.as_flagship", {power: text});
+  if (e.role === "support") text = t("power.says.as_support", {power: text});
+  return text;
+}
+
+export function powersText(effects) {
+  return (effects || []).map(powerText).join(", ");
+}

@@ -3,6 +3,7 @@
 "use strict";
 
 import {h} from "./dom.js";
+import {powersText} from "./effects.js";
 import {config, t, has, pct, num} from "./i18n.js";
 
 export function colourName(colour) {
@@ -163,6 +164,13 @@ function shipItem(state, shipId) {
       t("ship.goods"), " ", ship.goods.map(goodName).join(", ")) : null);
 }
 
+// A card and its powers in words: "Chart (+1 die for exploration)"; a card without any, its
+// name.
+function cardWithPowers(card) {
+  const powers = powersText(card.effects);
+  return powers ? `${card.name} (${powers})` : card.name;
+}
+
 // The structures built in a province, each with where it stands.
 function structuresOf(state, colour) {
   const region = (state.regions || {})[colour];
@@ -194,6 +202,11 @@ export function provinceCard(state, colour, mine) {
     prov.treasures && prov.treasures.length ? h("p", {class: "small"},
       h("strong", {text: t("prov.treasures") + " "}),
       prov.treasures.map((c) => c.name || c).join(", ")) : null,
+    // research cards kept, each with its powers in words (rulebook, "Research": kept face
+    // up in the treasure room)
+    prov.research && prov.research.length ? h("p", {class: "small research"},
+      h("strong", {text: t("prov.research") + " "}),
+      prov.research.map(cardWithPowers).join(", ")) : null,
     prov.warehouse && prov.warehouse.length ? h("p", {class: "small"},
       h("strong", {text: t("prov.warehouse") + " "}), prov.warehouse.map(goodName).join(", ")) : null,
     built.length ? h("p", {class: "small structures"},
