@@ -1257,7 +1257,7 @@ def test_the_province_cards_show_ships_as_they_count_and_the_structures_built(de
         "Structures: Port (building site 1 of Blue province)")
     expect(blue).to_contain_text("Madman (active)")  # the active advisor, marked
     ship = page.locator("#provinces [data-ship=blue-2]")
-    expect(ship).to_contain_text("1 damage card (Leak)")
+    expect(ship).to_contain_text("1 damage card: Leak")
     expect(ship).to_contain_text("Swift (exhausted)")
     french = devices("fr-FR")  # a province the setup named, said as the history says it
     french.goto(server.url(f"/t/{table.session_id}"))

@@ -235,19 +235,22 @@ def test_a_reputation_token_is_given_for_a_region(devices, server, locale, role,
     assert (state.provinces["blue"].reputation, state.turn.borrowed) == (1, ["green"])
 
 
-@pytest.mark.parametrize(("locale", "role", "empty", "first", "send", "add"), [
+@pytest.mark.parametrize(("locale", "role", "empty", "first", "send", "add", "shown"), [
     pytest.param("en-GB", "player", "none: an unnamed damage card", "Broken mast", "Choose",
-                 "Add a power", id="English: a card named, with its powers"),
+                 "Add a power", "2 damage cards: Broken mast (sail -1), Holed (hold -1)",
+                 id="English: a card named, with its powers"),
     pytest.param("fr-FR", "joueur", "aucun\u00a0: une carte Dégât sans nom", "", "Choisir", None,
+                 "2 cartes dégât\u00a0: sans nom, Holed (cale -1)",
                  id="French: a card left unnamed"),
 ])
 def test_a_damage_card_drawn_is_named_with_its_powers(devices, server, locale, role, empty,
-                                                      first, send, add):
+                                                      first, send, add, shown):
     """"Endeavors and Damage" > "Damage": a damage card is drawn for each point not taken by
     an upgrade, and its powers apply to the ship. The page sent the draw with neither the
     card's name nor its powers. A name left empty is any card ("damage", the engine's
     default, never shown to a French player); a card the setup knows by its name ("Holed")
-    brings its own powers when none are typed."""
+    brings its own powers when none are typed. The ship card lists each card with its
+    powers (it listed the named ones only, without their powers)."""
     table_id, table = new_table(server, {
         "damage_cards": [{"name": "Holed",
                           "effects": [{"effect": "stat", "stat": "hold", "amount": -1}]}],
@@ -279,3 +282,4 @@ def test_a_damage_card_drawn_is_named_with_its_powers(devices, server, locale, r
     assert damage == [
         (first or "damage", [{"effect": "stat", "stat": "sail", "amount": -1}] if add else []),
         ("Holed", [{"effect": "stat", "stat": "hold", "amount": -1}])]
+    expect(ana.locator("#provinces [data-ship=blue-1] .damage")).to_have_text(shown)

@@ -146,8 +146,10 @@ function shipItem(state, shipId) {
   const now = ship.values || ship;
   const stats = t("ship.stats", {explore: now.explore, raid: now.raid, sail: now.sail,
                                  hold: now.hold});
-  // a damage card named only if the table named it ("damage" is any card)
-  const damage = (ship.damage || []).map((d) => d.name).filter((name) => name && name !== "damage");
+  // each damage card with its powers in words, "unnamed" where the table did not name it
+  // ("damage" is any card): "2 damage cards: Broken mast (sail -1), unnamed (hold -1)"
+  const damage = (ship.damage || []).map((d) => cardWithPowers(
+    {name: d.name && d.name !== "damage" ? d.name : t("ship.damage_unnamed"), effects: d.effects}));
   // an exhausted upgrade or advisor said so (a "⤵" that nobody could read)
   const upgrades = (ship.upgrades || []).map((u) => u.name + (u.exhausted ? ` (${t("ship.exhausted")})` : ""));
   return h("li", {class: "ship" + (ship.sunk ? " sunk" : ""), "data-ship": ship.id},
@@ -157,7 +159,7 @@ function shipItem(state, shipId) {
         : ship.at_sea ? seaName(state, ship.at_sea) : placeName(state, ship.location)})),
     h("div", {class: "muted small", text: stats}),
     (ship.damage || []).length ? h("div", {class: "damage"},
-      t("ship.damage", {count: ship.damage.length}), damage.length ? ` (${damage.join(", ")})` : "") : null,
+      t("ship.damage", {count: ship.damage.length}), " ", damage.join(", ")) : null,
     upgrades.length ? h("div", {class: "upgrades"}, t("ship.upgrades"), " ", upgrades.join(", "))
       : null,
     ship.goods && ship.goods.length ? h("div", {class: "small"},
