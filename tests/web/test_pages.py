@@ -204,6 +204,24 @@ def test_both_catalogues_have_the_same_keys_and_placeholders():
         assert all(v.strip() for v in cat.values()), f"an empty text in {lang}"
 
 
+@pytest.mark.parametrize(("term", "said"), [
+    pytest.param(r"\bjets?\b", "the rulebook's « lancer » (« le jet demande 2 dés » beside "
+                 "« le lancer en demande 2 »)", id="a roll"),
+    pytest.param(r"\bcartes? (dégât|recherche)", "the rulebook's « carte Dégât », "
+                 "« carte Recherche »", id="a card's kind"),
+    pytest.param(r"défauss", "the rulebook's « rejeter », as the history says it",
+                 id="dismissing a card"),
+    pytest.param(r"confirmez", "« validez », as the button « Valider » says it",
+                 id="confirming a read"),
+])
+def test_the_french_catalogue_says_a_term_one_way(term, said):
+    """A French player read one thing said two ways: « carte Dégât » in the prompt and
+    « carte dégât » on the ship card, research cards « défaussées » in the form and
+    « rejetées » in the history, « puis confirmez » beside a button « Valider »."""
+    found = {k: v for k, v in catalogues()["fr"].items() if re.search(term, v)}
+    assert not found, f"say {said}: {found}"
+
+
 def used_keys() -> set[str]:
     """The catalogue keys the templates and scripts name literally."""
     keys: set[str] = set()

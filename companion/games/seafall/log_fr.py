@@ -101,11 +101,11 @@ _PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(f"^{p}$"), fr) for p,
      r"\1 amélioration(s) rendue(s) au naufrage de \2"),
     (r"flagship: (.+)'s printed (\w+)", r"vaisseau amiral : valeur imprimée ({stat2}) de \1"),
     (r"flagship: upgrade (.+)", r"vaisseau amiral : amélioration \1"),
-    (r"flagship: damage card (.+)", r"vaisseau amiral : carte dégât \1"),
+    (r"flagship: damage card (.+)", r"vaisseau amiral : carte Dégât \1"),
     (r"flagship (\w+) cannot be below 0", r"vaisseau amiral : {stat1} jamais sous 0"),
     (r"support ship's upgrade (.+)", r"amélioration \1 du bateau en soutien"),
     (r"support ship (.+)", r"bateau en soutien \1"),
-    (r"research card (.+)", r"carte recherche \1"),
+    (r"research card (.+)", r"carte Recherche \1"),
     (r"power of (.+)", r"pouvoir de \1"),
     (r"(.+)'s upgrade", r"amélioration de \1"),
     (r"garrison of (.+)", r"garnison {de1}"),
@@ -337,7 +337,7 @@ def _repaired(p: Mapping[str, Any]) -> str:
     if p["refreshed"]:
         text += f", en redressant {', '.join(p['refreshed'])}"
     if p["dismissed"]:
-        text += f", en rejetant {_n(len(p['dismissed']), 'carte dégât', 'cartes dégât')}"
+        text += f", en rejetant {_n(len(p['dismissed']), 'carte Dégât', 'cartes Dégât')}"
     return text + "."
 
 
@@ -464,7 +464,7 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
                               f"{_n(p['amount'], 'jeton Chance', 'jetons Chance')}.",
     "SuccessesCounted": _counted,
     "UpgradeExhausted": lambda p: f"{p['ship']} épuise {p['upgrade']} pour encaisser un dégât.",
-    "DamageCardDrawn": lambda p: f"{p['ship']} reçoit une carte dégât"
+    "DamageCardDrawn": lambda p: f"{p['ship']} reçoit une carte Dégât"
                                  + (f" ({p['card']})." if p["card"] != "damage" else "."),
     "HoldOverloaded": lambda p: f"La cale {de(p['ship'])} dépasse sa valeur.",
     "GoodsReturned": lambda p: f"{p['ship']} rend {goods_listed(p['goods'])} à la réserve.",

@@ -243,7 +243,7 @@ _REFUSALS: list[tuple[str, str]] = [
      "{1} a coulé et doit être reconstruit avant de naviguer"),
     (r"only sites on islands are explored", "seuls les lieux des îles s’explorent"),
     (r"site (.+) is already explored", "le lieu {1} est déjà exploré"),
-    (r"(.+) has no research card ('.+')", "{1} n’a pas de carte recherche {q:2}"),
+    (r"(.+) has no research card ('.+')", "{1} n’a pas de carte Recherche {q:2}"),
     (r"(.+) cannot raid their own province", "{1} ne peut pas piller sa propre province"),
     (r"provinces cannot be raided in the prologue",
      "on ne pille pas de province pendant le prologue"),

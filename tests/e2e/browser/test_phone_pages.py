@@ -1504,7 +1504,7 @@ def test_what_a_read_says_is_said_in_each_pages_language(devices, server, tmp_pa
     expect(ana.locator("#dice .read")).to_contain_text(
         "the roll asks for 2 dice; the reader saw 3")
     expect(french.locator("#dice .read")).to_contain_text(
-        "le jet demande 2 dés ; le lecteur en a vu 3")
+        "le lancer demande 2 dés ; le lecteur en a vu 3")
     expect(french.locator("#dice .read")).not_to_contain_text("the reader saw")
 
 
@@ -1565,6 +1565,32 @@ def unread_two_dice(server, tmp_path):
     picture = tmp_path / "two-dice.jpg"
     cv2.imwrite(str(picture), photo.image)
     return photo, picture
+
+
+@pytest.mark.parametrize(("locale", "said"), [
+    pytest.param("en-GB", "No dice read.", id="English"),
+    pytest.param("fr-FR", "Aucun dé lu.", id="French"),
+])
+def test_a_photo_without_dice_is_said_in_words(devices, server, tmp_path, locale, said):
+    """A photo of the empty tray: the notice said « 0 dé lu. »."""
+    server.services.dice().readers.profile_dir = tmp_path / "no-profiles"
+    photo = tray_photo(np.random.default_rng(3), [], size=SIZE, die_px=DIE_PX)
+    picture = tmp_path / "empty.jpg"
+    cv2.imwrite(str(picture), photo.image)
+    table = server.services.tables.get(server.table)
+    for cmd, args in (("hire_guild", {"guild": "explorers"}),
+                      ("sail", {"moves": [{"ship": "blue-1", "path": ["coastal_waters",
+                                                                      "isle-a"]}]}),
+                      ("explore", {"flagship": "blue-1", "site": "isle-a/3"})):
+        table.apply(Command(cmd, args, "blue"))
+    ana = join_as(devices, server, "Ana", "blue", locale=locale,
+                  role="joueur" if locale == "fr-FR" else "player")
+    camera = ana.context.new_page()
+    camera.set_default_timeout(WAIT)
+    camera.goto(server.url(f"/t/{server.table}/photo"))
+    expect(camera.locator("#photo-form")).to_be_visible()
+    camera.set_input_files("#photo-file", str(picture))
+    expect(camera.locator("#notice")).to_have_text(said)
 
 
 def test_the_photo_page_offers_a_photo_only_while_a_roll_is_asked(devices, server):

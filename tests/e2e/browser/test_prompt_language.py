@@ -73,7 +73,7 @@ CASES = [
     pytest.param(endeavor(plunder_site="gray/field-1", plunder_step="treasure_room"),
                  choice("plunder", "Which card do you take?", "treasures:Golden Idol",
                         "research:Charts"),
-                 "Quelle carte prenez-vous ?", ["trésor Golden Idol", "carte recherche Charts"],
+                 "Quelle carte prenez-vous ?", ["trésor Golden Idol", "carte Recherche Charts"],
                  id="plunder treasure room"),
     pytest.param(endeavor(plunder_site="gray/build-1", plunder_step="structure"),
                  choice("plunder", "Bastion: take a iron or 3 gold?", "good", "gold"),

@@ -240,7 +240,7 @@ def test_a_reputation_token_is_given_for_a_region(devices, server, locale, role,
                  "Add a power", "2 damage cards: Broken mast (sail -1), Holed (hold -1)",
                  id="English: a card named, with its powers"),
     pytest.param("fr-FR", "joueur", "aucun\u00a0: une carte Dégât sans nom", "", "Choisir", None,
-                 "2 cartes dégât\u00a0: sans nom, Holed (cale -1)",
+                 "2 cartes Dégât\u00a0: sans nom, Holed (cale -1)",
                  id="French: a card left unnamed"),
 ])
 def test_a_damage_card_drawn_is_named_with_its_powers(devices, server, locale, role, empty,

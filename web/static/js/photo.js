@@ -91,7 +91,7 @@ $("#photo-file").addEventListener("change", async (event) => {
     latestAnswer(async () => null);  // a reload asked before this answer is stale now
     read = normalizeRead(out);
     unchanged(out);  // remembered as drawn
-    notice(t("photo.read", {count: read.dice.length}), "info");
+    notice(read.dice.length ? t("photo.read", {count: read.dice.length}) : t("photo.read_none"), "info");
     render();
   } catch (err) {
     notice(err instanceof ApiError && err.status === 404 ? t("photo.unavailable") : err.message, "error");

@@ -227,7 +227,7 @@ async function sendPhoto(input) {
   try {
     const out = await uploadPhoto(tableId, file, who ? (who.province || who.name) : null);
     read = normalizeRead(out);
-    notice(t("photo.read", {count: read.dice.length}), "info");
+    notice(read.dice.length ? t("photo.read", {count: read.dice.length}) : t("photo.read_none"), "info");
     if (typeof out.table_version === "number" && out.table_version !== version()) await refresh();
     renderDice();
     $("#dice").scrollIntoView({behavior: "smooth", block: "start"});

@@ -228,8 +228,8 @@ def test_the_engine_describes_in_either_language_and_english_by_default() -> Non
 
 
 @pytest.mark.parametrize(("card", "english", "french"), [
-    ("damage", "red-1 takes a damage card.", "red-1 reçoit une carte dégât."),
-    ("Leak", "red-1 takes a damage card (Leak).", "red-1 reçoit une carte dégât (Leak)."),
+    ("damage", "red-1 takes a damage card.", "red-1 reçoit une carte Dégât."),
+    ("Leak", "red-1 takes a damage card (Leak).", "red-1 reçoit une carte Dégât (Leak)."),
 ])
 def test_a_damage_card_is_named_only_when_the_table_named_it(card, english, french):
     """A card drawn without its name ("damage", the default) is not named as "damage"."""
