@@ -8,7 +8,7 @@ in ``web/i18n``); the API and the logs have the English.
 
 from __future__ import annotations
 
-from vision.said import message
+from vision.said import Said, message
 
 EARLY_NOTE_START = "these dice settled "
 """How :data:`EARLY` begins in English (a read kept before this key was stored is known by
@@ -29,10 +29,20 @@ WRONG_KEPT_UNSURE = message(
 COUNT = message(
     "runtime.count", "the roll asks for {count} dice; the reader saw {seen}",
     one="the roll asks for {count} die; the reader saw {seen}")
-UNKNOWN_DIE = message(
+_UNKNOWN_DIE = message(
     "runtime.unknown_die",
     "this table does not know {die} dice yet: give their faces; after {starter} of each face "
     "it reads them itself")
+
+DIE_NAMES = {"seafall": "SeaFall"}
+"""A kind of die as players call it, as the roll prompt names it (the pages' ``die.*``);
+any other by its id ("d6")."""
+
+
+def UNKNOWN_DIE(*, die: str, starter: int) -> Said:  # noqa: N802 - a message, as the others
+    """Dice the table has no profile for, by the name the roll prompt gives them ("this
+    table does not know SeaFall dice yet"): it said the die's id, "seafall dice"."""
+    return _UNKNOWN_DIE(die=DIE_NAMES.get(die, die), starter=starter)
 DOUBT_LOOKS_LIKE = message(
     "runtime.doubt_looks_like",
     "waiting: {count} dice named '{face}' look like '{read_as}' to the other named dice: were "

@@ -691,6 +691,8 @@ def test_without_a_profile_for_the_die_the_camera_shows_the_dice_unread(services
     read = services.dice().latest(table)
     assert read.status == "pending" and read.faces == ("?", "?")
     assert "give their faces" in read.note
+    # the dice named as the roll prompt names them ("this table does not know seafall dice")
+    assert "this table does not know SeaFall dice yet" in read.note
     assert table.view(None)["rolled"] == []  # waits for the players to name them
 
 
