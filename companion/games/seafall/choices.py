@@ -26,6 +26,7 @@ from companion.games.seafall.components import GUILDS
 from companion.games.seafall.evolve import evolve
 from companion.games.seafall.map import default_map
 from companion.games.seafall.odds import current_odds, no_dice_odds, odds_json
+from companion.games.seafall.seaspaces import at_sea, sea_name
 from companion.games.seafall.ships import ship_value
 from companion.games.seafall.state import SeaFallState
 
@@ -234,7 +235,8 @@ def _sailing(state: SeaFallState, ship_id: str) -> Iterator[Candidate]:
     """Sailing one ship to each region within reach, by a shortest way on the map; and
     stopping at sea on the way to a region, short of it (within reach or beyond: "up to its
     sail value", rulebook "Ships and Sailing" > "Sailing"), each space at sea once, said
-    ``toward`` the nearest region whose way passes it."""
+    ``toward`` the nearest region whose way passes it; the coastal waters and a home harbor
+    no province holds, each one space, said by their ``at_sea`` (seaspaces.at_sea)."""
     ship = state.ships[ship_id]
     here = state.regions[ship.location or ""].space if ship.location in state.regions \
         else ship.location
@@ -253,16 +255,25 @@ def _sailing(state: SeaFallState, ship_id: str) -> Iterator[Candidate]:
     for path, region_id in ways:
         if len(path) <= limit:
             yield "sail", {"moves": [{"ship": ship.id, "path": [*path[:-1], region_id]}]}
-    land = {r.space for r in state.regions.values()}
+    land = frozenset(r.space for r in state.regions.values() if r.space is not None)
     stops: set[str] = set()
     for path, region_id in ways:
+        # a stop is at sea: by a way as short that passes no other island, where there is
+        # one (the way through an island had no stop at its reach's end, "Sailing")
+        by_sea = sea.path(here, path[-1], avoid=land)
+        if by_sea is not None and len(by_sea) == len(path):
+            path = by_sea
         for steps in range(1, min(limit, len(path) - 1) + 1):
             end = path[steps - 1]
             if end in land or end in stops:
                 continue
             stops.add(end)
-            yield ("sail", {"moves": [{"ship": ship.id, "path": path[:steps]}]},
-                   {"toward": region_id})
+            # the coastal waters, or a home harbor no province holds, are one space each:
+            # said as the board says them, not toward the first place whose way is there
+            where = at_sea(state, end)
+            more = {"at_sea": where} if where is not None and where["kind"] != "open" \
+                else {"toward": region_id}
+            yield ("sail", {"moves": [{"ship": ship.id, "path": path[:steps]}]}, more)
 
 
 def _summary(state: SeaFallState, kind: str, args: dict[str, Any], events: list[Event],
@@ -292,6 +303,9 @@ def _summary(state: SeaFallState, kind: str, args: dict[str, Any], events: list[
         if "toward" in more:
             return (f"{ship} stops at sea {steps} space{'' if steps == 1 else 's'} toward "
                     f"{state.regions[more['toward']].name}")
+        if "at_sea" in more:
+            return (f"{ship} stops in {sea_name(more['at_sea'], str)} "
+                    f"({steps} space{'' if steps == 1 else 's'})")
         where = state.regions[there].name if there in state.regions else there
         return f"{ship} to {where} ({steps} space{'' if steps == 1 else 's'})"
     if kind == "repair":  # which ships, by name: the button said only "Repair"

@@ -61,9 +61,10 @@ class SeaMap:
         path = self.path(a, b)
         return None if path is None else len(path)
 
-    def path(self, a: str, b: str) -> list[str] | None:
+    def path(self, a: str, b: str, avoid: frozenset[str] = frozenset()) -> list[str] | None:
         """A shortest way from ``a`` to ``b``: the spaces entered, ``b`` last (None when
-        unknown or unreachable; [] when ``a`` is ``b``)."""
+        unknown or unreachable; [] when ``a`` is ``b``); with ``avoid``, a shortest way
+        that enters none of those spaces (``b`` aside), if there is one."""
         if not self.knows(a) or not self.knows(b):
             return None
         came_from: dict[str, str | None] = {a: None}
@@ -77,7 +78,7 @@ class SeaMap:
                     here = came_from[here]  # type: ignore[assignment]
                 return steps[::-1]
             for nxt in sorted(self.neighbours[here]):
-                if nxt not in came_from:
+                if nxt not in came_from and (nxt == b or nxt not in avoid):
                     came_from[nxt] = here
                     queue.append(nxt)
         return None

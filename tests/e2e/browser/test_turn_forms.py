@@ -32,19 +32,20 @@ def new_table(server, options):
 
 
 @pytest.mark.parametrize(("locale", "role", "label", "button", "where", "line"), [
-    pytest.param("en-GB", "player", "stops at sea after 1 space, toward Green province", "Sail",
+    pytest.param("en-GB", "player", "stops in the coastal waters after 1 space", "Sail",
                  "in the coastal waters", "Blue ship 1 sails from Blue province to the coastal "
                  "waters", id="English"),
-    pytest.param("fr-FR", "joueur", "s’arrête en mer après 1 case, en direction de la province "
-                 "verte", "Naviguer", "dans la zone côtière", "Bateau bleu 1 navigue de la "
-                 "province bleue à la zone côtière", id="French, with the province's article"),
+    pytest.param("fr-FR", "joueur", "s’arrête dans la zone côtière après 1 case", "Naviguer",
+                 "dans la zone côtière", "Bateau bleu 1 navigue de la province bleue à la zone "
+                 "côtière", id="French"),
 ])
 def test_a_ship_stops_at_sea_short_of_a_place(devices, server, locale, role, label, button,
                                               where, line):
     """"Ships and Sailing" > "Sailing": a ship moves up to its sail value. The sail form
     listed only the places in reach: no ship could stop at sea. Its province card then
     says where it is by the board ("What's on the Map?"), not the map's "coastal_waters",
-    and so does the history (it said "to coastal_waters")."""
+    and so does the history (it said "to coastal_waters"). The stop in the coastal waters,
+    on every way out, is said so (it was "toward Green province", the first way's place)."""
     ana = join_as(devices, server, "Ana", "blue", locale=locale, role=role)
     ana.click("#prompt button[data-value=explorers]")
     sail = ana.locator("#actions details[data-type=sail]")

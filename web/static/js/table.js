@@ -19,7 +19,7 @@ import {effectsField, effectsOf} from "./effects.js";
 import {
   actorName as actorNamed, diceFaces, dieName, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
   goodName, lastRoll, listed, optionLabel, rollerOf, placeName, playerName, poolLines, promptQuestion, provinceCard,
-  provinceName, shipName, siteName, statusLine, stepText, svgImageUrl,
+  provinceName, seaName, shipName, siteName, statusLine, stepText, svgImageUrl,
 } from "./views.js";
 
 const tableId = config.table;
@@ -565,10 +565,13 @@ function sailForm(list) {
     if (!move) continue;
     if (!byShip.has(move.ship)) byShip.set(move.ship, []);
     const there = move.path[move.path.length - 1];
-    // a stop at sea, short of a place: said by the place it heads toward, not its hex
-    const label = c.toward
-      ? t("sail.stop", {place: placeName(view.state, c.toward), count: move.path.length})
-      : t("sail.to", {place: placeName(view.state, there), count: move.path.length});
+    // a stop at sea, short of a place: said by the place it heads toward, not its hex; the
+    // coastal waters, one space on every way, as the board says them
+    const label = c.at_sea
+      ? t("sail.stop_at", {place: seaName(view.state, c.at_sea), count: move.path.length})
+      : c.toward
+        ? t("sail.stop", {place: placeName(view.state, c.toward), count: move.path.length})
+        : t("sail.to", {place: placeName(view.state, there), count: move.path.length});
     byShip.get(move.ship).push({move, there, label});
   }
   const selects = [...byShip].map(([ship, options]) => h("label", {class: "sail-ship"},

@@ -7,6 +7,7 @@ import pytest
 from seafall_driver import Game, island
 
 from companion.games.seafall import log_fr
+from companion.games.seafall.map import default_map
 
 
 def demo_turn() -> Game:
@@ -160,6 +161,38 @@ def test_a_ship_may_stop_at_sea_on_its_way_to_a_place_out_of_reach():
     assert g.state.ships["red-1"].location == "(1, 2, 3)"
     ends = [c["args"]["moves"][0]["path"][-1] for c in stops]
     assert len(ends) == len(set(ends))  # each space at sea offered once
+
+
+def test_a_ship_may_stop_at_its_reach_toward_a_place_beyond_an_island():
+    """"Sailing": a ship moves up to its sail value, through any spaces. The shortest way
+    to Iron isle crossed Rock at its third space, and no stop 3 spaces toward Iron isle was
+    offered, though a way as short by the open sea has one."""
+    g = Game({"provinces": [{"colour": "red", "ships": [{"location": "red"}, {}]},
+                            {"colour": "blue"}],
+              "islands": [island("far", name="Iron isle", space="(4, 2, 6)"),
+                          island("rock", name="Rock", space="(1, 2, 3)")]})
+    g.do("hire_guild", guild="explorers")
+    stops = {len(c["args"]["moves"][0]["path"]): c for c in g.engine.legal_commands(g.state)
+             if c["type"] == "sail" and c.get("toward") == "far"}
+    assert stops[3]["summary"] == "Red ship 1 stops at sea 3 spaces toward Iron isle"
+    (end,) = stops[3]["args"]["moves"][0]["path"][-1:]
+    assert default_map().distance(end, "(4, 2, 6)") == 3  # on a shortest way there
+    g.do("sail", **stops[3]["args"])
+    assert g.state.ships["red-1"].location == end
+
+
+def test_the_coastal_waters_stop_is_said_as_the_board_says_it():
+    """The coastal waters are one space on every way out of a home harbor: the stop there
+    was said toward the first place whose way passed it ("toward Blue province"), whatever
+    the player headed for."""
+    g = far_isle_turn()
+    g.do("hire_guild", guild="explorers")
+    (coastal,) = [c for c in g.engine.legal_commands(g.state) if c["type"] == "sail"
+                  and c["args"]["moves"][0] == {"ship": "red-1", "path": ["coastal_waters"]}]
+    assert (coastal["at_sea"], "toward" in coastal) == ({"kind": "coastal"}, False)
+    assert coastal["summary"] == "Red ship 1 stops in the coastal waters (1 space)"
+    assert log_fr.phrase(coastal["summary"]) == \
+        "Bateau rouge 1 s’arrête dans la zone côtière après 1 case"
 
 
 def test_a_ship_at_sea_is_offered_the_rest_of_its_way():
