@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.engine import Event
 from companion.games.seafall import log_fr
+from companion.games.seafall.powerwords import card_with_powers
 from companion.games.seafall.seaspaces import at_sea, sea_name, sea_near
 from companion.games.seafall.sitenames import site_name
 from companion.games.seafall.state import SeaFallState
@@ -282,7 +283,7 @@ _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "StructureBuilt": lambda p: f"{_who(p['player'])} builds {p['structure']} at {p['site']} "
                                 f"({p['price']} gold).",
     "ResearchCardKept": lambda p: f"{_who(p['player'])} pays {p['cost']} gold for research "
-                                  f"and keeps {p['card']}"
+                                  f"and keeps {card_with_powers(p['card'], p.get('effects'))}"
                                   + (f", dismissing {', '.join(p['dismissed'])}"
                                      if p["dismissed"] else "") + ".",
     "TaxesCollected": lambda p: f"{_who(p['player'])} collects {p['amount']} gold in taxes.",

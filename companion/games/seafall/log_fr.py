@@ -19,6 +19,8 @@ from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from typing import Any
 
+from companion.games.seafall.powerwords import card_with_powers
+
 PLAYERS: ContextVar[Mapping[str, str] | None] = ContextVar("seafall_log_players", default=None)
 """The table's players by their province's colour, while ``describe`` is given the table's
 state: a province is then named by its player ("Ann's turn begins", as the pages name it),
@@ -534,7 +536,7 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "StructureBuilt": lambda p: f"{_who(p['player'])} construit {p['structure']} sur "
                                 f"{p['site']} ({p['price']} or).",
     "ResearchCardKept": lambda p: f"{_who(p['player'])} paie {p['cost']} or pour rechercher "
-                                  f"et garde {p['card']}"
+                                  f"et garde {card_with_powers(p['card'], p.get('effects'), 'fr')}"
                                   + (f", en rejetant {', '.join(p['dismissed'])}"
                                      if p["dismissed"] else "") + ".",
     "TaxesCollected": lambda p: f"{_who(p['player'])} perçoit {p['amount']} or de taxes.",

@@ -84,7 +84,8 @@ function effectRow(rows, row, key, changed) {
 
 // A power in words, as a card prints it ("sail -1", "+1 die (exploration)", "Raid +1"): the
 // province card's research cards, the ship card's damage cards. A power the catalogue does
-// not word is said by its name.
+// not word is said by its name. The history words a research card's powers the same way on
+// the server (companion/games/seafall/powerwords.py, with the catalogue's words): change both.
 const signed = (n) => (Number(n) > 0 ? "+" : "") + Number(n);
 export function powerText(e) {
   const amount = Number(e.amount || 0);

@@ -60,7 +60,11 @@ EXTRA: dict[str, list[dict[str, Any]]] = {
     "PlunderStepDone": [{}],
     "ReputationGiven": [{"player": "red", "to": "blue", "region": "blue"}],
     "ResearchCardKept": [{"player": "red", "card": "Charts", "dismissed": ["Maps"],
-                          "cost": 2}],
+                          "cost": 2},
+                         {"player": "red", "card": "Charts", "dismissed": [], "cost": 3,
+                          "effects": [{"effect": "stat", "stat": "sail", "amount": 1},
+                                      {"effect": "dice", "endeavor": "explore", "amount": 2,
+                                       "role": "flagship"}]}],
     "ShipRebuilt": [{"player": "red", "ship": "red-1", "location": "red"}],
     "ShipRepaired": [{"player": "red", "ship": "red-1", "refreshed": ["Swift"],
                       "dismissed": ["Cracked hull"], "free": True}],
@@ -347,3 +351,58 @@ def test_goods_are_listed_with_their_articles_and_and(event, english, french):
     read as a list of words; goods are listed as the rulebook lists them (« le lin,
     l’épice et le fer », "the iron cube")."""
     assert (describe(event), describe(event, "fr")) == (english, french)
+
+
+@pytest.mark.parametrize(("effects", "english", "french"), [
+    pytest.param([{"effect": "stat", "stat": "sail", "amount": 1},
+                  {"effect": "expertise", "kind": "raid", "amount": 1}],
+                 "keeps Chart (sail +1, Raid +1), dismissing Map.",
+                 "garde Chart (navigation +1, Piller +1), en rejetant Map.", id="two powers"),
+    pytest.param([{"effect": "face_value", "kind": "weak", "value": 1, "role": "flagship"}],
+                 "keeps Chart (as flagship, a weak success counts as 1 success), dismissing Map.",
+                 "garde Chart (vaisseau amiral : « faible succès » compte pour 1 succès), "
+                 "en rejetant Map.", id="a role"),
+    pytest.param([{"effect": "dice", "endeavor": "explore", "amount": 1, "site_symbol": "anchor"},
+                  {"effect": "support_dice", "amount": 2}],
+                 "keeps Chart (+1 die for exploration at a site marked anchor, +2 dice as a "
+                 "support ship), dismissing Map.",
+                 "garde Chart (+1 dé en exploration sur un lieu marqué anchor, +2 dés en "
+                 "soutien), en rejetant Map.", id="an endeavor, a site, counted"),
+    pytest.param([{"effect": "note", "text": "draw two, keep one"}, {"effect": "made_up"}],
+                 "keeps Chart (draw two, keep one, made up), dismissing Map.",
+                 "garde Chart (draw two, keep one, made up), en rejetant Map.",
+                 id="a note, a power without words"),
+    pytest.param([], "keeps Chart, dismissing Map.", "garde Chart, en rejetant Map.",
+                 id="no powers"),
+])
+def test_the_research_card_kept_is_said_with_its_powers(effects, english, french):
+    """"Research": the card kept stays in play with its powers. The history said "keeps
+    Chart, dismissing Map" and no more; it says the powers as the province card does
+    (``effects.js`` ``powersText``), an older payload without ``effects`` by the name."""
+    event = Event("ResearchCardKept", {"player": "blue", "card": "Chart", "dismissed": ["Map"],
+                                       "cost": 3, "effects": effects})
+    assert describe(event) == f"Blue pays 3 gold for research and {english}"
+    assert describe(event, "fr") == f"Bleu paie 3 or pour rechercher et {french}"
+    older = Event("ResearchCardKept", {"player": "blue", "card": "Chart", "dismissed": [],
+                                       "cost": 3})
+    assert describe(older) == "Blue pays 3 gold for research and keeps Chart."
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_words_for_powers_are_the_pages(lang):
+    """The history words a card's powers with the pages' catalogue's words (``power.says.*``,
+    ``option.stat.*``, ``face.*``, ``end.kind.*``), word for word, so the history and the
+    province card never say a power two ways."""
+    from companion.games.seafall import powerwords
+
+    catalogue = json.loads((Path(__file__).parents[4] / "web" / "i18n" / f"{lang}.json")
+                           .read_text(encoding="utf-8"))
+
+    def under(prefix: str) -> dict[str, str]:
+        return {k[len(prefix):]: v for k, v in catalogue.items()
+                if k.startswith(prefix) and k != "face.?"}
+
+    assert powerwords.SAYS[lang] == under("power.says.")
+    assert powerwords.STATS[lang] == under("option.stat.")
+    assert powerwords.FACES[lang] == under("face.")
+    assert powerwords.ENDEAVORS[lang] == under("end.kind.")
