@@ -204,6 +204,27 @@ def test_the_research_cards_kept_are_shown_with_their_powers(devices, server, lo
     expect(ana.locator("#provinces [data-province=blue] .research")).to_have_text(line)
 
 
+
+@pytest.mark.parametrize(("locale", "role", "line"), [
+    pytest.param("en-GB", "player", "Treasures: Golden Idol (Taxes +1, +1 die for raid), "
+                 "Pearl", id="English"),
+    pytest.param("fr-FR", "joueur", "Trésors\u00a0: Golden Idol (Taxer +1, +1 dé en pillage), "
+                 "Pearl", id="French"),
+])
+def test_the_treasures_held_are_shown_with_their_powers(devices, server, locale, role, line):
+    """A treasure held gives its powers ("Treasures"; the engine counts its ``effects``).
+    The province card named the treasures and no more; it says their powers as it says a
+    research card's."""
+    table_id, _ = new_table(server, {"provinces": [
+        {"colour": "blue", "player": "Ana", "treasures": [
+            {"name": "Golden Idol", "glory": 2, "effects": [
+                {"effect": "expertise", "kind": "taxes", "amount": 1},
+                {"effect": "dice", "endeavor": "raid", "amount": 1}]},
+            {"name": "Pearl", "glory": 1}]},
+        {"colour": "red", "player": "Bo"}]})
+    ana = join_as(devices, server, "Ana", "blue", locale=locale, role=role, table=table_id)
+    expect(ana.locator("#provinces [data-province=blue] .treasures")).to_have_text(line)
+
 def test_research_in_french_keeps_what_is_typed_while_another_phone_acts(devices, server):
     table, ana, research = researching(server, devices, locale="fr-FR", role="joueur")
     expect(research).to_contain_text("coûte 3 or\u00a0: nommez les 2 cartes piochées")

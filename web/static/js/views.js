@@ -201,9 +201,10 @@ export function provinceCard(state, colour, mine) {
       tokens(t("prov.enmity"), prov.home_enmity, "enmity")),
     advisors.length ? h("p", {class: "small"}, h("strong", {text: t("prov.advisors") + " "}),
                         advisors.join(", ")) : null,
-    prov.treasures && prov.treasures.length ? h("p", {class: "small"},
+    // treasures held, each with its powers in words, as the research cards below
+    prov.treasures && prov.treasures.length ? h("p", {class: "small treasures"},
       h("strong", {text: t("prov.treasures") + " "}),
-      prov.treasures.map((c) => c.name || c).join(", ")) : null,
+      prov.treasures.map((c) => (typeof c === "string" ? c : cardWithPowers(c))).join(", ")) : null,
     // research cards kept, each with its powers in words (rulebook, "Research": kept face
     // up in the treasure room)
     prov.research && prov.research.length ? h("p", {class: "small research"},
