@@ -81,6 +81,8 @@ def find_ship(state: SeaFallState, player: str, ref: str) -> Ship:
         ship = state.ships[ship_id]
         if ref in (ship.id, ship.name):
             return ship
-    if ref in state.ships:
-        raise IllegalCommand(f"ship {ref} belongs to {state.ships[ref].owner}, not {player}")
+    if ref in state.ships:  # named as the history names them: "Green ship 1 belongs to Ann"
+        other = state.ships[ref]
+        raise IllegalCommand(f"{other.name} belongs to {state.provinces[other.owner].player}, "
+                             f"not {state.provinces[player].player}")
     raise InvalidCommand(f"{player} has no ship called {ref!r}")

@@ -115,8 +115,7 @@ _REFUSALS: list[tuple[str, str]] = [
     # whose turn, whose command (args.py, turn.py, engine.py)
     (r"(.+) is (.+)'s \((\w+)\) to do, not (.+)'s \((\w+)\)",
      "{doing:1} revient à {2} ({colour:3}), pas à {4} ({colour:5})"),
-    (r"ship (.+) belongs to (\w+), not (\w+)",
-     "le bateau {1} appartient à {colour:2}, pas à {colour:3}"),
+    (r"(.+) belongs to (.+), not (.+)", "{1} appartient à {2}, pas à {3}"),
     (r"the game has not been set up", "la partie n’est pas encore mise en place"),
     (r"no turn is in progress", "aucun tour n’est en cours"),
     (r"(.+)'s (explore|raid) is not finished yet", "le test ({kind:2}) de {1} n’est pas fini"),

@@ -270,7 +270,8 @@ def test_weak_counting_as_blank_power(game):
     pytest.param({"ships": [{"location": "red"}, {"location": "isle"}]},
                  ("explore", {"flagship": "red-1", "site": "isle/1"}), "not at",
                  id="flagship must be in the site's region"),
-    pytest.param({}, ("explore", {"flagship": "blue-1", "site": "isle/1"}), "belongs to blue",
+    pytest.param({}, ("explore", {"flagship": "blue-1", "site": "isle/1"}),
+                 "Blue ship 1 belongs to Blue, not Red",
                  id="flagship must be one's own"),
 ])
 def test_explore_refusals(game, setup_kw, command, match):

@@ -169,3 +169,28 @@ def test_names_the_setup_gave_by_default_are_said_in_french_names_given_are_kept
     assert refusal("The Gull is not at Isle A") == "The Gull n’est pas à Isle A"
     assert refusal("Red already took two guild actions this turn") == \
         "Rouge a déjà fait deux actions de guilde ce tour-ci"
+
+
+def _refused(g, type_: str, actor: str | None = None, **args: object) -> tuple[str, str]:
+    """A command's refusal, in English and in French."""
+    with pytest.raises(IllegalCommand) as caught:
+        g.do(type_, actor, **args)
+    return str(caught.value), SeaFall().refusal(str(caught.value), lang="fr")
+
+
+def test_another_provinces_ship_is_named_as_the_history_names_it(game):
+    """A ship of another province is named, and the provinces by their players, as the
+    history says them (it said "ship blue-1 belongs to blue, not red")."""
+    g = game({"provinces": [{"colour": "red", "ships": [{"location": "isle"}]},
+                            {"colour": "blue", "ships": [{"location": "isle"}]}],
+              "islands": [{"id": "isle", "name": "Isle", "garrison": 0, "effects": [],
+                           "sites": [{"name": "1", "defense": 3}]}]})
+    g.do("hire_guild", guild="explorers")
+    assert _refused(g, "explore", flagship="blue-1", site="isle/1") == (
+        "Blue ship 1 belongs to Blue, not Red", "Bateau bleu 1 appartient à Bleu, pas à Rouge")
+    named = game({"provinces": [{"colour": "red", "player": "Ann"},
+                                {"colour": "blue", "player": "Éloïse",
+                                 "ships": [{"name": "The Gull", "location": "blue"}]}]})
+    named.do("hire_guild", guild="merchants")
+    assert _refused(named, "sail", moves=[{"ship": "blue-1", "path": ["coastal_waters"]}]) == (
+        "The Gull belongs to Éloïse, not Ann", "The Gull appartient à Éloïse, pas à Ann")
