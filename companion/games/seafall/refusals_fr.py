@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from functools import partial
 
-from companion.games.seafall.log_fr import COLOURS, GOODS, GUILDS, STATS, default_name
+from companion.games.seafall.log_fr import COLOURS, GOODS, GUILDS, STATS, de, default_name
 
 ACTIONS = {"sail": "naviguer", "buy": "acheter", "sell": "vendre",
            "repair_or_upgrade": "réparer ou améliorer", "build": "construire",
@@ -79,6 +79,24 @@ def _waiting(text: str) -> str:
     return WAITING.get(text, text)
 
 
+def _sea(text: str) -> str:
+    """A space at sea as the history names it in English (seaspaces.sea_name), in French
+    with the word that says where: « dans la zone côtière », « en mer »."""
+    if text == "the coastal waters":
+        return "dans la zone côtière"
+    if text == "the open sea":
+        return "en mer"
+    harbor = re.fullmatch(r"the (\w+) home harbor", text)
+    if harbor:
+        return f"dans le port d’attache {_colour(harbor[1]).lower()}"
+    near = re.fullmatch(r"the open sea (\d+) spaces? from (.+)", text)
+    if near:
+        spaces, places = int(near[1]), near[2].rsplit(" and ", 1)
+        return (f"dans la zone de mer à {spaces} case{'s' if spaces > 1 else ''} "
+                f"{de(' et '.join(places))}")
+    return f"dans {text}"
+
+
 def _quoted(text: str) -> str:
     """A value the engine quoted with repr (a choice, a card's name) in French quotes."""
     quoted = len(text) > 1 and text[0] == text[-1] and text[0] in "'\""
@@ -97,6 +115,7 @@ WORDS: dict[str, Callable[[str], str]] = {
     "step": lambda w: STEPS.get(w, w),
     "why": lambda w: WHY.get(w, w),
     "q": _quoted,
+    "sea": _sea,
 }
 
 # (English refusal as a pattern, French): ``{N}`` is group N as it is; ``{word:N}`` is group N
@@ -177,6 +196,7 @@ _REFUSALS: list[tuple[str, str]] = [
     (r"(.+) has sunk; a repair action can rebuild it",
      "{1} a coulé ; une action Réparer peut le reconstruire"),
     (r"(.+) is at sea \((.+)\), not at a region", "{1} est en mer ({2}), pas dans une région"),
+    (r"(.+) is in (.+), not at a region", "{1} est {sea:2}, pas dans une région"),
     (r"(.+)'s warehouse is not in (.+), where (.+) is bought",
      "l’entrepôt de {1} n’est pas dans {2}, où s’achète {3}"),
     (r"(.+)'s warehouse holds no (\w+) for (.+)",

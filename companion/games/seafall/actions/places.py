@@ -20,6 +20,7 @@ from companion.games.seafall.args import find_ship, require_player
 from companion.games.seafall.components import GOODS
 from companion.games.seafall.effects import Effect
 from companion.games.seafall.emitter import Emitter
+from companion.games.seafall.seaspaces import at_sea, sea_name
 from companion.games.seafall.state import Region, SeaFallState, Ship
 from companion.games.seafall.turn import check_action, current_turn, no_endeavor
 
@@ -88,8 +89,12 @@ def afloat(state: SeaFallState, player: str, ref: str) -> Ship:
 def at_region(state: SeaFallState, ship: Ship) -> Region:
     """The region (land) the ship is at; refused when it is out at sea."""
     region = state.regions.get(ship.location or "")
-    if region is None:
-        raise IllegalCommand(f"{ship.name} is at sea ({ship.location}), not at a region")
+    if region is None:  # where at sea as the history says it, not the map's label
+        sea = at_sea(state, ship.location)
+        if sea is None:
+            raise IllegalCommand(f"{ship.name} is at sea ({ship.location}), not at a region")
+        where = sea_name(sea, lambda island: state.regions[island].name)
+        raise IllegalCommand(f"{ship.name} is in {where}, not at a region")
     return region
 
 

@@ -152,7 +152,8 @@ def test_sail_goods_swap_between_full_holds(game):
 @pytest.mark.parametrize("ships, moves, message", [
     pytest.param([{"location": "coastal_waters", "goods": ["iron"]},
                   {"location": "coastal_waters"}],
-                 [{"good": "iron", "from": "blue-1", "to": "blue-2"}], "at sea",
+                 [{"good": "iron", "from": "blue-1", "to": "blue-2"}],
+                 "in the coastal waters, not at",
                  id="not at sea: only at a region"),
     pytest.param([{"location": "isle", "goods": ["iron"]}, {}],
                  [{"good": "iron", "from": "blue-1", "to": "blue-2"}], "not together",

@@ -194,3 +194,31 @@ def test_another_provinces_ship_is_named_as_the_history_names_it(game):
     named.do("hire_guild", guild="merchants")
     assert _refused(named, "sail", moves=[{"ship": "blue-1", "path": ["coastal_waters"]}]) == (
         "The Gull belongs to Éloïse, not Ann", "The Gull appartient à Éloïse, pas à Ann")
+
+
+@pytest.mark.parametrize(("location", "rock", "english", "french"), [
+    pytest.param("coastal_waters", True, "the coastal waters", "dans la zone côtière",
+                 id="coastal"),
+    pytest.param("(1, 3, 4)", True, "the open sea 1 space from Isle and Rock",
+                 "dans la zone de mer à 1 case d’Isle et Rock", id="near two islands"),
+    pytest.param("(0, 3, 3)", False, "the open sea 2 spaces from Isle",
+                 "dans la zone de mer à 2 cases d’Isle", id="two spaces away"),
+    pytest.param("green_harbor", True, "the green home harbor", "dans le port d’attache vert",
+                 id="a home harbor no province holds"),
+])
+def test_a_ship_at_sea_is_said_where_it_is_as_the_history_says_it(game, location, rock,
+                                                                  english, french):
+    """A ship at sea, not at a region, is said where it is on the board (it said the map's
+    label: "Blue ship 1 is at sea (coastal_waters), not at a region")."""
+    from seafall_driver import island
+
+    g = game({"provinces": [{"colour": "blue", "ships": [{"location": location,
+                                                          "goods": ["iron"]},
+                                                         {"location": location}]},
+                            {"colour": "red"}],
+              "islands": [island("isle", space="(2, 3, 5)")]
+              + ([island("rock", space="(1, 2, 3)")] if rock else [])})
+    g.do("hire_guild", guild="merchants")
+    assert _refused(g, "sail", before=[{"good": "iron", "from": "blue-1", "to": "blue-2"}]) == (
+        f"Blue ship 1 is in {english}, not at a region",
+        f"Bateau bleu 1 est {french}, pas dans une région")
