@@ -118,7 +118,8 @@ def raid(state: SeaFallState, cmd: Command) -> list[Event]:
         if state.prologue:
             raise IllegalCommand("provinces cannot be raided in the prologue")
         if flagship.location != target:
-            raise IllegalCommand(f"{flagship.name} is not in {target}'s home harbor")
+            raise IllegalCommand(f"{flagship.name} is not in "
+                                 f"{state.provinces[target].player}'s home harbor")
         plunder.check_province_raid(state, player, target)
         region = state.regions[target]
         plan = build_pool(state, player, "raid", flagship, target, None, target,

@@ -76,15 +76,16 @@ def check_province_raid(state: SeaFallState, raider: str, target: str) -> None:
     sites = [s for s in state.region_sites(target)
              if s.plunder_value is not None and not any(s.enmity.values())
              and not (s.kind == "building_site" and s.structure is None)]
+    owner = state.provinces[target].player  # named by its player, as the history names it
     if not sites:
-        raise IllegalCommand(f"every site in {target}'s province already has enmity this year")
+        raise IllegalCommand(f"every site in {owner}'s province already has enmity this year")
     cheapest = min(s.plunder_value or 0 for s in sites)
     prov = state.provinces[raider]
     if not can_pay_enmity(state, raider, cheapest, target):
         have = prov.home_enmity + prov.at_war_with.get(target, 0)
         raise IllegalCommand(
             f"{prov.player} has {have} enmity token(s) to give; the cheapest site to "
-            f"plunder in {target}'s province needs {cheapest}")
+            f"plunder in {owner}'s province needs {cheapest}")
 
 
 def begin(em: Emitter) -> None:

@@ -116,6 +116,7 @@ WORDS: dict[str, Callable[[str], str]] = {
     "why": lambda w: WHY.get(w, w),
     "q": _quoted,
     "sea": _sea,
+    "de": lambda w: de(default_name(w)),  # « de Vert », « d’Éloïse »
 }
 
 # (English refusal as a pattern, French): ``{N}`` is group N as it is; ``{word:N}`` is group N
@@ -266,8 +267,7 @@ _REFUSALS: list[tuple[str, str]] = [
     (r"(.+) cannot raid their own province", "{1} ne peut pas piller sa propre province"),
     (r"provinces cannot be raided in the prologue",
      "on ne pille pas de province pendant le prologue"),
-    (r"(.+) is not in (\w+)'s home harbor",
-     "{1} n’est pas dans le port d’attache de {colour:2}"),
+    (r"(.+) is not in (.+)'s home harbor", "{1} n’est pas dans le port d’attache {de:2}"),
     (r"(.+) has no enmity token left to place on (.+); a raid needs one",
      "{1} n’a plus de jeton Hostilité à poser sur {2} ; un pillage en demande un"),
     (r"no endeavor is waiting for that", "aucun test n’attend cela"),
@@ -289,12 +289,12 @@ _REFUSALS: list[tuple[str, str]] = [
      "la réserve n’a plus de {good:1} : {2} ne peut pas être pillé"),
     (r"no (\w+) 10-gold upgrade is available, so (.+) cannot be raided",
      "aucune amélioration {good:1} à 10 or n’est disponible : {2} ne peut pas être pillé"),
-    (r"every site in (\w+)'s province already has enmity this year",
-     "chaque lieu de la province de {colour:1} porte déjà de l’hostilité cette année"),
-    (r"(.+) has (\d+) enmity token\(s\) to give; the cheapest site to plunder in (\w+)'s "
+    (r"every site in (.+)'s province already has enmity this year",
+     "chaque lieu de la province {de:1} porte déjà de l’hostilité cette année"),
+    (r"(.+) has (\d+) enmity token\(s\) to give; the cheapest site to plunder in (.+)'s "
      r"province needs (\d+)",
      "{1} a {2} jeton(s) Hostilité à donner ; le lieu le moins cher à piller dans la "
-     "province de {colour:3} en demande {4}"),
+     "province {de:3} en demande {4}"),
     (r"no raid is waiting for plunder to be chosen",
      "aucun pillage n’attend le choix d’un butin"),
     (r"('.*') is not an answer to ('.*'); choose one of: (.+)",

@@ -222,3 +222,28 @@ def test_a_ship_at_sea_is_said_where_it_is_as_the_history_says_it(game, location
     assert _refused(g, "sail", before=[{"good": "iron", "from": "blue-1", "to": "blue-2"}]) == (
         f"Blue ship 1 is in {english}, not at a region",
         f"Bateau bleu 1 est {french}, pas dans une région")
+
+
+def test_a_raided_province_is_named_by_its_player(game):
+    """A province raid's refusals name the raided province by its player, as the history
+    does (they said "Red ship 1 is not in blue's home harbor")."""
+    from seafall_driver import island
+
+    def raid(blue: dict, red: dict) -> tuple[str, str]:
+        g = game({"provinces": [{"colour": "red", **red},
+                                {"colour": "blue", "ships": [{"location": "isle"}], **blue}],
+                  "islands": [island()]})
+        g.do("hire_guild", guild="soldiers")
+        return _refused(g, "raid", flagship="red-1", province="blue")
+
+    assert raid({}, {"ships": [{"location": "isle"}]}) == (
+        "Red ship 1 is not in Blue's home harbor",
+        "Bateau rouge 1 n’est pas dans le port d’attache de Bleu")
+    assert raid({"player": "Éloïse"}, {"player": "Ann", "ships": [{"location": "isle"}]}) == (
+        "Red ship 1 is not in Éloïse's home harbor",
+        "Bateau rouge 1 n’est pas dans le port d’attache d’Éloïse")
+    assert raid({}, {"enmity": 1, "ships": [{"location": "blue"}]}) == (
+        "Red has 1 enmity token(s) to give; the cheapest site to plunder in Blue's province "
+        "needs 2",
+        "Rouge a 1 jeton(s) Hostilité à donner ; le lieu le moins cher à piller dans la "
+        "province de Bleu en demande 2")
