@@ -31,6 +31,7 @@ from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.enmity import can_pay_enmity
 from companion.games.seafall.pool import PoolPlan, build_pool
 from companion.games.seafall.ships import MAX_DAMAGE_CARDS, ship_value
+from companion.games.seafall.sitenames import site_called
 from companion.games.seafall.state import Endeavor, SeaFallState, Ship
 from companion.games.seafall.turn import check_action, current_turn, finish_turn, no_endeavor
 from companion.prompts import Option, OptionInput
@@ -79,7 +80,7 @@ def explore(state: SeaFallState, cmd: Command) -> list[Event]:
     if flagship.location != site.region:
         raise IllegalCommand(f"{flagship.name} is not at {region.name}")
     if site.kind != "unexplored":
-        raise IllegalCommand(f"site {site.id} is already explored")
+        raise IllegalCommand(f"{site_called(state, site.id)} is already explored")
     prov = state.provinces[player]
     research = names(args, "research", cmd.type)
     cards = []

@@ -22,6 +22,7 @@ from companion.games.seafall.args import only, require_player, text
 from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.enmity import can_pay_enmity, pay_enmity
 from companion.games.seafall.ships import MAX_UPGRADES, free_hold
+from companion.games.seafall.sitenames import site_called
 from companion.games.seafall.state import SeaFallState, Site
 
 DOCKS_UPGRADE_COST = 10
@@ -29,23 +30,25 @@ MARKET_GOODS = 2
 
 
 def check_island_site(state: SeaFallState, site: Site) -> None:
-    """Refuse a raid on an island site that cannot be raided now."""
+    """Refuse a raid on an island site that cannot be raided now (the site named as the
+    history names it: "site 1 of Example isle B")."""
+    named = site_called(state, site.id)
     if site.kind == "unexplored":
-        raise IllegalCommand(f"site {site.id} is unexplored: explore it before raiding it")
+        raise IllegalCommand(f"{named} is unexplored: explore it before raiding it")
     if site.kind == "explored":
-        raise IllegalCommand(f"record what site {site.id} is (record_site) before raiding it")
+        raise IllegalCommand(f"record what {named} is (record_site) before raiding it")
     if site.kind == "other":
-        raise IllegalCommand(f"site {site.id} has nothing to plunder")
+        raise IllegalCommand(f"{named} has nothing to plunder")
     if any(site.enmity.values()):
-        raise IllegalCommand(f"site {site.id} already has enmity on it and cannot be raided "
+        raise IllegalCommand(f"{named} already has enmity on it and cannot be raided "
                              "again this year")
     colour = site.colour or ""
     if site.kind == "good" and not site.good_present and state.supply.goods.get(colour, 0) == 0:
-        raise IllegalCommand(f"no {colour} is left in the supply, so {site.id} cannot be raided")
+        raise IllegalCommand(f"no {colour} is left in the supply, so {named} cannot be raided")
     if site.kind == "market" and state.supply.goods.get(colour, 0) == 0:
-        raise IllegalCommand(f"no {colour} is left in the supply, so {site.id} cannot be raided")
+        raise IllegalCommand(f"no {colour} is left in the supply, so {named} cannot be raided")
     if site.kind == "docks" and not _dock_upgrades(state, colour):
-        raise IllegalCommand(f"no {colour} 10-gold upgrade is available, so {site.id} "
+        raise IllegalCommand(f"no {colour} 10-gold upgrade is available, so {named} "
                              "cannot be raided")
 
 

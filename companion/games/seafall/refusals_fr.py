@@ -20,7 +20,8 @@ import re
 from collections.abc import Callable
 from functools import partial
 
-from companion.games.seafall.log_fr import COLOURS, GOODS, GUILDS, STATS, de, default_name
+from companion.games.seafall.log_fr import COLOURS, GOODS, GUILDS, STATS, de, default_name, to
+from companion.games.seafall.sitenames import french_site_name
 
 ACTIONS = {"sail": "naviguer", "buy": "acheter", "sell": "vendre",
            "repair_or_upgrade": "réparer ou améliorer", "build": "construire",
@@ -117,6 +118,11 @@ WORDS: dict[str, Callable[[str], str]] = {
     "q": _quoted,
     "sea": _sea,
     "de": lambda w: de(default_name(w)),  # « de Vert », « d’Éloïse »
+    # a site as the history names it ("site 1 of Example isle B"), with its article:
+    # « le lieu 1 d’Example isle B », « du chantier 1 de la province bleue », « au lieu 1 … »
+    "site": french_site_name,
+    "ofsite": lambda w: de(french_site_name(w)),
+    "atsite": lambda w: to(french_site_name(w)),
 }
 
 # (English refusal as a pattern, French): ``{N}`` is group N as it is; ``{word:N}`` is group N
@@ -156,7 +162,7 @@ _REFUSALS: list[tuple[str, str]] = [
      "{1} n’a pas de conseiller {2} dans sa salle du conseil"),
     (r"(.+) is exhausted until winter", "{1} est épuisé jusqu’à l’hiver"),
     (r"only island sites are explored", "seuls les lieux des îles s’explorent"),
-    (r"site (.+) has not been explored yet", "le lieu {1} n’a pas encore été exploré"),
+    (r"(.+) has not been explored yet", "{site:1} n’a pas encore été exploré"),
     # the forum (forum.py)
     (r"advisors are hired and treasures bought before hiring a guild",
      "on engage un conseiller ou on achète un trésor avant d’engager une guilde"),
@@ -185,12 +191,12 @@ _REFUSALS: list[tuple[str, str]] = [
      "{1} n’a plus de chantier libre : nommez un lieu («\u00a0site\u00a0») et remplacez son "
      "bâtiment («\u00a0replace\u00a0»)"),
     (r"(.+) is not a building site of (.+)'s province",
-     "{1} n’est pas un chantier de la province de {2}"),
-    (r"(.+) is empty: there is nothing to replace", "{1} est vide : rien à remplacer"),
+     "{site:1} n’est pas un chantier de la province {de:2}"),
+    (r"(.+) is empty: there is nothing to replace", "{site:1} est vide : rien à remplacer"),
     (r"(.+) holds (.+): say 'replace' to return it",
-     "{1} porte {2} : dites «\u00a0replace\u00a0» pour le rendre"),
+     "{site:1} porte {2} : dites «\u00a0replace\u00a0» pour le rendre"),
     (r"(.+) has a free building site \((.+)\); structures are returned only to make room",
-     "{1} a un chantier libre ({2}) ; on ne rend un bâtiment que pour faire de la place"),
+     "{1} a un chantier libre ({site:2}) ; on ne rend un bâtiment que pour faire de la place"),
     (r"no (.+) is available \(exhausted or all built\)",
      "aucun {1} n’est disponible (épuisé ou tous construits)"),
     # goods that lower a price (actions/places.py)
@@ -250,7 +256,7 @@ _REFUSALS: list[tuple[str, str]] = [
     (r"(.+) may sell (\d+) goods with this action, not (\d+)",
      "{1} peut vendre {2} ressource(s) avec cette action, pas {3}"),
     (r"goods are bought from island sites", "les ressources s’achètent sur les lieux des îles"),
-    (r"there is no good cube for sale at (.+)", "aucune ressource n’est à vendre à {1}"),
+    (r"there is no good cube for sale at (.+)", "aucune ressource n’est à vendre {atsite:1}"),
     (r"(.+)'s hold is full \(return a good to make room\)",
      "la cale de {1} est pleine (rendez une ressource pour faire de la place)"),
     (r"(.+) holds no (\w+) to sell", "{1} ne contient pas de {good:2} à vendre"),
@@ -262,7 +268,7 @@ _REFUSALS: list[tuple[str, str]] = [
     (r"(.+) has sunk and must be rebuilt before it can sail",
      "{1} a coulé et doit être reconstruit avant de naviguer"),
     (r"only sites on islands are explored", "seuls les lieux des îles s’explorent"),
-    (r"site (.+) is already explored", "le lieu {1} est déjà exploré"),
+    (r"(.+) is already explored", "{site:1} est déjà exploré"),
     (r"(.+) has no research card ('.+')", "{1} n’a pas de carte Recherche {q:2}"),
     (r"(.+) cannot raid their own province", "{1} ne peut pas piller sa propre province"),
     (r"provinces cannot be raided in the prologue",
@@ -278,17 +284,17 @@ _REFUSALS: list[tuple[str, str]] = [
     (r"('.*') is not a way to take this damage; choose one of: (.+)",
      "{q:1} n’est pas une façon de prendre ce dégât ; choisissez parmi : {2}"),
     (r"(.+) carries no (\w+)", "{1} ne transporte pas de {good:2}"),
-    (r"site (.+) is unexplored: explore it before raiding it",
-     "le lieu {1} est inexploré : explorez-le avant de le piller"),
-    (r"record what site (.+) is \(record_site\) before raiding it",
-     "notez ce qu’est le lieu {1} (record_site) avant de le piller"),
-    (r"site (.+) has nothing to plunder", "le lieu {1} n’a aucun butin"),
-    (r"site (.+) already has enmity on it and cannot be raided again this year",
-     "le lieu {1} porte déjà de l’hostilité : il ne peut plus être pillé cette année"),
+    (r"(.+) is unexplored: explore it before raiding it",
+     "{site:1} est inexploré : explorez-le avant de le piller"),
+    (r"record what (.+) is \(record_site\) before raiding it",
+     "notez ce qu’est {site:1} (record_site) avant de le piller"),
+    (r"(.+) has nothing to plunder", "{site:1} n’a aucun butin"),
+    (r"(.+) already has enmity on it and cannot be raided again this year",
+     "{site:1} porte déjà de l’hostilité : il ne peut plus être pillé cette année"),
     (r"no (\w+) is left in the supply, so (.+) cannot be raided",
-     "la réserve n’a plus de {good:1} : {2} ne peut pas être pillé"),
+     "la réserve n’a plus de {good:1} : {site:2} ne peut pas être pillé"),
     (r"no (\w+) 10-gold upgrade is available, so (.+) cannot be raided",
-     "aucune amélioration {good:1} à 10 or n’est disponible : {2} ne peut pas être pillé"),
+     "aucune amélioration {good:1} à 10 or n’est disponible : {site:2} ne peut pas être pillé"),
     (r"every site in (.+)'s province already has enmity this year",
      "chaque lieu de la province {de:1} porte déjà de l’hostilité cette année"),
     (r"(.+) has (\d+) enmity token\(s\) to give; the cheapest site to plunder in (.+)'s "
@@ -311,7 +317,7 @@ _REFUSALS: list[tuple[str, str]] = [
      r"first", "{q:1} a été placé sous la pioche Évènement cette année : les cartes "
      "au-dessus viennent d’abord"),
     (r"(.+) had its structure plundered this year: it is not built on until the next winter",
-     "le bâtiment de {1} a été pillé cette année : on n’y construit plus avant l’hiver"),
+     "le bâtiment {ofsite:1} a été pillé cette année : on n’y construit plus avant l’hiver"),
     # the end of the game (endgame.py)
     (r"an appellation needs a name \(as on the improvement sheet\)",
      "une appellation a besoin d’un nom (comme sur la feuille d’améliorations)"),

@@ -12,8 +12,12 @@ explored or built on, and the history's older lines still point at the same plac
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from companion.games.seafall.log_fr import de
+from companion.games.seafall.log_fr import de, default_name
+
+if TYPE_CHECKING:
+    from companion.games.seafall.state import SeaFallState
 
 PARTS = {
     "en": {"": "site", "field": "field", "build": "building site",
@@ -45,3 +49,30 @@ def site_name(site_id: str, region_name: str, lang: str = "en") -> str:
     if lang == "fr":  # « de » as the log says it: « d’Example isle B », « de la province bleue »
         return f"{named} {de(region_name)}"
     return f"{named} of {region_name}"
+
+
+def site_called(state: SeaFallState, site_id: str) -> str:
+    """A site of the table named in English as the history names it ("site 1 of Example
+    isle B", "building site 2 of Blue province": log.py); its id when its region has no
+    name."""
+    site = state.sites.get(site_id)
+    region = state.regions.get(site.region) if site is not None else None
+    return site_name(site_id, region.name, "en") if region is not None and region.name \
+        else site_id
+
+
+_ENGLISH = re.compile(r"([a-z][a-z ]*?)(?: (\d+))? of (.+)")
+_KEYS = {word: key for key, word in PARTS["en"].items()}
+
+
+def french_site_name(english: str) -> str:
+    """A site named in English (:func:`site_name`'s "site 1 of Example isle B") in French
+    ("le lieu 1 d’Example isle B"), its region's name said as the French history says it
+    ("Blue province": "de la province bleue"); anything else as it is."""
+    match = _ENGLISH.fullmatch(english)
+    if match is None:
+        return english
+    words, number, region = match.groups()
+    key = _KEYS.get(words, words.replace(" ", "-"))
+    place = f"{key}-{number}" if number is not None and key else number or key
+    return site_name(f"x/{place}", default_name(region), "fr")

@@ -12,6 +12,7 @@ from companion.errors import IllegalCommand, InvalidCommand
 from companion.games.seafall.args import only, require_player, text
 from companion.games.seafall.components import GOODS, GUILDS
 from companion.games.seafall.emitter import Emitter
+from companion.games.seafall.sitenames import site_called
 from companion.games.seafall.state import SeaFallState, Turn
 from companion.games.seafall.year import after_turn
 
@@ -120,7 +121,7 @@ def record_site(state: SeaFallState, cmd: Command) -> list[Event]:
     if state.regions[site.region].kind != "island":
         raise IllegalCommand("only island sites are explored")
     if site.kind == "unexplored":
-        raise IllegalCommand(f"site {site.id} has not been explored yet")
+        raise IllegalCommand(f"{site_called(state, site.id)} has not been explored yet")
     kind = text(args, "kind", cmd.type)
     if kind not in ("good", "mine", "docks", "market", "other"):
         raise InvalidCommand("'kind' is one of good, mine, docks, market, other")

@@ -25,6 +25,7 @@ from companion.games.seafall.actions.places import (
 )
 from companion.games.seafall.advisors import active_expertise
 from companion.games.seafall.args import flag, only, text
+from companion.games.seafall.sitenames import site_called
 from companion.games.seafall.state import SeaFallState, Site
 
 
@@ -43,18 +44,20 @@ def _site(state: SeaFallState, player: str, ref: str | None, replace: bool) -> S
     site = state.sites.get(ref)
     if site is None:
         raise InvalidCommand(f"there is no site {ref!r}")
+    named = site_called(state, site.id)  # as the history names it: "building site 1 of ..."
     if site not in sites:
-        raise IllegalCommand(f"{site.id} is not a building site of {who}'s province")
+        raise IllegalCommand(f"{named} is not a building site of {who}'s province")
     if site.id in state.plundered_sites:
-        raise IllegalCommand(f"{site.id} had its structure plundered this year: it is not "
+        raise IllegalCommand(f"{named} had its structure plundered this year: it is not "
                              "built on until the next winter")
     if site.structure is None and replace:
-        raise IllegalCommand(f"{site.id} is empty: there is nothing to replace")
+        raise IllegalCommand(f"{named} is empty: there is nothing to replace")
     if site.structure is not None:
         if not replace:
-            raise IllegalCommand(f"{site.id} holds {site.structure}: say 'replace' to return it")
+            raise IllegalCommand(f"{named} holds {site.structure}: say 'replace' to return it")
         if free:
-            raise IllegalCommand(f"{who} has a free building site ({free[0].id}); structures "
+            raise IllegalCommand(f"{who} has a free building site "
+                                 f"({site_called(state, free[0].id)}); structures "
                                  "are returned only to make room")
     return site
 

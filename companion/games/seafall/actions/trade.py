@@ -40,6 +40,7 @@ from companion.games.seafall.args import only
 from companion.games.seafall.enmity import enmity_in_region
 from companion.games.seafall.powers import standing_amount
 from companion.games.seafall.ships import ship_value
+from companion.games.seafall.sitenames import site_called
 from companion.games.seafall.state import SeaFallState, Ship
 
 BUY_PRICE = 3  # gold a good, plus 1 per enmity at the island
@@ -112,7 +113,8 @@ def buy(state: SeaFallState, cmd: Command) -> list[Event]:
         if region.kind != "island":
             raise IllegalCommand("goods are bought from island sites")
         if site.id in seen or not site.good_present or site.colour is None:
-            raise IllegalCommand(f"there is no good cube for sale at {site.id}")
+            raise IllegalCommand("there is no good cube for sale at "
+                                 f"{site_called(em.state, site.id)}")
         seen.add(site.id)
         ship = _buyer_ship(em.state, player, item.get("ship"), region.id)
         if len(ship.goods) >= ship_value(em.state, ship, "hold"):

@@ -175,8 +175,9 @@ def test_a_plundered_structures_site_is_not_built_on_this_year(game):
     g.do("plunder", choice="gold")
     g.do("end_turn")
     g.do("hire_guild", guild="builders")
-    with pytest.raises(IllegalCommand, match="blue/build-1 had its structure plundered this "
-                                             "year: it is not built on until the next winter"):
+    with pytest.raises(IllegalCommand, match="building site 1 of Blue province had its "
+                                             "structure plundered this year: it is not built "
+                                             "on until the next winter"):
         g.do("build", structure="Port", site="blue/build-1")
     g.do("build", structure="Port")  # on another building site
     assert g.state.sites["blue/build-1"].structure is None

@@ -247,3 +247,117 @@ def test_a_raided_province_is_named_by_its_player(game):
         "needs 2",
         "Rouge a 1 jeton(s) Hostilité à donner ; le lieu le moins cher à piller dans la "
         "province de Bleu en demande 2")
+
+
+def _at_isle(game, site: dict, guild: str, **red: object):
+    """Red's ship at Example isle B, whose site 1 is ``site``; ``guild`` hired."""
+    from seafall_driver import island
+
+    g = game({"provinces": [{"colour": "red", "ships": [{"location": "isle-b"}], **red},
+                            {"colour": "blue"}],
+              "islands": [island("isle-b", name="Example isle B",
+                                 sites=[{"name": "1", "defense": 1, **site}])],
+              "supply": {"goods": {"iron": 0}}})
+    g.do("hire_guild", guild=guild)
+    return g
+
+
+RAID = ("raid", {"flagship": "red-1", "site": "isle-b/1"})
+
+
+@pytest.mark.parametrize(("site", "guild", "command", "english", "french"), [
+    pytest.param({}, "explorers", ("record_site", {"site": "isle-b/1", "kind": "other"}),
+                 "{} has not been explored yet", "{} n’a pas encore été exploré",
+                 id="record_site before exploring"),
+    pytest.param({"kind": "other"}, "explorers",
+                 ("explore", {"flagship": "red-1", "site": "isle-b/1"}),
+                 "{} is already explored", "{} est déjà exploré", id="explored twice"),
+    pytest.param({}, "soldiers", RAID, "{} is unexplored: explore it before raiding it",
+                 "{} est inexploré : explorez-le avant de le piller", id="raid unexplored"),
+    pytest.param({"kind": "explored"}, "soldiers", RAID,
+                 "record what {} is (record_site) before raiding it",
+                 "notez ce qu’est {} (record_site) avant de le piller", id="raid unrecorded"),
+    pytest.param({"kind": "other"}, "soldiers", RAID, "{} has nothing to plunder",
+                 "{} n’a aucun butin", id="raid nothing"),
+    pytest.param({"kind": "mine", "value": 3, "enmity": {"blue": 1}}, "soldiers", RAID,
+                 "{} already has enmity on it and cannot be raided again this year",
+                 "{} porte déjà de l’hostilité : il ne peut plus être pillé cette année",
+                 id="raid twice"),
+    pytest.param({"kind": "good", "colour": "iron"}, "soldiers", RAID,
+                 "no iron is left in the supply, so {} cannot be raided",
+                 "la réserve n’a plus de fer : {} ne peut pas être pillé", id="raid no supply"),
+    pytest.param({"kind": "good", "colour": "linen"}, "merchants",
+                 ("buy", {"goods": [{"site": "isle-b/1"}]}),
+                 "there is no good cube for sale at {}", "aucune ressource n’est à vendre {}",
+                 id="buy no cube"),
+])
+def test_an_island_site_is_named_as_the_history_names_it(game, site, guild, command, english,
+                                                        french):
+    """A refused command on an island's site names the site as the history does (it said
+    its id: "site isle-b/1 has not been explored yet"); « à le lieu » is « au lieu »."""
+    type_, args = command
+    at = "au lieu 1 d’Example isle B" if type_ == "buy" else "le lieu 1 d’Example isle B"
+    assert _refused(_at_isle(game, site, guild), type_, **args) == (
+        english.format("site 1 of Example isle B"), french.format(at))
+
+
+def test_a_docks_site_without_an_upgrade_is_named_as_the_history_names_it(game):
+    g = _at_isle(game, {"kind": "docks", "colour": "spice"}, "soldiers")
+    g.state.supply.upgrades = {}  # every upgrade taken
+    assert _refused(g, *RAID[:1], **RAID[1]) == (
+        "no spice 10-gold upgrade is available, so site 1 of Example isle B cannot be raided",
+        "aucune amélioration épice à 10 or n’est disponible : le lieu 1 d’Example isle B ne "
+        "peut pas être pillé")
+
+
+@pytest.mark.parametrize(("structures", "args", "english", "french"), [
+    pytest.param([], {"site": "blue/field-1"},
+                 "field 1 of Blue province is not a building site of Éloïse's province",
+                 "le champ 1 de la province bleue n’est pas un chantier de la province "
+                 "d’Éloïse", id="another province's field"),
+    pytest.param([], {"site": "red/build-2", "replace": True},
+                 "building site 2 of Red province is empty: there is nothing to replace",
+                 "le chantier 2 de la province rouge est vide : rien à remplacer",
+                 id="replace nothing"),
+    pytest.param(["Gun Tower"], {"site": "red/build-1"},
+                 "building site 1 of Red province holds Gun Tower: say 'replace' to return it",
+                 "le chantier 1 de la province rouge porte Gun Tower : dites «\u00a0replace"
+                 "\u00a0» pour le rendre", id="built on"),
+    pytest.param(["Gun Tower"], {"site": "red/build-1", "replace": True},
+                 "Éloïse has a free building site (building site 2 of Red province); "
+                 "structures are returned only to make room",
+                 "Éloïse a un chantier libre (le chantier 2 de la province rouge) ; on ne rend "
+                 "un bâtiment que pour faire de la place", id="replace with room"),
+])
+def test_a_building_site_is_named_as_the_history_names_it(game, structures, args, english,
+                                                          french):
+    """A refused build names the building site as the history does (it said its id:
+    "red/build-2 is empty")."""
+    g = game({"provinces": [{"colour": "red", "player": "Éloïse", "gold": 10,
+                             "structures": structures}, {"colour": "blue"}]})
+    g.do("hire_guild", guild="builders")
+    assert _refused(g, "build", structure="Port", **args) == (english, french)
+
+
+def test_a_plundered_building_site_is_named_as_the_history_names_it(game):
+    """« de le chantier » is « du chantier » (it said "blue/build-1 had its structure
+    plundered")."""
+    from seafall_driver import island
+
+    g = game({"provinces": [
+        {"colour": "red", "ships": [{"raid": 5, "location": "blue"}, {"raid": 4}],
+         "active_advisor": "Savage"},
+        {"colour": "blue", "ships": [{"location": "isle"}, {"location": "isle"}],
+         "structures": ["Gun Tower"], "gold": 30}], "islands": [island()]})
+    g.do("hire_guild", guild="soldiers")
+    g.do("raid", flagship="red-1", province="blue")
+    g.roll(*(["standard"] * g.state.endeavor.dice))
+    g.do("plunder", choice="blue/build-1")
+    g.do("plunder", choice="gold")
+    g.do("end_turn")
+    g.do("hire_guild", guild="builders")
+    assert _refused(g, "build", structure="Port", site="blue/build-1") == (
+        "building site 1 of Blue province had its structure plundered this year: it is not "
+        "built on until the next winter",
+        "le bâtiment du chantier 1 de la province bleue a été pillé cette année : on n’y "
+        "construit plus avant l’hiver")

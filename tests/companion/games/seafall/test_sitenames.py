@@ -114,3 +114,21 @@ def test_sentences_that_read_twice_or_wrong_are_mended():
         "Blue ship 1 is rebuilt in Blue province's home harbor."
     assert describe(Event("FortuneOffered", {"maximum": 1}), "fr") == \
         "Jusqu’à 1 jeton Chance peut être dépensé."
+
+
+@pytest.mark.parametrize(("site", "region", "french"), [
+    ("isle-b/1", "Example isle B", "le lieu 1 d’Example isle B"),
+    ("blue/field-2", "Blue province", "le champ 2 de la province bleue"),
+    ("red/build-3", "Red province", "le chantier 3 de la province rouge"),
+    ("blue/warehouse", "Blue province", "l’entrepôt de la province bleue"),
+    ("blue/treasure-room", "Home", "la salle du trésor de Home"),
+    ("isle-c/wonder-2", "Isle of Man", "wonder 2 d’Isle of Man"),
+    ("isle-b/1", "", "isle-b/1"),  # an id (a region without a name): as it is
+])
+def test_a_sites_english_name_is_said_in_french(site, region, french):
+    """A refusal names a site in English as the history does; its French page says the
+    French history's name (refusals_fr.py), the setup's default names in French."""
+    from companion.games.seafall.sitenames import french_site_name
+
+    english = site_name(site, region) if region else site
+    assert french_site_name(english) == french
