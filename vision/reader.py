@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -51,6 +51,7 @@ from vision.filters import colourless, floor_grey
 from vision.framewarnings import frame_warnings
 from vision.hands import SkinScene
 from vision.imagefile import read_file, shape_problem
+from vision.otherdice import checked, checks_anything, pip_looks
 from vision.pipnets import NET_NOT_A_DIE, NEVER, PipNets, dark_floor_nets
 from vision.pips import count_pips
 from vision.plainsquares import plain_squares as find_plain_squares
@@ -292,6 +293,12 @@ class DiceReader:
     :data:`WIDE_NETS_FROM`, dice are found by the detectors that learned dice seen from
     the side (pip dice's and custom dice's bodies). None (the default, a photo or a camera
     not calibrated with its lens) does none of these."""
+    other_dice_check: bool = True
+    """Dice a profile reads that the d6 face network reads surely as pip faces its own
+    crops never look like are pip dice in a tray of symbol dice (:mod:`vision.otherdice`):
+    uncertain, and every die with a warning when most are; False reads them as the
+    profile does, as before the eighty-first session (for comparison)."""
+    _pip_looks: frozenset[str] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.profile is None and self.die != "d6" and not self.unknown_faces:
@@ -374,7 +381,20 @@ class DiceReader:
                                    told=self.die_px is not None)
             if self.die_px is not None and told_size_is_wrong(assumed, size):
                 read = told_size_wrong(read, assumed)
+        if self.profile is not None and self.profile.crops is not None and self.other_dice_check:
+            read = self._other_dice(read, frame)
         return replace(read, ms=(self.clock() - start) * 1000.0)
+
+    def _other_dice(self, read: TrayRead, frame: np.ndarray) -> TrayRead:
+        """:func:`vision.otherdice.checked`: the face network is loaded only for a profile
+        whose crops do not look like every pip face (not for pip dice enrolled as
+        symbols), and what they look like is worked out once a reader."""
+        assert self.profile is not None and self.profile.crops is not None
+        if self._pip_looks is None:
+            self._pip_looks = pip_looks(self.profile.crops, default_face_net())
+        if not read.dice or not checks_anything(self._pip_looks):
+            return read
+        return checked(read, frame, self._pip_looks, default_face_net(), self.profile.name)
 
     def _read_at(self, frame: np.ndarray, grey: bool, die_px: float | None, frame_ref: str,
                  skin_scene: SkinScene | None) -> TrayRead:
