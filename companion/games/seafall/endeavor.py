@@ -139,8 +139,8 @@ def raid(state: SeaFallState, cmd: Command) -> list[Event]:
         raise IllegalCommand(f"{flagship.name} is not at {region.name}")
     plunder.check_island_site(state, site)
     if not can_pay_enmity(state, player, 1, None):
-        raise IllegalCommand(f"{prov.player} has no enmity token left to place on {site.id}; "
-                             "a raid needs one")
+        raise IllegalCommand(f"{prov.player} has no enmity token left to place on "
+                             f"{site_called(state, site.id)}; a raid needs one")
     plan = build_pool(state, player, "raid", flagship, site.region, site, None, site.dangerous,
                       flag(args, "support", cmd.type))
     _start(em, "raid", player, flagship, site.region, site.id, None, site.defense or 0,

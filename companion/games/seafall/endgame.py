@@ -31,6 +31,7 @@ from companion.errors import IllegalCommand, InvalidCommand
 from companion.games.seafall.args import only, require_player, text
 from companion.games.seafall.campaign import crown_if_the_world_ends, note_history
 from companion.games.seafall.emitter import Emitter
+from companion.games.seafall.log_fr import titled
 from companion.games.seafall.state import TITLES, SeaFallState
 from companion.games.seafall.year import prominence
 from companion.prompts import Option, OptionInput
@@ -410,7 +411,9 @@ def cover_sticker(state: SeaFallState, cmd: Command) -> list[Event]:
     require_player(state, cmd, settling.player, "placing a sticker")
     region = state.regions[state.sticker_to_place[0]]
     if colour == settling.player or not region.permanent_enmity.get(colour):
-        raise IllegalCommand(f"there is no {colour} sticker to cover on {region.name}")
+        owner = state.provinces.get(colour)  # named by its player, as the history does
+        whose = owner.player if owner is not None and owner.player else titled(colour)
+        raise IllegalCommand(f"there is no sticker of {whose}'s to cover on {region.name}")
     em = Emitter(state)
     em("StickerPlaced", player=settling.player, region=region.id, covered=colour)
     advance(em)

@@ -12,6 +12,7 @@ from companion.games.seafall.actions.places import discount_good, discounted
 from companion.games.seafall.args import only, require_player, text
 from companion.games.seafall.effects import of_kind
 from companion.games.seafall.emitter import Emitter
+from companion.games.seafall.log_fr import titled
 from companion.games.seafall.state import SeaFallState, Turn
 from companion.games.seafall.turn import current_turn, no_endeavor
 
@@ -106,7 +107,10 @@ def claim_milestone(state: SeaFallState, cmd: Command) -> list[Event]:
     if milestone is None:
         raise IllegalCommand(f"there is no milestone {name!r}")
     if milestone.claimed_by is not None:
-        raise IllegalCommand(f"{name} was claimed by {milestone.claimed_by}")
+        claimer = state.provinces.get(milestone.claimed_by)  # named by its player
+        by = claimer.player if claimer is not None and claimer.player \
+            else titled(milestone.claimed_by)
+        raise IllegalCommand(f"{name} was claimed by {by}")
     if turn.milestone_claimed:
         raise IllegalCommand("only one milestone can be claimed in a turn")
     em = Emitter(state)
@@ -130,7 +134,8 @@ def give_reputation(state: SeaFallState, cmd: Command) -> list[Event]:
         raise InvalidCommand("'to' is another province in this game")
     region = state.regions.get(region_id)
     if region is None or region.owner != to:
-        raise IllegalCommand(f"{to} does not control a region {region_id!r}")
+        raise IllegalCommand(f"{state.provinces[to].player} does not control a region "
+                             f"{region_id!r}")
     if prov.reputation < 1:
         raise IllegalCommand(f"{prov.player} has no reputation token to give")
     em = Emitter(state)

@@ -176,6 +176,11 @@ def test_a_full_region_covers_another_colour_or_costs_glory():
         g.do("roll", faces=["blank"] * g.prompt.count)
     assert g.prompt.command == "cover_sticker"
     assert [o.value for o in g.prompt.options] == ["blue", "red"]
+    with pytest.raises(IllegalCommand) as own:  # whose sticker named by its player, as the
+        g.do("cover_sticker", choice="green")  # history names it (it said "no green sticker")
+    assert str(own.value) == "there is no sticker of Green's to cover on Gray province"
+    assert g.engine.refusal(str(own.value), lang="fr") == \
+        "il n’y a pas d’autocollant de Vert à recouvrir sur Province grise"
     g.do("cover_sticker", choice="red")
     assert g.state.regions["gray"].permanent_enmity == {"red": 1, "blue": 1, "green": 4}
     assert g.state.regions["isle"].permanent_enmity == {"green": 6}

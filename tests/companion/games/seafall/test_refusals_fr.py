@@ -286,6 +286,10 @@ RAID = ("raid", {"flagship": "red-1", "site": "isle-b/1"})
     pytest.param({"kind": "good", "colour": "iron"}, "soldiers", RAID,
                  "no iron is left in the supply, so {} cannot be raided",
                  "la réserve n’a plus de fer : {} ne peut pas être pillé", id="raid no supply"),
+    pytest.param({"kind": "mine", "value": 3}, "soldiers", RAID,
+                 "Red has no enmity token left to place on {}; a raid needs one",
+                 "Rouge n’a plus de jeton Hostilité à poser sur {} ; un pillage en demande un",
+                 id="raid without a token"),
     pytest.param({"kind": "good", "colour": "linen"}, "merchants",
                  ("buy", {"goods": [{"site": "isle-b/1"}]}),
                  "there is no good cube for sale at {}", "aucune ressource n’est à vendre {}",
@@ -297,7 +301,8 @@ def test_an_island_site_is_named_as_the_history_names_it(game, site, guild, comm
     its id: "site isle-b/1 has not been explored yet"); « à le lieu » is « au lieu »."""
     type_, args = command
     at = "au lieu 1 d’Example isle B" if type_ == "buy" else "le lieu 1 d’Example isle B"
-    assert _refused(_at_isle(game, site, guild), type_, **args) == (
+    red = {"enmity": 0} if "token" in english else {}
+    assert _refused(_at_isle(game, site, guild, **red), type_, **args) == (
         english.format("site 1 of Example isle B"), french.format(at))
 
 
@@ -361,3 +366,23 @@ def test_a_plundered_building_site_is_named_as_the_history_names_it(game):
         "built on until the next winter",
         "le bâtiment du chantier 1 de la province bleue a été pillé cette année : on n’y "
         "construit plus avant l’hiver")
+
+
+def test_a_milestones_claimer_and_a_reputations_taker_are_named_by_their_players(game):
+    """A claimed milestone names who claimed it, and a reputation token's taker is named,
+    by their players as the history does (they said "Builder was claimed by red", "blue
+    does not control a region 'isle'")."""
+    from seafall_driver import island
+
+    g = game({"provinces": [{"colour": "red", "player": "Éloïse", "reputation": 1},
+                            {"colour": "blue", "reputation": 1}],
+              "islands": [island()], "milestones": [{"name": "Builder", "glory": 3}]})
+    assert _refused(g, "give_reputation", to="blue", region="isle") == (
+        "Blue does not control a region 'isle'",
+        "Bleu ne contrôle pas de région «\u00a0isle\u00a0»")
+    g.do("claim_milestone", milestone="Builder")
+    g.do("end_turn")
+    assert _refused(g, "claim_milestone", milestone="Builder") == (
+        "Builder was claimed by Éloïse", "Builder a été revendiquée par Éloïse")
+    assert SeaFall().refusal("Builder was claimed by Red", lang="fr") == \
+        "Builder a été revendiquée par Rouge"

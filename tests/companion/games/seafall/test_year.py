@@ -268,7 +268,7 @@ def test_claim_one_milestone_per_turn_and_its_events_enter_the_deck():
     with pytest.raises(IllegalCommand, match="one milestone"):
         g.do("claim_milestone", milestone="Builder")
     g.do("end_turn")
-    with pytest.raises(IllegalCommand, match="claimed by blue"):
+    with pytest.raises(IllegalCommand, match="Explorer was claimed by Blue"):
         g.do("claim_milestone", milestone="Explorer")
 
 
