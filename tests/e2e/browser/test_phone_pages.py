@@ -1710,6 +1710,9 @@ def test_dice_the_table_does_not_know_yet_are_shown_unread_and_named_by_tapping(
         page.locator(f"#dice .picker button.face-button.f-{face}").click()
         expect(page.locator("#dice .die-tile").nth(n)).to_contain_text(FACE_NAMES[face])
         expect(watcher.locator("#dice .die-tile").nth(n)).to_contain_text(FACE_NAMES[face])
+        # it had no face to correct: named (it said "corrected by Ana")
+        expect(page.locator("#dice .die-tile").nth(n).locator(".corrected")).to_have_text(
+            "named by Ana")
         # named by a player: checked, no longer highlighted, and no reader's "0%" on it
         expect(page.locator("#dice .die-tile").nth(n)).not_to_have_class(
             re.compile(r"\buncertain\b"))

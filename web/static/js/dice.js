@@ -165,7 +165,9 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
       // a face a player named is theirs, not the reader's: no reader's confidence on it
       die.confidence !== null && !die.corrected ? h("span", {class: "conf", text: pct(die.confidence)}) : null,
       unsure(die) ? h("span", {class: "unsure", text: t("dice.unsure")}) : null,
-      said("dice.added_by", die.addedBy), said("dice.corrected", die.corrected),
+      said("dice.added_by", die.addedBy),
+      // a die the reader left unread ("?") was named, not corrected
+      said(die.readFace === "?" ? "dice.named_by" : "dice.corrected", die.corrected),
       // a re-roll: which dice answer it (the ones thrown) and which stayed where they were
       rerolled ? h("span", {class: "muted small reroll-role",
                             text: t(rerolled.has(i) ? "dice.rerolled_die" : "dice.left_die")}) : null)));
