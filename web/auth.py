@@ -55,7 +55,7 @@ JOIN_ATTEMPTS, JOIN_WINDOW = 10, 60.0  # per client address
 
 # commands only the host may send, per game: campaign and component edits
 HOST_COMMANDS: dict[str, frozenset[str]] = {
-    "seafall": frozenset({"add_component", "add_island"}),
+    "seafall": frozenset({"add_component", "add_island", "set_leader"}),
 }
 
 F = TypeVar("F", bound=Callable[..., Any])

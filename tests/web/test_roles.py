@@ -30,6 +30,8 @@ ISLAND = {"type": "add_island", "island": {"id": "far", "name": "Far isle", "gar
                                            "sites": [{"name": "1", "symbol": "sun",
                                                       "defense": 4}]}}
 
+LEADER = {"type": "set_leader", "province": "red", "reputation": 2, "fortune": 2}
+
 
 @dataclass
 class Table:
@@ -152,6 +154,10 @@ CASES: list[Any] = [
     pytest.param(nothing, "red", "POST", CMD, ISLAND, 403, "forbidden",
                  id="player adds an island"),
     pytest.param(nothing, "host", "POST", CMD, ISLAND, 200, None, id="host adds an island"),
+    pytest.param(nothing, "red", "POST", CMD, LEADER, 403, "forbidden",
+                 id="player sets their leader's tokens"),
+    pytest.param(nothing, "host", "POST", CMD, LEADER, 409, "illegal",
+                 id="host sets a leader once round 1 began"),
     pytest.param(nothing, "red", "GET", "/api/tables/{id}/invite", None, 403, "forbidden",
                  id="player asks for the invite"),
     pytest.param(nothing, "host", "GET", "/api/tables/{id}/invite", None, 200, None,

@@ -59,6 +59,7 @@ COMMANDS: dict[str, Decider] = {
     "record_site": turn.record_site,
     "add_component": legacy.add_component,
     "add_island": legacy.add_island,
+    "set_leader": legacy.set_leader,
     "deal_advisor": year.deal_advisor,
     "hire_advisor": forum.hire_advisor,
     "buy_treasure": forum.buy_treasure,

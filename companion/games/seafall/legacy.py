@@ -11,6 +11,11 @@ typo or an unknown power is refused with the reason instead of surfacing mid-gam
   ``"bagged": true``).
 * ``add_island {"island": {...}}``: an island as in the setup options (sites, powers,
   docks, market, map space).
+* ``set_leader {"province": "blue", "reputation": 2, "fortune": 3}``: a leader card's
+  reputation and fortune, as printed (rulebook, "Setup": each player takes as many
+  reputation and fortune tokens as their leader card shows). Only in the game's first winter,
+  before round 1: the tokens are set to the card's values, none spent yet. Afterwards the
+  levels change only by the rules (an improvement at the end of a game).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from typing import Any
 
 from companion.engine import Command, Event
 from companion.errors import IllegalCommand, InvalidCommand
-from companion.games.seafall.args import only, text
+from companion.games.seafall.args import only, text, whole
 from companion.games.seafall.codec import dump
 from companion.games.seafall.effects import parse_effects
 from companion.games.seafall.emitter import Emitter
@@ -131,3 +136,27 @@ def add_island(state: SeaFallState, cmd: Command) -> list[Event]:
 @handles("IslandAdded")
 def _island_added(state: SeaFallState, p: Mapping[str, Any]) -> None:
     _add_island(dict(p["island"]), state)
+
+
+def set_leader(state: SeaFallState, cmd: Command) -> list[Event]:
+    args = only(cmd, "province", "reputation", "fortune")
+    colour = text(args, "province", cmd.type)
+    if colour not in state.provinces:
+        raise InvalidCommand(f"'province' is one of {', '.join(state.provinces)}")
+    reputation = whole(args, "reputation", cmd.type)
+    fortune = whole(args, "fortune", cmd.type)
+    if not state.first_winter:
+        raise IllegalCommand("a leader's reputation and fortune are set before round 1 of "
+                             "the game; since then they change only by the rules")
+    em = Emitter(state)
+    em("LeaderSet", player=colour, reputation=reputation, fortune=fortune)
+    return em.events
+
+
+@handles("LeaderSet")
+def _leader_set(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    prov = state.provinces[p["player"]]
+    prov.leader_reputation, prov.leader_fortune = p["reputation"], p["fortune"]
+    # the tokens, as many as the card shows; an absent player takes none ("Missing a game")
+    prov.reputation = 0 if prov.absent else p["reputation"]
+    prov.fortune = 0 if prov.absent else p["fortune"]

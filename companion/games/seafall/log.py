@@ -124,6 +124,8 @@ _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
                                 + (" (into the storage chest)" if p.get("bagged") else "") + ".",
     "IslandAdded": lambda p: "A new island is charted: "
                              f"{p['island'].get('name') or p['island'].get('id')}.",
+    "LeaderSet": lambda p: f"{_who(p['player'])} takes the leader card's "
+                           f"{p['reputation']} reputation and {p['fortune']} fortune.",
     "WinterBegan": lambda p: f"Winter of year {p['year']}.",
     "AstrolabeGiven": lambda p: f"{_who(p['player'])} takes the astrolabe and the event deck "
                                 "(least glory).",

@@ -364,6 +364,8 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
                                 + ".",
     "IslandAdded": lambda p: "Une nouvelle île apparaît sur la carte : "
                              f"{p['island'].get('name') or p['island'].get('id')}.",
+    "LeaderSet": lambda p: f"{_who(p['player'])} prend la réputation et la chance de sa "
+                           f"carte Leadeur : {p['reputation']} et {p['fortune']}.",
     "WinterBegan": lambda p: f"Hiver de l’année {p['year']}.",
     "AstrolabeGiven": lambda p: f"{_who(p['player'])} reçoit l’astrolabe et la pioche "
                                 "Évènement (le moins de gloire).",

@@ -355,6 +355,10 @@ _REFUSALS: list[tuple[str, str]] = [
      "la campagne est finie : {1} ({colour:2}) est couronné Empereur"),
     (r"milestone (.+) was already claimed", "l’étape {1} a déjà été revendiquée"),
     (r"event (.+) is already in the game", "l’évènement {1} est déjà en jeu"),
+    (r"a leader's reputation and fortune are set before round 1 of the game; since then "
+     r"they change only by the rules",
+     "la réputation et la chance d’un leadeur se fixent avant la manche 1 de la partie ; "
+     "depuis, elles ne changent que selon les règles"),
     (r"there is no (\w+) province in the campaign",
      "il n’y a pas de province {colour:1} dans la campagne"),
     (r"the (\w+) province is already in the campaign",

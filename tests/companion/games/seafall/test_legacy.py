@@ -77,3 +77,71 @@ def test_a_new_island_is_charted_and_can_be_explored():
     with pytest.raises(InvalidCommand, match="used twice"):
         g.do("add_island", island=island("far"))
     assert g.replayed() == g.state
+
+
+WINTER = {"start_at": "winter", "provinces": [{"colour": c} for c in
+                                               ("blue", "gray", "red", "yellow")]}
+
+
+def test_a_leader_card_sets_its_reputation_and_fortune_tokens_in_the_first_winter():
+    from companion.games.seafall.engine import SeaFall
+
+    g = Game(WINTER)
+    assert g.state.phase == "forum" and g.state.first_winter
+    events = g.do("set_leader", province="gray", reputation=2, fortune=3)
+    assert g.types(events) == ["LeaderSet"]
+    gray = g.state.provinces["gray"]
+    assert (gray.leader_reputation, gray.leader_fortune, gray.reputation, gray.fortune) == (
+        2, 3, 2, 3)
+    assert g.state.provinces["blue"].reputation == 0  # the others' cards are their own
+    g.do("set_leader", province="gray", reputation=3, fortune=2)  # typed wrong: set again
+    gray = g.state.provinces["gray"]
+    assert (gray.leader_reputation, gray.reputation, gray.fortune) == (3, 3, 2)
+    assert g.replayed() == g.state
+    engine = SeaFall()
+    assert engine.describe(events[0]) == "Gray takes the leader card's 2 reputation and 3 " \
+                                         "fortune."
+    assert engine.describe(events[0], "fr") == "Gris prend la réputation et la chance de sa " \
+                                               "carte Leadeur : 2 et 3."
+
+
+@pytest.mark.parametrize("args, match", [
+    pytest.param({"province": "purple", "reputation": 2, "fortune": 2}, "'province'",
+                 id="not a province of the game"),
+    pytest.param({"province": "red", "reputation": -1, "fortune": 2}, "'reputation'",
+                 id="negative"),
+    pytest.param({"province": "red", "reputation": 2}, "'fortune'", id="fortune missing"),
+    pytest.param({"province": "red", "reputation": 2, "fortune": 2, "glory": 1}, "glory",
+                 id="unknown field"),
+])
+def test_a_leader_card_typed_wrong_is_refused(args, match):
+    g = Game(WINTER)
+    before = g.state
+    with pytest.raises(InvalidCommand, match=match):
+        g.do("set_leader", **args)
+    assert g.state == before
+
+
+def test_once_round_1_began_the_leader_changes_only_by_the_rules():
+    from companion.games.seafall.engine import SeaFall
+
+    g = Game({})  # a game in its first round
+    with pytest.raises(IllegalCommand, match="before round 1") as refused:
+        g.do("set_leader", province="red", reputation=2, fortune=2)
+    assert SeaFall().refusal(str(refused.value), "fr").startswith(
+        "la réputation et la chance d’un leadeur se fixent avant la manche 1")
+
+
+def test_islands_and_cards_set_up_in_the_first_winter_produce_and_come_up():
+    """A table set up without the demonstration: the board is set up while the forum is
+    dealt, and the winter then has islands to produce and the round an event to reveal."""
+    g = Game(WINTER)
+    g.do("add_island", island=island("far", name="Far isle", space="(0, 2, 2)", sites=[
+        {"name": "1", "symbol": "sun", "defense": 4},
+        {"name": "2", "kind": "good", "colour": "spice", "defense": 5, "dangerous": True}]))
+    g.do("add_component", kind="event", card={"name": "Storm"})
+    while g.state.phase == "forum":
+        g.do("deal_advisor", advisor=g.prompt.options[0].value)
+    assert g.state.sites["far/2"].good_present  # islands produce: spice on site 2
+    assert g.state.round == 1 and g.prompt.command == "reveal_event"
+    assert [o.value for o in g.prompt.options] == ["Storm"]

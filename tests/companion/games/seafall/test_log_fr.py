@@ -53,6 +53,7 @@ EXTRA: dict[str, list[dict[str, Any]]] = {
     "HistoryNoted": [{"game": 2, "milestone_glory": {"red": 3}, "absent": ["blue"]}],
     "HoldOverloaded": [{"ship": "red-1"}],
     "IslandAdded": [{"island": {"id": "isle-b", "name": "Isle B"}}],
+    "LeaderSet": [{"player": "red", "reputation": 2, "fortune": 3}],
     "MilestoneClaimed": [{"player": "red", "milestone": "Explorer", "events": ["Storm"]},
                          {"player": "red", "milestone": "Explorer", "events": []}],
     "PlunderSkipped": [{"reason": "the raider chose to plunder nothing"},
