@@ -152,7 +152,9 @@ def _current(state: SeaFallState, cmd: Command, *stages: str) -> Endeavor:
     end = state.endeavor
     if end is None:
         raise IllegalCommand("no endeavor is waiting for that")
-    require_player(state, cmd, end.player, f"answering {end.player}'s {end.kind}")
+    # whose endeavor, named by their player as the history names them ("Ann's explore")
+    require_player(state, cmd, end.player,
+                   f"answering {state.provinces[end.player].player}'s {end.kind}")
     if end.stage not in stages:
         raise IllegalCommand(f"the {end.kind} is waiting for {_waiting_for(end)}, not {cmd.type}")
     return end

@@ -195,7 +195,8 @@ def plunder(state: SeaFallState, cmd: Command) -> list[Event]:
     end = state.endeavor
     if end is None or end.stage != "plunder":
         raise IllegalCommand("no raid is waiting for plunder to be chosen")
-    require_player(state, cmd, end.player, f"choosing {end.player}'s plunder")
+    require_player(state, cmd, end.player,
+                   f"choosing {state.provinces[end.player].player}'s plunder")
     question, opts = options(state)
     if choice not in dict(opts):
         raise IllegalCommand(f"{choice!r} is not an answer to {question!r}; choose one of: "

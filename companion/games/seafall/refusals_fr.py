@@ -28,6 +28,7 @@ ACTIONS = {"sail": "naviguer", "buy": "acheter", "sell": "vendre",
            "research": "rechercher", "taxes": "taxer", "explore": "explorer",
            "raid": "piller"}
 KINDS = {"explore": "exploration", "raid": "pillage"}  # an endeavor's kind
+ANSWERING = {"explore": "répondre à l’exploration", "raid": "répondre au pillage"}
 DOING = {  # what a player was doing when another province's player was refused
     "hiring a guild": "engager une guilde", "activating an advisor": "activer un conseiller",
     "ending the turn": "finir le tour", "repairing": "réparer", "sailing": "naviguer",
@@ -63,13 +64,13 @@ def _colour(word: str) -> str:
 def _doing(text: str) -> str:
     if text in DOING:
         return DOING[text]
-    answering = re.fullmatch(r"answering (\w+)'s (\w+)", text)
+    # an endeavor's prompt, its player named as the history names them: « d’Ann », « de Bleu »
+    answering = re.fullmatch(r"answering (.+)'s (explore|raid)", text)
     if answering:
-        return f"répondre au test ({KINDS.get(answering[2], answering[2])}) de " \
-               f"{_colour(answering[1])}"
-    plunder = re.fullmatch(r"choosing (\w+)'s plunder", text)
+        return f"{ANSWERING[answering[2]]} {de(default_name(answering[1]))}"
+    plunder = re.fullmatch(r"choosing (.+)'s plunder", text)
     if plunder:
-        return f"choisir le butin de {_colour(plunder[1])}"
+        return f"choisir le butin {de(default_name(plunder[1]))}"
     return text
 
 
@@ -144,7 +145,8 @@ _REFUSALS: list[tuple[str, str]] = [
     (r"(.+) belongs to (.+), not (.+)", "{1} appartient à {2}, pas à {3}"),
     (r"the game has not been set up", "la partie n’est pas encore mise en place"),
     (r"no turn is in progress", "aucun tour n’est en cours"),
-    (r"(.+)'s (explore|raid) is not finished yet", "le test ({kind:2}) de {1} n’est pas fini"),
+    (r"(.+)'s explore is not finished yet", "l’exploration {de:1} n’est pas finie"),
+    (r"(.+)'s raid is not finished yet", "le pillage {de:1} n’est pas fini"),
     (r"(.+) must hire the (\w+) guild to (\w+)",
      "{1} doit engager la guilde des {guild:2} pour {action:3}"),
     (r"(\w+) is not an action of the (\w+) guild that (.+) hired",

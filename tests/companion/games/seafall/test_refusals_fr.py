@@ -386,3 +386,66 @@ def test_a_milestones_claimer_and_a_reputations_taker_are_named_by_their_players
         "Builder was claimed by Éloïse", "Builder a été revendiquée par Éloïse")
     assert SeaFall().refusal("Builder was claimed by Red", lang="fr") == \
         "Builder a été revendiquée par Rouge"
+
+
+def _ann_at_isle(game, site: dict, ann: str = "Ann", **blue: object):
+    """Ann's (Blue's) two ships at Isle, whose site 1 is ``site``; Cléo plays Red."""
+    from seafall_driver import island
+
+    return game({"provinces": [{"colour": "blue", "player": ann, "fortune": 2,
+                                "ships": [{"location": "isle", "raid": 5, **blue},
+                                          {"location": "isle"}]},
+                               {"colour": "red", "player": "Cléo"}],
+                 "islands": [island(sites=[{"name": "1", "defense": 3, **site}])]})
+
+
+def _answering(kind: str, ann: str = "Ann") -> tuple[str, str]:
+    french = {"explore": "répondre à l’exploration", "raid": "répondre au pillage"}[kind]
+    whose = "d’Ann" if ann == "Ann" else "de Bleu"
+    return (f"answering {ann}'s {kind} is {ann}'s (blue) to do, not Cléo's (red)",
+            f"{french} {whose} revient à {'Ann' if ann == 'Ann' else 'Bleu'} (Bleu), "
+            "pas à Cléo (Rouge)")
+
+
+def test_answering_another_players_endeavor_names_that_player(game):
+    """Cléo (Red) answering a prompt of Ann's (Blue's) endeavor is refused naming Ann, as
+    the history does, in English and in French (it said "answering blue's explore is Ann's
+    (blue) to do", « répondre au test (exploration) de Bleu »): the roll, the fortune, the
+    damage and the goods to return of an explore; a raid's; its plunder."""
+    g = _ann_at_isle(game, {}, goods=["wood", "iron"])
+    g.do("hire_guild", guild="explorers")
+    g.do("explore", flagship="blue-1", site="isle/1")
+    assert _refused(g, "roll", "red", faces=["blank"]) == _answering("explore")
+    g.roll("standard", "blank", "blank")  # one success against defense 3: fortune offered
+    assert g.state.endeavor.stage == "fortune"
+    assert _refused(g, "spend_fortune", "red", amount=1) == _answering("explore")
+    assert _refused(g, "end_turn") == ("Ann's explore is not finished yet",
+                                       "l’exploration d’Ann n’est pas finie")
+    g.do("spend_fortune", amount=0)
+    assert g.state.endeavor.stage == "damage"
+    assert _refused(g, "assign_damage", "red", choice="card:blue-1") == _answering("explore")
+    g.do("assign_damage", choice="card:blue-1")  # two damage: the second lowers the hold
+    g.do("assign_damage", choice="card:blue-1", card="Holed",
+         effects=[{"effect": "stat", "stat": "hold", "amount": -1}])
+    assert g.state.endeavor.stage == "hold"
+    assert _refused(g, "return_good", "red", choice="wood") == _answering("explore")
+
+    g = _ann_at_isle(game, {"kind": "good", "colour": "iron", "good_present": True})
+    g.do("hire_guild", guild="soldiers")
+    g.do("raid", flagship="blue-1", site="isle/1")
+    assert _refused(g, "roll", "red", faces=["blank"]) == _answering("raid")
+    assert _refused(g, "end_turn") == ("Ann's raid is not finished yet",
+                                       "le pillage d’Ann n’est pas fini")
+    g.roll(*(["standard"] * g.state.endeavor.dice))
+    assert g.state.endeavor.stage == "plunder"
+    assert _refused(g, "plunder", "red", choice="blue-2") == (
+        "choosing Ann's plunder is Ann's (blue) to do, not Cléo's (red)",
+        "choisir le butin d’Ann revient à Ann (Bleu), pas à Cléo (Rouge)")
+
+
+def test_answering_a_default_named_players_endeavor_names_the_province(game):
+    """A player the setup named by default ("Blue") is said as the history says it."""
+    g = _ann_at_isle(game, {"kind": "mine", "value": 3}, ann="Blue")
+    g.do("hire_guild", guild="soldiers")
+    g.do("raid", flagship="blue-1", site="isle/1")
+    assert _refused(g, "roll", "red", faces=["blank"]) == _answering("raid", ann="Blue")
