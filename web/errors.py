@@ -6,6 +6,7 @@ unknown resource, 429 too many attempts (:class:`TooManyRequests`), 409 the rule
 the current version so the page can refresh, or a campaign moved on, ``CampaignConflict``),
 507 the disk is full, so nothing was written (``storage_full``: :class:`StorageFull`),
 503 the disk is read-only, so nothing was written (``storage_read_only``),
+413 a request over the upload limit, a photo too large (``too_large``: says the limit in MB),
 500 a stored table this Tableside cannot open
 (:class:`Unopenable`) or a bug. A message made from a message key (:mod:`vision.said`: the
 dice reads' refusals) also gives ``said``, its key and values, for a page to say it in its
@@ -18,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, current_app, jsonify, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.games import find_game
@@ -30,6 +31,19 @@ from web.i18n import request_language
 CAMPAIGN_MOVED: dict[str, Message] = {
     code: message(f"campaign.{code}", english) for code, english in CONFLICTS.items()}
 """A campaign conflict's sentence (its English is the store's) as a message, by its code."""
+PHOTO_TOO_LARGE = message(
+    "photo.over_limit", "the photo is over {mb} MB, more than Tableside takes: send a smaller "
+    "one (set the phone's camera to a lower resolution)")
+"""A photo over the upload limit (413): a phone at its top quality (48 to 108 megapixels)
+sends 20 to 30 MB; the dice read as well at 2,000 to 3,000 pixels."""
+REQUEST_TOO_LARGE = message("request.over_limit",
+                            "the request is over {mb} MB, more than Tableside takes")
+
+
+def upload_limit_mb() -> int:
+    """The upload limit (Flask's ``MAX_CONTENT_LENGTH``) in whole MB, rounded up."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
+    return -(-int(limit) // (1024 * 1024))
 
 
 class NotFound(LookupError):
@@ -161,6 +175,12 @@ def init_app(app: Flask) -> None:
                                   retry_after=exc.retry_after)
         response.headers["Retry-After"] = str(exc.retry_after)
         return response
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def _too_large(exc: RequestEntityTooLarge) -> Any:  # over MAX_CONTENT_LENGTH: said so
+        said = (PHOTO_TOO_LARGE if request.path.endswith("/dice/photo")
+                else REQUEST_TOO_LARGE)(mb=upload_limit_mb())
+        return error_response(413, "too_large", said, limit_mb=upload_limit_mb())
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Any:

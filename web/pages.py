@@ -132,7 +132,8 @@ def _table_page(page: str, session_id: str, **config: Any) -> Any:
         return found
     return _render(f"{page}.html", table=found, config={
         "page": page, "table": session_id, "game": found.game, "game_titles": GAME_TITLES,
-        **config})
+        # the server's upload limit: a photo over it is sent smaller (dice.js, photoToSend)
+        "upload_limit": current_app.config.get("MAX_CONTENT_LENGTH"), **config})
 
 
 @bp.get("/t/<session_id>")

@@ -1593,6 +1593,72 @@ def test_a_photo_without_dice_is_said_in_words(devices, server, tmp_path, locale
     expect(camera.locator("#notice")).to_have_text(said)
 
 
+def with_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """A JPEG with an EXIF APP1 segment giving its orientation (6: the picture shows turned
+    a quarter clockwise, as a phone held upright writes it)."""
+    tiff = (b"MM\x00\x2a\x00\x00\x00\x08\x00\x01" + b"\x01\x12\x00\x03\x00\x00\x00\x01"
+            + orientation.to_bytes(2, "big") + b"\x00\x00" + b"\x00\x00\x00\x00")
+    app1 = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + (len(app1) + 2).to_bytes(2, "big") + app1 + jpeg[2:]
+
+
+def sent_picture(body: bytes) -> np.ndarray:
+    """The picture in a multipart photo upload."""
+    start = body.index(b"\xff\xd8")
+    return cv2.imdecode(np.frombuffer(body[start:], np.uint8), cv2.IMREAD_COLOR)
+
+
+def test_a_phone_photo_over_the_upload_limit_is_sent_smaller_and_upright(
+        devices, server, tmp_path):
+    """A phone at its top quality sends 20-30 MB, over the server's 16 MB: the page said the
+    server's English "The data value transmitted exceeds the capacity limit." (in French
+    too). The photo page draws such a photo again at 3,000 px, upright as the phone held it
+    (its EXIF orientation applied), and its dice are read; one the browser cannot open is
+    sent as it is, and refused with a sentence in the page's language."""
+    server.services.dice().readers.profile_dir = tmp_path / "no-profiles"
+    photo = tray_photo(np.random.default_rng(3), ["weak", "strong"], size=SIZE, die_px=DIE_PX)
+    big = cv2.resize(photo.image, (6000, 4500), interpolation=cv2.INTER_CUBIC)
+    big = np.clip(big.astype(np.int16) + np.random.default_rng(1).integers(
+        -24, 25, big.shape, dtype=np.int16), 0, 255).astype(np.uint8)  # a sensor's noise
+    turned = cv2.rotate(big, cv2.ROTATE_90_COUNTERCLOCKWISE)  # stored as a phone held upright
+    data = with_orientation(cv2.imencode(".jpg", turned, [cv2.IMWRITE_JPEG_QUALITY, 97])[1]
+                            .tobytes(), 6)
+    assert len(data) > 16 * 1024 * 1024
+    picture = tmp_path / "IMG_big.jpg"
+    picture.write_bytes(data)
+    ana = join_as(devices, server, "Ana", "blue")
+    start_exploration(ana)
+    camera = ana.context.new_page()
+    camera.set_default_timeout(WAIT)
+    sent = []
+
+    def keep(route):
+        sent.append(route.request.post_data_buffer)
+        route.continue_()
+
+    camera.route(re.compile(r"/dice/photo$"), keep)
+    camera.goto(server.url(f"/t/{server.table}/photo"))
+    expect(camera.locator("#photo-prompt")).to_contain_text("Roll 2 dice")
+    camera.set_input_files("#photo-file", str(picture))
+    expect(camera.locator("#notice")).to_have_text("2 dice read.")
+    assert len(sent) == 1 and len(sent[0]) < 16 * 1024 * 1024
+    assert sent_picture(sent[0]).shape[:2] == (2250, 3000)  # landscape, as the tray lies
+    # a file the browser cannot open as a picture goes as it is: refused, in French
+    odd = tmp_path / "IMG_odd.jpg"
+    odd.write_bytes(b"\xff\xd8" + bytes(17 * 1024 * 1024))
+    camera.set_input_files("#photo-file", str(odd))
+    expect(camera.locator("#notice")).to_have_text(
+        "the photo is over 16 MB, more than Tableside takes: send a smaller one (set the "
+        "phone's camera to a lower resolution)")
+    bo = join_as(devices, server, "Bo", "green", locale="fr-FR", role="joueur")
+    bo.goto(server.url(f"/t/{server.table}/photo"))
+    expect(bo.locator("#photo-form")).to_be_visible()
+    bo.set_input_files("#photo-file", str(odd))
+    expect(bo.locator("#notice")).to_have_text(
+        "La photo dépasse 16 Mo, plus que ce que Tableside accepte\u00a0: envoyez-en une "
+        "plus petite (réglez l’appareil photo du téléphone sur une résolution plus basse)")
+
+
 def test_the_photo_page_offers_a_photo_only_while_a_roll_is_asked(devices, server):
     """docs/ui.md, the photo page: with no roll asked it says so and offers no photo (one
     would be refused); the button comes as the table asks for dice, live."""

@@ -560,6 +560,34 @@ def test_corrupt_uploads_are_400_with_a_reason_and_store_nothing(client, data, w
     assert state(client, tid)["state"]["rolled"] == []
 
 
+def test_a_photo_over_the_upload_limit_is_413_said_in_the_pages_language(client):
+    """A phone at its top quality (48 to 108 megapixels) sends 20 to 30 MB, over the 16 MB
+    the server takes: the answer said Werkzeug's "The data value transmitted exceeds the
+    capacity limit." in English, with no ``said`` for the page to say it in its language."""
+    from web import i18n
+
+    tid = new_table(client)
+    # the form as bytes (the test client spools a form of files to a file left open)
+    form = (b'--b\r\nContent-Disposition: form-data; name="photo"; filename="dice.jpg"\r\n'
+            b"Content-Type: image/jpeg\r\n\r\n\xff\xd8" + bytes(17 * 1024 * 1024)
+            + b"\r\n--b--\r\n")
+    response = client.post(f"/api/tables/{tid}/dice/photo", data=form,
+                           content_type="multipart/form-data; boundary=b")
+    assert response.status_code == 413
+    body = response.json
+    assert body["error"] == "too_large" and body["limit_mb"] == 16
+    assert body["message"] == ("the photo is over 16 MB, more than Tableside takes: send a "
+                               "smaller one (set the phone's camera to a lower resolution)")
+    assert body["said"] == {"key": "photo.over_limit", "values": {"mb": 16}}
+    assert "La photo dépasse {mb} Mo" in i18n.load("fr").strings["said.photo.over_limit"]
+    assert client.get(f"/api/tables/{tid}/dice/latest").status_code == 404
+    # any other request over the limit says so too, not as a photo
+    other = client.post("/api/tables", data=b"{" + bytes(17 * 1024 * 1024),
+                        content_type="application/json")
+    assert other.status_code == 413 and other.json["said"]["key"] == "request.over_limit"
+    assert other.json["message"] == "the request is over 16 MB, more than Tableside takes"
+
+
 def test_a_phone_photo_taken_close_is_read_at_its_dices_size(client):
     """A checked-in photo cut to 40% about its dice (a phone held close: dice 2.5 times
     the framing default) is read at their size: its three whole dice right and sure, no

@@ -5,7 +5,7 @@
 "use strict";
 
 import {fill, h} from "./dom.js";
-import {t, pct, inLanguage} from "./i18n.js";
+import {config, t, pct, inLanguage} from "./i18n.js";
 import {send} from "./api.js";
 import {faceName, faceSymbol} from "./views.js";
 
@@ -73,9 +73,47 @@ export function normalizeRead(read) {
           frameSize: size, notes, source: read.source ?? null, raw: read};
 }
 
+// A photo's longest side, past which it is sent smaller, and the side it is sent at: the
+// reader scales a photo to 1,600 px anyway and dice read fine at 2,000-3,000 px, while a
+// phone at its top quality (48-108 MP) sends 20-30 MB, over the server's upload limit.
+export const PHOTO_LARGEST = 4000;
+export const PHOTO_SENT_AT = 3000;
+
+// The photo as it is sent: as taken, unless it is over the server's upload limit (the
+// page's config.upload_limit, in bytes) or over PHOTO_LARGEST on its long side; then the
+// browser draws it again at PHOTO_SENT_AT px, upright as the camera held it (its EXIF
+// orientation applied), as a JPEG. One the browser cannot decode (HEIC in Chromium, not a
+// picture) is sent as taken, and the server says why it is refused.
+export async function photoToSend(file, limit = config.upload_limit) {
+  if (typeof createImageBitmap !== "function") return file;
+  let bitmap;
+  try {
+    bitmap = await createImageBitmap(file, {imageOrientation: "from-image"});
+  } catch (err) { return file; }
+  try {
+    const side = Math.max(bitmap.width, bitmap.height);
+    const over = typeof limit === "number" && limit > 0 && file.size > limit;
+    if (side <= PHOTO_LARGEST && !over) return file;
+    const scale = Math.min(1, PHOTO_SENT_AT / side);
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+    canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+    const context = canvas.getContext("2d");
+    context.imageSmoothingQuality = "high";
+    context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    const blob = await new Promise((done) => canvas.toBlob(done, "image/jpeg", 0.92));
+    if (!blob) return file;
+    const name = (file.name || "dice").replace(/\.[^.]*$/, "") + ".jpg";
+    return new File([blob], name, {type: "image/jpeg"});
+  } finally {
+    bitmap.close();
+  }
+}
+
 export async function uploadPhoto(tableId, file, actor) {
   const form = new FormData();
-  form.append("photo", file, file.name || "dice.jpg");
+  const sent = await photoToSend(file);
+  form.append("photo", sent, sent.name || "dice.jpg");
   if (actor) form.append("actor", actor);
   return send(`/api/tables/${encodeURIComponent(tableId)}/dice/photo`, form, tableId);
 }
