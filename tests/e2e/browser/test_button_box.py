@@ -108,3 +108,37 @@ def test_the_hardware_card_names_the_table_the_button_box_serves(devices, server
     finally:
         server.services.runtime = None
         runtime.stop()
+
+
+def test_the_hardware_card_says_the_demos_button_box_is_simulated(devices, server):
+    """docs/runtime.md, "The demo": with --demo the box is the firmware on a simulated Pico,
+    and /api/hardware says ``simulated``; the card said "Button box connected" and
+    "heartbeats on time" as for a real box. It says it is the demo's simulated box, in the
+    page's language; a real box says nothing of it."""
+    import json
+    import re
+
+    def hardware(simulated: bool):
+        body = json.dumps({"button_box": {
+            "state": "connected", "connected": True, "detail": "heartbeats on time",
+            "simulated": simulated, "port": "/dev/pts/3"}})
+        return lambda route: route.fulfill(status=200, content_type="application/json",
+                                           body=body)
+
+    page, french = devices(), devices("fr-FR")
+    page.route(re.compile(r"/api/hardware$"), hardware(True))
+    french.route(re.compile(r"/api/hardware$"), hardware(True))
+    page.goto(server.url(f"/t/{server.table}"))
+    french.goto(server.url(f"/t/{server.table}"))
+    row = page.locator("#hardware [data-device=button_box]")
+    expect(row).to_contain_text("connected")
+    expect(row.locator(".hw-simulated")).to_have_text(
+        "The demo’s simulated box: no real box is plugged in (tableside serve --demo).")
+    expect(french.locator("#hardware [data-device=button_box] .hw-simulated")).to_have_text(
+        "Le boîtier simulé de la démo\u00a0: aucun vrai boîtier n’est branché (tableside "
+        "serve --demo).")
+    page.unroute(re.compile(r"/api/hardware$"))
+    page.route(re.compile(r"/api/hardware$"), hardware(False))
+    page.reload()
+    expect(row).to_contain_text("connected")
+    expect(row.locator(".hw-simulated")).to_have_count(0)

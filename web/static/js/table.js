@@ -768,6 +768,9 @@ async function renderHardware() {
           ? h("div", {class: "muted small", text: t("hw.temperature", {t: num(value.temperature_c)})}) : null,
         name === "camera" && value.setup
           ? h("div", {class: "muted small", text: t("hw.setup", {setup: value.setup})}) : null,
+        // the demo's box is a simulated one (docs/runtime.md): said, not taken for a real one
+        name === "button_box" && value.simulated
+          ? h("div", {class: "muted small hw-simulated", text: t("hw.button_box_simulated")}) : null,
         name === "button_box" ? served : null,
         name === "camera" ? trayCheckBlock(value) : null);
     });
