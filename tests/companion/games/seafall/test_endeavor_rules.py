@@ -297,7 +297,7 @@ def test_other_players_cannot_act_on_someone_elses_turn(game):
     with pytest.raises(IllegalCommand, match="Red's"):
         g.do("hire_guild", guild="explorers", actor="blue")
     start_explore(g)
-    with pytest.raises(IllegalCommand, match="red's explore"):
+    with pytest.raises(IllegalCommand, match="answering Red's explore"):
         g.do("roll", faces=["blank"] * 3, actor="blue")
     g.do("roll", faces=["standard"] * 3, actor="red")  # the player themselves may
 
