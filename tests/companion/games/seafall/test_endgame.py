@@ -109,6 +109,33 @@ def test_green_keeps_only_the_advisor_cheaper_than_all_others_kept():
     assert g.state.provinces["green"].kept_advisor == "Madman"
 
 
+def test_why_no_advisor_is_kept_reads_in_english_and_french():
+    """Step 3's history says why a province keeps no advisor, in French too (it said « Bob
+    ne garde aucun conseiller (the winner keeps only an advisor cheaper than every one
+    kept) »): Bob won and his advisors (3 and 4 gold) cost no less than Ann's kept Savage
+    (3); Cléo has none."""
+    from companion.games.seafall.engine import SeaFall
+
+    g = ending([{"colour": "blue", "player": "Bob", "glory": 12,
+                 "advisors": ["Captain", "Foreman"]},
+                {"colour": "red", "player": "Ann", "glory": 5, "advisors": ["Savage"]},
+                {"colour": "green", "player": "Cléo", "glory": 3}])
+    to_step(g, 3)
+    g.do("keep_advisor", choice="Savage")
+    assert g.state.end_step == 4
+    engine = SeaFall()
+    kept = [(engine.describe(e, state=g.state), engine.describe(e, "fr", g.state))
+            for e in g.events if e.type == "AdvisorKept"]
+    assert kept == [
+        ("Cléo keeps no advisor (no advisor).",
+         "Cléo ne garde aucun conseiller (aucun conseiller)."),
+        ("Ann keeps Savage.", "Ann garde Savage."),
+        ("Bob keeps no advisor (the winner keeps only an advisor cheaper than every one "
+         "kept).",
+         "Bob ne garde aucun conseiller (le vainqueur ne garde qu’un conseiller moins cher "
+         "que tous ceux gardés par les autres).")]
+
+
 def test_improve_one_ship_value_at_most_five():
     g = ending([{"colour": "red", "glory": 12,
                  "ships": [{"sail": 5, "raid": 5, "explore": 5, "hold": 5},

@@ -200,6 +200,46 @@ def test_pool_lines_and_reasons_are_translated() -> None:
         == "Rouge perd 2 points de gloire (perte du conseiller Savage)."
 
 
+def _endgame_reasons() -> list[str]:
+    """Every reason endgame.py puts in the history (``em(..., reason=...)``), a name in it
+    (an f-string's value) written as Example isle A."""
+    import ast
+
+    from companion.games.seafall import endgame
+
+    source = Path(endgame.__file__).read_text(encoding="utf-8")
+
+    def said(node: ast.expr) -> list[str]:
+        if isinstance(node, ast.IfExp):  # "no advisor" if ... else "the winner keeps..."
+            return said(node.body) + said(node.orelse)
+        if isinstance(node, ast.JoinedStr):
+            return ["".join(p.value if isinstance(p, ast.Constant) else "Example isle A"
+                            for p in node.values)]
+        assert isinstance(node, ast.Constant), ast.get_source_segment(source, node)
+        return [node.value] if node.value is not None else []
+
+    return [reason for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "em"
+            for keyword in node.keywords if keyword.arg == "reason"
+            for reason in said(keyword.value)]
+
+
+@pytest.mark.parametrize("reason", _endgame_reasons())
+def test_every_reason_the_end_of_game_writes_reads_in_french(reason) -> None:
+    """Each reason of the end of game's history (step 2's training skipped, step 3's
+    advisor not kept, step 5's glory lost) has its French: « Bob ne garde aucun conseiller
+    (the winner keeps only...) » showed one without it."""
+    french = phrase(reason)
+    assert french != reason or reason == "absent", f"no French for {reason!r}"
+    assert not ENGLISH.findall(french.replace("Example isle A", " ")), french
+
+
+def test_the_end_of_game_reasons_are_found() -> None:
+    reasons = _endgame_reasons()
+    assert len(reasons) >= 6
+    assert "the winner keeps only an advisor cheaper than every one kept" in reasons
+
+
 def test_unknown_phrases_and_colours_are_kept_not_guessed() -> None:
     assert phrase("a reason added later") == "a reason added later"
     assert describe(Event("TurnStarted", {"player": "orange"}), "fr") == "Début du tour d’Orange."
