@@ -2116,8 +2116,17 @@ def test_creating_a_table_from_the_home_page_makes_the_creator_host(devices, ser
     page.uncheck("#create-form input[name=demo_setup]")
     for colour, name in (("blue", "Ana"), ("red", "Bo"), ("green", "Cy")):
         page.fill(f"#create-form input[name=player-{colour}]", name)
+    before = page.locator(".tables a.table-link").count()
     page.click("#create-form button[type=submit]")
     expect(page.locator("#create-result .pin")).to_have_text(re.compile(r"^\d{6}$"))
+    # the new table is in "Tables in play" at once, first (it was missing until a reload),
+    # its time in the phone's words
+    new_id = page.locator("#create-result a").get_attribute("href").rsplit("/", 1)[1]
+    expect(page.locator(".tables a.table-link")).to_have_count(before + 1)
+    made = page.locator("#tables-card .tables a.table-link").first
+    expect(made).to_have_attribute("data-table", new_id)
+    expect(made).to_contain_text("Ana, Cy, Bo")
+    expect(made.locator("time")).not_to_contain_text("UTC")
     page.click("#create-result a")
     expect(page.locator("#me")).to_contain_text("host")
     expect(page.locator("#provinces article.province")).to_have_count(3)

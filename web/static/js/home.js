@@ -9,9 +9,34 @@ import {send, ApiError} from "./api.js";
 // when each table was last played, in the page's language and the phone's time zone (the
 // server writes it in UTC, for a page without scripts)
 const when = new Intl.DateTimeFormat(config.lang, {dateStyle: "medium", timeStyle: "short"});
-for (const time of document.querySelectorAll(".tables time[datetime]")) {
-  const at = new Date(time.getAttribute("datetime"));
-  if (!Number.isNaN(at.getTime())) time.textContent = when.format(at);
+function showTimes() {
+  for (const time of document.querySelectorAll(".tables time[datetime]")) {
+    const at = new Date(time.getAttribute("datetime"));
+    if (!Number.isNaN(at.getTime())) time.textContent = when.format(at);
+  }
+}
+showTimes();
+
+// "Tables in play" and the campaigns, fetched again once a table or a campaign is made (the
+// new one was missing until a reload): the server draws them, in the page's language, so
+// the home page is asked again and its lists taken in place of these.
+async function refreshLists() {
+  let fresh;
+  try {
+    const response = await fetch(window.location.pathname + window.location.search,
+                                 {headers: {"Accept": "text/html"}, credentials: "same-origin"});
+    if (!response.ok) return;
+    fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+  } catch (err) { return; }  // the lists stay as they were: a reload shows the new one
+  const tables = fresh.getElementById("tables-card");
+  if (tables && $("#tables-card")) $("#tables-card").replaceWith(document.adoptNode(tables));
+  const campaigns = fresh.getElementById("campaigns-card");
+  if (campaigns && $("#campaigns-card")) {
+    $("#campaigns-card").replaceWith(document.adoptNode(campaigns));
+  } else if (campaigns) {  // the first campaign: its card comes after the create card
+    $("#create-form").closest("section").after(document.adoptNode(campaigns));
+  }
+  showTimes();
 }
 
 // "Start a campaign with it": the campaign's name is asked only then
@@ -80,11 +105,13 @@ $("#create-form").addEventListener("submit", async (event) => {
   try {
     if (data.get("campaign")) {
       fill(out, await startCampaign(name, data.get("game"), options));
+      await refreshLists();
       return;
     }
     const table = await send("/api/tables", {game: data.get("game"), options});
     fill(out, hostPin(table.host_pin),
       h("p", {}, button(`/t/${encodeURIComponent(table.id)}`, "home.go_table")));
+    await refreshLists();
   } catch (err) {
     fill(out, h("p", {class: "notice error", text: err instanceof ApiError ? err.message : t("error.network")}));
   } finally {
