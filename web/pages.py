@@ -18,6 +18,7 @@ from flask import Blueprint, current_app, make_response, redirect, render_templa
 
 from companion.dice import builtin_dice
 from companion.games.seafall.endgame import APPELLATION_MAX, FIELD_MAX
+from companion.games.seafall.map import default_map
 from companion.games.seafall.setup import COLOURS, DEFAULT_FIELDS, demo_options
 from companion.store.campaigns import UnknownCampaign
 from companion.table import Table
@@ -136,11 +137,21 @@ def _table_page(page: str, session_id: str, **config: Any) -> Any:
         "upload_limit": current_app.config.get("MAX_CONTENT_LENGTH"), **config})
 
 
+def _sea_hexes() -> list[str]:
+    """The map's open-sea hexes, column by column (docs/seafall-actions.md, "The map"): where
+    the host's "Set up the board" places an island."""
+    hexes = [s for s in default_map().neighbours if s.startswith("(")]
+    return sorted(hexes, key=lambda s: tuple(int(n) for n in s.strip("()").split(",")))
+
+
 @bp.get("/t/<session_id>")
 def table(session_id: str) -> Any:
     campaign = _services().store.campaign_of(session_id)
+    # "Set up the board" (the host's, docs/ui.md): the hexes an island may stand on, and the
+    # demonstration's first example island, to fill the island form with as a sample
     return _table_page("table", session_id, dice=_dice(), campaign=None if campaign is None
-                       else {"id": campaign.id, "name": campaign.name})
+                       else {"id": campaign.id, "name": campaign.name},
+                       sea_hexes=_sea_hexes(), sample_island=demo_options()["islands"][0])
 
 
 @bp.get("/t/<session_id>/photo")

@@ -16,6 +16,7 @@ import {diceStats} from "./dicestats.js";
 import {renderExplored} from "./explored.js";
 import {forgetResearch, researchForm} from "./research.js";
 import {effectsField, effectsOf} from "./effects.js";
+import {renderBoardSetup} from "./boardsetup.js";
 import {
   actorName as actorNamed, diceFaces, dieName, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
   goodName, lastRoll, listed, optionLabel, rollerOf, placeName, playerName, poolLines, promptQuestion, provinceCard,
@@ -92,9 +93,9 @@ function canTakeTurn() {
   return canAct() && (forAll() || !who.province || !turn || turn.player === who.province);
 }
 
-// Send a command answering a prompt or taken from /choices.
+// Send a command answering a prompt or taken from /choices; true once it went through.
 async function command(type, args, prompt) {
-  if (busy) return;
+  if (busy) return false;
   busy = true;
   document.body.classList.add("busy");
   try {
@@ -105,8 +106,10 @@ async function command(type, args, prompt) {
     if (errorShownAt) notice(null);  // it went through: an error shown before it is over
     await update({version: out.version, table: out, events: out.events || []});
     keepKeyboard();
+    return true;
   } catch (err) {
     showError(err);
+    return false;
   } finally {
     busy = false;
     document.body.classList.remove("busy");
@@ -1100,6 +1103,10 @@ function renderState() {
   renderActions();
   renderExplored($("#explored"), state, {enabled: canAct(),
                                          send: (args) => command("record_site", args, null)});
+  // the host's: the islands, cards and leader values a game set up without them lacks
+  renderBoardSetup($("#board-setup"), state, {
+    enabled: config.game === "seafall" && (!who || who.role === "host") && !["over", "recorded"].includes(state.phase),
+    send: (type, args) => command(type, args, null)});
   fill($("#glory"), gloryTrack(state));
   fill($("#provinces"), (state.seating || Object.keys(state.provinces)).map(
     (c) => provinceCard(state, c, who && who.province === c)));
