@@ -2101,6 +2101,13 @@ def test_creating_a_table_from_the_home_page_makes_the_creator_host(devices, ser
     played = page.locator(f".tables a[data-table='{server.table}'] time")
     expect(played).not_to_contain_text("UTC")
     expect(played).to_contain_text(re.compile(r"\d{1,2}:\d{2}"))
+    # as an en-GB phone writes a date ("1 Dec 2026, 22:51"), not the US way of "en" alone
+    # ("Dec 1, 2026, 10:51 PM"); an en-US phone keeps its own
+    expect(played).to_have_text(re.compile(r"^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$"))
+    american = devices("en-US")
+    american.goto(server.url("/"))
+    expect(american.locator(f".tables a[data-table='{server.table}'] time")).to_have_text(
+        re.compile(r"^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$"))
     # the players' name fields line up, whatever each colour's name; a box's words sit
     # beside it on one row
     fields = page.locator("#create-form .swatch-row input")

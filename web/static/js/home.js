@@ -3,12 +3,13 @@
 "use strict";
 
 import {$, h, fill} from "./dom.js";
-import {config, t} from "./i18n.js";
+import {config, dateLocale, t} from "./i18n.js";
 import {send, ApiError} from "./api.js";
 
-// when each table was last played, in the page's language and the phone's time zone (the
-// server writes it in UTC, for a page without scripts)
-const when = new Intl.DateTimeFormat(config.lang, {dateStyle: "medium", timeStyle: "short"});
+// when each table was last played, in the page's language as the phone writes it (en-GB:
+// "1 Dec 2026, 22:51") and in its time zone (the server writes it in UTC, for a page
+// without scripts)
+const when = new Intl.DateTimeFormat(dateLocale, {dateStyle: "medium", timeStyle: "short"});
 function showTimes() {
   for (const time of document.querySelectorAll(".tables time[datetime]")) {
     const at = new Date(time.getAttribute("datetime"));

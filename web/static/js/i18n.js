@@ -49,6 +49,18 @@ export function has(key) {
   return Object.prototype.hasOwnProperty.call(strings, key);
 }
 
+// The locale dates are written in: the phone's own (en-GB: "1 Dec 2026, 22:51") where it
+// speaks the page's language, else the page's language ("en" alone writes dates the US way,
+// "Dec 1, 2026, 10:51 PM", whatever the phone).
+export const dateLocale = (() => {
+  const phone = (navigator.languages && navigator.languages.length ? navigator.languages
+    : [navigator.language]).filter(Boolean);
+  const same = phone.find((tag) => tag.split("-")[0].toLowerCase() === config.lang);
+  try {
+    return same ? Intl.DateTimeFormat.supportedLocalesOf([same])[0] || config.lang : config.lang;
+  } catch (err) { return config.lang; }  // a tag the browser does not take
+})();
+
 const percent = new Intl.NumberFormat(config.lang, {style: "percent", maximumFractionDigits: 1});
 const decimal = new Intl.NumberFormat(config.lang, {maximumFractionDigits: 2});
 
