@@ -79,7 +79,7 @@ def test_mapping_leds_show_what_the_table_expects() -> None:
 def test_mapping_every_builtin_file_loads() -> None:
     games = builtin_games()
     assert {"default", "seafall", "city-of-five-sails", "after-the-empire",
-            "catan-seafarers"} <= set(games)
+            "seafarers"} <= set(games)
     for game in games:
         mapping = builtin_mapping(game)
         assert mapping.game == game and mapping.answers
