@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -150,10 +151,61 @@ def test_best_read_never_reads_at_a_size_past_a_third_of_the_picture() -> None:
 
 
 def test_best_read_of_a_frame_with_no_dice_is_the_first_read() -> None:
+    """No die at any size, or only uncertain ones (phantoms in a photo of no dice): the
+    first read. A size told is not looked over."""
     empty = TrayRead("d6", (), "frame", 0.0)
-    read, size = best_read(lambda s: empty, 40.0, 720, empty)
-    assert read is empty and size == 40.0
+    asked: list[float] = []
+    read, size = best_read(lambda s: asked.append(s) or empty, 40.0, 720, empty)
+    assert read is empty and size == 40.0 and asked == [40.0 * f for f in SIZES[1:]]
     assert box_fit(empty, 40.0) is None
+    phantoms = replace(_read_of(80.0), dice=tuple(replace(d, uncertain=True)
+                                                   for d in _read_of(80.0).dice))
+    assert best_read(lambda s: phantoms, 40.0, 720, empty) == (empty, 40.0)
+    asked.clear()
+    assert best_read(lambda s: asked.append(s) or _read_of(s), 40.0, 720, empty,
+                     told=True) == (empty, 40.0)
+    assert asked == []
+
+
+def test_best_read_of_no_dice_takes_the_larger_size_its_sure_dice_fit() -> None:
+    asked: list[float] = []
+    empty = TrayRead("d6", (), "frame", 0.0)
+    # dice of 120 px: nothing found at 40, boxed 1.4 times any size asked far from theirs
+    read, size = best_read(_reader_of(120.0, asked), 40.0, 720, empty)
+    assert asked == [40.0 * f for f in SIZES[1:]]
+    assert size == 40.0 * 3.2 and box_fit(read, size) == pytest.approx(120.0 / 128.0, 0.01)
+
+
+@pytest.mark.parametrize("file", ["IMG_20191208_112541.jpg", "IMG_20191209_100019.jpg",
+                                  "IMG_20191209_100614.jpg"])
+def test_a_photo_taken_very_close_where_no_die_is_found_at_first_is_read_larger(
+        file: str) -> None:
+    """Cut to 30% about its dice (dice over 3 times the framing default), no die is found
+    at the default: "no dice" for a photo of dice. Read at the larger sizes, every die
+    wholly in the picture is read right and sure."""
+    close, truth = close_up(file, 0.3)
+    assert not DiceReader("d6").read(close).dice
+    read = DiceReader("d6", size_search=True).read(close)
+    sure = sure_reads(read)
+    assert sorted(f for f, _ in sure) == sorted(f for f, _ in truth)
+    for face, box in sure:
+        assert any(f == face and hold_each_other(box, tuple(b)) for f, b in truth), (face, box)
+
+
+def test_a_photo_of_no_dice_stays_a_read_of_no_dice() -> None:
+    """The dice of a photo painted out, and the photo brought to twice its size: no die at
+    the default, and none sure at a larger size either."""
+    manifest = json.loads((PHOTOS / "manifest.json").read_text(encoding="utf-8"))
+    photo = next(p for p in manifest["photos"] if p["file"] == "IMG_20191209_095503.jpg")
+    image = cv2.imread(str(PHOTOS / photo["file"]))
+    mask = np.zeros(image.shape[:2], np.uint8)
+    for die in photo["dice"]:
+        x, y, w, h = (int(v) for v in die["box"])
+        pad = max(w, h) // 4
+        cv2.rectangle(mask, (x - pad, y - pad), (x + w + pad, y + h + pad), 255, -1)
+    empty = cv2.resize(cv2.inpaint(image, mask, 5, cv2.INPAINT_TELEA), None, fx=2, fy=2)
+    read = DiceReader("d6", size_search=True).read(empty)
+    assert not sure_reads(read)
 
 
 def test_a_size_told_is_wrong_only_when_the_dice_fit_one_far_from_it() -> None:
