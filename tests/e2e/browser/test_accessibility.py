@@ -10,6 +10,7 @@ Without npm (``make test`` installs axe-core into ``tests/e2e/node`` when npm is
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,60 @@ def test_the_pages_players_see_meet_the_wcag_rules(devices, server, tmp_path, ax
 
     assert not found, "\n".join(f"{where}:\n  " + "\n  ".join(problems)
                                 for where, problems in found.items())
+
+
+def _rgb(css: str) -> tuple[float, ...]:
+    """The first colour in a computed CSS value ("rgb(15, 92, 122)", a box-shadow's ...)."""
+    found = re.search(r"rgba?\(([\d.]+), ([\d.]+), ([\d.]+)", css)
+    assert found, f"no colour in {css!r}"
+    return tuple(float(x) for x in found.groups())
+
+
+def contrast(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """The WCAG contrast ratio of two sRGB colours."""
+    def luminance(rgb):
+        lin = [(c / 255 / 12.92) if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4
+               for c in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+FOCUS = """(el) => {
+  const s = getComputedStyle(el);
+  return {width: s.outlineWidth, style: s.outlineStyle, colour: s.outlineColor,
+          offset: s.outlineOffset, halo: s.boxShadow, control: s.backgroundColor,
+          page: getComputedStyle(document.body).backgroundColor,
+          card: getComputedStyle(el.closest('.card') || document.body).backgroundColor,
+          focused: el === document.activeElement && el.matches(':focus-visible')};
+}"""
+
+
+def test_a_button_reached_by_the_keyboard_shows_where_the_keyboard_is(devices, server):
+    """The focused prompt button showed the browser's 1 px near-black ring on its dark teal
+    (2.5:1): now a 3 px light ring, 7:1 and more on the button, in a dark halo, 3:1 and
+    more on the page around it (WCAG 2.4.7, 1.4.11)."""
+    ana = join_as(devices, server, "Ana", "blue")
+    merchants = ana.locator("#prompt button[data-value=merchants]")
+    merchants.focus()
+    ana.keyboard.press("Tab")  # the keyboard's way onto the button, not a script's
+    ana.keyboard.press("Shift+Tab")
+    ring = merchants.evaluate(FOCUS)
+    assert ring["focused"], "the keyboard is not on Merchants"
+    assert ring["style"] == "solid" and float(ring["width"].rstrip("px")) >= 3
+    assert float(ring["offset"].rstrip("px")) >= 2
+    colour, halo = _rgb(ring["colour"]), _rgb(ring["halo"])
+    assert contrast(colour, _rgb(ring["control"])) >= 3, ring  # on the button
+    assert contrast(colour, halo) >= 3, ring  # the ring in its halo
+    for around in (ring["page"], ring["card"]):  # the halo on the page and the prompt's card
+        assert contrast(halo, _rgb(around)) >= 3, ring
+    # a light control on a light card: the halo makes the ring seen
+    ana.locator("#undo").evaluate("(el) => { el.disabled = false; }")
+    ana.locator("#undo").focus()
+    ana.keyboard.press("Tab")
+    ana.keyboard.press("Shift+Tab")
+    ring = ana.locator("#undo").evaluate(FOCUS)
+    assert ring["focused"] and float(ring["width"].rstrip("px")) >= 3
+    assert contrast(_rgb(ring["halo"]), _rgb(ring["control"])) >= 3, ring
+    assert contrast(_rgb(ring["halo"]), _rgb(ring["card"])) >= 3, ring
+
