@@ -240,3 +240,38 @@ def test_a_campaign_from_schema_2_keeps_its_games_and_can_take_back(tmp_path):
         assert info.current is None
         assert start_next_game(store, "c1").session_id == store.campaign("c1").current
         assert store.integrity_check() == []
+
+
+def test_games_played_keep_the_names_of_who_played_them_after_a_player_leaves(store):
+    """The campaign page's record (its summary, ``record[].players``): once Cat (green)
+    leaves, game 1 still reads "Ann 3, Cat 0, Ben 2". The record names colours and the page
+    named them from the provinces left in the campaign, so Cat's game read "Green 0". A
+    colour taken again by a newcomer later is named by who held it in each game."""
+    from companion.games.seafall.campaign import record_with_players
+    from companion.games.seafall.engine import SeaFall
+
+    setup, lines = script()
+    campaign = start_campaign(store, "C", "seafall", setup)
+    play_out(start_next_game(store, campaign.id), lines)
+    record_game(store, campaign.id)
+    table = start_next_game(store, campaign.id, changes=[
+        {"join": {"colour": "gray", "player": "Dan", "advisor": "Advanced Scout",
+                  "ships": ["gray-1:sail"], "improvements": []}},
+        {"leave": {"colour": "green"}}])
+    summary = SeaFall().campaign_summary(dict(table.options))  # the game as set up
+    game, joined, left = summary["record"]
+    assert game["game"] == 1 and game["players"] == {"blue": "Ann", "green": "Cat",
+                                                     "red": "Ben"}
+    assert "green" not in {p["colour"] for p in summary["provinces"]}
+    assert joined["players"]["gray"] == "Dan" and left["player"] == "Cat"
+    # green taken again later, by Eve: game 1 is still Cat's, game 2 Dan's and Eve's
+    record = [*summary["record"], {"game": 2, "glory": {"blue": 1, "gray": 4, "red": 0}},
+              {"event": "joined", "province": "green", "player": "Eve", "before_game": 3,
+               "campaign_glory": -3},
+              {"event": "left", "province": "gray", "player": "Dan", "before_game": 3,
+               "returned": {"advisors": [], "research": []}}]
+    now = {"blue": "Ann", "red": "Ben", "green": "Eve"}
+    named = [e["players"] for e in record_with_players(record, now)]
+    assert named[0] == {"blue": "Ann", "green": "Cat", "red": "Ben"}
+    assert named[3] == {"blue": "Ann", "gray": "Dan", "red": "Ben"}
+    assert named[4]["green"] == "Eve" and named[5]["gray"] == "Dan"

@@ -222,6 +222,28 @@ def campaign_summary(ledger: dict[str, Any]) -> dict[str, Any]:
                "permanent_enmity": dict(r.permanent_enmity)}
               for r in state.regions.values() if any(r.permanent_enmity.values())]
     return {"game": state.game_number, "glory_target": state.glory_target,
-            "provinces": provinces, "record": [dict(r) for r in state.record],
+            "provinces": provinces,
+            "record": record_with_players(state.record,
+                                          {c: state.provinces[c].player for c in state.seating}),
             "permanent_enmity": enmity,
             "titles": list(TITLES)}
+
+
+def record_with_players(record: list[dict[str, Any]], players: dict[str, str]
+                        ) -> list[dict[str, Any]]:
+    """The historical record, each entry with ``players``: who played each colour at that
+    point (colour -> name). The record names colours; the provinces today are not who played
+    its games: a player who left is no longer among them, and another may have taken their
+    colour since (the page wrote "Green 0" for a game Cat played, once Cat had left). Read
+    backwards from ``players`` (the provinces now): up to a ``left`` entry its player held
+    the colour; before a ``joined`` entry nobody did."""
+    names = dict(players)
+    out: list[dict[str, Any]] = []
+    for entry in reversed(record):
+        colour, event = entry.get("province"), entry.get("event")
+        if event == "left" and isinstance(colour, str):
+            names[colour] = str(entry.get("player") or colour.title())
+        out.append({**entry, "players": dict(names)})  # a change: its player named too
+        if event == "joined" and isinstance(colour, str):
+            names.pop(colour, None)
+    return out[::-1]

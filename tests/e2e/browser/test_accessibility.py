@@ -162,3 +162,28 @@ def test_a_button_reached_by_the_keyboard_shows_where_the_keyboard_is(devices, s
     assert contrast(_rgb(ring["halo"]), _rgb(ring["control"])) >= 3, ring
     assert contrast(_rgb(ring["halo"]), _rgb(ring["card"])) >= 3, ring
 
+
+def test_buttons_are_named_for_a_screen_reader_by_what_they_do(devices, server):
+    """The host's "Free it" buttons were heard three times alike, and Undo and Redo with
+    their arrows ("↶ Undo"): each freeing button names its province, the arrows are not read."""
+    join_as(devices, server, "Ben", "green")
+    join_as(devices, server, "Ana", "blue")
+    host = devices()
+    host.goto(server.host_link())
+    host.locator("#seat summary").click()
+    expect(host.get_by_role("button", name="Free Blue's seat", exact=True)).to_have_attribute(
+        "data-seat", "blue")
+    expect(host.get_by_role("button", name="Free Green's seat", exact=True)).to_have_attribute(
+        "data-seat", "green")
+    expect(host.get_by_role("button", name="Free it")).to_have_count(0)
+    expect(host.get_by_role("button", name="Undo", exact=True)).to_have_attribute("id", "undo")
+    expect(host.get_by_role("button", name="Redo", exact=True)).to_have_attribute("id", "redo")
+    expect(host.locator("#undo")).to_contain_text("↶")  # still seen
+
+    french = devices("fr-FR")
+    french.goto(server.host_link())
+    french.locator("#seat summary").click()
+    expect(french.get_by_role("button", name="Libérer la place de Bleu", exact=True)
+           ).to_have_attribute("data-seat", "blue")
+    expect(french.get_by_role("button", name="Annuler", exact=True)).to_have_attribute(
+        "id", "undo")

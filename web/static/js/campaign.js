@@ -14,9 +14,16 @@ import {colourName, playerName, titleName} from "./views.js";
 
 // One entry of the historical record, as the engine writes it (companion/games/seafall/
 // record.py): a game's glory, the milestones claimed ({name: colour}), the glory they gave
-// and who was absent; or a province that joined, returned or left between games.
+// and who was absent; or a province that joined, returned or left between games. The
+// summary adds `players`, who held each colour then: a game is told with the names of those
+// who played it, not of who holds its colours now (a player who left read as "Green").
+function whoThen(r, names) {
+  return (colour) => (r.players || {})[colour] ? playerName(r.players[colour], colour)
+    : names[colour] || colourName(colour);
+}
+
 function gameEntry(r, names) {
-  const who = (colour) => names[colour] || colourName(colour);
+  const who = whoThen(r, names);
   const byColour = (glory) => Object.entries(glory || {}).map(([c, g]) => `${who(c)} ${g}`).join(", ");
   const milestones = Object.entries(r.milestones || {});
   const note = (key, text) => h("div", {class: "muted small", text: `${t(key)} ${text}`});
@@ -30,7 +37,7 @@ function gameEntry(r, names) {
 }
 
 function changeEntry(r, names) {
-  const player = playerName(r.player || names[r.province], r.province);
+  const player = r.player ? playerName(r.player, r.province) : whoThen(r, names)(r.province);
   const values = {player, colour: colourName(r.province), game: r.before_game ?? "?",
                   glory: r.campaign_glory ?? "?", count: r.games_missed ?? 0};
   return [h("strong", {text: t("campaign.before_game", {game: values.game})}), " ",

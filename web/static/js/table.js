@@ -995,6 +995,8 @@ function renderSeat() {
     const seats = taken.length ? h("ul", {class: "seats"}, taken.map((seat) => h("li", {},
       t("seat.played_by", {province: playerName(seat.name, seat.id), names: seat.taken_by.join(", ")}), " ",
       h("button", {type: "button", class: "secondary small", "data-seat": seat.id, text: t("seat.free"),
+        // heard as the province it frees, not "Free it" once per province
+        "aria-label": t("seat.free_label", {province: playerName(seat.name, seat.id)}),
         onclick: async () => {
           if (!confirm(t("seat.free_confirm", {province: playerName(seat.name, seat.id)}))) return;
           try { who = await remove(`${base}/seats/${encodeURIComponent(seat.id)}`, tableId); renderSeat(); }

@@ -1,0 +1,46 @@
+"""The campaign page's next-game form and record, in a real browser (docs/ui.md, "The
+campaign page"): who played the games already recorded, a newcomer's name, and a player
+ticked both as missing the next game and as leaving for good."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+
+def hosted_after_game_1(devices, server, locale: str = "en-GB"):
+    """A campaign whose game 1 (Ann blue, Cat green, Ben red) is recorded, and a page open
+    on it as that game's host (who sets up the next one)."""
+    from companion.campaigns import record_game, start_campaign, start_next_game
+    from tests.companion.test_campaigns import play_out, script
+
+    setup, lines = script()
+    store = server.services.store
+    info = start_campaign(store, "Summer league", "seafall", setup)
+    play_out(server.services.tables.get(start_next_game(store, info.id).session_id), lines)
+    record_game(store, info.id)
+    page = devices(locale)
+    last = store.campaign(info.id).games[-1].session_id
+    page.goto(server.url(f"/host/{last}?pin={server.services.auth.demo_host(last)}"))
+    page.goto(server.url(f"/campaigns/{info.id}"))
+    expect(page.locator("#next-form")).to_be_visible()
+    return page, info
+
+
+def test_a_game_played_keeps_its_players_names_after_one_leaves(devices, server):
+    """Before Cat (green) leaves, game 1 reads "Ann 3, Cat 0, Ben 2"; once she has left (Dan
+    joining as gray), it still does. It read "Ann 3, Green 0, Ben 2": the record was named
+    from the provinces still in the campaign."""
+    page, info = hosted_after_game_1(devices, server)
+    record = page.locator("#campaign-record li")
+    expect(record).to_have_text(["Game 1: Ann 3, Cat 0, Ben 2"])
+    page.locator("fieldset.joining select[name=join-colour]").select_option("gray")
+    page.locator("input[name=join-player]").fill("Dan")
+    page.locator("input[name=leave][value=green]").check()
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#next-form button[type=submit]").click()
+    expect(page.locator("#campaign-result .pin")).to_be_visible()
+    expect(record).to_have_count(3)
+    expect(record.nth(0)).to_have_text("Game 1: Ann 3, Cat 0, Ben 2")
+    expect(record.nth(2)).to_have_text("Before game 2: Cat left the campaign.")
+    assert "green" not in server.services.tables.get(
+        server.services.store.campaign(info.id).current).state.provinces
