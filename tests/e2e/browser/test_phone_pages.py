@@ -412,6 +412,32 @@ def test_a_phone_off_the_network_says_so_and_catches_up_at_once_when_back(device
     expect(page.locator("#conn")).not_to_have_attribute("data-status", "offline")
 
 
+
+def test_the_tables_silence_is_said_until_it_answers_again_and_logs_no_error(devices, server):
+    """A tap sent while the table's server was down (restarted) said "No answer from the
+    table", which stayed once the badge said "live" again; and the browser logged
+    "TypeError: Failed to fetch". The notice goes when the table answers again; nothing
+    is logged but the browser's own word on the request that failed."""
+    ana = join_as(devices, server, "Ana", "blue")
+    logged: list[str] = []
+    ana.on("console", lambda m: logged.append(m.text) if m.type == "error" else None)
+    expect(ana.locator("#conn")).to_have_attribute("data-status", "live")
+    ana.route(re.compile(r"/commands$"), lambda route: route.abort())  # no answer at all
+    ana.click("#prompt button[data-value=merchants]")
+    expect(ana.locator("#notice")).to_have_text("No answer from the table (is the Wi-Fi on?). "
+                                                "Try again.")
+    ana.unroute(re.compile(r"/commands$"))
+    # the table's server away and back: its stream ends, the phone reconnects
+    live = server.services.live
+    with live._lock:
+        channel = live._channels.pop(server.table)
+    channel.close()
+    expect(ana.locator("#conn")).to_have_attribute("data-status", "live")
+    expect(ana.locator("#notice")).to_be_empty()
+    assert not [text for text in logged if "Failed to fetch" in text or "TypeError" in text]
+    ana.click("#prompt button[data-value=merchants]")  # and a tap goes through again
+    expect(ana.locator("#history-list")).to_contain_text("Merchants")
+
 def test_the_rounds_event_is_said_where_the_round_is(devices, server):
     """The event revealed for the round changes prices and powers until the round ends;
     only the history said which it was (players saw "costs 2 gold" with no reason)."""

@@ -3,7 +3,7 @@
 // readable message.
 "use strict";
 
-import {inLanguage} from "./i18n.js";
+import {inLanguage, t} from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -18,6 +18,25 @@ export class ApiError extends Error {
   }
 }
 
+// No answer at all (the table's server stopped, the Wi-Fi gone): the browser's "Failed to
+// fetch" TypeError, said in the page's language; the page shows it and logs nothing.
+export class NetworkError extends Error {
+  constructor(cause) {
+    super(t("error.network"));
+    this.code = "network";
+    this.cause = cause;
+  }
+}
+
+async function reach(url, init) {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if (err instanceof TypeError) throw new NetworkError(err);
+    throw err;
+  }
+}
+
 async function parse(response) {
   const type = response.headers.get("Content-Type") || "";
   const body = type.includes("json") ? await response.json() : null;
@@ -26,7 +45,7 @@ async function parse(response) {
 }
 
 export async function getJSON(url) {
-  const response = await fetch(url, {headers: {"Accept": "application/json"},
+  const response = await reach(url, {headers: {"Accept": "application/json"},
                                      credentials: "same-origin"});
   return parse(response);
 }
@@ -92,7 +111,7 @@ async function request(method, url, body, tableId, retried) {
     headers["Content-Type"] = "application/json";
     payload = JSON.stringify(body || {});
   }
-  const response = await fetch(url, {method, headers, body: payload, credentials: "same-origin"});
+  const response = await reach(url, {method, headers, body: payload, credentials: "same-origin"});
   try {
     return await parse(response);
   } catch (err) {

@@ -5,7 +5,7 @@
 
 import {$, h, fill, redraw, typedInput} from "./dom.js";
 import {config, t, has, pct, num, inLanguage} from "./i18n.js";
-import {ApiError, getJSON, getOptional, me, remove, send} from "./api.js";
+import {ApiError, NetworkError, getJSON, getOptional, me, remove, send} from "./api.js";
 import {follow} from "./live.js";
 import {lastAsked, normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
 import {hardwareAlerts} from "./alerts.js";
@@ -44,12 +44,14 @@ const trayWatch = cameraWatcher(tableId, {currentRead: () => read, onNewRead: re
 const boxCount = boxFortune(tableId);
 
 let errorShownAt = 0;  // when the error in the notice was shown (0: none)
+let unanswered = false;  // the notice says the table did not answer (a NetworkError)
 
 function notice(text, kind) {
   const box = $("#notice");
   if (text) text = text.charAt(0).toUpperCase() + text.slice(1);  // a refusal is a sentence
   fill(box, text ? h("p", {class: "notice " + (kind || "info"), text}) : null);
   errorShownAt = text && kind === "error" ? Date.now() : 0;
+  unanswered = false;
   if (text && kind !== "error") setTimeout(() => { if (box.textContent === text) fill(box); }, 6000);
 }
 
@@ -59,6 +61,11 @@ function staleError() {
 }
 
 function showError(err) {
+  if (err instanceof NetworkError) {  // said, not logged: the badge says when it is back
+    notice(t("error.network"), "error");
+    unanswered = true;
+    return;
+  }
   if (!(err instanceof ApiError)) console.error(err);
   if (err instanceof ApiError && err.code === "conflict") {
     notice(t("error.conflict"), "warn");
@@ -1249,6 +1256,9 @@ async function refresh() {
 
 function setConnection(status) {
   const el = $("#conn");
+  // back in touch with the table: "the table is not answering" said meanwhile is over
+  const answering = (s) => s === "live" || s === "polling";
+  if (unanswered && answering(status) && !answering(el.dataset.status)) notice(null);
   el.dataset.status = status;
   el.textContent = t("conn." + status);
 }
