@@ -1102,7 +1102,8 @@ function renderUndoRedo() {
 function renderState() {
   const state = view.state;
   $("#status").textContent = statusLine(state);
-  $("#version").textContent = t("status.version", {version: view.version});
+  // the table's version, for tests and debugging: no word of it for players ("v131 spectator")
+  $("#status").dataset.version = String(view.version);
   renderMe();
   if (seatRole !== (who ? who.role : null)) { seatRole = who ? who.role : null; renderSeat(); }
   renderPrompt();
