@@ -166,3 +166,40 @@ def test_the_host_takes_back_a_game_set_up_wrong_and_a_recording(app, client, se
     assert r.json["summary"]["game"] == 1
     assert client.get(f"/api/tables/{session}").json["campaign"]["recorded"] is False
     assert client.post(f"/api/tables/{session}/undo", json={}).status_code == 200
+
+
+def after_game_1(client, services) -> str:
+    """A campaign whose game 1 (Ann blue, Cat green, Ben red) is recorded; ``client`` hosted
+    it, so it sets up the next one."""
+    cid = client.post("/api/campaigns", json={"name": "Ours", "setup": first_setup()}).json["id"]
+    play_out(services.tables.get(client.post(f"/api/campaigns/{cid}/next").json["table"]),
+             script()[1])
+    assert client.post(f"/api/campaigns/{cid}/record").status_code == 200
+    return cid
+
+
+DAN = {"colour": "gray", "advisor": "Advanced Scout", "ships": ["gray-1:sail"],
+       "improvements": []}
+
+
+@pytest.mark.parametrize("player", [None, "", "   ", 7], ids=["none", "empty", "blank",
+                                                                 "number"])
+def test_a_new_player_joins_only_with_a_name(client, services, player):
+    """A newcomer with no name was stored with one made up from the request (the French page
+    sent "Gris", so the English page said "Gris joined the campaign as Gray"). The API now
+    refuses, in English and in French, and nothing is set up."""
+    cid = after_game_1(client, services)
+    join = {**DAN, **({} if player is None else {"player": player})}
+    for lang, said in (("en", "the new player of the gray province needs a name ('player')"),
+                       ("fr", "le nouveau joueur de la province Gris doit avoir un nom "
+                              "(«\u00a0player\u00a0»)")):
+        r = client.post(f"/api/campaigns/{cid}/next", json={"changes": [{"join": join}]},
+                        headers={"Accept-Language": lang})
+        assert r.status_code == 400, r.json
+        assert r.json["message"] == "the new player of the gray province needs a name ('player')"
+        assert r.json.get("phrases", {}).get(r.json["message"], r.json["message"]) == said
+    assert client.get(f"/api/campaigns/{cid}").json["current"] is None
+    r = client.post(f"/api/campaigns/{cid}/next",
+                    json={"changes": [{"join": {**DAN, "player": "  Dan "}}]})
+    assert r.status_code == 201, r.json
+    assert services.tables.get(r.json["table"]).state.provinces["gray"].player == "Dan"

@@ -55,15 +55,21 @@ def games_played(options: Mapping[str, Any]) -> int:
     return game - 1
 
 
-def join(options: Mapping[str, Any], colour: str, player: str, *,
+def join(options: Mapping[str, Any], colour: str, player: str | None, *,
          ships: Sequence[str], improvements: Sequence[Mapping[str, Any]],
          advisor: str | None, leader_reputation: int = 0,
          leader_fortune: int = 0) -> dict[str, Any]:
-    """The next game's options with a new province joining the campaign."""
+    """The next game's options with a new province joining the campaign. ``player`` is the
+    newcomer's name, required: the record and every page name them by it (a colour's name
+    stood in for it, in the language of the page that sent it: "Gris" on an English page)."""
     out = copy.deepcopy(dict(options))
     provinces = _provinces(out)
     if colour not in COLOURS:
         raise InvalidCommand(f"a province's colour is one of {', '.join(COLOURS)}")
+    if not isinstance(player, str) or not player.strip():
+        raise InvalidCommand(f"the new player of the {colour} province needs a name "
+                             "('player')")
+    player = player.strip()
     if any(p.get("colour") == colour for p in provinces):
         raise IllegalCommand(f"the {colour} province is already in the campaign")
     if len(provinces) >= MAX_PROVINCES:
@@ -211,7 +217,7 @@ def apply_changes(options: Mapping[str, Any]) -> dict[str, Any]:
             if not isinstance(val, int) or isinstance(val, bool) or val < 0:
                 raise InvalidCommand(f"'{kind}': '{key}' is a whole number")
         if kind == "join":
-            out = join(out, colour, str(args.pop("player", colour.title())),
+            out = join(out, colour, args.pop("player", None),
                        advisor=args.pop("advisor", None), **args)
         elif kind == "catch_up":
             out = catch_up(out, colour, **args)

@@ -366,6 +366,8 @@ _REFUSALS: list[tuple[str, str]] = [
     (r"the (\w+) province is already in the campaign",
      "la province {colour:1} est déjà dans la campagne"),
     (r"the campaign already has (\d+) provinces", "la campagne a déjà {1} provinces"),
+    (r"the new player of the (\w+) province needs a name \('player'\)",
+     "le nouveau joueur de la province {colour:1} doit avoir un nom ({Q0}player{Q1})"),
     (r"joining needs a campaign with provinces in it",
      "pour rejoindre, il faut une campagne qui a des provinces"),
     (r"(\w+) is still marked absent for this game",

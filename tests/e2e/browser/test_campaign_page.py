@@ -44,3 +44,40 @@ def test_a_game_played_keeps_its_players_names_after_one_leaves(devices, server)
     expect(record.nth(2)).to_have_text("Before game 2: Cat left the campaign.")
     assert "green" not in server.services.tables.get(
         server.services.store.campaign(info.id).current).state.provinces
+
+
+def test_a_new_player_is_not_sent_without_a_name(devices, server):
+    """On the French page, « Gris » chosen under « Un nouveau joueur arrive » and « Nom du
+    joueur » left empty: the form is not sent, and the name field says why in French. It was
+    sent with the colour's French name as the player's ("Gris joined the campaign as Gray"
+    on the English page)."""
+    page, info = hosted_after_game_1(devices, server, "fr-FR")
+    page.locator("fieldset.joining select[name=join-colour]").select_option("gray")
+    name = page.locator("input[name=join-player]")
+    expect(name).to_have_value("")
+    page.locator("#next-form button[type=submit]").click()
+    page.wait_for_timeout(500)
+    assert server.services.store.campaign(info.id).current is None  # nothing sent
+    assert name.evaluate("(input) => input.validationMessage") == \
+        "Tapez le nom du nouveau joueur."
+    name.fill("   ")
+    page.locator("#next-form button[type=submit]").click()
+    page.wait_for_timeout(500)
+    assert server.services.store.campaign(info.id).current is None
+    # nobody joining after all: the empty name no longer holds the form back
+    page.locator("fieldset.joining select[name=join-colour]").select_option("")
+    page.locator("#next-form button[type=submit]").click()
+    expect(page.locator("#campaign-result .pin")).to_be_visible()
+    assert "gray" not in server.services.tables.get(
+        server.services.store.campaign(info.id).current).state.provinces
+
+
+def test_a_new_player_named_joins_under_that_name(devices, server):
+    """The name typed is the one stored (trimmed)."""
+    page, info = hosted_after_game_1(devices, server, "fr-FR")
+    page.locator("fieldset.joining select[name=join-colour]").select_option("gray")
+    page.locator("input[name=join-player]").fill(" Dan ")
+    page.locator("#next-form button[type=submit]").click()
+    expect(page.locator("#campaign-result .pin")).to_be_visible()
+    state = server.services.tables.get(server.services.store.campaign(info.id).current).state
+    assert state.provinces["gray"].player == "Dan"

@@ -198,7 +198,7 @@ async function hostActions(c) {
     const join = form.querySelector("fieldset.joining");
     const colour = join ? join.querySelector("select[name=join-colour]").value : "";
     if (colour) {
-      changes.push({join: {colour, player: join.querySelector("input[name=join-player]").value.trim() || colourName(colour),
+      changes.push({join: {colour, player: join.querySelector("input[name=join-player]").value.trim(),
                            advisor: join.querySelector("select[name=join-advisor]").value || null,
                            ships: values(join, "ship"),
                            improvements: chosenImprovements(join)}});
@@ -331,11 +331,22 @@ function joining(c, provinces) {
   const details = h("div", {class: "stack", hidden: true});
   colour.addEventListener("change", () => {
     details.hidden = !colour.value;
+    if (!colour.value) {  // nobody joins: nothing of theirs to fill, nor to check
+      fill(details);
+      return;
+    }
+    // the name is required (the engine refuses a newcomer without one): the form is not
+    // sent without it, and says so in the page's language (a colour's name stood in for it)
+    const name = h("input", {name: "join-player", autocomplete: "off", required: true,
+                             maxlength: "40"});
+    const named = () => name.setCustomValidity(name.value.trim() ? "" : t("campaign.join_name_needed"));
+    name.addEventListener("input", named);
+    named();
     fill(details,
-      h("label", {}, t("campaign.join_player"), h("input", {name: "join-player", autocomplete: "off"})),
+      h("label", {}, t("campaign.join_player"), name),
       worthOne.length ? h("label", {}, t("campaign.join_advisor"), h("select", {name: "join-advisor"},
         ...worthOne.map((name) => h("option", {value: name, text: name})))) : h("input", {type: "hidden", name: "join-advisor", value: ""}),
-      ...(colour.value ? improvements(colour.value, played, NEW_FIELDS) : []));
+      ...improvements(colour.value, played, NEW_FIELDS));
   });
   return h("fieldset", {class: "joining"}, h("legend", {text: t("campaign.join_legend")}),
     h("label", {}, t("campaign.join_colour"), colour), details);

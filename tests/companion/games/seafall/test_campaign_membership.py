@@ -100,6 +100,12 @@ def test_campaign_changes_in_the_setup_options_are_the_same_functions():
                  "'ships' is a list", id="ships not a list"),
     pytest.param([{"catch_up": {"colour": "red"}}], IllegalCommand, "no missed games",
                  id="nothing to catch up"),
+    # a newcomer's name is theirs to give: it was made up from the colour (the page sent the
+    # colour's name in its language, "Gris")
+    pytest.param([{"join": {"colour": "gray", **GRAY}}], InvalidCommand,
+                 "gray province needs a name", id="joining without a name"),
+    pytest.param([{"join": {"colour": "gray", "player": " ", **GRAY}}], InvalidCommand,
+                 "gray province needs a name", id="joining with a blank name"),
 ])
 def test_bad_campaign_changes_are_refused(changes, error, match):
     with pytest.raises(error, match=match):
