@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from vision.boxes import unscaled
-from vision.detection import WorkFrame, small_dice_warning
+from vision.detection import WorkFrame, expected_die_px, small_dice_warning
 from vision.enrollment import Profile
 from vision.filters import blank
 from vision.hands import HAND_SHARE, SkinScene, hand_fraction
@@ -83,10 +83,26 @@ def frame_warnings(
         # or enrolled under other light; "no dice" alone would hide it
         warnings.append(UNLIKE(count=unlike, profile=profile.name))
     # with a scene, the whole frame (the scene is of the frame's shape, not small's)
-    if hand_fraction(small if skin_scene is None else frame, skin_scene) > HAND_SHARE:
+    if hand_fraction(small if skin_scene is None else frame, skin_scene) > hand_bar(
+            dice, frame.shape, work.die_px):
         # dice in or near a hand may be moving, held or hidden: confirm them all
         warnings.append(HAND_IN_TRAY)
     return warnings
+
+
+def hand_bar(dice: Sequence[DieRead], shape: tuple[int, ...], read_px: float) -> float:
+    """The share of a picture (of ``shape``, read at a die size of ``read_px``) that a
+    patch of skin colour must cover to be a hand: :data:`vision.hands.HAND_SHARE` for
+    dice at the framing default's size or smaller, and as much more as the dice's area is
+    larger than its (a hand seen closer is larger in the picture by as much as the dice
+    are). The dice count at the size they were read at or their smallest box, whichever
+    is smaller: a frame read at the default whose boxes are larger (dice read at a size
+    not theirs, whose reads are not to be trusted) keeps the bar, and a hand's knuckles
+    boxed as a large die do not raise it."""
+    if not dice:
+        return HAND_SHARE
+    side = min(read_px, float(min(max(d.box[2], d.box[3]) for d in dice)))
+    return HAND_SHARE * max(1.0, side / expected_die_px(shape)) ** 2
 
 
 def blank_warning(frame: np.ndarray) -> str:

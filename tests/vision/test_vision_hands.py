@@ -20,6 +20,7 @@ from tests.vision.helpers import (
     photo,
     roll_sequence,
 )
+from vision.framewarnings import hand_bar
 from vision.hands import (
     HAND_SHARE,
     SkinScene,
@@ -32,6 +33,7 @@ from vision.hands import (
     table_edges,
 )
 from vision.reader import DiceReader
+from vision.reading import DieRead
 from vision.settle import STILL_SKIN_NOTE, STILL_SKIN_SECONDS, SettleDetector, TrayState
 from vision.sources import FakeSource
 from vision.surroundings import (
@@ -236,3 +238,20 @@ def test_the_reader_takes_the_settle_detectors_scene() -> None:
     assert any("hand" in w for w in read.warnings)
     assert all(d.uncertain for d in read.dice)
     assert not DiceReader("d6").read(wood, "frame", scene).warnings
+
+
+def test_the_bar_for_a_hand_rises_with_the_dice_read_at_their_size() -> None:
+    shape = (1000, 1500, 3)  # the framing default: dice of 63.6 px
+
+    def dice(*sides: int) -> list[DieRead]:
+        return [DieRead("1", 0.9, False, (0, 0, s, s), None) for s in sides]
+
+    assert hand_bar([], shape, 63.6) == HAND_SHARE
+    assert hand_bar(dice(60, 64), shape, 63.6) == HAND_SHARE  # at the default size
+    assert hand_bar(dice(30), shape, 63.6) == HAND_SHARE  # never lowered
+    # read at 3 times the default, the dice boxed so: a hand 3 times larger, 9 times the area
+    assert hand_bar(dice(191, 200), shape, 190.8) == pytest.approx(9 * HAND_SHARE, 0.01)
+    # read at the default with larger boxes (a read not at the dice's size): the bar stays
+    assert hand_bar(dice(191, 200), shape, 63.6) == HAND_SHARE
+    # the smallest die counts: a hand's knuckles boxed as a large die do not raise it
+    assert hand_bar(dice(63, 200), shape, 190.8) == HAND_SHARE
