@@ -203,3 +203,28 @@ def test_a_new_player_joins_only_with_a_name(client, services, player):
                     json={"changes": [{"join": {**DAN, "player": "  Dan "}}]})
     assert r.status_code == 201, r.json
     assert services.tables.get(r.json["table"]).state.provinces["gray"].player == "Dan"
+
+
+@pytest.mark.parametrize("order", ["absent first", "leave first"])
+def test_a_player_cannot_both_miss_the_next_game_and_leave_for_good(client, services, order):
+    """Cat (green) ticked as missing the next game and as leaving for good: the leave was
+    applied and the absence dropped without a word. Now refused, in English and in French,
+    whatever the order, and nothing is set up; either one alone is taken."""
+    cid = after_game_1(client, services)
+    changes = [{"join": {**DAN, "player": "Dan"}}, {"absent": {"colour": "green"}},
+               {"leave": {"colour": "green"}}]
+    if order == "leave first":
+        changes[1], changes[2] = changes[2], changes[1]
+    message = "green cannot both miss this game and leave the campaign for good: choose one"
+    r = client.post(f"/api/campaigns/{cid}/next", json={"changes": changes})
+    assert r.status_code == 409 and r.json["message"] == message, r.json
+    r = client.post(f"/api/campaigns/{cid}/next", json={"changes": changes},
+                    headers={"Accept-Language": "fr"})
+    assert r.json["phrases"][message] == ("Vert ne peut pas à la fois manquer cette partie et "
+                                          "quitter la campagne pour de bon : choisissez l’un "
+                                          "des deux")
+    assert client.get(f"/api/campaigns/{cid}").json["current"] is None
+    r = client.post(f"/api/campaigns/{cid}/next", json={"changes": changes[:1] + [
+        c for c in changes[1:] if "leave" in c]})
+    assert r.status_code == 201, r.json
+    assert "green" not in services.tables.get(r.json["table"]).state.provinces

@@ -197,6 +197,7 @@ def apply_changes(options: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(changes, list):
         raise InvalidCommand("'campaign_changes' is a list of {\"join\"|\"catch_up\"|"
                              "\"leave\"|\"absent\": {...}}")
+    _refuse_absent_and_leaving(changes)
     for change in changes:
         if not isinstance(change, Mapping) or len(change) != 1 or \
                 next(iter(change)) not in CHANGES:
@@ -229,6 +230,24 @@ def apply_changes(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # -- helpers ------------------------------------------------------------------------------
+
+
+def _colours_of(changes: list[Any], kind: str) -> list[str]:
+    """The colours of the changes of ``kind`` (as written: checked when applied)."""
+    return [change[kind]["colour"] for change in changes
+            if isinstance(change, Mapping) and isinstance(change.get(kind), Mapping)
+            and isinstance(change[kind].get("colour"), str)]
+
+
+def _refuse_absent_and_leaving(changes: list[Any]) -> None:
+    """A player marked both as missing this game and as leaving for good: the leave was
+    applied and the absence dropped without a word (or, leaving first, the absence refused
+    as "there is no ... province"). Which one was meant is the table's to say."""
+    leaving = set(_colours_of(changes, "leave"))
+    for colour in _colours_of(changes, "absent"):
+        if colour in leaving:
+            raise IllegalCommand(f"{colour} cannot both miss this game and leave the campaign "
+                                 "for good: choose one")
 
 
 def _provinces(options: dict[str, Any]) -> list[dict[str, Any]]:

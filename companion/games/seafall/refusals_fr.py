@@ -375,6 +375,9 @@ _REFUSALS: list[tuple[str, str]] = [
     (r"(\w+) has no missed games to catch up", "{colour:1} n’a aucune partie manquée à rattraper"),
     (r"a game of SeaFall needs at least (\d+) provinces",
      "une partie de SeaFall demande au moins {1} provinces"),
+    (r"(\w+) cannot both miss this game and leave the campaign for good: choose one",
+     "{colour:1} ne peut pas à la fois manquer cette partie et quitter la campagne pour de "
+     "bon : choisissez l’un des deux"),
     (r"(\w+) is already marked absent for this game",
      "{colour:1} est déjà marqué absent pour cette partie"),
     (r"(\w+) improves its ships (\d+) time\(s\), one per (.+); got (\d+)",

@@ -81,3 +81,29 @@ def test_a_new_player_named_joins_under_that_name(devices, server):
     expect(page.locator("#campaign-result .pin")).to_be_visible()
     state = server.services.tables.get(server.services.store.campaign(info.id).current).state
     assert state.provinces["gray"].player == "Dan"
+
+
+def test_a_player_ticked_as_missing_the_game_and_leaving_is_asked_which(devices, server):
+    """Cat ticked under "Who misses the next game?" and "Who leaves the campaign for good?":
+    the page says the two contradict each other, naming her, and sends nothing (it sent
+    both, and the leave was kept without a word; the API refuses it too). Unticked, the
+    form goes."""
+    page, info = hosted_after_game_1(devices, server)
+    page.locator("fieldset.joining select[name=join-colour]").select_option("gray")
+    page.locator("input[name=join-player]").fill("Dan")
+    page.locator("input[name=absent][value=green]").check()
+    page.locator("input[name=leave][value=green]").check()
+    asked = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    page.locator("#next-form button[type=submit]").click()
+    expect(page.locator("#absent-and-leaving")).to_have_text(
+        "Cat: ticked both as missing the next game and as leaving the campaign for good. "
+        "Untick one of the two.")
+    page.wait_for_timeout(300)
+    assert asked == [] and server.services.store.campaign(info.id).current is None
+    page.locator("input[name=absent][value=green]").uncheck()
+    page.locator("#next-form button[type=submit]").click()
+    expect(page.locator("#campaign-result .pin")).to_be_visible()
+    assert asked == ["Cat will leave the campaign for good. Go on?"]
+    state = server.services.tables.get(server.services.store.campaign(info.id).current).state
+    assert "green" not in state.provinces

@@ -185,8 +185,17 @@ async function hostActions(c) {
     const ticked = (name) => [...form.querySelectorAll(`input[name=${name}]:checked`)].map((box) => box.value);
     const values = (part, name) => [...part.querySelectorAll(`select[name=${name}]`)].map((x) => x.value);
     const leaving = ticked("leave");  // for good: asked once more
-    if (leaving.length && !window.confirm(t("campaign.leave_confirm", {players: leaving.map((colour) =>
-      playerName((provinces.find((p) => p.colour === colour) || {}).player, colour)).join(", ")}))) return;
+    const nameOf = (colour) => playerName((provinces.find((p) => p.colour === colour) || {}).player, colour);
+    // missing the next game and leaving for good contradict each other: which one is meant
+    // is the host's to say (it was sent, and the leave kept without a word); the API
+    // refuses it too
+    const both = ticked("absent").filter((colour) => leaving.includes(colour));
+    if (both.length) {
+      fill(result, h("p", {class: "notice error", id: "absent-and-leaving",
+        text: t("campaign.absent_and_leave", {players: both.map(nameOf).join(", ")})}));
+      return;
+    }
+    if (leaving.length && !window.confirm(t("campaign.leave_confirm", {players: leaving.map(nameOf).join(", ")}))) return;
     // who comes back, who misses this game, who joins, then who leaves: a game keeps three
     // provinces at every step, so a newcomer replacing a leaver joins first (docs/seafall.md)
     const changes = [];
