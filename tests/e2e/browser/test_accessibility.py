@@ -187,3 +187,70 @@ def test_buttons_are_named_for_a_screen_reader_by_what_they_do(devices, server):
            ).to_have_attribute("data-seat", "blue")
     expect(french.get_by_role("button", name="Annuler", exact=True)).to_have_attribute(
         "id", "undo")
+
+
+TV_TEXT = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !el.getClientRects().length) continue;
+    if (getComputedStyle(el).visibility === 'hidden') continue;
+    out.push({what: el.tagName + '.' + el.className + ' ' + el.textContent.trim().slice(0, 40),
+              px: parseFloat(getComputedStyle(el).fontSize),
+              line: !!el.closest('.tv-ships, #tv-events')});
+  }
+  return out;
+}"""
+CLIPPED = """() => [...document.querySelectorAll(
+    '.tv-grid > *, .tv-province, .tv-ships, #tv-events')]
+  .filter((el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1)
+  .map((el) => el.className || el.id)"""
+SUNK = """(el) => {
+  let opacity = 1;
+  for (let e = el; e; e = e.parentElement) opacity *= parseFloat(getComputedStyle(e).opacity);
+  return {colour: getComputedStyle(el).color, opacity,
+          card: getComputedStyle(el.closest('.tv-province')).backgroundColor,
+          struck: getComputedStyle(el).textDecorationLine};
+}"""
+
+
+@pytest.mark.parametrize("locale,sunk", [("en-GB", "Green ship 2 · sunk"),
+                                         ("fr-FR", "Bateau vert 2 · coulé")])
+def test_the_tv_is_read_across_the_table_on_a_small_screen(devices, server, locale, sunk):
+    """The TV's sizes follow the screen's width: at 1280x720 the ship lines were 11 px and
+    the recent events 13 px. No word on it is under 16 px, its lines are 18 px and up, and
+    it still fits its screen; a sunk ship, struck through, was dimmed to 3:1 on its card."""
+    from companion.engine import Command
+    from companion.games.seafall.setup import demo_options
+
+    options = demo_options()
+    options["provinces"][1]["ships"][1]["sunk"] = True
+    table = server.services.tables.create("seafall", options)
+    table.apply(Command("hire_guild", {"guild": "explorers"}, "blue"))
+    table.apply(Command("sail", {"moves": [{"ship": "blue-1",
+                                            "path": ["coastal_waters", "isle-a"]}]}, "blue"))
+    table.apply(Command("explore", {"flagship": "blue-1", "site": "isle-a/3"}, "blue"))
+    table.apply(Command("roll", {"faces": ["strong", "blank"]}, "blue"))
+    pin = server.services.auth.demo_host(table.session_id)
+    for size in ({"width": 1280, "height": 720}, TV):
+        tv = devices(locale, viewport=size)
+        tv.goto(server.url(f"/host/{table.session_id}?pin={pin}"))  # with the invite
+        tv.goto(server.url(f"/t/{table.session_id}/tv"))
+        tv.wait_for_function("document.querySelector('#tv-qr').naturalWidth > 0")
+        expect(tv.locator("#tv-roll .faces.huge .face")).to_have_count(2)
+        expect(tv.locator(".tv-province .sunk")).to_have_text(sunk)
+        tv.wait_for_load_state("networkidle")
+        texts = tv.evaluate(TV_TEXT)
+        assert texts
+        small = [t["what"] + f" {t['px']}px" for t in texts
+                 if t["px"] < (18 if t["line"] else 16)]
+        assert not small, f"at {size}: {small}"
+        scroll = tv.evaluate("[document.documentElement.scrollWidth, "
+                             "document.documentElement.scrollHeight]")
+        assert scroll == [size["width"], size["height"]], f"at {size}: the page scrolls"
+        assert tv.evaluate(CLIPPED) == [], f"at {size}: cut off"
+        assert 1 <= tv.locator("#tv-events li").count()
+        ship = tv.locator(".tv-province .sunk").evaluate(SUNK)
+        assert "line-through" in ship["struck"]
+        assert ship["opacity"] == 1
+        assert contrast(_rgb(ship["colour"]), _rgb(ship["card"])) >= 4.5, ship
