@@ -275,3 +275,29 @@ def test_games_played_keep_the_names_of_who_played_them_after_a_player_leaves(st
     assert named[0] == {"blue": "Ann", "green": "Cat", "red": "Ben"}
     assert named[3] == {"blue": "Ann", "gray": "Dan", "red": "Ben"}
     assert named[4]["green"] == "Eve" and named[5]["gray"] == "Dan"
+
+
+def test_a_newcomer_replacing_a_leaver_takes_the_last_place_of_those_who_stay(store):
+    """Rulebook, "Joining the campaign": the newcomer's campaign glory is "the last-place
+    player's current campaign glory value minus the number of games that have been played".
+    After game 1 (Ann 3, Cat 0, Ben 2) Cat leaves and Dan joins before game 2: the last
+    place of the campaign Dan joins is Ben's 2, so Dan starts at 2 - 1 = 1. It was taken
+    from Cat's 0 (-1), Cat being still in the campaign when the page's changes had Dan join
+    first, as a game of three must (docs/seafall.md, "One leaves, another joins, before the
+    same game"). A leaver listed first was already out of it: the order no longer matters."""
+    setup, lines = script()
+    campaign = start_campaign(store, "C", "seafall", setup)
+    play_out(start_next_game(store, campaign.id), lines)
+    ledger = record_game(store, campaign.id).ledger
+    assert {p["colour"]: p["campaign_glory"] for p in ledger["provinces"]} == {
+        "blue": 3, "green": 0, "red": 2}
+    changes = [{"join": {"colour": "gray", "player": "Dan", "advisor": "Advanced Scout",
+                         "ships": ["gray-1:sail"], "improvements": []}},
+               {"leave": {"colour": "green"}}]
+    table = start_next_game(store, campaign.id, changes=changes)
+    assert table.state.provinces["gray"].campaign_glory == 2 - 1
+    assert table.state.record[-2] == {"event": "joined", "province": "gray", "player": "Dan",
+                                      "before_game": 2, "campaign_glory": 1}
+    assert {c: p.campaign_glory for c, p in table.state.provinces.items()} == {
+        "blue": 3, "red": 2, "gray": 1}
+    assert table.state.provinces["gray"].title == "count"  # the last of three

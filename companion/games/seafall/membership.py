@@ -5,7 +5,8 @@ campaign"): pure functions from the next game's setup options (as
 * :func:`join`: a new province enters after ``game - 1`` games (the prologue is not
   counted): its ships improved once per game played, one improvement per three games
   (rounded down), an advisor worth one reputation from the advisor deck, campaign glory equal
-  to the last place's less the games played, the next title down, a line in the record.
+  to the last place's (among the players who stay) less the games played, the next title
+  down, a line in the record.
 * :func:`catch_up`: a player returns after missing games: ships improved once per game
   missed, one improvement per three games missed (rounded down).
 * :func:`miss_game`: a player cannot come to the next game: the province is absent.
@@ -27,7 +28,7 @@ improvements as ``"<ship>:<value>"`` (``"gray-1:sail"``, as the end-of-game
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from companion.errors import IllegalCommand, InvalidCommand
@@ -58,10 +59,14 @@ def games_played(options: Mapping[str, Any]) -> int:
 def join(options: Mapping[str, Any], colour: str, player: str | None, *,
          ships: Sequence[str], improvements: Sequence[Mapping[str, Any]],
          advisor: str | None, leader_reputation: int = 0,
-         leader_fortune: int = 0) -> dict[str, Any]:
+         leader_fortune: int = 0, leaving: Collection[str] = ()) -> dict[str, Any]:
     """The next game's options with a new province joining the campaign. ``player`` is the
     newcomer's name, required: the record and every page name them by it (a colour's name
-    stood in for it, in the language of the page that sent it: "Gris" on an English page)."""
+    stood in for it, in the language of the page that sent it: "Gris" on an English page).
+    ``leaving``: the colours that leave the campaign before the same game (the changes may
+    have them leave after the newcomer joins, to keep three provinces at every step): they
+    are not the last place the newcomer's campaign glory is taken from (docs/seafall.md,
+    "One leaves, another joins, before the same game")."""
     out = copy.deepcopy(dict(options))
     provinces = _provinces(out)
     if colour not in COLOURS:
@@ -77,7 +82,9 @@ def join(options: Mapping[str, Any], colour: str, player: str | None, *,
     if not provinces:
         raise IllegalCommand("joining needs a campaign with provinces in it")
     played = games_played(out)
-    glory = min(int(p.get("campaign_glory", 0)) for p in provinces) - played
+    # "the last-place player's current campaign glory": of the players who stay
+    staying = [p for p in provinces if p.get("colour") not in leaving] or provinces
+    glory = min(int(p.get("campaign_glory", 0)) for p in staying) - played
     prov: dict[str, Any] = {
         "colour": colour, "player": player, "campaign_glory": glory,
         "leader_reputation": leader_reputation, "leader_fortune": leader_fortune,
@@ -198,6 +205,7 @@ def apply_changes(options: Mapping[str, Any]) -> dict[str, Any]:
         raise InvalidCommand("'campaign_changes' is a list of {\"join\"|\"catch_up\"|"
                              "\"leave\"|\"absent\": {...}}")
     _refuse_absent_and_leaving(changes)
+    leaving = set(_colours_of(changes, "leave"))
     for change in changes:
         if not isinstance(change, Mapping) or len(change) != 1 or \
                 next(iter(change)) not in CHANGES:
@@ -219,7 +227,7 @@ def apply_changes(options: Mapping[str, Any]) -> dict[str, Any]:
                 raise InvalidCommand(f"'{kind}': '{key}' is a whole number")
         if kind == "join":
             out = join(out, colour, args.pop("player", None),
-                       advisor=args.pop("advisor", None), **args)
+                       advisor=args.pop("advisor", None), leaving=leaving, **args)
         elif kind == "catch_up":
             out = catch_up(out, colour, **args)
         elif kind == "absent":
