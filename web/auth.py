@@ -112,9 +112,11 @@ class Auth:
     limiter: RateLimiter = field(init=False)
     _invites: dict[str, tuple[str, float]] = field(default_factory=dict)  # current, in memory
     _demo_pins: dict[str, str] = field(default_factory=dict)
+    started_at: float = field(init=False)  # when this server started (its clock)
 
     def __post_init__(self) -> None:
         self.limiter = RateLimiter(JOIN_ATTEMPTS, JOIN_WINDOW, self.clock)
+        self.started_at = self.clock()  # this server's start: links made before are replaced
 
     # -- host and invites --------------------------------------------------------------------
 
@@ -138,6 +140,16 @@ class Auth:
         if current is not None and self.store.invite_valid(table_id, current[0], self.clock()):
             return Invite(join_url(base_url, table_id, current[0]), *current)
         return self.new_invite(table_id, base_url)
+
+    def gone_by_restart(self, table_id: str, token: str) -> bool:
+        """Whether a join link that no longer works was the table's link when its server
+        last started, not yet expired: the first link made since (tokens are stored hashed,
+        so a restart makes a new one) replaced it, not the host."""
+        expires = self.store.invite_expiry(table_id, token)
+        start = self.started_at + self.token_hours * 3600  # the expiry of a link made at start
+        if expires is None or expires <= self.clock() or expires >= start:
+            return False
+        return self.store.newest_invite_expiry(table_id, before=start) == expires
 
     def demo_host(self, table_id: str) -> str:
         """The demo table's PIN, made once per server run so the console and the home page

@@ -136,6 +136,18 @@ class AuthStore:
             self._conn.execute("INSERT INTO invites (token_hash, table_id, expires_at) "
                                "VALUES (?, ?, ?)", (token_hash(token), table_id, expires_at))
 
+    def invite_expiry(self, table_id: str, token: str) -> float | None:
+        """When the table's join token expires (or expired), or None for a token never made."""
+        rows = self._run("SELECT expires_at FROM invites WHERE token_hash = ? AND table_id = ?",
+                         (token_hash(token), table_id))
+        return rows[0][0] if rows else None
+
+    def newest_invite_expiry(self, table_id: str, before: float) -> float | None:
+        """The expiry of the table's newest join token expiring before ``before``."""
+        rows = self._run("SELECT MAX(expires_at) FROM invites WHERE table_id = ? AND "
+                         "expires_at < ?", (table_id, before))
+        return rows[0][0] if rows else None
+
     def invite_valid(self, table_id: str, token: str, now: float) -> bool:
         rows = self._run("SELECT expires_at, revoked FROM invites WHERE token_hash = ? AND "
                          "table_id = ?", (token_hash(token), table_id))

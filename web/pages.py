@@ -177,8 +177,13 @@ def join(session_id: str) -> Any:
     # a link that expired or was replaced says so at once, not after the form is filled in
     link_valid = bool(token) and services.auth.store.invite_valid(session_id, token,
                                                                    services.auth.clock())
+    # why it no longer works: a server restarted since it was made (`serve --demo` makes a
+    # new link at each start) is said so, rather than "it expired"
+    gone = ("join.link_cut" if not token else "join.link_restarted"
+            if not link_valid and services.auth.gone_by_restart(session_id, token)
+            else "join.link_gone")
     return _render("join.html", table=found, provinces=provinces, link_valid=link_valid,
-                   config={"page": "join", "table": session_id, "token": token})
+                   link_gone=gone, config={"page": "join", "table": session_id, "token": token})
 
 
 @bp.get("/campaigns/<campaign_id>")

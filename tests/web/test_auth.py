@@ -174,6 +174,35 @@ def test_join_links_expire_and_a_new_one_replaces_the_old(app, clock):
                              json={**body, "token": fresh}).status_code == 200
 
 
+def test_a_join_link_from_before_a_restart_says_the_server_restarted(services, clock, tmp_path):
+    """`tableside serve --demo` makes a new link at each start: an old link said it had
+    expired or that the host made a new one. The link current when the server stopped says
+    the server restarted; one the host had replaced before still says so, in French too."""
+    app = create_app(services, {"TESTING": True})
+    host = browser(app)
+    tid = create(host)["id"]
+    replaced = host.get(f"/api/tables/{tid}/invite").json["token"]
+    clock.now += 60  # the host makes a new link a minute later
+    current = host.post(f"/api/tables/{tid}/invite").json["token"]
+    clock.now += 3600
+    services.auth.store.close()  # the server stops, and starts again an hour later
+    services.auth = Auth(AuthStore.beside(tmp_path / "t.sqlite3"), clock=clock)
+    new = services.auth.invite(tid, "http://table/").token  # what the console shows
+    assert new not in (current, replaced)
+
+    def said(token: str, lang: str = "en") -> str:
+        page = browser(app).get(f"/join/{tid}?token={token}", headers={"Accept-Language": lang})
+        (text,) = re.findall(r'<p class="notice error" id="link-gone">(.*?)</p>',
+                             page.get_data(as_text=True))
+        return text
+
+    assert "server was restarted" in said(current) and "expired" not in said(current)
+    assert "redémarré" in said(current, "fr")
+    assert "expired" in said(replaced) and "restarted" not in said(replaced)
+    clock.now += 12 * 3600  # expired anyway by now
+    assert "expired" in said(current)
+
+
 def test_join_attempts_are_rate_limited_per_address(app, clock):
     host = browser(app)
     tid = create(host)["id"]
