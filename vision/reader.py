@@ -38,7 +38,7 @@ from vision.dicefinder import (
     scaled,
     wide_dice_finder,
 )
-from vision.dicescale import best_read, told_size_is_wrong, told_size_wrong
+from vision.dicescale import best_read, in_pieces, told_size_is_wrong, told_size_wrong
 from vision.dieornot import (
     DIE_FROM,
     body_dice_finder,
@@ -281,8 +281,10 @@ class DiceReader:
     uncertain with a warning (:func:`vision.dicescale.told_size_wrong`). For
     photos (the CLI's, the phones' uploads): a camera's frames are read at its setup's
     size or the framing default, once. Pip d6 only (measured on the d6 photos): dice of
-    a profile, or unread, are found by the body detector, whose boxes at other sizes were
-    not measured (there are no photos of SeaFall dice taken close)."""
+    a profile, or unread, are found by the body detector, which boxes a die much larger
+    than the size it looks for in pieces that fit it; their photos, read at the framing
+    default, are checked for pieces instead (:func:`vision.dicescale.in_pieces`: every
+    die uncertain, with a warning)."""
     lens_degrees: float | None = None
     """The camera's lens angle across the picture's width, when known (a setup's:
     :attr:`vision.calibration.Calibration.lens_degrees`). Dice read by a profile that show
@@ -381,6 +383,8 @@ class DiceReader:
                                    told=self.die_px is not None)
             if self.die_px is not None and told_size_is_wrong(assumed, size):
                 read = told_size_wrong(read, assumed)
+        elif self.size_search and self.detector == "net" and self.custom_faces and die_px is None:
+            read = in_pieces(read_at, expected_die_px(frame.shape), min(frame.shape[:2]), read)
         if self.profile is not None and self.profile.crops is not None and self.other_dice_check:
             read = self._other_dice(read, frame)
         return replace(read, ms=(self.clock() - start) * 1000.0)

@@ -232,3 +232,43 @@ def test_the_photo_of_a_hand_holding_a_die_still_says_so() -> None:
     read = DiceReader("d6", size_search=True).read(image)
     assert [getattr(w, "key", "") for w in read.warnings] == ["vision.hand_in_tray"]
     assert all(d.uncertain for d in read.dice)
+
+
+@pytest.fixture(scope="module")
+def drawn_profile():  # noqa: ANN201 - a Profile
+    from vision.enrollment import Profile
+    from vision.synthetic import enrolment_crops
+    return Profile.from_crops("sf", "seafall", enrolment_crops(np.random.default_rng(4), 5))
+
+
+def _drawn_tray(seed: int, times: float, dice: int):  # noqa: ANN202 - a SyntheticPhoto
+    from vision.detection import DEFAULT_DIE_FRACTION
+    from vision.synthetic import random_faces, tray_photo
+    rng = np.random.default_rng(seed)
+    return tray_photo(rng, random_faces(rng, dice), size=(960, 720),
+                      die_px=int(DEFAULT_DIE_FRACTION * 720 * times))
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_seafall_dice_read_in_pieces_in_a_close_photo_are_left_to_the_table(
+        drawn_profile, seed: int) -> None:  # noqa: ANN001
+    """Drawn SeaFall dice twice the framing default: the body detector boxes each in
+    pieces that fit the default, each read sure as a face; a photo is read again larger,
+    and when a die there holds two pieces, every die is uncertain with a warning."""
+    photo = _drawn_tray(seed, 2.0, 3)
+    plain = DiceReader("seafall", profile=drawn_profile).read(photo.image)
+    assert len(plain.dice) > len(photo.dice)  # pieces
+    read = DiceReader("seafall", profile=drawn_profile, size_search=True).read(photo.image)
+    assert read.dice and all(d.uncertain for d in read.dice)
+    assert "vision.in_pieces" in [getattr(w, "key", "") for w in read.warnings]
+    unknown = DiceReader("seafall", unknown_faces=True, size_search=True).read(photo.image)
+    assert "vision.in_pieces" in [getattr(w, "key", "") for w in unknown.warnings]
+
+
+def test_seafall_dice_at_the_framing_default_read_as_before(drawn_profile) -> None:  # noqa: ANN001
+    for seed in (21, 22, 23):
+        photo = _drawn_tray(seed, 1.0, 10)
+        plain = DiceReader("seafall", profile=drawn_profile).read(photo.image)
+        read = DiceReader("seafall", profile=drawn_profile, size_search=True).read(photo.image)
+        assert [(d.face, d.uncertain, d.box) for d in read.dice] == \
+            [(d.face, d.uncertain, d.box) for d in plain.dice] and not read.warnings

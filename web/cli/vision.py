@@ -101,7 +101,9 @@ def register(subparsers: Any) -> None:
                "a face marked ? where the reader is not sure (look at that die and read it "
                "yourself), and under the line any warning that leaves every die to you (a "
                "hand in the tray, a smeared picture, a --die-px the dice do not fit). A "
-               "photo of pip dice taken close is read at its dice's own size. It exits 1 if "
+               "photo of pip dice taken close is read at its dice's own size; custom dice "
+               "(SeaFall's) that close, read in pieces, are left to you with a warning. "
+               "It exits 1 if "
                "a photo could not be read; the others are still read. " + ENGINE_NOTE,
     )
     p.add_argument("images", nargs="+", metavar="IMAGE",
