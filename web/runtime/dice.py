@@ -35,7 +35,11 @@ prompt's die (``seafall``, ``d6``, ...). Then:
   :data:`~web.runtime.dicereaders.STARTER_PER_FACE` of every face, a profile is made from
   them (up to :data:`~web.runtime.dicereaders.ENROLL_PER_FACE` each, the first confirmed,
   less any the others doubt: a die named wrongly, or no die, :mod:`vision.profilecheck`)
-  and saved, and the table reads that die itself from then on.
+  and saved, and the table reads that die itself from then on. Only dice of rolls still
+  in their games count (an undone roll's names nothing, at any table).
+* an undone roll keeps what it taught the profile (the lesson is taken back with
+  ``tableside profiles forget NAME --read ID``): undo and redo are the table's, and this
+  service teaches only when it applies a read (docs/vision.md, "Rolls and confirms").
 
 Every change goes through :class:`companion.table.Table`, so it reaches the log, the undo
 stack and every phone like any other command.
@@ -58,6 +62,7 @@ from companion.engine import Command
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.prompts import RollPrompt
 from companion.store.errors import StorageRefused, StoreError, VersionConflict
+from companion.store.records import undo_stacks
 from companion.table import Table
 from vision.calibration import Calibration
 from vision.faces import faces_of
@@ -120,10 +125,16 @@ def undone(record: DiceReadRecord, table: Table) -> bool:
     number to another command since; that command names its read (``read_id``)."""
     if record.status != APPLIED:
         return False
-    if record.applied_command not in table.applied:
+    return _off_the_stack(record, table.applied, table.store)
+
+
+def _off_the_stack(record: DiceReadRecord, applied: Sequence[int], store: Any) -> bool:
+    """:func:`undone` for an applied read of the game whose undo stack (command numbers in
+    effect) is ``applied``, its records in the event ``store``."""
+    if record.applied_command not in applied:
         return True
     try:
-        command = table.store.record(table.session_id, record.applied_command)
+        command = store.record(record.table_id, record.applied_command)
     except (KeyError, StoreError):
         return True
     return bool(command.args.get("read_id") != record.id)
@@ -371,7 +382,7 @@ class DiceService:
             raise InvalidCommand(NO_FACES)
         applied = self._apply(table, record, new_faces, actor, expected_version)
         confirmed = self._note_corrections(applied, shown, new_faces, who or actor, False)
-        self._teach(confirmed, confirmed=looked)
+        self._teach(table, confirmed, confirmed=looked)
         self._tell_camera(table, confirmed)
         return confirmed
 
@@ -403,7 +414,7 @@ class DiceService:
                 updated = self._apply(table, record, tuple(faces), actor, expected_version)
                 corrected = self._note_corrections(updated, before, tuple(faces),
                                                    who or actor, False)
-                self._teach(corrected)
+                self._teach(table, corrected)
                 self._tell_camera(table, corrected)
                 return corrected
             if old == face:
@@ -411,7 +422,7 @@ class DiceService:
             updated = self._reapply(table, record, tuple(faces), actor, expected_version)
             corrected = self._note_corrections(updated, before, tuple(faces), who or actor,
                                                True)
-            self._teach(corrected)
+            self._teach(table, corrected)
             self._tell_camera(table, corrected)
             return corrected
 
@@ -535,7 +546,7 @@ class DiceService:
             tracker.confirm(camera[1], {i: f for i, f in faces.items() if f != UNREAD},
                             not_dice)
 
-    def _teach(self, record: DiceReadRecord, confirmed: bool = False) -> None:
+    def _teach(self, table: Table, record: DiceReadRecord, confirmed: bool = False) -> None:
         """Teach the die's profile the applied read's dice the players looked at, with the
         faces the table gave: every die of a read they confirmed (``confirmed``: they saw
         the whole roll and named or passed each die), else the dice they corrected (even
@@ -562,7 +573,7 @@ class DiceService:
             return
         try:
             if self.readers.reader(record.die).profile is None:
-                self._enroll_at_table(record.die)
+                self._enroll_at_table(record.die, table)
             else:
                 self.readers.learn(record.die, dice)
         except (EnrollmentError, IllegalCommand, OSError, ValueError) as exc:
@@ -570,11 +581,28 @@ class DiceService:
                         exc)
 
 
-    def _enroll_at_table(self, die: str) -> None:
-        """Make the die's profile once the table has named enough of its unread dice."""
+    def _enroll_at_table(self, die: str, table: Table) -> None:
+        """Make the die's profile once the table has named enough of its unread dice: the
+        dice of the reads of that die whose rolls are in their games, oldest first. A roll
+        a table undid (and did not redo) is no longer in its game, whatever its read's
+        stored status says (:func:`undone`): dice named wrongly are taken back so, and they
+        must not make the profile. That holds for every table's reads: those of ``table``
+        are judged by its undo stack, those of other tables (another game of the same
+        campaign, say) by theirs as the game database keeps it, and a read of a game the
+        database does not hold (put back from an earlier backup) counts for nothing."""
         labels = faces_of(die) or tuple(dict.fromkeys(f.label for f in find_die(die).faces))
         crops: dict[str, list[np.ndarray]] = {label: [] for label in labels}
+        stacks: dict[str, Sequence[int] | None] = {table.session_id: table.applied}
         for record in self.store.applied(die):
+            if record.table_id not in stacks:
+                try:
+                    stacks[record.table_id] = undo_stacks(
+                        table.store.records(record.table_id))[0]
+                except (KeyError, StoreError, ValueError):
+                    stacks[record.table_id] = None  # no such game here: in no game
+            applied = stacks[record.table_id]
+            if applied is None or _off_the_stack(record, applied, table.store):
+                continue  # its roll was undone: the dice may have been named wrongly
             if tuple(record.dice[i].face for i in record.positions) != record.applied_faces:
                 continue  # faces replaced as a whole: which crop shows which is not known
             for i in record.positions:

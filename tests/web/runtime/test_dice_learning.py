@@ -381,3 +381,63 @@ def test_a_profile_given_in_memory_forgets_and_puts_back_in_memory(services):
     assert host.post(f"{base}/restore", json={}).json["profile"]["learned_from"] == {"r1": 1}
     assert readers.reader("seafall").profile.learned_from() == {"r1": 1}
     assert not profiles_dir().exists()  # nothing saved
+
+
+def _named_rolls(client, tid: str, seeds):
+    """Each tray of four SeaFall dice (all found) uploaded, its dice named right and the
+    read confirmed: the applied reads, one at a time."""
+    for seed in seeds:
+        faces = list(np.random.default_rng(seed).permutation(SEAFALL_FACES))
+        data, truth = _photo_of(faces, seed)
+        read = upload(client, tid, data).json
+        if len(read["dice"]) != 4:
+            continue
+        assert {d["face"] for d in read["dice"]} == {"?"}  # no profile: named at the table
+        named = [next(f for f, b in truth if hold_each_other(b, d["box"])) for d in read["dice"]]
+        out = post_read(client, tid, read, "confirm", {
+            "faces": named, "expected_version": state(client, tid)["version"]}).json
+        assert out["status"] == "applied"
+        yield out
+
+
+def _crops_of(services, reads: list[str]) -> list[np.ndarray]:
+    store = services.dice().store
+    return [cv2.imread(str(p), cv2.IMREAD_COLOR) for r in reads
+            for p in sorted((store.files / r).glob("crop-*.png"))]
+
+
+def _holds_any(profile: Profile, crops: list[np.ndarray]) -> bool:
+    return any(np.array_equal(c, k) for c in crops for k in profile.crops)
+
+
+def test_rolls_the_table_undid_do_not_enroll_the_die(services):
+    """A QA tester named the dice of photo after photo and undid each roll at once (a roll
+    taken back because its dice were named wrongly): the undone reads kept their stored
+    status, and their crops made the profile. Now an undone roll names nothing: not at its
+    own table (its undo stack), nor at another table of the same server (its game's undo
+    stack, read from the game database)."""
+    client = browser(create_app(services, {"TESTING": True}))
+    path = profiles_dir() / "seafall.npz"
+    first = new_table(client, count=4, rolls=12)
+    undone = []
+    for read in _named_rolls(client, first, range(100, 160)):
+        assert client.post(f"/api/tables/{first}/undo", json={}).status_code == 200
+        undone.append(read["read_id"])
+        assert not path.is_file()  # before: made from the undone rolls at the fourth
+        if len(undone) == STARTER_PER_FACE + 3:
+            break
+    assert len(undone) == STARTER_PER_FACE + 3
+    statuses = {services.dice().get(None, r).status for r in undone}
+    assert statuses == {"applied"}  # as stored: "undone" is the table's undo stack's word
+    # another table, in another game: the first table's undone rolls do not count there
+    other = new_table(client, count=4, rolls=12)
+    kept = []
+    for read in _named_rolls(client, other, range(160, 260)):
+        kept.append(read["read_id"])
+        if path.is_file():
+            break
+    assert path.is_file() and len(kept) >= STARTER_PER_FACE
+    profile = Profile.load("seafall")
+    assert not _holds_any(profile, _crops_of(services, undone))
+    assert _holds_any(profile, _crops_of(services, kept))
+
