@@ -111,6 +111,55 @@ def restore_latest(path: Path) -> tuple[Path, Path | None]:
     return latest, now
 
 
+START_OVER = ".start-over"
+"""How the file ends that says when a die was last started over: ``<name>.start-over``
+beside its profile's file (:func:`remove`)."""
+
+
+def start_over_file(path: Path) -> Path:
+    """The file beside the profile file at ``path`` saying when its die was started over."""
+    return path.with_name(path.stem + START_OVER)
+
+
+def remove(path: Path) -> tuple[Path | None, datetime]:
+    """Start the die of the profile file at ``path`` over: note the time (the table then
+    makes its profile again only from dice named in reads taken after it,
+    :func:`started_over`), keep a copy of the file (:func:`keep_previous`, which
+    :func:`restore_latest` puts back) and remove it. Returns the copy (None when there
+    was no file: the time is noted all the same) and the time noted."""
+    now = datetime.now(UTC)
+    marker = start_over_file(path)
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    tmp = marker.with_name(marker.name + ".tmp")
+    tmp.write_text(json.dumps({"since": now.isoformat(timespec="milliseconds")}) + "\n")
+    tmp.replace(marker)  # noted before the file goes: a crash between keeps the profile
+    kept = keep_previous(path)
+    path.unlink(missing_ok=True)
+    return kept, now
+
+
+def started_over(path: Path) -> datetime | None:
+    """When the die of the profile file at ``path`` was last started over (:func:`remove`),
+    or None if never. A note that cannot be read counts from its file's change time."""
+    marker = start_over_file(path)
+    try:
+        text = marker.read_text()
+    except FileNotFoundError:
+        return None
+    except OSError:
+        text = ""
+    try:
+        since = datetime.fromisoformat(json.loads(text)["since"])
+        if since.tzinfo is None:
+            raise ValueError("no time zone")
+        return since
+    except (ValueError, KeyError, TypeError):
+        try:
+            return datetime.fromtimestamp(marker.stat().st_mtime, UTC)
+        except OSError:
+            return None
+
+
 def write(path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> Path:
     """Write a profile's description and arrays to ``path`` whole: to a temporary file
     first, then moved over the old one, so that a crash mid-save leaves the old profile."""

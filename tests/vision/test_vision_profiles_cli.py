@@ -5,6 +5,7 @@ and ``tableside enroll`` over a saved profile keeping a copy of it."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import cv2
@@ -12,7 +13,13 @@ import pytest
 
 from tests.vision.test_vision_enrollment import seafall_crops
 from vision.enrollment import Profile
-from vision.profilefile import KEEP_COPIES, backups, keep_previous, profile_path
+from vision.profilefile import (
+    KEEP_COPIES,
+    backups,
+    keep_previous,
+    profile_path,
+    started_over,
+)
 from web.cli import main
 
 
@@ -72,11 +79,47 @@ def test_forget_a_reads_lessons_then_restore_and_restore_again(capsys, taught):
     assert len(shown(capsys)["kept_copies"]) == 2
 
 
+def test_remove_starts_a_die_over_and_restore_puts_it_back(capsys, taught):
+    """``remove``: the profile goes, a copy is kept, and the time is noted beside it, from
+    which the table names the die's dice anew (docs/vision.md, "Enrolling at the table")."""
+    path = profile_path("seafall")
+    assert started_over(path) is None
+    before = path.read_bytes()
+    status, out, err = run(capsys, "profiles", "remove", "seafall")
+    assert status == 0 and err == ""
+    assert "removed profile 'seafall'; it is kept as seafall.npz." in out
+    assert "tableside profiles restore seafall puts it back" in out
+    assert "only from dice named in reads taken after" in out
+    assert not path.exists()
+    (copy,) = backups(path)
+    assert copy.read_bytes() == before
+    since = started_over(path)
+    assert since is not None and (datetime.now(UTC) - since).total_seconds() < 60
+    assert "no profile 'seafall'" in run(capsys, "profiles", "show", "seafall")[2]
+    assert [r["name"] for r in json.loads(run(capsys, "profiles", "list", "--json")[1])] == []
+    # a file already gone (deleted by hand): the time is noted all the same
+    status, out, _ = run(capsys, "profiles", "remove", "seafall")
+    assert status == 0 and "nothing removed" in out and started_over(path) >= since
+    assert backups(path) == [copy]
+    status, out, _ = run(capsys, "profiles", "restore", "seafall")
+    assert status == 0 and path.read_bytes() == before
+    assert Profile.load("seafall").learned_from() == {"r1": 2, "r2": 1}
+
+
+def test_profiles_help_says_to_remove_a_profile_to_start_over(capsys):
+    with pytest.raises(SystemExit):
+        main(["profiles", "--help"])
+    out = capsys.readouterr().out
+    assert "tableside profiles remove NAME" in out
+    assert "not a plain delete" in out and "NAME.start-over" in out
+
+
 @pytest.mark.parametrize(("argv", "words"), [
     (["forget", "seafall", "--read", "r9"], "learned nothing from read r9"),
     (["forget", "nope", "--learned"], "no profile 'nope'"),
     (["restore", "seafall"], "no earlier copy of profile 'seafall' is kept"),
     (["show", "../x"], "bad profile name"),
+    (["remove", "../x"], "bad profile name"),
 ])
 def test_bad_input_is_one_clear_line_and_changes_nothing(capsys, taught, argv, words):
     before = profile_path("seafall").read_bytes()

@@ -10,13 +10,24 @@ at the table, and taking a lesson or a change back.
                                             learned; the enrolled crops stay
     tableside profiles restore NAME         put the copy kept before the last change back
                                             (run again: the change again)
+    tableside profiles remove NAME          start the die over: its profile goes (a copy
+                                            is kept), and the table makes a new one only
+                                            from dice named from now on
 
 A profile learns the dice the table confirms or corrects (docs/vision.md, "Rolls and
 confirms"). A die corrected again is learned again; a lesson that can no longer be
 corrected (the game went on) is forgotten here. ``forget`` and ``tableside enroll`` over a
 saved profile first keep a copy of it (``NAME.npz.<time>.bak`` beside it, the last 10), which
 ``restore`` puts back. A running ``tableside serve`` reads the changed file from its next
-roll. Bad input prints one line on stderr and exits with status 2.
+roll.
+
+To start a die over (its dice named wrongly from the start, or new dice), use ``remove``,
+not a plain delete of ``NAME.npz``: the table makes a die's profile from the dice named in
+the reads it keeps, so a deleted file comes back, the same, at the next confirm. ``remove``
+also notes the time (``NAME.start-over`` beside the file), and the table then uses only
+dice named in reads taken after it. Run it on a file already deleted to note the time.
+``restore`` puts the removed profile back. Bad input prints one line on stderr and exits
+with status 2.
 """
 
 from __future__ import annotations
@@ -32,6 +43,7 @@ from vision.profilefile import (
     backups,
     profile_path,
     profiles_dir,
+    remove,
     restore_latest,
     saved_profiles,
 )
@@ -63,6 +75,10 @@ def register(subparsers: Any) -> None:
                              "change (enroll over it, forget)")
     restore.add_argument("name", help="the profile's name")
     restore.set_defaults(handler=_restore)
+    start_over = sub.add_parser("remove", help="start a die over: remove its profile (a copy "
+                                "is kept) and name its dice at the table again")
+    start_over.add_argument("name", help="the profile's name (its die's)")
+    start_over.set_defaults(handler=_remove)
 
 
 def _fail(action: str, message: object) -> int:
@@ -144,4 +160,21 @@ def _restore(args: argparse.Namespace) -> int:
     print(f"profile {args.name!r} is {put_back.name} again"
           + (f"; the one it replaced is kept as {now.name} (restore again to put it back)"
              if now is not None else ""))
+    return 0
+
+
+def _remove(args: argparse.Namespace) -> int:
+    try:
+        path = profile_path(args.name)
+        copy, since = remove(path)
+    except (EnrollmentError, ValueError, OSError) as exc:
+        return _fail("remove", exc)
+    if copy is None:
+        print(f"no profile {args.name!r} is saved (in {path.parent}): nothing removed")
+    else:
+        print(f"removed profile {args.name!r}; it is kept as {copy.name} (tableside profiles "
+              f"restore {args.name} puts it back)")
+    when = since.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    print(f"the table makes a new {path.stem} profile only from dice named in reads taken "
+          f"after {when}: roll its dice and name them at the table")
     return 0

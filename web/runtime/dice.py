@@ -36,7 +36,8 @@ prompt's die (``seafall``, ``d6``, ...). Then:
   them (up to :data:`~web.runtime.dicereaders.ENROLL_PER_FACE` each, the first confirmed,
   less any the others doubt: a die named wrongly, or no die, :mod:`vision.profilecheck`)
   and saved, and the table reads that die itself from then on. Only dice of rolls still
-  in their games count (an undone roll's names nothing, at any table).
+  in their games count (an undone roll's names nothing, at any table), and only of reads
+  taken after the die was last started over (``tableside profiles remove``).
 * an undone roll keeps what it taught the profile (the lesson is taken back with
   ``tableside profiles forget NAME --read ID``): undo and redo are the table's, and this
   service teaches only when it applies a read (docs/vision.md, "Rolls and confirms").
@@ -52,6 +53,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 import cv2
@@ -138,6 +140,11 @@ def _off_the_stack(record: DiceReadRecord, applied: Sequence[int], store: Any) -
     except (KeyError, StoreError):
         return True
     return bool(command.args.get("read_id") != record.id)
+
+
+def _read_at(record: DiceReadRecord) -> datetime:
+    """When a read was taken (its ``created_at``, UTC)."""
+    return datetime.fromisoformat(record.created_at)
 
 
 def roll_prompt(table: Table) -> RollPrompt | None:
@@ -589,11 +596,16 @@ class DiceService:
         must not make the profile. That holds for every table's reads: those of ``table``
         are judged by its undo stack, those of other tables (another game of the same
         campaign, say) by theirs as the game database keeps it, and a read of a game the
-        database does not hold (put back from an earlier backup) counts for nothing."""
+        database does not hold (put back from an earlier backup) counts for nothing. Reads
+        taken before the die was last started over (``tableside profiles remove``,
+        :meth:`DiceReaders.started_over`) do not count either."""
         labels = faces_of(die) or tuple(dict.fromkeys(f.label for f in find_die(die).faces))
         crops: dict[str, list[np.ndarray]] = {label: [] for label in labels}
+        since = self.readers.started_over(die)
         stacks: dict[str, Sequence[int] | None] = {table.session_id: table.applied}
         for record in self.store.applied(die):
+            if since is not None and _read_at(record) <= since:
+                continue  # named before the die was started over
             if record.table_id not in stacks:
                 try:
                     stacks[record.table_id] = undo_stacks(

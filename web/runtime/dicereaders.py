@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from vision.profilefile import (
     profiles_dir,
     restore_latest,
     saved_profiles,
+    started_over,
 )
 from vision.reader import DiceReader
 from vision.reading import TrayRead
@@ -214,6 +216,15 @@ class DiceReaders:
         if profile is None:
             raise IllegalCommand(f"the {die} die has no profile: nothing learned to forget")
         return profile
+
+    def started_over(self, die: str) -> datetime | None:
+        """When the die was last started over (``tableside profiles remove``: its profile
+        file removed, :func:`vision.profilefile.remove`): dice named at the table in reads
+        taken before then make no new profile of it. None if never."""
+        try:
+            return started_over(self._path(die))
+        except ValueError:  # a name no profile file could have
+            return None
 
     def start_profile(self, die: str, crops: dict[str, list[np.ndarray]]) -> Profile | None:
         """Make, save and use a die's first profile from dice the table named: the first

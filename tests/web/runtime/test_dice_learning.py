@@ -441,3 +441,38 @@ def test_rolls_the_table_undid_do_not_enroll_the_die(services):
     assert not _holds_any(profile, _crops_of(services, undone))
     assert _holds_any(profile, _crops_of(services, kept))
 
+
+def test_a_die_started_over_is_enrolled_again_only_from_dice_named_after(services, capsys):
+    """docs/vision.md: to start a die over, `tableside profiles remove NAME`. Before, the
+    documented way (delete the profile file) did nothing: the next confirm made the same
+    profile again from every die named before. Now the table waits for dice named after
+    the start over, and `restore` puts the removed profile back."""
+    from web.cli import main
+
+    client = browser(create_app(services, {"TESTING": True}))
+    path = profiles_dir() / "seafall.npz"
+    tid = new_table(client, count=4, rolls=20)
+    before = []
+    for read in _named_rolls(client, tid, range(100, 160)):
+        before.append(read["read_id"])
+        if path.is_file():
+            break
+    assert path.is_file()
+    enrolled = Profile.load("seafall")
+    assert main(["profiles", "remove", "seafall"]) == 0
+    assert "removed profile 'seafall'" in capsys.readouterr().out
+    assert not path.is_file()
+    after = []
+    for read in _named_rolls(client, tid, range(160, 300)):
+        after.append(read["read_id"])
+        if len(after) == 1:
+            assert not path.is_file()  # before: made again at once, from the dice before
+        if path.is_file():
+            break
+    assert path.is_file() and len(after) >= STARTER_PER_FACE
+    again = Profile.load("seafall")
+    assert not _holds_any(again, _crops_of(services, before))
+    assert _holds_any(again, _crops_of(services, after))
+    # the removed profile is kept: restore puts it back (and the new one is kept in turn)
+    assert main(["profiles", "restore", "seafall"]) == 0
+    assert np.array_equal(Profile.load("seafall").crops, enrolled.crops)
