@@ -1959,7 +1959,7 @@ def test_only_the_rollers_phone_is_offered_to_confirm_a_read(devices, server, tm
         ana.locator("#dice .die-tile").nth(n).click()
         ana.locator(f"#dice .picker button.face-button.f-{face}").click()
     expect(ana.locator("#confirm-read")).to_be_visible()
-    expect(gus.locator("#dice .die-tile").nth(1)).to_contain_text("corrected by Ana")
+    expect(gus.locator("#dice .die-tile").nth(1)).to_contain_text("named by Ana")
     expect(gus.locator("#confirm-read")).to_have_count(0)
     expect(gus.locator("#dice-unread")).to_have_count(0)
 
