@@ -85,3 +85,23 @@ def test_serve_on_a_damaged_database_names_its_latest_backup(tmp_path, capsys):
     assert "not a readable Tableside database" in err
     assert f"tableside backup restore latest --db {db}" in err
     assert db.read_bytes() == bytes(data)
+
+
+@pytest.mark.parametrize("camera, said, not_said", [
+    ("none", "send a photo of them from a phone", "into the tray under the camera"),
+    ("images:/nowhere", "into the tray under the camera", "send a photo"),
+])
+def test_serve_demo_without_a_camera_says_to_send_a_photo(tmp_path, capsys, camera, said,
+                                                          not_said):
+    """serve --demo --camera none said to throw the dice "into the tray under the camera"
+    right above "Camera: turned off": with no camera the players send a photo from a phone
+    or enter the faces by hand. (Its port taken, serve stops after the demo's first roll.)"""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        assert main(["serve", "--demo", "--camera", camera, "--box", "none", "--gpio", "none",
+                     "--quiet", "--port", port, "--db", str(tmp_path / "t.sqlite3")]) == 2
+    out = capsys.readouterr().out
+    [demo] = [line for line in out.splitlines() if line.startswith("Demo: Blue")]
+    assert said in demo and not_said not in demo

@@ -82,10 +82,17 @@ def _start_demo(services: Services) -> None:
 
     services.demo_table = demo_table(services.store)
     recorded = services.runtime is not None and services.runtime.recorded_camera
+    no_camera = services.runtime is not None and services.runtime.options.camera == "none"
     if play_opening(services.tables.get(services.demo_table)):
-        print("Demo: Blue explores Example isle B (2 dice against defense 5); "
-              + ("the recorded camera will throw the dice." if recorded
-                 else "throw 2 SeaFall dice into the tray under the camera."), flush=True)
+        if recorded:
+            then = "the recorded camera will throw the dice."
+        elif no_camera:  # no tray to throw into: the phones read or type the dice
+            then = ("no camera (--camera none): throw 2 SeaFall dice and send a photo of "
+                    "them from a phone (Photo of the dice), or enter the faces by hand.")
+        else:
+            then = "throw 2 SeaFall dice into the tray under the camera."
+        print("Demo: Blue explores Example isle B (2 dice against defense 5); " + then,
+              flush=True)
     if not recorded:
         return
     print("Demo: enrolling the SeaFall dice faces ...", flush=True)
