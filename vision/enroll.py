@@ -43,7 +43,21 @@ def crops_from_dir(directory: Path, origins: dict[str, list[str]] | None = None,
     if not directory.is_dir():
         raise EnrollmentError(f"{directory} is not a folder")
     out: dict[str, list[np.ndarray]] = {}
-    for sub in sorted(p for p in directory.iterdir() if p.is_dir()):
+    subs = sorted(p for p in directory.iterdir() if p.is_dir())
+    empty = [sub for sub in subs if not sub.name.startswith(".") and not _images(sub)]
+    if empty and any(_images(sub) for sub in subs):
+        # a folder made for a face and left empty (crops not copied yet) was left out without
+        # a word: the profile then read that face as another, and could be sure of it
+        many = len(empty) > 1
+        folders = ", ".join(str(sub) for sub in empty)
+        faces = ", ".join(repr(sub.name) for sub in empty)
+        raise EnrollmentError(
+            f"{folders} {'are' if many else 'is'} empty (no images): face{'s' if many else ''} "
+            f"{faces} would be left out of the profile, which would then read "
+            f"{'them' if many else 'it'} as another face, and could be sure of it; put crops "
+            f"of {'each' if many else 'the'} face in {'them' if many else 'it'}, or remove "
+            f"the folder{'s' if many else ''} if the die has no such face")
+    for sub in subs:
         paths = _images(sub)
         images = [_image(path, tray=False) for path in paths]
         if images:

@@ -171,6 +171,37 @@ def test_enroll_names_a_crop_in_the_wrong_folder_and_saves_nothing(
     assert (profiles_dir() / "mine.npz").is_file()
 
 
+def _numbered_crops(folder: Path, counts: dict[str, int]) -> None:
+    """A die of the player's own with numbered faces: SeaFall's four faces' crops filed as
+    faces "1", "2", ... (``counts`` crops each; 0: the folder made and left empty)."""
+    from tests.vision.test_vision_enrollment import seafall_crops
+
+    drawn = seafall_crops(seed=5, per_face=max(counts.values()))
+    for face, items in zip(counts, drawn.values(), strict=False):
+        (folder / face).mkdir(parents=True)
+        for i, c in enumerate(items[:counts[face]]):
+            cv2.imwrite(str(folder / face / f"{i}.png"), c)
+
+
+def test_enroll_refuses_an_empty_face_folder(capsys: pytest.CaptureFixture[str],
+                                             tmp_path: Path) -> None:
+    """``e1/3/`` made and left empty: enroll saved faces 1, 2, 4 without a word, and the
+    profile then read every 3 as another face, sure. It refuses, naming the folder, as it
+    refuses a built-in die's face with no crops."""
+    from vision.profilefile import profiles_dir
+
+    _numbered_crops(tmp_path / "e1", {"1": 5, "2": 5, "3": 0, "4": 5})
+    args = ["enroll", "--die", "de1", "--profile", "pe1", "--crops", str(tmp_path / "e1")]
+    assert run(args) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'e1' / '3'} is empty (no images): face '3' would be left out" in err
+    assert "remove the folder if the die has no such face" in err
+    assert not (profiles_dir() / "pe1.npz").exists()
+    (tmp_path / "e1" / "3").rmdir()  # the die has no 3 after all
+    assert run(args) == 0
+    assert "faces 1, 2, 4 as profile 'pe1'" in capsys.readouterr().out
+
+
 def test_enroll_reports_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert run(["enroll", "--die", "seafall", "--profile", "p", "--crops", str(tmp_path)]) == 2
     assert "no face sub-folders" in capsys.readouterr().err
