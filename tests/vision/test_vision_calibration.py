@@ -312,6 +312,7 @@ def test_dice_measured_too_small_to_read_are_not_kept(monkeypatch: pytest.Monkey
 
     p = photo(SHEET)
     setup = calibrate("kitchen", [empty_tray(p)])
+    monkeypatch.setattr(vision.calibration, "_pip_dice_size", lambda frame, roi: None)
     monkeypatch.setattr(vision.calibration, "estimate_die_px", lambda frame, roi=None: 5.0)
     with pytest.raises(ValueError, match="the dice measured: dice 5 px across are too small"):
         measured(setup, p.image())
@@ -328,6 +329,7 @@ def test_dice_measured_too_small_to_read_surely_get_advice(monkeypatch) -> None:
     p = photo(SHEET)
     setup = calibrate("kitchen", [empty_tray(p)])
     assert not [a for a in setup.quality.advice if " px across" in a]  # the framing's 40+
+    monkeypatch.setattr(vision.calibration, "_pip_dice_size", lambda frame, roi: None)
     for px, warned in ((14.0, True), (17.6, True), (18.0, False), (45.0, False)):
         monkeypatch.setattr(vision.calibration, "estimate_die_px", lambda frame, roi=None,
                             px=px: px)
@@ -380,3 +382,29 @@ def test_floor_advice_reads_the_floor_not_the_walls() -> None:
     assert floor_advice(light, np.zeros_like(roi)) == ()  # no floor found: the whole frame
     light[:, 40:] = 90
     assert floor_advice(light, roi)[0].startswith("Dark tray floor")
+
+
+@pytest.mark.parametrize("file", [SHEET, TRAY])
+def test_dice_larger_than_the_framing_default_are_measured_at_their_size(file: str) -> None:
+    """A camera lower over the tray than the framing expects: a 1280x720 frame whose dice
+    are 2.5 times the default (115 px). The blob measure took pips and faces for dice
+    (41-67 px), and the setup then read every roll at that size; the pip dice read at the
+    size their boxes fit are measured right."""
+    from vision.calibration import measured
+    from vision.detection import estimate_die_px
+
+    manifest = json.loads((Path(__file__).parent / "photos" / "manifest.json").read_text())
+    boxes = [d["box"] for d in next(p for p in manifest["photos"] if p["file"] == file)["dice"]]
+    image = cv2.imread(str(Path(__file__).parent / "photos" / file))
+    side = float(np.median([max(b[2], b[3]) for b in boxes]))
+    ch = int(side / (2.5 * 0.0636))
+    cw = min(int(ch * 16 / 9), image.shape[1])
+    cx = np.median([b[0] + b[2] / 2 for b in boxes])
+    cy = np.median([b[1] + b[3] / 2 for b in boxes])
+    x0 = int(min(max(cx - cw / 2, 0), image.shape[1] - cw))
+    y0 = int(min(max(cy - ch / 2, 0), image.shape[0] - ch))
+    frame = cv2.resize(image[y0:y0 + ch, x0:x0 + cw], (1280, 720), interpolation=cv2.INTER_AREA)
+    truth = side * 720 / ch
+    setup = calibrate("low", [np.full_like(frame, 235)])
+    assert not 1 / 1.3 < estimate_die_px(frame, setup.roi) / truth < 1.3  # the blob measure
+    assert measured(setup, frame).die_px == pytest.approx(truth, rel=0.15)
