@@ -222,9 +222,9 @@ def enroll(
             f"({', '.join(known or ())})")
     few = [f for f in sorted(crops) if len(crops[f]) < FEW_CROPS]
     if few and notes is not None:  # saved, but said: docs/vision.md asks for 5 a face
-        notes.append(f"only {', '.join(f'{len(crops[f])} of {f}' for f in few)}: show each "
-                      f"face at least {FEW_CROPS} times for a profile that reads it surely "
-                      "(and its crops are checked against one another from 3)")
+        notes.append(f"{_few_crops(crops, few)}: show each face at least {FEW_CROPS} "
+                     "times for a profile that reads it surely (and its crops are checked "
+                     "against one another from 3)")
     profile = Profile.from_crops(name, die, crops)
     where = [origins[face][k] for face in profile.labels for k in range(len(crops[face]))]
     found = [profilecheck.describe(c, where[c.index])
@@ -234,6 +234,22 @@ def enroll(
     if doubts is not None:
         doubts.extend(found)
     return profile
+
+
+def _few_crops(crops: dict[str, list[np.ndarray]], few: Sequence[str]) -> str:
+    """The faces shown too few times, each named as a face: "only 1 of 4" read as one
+    out of four where face '4' had 1 crop."""
+    by_count: dict[int, list[str]] = {}
+    for face in few:
+        by_count.setdefault(len(crops[face]), []).append(face)
+    parts = []
+    for count, faces in sorted(by_count.items()):
+        crop_s = f"{count} crop{'' if count == 1 else 's'}"
+        if len(faces) == 1:
+            parts.append(f"face {faces[0]!r} has only {crop_s}")
+        else:
+            parts.append(f"faces {', '.join(repr(f) for f in faces)} have only {crop_s} each")
+    return "; ".join(parts)
 
 
 FEW_CROPS = 5

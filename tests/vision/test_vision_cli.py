@@ -120,8 +120,8 @@ def test_enroll_then_read_with_the_profile(
     out = capsys.readouterr()
     assert "profile 'table1'" in out.out
     # saved, and said that 4 a face is fewer than the docs ask (it was saved without a word)
-    assert ("tableside enroll: note: only 4 of blank, 4 of standard, 4 of strong, 4 of weak: "
-            "show each face at least 5 times") in out.err
+    assert ("tableside enroll: note: faces 'blank', 'standard', 'strong', 'weak' have only "
+            "4 crops each: show each face at least 5 times") in out.err
     import numpy as np
 
     shot = tray_photo(np.random.default_rng(4), ["strong", "blank", "weak", "standard"])
@@ -200,6 +200,18 @@ def test_enroll_refuses_an_empty_face_folder(capsys: pytest.CaptureFixture[str],
     (tmp_path / "e1" / "3").rmdir()  # the die has no 3 after all
     assert run(args) == 0
     assert "faces 1, 2, 4 as profile 'pe1'" in capsys.readouterr().out
+
+
+def test_enroll_names_the_face_shown_too_few_times(capsys: pytest.CaptureFixture[str],
+                                                  tmp_path: Path) -> None:
+    """Face "4" with 1 crop was noted "only 1 of 4", read as one out of four: the note
+    names the face as a face, with its count of crops."""
+    _numbered_crops(tmp_path / "e1", {"1": 5, "2": 3, "3": 3, "4": 1})
+    assert run(["enroll", "--die", "de1", "--profile", "pe1",
+                "--crops", str(tmp_path / "e1")]) == 0
+    err = capsys.readouterr().err
+    assert ("tableside enroll: note: face '4' has only 1 crop; faces '2', '3' have only 3 "
+            "crops each: show each face at least 5 times") in err
 
 
 def test_enroll_reports_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
