@@ -167,7 +167,7 @@ def test_enroll_names_a_crop_in_the_wrong_folder_and_saves_nothing(
     assert run([*args, "--keep-suspects"]) == 0
     out = capsys.readouterr()
     assert "kept, as asked:" in out.err and "wheel.png" in out.err
-    assert "(11 blank, 9 standard, 10 strong, 10 weak crops" in out.out
+    assert "(blank: 11 crops, standard: 9 crops, strong: 10 crops, weak: 10 crops;" in out.out
     assert (profiles_dir() / "mine.npz").is_file()
 
 
@@ -209,9 +209,12 @@ def test_enroll_names_the_face_shown_too_few_times(capsys: pytest.CaptureFixture
     _numbered_crops(tmp_path / "e1", {"1": 5, "2": 3, "3": 3, "4": 1})
     assert run(["enroll", "--die", "de1", "--profile", "pe1",
                 "--crops", str(tmp_path / "e1")]) == 0
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
     assert ("tableside enroll: note: face '4' has only 1 crop; faces '2', '3' have only 3 "
             "crops each: show each face at least 5 times") in err
+    # and the summary names each face's count as the face's ("5 1, 3 2, 3 3, 1 4 crops")
+    assert "faces 1, 2, 3, 4 as profile 'pe1' (1: 5 crops, 2: 3 crops, 3: 3 crops, 4: 1 crop;" \
+        in out
 
 
 def test_enroll_reports_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -60,6 +60,19 @@ def test_list_and_show_say_what_each_face_enrolled_and_learned(capsys, taught):
     assert "learned from 2 reads:" in out and "r1: 2 dice" in out and "copies kept: 0" in out
 
 
+def test_list_and_show_name_each_face_of_numbered_dice(capsys):
+    """A die with faces 1, 2, 3: the list read "1 8+0, 2 8+0, 3 8+0 crops (enrolled+learned)",
+    numbers on numbers; each face is named as a face, its crops said in words."""
+    crops = seafall_crops(seed=21, per_face=4)
+    numbered = {str(i + 1): c[:3] for i, c in enumerate(crops.values())}
+    profile = Profile.from_crops("pe1", "de1", numbered)
+    profile.learn([("2", crops["standard"][3], "r1:0")]).save()
+    line = ("face 1: 3 enrolled + 0 learned; face 2: 3 enrolled + 1 learned; "
+            "face 3: 3 enrolled + 0 learned; face 4: 3 enrolled + 0 learned")
+    assert run(capsys, "profiles", "list")[1] == f"pe1 (de1), crops: {line}\n"
+    assert run(capsys, "profiles", "show", "pe1")[1].startswith(f"pe1 (de1), crops: {line}\n")
+
+
 def test_forget_a_reads_lessons_then_restore_and_restore_again(capsys, taught):
     status, out, _ = run(capsys, "profiles", "forget", "seafall", "--read", "r1")
     assert status == 0 and "forgot 2 learned dice" in out

@@ -87,7 +87,9 @@ def _fail(action: str, message: object) -> int:
 
 
 def _faces_line(info: dict[str, Any]) -> str:
-    return ", ".join(f"{f['face']} {f['enrolled']}+{f['learned']}" for f in info["faces"])
+    """Each face's crops, the face named as one ("1 8+0" was hard to read)."""
+    return "; ".join(f"face {f['face']}: {f['enrolled']} enrolled + {f['learned']} learned"
+                     for f in info["faces"])
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -106,8 +108,7 @@ def _list(args: argparse.Namespace) -> int:
         if "error" in row:
             print(f"{row['name']}: cannot be used: {row['error']}")
         else:
-            print(f"{row['name']} ({row['die']}): {_faces_line(row)} crops "
-                  "(enrolled+learned)")
+            print(f"{row['name']} ({row['die']}), crops: {_faces_line(row)}")
     return 0
 
 
@@ -127,7 +128,7 @@ def _show(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(info, indent=1))
         return 0
-    print(f"{info['name']} ({info['die']}): {_faces_line(info)} crops (enrolled+learned)")
+    print(f"{info['name']} ({info['die']}), crops: {_faces_line(info)}")
     lessons = info["learned_from"]
     print(f"learned from {len(lessons)} reads" + (":" if lessons else ""))
     for read, dice in lessons.items():

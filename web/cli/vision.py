@@ -360,9 +360,10 @@ def _enroll(args: argparse.Namespace) -> int:
     for line in notes:
         print(f"tableside enroll: note: {line}", file=sys.stderr)
     counts = Counter(profile.labels[o] for o in profile.owners)
+    each = ", ".join(f"{f}: {counts[f]} crop{'' if counts[f] == 1 else 's'}"
+                     for f in profile.labels)  # "8 1, 8 2" was hard to read
     print(f"enrolled {args.die} faces {', '.join(profile.labels)} as profile "
-          f"{profile.name!r} ({', '.join(f'{counts[f]} {f}' for f in profile.labels)} crops; "
-          f"checked against one another) -> {path}")
+          f"{profile.name!r} ({each}; checked against one another) -> {path}")
     if before is not None:
         print(f"the profile it replaced is kept as {before.name} (tableside profiles restore "
               f"{profile.name} puts it back)")
