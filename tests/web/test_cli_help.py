@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 
 import pytest
 
@@ -71,3 +72,19 @@ def test_read_dice_says_what_a_question_mark_means(capsys):
     out = help_text(capsys, "read-dice")
     assert "marked ? where the reader is not sure" in out
     assert "exits 1 if a photo could not be read" in out
+
+
+@pytest.mark.parametrize("path", [(), *PATHS], ids=lambda p: " ".join(p) or "tableside")
+def test_help_is_plain_text(capsys, path):
+    """Many a --help is its module's docstring: profiles and cameras printed its reST
+    markup (``serve``, *Watching a stream*), and play, campaign and rules did too."""
+    out = help_text(capsys, *path)
+    assert "``" not in out
+    assert not re.search(r"(?<![\w*])\*[A-Za-z][^*]*\*(?![\w*])", out)
+    assert not re.search(r":(func|mod|class|data):`", out)
+
+
+def test_cameras_and_profiles_help_cite_without_markup(capsys):
+    assert '(docs/vision.md, "Watching a stream")' in help_text(capsys, "cameras")
+    assert "the camera that serve, calibrate and watch open" in help_text(capsys, "cameras")
+    assert "(NAME.npz.<time>.bak beside it" in help_text(capsys, "profiles")

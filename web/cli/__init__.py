@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -43,7 +44,38 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for name in _GROUPS:
         import_module(name).register(sub)
+    _plain_help(parser)
     return parser
+
+
+_LITERAL = re.compile(r"``(.+?)``", re.S)
+_ROLE = re.compile(r":(?:func|mod|class|meth|data|attr):`~?([^`]+)`")
+_EMPHASIS = re.compile(r"(?<![\w*`])\*([A-Za-z][^*`\n]*(?:\n[^*`\n]+)?)(?<=\S)\*(?![\w*])")
+
+
+def plain(text: str) -> str:
+    """Help text without the reST markup its docstring has (``serve`` printed with its
+    backquotes, *Watching a stream* with its stars): literals as they are, a cited title in
+    quotes, as the other helps cite docs/ sections."""
+    text = _ROLE.sub(r"\1", _LITERAL.sub(r"\1", text))
+    return _EMPHASIS.sub(lambda m: f'"{m.group(1)}"', text)
+
+
+def _plain_help(parser: argparse.ArgumentParser) -> None:
+    """Every description, epilog and option's help of ``parser`` and its subcommands,
+    :func:`plain` (many are their module's docstring)."""
+    for attr in ("description", "epilog"):
+        if getattr(parser, attr):
+            setattr(parser, attr, plain(getattr(parser, attr)))
+    for action in parser._actions:
+        if isinstance(action.help, str):
+            action.help = plain(action.help)
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                if isinstance(choice.help, str):
+                    choice.help = plain(choice.help)
+            for sub in action.choices.values():
+                _plain_help(sub)
 
 
 def _version() -> str:
