@@ -151,7 +151,9 @@ class DiceReaders:
     def summaries(self) -> list[dict[str, Any]]:
         """Each profile this table reads with (saved in the profile folder, or given in
         memory): :meth:`vision.enrollment.Profile.summary`, with ``saved`` and ``kept`` (a
-        copy to put back: :meth:`restore`); a profile that cannot be used says why."""
+        copy to put back: :meth:`restore`), and ``table`` (true); a profile that cannot be
+        used says why, and one saved under another name than its die's is listed as the
+        command line's (:meth:`_for_another_die`)."""
         with self._lock:
             dies = sorted(set(saved_profiles(self.profile_dir)) | set(self.profiles))
             out: list[dict[str, Any]] = []
@@ -159,14 +161,36 @@ class DiceReaders:
                 try:
                     profile = self.reader(die).profile
                 except (IllegalCommand, ValueError) as exc:
-                    out.append({"die": die, "error": str(exc)})
+                    if (other := self._for_another_die(die)) is not None:
+                        out.append(other)
+                    else:
+                        out.append({"die": die, "error": str(exc)})
                     continue
                 if profile is None:
                     continue
                 saved = die not in self.profiles
                 kept = (bool(backups(self._path(die))) if saved else die in self._earlier)
-                out.append({**profile.summary(), "die": die, "saved": saved, "kept": kept})
+                out.append({**profile.summary(), "die": die, "saved": saved, "kept": kept,
+                            "table": True})
             return out
+
+    def _for_another_die(self, name: str) -> dict[str, Any] | None:
+        """A saved profile named otherwise than its die (``tableside enroll --die de1
+        --profile pe1``): legitimate for the command line (``--profile pe1``), and not one
+        the table reads (it reads a die with the profile named after it), so listed with
+        ``table`` false, its ``die`` its own, and no forget or restore (the table teaches it
+        nothing). It was shown the host as an error ("profile 'pe1' is for the de1 die, not
+        pe1"). None for a file that is no such profile."""
+        if name in self.profiles:
+            return None
+        try:
+            profile = Profile.load(str(self._path(name)))
+        except (EnrollmentError, ValueError, OSError):
+            return None
+        if profile.die == name:
+            return None
+        return {**profile.summary(), "name": name, "saved": True, "kept": False,
+                "table": False}
 
     def forget(self, die: str, reads: Collection[str] | None = None) -> Profile:
         """The die's profile without the dice it learned from ``reads`` (read ids), or

@@ -2199,6 +2199,30 @@ def test_the_host_forgets_what_the_table_taught_a_profile_and_puts_it_back(devic
     expect(ana.locator("#dice-profiles")).to_be_hidden()
 
 
+def test_the_host_sees_a_profile_named_otherwise_than_its_die_as_the_command_lines(
+        devices, server, tmp_path):
+    """tableside enroll --die de1 --profile pe1 (for read-dice --profile pe1) was shown the
+    host as an error, "profile 'pe1' is for the de1 die, not pe1": it is listed with its
+    die, saying the table reads de1 dice with the profile named de1; nothing to forget."""
+    import dataclasses
+
+    profile = seafall_profile()
+    readers = server.services.dice().readers
+    readers.profile_dir = tmp_path / "profiles"
+    dataclasses.replace(profile, name="pe1", die="de1").save(readers.profile_dir)
+    readers.profiles["seafall"] = profile
+    page = devices()
+    page.goto(server.host_link())
+    page.goto(server.url(f"/t/{server.table}"))
+    row = page.locator("#dice-profiles [data-profile=pe1]")
+    expect(row).to_contain_text("for de1 dice, read with it by tableside read-dice and watch "
+                                "(--profile pe1); the table reads de1 dice with the profile "
+                                "named de1")
+    expect(row).not_to_contain_text("not pe1")
+    expect(row.locator("button")).to_have_count(0)
+    expect(page.locator("#dice-profiles [data-profile=seafall]")).to_contain_text("blank 10+0")
+
+
 def test_the_host_forgets_what_one_roll_taught_from_the_history(devices, server):
     """A player confirms a photo's read, and the profile learns its dice; the host finds
     that roll in the history and forgets what it taught (its faces given wrong, the game

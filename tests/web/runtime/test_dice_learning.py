@@ -366,6 +366,23 @@ def test_the_host_forgets_a_reads_lessons_and_puts_them_back(services):
     assert bad.status_code == 400 and "bad die name" in bad.json["message"]
 
 
+def test_a_profile_named_otherwise_than_its_die_is_listed_as_the_command_lines(services):
+    """tableside enroll --die de1 --profile pe1 is legitimate (read-dice --profile pe1):
+    GET /api/dice/profiles listed it as an error ("profile 'pe1' is for the de1 die, not
+    pe1") on the host's page. It is listed with its die, as not the table's (the table
+    reads de1 dice with the profile named de1), beside the table's own."""
+    dataclasses.replace(demo_profile(), name="seafall").save()
+    dataclasses.replace(demo_profile(), name="pe1", die="de1").save()
+    host = browser(create_app(services, {"TESTING": True}))
+    new_table(host, count=2)
+    rows = {r["name"]: r for r in host.get("/api/dice/profiles").json["profiles"]}
+    assert set(rows) == {"pe1", "seafall"}
+    assert "error" not in rows["pe1"]
+    assert rows["pe1"]["die"] == "de1" and rows["pe1"]["table"] is False
+    assert rows["pe1"]["faces"] == rows["seafall"]["faces"]
+    assert rows["seafall"]["die"] == "seafall" and rows["seafall"]["table"] is True
+
+
 def test_a_profile_given_in_memory_forgets_and_puts_back_in_memory(services):
     """The demo's profile lives in memory (never saved): forgetting keeps the profile
     before in memory for restore."""

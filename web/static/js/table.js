@@ -800,7 +800,10 @@ async function renderProfiles() {
     try { profiles = (await getJSON("/api/dice/profiles")).profiles || []; } catch (err) { profiles = []; }
   }
   box.hidden = !profiles.length;
-  const byRead = new Map(profiles.flatMap((p) => Object.keys(p.learned_from || {}).map((r) => [r, p.die])));
+  // a profile named otherwise than its die is the command line's (--profile NAME): the
+  // table reads a die with the profile named after it, and teaches that one only
+  const byRead = new Map(profiles.filter((p) => p.table !== false)
+    .flatMap((p) => Object.keys(p.learned_from || {}).map((r) => [r, p.die])));
   const changed = byRead.size !== lessons.size || [...byRead].some(([r, d]) => lessons.get(r) !== d);
   lessons = byRead;
   if (changed) renderHistory();
@@ -816,6 +819,12 @@ async function renderProfiles() {
   fill(box, profiles.length ? [h("h3", {text: t("hw.profiles")}),
     h("ul", {class: "hardware"}, profiles.map((p) => {
       if (p.error) return h("li", {"data-profile": p.die}, h("strong", {text: dieName(p.die)}), " ", h("span", {class: "muted small", text: p.error}));
+      if (p.table === false) {
+        return h("li", {"data-profile": p.name, class: "profile-other-name"},
+          h("strong", {text: p.name}), " ",
+          h("span", {class: "small", text: p.faces.map((f) => `${faceName(f.face)} ${f.enrolled}+${f.learned}`).join(" · ")}),
+          h("div", {class: "muted small", text: t("hw.profile_other_name", {name: p.name, die: dieName(p.die)})}));
+      }
       const learned = Object.keys(p.learned_from || {}).length;
       return h("li", {"data-profile": p.die},
         h("strong", {text: dieName(p.die)}), " ",
