@@ -1595,6 +1595,57 @@ def unread_two_dice(server, tmp_path):
     return photo, picture
 
 
+UNREAD_TWO = "2 dice found, none read yet: tap each to name it."
+"""The notice over a photo's two dice that no profile reads (it said "2 dice read.")."""
+
+
+@pytest.mark.parametrize(("locale", "said"), [
+    pytest.param("en-GB", UNREAD_TWO, id="English"),
+    pytest.param("fr-FR", "2 dés trouvés, aucun encore lu\u00a0: touchez chacun pour le nommer.",
+                 id="French"),
+])
+def test_a_photo_of_dice_not_read_yet_says_so(devices, server, tmp_path, locale, said):
+    """Two dice found and left "not read yet" (no profile): the notice said "2 dice read."
+    (« 2 dés lus. ») above two tiles saying neither was read; it says they are found and
+    to name them, and, with some read, how many are read, to check and not read yet, as
+    the tiles show them."""
+    _, picture = unread_two_dice(server, tmp_path)
+    table = server.services.tables.get(server.table)
+    for cmd, args in (("hire_guild", {"guild": "explorers"}),
+                      ("sail", {"moves": [{"ship": "blue-1", "path": ["coastal_waters",
+                                                                      "isle-a"]}]}),
+                      ("explore", {"flagship": "blue-1", "site": "isle-a/3"})):
+        table.apply(Command(cmd, args, "blue"))
+    ana = join_as(devices, server, "Ana", "blue", locale=locale,
+                  role="joueur" if locale == "fr-FR" else "player")
+    camera = ana.context.new_page()
+    camera.set_default_timeout(WAIT)
+    camera.goto(server.url(f"/t/{server.table}/photo"))
+    expect(camera.locator("#photo-form")).to_be_visible()
+    camera.set_input_files("#photo-file", str(picture))
+    expect(camera.locator("#notice")).to_have_text(said)
+    expect(camera.locator("#dice .die-tile")).to_have_count(2)
+    summary = camera.evaluate("""async () => {
+        const {readSummary} = await import("/static/js/dice.js");
+        const die = (face, uncertain) => ({face, uncertain, notADie: false, corrected: null});
+        return [
+          readSummary({status: "pending", dice: [die("weak", false), die("strong", true),
+                                                 die("?", true)]}),
+          readSummary({status: "pending", dice: [die("weak", false), die("?", true)]}),
+          readSummary({status: "pending", dice: [die("weak", false), die("strong", false)]}),
+          readSummary({status: "applied", dice: [die("weak", false), die("strong", true)]}),
+        ];
+    }""")
+    if locale == "en-GB":
+        assert summary == ["3 dice found: 1 read, 1 to check, 1 not read yet.",
+                           "2 dice found: 1 read, 1 not read yet.", "2 dice read.",
+                           "2 dice read."]
+    else:
+        assert summary == ["3 dés trouvés\u00a0: 1 lu, 1 à vérifier, 1 pas encore lu.",
+                           "2 dés trouvés\u00a0: 1 lu, 1 pas encore lu.", "2 dés lus.",
+                           "2 dés lus."]
+
+
 @pytest.mark.parametrize(("locale", "said"), [
     pytest.param("en-GB", "No dice read.", id="English"),
     pytest.param("fr-FR", "Aucun dé lu.", id="French"),
@@ -1668,7 +1719,7 @@ def test_a_phone_photo_over_the_upload_limit_is_sent_smaller_and_upright(
     camera.goto(server.url(f"/t/{server.table}/photo"))
     expect(camera.locator("#photo-prompt")).to_contain_text("Roll 2 dice")
     camera.set_input_files("#photo-file", str(picture))
-    expect(camera.locator("#notice")).to_have_text("2 dice read.")
+    expect(camera.locator("#notice")).to_have_text(UNREAD_TWO)
     assert len(sent) == 1 and len(sent[0]) < 16 * 1024 * 1024
     assert sent_picture(sent[0]).shape[:2] == (2250, 3000)  # landscape, as the tray lies
     # a file the browser cannot open as a picture goes as it is: refused, in French
@@ -1719,7 +1770,7 @@ def test_the_photo_page_shows_each_photo_it_sends_and_the_read_waiting_after_a_r
     seen = []
     for _ in range(3):
         camera.set_input_files("#photo-file", str(picture))
-        expect(camera.locator("#notice")).to_have_text("2 dice read.")
+        expect(camera.locator("#notice")).to_have_text(UNREAD_TWO)
         read_id = camera.request.get(server.url(latest)).json()["read_id"]
         assert read_id not in seen
         seen.append(read_id)

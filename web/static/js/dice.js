@@ -35,6 +35,23 @@ export function unchangedRead() {
   };
 }
 
+// What a photo's read found, said as its tiles show it: "2 dice read." only when each die
+// is read sure; dice left unread ("?") or to check are counted as such (a photo of dice no
+// profile reads said "2 dice read." over two "not read yet" tiles).
+export function readSummary(read) {
+  const dice = read.dice.filter((d) => !d.notADie);
+  if (!dice.length) return t("photo.read_none");
+  const checked = read.status === "applied" || read.status === "undone";
+  const unread = dice.filter((d) => d.face === "?").length;
+  const check = dice.filter((d) => d.face !== "?" && d.uncertain && !checked && !d.corrected).length;
+  const sure = dice.length - unread - check;
+  if (!unread && !check) return t("photo.read", {count: dice.length});
+  if (!sure && !check) return t("photo.found_unread", {count: dice.length});
+  const parts = [[sure, "photo.part_read"], [check, "photo.part_check"], [unread, "photo.part_unread"]]
+    .filter(([count]) => count).map(([count, key]) => t(key, {count}));
+  return t("photo.found", {count: dice.length, parts: parts.join(", ")});
+}
+
 export function normalizeRead(read) {
   if (!read) return null;
   const id = read.id ?? read.read_id;

@@ -6,7 +6,7 @@
 import {$, h, fill} from "./dom.js";
 import {config, t} from "./i18n.js";
 import {ApiError, getJSON, getOptional, me} from "./api.js";
-import {actorLabel, lastAsked, normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
+import {actorLabel, lastAsked, normalizeRead, readPanel, readSummary, unchangedRead, uploadPhoto} from "./dice.js";
 import {follow} from "./live.js";
 import {dieName, playerName, promptQuestion} from "./views.js";
 
@@ -91,7 +91,7 @@ $("#photo-file").addEventListener("change", async (event) => {
     latestAnswer(async () => null);  // a reload asked before this answer is stale now
     read = normalizeRead(out);
     unchanged(out);  // remembered as drawn
-    notice(read.dice.length ? t("photo.read", {count: read.dice.length}) : t("photo.read_none"), "info");
+    notice(readSummary(read), "info");
     render();
   } catch (err) {
     notice(err instanceof ApiError && err.status === 404 ? t("photo.unavailable") : err.message, "error");

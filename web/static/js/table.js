@@ -7,7 +7,7 @@ import {$, h, fill, redraw, typedInput} from "./dom.js";
 import {config, t, has, pct, num, inLanguage} from "./i18n.js";
 import {ApiError, NetworkError, getJSON, getOptional, me, remove, send} from "./api.js";
 import {follow} from "./live.js";
-import {lastAsked, normalizeRead, readPanel, unchangedRead, uploadPhoto} from "./dice.js";
+import {lastAsked, normalizeRead, readPanel, readSummary, unchangedRead, uploadPhoto} from "./dice.js";
 import {hardwareAlerts} from "./alerts.js";
 import {cameraWatcher} from "./camera.js";
 import {boxFortune} from "./boxcount.js";
@@ -237,7 +237,7 @@ async function sendPhoto(input) {
   try {
     const out = await uploadPhoto(tableId, file, who ? (who.province || who.name) : null);
     read = normalizeRead(out);
-    notice(read.dice.length ? t("photo.read", {count: read.dice.length}) : t("photo.read_none"), "info");
+    notice(readSummary(read), "info");
     if (typeof out.table_version === "number" && out.table_version !== version()) await refresh();
     renderDice();
     $("#dice").scrollIntoView({behavior: "smooth", block: "start"});
