@@ -15,7 +15,8 @@ header first (:func:`image_size`), and:
   does, within its own limit (a gigapixel, ``OPENCV_IO_MAX_IMAGE_PIXELS``, read when
   OpenCV is loaded, so not set from here); its errors become :class:`ImageError`;
 * a file cut off before its end (a copy or an upload that did not finish) is refused as
-  that, so a player knows to send it again rather than to change the phone's format;
+  that, so a player knows to send it again rather than to change the phone's format (a
+  JPEG cut even before its header gives the picture's size, too);
 * a JPEG whose data is damaged part way, which libjpeg decodes all the same with the rest
   of the picture made up (:mod:`vision.decodernotes` hears it say so), is refused as
   damaged;
@@ -264,7 +265,8 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None,
         raise ImageError(f"not a readable image ({lines[-1] if lines else 'OpenCV error'})"
                          ) from None
     if image is None or image.size == 0:
-        raise ImageError(_CUT_OFF if size is not None and _ends_early(raw) else
+        cut = _ends_early(raw) if size is not None else _jpeg_header_cut(raw)
+        raise ImageError(_CUT_OFF if cut else
                          "not a readable image (corrupt or unsupported format)")
     if damage(notes) is not None:  # decoded all the same, part of it made up: refused
         raise ImageError(_CUT_OFF if size is not None and _ends_early(raw) else _DAMAGED)
@@ -307,6 +309,38 @@ def _ends_early(raw: bytes) -> bool:
     if raw[:2] == b"BM" and len(raw) >= 6:
         return struct.unpack("<I", raw[2:6])[0] > len(raw)
     return False
+
+
+_JPEG_FIRST = (b"JFIF\x00", b"JFXX\x00", b"Exif\x00", b"http:")
+"""How the first segment of a JPEG from a phone, a camera or an editor begins (APP0's JFIF,
+APP1's Exif or XMP)."""
+
+
+def _jpeg_header_cut(raw: bytes) -> bool:
+    """Whether a JPEG ends inside its header, before its frame header gives its size
+    (``head -c 500 photo.jpg``: "not a readable image", where one cut later was called cut
+    off): it begins as a JPEG's does, with a first segment such a file has (JFIF, Exif,
+    XMP, or a table), and its segments run on to the file's end without a picture. Bytes
+    that only begin with a JPEG's marker are not called cut off."""
+    if not is_jpeg(raw):
+        return False
+    i, first = 2, True
+    while i + 4 <= len(raw):
+        if raw[i] != 0xFF:
+            return False
+        marker = raw[i + 1]
+        if marker == 0xFF:
+            i += 1
+            continue
+        (length,) = struct.unpack(">H", raw[i + 2 : i + 4])
+        if length < 2 or marker in (0xD9, 0xDA) or 0xD0 <= marker <= 0xD8 or marker < 0xC0:
+            return False  # no frame header before the picture's data: not cut, malformed
+        if first and not (marker in (0xDB, 0xC4, 0xDD) or marker in _SOF
+                          or raw[i + 4 : i + 9].startswith(_JPEG_FIRST)):
+            return False
+        first = False
+        i += 2 + length
+    return not first or len(raw) < 8
 
 
 def _too_large(width: int, height: int, png: bool = False) -> str:

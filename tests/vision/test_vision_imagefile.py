@@ -68,6 +68,20 @@ def test_a_file_cut_off_is_refused_as_cut_off(ext: str, capfd: pytest.CaptureFix
         assert "libpng" not in capfd.readouterr().err
 
 
+def test_a_jpeg_cut_before_its_frame_header_is_refused_as_cut_off() -> None:
+    """head -c 500 photo.jpg: cut in its header, before the picture's size, it was "not a
+    readable image" where one cut later is "cut off": a phone's photo (its Exif first, a
+    few kB) cut so is cut off too, to be sent again."""
+    jpeg = PHOTO.read_bytes()
+    exif = b"Exif\x00\x00MM\x00\x2a" + bytes(6000)
+    phone = jpeg[:2] + b"\xff\xe1" + (len(exif) + 2).to_bytes(2, "big") + exif + jpeg[2:]
+    assert decode(phone).image.shape == (1024, 1024, 3)
+    for cut in (jpeg[:100], jpeg[:20], phone[:500], phone[:3000]):
+        assert image_size(cut) is None
+        with pytest.raises(ImageError, match=r"^cut off: the file ends before its picture"):
+            decode(cut)
+
+
 def test_a_jpeg_with_more_after_its_end_is_read_and_a_corrupt_one_is_not_called_cut_off(
 ) -> None:
     jpeg = PHOTO.read_bytes()
