@@ -55,7 +55,7 @@ OTHER_CONFIDENCE = 0.3
 PIP_DICE = message(
     "vision.pip_dice",
     "{count} dice look like pip dice (d6), not the dice of profile '{profile}': every die "
-    "is marked uncertain; roll the game's dice, or read these as d6")
+    "is marked uncertain; throw the game's own dice")
 
 
 def pip_looks(crops: np.ndarray, net: FaceNet) -> frozenset[str]:
