@@ -1599,17 +1599,9 @@ UNREAD_TWO = "2 dice found, none read yet: tap each to name it."
 """The notice over a photo's two dice that no profile reads (it said "2 dice read.")."""
 
 
-@pytest.mark.parametrize(("locale", "said"), [
-    pytest.param("en-GB", UNREAD_TWO, id="English"),
-    pytest.param("fr-FR", "2 dés trouvés, aucun encore lu\u00a0: touchez chacun pour le nommer.",
-                 id="French"),
-])
-def test_a_photo_of_dice_not_read_yet_says_so(devices, server, tmp_path, locale, said):
-    """Two dice found and left "not read yet" (no profile): the notice said "2 dice read."
-    (« 2 dés lus. ») above two tiles saying neither was read; it says they are found and
-    to name them, and, with some read, how many are read, to check and not read yet, as
-    the tiles show them."""
-    _, picture = unread_two_dice(server, tmp_path)
+def photo_sent_for_an_exploration(devices, server, picture, locale: str):  # noqa: ANN001, ANN201
+    """Blue explores (the roll asked for), and Ana, Blue's player on a phone in
+    ``locale``, sends ``picture`` from the photo page: that page."""
     table = server.services.tables.get(server.table)
     for cmd, args in (("hire_guild", {"guild": "explorers"}),
                       ("sail", {"moves": [{"ship": "blue-1", "path": ["coastal_waters",
@@ -1623,6 +1615,21 @@ def test_a_photo_of_dice_not_read_yet_says_so(devices, server, tmp_path, locale,
     camera.goto(server.url(f"/t/{server.table}/photo"))
     expect(camera.locator("#photo-form")).to_be_visible()
     camera.set_input_files("#photo-file", str(picture))
+    return camera
+
+
+@pytest.mark.parametrize(("locale", "said"), [
+    pytest.param("en-GB", UNREAD_TWO, id="English"),
+    pytest.param("fr-FR", "2 dés trouvés, aucun encore lu\u00a0: touchez chacun pour le nommer.",
+                 id="French"),
+])
+def test_a_photo_of_dice_not_read_yet_says_so(devices, server, tmp_path, locale, said):
+    """Two dice found and left "not read yet" (no profile): the notice said "2 dice read."
+    (« 2 dés lus. ») above two tiles saying neither was read; it says they are found and
+    to name them, and, with some read, how many are read, to check and not read yet, as
+    the tiles show them."""
+    _, picture = unread_two_dice(server, tmp_path)
+    camera = photo_sent_for_an_exploration(devices, server, picture, locale)
     expect(camera.locator("#notice")).to_have_text(said)
     expect(camera.locator("#dice .die-tile")).to_have_count(2)
     summary = camera.evaluate("""async () => {
@@ -1656,19 +1663,7 @@ def test_a_photo_without_dice_is_said_in_words(devices, server, tmp_path, locale
     photo = tray_photo(np.random.default_rng(3), [], size=SIZE, die_px=DIE_PX)
     picture = tmp_path / "empty.jpg"
     cv2.imwrite(str(picture), photo.image)
-    table = server.services.tables.get(server.table)
-    for cmd, args in (("hire_guild", {"guild": "explorers"}),
-                      ("sail", {"moves": [{"ship": "blue-1", "path": ["coastal_waters",
-                                                                      "isle-a"]}]}),
-                      ("explore", {"flagship": "blue-1", "site": "isle-a/3"})):
-        table.apply(Command(cmd, args, "blue"))
-    ana = join_as(devices, server, "Ana", "blue", locale=locale,
-                  role="joueur" if locale == "fr-FR" else "player")
-    camera = ana.context.new_page()
-    camera.set_default_timeout(WAIT)
-    camera.goto(server.url(f"/t/{server.table}/photo"))
-    expect(camera.locator("#photo-form")).to_be_visible()
-    camera.set_input_files("#photo-file", str(picture))
+    camera = photo_sent_for_an_exploration(devices, server, picture, locale)
     expect(camera.locator("#notice")).to_have_text(said)
 
 
