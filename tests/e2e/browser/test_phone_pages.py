@@ -357,8 +357,10 @@ def test_the_tv_keeps_the_odds_in_view_and_says_whose_roll_it_shows(devices, ser
     column = tv.locator(".tv-roll")
     expect(column).to_have_class(re.compile(r"\btight\b"))
     expect(tv.locator(".tv-roll .dist")).to_be_hidden()
-    head = tv.locator(".tv-roll .odds-head").bounding_box()
-    assert head["y"] + head["height"] < 480
+    odds = tv.locator(".tv-roll .odds-head")
+    expect(odds).to_be_visible()  # drawn (a live redraw may be between its old and new card)
+    head = odds.bounding_box()
+    assert head is not None and head["y"] + head["height"] < 480
     expect(tv.locator("#tv-roll")).not_to_contain_text("roll ·")  # no roll of this one yet
     expect(tv.locator("#roll-title")).to_be_hidden()  # nor its heading over the card alone
     table.apply(Command("roll", {"faces": ["standard", "strong"]}, "blue"))
