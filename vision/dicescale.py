@@ -29,12 +29,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import replace
 
 import numpy as np
 
 from vision.detection import MIN_DIE_PX, WORK_DIE_PX
-from vision.reading import TrayRead
+from vision.reading import TrayRead, left_to_the_table
 from vision.said import message
 
 SIZES = (1.0, 1.25, 1.6, 2.0, 2.5, 3.2)
@@ -124,10 +123,7 @@ def told_size_wrong(read: TrayRead, told: float) -> TrayRead:
     (``told``: a setup's, or ``--die-px``): every die marked uncertain, with a warning
     (the camera was moved since the tray was calibrated, or the size given is for other
     photos)."""
-    dice = tuple(replace(d, confidence=min(d.confidence, 0.2), uncertain=True)
-                 for d in read.dice)
-    return replace(read, dice=dice,
-                   warnings=(*read.warnings, TOLD_SIZE_WRONG(px=round(told))))
+    return left_to_the_table(read, TOLD_SIZE_WRONG(px=round(told)))
 
 
 def _found_larger(read_at: Callable[[float], TrayRead], die_px: float, short_side: int,
@@ -187,7 +183,5 @@ def in_pieces(read_at: Callable[[float], TrayRead], die_px: float, short_side: i
         for die in read.dice:
             x, y, w, h = die.box
             if sum(x <= cx <= x + w and y <= cy <= y + h for cx, cy in centres) >= 2:
-                dice = tuple(replace(d, confidence=min(d.confidence, 0.2), uncertain=True)
-                             for d in read.dice)
-                return replace(read, dice=dice, warnings=(*read.warnings, IN_PIECES()))
+                return left_to_the_table(read, IN_PIECES())
     return first

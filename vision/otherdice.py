@@ -34,7 +34,7 @@ import numpy as np
 
 from vision.crops import crop
 from vision.facenet import CLASSES, D6_FACES, FaceNet
-from vision.reading import TrayRead
+from vision.reading import TrayRead, left_to_the_table
 from vision.said import message
 
 LOOKS_FROM = 0.5
@@ -100,10 +100,7 @@ def checked(read: TrayRead, frame: np.ndarray, looks: frozenset[str], net: FaceN
     if not count:
         return read
     if count >= 2 and count >= ROLL_SHARE * len(read.dice):
-        dice = tuple(replace(d, confidence=min(d.confidence, 0.2), uncertain=True)
-                     for d in read.dice)
-        return replace(read, dice=dice,
-                       warnings=(*read.warnings, PIP_DICE(count=count, profile=profile)))
+        return left_to_the_table(read, PIP_DICE(count=count, profile=profile))
     dice = tuple(replace(d, confidence=min(d.confidence, OTHER_CONFIDENCE), uncertain=True)
                  if other else d for d, other in zip(read.dice, flagged, strict=True))
     return replace(read, dice=dice)

@@ -51,7 +51,7 @@ from vision.filters import colourless, floor_grey
 from vision.framewarnings import frame_warnings
 from vision.hands import SkinScene
 from vision.imagefile import read_file, shape_problem
-from vision.otherdice import checked, checks_anything, pip_looks
+from vision.otherdice import checked, pip_looks
 from vision.pipnets import NET_NOT_A_DIE, NEVER, PipNets, dark_floor_nets
 from vision.pips import count_pips
 from vision.plainsquares import plain_squares as find_plain_squares
@@ -390,14 +390,11 @@ class DiceReader:
         return replace(read, ms=(self.clock() - start) * 1000.0)
 
     def _other_dice(self, read: TrayRead, frame: np.ndarray) -> TrayRead:
-        """:func:`vision.otherdice.checked`: the face network is loaded only for a profile
-        whose crops do not look like every pip face (not for pip dice enrolled as
-        symbols), and what they look like is worked out once a reader."""
+        """:func:`vision.otherdice.checked`, with what the profile's crops look like worked
+        out once a reader."""
         assert self.profile is not None and self.profile.crops is not None
         if self._pip_looks is None:
             self._pip_looks = pip_looks(self.profile.crops, default_face_net())
-        if not read.dice or not checks_anything(self._pip_looks):
-            return read
         return checked(read, frame, self._pip_looks, default_face_net(), self.profile.name)
 
     def _read_at(self, frame: np.ndarray, grey: bool, die_px: float | None, frame_ref: str,

@@ -9,7 +9,7 @@ frame itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -81,3 +81,16 @@ class TrayRead:
             out["jpeg_quality"] = self.jpeg_quality
             out["sure_from"] = round(self.sure_from, 3)
         return out
+
+
+WARNED_CONFIDENCE = 0.2
+"""The confidence every die of a read that carries a warning is left with, at most."""
+
+
+def left_to_the_table(read: TrayRead, warning: str) -> TrayRead:
+    """``read`` with ``warning`` added and every die uncertain, its confidence at most
+    :data:`WARNED_CONFIDENCE`: what is wrong with the whole read is said once, and the
+    players confirm the dice instead of trusting them."""
+    dice = tuple(replace(d, confidence=min(d.confidence, WARNED_CONFIDENCE), uncertain=True)
+                 for d in read.dice)
+    return replace(read, dice=dice, warnings=(*read.warnings, warning))
