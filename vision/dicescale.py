@@ -33,7 +33,7 @@ from collections.abc import Callable
 import numpy as np
 
 from vision.detection import MIN_DIE_PX, WORK_DIE_PX
-from vision.reading import TrayRead, left_to_the_table
+from vision.reading import Box, TrayRead, left_to_the_table
 from vision.said import message
 
 SIZES = (1.0, 1.25, 1.6, 2.0, 2.5, 3.2)
@@ -164,24 +164,24 @@ IN_PIECES = message(
     "with the tray in it")
 
 
-def in_pieces(read_at: Callable[[float], TrayRead], die_px: float, short_side: int,
-              first: TrayRead) -> TrayRead:
+def in_pieces(read_at: Callable[[float], TrayRead], boxes_at: Callable[[float], list[Box]],
+              die_px: float, short_side: int, first: TrayRead) -> TrayRead:
     """``first`` (a read of custom-face dice at ``die_px``, the framing default), or, when
     its dice were read in pieces, the read at the first of :data:`PIECE_SIZES` that boxes
     two or more of them as one die, every die uncertain, with a warning. The body
     detector boxes a die much larger than the size it looks for as 2-4 pieces that fit
     that size as well as dice do (so :func:`best_read` cannot tell them), each read sure
     as a face of its own: drawn SeaFall dice 1.6-2.5 times the default read 79 boxes sure
-    and wrong over 36 trays."""
+    and wrong over 36 trays. The larger sizes are looked at through ``boxes_at(size)``
+    (the dice a read at that size would box, their faces not read: a third of a read's
+    time); only the size that finds pieces is read."""
     if not first.dice:
         return first
     centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2) for d in first.dice]
     for size in (die_px * f for f in PIECE_SIZES):
         if size > short_side / 3:
             break
-        read = read_at(size)
-        for die in read.dice:
-            x, y, w, h = die.box
+        for x, y, w, h in boxes_at(size):
             if sum(x <= cx <= x + w and y <= cy <= y + h for cx, cy in centres) >= 2:
-                return left_to_the_table(read, IN_PIECES())
+                return left_to_the_table(read_at(size), IN_PIECES())
     return first

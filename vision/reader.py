@@ -280,11 +280,11 @@ class DiceReader:
     better by far (:func:`vision.dicescale.told_size_is_wrong`), every die is marked
     uncertain with a warning (:func:`vision.dicescale.told_size_wrong`). For
     photos (the CLI's, the phones' uploads): a camera's frames are read at its setup's
-    size or the framing default, once. Pip d6 only (measured on the d6 photos): dice of
-    a profile, or unread, are found by the body detector, which boxes a die much larger
-    than the size it looks for in pieces that fit it; their photos, read at the framing
-    default, are checked for pieces instead (:func:`vision.dicescale.in_pieces`: every
-    die uncertain, with a warning)."""
+    size, or at the size its first roll fitted (:mod:`vision.camerasize`), once. Pip d6
+    only (measured on the d6 photos): dice of a profile, or unread, are found by the body
+    detector, which boxes a die much larger than the size it looks for in pieces that fit
+    it; their photos, read at the framing default, are checked for pieces instead
+    (:func:`vision.dicescale.in_pieces`: every die uncertain, with a warning)."""
     lens_degrees: float | None = None
     """The camera's lens angle across the picture's width, when known (a setup's:
     :attr:`vision.calibration.Calibration.lens_degrees`). Dice read by a profile that show
@@ -384,7 +384,8 @@ class DiceReader:
             if self.die_px is not None and told_size_is_wrong(assumed, size):
                 read = told_size_wrong(read, assumed)
         elif self.size_search and self.detector == "net" and self.custom_faces and die_px is None:
-            read = in_pieces(read_at, expected_die_px(frame.shape), min(frame.shape[:2]), read)
+            read = in_pieces(read_at, lambda size: self._body_boxes(frame, size),
+                             expected_die_px(frame.shape), min(frame.shape[:2]), read)
         if self.profile is not None and self.profile.crops is not None and self.other_dice_check:
             read = self._other_dice(read, frame)
         return replace(read, ms=(self.clock() - start) * 1000.0)
@@ -446,7 +447,8 @@ class DiceReader:
         dice = [replace(d, box=clipped(d.box, frame.shape[1], frame.shape[0])) for d in dice]
         dice.sort(key=lambda d: (d.box[1] + d.box[3] // 2, d.box[0]))
         return TrayRead(self.die, tuple(dice), frame_ref, 0.0,
-                        frame if self.keep_frame else None, tuple(warnings), quality, compressed)
+                        frame if self.keep_frame else None, tuple(warnings), quality, compressed,
+                        work.die_px)
 
     @property
     def _scored(self) -> bool:
@@ -509,6 +511,18 @@ class DiceReader:
         return [DieRead(UNREAD, 0.0, True, det.box, c) if read is None
                 else DieRead(read[0], min(read[1], ASKED_CONFIDENCE), True, det.box, c)
                 for det, c, read in zip(found, crops, reads, strict=True)]
+
+    def _body_boxes(self, frame: np.ndarray, die_px: float) -> list[Box]:
+        """The boxes (frame pixels) of the dice a read of a BGR frame at ``die_px`` finds
+        with the body detector and keeps by the die-or-not check, their faces not read
+        (:func:`vision.dicescale.in_pieces`); a box the read keeps may yet be dropped for a
+        face like none of the profile's, or cut by the tray's edge."""
+        work, found, _small, _nets = self._find(frame, die_px)
+        if not found:
+            return []
+        found, _crops = self._checked_bodies(
+            work, found, [crop(work.image, det.work_box) for det in found])
+        return [det.box for det in found]
 
     def _checked_bodies(self, work: WorkFrame, found: list[Detection], crops: list[np.ndarray]
                         ) -> tuple[list[Detection], list[np.ndarray]]:

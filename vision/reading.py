@@ -54,6 +54,10 @@ class TrayRead:
     """The least confidence at which the reader read a die sure in this frame for its
     compression (:func:`vision.compression.compressed_sure_from`), 0 when that asked for
     nothing more than the reader's own rule."""
+    die_px: float | None = None
+    """The die size the frame was read at, in its own pixels (the setup's, the framing
+    default, or the size a search kept: :mod:`vision.dicescale`); None for a read made
+    otherwise than by :class:`vision.reader.DiceReader`."""
 
     @property
     def faces(self) -> tuple[str, ...]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from vision.camerasize import CameraSize
 from vision.reader import DiceReader
 from vision.rolls import Roll, RollTracker
 from vision.settle import STALE_NOTE, STILL_SKIN_NOTE, SettleDetector
@@ -25,6 +26,7 @@ def watch(
     source: FrameSource, reader: DiceReader, detector: SettleDetector,
     tracker: RollTracker | None = None, *, reopen_attempts: int = 0,
     wait: Callable[[], None] = lambda: None, states: bool = False,
+    sizes: CameraSize | None = None,
 ) -> Iterator[Roll | SourceNotice]:
     """Yield a :class:`Roll` each time the tray settles with dice thrown in it; stop when
     the source ends. A tray that settles empty is no roll: it ends the last one (the next
@@ -39,6 +41,8 @@ def watch(
     tries ``reopen()``; success yields ``back``.
     With ``states``, a ``tray`` notice each time the tray's state changes, with the
     frame's time: why a roll is not read yet (a hand, or a shadow, still in the tray).
+    With ``sizes``, a reader told no die size reads at the size the source's rolls taught
+    (:mod:`vision.camerasize`: a camera lower than the framing default).
     """
     tracker = tracker or RollTracker()
     attempts = 0
@@ -76,7 +80,8 @@ def watch(
         if detector.still_skin_taken != taken:
             yield SourceNotice("warning", STILL_SKIN_NOTE)
         if decision.read_now:
-            read = reader.read(frame.image, frame.ref, detector.skin_scene)
+            read = (reader.read(frame.image, frame.ref, detector.skin_scene) if sizes is None
+                    else sizes.read(reader, frame.image, frame.ref, detector.skin_scene))
             motion = detector.take_motion(frame.image.shape)
             if read.dice:
                 roll = tracker.add(read, motion, frame.image)

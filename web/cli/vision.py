@@ -23,6 +23,7 @@ from vision.calibration import (
     source_frames,
     tray_share,
 )
+from vision.camerasize import CameraSize
 from vision.compression import HARD_BELOW
 from vision.detection import die_size_problem
 from vision.enroll import enroll
@@ -165,7 +166,8 @@ def register(subparsers: Any) -> None:
     w.add_argument("--profile", help="an enrolled profile (any die but d6; by default the "
                    "one named after the die, as serve reads it)")
     w.add_argument("--die-px", type=_die_px, help="die size in the frames' pixels, if known "
-                   "(at least 8)")
+                   "(at least 8); without it or --setup, pip d6 are read at the size the "
+                   "first roll shows (a camera lower than usual)")
     w.add_argument("--setup", help="a calibrated setup (tableside calibrate): its die size, "
                    "tray floor and empty-tray background (which shows a still hand, and "
                    "a wooden tray or table in view from the first roll), its camera's "
@@ -398,7 +400,8 @@ def _watch(args: argparse.Namespace) -> int:
     with source:
         try:
             for item in watch(source, reader, detector, reopen_attempts=10,
-                              wait=lambda: time.sleep(1.0), states=args.states):
+                              wait=lambda: time.sleep(1.0), states=args.states,
+                              sizes=CameraSize()):
                 if isinstance(item, SourceNotice):
                     print(f"[{item.kind}] {item.message}", file=sys.stderr, flush=True)
                     continue

@@ -26,6 +26,7 @@ import numpy as np
 from companion.errors import IllegalCommand
 from vision import profilecheck
 from vision.calibration import Calibration
+from vision.camerasize import CameraSize
 from vision.enrollment import Profile
 from vision.hands import SkinScene
 from vision.profilefile import (
@@ -72,6 +73,9 @@ class DiceReaders:
     """Per die still being enrolled at the table, what holds its first profile back: a
     line per named die the other named dice doubt (:meth:`start_profile`), for the note
     the players see with the next roll."""
+    camera_size: CameraSize = field(default_factory=CameraSize)
+    """What the camera's rolls taught of its dice's size, read at when no setup gives one
+    (:mod:`vision.camerasize`)."""
     _readers: dict[str, DiceReader] = field(default_factory=dict)
     _files: dict[str, tuple[int, int] | None] = field(default_factory=dict)
     """Per die read from the profile folder, its file as loaded or last saved here (change
@@ -287,7 +291,8 @@ class DiceReaders:
         (:meth:`vision.reader.DiceReader.read`). The setup's lens, or where it keeps none
         (no setup, one saved before setups kept it) the camera's own ``lens_degrees``. A
         ``photo`` (a phone's) is read at its dice's own size, however close it was taken
-        (:attr:`vision.reader.DiceReader.size_search`)."""
+        (:attr:`vision.reader.DiceReader.size_search`); a camera's frame with no setup, at
+        the size the camera's rolls taught (:attr:`camera_size`)."""
         with self._lock:
             reader = self.reader(die)
             if setup is not None:
@@ -296,5 +301,7 @@ class DiceReaders:
             if (lens := lens if lens is not None else lens_degrees) is not None:
                 reader = replace(reader, lens_degrees=lens)
             if photo:
-                reader = replace(reader, size_search=True)
+                return replace(reader, size_search=True).read(frame, ref, skin_scene)
+            if setup is None:
+                return self.camera_size.read(reader, frame, ref, skin_scene)
             return reader.read(frame, ref, skin_scene)

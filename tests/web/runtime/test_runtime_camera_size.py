@@ -1,0 +1,29 @@
+"""The running table reads its camera's pip dice at the size the camera's rolls taught
+when no tray setup gives one (vision/camerasize.py); a setup's size, and a phone's photo,
+are read as before."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.vision.test_vision_camerasize import TRAY, low_camera, right_and_sure
+from vision.calibration import calibrate
+from web.runtime.dicereaders import DiceReaders
+
+
+def test_the_camera_without_a_setup_reads_at_the_size_its_rolls_taught() -> None:
+    frame, dice, size = low_camera(TRAY, 2.5)
+    readers = DiceReaders()
+    photo = readers.read("d6", frame, "photo", photo=True)  # read at several sizes itself
+    assert readers.camera_size.searches == 0
+    first = readers.read("d6", frame, "frame-1")
+    second = readers.read("d6", frame, "frame-2")
+    assert readers.camera_size.searches == 1
+    assert second.die_px == readers.camera_size.size("d6") == first.die_px == photo.die_px
+    assert right_and_sure(second, dice)[1] == 0
+    assert right_and_sure(second, dice)[0] >= len(dice) - 1
+
+    setup = calibrate("low", [np.full_like(frame, 235)])
+    told = readers.read("d6", frame, "frame-3", setup)  # the setup's size, as told
+    assert told.die_px == setup.die_px != size
+    assert readers.camera_size.searches == 1
