@@ -218,6 +218,8 @@ class Runtime:
             refused=lambda why: log.warning("the camera opens without the tray setup's "
                                             "anti-flicker: %s", why))
         self._found = hardware.camera_label(source.name, devices)
+        # another camera, or the same one put back elsewhere: its dice's size is learned anew
+        self.services.dice().readers.camera_size.forget()
         return source
 
     def _make_boxes(self, bridge: SerialBridge | None) -> ButtonBoxes:

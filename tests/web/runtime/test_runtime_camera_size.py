@@ -4,10 +4,13 @@ are read as before."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from tests.vision.test_vision_camerasize import TRAY, low_camera, right_and_sure
+from tests.web.runtime.test_runtime_camera import runtime_with
 from vision.calibration import calibrate
+from vision.sources import FakeSource
 from web.runtime.dicereaders import DiceReaders
 
 
@@ -27,3 +30,16 @@ def test_the_camera_without_a_setup_reads_at_the_size_its_rolls_taught() -> None
     told = readers.read("d6", frame, "frame-3", setup)  # the setup's size, as told
     assert told.die_px == setup.die_px != size
     assert readers.camera_size.searches == 1
+
+
+def test_a_camera_opened_again_learns_its_dice_s_size_anew(seafall_services, tmp_path) -> None:
+    """Plugged back in, the camera may be another one, or hang elsewhere: what the last
+    one's rolls taught is not kept."""
+    frame, _, _ = low_camera(TRAY, 2.5)
+    cv2.imwrite(str(tmp_path / "0001.png"), frame)
+    runtime = runtime_with(seafall_services, lambda: FakeSource([frame], name="camera:9"))
+    readers = seafall_services.dice().readers
+    readers.read("d6", frame, "frame-1")
+    assert readers.camera_size.size("d6") is not None
+    with runtime._open_camera(f"images:{tmp_path}", []):
+        assert readers.camera_size.size("d6") is None
