@@ -52,6 +52,8 @@ STEPS = {"improve the province": "modifier la province", "train advisors":
          "former les conseillers", "keep an advisor": "garder un conseiller",
          "improve ships": "améliorer les bateaux", "determine enmity": "régler l’hostilité",
          "record glory": "noter la gloire", "assign titles": "attribuer les rangs"}
+STICKERS = {"a good site": "un lieu de ressource", "a mine": "une mine",  # turn.STICKERS
+            "docks": "un chantier naval", "a market": "un marché", "something else": "autre chose"}
 WHY = {"games played": "parties jouées", "games missed": "parties manquées",
        "game played": "partie jouée", "game missed": "partie manquée"}
 Q = ("«\u00a0", "\u00a0»")  # French quotation marks, kept with what they quote
@@ -116,6 +118,7 @@ WORDS: dict[str, Callable[[str], str]] = {
     "waiting": _waiting,
     "step": lambda w: STEPS.get(w, w),
     "why": lambda w: WHY.get(w, w),
+    "sticker": lambda w: STICKERS.get(w, w),
     "q": _quoted,
     "sea": _sea,
     "de": lambda w: de(default_name(w)),  # « de Vert », « d’Éloïse »
@@ -165,6 +168,7 @@ _REFUSALS: list[tuple[str, str]] = [
     (r"(.+) is exhausted until winter", "{1} est épuisé jusqu’à l’hiver"),
     (r"only island sites are explored", "seuls les lieux des îles s’explorent"),
     (r"(.+) has not been explored yet", "{site:1} n’a pas encore été exploré"),
+    (r"(.+) is already recorded as (.+)", "{site:1} est déjà noté comme {sticker:2}"),
     # the forum (forum.py)
     (r"advisors are hired and treasures bought before hiring a guild",
      "on engage un conseiller ou on achète un trésor avant d’engager une guilde"),

@@ -111,8 +111,25 @@ def finish_turn(em: Emitter, player: str) -> None:
     after_turn(em)
 
 
+# The gold a mine's sticker may show. The rulebook says only that raiding a mine gives the
+# gold printed on its sticker ("What's on the Islands?" > Mine; "Soldiers Guild" > "Raid"
+# > Mine) and RULES-FACTS.md gives no mine values: 0 to 20 is the phone's form
+# (web/static/js/explored.js), so the API takes what the form may send (docs/seafall.md).
+MINE_GOLD = (0, 20)
+STICKERS = {"good": "a good site", "mine": "a mine", "docks": "docks", "market": "a market",
+            "other": "something else"}  # what a recorded site is, for a refusal
+
+
 def record_site(state: SeaFallState, cmd: Command) -> list[Event]:
-    """Record what an explored site turned out to be (its exploration sticker)."""
+    """Record what an explored site turned out to be (its exploration sticker: rulebook,
+    "Explorers Guild" > "Explore" and "What's on the Islands?").
+
+    Only a site waiting for its sticker: explored and not yet recorded (a sticker is placed
+    once, and explored sites are permanent: "Game Carryover" > Islands). The player whose
+    explore found it records it (the table may, for anyone); a site explored in an earlier
+    game, or given as explored by the setup, may be recorded by anyone. A mistake is taken
+    back with undo.
+    """
     args = only(cmd, "site", "kind", "colour", "value", "good_present")
     site_id = text(args, "site", cmd.type)
     site = state.sites.get(site_id or "")
@@ -120,8 +137,15 @@ def record_site(state: SeaFallState, cmd: Command) -> list[Event]:
         raise InvalidCommand(f"there is no site {site_id!r}")
     if state.regions[site.region].kind != "island":
         raise IllegalCommand("only island sites are explored")
+    named = site_called(state, site.id)
     if site.kind == "unexplored":
-        raise IllegalCommand(f"{site_called(state, site.id)} has not been explored yet")
+        raise IllegalCommand(f"{named} has not been explored yet")
+    if site.kind != "explored":
+        raise IllegalCommand(f"{named} is already recorded as "
+                             f"{STICKERS.get(site.kind, site.kind)}")
+    if site.explored_by is not None:
+        explorer = state.provinces[site.explored_by].player
+        require_player(state, cmd, site.explored_by, f"answering {explorer}'s explore")
     kind = text(args, "kind", cmd.type)
     if kind not in ("good", "mine", "docks", "market", "other"):
         raise InvalidCommand("'kind' is one of good, mine, docks, market, other")
@@ -129,8 +153,11 @@ def record_site(state: SeaFallState, cmd: Command) -> list[Event]:
     if kind in ("good", "docks", "market") and colour not in GOODS:
         raise InvalidCommand(f"a {kind} site needs a 'colour' ({', '.join(GOODS)})")
     value = args.get("value")
-    if kind == "mine" and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-        raise InvalidCommand("a mine needs its gold 'value'")
+    low, high = MINE_GOLD
+    if kind == "mine" and (not isinstance(value, int) or isinstance(value, bool)
+                           or not low <= value <= high):
+        raise InvalidCommand(f"a mine's gold 'value' must be a whole number from {low} to "
+                             f"{high}")
     good_present = args.get("good_present", False)
     if not isinstance(good_present, bool):
         raise InvalidCommand("'good_present' must be true or false")

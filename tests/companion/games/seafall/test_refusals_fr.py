@@ -269,6 +269,10 @@ RAID = ("raid", {"flagship": "red-1", "site": "isle-b/1"})
     pytest.param({}, "explorers", ("record_site", {"site": "isle-b/1", "kind": "other"}),
                  "{} has not been explored yet", "{} n’a pas encore été exploré",
                  id="record_site before exploring"),
+    pytest.param({"kind": "market", "colour": "iron"}, "explorers",
+                 ("record_site", {"site": "isle-b/1", "kind": "good", "colour": "iron"}),
+                 "{} is already recorded as a market", "{} est déjà noté comme un marché",
+                 id="record_site twice"),
     pytest.param({"kind": "other"}, "explorers",
                  ("explore", {"flagship": "red-1", "site": "isle-b/1"}),
                  "{} is already explored", "{} est déjà exploré", id="explored twice"),
@@ -441,6 +445,18 @@ def test_answering_another_players_endeavor_names_that_player(game):
     assert _refused(g, "plunder", "red", choice="blue-2") == (
         "choosing Ann's plunder is Ann's (blue) to do, not Cléo's (red)",
         "choisir le butin d’Ann revient à Ann (Bleu), pas à Cléo (Rouge)")
+
+
+def test_recording_another_players_explored_site_names_that_player(game):
+    """The sticker of a site Ann (Blue) explored is hers to record (rulebook, "Explorers
+    Guild" > "Explore"): Cléo (Red) is refused as for the explore's other answers."""
+    g = _ann_at_isle(game, {"symbol": "sun"})
+    g.do("hire_guild", guild="explorers")
+    g.do("explore", flagship="blue-1", site="isle/1")
+    g.roll(*(["standard"] * g.state.endeavor.dice))
+    assert g.state.sites["isle/1"].kind == "explored"
+    assert _refused(g, "record_site", "red", site="isle/1", kind="other") == \
+        _answering("explore")
 
 
 def test_answering_a_default_named_players_endeavor_names_the_province(game):
