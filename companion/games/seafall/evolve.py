@@ -406,8 +406,6 @@ def _site_explored(state: SeaFallState, p: Mapping[str, Any]) -> None:
     site = state.sites[p["site"]]
     site.kind = "explored"
     site.symbol = None
-    # the explore this answers is still open (EndeavorEnded follows): its player records it
-    site.explored_by = state.endeavor.player if state.endeavor is not None else None
 
 
 @handles("SiteRecorded")
@@ -417,7 +415,6 @@ def _site_recorded(state: SeaFallState, p: Mapping[str, Any]) -> None:
     site.colour = p.get("colour")
     site.value = p.get("value")
     site.good_present = bool(p.get("good_present", False))
-    site.explored_by = None
 
 
 # -- plunder ------------------------------------------------------------------------------

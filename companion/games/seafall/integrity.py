@@ -65,8 +65,6 @@ def check_state(state: SeaFallState) -> None:
     for site_id, site in sites.items():
         _known([site.region], regions, f"sites.{site_id}.region", "region")
         _known(site.enmity, provinces, f"sites.{site_id}.enmity", "province")
-        if site.explored_by is not None:
-            _known([site.explored_by], provinces, f"sites.{site_id}.explored_by", "province")
     for name, listed in (("turns_taken", state.turns_taken), ("end_order", state.end_order)):
         _known(listed, provinces, name, "province")
     _check_turn(state)

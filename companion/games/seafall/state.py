@@ -67,10 +67,6 @@ class Site:
     good_present: bool = False
     structure: str | None = None
     enmity: dict[str, int] = field(default_factory=dict)
-    # whose explore found an island site still "explored" (its sticker not yet recorded):
-    # that player records it (record_site). None once recorded, and for a site explored in
-    # an earlier game or given so by the setup (anyone at the table may record that one).
-    explored_by: str | None = None
 
 
 @dataclass

@@ -125,10 +125,9 @@ def record_site(state: SeaFallState, cmd: Command) -> list[Event]:
     "Explorers Guild" > "Explore" and "What's on the Islands?").
 
     Only a site waiting for its sticker: explored and not yet recorded (a sticker is placed
-    once, and explored sites are permanent: "Game Carryover" > Islands). The player whose
-    explore found it records it (the table may, for anyone); a site explored in an earlier
-    game, or given as explored by the setup, may be recorded by anyone. A mistake is taken
-    back with undo.
+    once, and explored sites are permanent: "Game Carryover" > Islands). Any player at the
+    table may record it, at any time: the sticker lies on the board for all to see, and the
+    explorer's phone may be away. A mistake is taken back with undo.
     """
     args = only(cmd, "site", "kind", "colour", "value", "good_present")
     site_id = text(args, "site", cmd.type)
@@ -143,9 +142,6 @@ def record_site(state: SeaFallState, cmd: Command) -> list[Event]:
     if site.kind != "explored":
         raise IllegalCommand(f"{named} is already recorded as "
                              f"{STICKERS.get(site.kind, site.kind)}")
-    if site.explored_by is not None:
-        explorer = state.provinces[site.explored_by].player
-        require_player(state, cmd, site.explored_by, f"answering {explorer}'s explore")
     kind = text(args, "kind", cmd.type)
     if kind not in ("good", "mine", "docks", "market", "other"):
         raise InvalidCommand("'kind' is one of good, mine, docks, market, other")

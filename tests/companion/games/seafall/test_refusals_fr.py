@@ -447,18 +447,6 @@ def test_answering_another_players_endeavor_names_that_player(game):
         "choisir le butin d’Ann revient à Ann (Bleu), pas à Cléo (Rouge)")
 
 
-def test_recording_another_players_explored_site_names_that_player(game):
-    """The sticker of a site Ann (Blue) explored is hers to record (rulebook, "Explorers
-    Guild" > "Explore"): Cléo (Red) is refused as for the explore's other answers."""
-    g = _ann_at_isle(game, {"symbol": "sun"})
-    g.do("hire_guild", guild="explorers")
-    g.do("explore", flagship="blue-1", site="isle/1")
-    g.roll(*(["standard"] * g.state.endeavor.dice))
-    assert g.state.sites["isle/1"].kind == "explored"
-    assert _refused(g, "record_site", "red", site="isle/1", kind="other") == \
-        _answering("explore")
-
-
 def test_answering_a_default_named_players_endeavor_names_the_province(game):
     """A player the setup named by default ("Blue") is said as the history says it."""
     g = _ann_at_isle(game, {"kind": "mine", "value": 3}, ann="Blue")
