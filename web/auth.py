@@ -39,7 +39,7 @@ from flask import Flask, current_app, g, request
 from companion.engine import Command
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.table import Table
-from vision.said import message
+from vision.said import Message, message
 from web.auth_store import AuthStore, Member
 from web.errors import Forbidden, TooManyRequests
 
@@ -60,6 +60,12 @@ HOST_COMMANDS: dict[str, frozenset[str]] = {
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+# too many attempts (vision.said: said in the page's language)
+TOO_MANY_PINS = message("auth.too_many_pins", "too many host PIN attempts from this device; "
+                        "try again in {seconds} s")
+TOO_MANY_JOINS = message("auth.too_many_joins", "too many attempts to join from this device; "
+                         "try again in {seconds} s")
+
 
 class RateLimiter:
     """At most ``limit`` attempts per ``window`` seconds per key (a sliding window)."""
@@ -69,8 +75,9 @@ class RateLimiter:
         self._seen: dict[str, deque[float]] = {}
         self._lock = threading.Lock()
 
-    def attempt(self, key: str, what: str) -> None:
-        """Count one attempt, or raise :class:`TooManyRequests` (the attempt is not counted)."""
+    def attempt(self, key: str, what: Message) -> None:
+        """Count one attempt, or raise :class:`TooManyRequests` saying ``what`` (filled in
+        with the ``seconds`` to wait; the attempt is not counted)."""
         now = self._clock()
         with self._lock:
             seen = self._seen.setdefault(key, deque())
@@ -78,8 +85,7 @@ class RateLimiter:
                 seen.popleft()
             if len(seen) >= self.limit:
                 wait = max(1, math.ceil(seen[0] + self.window - now))
-                raise TooManyRequests(f"too many {what} from this device; try again in "
-                                      f"{wait} s", wait)
+                raise TooManyRequests(what(seconds=wait), wait)
             seen.append(now)
             if len(self._seen) > 10_000:  # forget idle addresses
                 for k in [k for k, v in self._seen.items() if not v]:
@@ -291,7 +297,7 @@ def client_address() -> str:
     return request.remote_addr or "unknown"
 
 
-def limiter_attempt(what: str) -> None:
+def limiter_attempt(what: Message) -> None:
     """Count a join or PIN attempt from this address (429 past the limit)."""
     _auth().limiter.attempt(client_address(), what)
 
@@ -345,6 +351,12 @@ REDO_OTHERS = message(
     "command")
 BY_TABLE = message("auth.by_table", "the table")()  # whose command: the host acting for all
 BY_CAMERA = message("auth.by_camera", "the camera")()  # a roll the camera read and applied
+HOST_EDITS = message(
+    "auth.host_edits", "only the table's host may change the game's components")()
+OWN_VIEW = message("auth.own_view", "you may only see your own province's view")()
+PUBLIC_VIEW = message(
+    "auth.public_view", "you may only see the public view: join the table as a player to "
+    "see your province's")()
 
 
 def _refusal(member: Member, needed: str) -> str:
@@ -400,7 +412,7 @@ def viewer_for(table: Table) -> str | None:
     own = current(table.session_id).province
     asked = request.args.get("viewer")
     if asked not in (None, "") and seat_of(table, asked) != own:
-        raise Forbidden(f"you may only see your own view ({own or 'the public view'})")
+        raise Forbidden(OWN_VIEW if own else PUBLIC_VIEW)
     return own
 
 
@@ -419,7 +431,7 @@ def authorize_command(table: Table, command: Command) -> Command:
     if rank(member.role) < rank("player"):
         raise Forbidden(_refusal(member, "player"))
     if command.type in HOST_COMMANDS.get(table.game, ()) and member.role != "host":
-        raise Forbidden(f"'{command.type}' edits the game's components: only the host may")
+        raise Forbidden(HOST_EDITS)
     for_all = acts_for_all(member, table.session_id)
     own = member.province
     if command.actor is not None:

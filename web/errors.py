@@ -21,7 +21,7 @@ from typing import Any
 from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from companion.errors import IllegalCommand, InvalidCommand
+from companion.errors import SETUP_REFUSALS, IllegalCommand, InvalidCommand, SetupRefused
 from companion.games import find_game
 from companion.store.campaigns import CONFLICTS, CampaignConflict
 from companion.store.errors import StorageFull, StorageRefused, VersionConflict, refused
@@ -31,6 +31,10 @@ from web.i18n import request_language
 CAMPAIGN_MOVED: dict[str, Message] = {
     code: message(f"campaign.{code}", english) for code, english in CONFLICTS.items()}
 """A campaign conflict's sentence (its English is the store's) as a message, by its code."""
+SETUP_REFUSED: dict[str, Message] = {
+    code: message(f"setup.{code}", english) for code, english in SETUP_REFUSALS.items()}
+"""A setup refused for what a player chose (how many provinces, their names: the home
+page's form), as a message, by its code (its English is the companion's)."""
 PHOTO_TOO_LARGE = message(
     "photo.over_limit", "the photo is over {mb} MB, more than Tableside takes: send a smaller "
     "one (set the phone's camera to a lower resolution)")
@@ -135,7 +139,8 @@ def _engine_asked() -> Any:
 def init_app(app: Flask) -> None:
     @app.errorhandler(InvalidCommand)
     def _invalid(exc: InvalidCommand) -> Any:
-        message = said_of(exc)  # a game's (a roll's faces that do not fit) said as refusals
+        message = (SETUP_REFUSED[exc.code](**exc.values) if isinstance(exc, SetupRefused)
+                   else said_of(exc))  # a game's (a roll's faces that do not fit) said as refusals
         return error_response(400, "invalid", message, **refusal_phrases(message))
 
     @app.errorhandler(IllegalCommand)
@@ -171,7 +176,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(TooManyRequests)
     def _too_many(exc: TooManyRequests) -> Any:
-        response = error_response(429, "too_many_requests", str(exc),
+        response = error_response(429, "too_many_requests", said_of(exc),
                                   retry_after=exc.retry_after)
         response.headers["Retry-After"] = str(exc.retry_after)
         return response

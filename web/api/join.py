@@ -14,6 +14,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, redirect, request
 
 from companion.errors import IllegalCommand, InvalidCommand
+from companion.names import MAX_NAME, player_name
 from vision.said import message
 from web import auth
 from web.api.requests import json_body
@@ -23,8 +24,6 @@ from web.services import Services
 
 bp = Blueprint("join", __name__)
 
-MAX_NAME = 40
-
 # why joining is refused (vision.said: said in the page's language)
 WRONG_PIN = message("join.wrong_pin", "that is not this table's host PIN")()
 NO_PIN = message("join.no_pin", "this host link has no PIN in it: open the whole link the "
@@ -33,6 +32,7 @@ LINK_INVALID = message(
     "join.link_invalid",
     "this join link is not valid (expired or replaced): ask the host for a new one")()
 TAKEN = message("join.taken", "{seat} is already played by {holders}; ask the host to free it")
+NAME = message("join.name", "type your name: 1 to {max} characters")(max=MAX_NAME)
 
 
 def _services() -> Services:
@@ -66,7 +66,7 @@ def me(session_id: str) -> Any:
 @bp.post("/api/tables/<session_id>/host")
 def become_host(session_id: str) -> Any:
     _services().tables.get(session_id)
-    auth.limiter_attempt("host PIN attempts")
+    auth.limiter_attempt(auth.TOO_MANY_PINS)
     pin = json_body().get("pin")
     if not isinstance(pin, str) or not pin:
         raise InvalidCommand("'pin' is the host PIN, as text")
@@ -81,7 +81,7 @@ def host_link(session_id: str) -> Any:
     pin = request.args.get("pin", "")
     if not pin:  # a link cut short: no PIN tried, none counted against the limit
         raise Forbidden(NO_PIN)
-    auth.limiter_attempt("host PIN attempts")
+    auth.limiter_attempt(auth.TOO_MANY_PINS)
     _claim_host(session_id, pin)
     return redirect(f"/t/{session_id}", code=303)
 
@@ -110,15 +110,16 @@ def new_invite(session_id: str) -> Any:
 def join(session_id: str) -> Any:
     services = _services()
     table = services.tables.get(session_id)
-    auth.limiter_attempt("join attempts")
+    auth.limiter_attempt(auth.TOO_MANY_JOINS)
     data = json_body()
     token, name, province = data.get("token"), data.get("name"), data.get("province")
     if not isinstance(token, str) or not token:
         raise InvalidCommand("'token' is the join link's token")
     if not services.auth.store.invite_valid(session_id, token, services.auth.clock()):
         raise Forbidden(LINK_INVALID)
-    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-        raise InvalidCommand(f"'name' is your name, 1 to {MAX_NAME} characters")
+    name = player_name(name)  # the setup's rule for its players' names
+    if name is None:
+        raise InvalidCommand(NAME)
     if province is not None and not isinstance(province, str):
         raise InvalidCommand("'province' is a province of the table, or null to watch")
     mine = auth.current(session_id)
@@ -132,7 +133,7 @@ def join(session_id: str) -> Any:
         if holders and mine.province != seat:
             raise IllegalCommand(TAKEN(seat=seat, holders=", ".join(holders)))
     role = "host" if mine.role == "host" else ("player" if seat else "spectator")
-    auth.set_member(session_id, Member(role, seat, name.strip()))
+    auth.set_member(session_id, Member(role, seat, name))
     services.live.seats_changed(session_id)  # the other phones: who plays what
     return jsonify(me_json(session_id))
 

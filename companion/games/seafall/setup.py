@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
-from companion.errors import InvalidCommand
+from companion.errors import InvalidCommand, SetupRefused
 from companion.games.seafall.components import EXPERTISE, GOODS, Catalogue, default_catalogue
 from companion.games.seafall.effects import parse_effects
 from companion.games.seafall.glory import held_glory
@@ -47,6 +47,7 @@ from companion.games.seafall.state import (
     Site,
     Supply,
 )
+from companion.names import MAX_NAME, name_key, player_name
 
 COLOURS = ("blue", "green", "gray", "red", "yellow", "purple")
 GOODS_PER_COLOUR = 10  # RULES-FACTS.md, "Starting component counts"
@@ -120,6 +121,28 @@ def _str(data: Mapping[str, Any], key: str, default: str | None, where: str) -> 
     if val is not None and (not isinstance(val, str) or not val):
         raise InvalidCommand(f"{where}: '{key}' must be a non-empty string")
     return val
+
+
+def _player(raw: Mapping[str, Any], colour: str, where: str) -> str:
+    """A province's player: its name trimmed (the colour's when none is given). A new
+    game's names are checked by :func:`check_players`; a campaign's ledger kept from before
+    is read as it is."""
+    player = _str(raw, "player", colour.title(), where) or colour
+    return player.strip() or player
+
+
+def check_players(state: SeaFallState) -> None:
+    """A new game's players' names: 1 to MAX_NAME characters each (the rule of the web's
+    join), no two alike whatever their case (a player is named by their name as well as
+    by their colour)."""
+    seen: set[str] = set()
+    for prov in state.provinces.values():
+        name = prov.player
+        if player_name(name) is None:
+            raise SetupRefused("player_name", max=MAX_NAME)
+        if name_key(name) in seen:
+            raise SetupRefused("same_player", name=name)
+        seen.add(name_key(name))
 
 
 def _text(data: Mapping[str, Any], key: str, where: str) -> str:
@@ -245,7 +268,7 @@ def _province(raw: Any, state: SeaFallState) -> None:
     _known(raw, PROVINCE_KEYS, where)
     prov = Province(
         colour=colour,
-        player=_str(raw, "player", colour.title(), where) or colour,
+        player=_player(raw, colour, where),
         gold=_int(raw, "gold", 0, where),
         glory=_int(raw, "glory", 0, where),
         # tokens: as many as the leader's levels, unless the scenario says otherwise
@@ -475,8 +498,11 @@ def initial_state(options: Mapping[str, Any]) -> SeaFallState:
     provinces = options.get("provinces")
     if provinces is None:
         provinces = [{"colour": c} for c in ("blue", "green", "red")]
-    if not isinstance(provinces, list) or not 2 <= len(provinces) <= 5:
+    if not isinstance(provinces, list):
         raise InvalidCommand("'provinces' lists 2 to 5 provinces")
+    if not 2 <= len(provinces) <= 5:
+        raise SetupRefused("provinces_in_turn" if options.get("start_at") == "turn"
+                           else "provinces_new_game")
     for raw in provinces:
         _province(raw, state)
     if sum(not p.absent for p in state.provinces.values()) < 2:
@@ -513,8 +539,7 @@ def initial_state(options: Mapping[str, Any]) -> SeaFallState:
             if ship.location is None:
                 raise InvalidCommand(f"ship {ship.id}: unknown location")
     if options.get("start_at", "winter") == "winter" and len(provinces) < 3:
-        raise InvalidCommand("a game of SeaFall has 3 to 5 provinces (2 only in a scenario "
-                             "that starts in a turn, \"start_at\": \"turn\")")
+        raise SetupRefused("provinces_new_game")
     state.research_allowed = _bool(options, "research_allowed", False, "setup")
     _decks(options, state)
     game = _int(options, "game", 1, "setup", minimum=1)

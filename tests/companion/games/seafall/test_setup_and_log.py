@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.engine import Event, fold
-from companion.errors import InvalidCommand
+from companion.errors import InvalidCommand, SetupRefused
 from companion.games.seafall.engine import SeaFall
 from companion.games.seafall.evolve import HANDLERS
 from companion.games.seafall.log import _TEMPLATES, describe
@@ -37,7 +37,7 @@ def test_demo_setup_is_valid():
 
 
 @pytest.mark.parametrize("options, match", [
-    pytest.param({"provinces": [{"colour": "red"}]}, "2 to 5", id="too few provinces"),
+    pytest.param({"provinces": [{"colour": "red"}]}, "3 to 5", id="too few provinces"),
     pytest.param({"provinces": [{"colour": "red"}, {"colour": "red"}]}, "twice",
                  id="same colour twice"),
     pytest.param({"provinces": [{"colour": "pink"}, {"colour": "red"}]}, "colour",
@@ -60,6 +60,54 @@ def test_demo_setup_is_valid():
 def test_bad_setup_is_refused_with_the_reason(options, match):
     with pytest.raises(InvalidCommand, match=match):
         SeaFall().setup(options)
+
+
+def test_a_start_in_a_turn_takes_two_provinces_and_no_more_than_five():
+    two = [{"colour": "red"}, {"colour": "blue"}]
+    assert SeaFall().setup({"provinces": two, "start_at": "turn"})
+    six = [{"colour": c} for c in ("blue", "green", "gray", "red", "yellow", "purple")]
+    with pytest.raises(SetupRefused, match="2 to 5 provinces") as refused:
+        SeaFall().setup({"provinces": six, "start_at": "turn"})
+    assert refused.value.code == "provinces_in_turn"
+
+
+THREE = ("blue", "green", "red")
+
+
+@pytest.mark.parametrize("players, code", [
+    pytest.param(["x" * 5000, "Bo", "Cy"], "player_name", id="a name of 5000 characters"),
+    pytest.param(["x" * 41, "Bo", "Cy"], "player_name", id="41 characters"),
+    pytest.param(["   ", "Bo", "Cy"], "player_name", id="only spaces"),
+    pytest.param(["Paul", " paul ", "Cy"], "same_player", id="the same name, another case"),
+    pytest.param(["Red", "Bo", None], "same_player", id="the name of another's colour"),
+])
+def test_a_new_games_players_are_named_as_the_join_names_them(players, code):
+    """The join's rule (trimmed, 1 to 40 characters) and no two players alike: a player
+    is named by their name as well as their colour."""
+    provinces = [{"colour": c, **({"player": p} if p is not None else {})}
+                 for c, p in zip(THREE, players, strict=True)]
+    with pytest.raises(SetupRefused) as refused:
+        SeaFall().setup({"provinces": provinces})
+    assert refused.value.code == code
+    if code == "same_player":  # the second one's name, as it is shown
+        assert refused.value.values["name"] in ("paul", "Red")
+
+
+def test_a_new_games_names_are_trimmed_and_may_be_forty_characters():
+    players = ["  Ann  ", "y" * 40, "Bo\u202e"]
+    engine = SeaFall()
+    state = fold(engine, engine.setup({"provinces": [
+        {"colour": c, "player": p} for c, p in zip(THREE, players, strict=True)]}))
+    assert [state.provinces[c].player for c in THREE] == ["Ann", "y" * 40, "Bo\u202e"]
+
+
+def test_a_campaigns_ledger_from_before_is_read_as_it_is():
+    """The names are checked when a game is set up, not when a ledger kept from before the
+    check is read (the campaign page)."""
+    from companion.games.seafall.setup import initial_state
+
+    state = initial_state({"provinces": [{"colour": c, "player": "Same"} for c in THREE]})
+    assert {p.player for p in state.provinces.values()} == {"Same"}
 
 
 def test_components_can_be_added_at_setup():
