@@ -1,0 +1,16 @@
+"""French agrees with what it qualifies: the hardware card's camera (« la caméra ») is
+« éteinte » or « perdue », not the masculine of the shared states (« éteint », « perdu »)."""
+
+from __future__ import annotations
+
+from web import i18n
+
+
+def test_the_cameras_states_agree_with_la_camera():
+    fr, en = i18n.load("fr").strings, i18n.load("en").strings
+    assert fr["hw.camera"] == "Caméra"
+    assert (fr["hw.camera.state.off"], fr["hw.camera.state.lost"]) == ("éteinte", "perdue")
+    assert (en["hw.camera.state.off"], en["hw.camera.state.lost"]) == ("off", "lost")
+    # the page looks the device's own first (web/static/js/table.js: hw.<name>.state.<state>)
+    table_js = (i18n.HERE.parent / "static" / "js" / "table.js").read_text("utf-8")
+    assert "`hw.${name}.state.${value.state}`" in table_js
