@@ -20,6 +20,7 @@ from companion.dice import builtin_dice
 from companion.games.seafall.endgame import APPELLATION_MAX, FIELD_MAX
 from companion.games.seafall.map import default_map
 from companion.games.seafall.setup import COLOURS, DEFAULT_FIELDS, demo_options
+from companion.names import MAX_NAME
 from companion.store.campaigns import UnknownCampaign
 from companion.table import Table
 from web import auth, i18n
@@ -49,7 +50,7 @@ def _render(template: str, status: int = 200, **context: Any) -> Any:
     cat = i18n.catalogue(current_app, lang)
     config = {"lang": lang, "strings": dict(cat.strings), **context.pop("config", {})}
     html = render_template(template, lang=lang, t=cat.get, config=config, game_title=game_title,
-                           player_name=partial(_player_name, cat.get),
+                           player_name=partial(_player_name, cat.get), max_name=MAX_NAME,
                            other_lang=[code for code in i18n.LANGUAGES if code != lang],
                            **context)
     response = make_response(html, status)

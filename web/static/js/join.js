@@ -17,8 +17,33 @@ $("#join-form")?.addEventListener("submit", async (event) => {
     forget(tableId);
     location.assign(`/t/${encodeURIComponent(tableId)}`);
   } catch (err) {
-    const text = err instanceof ApiError && err.status === 403 ? t("join.refused", {reason: err.message})
-      : err instanceof ApiError && err.status === 404 ? t("join.unavailable") : err.message;
+    const said = err instanceof ApiError ? err.body.said : null;
+    const taken = said && said.key === "join.taken" && said.values ? said.values : null;
+    const text = taken ? takenMeanwhile(String(taken.seat), String(taken.holders), err.message)
+      : err instanceof ApiError && err.status === 403 ? t("join.refused", {reason: err.message})
+        : err instanceof ApiError && err.status === 404 ? t("join.unavailable") : err.message;
     fill($("#notice"), h("p", {class: "notice error", text}));
   }
 });
+
+// A province another phone took since the page was drawn: named as the page names it (its
+// colour in the page's language, not its id), and greyed out as a taken one is, with who
+// plays it; the sentence to show.
+function takenMeanwhile(seat, holders, english) {
+  const input = [...document.querySelectorAll("#join-form input[name=province]")]
+    .find((radio) => radio.value === seat);
+  if (input) {
+    input.checked = false;
+    input.disabled = true;
+    const label = input.closest("label");
+    const played = t("join.taken", {names: holders});
+    const note = label.querySelector(".muted");
+    if (note) {
+      const before = note.textContent.trim().replace(/^\(|\)$/g, "");
+      if (!before.includes(played)) note.textContent = `(${before ? before + " · " : ""}${played})`;
+    } else {
+      label.append(" ", h("span", {class: "muted", text: `(${played})`}));
+    }
+  }
+  return t("said.join.taken", {seat: t("colour." + seat, null, seat), holders}, english);
+}

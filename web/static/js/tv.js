@@ -63,7 +63,8 @@ function tvProvince(state, colour) {
   const prov = state.provinces[colour];
   const ships = (prov.ships || []).map((id) => state.ships[id]).filter(Boolean);
   return h("article", {class: "tv-province", "data-province": colour},
-    h("h3", {}, h("span", {class: `swatch c-${colour}`, "aria-hidden": "true"}), playerName(prov.player, colour),
+    h("h3", {}, h("span", {class: `swatch c-${colour}`, "aria-hidden": "true"}),
+      h("span", {class: "player-name", text: playerName(prov.player, colour)}),
       prov.title ? h("span", {class: "pill", text: titleName(prov.title)}) : null),
     h("p", {class: "tv-tokens"},
       h("span", {}, h("b", {text: String(prov.gold)}), " ", t("prov.gold")),
