@@ -767,13 +767,30 @@ def closed(record: DiceReadRecord, table: Table) -> bool:
     return prompt is None or prompt.id != record.prompt_id
 
 
+def correctable(record: DiceReadRecord, table: Table) -> bool:
+    """Whether the table may still change a die of the read (:meth:`DiceReads.correct`): a
+    pending read while its roll is asked, an undone one while its roll is asked again (it
+    is applied again), an applied one while its roll is the last command in effect (nothing
+    done after it); never a superseded one."""
+    if record.status == PENDING:
+        return not closed(record, table)
+    if record.status != APPLIED:
+        return False
+    if undone(record, table):
+        prompt = roll_prompt(table)
+        return prompt is not None and prompt.id == record.prompt_id
+    return bool(table.applied) and table.applied[-1] == record.applied_command
+
+
 def table_reads_json(record: DiceReadRecord, table: Table) -> dict[str, Any]:
-    """A read as the API answers it, with the table's version and prompts after it."""
+    """A read as the API answers it, with the table's version and prompts after it, and
+    whether a die of it may still be corrected (``can_correct``)."""
     out = record.to_json()
     if undone(record, table):
         out["status"] = UNDONE
     elif closed(record, table):
         out["status"] = CLOSED
+    out["can_correct"] = correctable(record, table)
     out["table_version"] = table.version
     out["prompts"] = [p.to_json() for p in table.prompts()]
     return out

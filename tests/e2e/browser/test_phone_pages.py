@@ -1522,6 +1522,55 @@ def test_a_box_that_is_no_die_is_taken_out_of_the_roll_by_tapping(devices, serve
     expect(ana.locator("#dice .die-tile.not-a-die")).to_be_disabled()  # the roll is answered
 
 
+def test_a_read_is_folded_with_no_tap_once_something_was_done_after_its_roll(
+        devices, server, tmp_path):
+    """docs/ui.md, "Dice": on phones, an old read stayed on the table page turns later, with
+    the notes it had while it waited ("the roll asks for 2 dice; the reader saw 3") and its
+    tiles "tap to correct" buttons the server refused. Applied, its notes are over and a tile
+    that cannot be tapped says no tap; once a command follows its roll (no die of it may be
+    corrected: the read's ``can_correct``), the card says whose roll it was, folded, its
+    tiles no buttons; that command undone, its dice may be corrected again."""
+    picture = three_dice_read(server, tmp_path)
+    ana = join_as(devices, server, "Ana", "blue")
+    start_exploration(ana)
+    ana.set_input_files("#photo-input", str(picture))
+    read = ana.locator("#dice .read")
+    expect(read).to_have_attribute("data-status", "pending")
+    expect(read).to_contain_text("the roll asks for 2 dice; the reader saw 3")
+    ana.locator("#dice .die-tile").nth(2).click()
+    ana.locator("#dice .picker #not-a-die").click()
+    ana.click("#confirm-read")
+    expect(read).to_have_attribute("data-status", "applied")
+    expect(read).not_to_contain_text("the reader saw 3")  # why it waited: over
+    tiles = ana.locator("#dice .die-tile")
+    expect(tiles.nth(0)).to_have_accessible_name(re.compile(r"; tap to correct$"))
+    expect(tiles.nth(2)).to_be_disabled()  # taken out: nothing to tap once applied
+    expect(tiles.nth(2)).not_to_have_accessible_name(re.compile("tap to correct"))
+    kept = ana.request.get(server.url(f"/api/tables/{server.table}/dice/latest")).json()
+    assert kept["can_correct"] is True
+
+    server.services.tables.get(server.table).apply(
+        Command("assign_damage", {"choice": "card:blue-1"}, "blue"))
+    folded = ana.locator("#dice details.settled-read")
+    faces = ", ".join(FACE_NAMES[f] for f in kept["faces"])
+    expect(folded.locator("> summary")).to_have_text(
+        re.compile(rf"^Last roll · .+'s exploration: {re.escape(faces)}$"))
+    expect(folded.locator(".dice-tiles")).to_be_hidden()  # out of the way until opened
+    folded.locator("> summary").click()
+    expect(folded.locator("div.die-tile")).to_have_count(3)
+    expect(ana.locator("#dice button.die-tile")).to_have_count(0)
+    expect(ana.locator("#dice")).not_to_contain_text("tap to correct")
+    expect(ana.locator("#dice-done-with")).to_contain_text("can no longer be corrected")
+    latest = ana.request.get(server.url(f"/api/tables/{server.table}/dice/latest")).json()
+    assert latest["status"] == "applied" and latest["can_correct"] is False
+
+    ana.click("#undo")  # the damage taken back: the roll may be corrected again
+    expect(ana.locator("#dice details.settled-read")).to_have_count(0)
+    expect(ana.locator("#dice button.die-tile")).to_have_count(3)
+    expect(ana.locator("#dice .die-tile").nth(0)).to_have_accessible_name(
+        re.compile(r"; tap to correct$"))
+
+
 def test_what_a_read_says_is_said_in_each_pages_language(devices, server, tmp_path):
     """docs/ui.md, "Languages": a read's notes (vision.said) come with their keys, and a
     French phone says them in French while an English one says the server's English."""

@@ -492,6 +492,43 @@ def test_a_correction_after_later_commands_is_refused(client):
     assert state(client, tid)["state"]["rolled"] == [faces]
 
 
+def test_a_read_says_whether_a_die_of_it_may_still_be_corrected(client):
+    """``can_correct`` follows the corrections the server takes (docs/api.md): an applied
+    read while nothing was done after its roll (an undo and redo of it changes nothing),
+    an undone one while its roll is asked again, a pending one while its roll is asked;
+    never once a later command happened, nor a closed or superseded read. The pages drew
+    an old read's tiles as "tap to correct" buttons turns later."""
+    tid = new_table(client)
+    data, faces = settled(0)
+    read = upload(client, tid, data).json
+    latest = f"/api/tables/{tid}/dice/latest"
+    assert read["status"] == "applied" and read["can_correct"] is True
+    assert client.post(f"/api/tables/{tid}/undo", json={}).status_code == 200
+    assert client.get(latest).json["can_correct"] is True  # undone: applied again if corrected
+    assert client.post(f"/api/tables/{tid}/redo", json={}).status_code == 200
+    shown = client.get(latest).json
+    assert shown["status"] == "applied" and shown["can_correct"] is True
+    assert shown["table_version"] != shown["applied_version"]  # the version alone misleads
+    client.post(f"/api/tables/{tid}/commands", json={"type": "note", "text": "next"})
+    assert client.get(latest).json["can_correct"] is False
+    other = "blank" if faces[0] != "blank" else "weak"
+    assert post_read(client, tid, read, "correct", {"die": 0, "face": other}).status_code == 409
+    assert client.post(f"/api/tables/{tid}/undo", json={}).status_code == 200  # the note
+    assert client.get(latest).json["can_correct"] is True
+
+    tid, first, faces = pending_read(client)
+    assert first["status"] == "pending" and first["can_correct"] is True
+    typed = client.post(f"/api/tables/{tid}/commands",
+                        json={"type": "roll", "args": {"faces": ["blank"] * 3}})
+    assert typed.status_code == 200, typed.json
+    closed = client.get(f"/api/tables/{tid}/dice/latest").json
+    assert closed["status"] == "closed" and closed["can_correct"] is False
+    tid, first, faces = pending_read(client)
+    upload(client, tid, settled(2)[0])
+    old = client.get(f"/api/tables/{tid}/dice/{first['read_id']}").json
+    assert old["status"] == "superseded" and old["can_correct"] is False
+
+
 def test_a_read_left_waiting_when_its_roll_is_answered_otherwise_is_closed(client):
     """The faces typed while a read waited: the read's roll is no longer asked, so it says
     so (``closed``) rather than waiting for a confirm the server refuses (phones kept

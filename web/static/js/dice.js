@@ -86,7 +86,12 @@ export function normalizeRead(read) {
   // the dice that answer the roll: a re-roll's thrown ones, never a box taken out
   const answering = Array.isArray(read.dice) && Array.isArray(read.faces) ? read.faces.length
     : dice.filter((d) => !d.notADie).length;
-  return {id, dice, answering, status: read.status || "pending", frame: read.frame_url ?? null,
+  const status = read.status || "pending";
+  // whether a die may still be corrected (the API's can_correct: an applied read only while
+  // nothing was done after its roll); a read from before the API said so, by its status
+  const canCorrect = typeof read.can_correct === "boolean" ? read.can_correct
+    : status !== "superseded" && status !== "closed";
+  return {id, dice, answering, status, canCorrect, frame: read.frame_url ?? null,
           frameSize: size, notes, source: read.source ?? null, raw: read};
 }
 
@@ -175,8 +180,9 @@ let openPick = null;
 
 // One read, drawn as tiles; `faces` are the labels of the die for the correction picker.
 // A pending read waits for a confirm; an applied one may still be corrected (the dice API
-// takes the roll back and applies it again); one whose roll the table undid may be applied
-// again, as it was or corrected; a superseded one is only shown.
+// takes the roll back and applies it again) while nothing was done after its roll; one
+// whose roll the table undid may be applied again, as it was or corrected; a superseded,
+// closed or settled one (`canCorrect` false) is only shown: its tiles are no buttons.
 // Who corrected a die, added one or took one out, as a page without the table's provinces
 // names them: the host, the camera, the demonstration in the page's language; a name as is.
 export function actorLabel(actor) {
@@ -185,25 +191,32 @@ export function actorLabel(actor) {
 
 export function readPanel(tableId, read, {faces, version, canAct, actor, onChanged, onError,
                                           nameOf = actorLabel, mayAnswer = canAct}) {
-  const canCorrect = canAct && read.status !== "superseded" && read.status !== "closed";
+  // a read no die of which may be corrected any more: shown, its tiles no buttons
+  const settled = !read.canCorrect;
+  const canCorrect = canAct && !settled;
   const withActor = (body) => (actor ? {...body, actor} : body);
   // confirming answers the roll: the roller's phone, or one that acts for all (another
   // player's was offered it, and refused)
-  const canConfirm = mayAnswer && (read.status === "pending" || read.status === "undone");
+  const canConfirm = mayAnswer && !settled && (read.status === "pending" || read.status === "undone");
   const base = `/api/tables/${encodeURIComponent(tableId)}/dice/${encodeURIComponent(read.id)}`;
   const picker = h("div", {class: "picker", hidden: true});
   // a box may be taken out of the roll (no die: a token, a die's side) while the read waits
-  const canTakeOut = canAct && read.status === "pending";
+  const canTakeOut = canAct && !settled && read.status === "pending";
   // a tile's name for a screen reader is what it shows, with its number before and what a
-  // tap does after (unseen), so that a voice command naming what is seen finds it
+  // tap does after (unseen), so that a voice command naming what is seen finds it; a tile
+  // that cannot be tapped says no tap, and a settled read's tiles are no buttons at all
   const unseen = (text) => h("span", {class: "visually-hidden", text});
   const said = (key, who) => (who ? h("span", {class: "corrected", text: t(key, {who: nameOf(who)})}) : null);
-  const tile = (i, die, kind, disabled, ...shown) => h("li", {},
-    h("button", {type: "button", class: "die-tile" + kind, disabled, "data-die": String(i),
-                 onclick: () => openPicker(i)},
-      unseen(t("dice.tile_no", {n: i + 1}) + " "),
+  const tile = (i, die, kind, disabled, ...shown) => {
+    const inside = [unseen(t("dice.tile_no", {n: i + 1}) + " "),
       die.crop ? h("img", {src: die.crop, alt: "", loading: "lazy", width: "72", height: "72"}) : null,
-      ...shown, unseen(t("dice.tile_tap"))));
+      ...shown];
+    if (settled) return h("li", {}, h("div", {class: "die-tile" + kind, "data-die": String(i)}, inside));
+    return h("li", {},
+      h("button", {type: "button", class: "die-tile" + kind, disabled, "data-die": String(i),
+                   onclick: () => openPicker(i)},
+        inside, disabled ? null : unseen(t("dice.tile_tap"))));
+  };
   // once the table confirmed the read (applied, or undone after), or a player named the
   // die, it is checked: no longer highlighted to check
   const checked = read.status === "applied" || read.status === "undone";
@@ -312,7 +325,13 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
       ? h("p", {class: "warn", text: t("dice.check_unsure")}) : null,
     unread.length && canConfirm ? h("p", {class: "warn", id: "dice-unread",
       text: t("dice.name_unread", {dice: unread.map((i) => String(i + 1)).join(", "), count: unread.length})}) : null,
-    read.notes.map((n) => h("p", {class: "muted small", text: n})),
+    // the reader's warnings and the runtime's notes say why a read waits (the roll's count,
+    // dice not known yet, ...): once the table applied it, they are over
+    read.status === "applied" || read.status === "undone" || read.status === "closed" ? null
+      : read.notes.map((n) => h("p", {class: "muted small", text: n})),
+    // an applied read with something done after its roll: why its dice are no buttons
+    settled && read.status === "applied" ? h("p", {class: "muted small", id: "dice-done-with",
+                                                   text: t("dice.done_with")}) : null,
     picker,
     canAct && read.raw && read.raw.can_reread ? h("button", {type: "button", class: "secondary",
       id: "reread", text: t("dice.reread"),

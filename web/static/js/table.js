@@ -672,23 +672,65 @@ function goodsField(legend, name, moves) {
 
 // ---- dice, history, hardware, rules -----------------------------------------------------
 
+// The read's whole card is folded away once its dice can no longer be corrected (a later
+// command happened): kept open across redraws while a player looks at it.
+let settledOpen = null;
+
+// The roll a read answered, among the events in effect (newest last), or null (not applied,
+// or its roll undone).
+function rollOfRead(events, readId) {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if ((e.type === "DiceRolled" || e.type === "DiceRerolled") && e.payload && e.payload.read_id === readId) return e;
+  }
+  return null;
+}
+
+// Whose roll it was and for what: "Blue's exploration", or the province alone (an enmity's
+// settling), from the endeavor it was for.
+function rollFor(events, roll) {
+  for (let i = events.indexOf(roll); i >= 0; i--) {
+    const e = events[i];
+    if ((e.type === "EndeavorStarted" || e.type === "EnmitySettlingBegan") && e.payload && e.payload.player) {
+      const player = provinceName(view.state, e.payload.player);
+      return e.type === "EndeavorStarted" && e.payload.kind
+        ? t("end.title", {player, kind: t("end.kind." + e.payload.kind, null, e.payload.kind)}) : player;
+    }
+  }
+  return t("dice.someone");
+}
+
 function renderDice() {
   const box = $("#dice");
   const events = historyEvents(history);
   const roll = lastRoll(events);
   const parts = [h("h2", {text: t("dice.title")})];
-  // a read with no die found is shown while it waits: why (its warnings), and what to do
-  if (read && (read.dice.length || read.status === "pending")) {
+  // a new endeavor waiting for its dice: no earlier roll is shown (it showed another
+  // province's roll from long before, with no owner)
+  const waiting = view.state.endeavor && !(view.state.endeavor.faces || []).length;
+  const panel = () => {
     const prompt = (view.prompts || []).find((p) => p.kind === "roll");
-    parts.push(readPanel(tableId, read, {
+    return readPanel(tableId, read, {
       faces: (config.dice || {})[prompt ? prompt.die : "seafall"] || [],
       version, canAct: canAct(), actor: who ? (who.province || who.name) : null, nameOf: actorName,
       mayAnswer: canAct() && (forAll() || !prompt || !prompt.player || who.province === prompt.player),
       onChanged: async () => { await loadRead(); refresh(); },
-      onError: showError}));
-  } else if (roll && !(view.state.endeavor && !(view.state.endeavor.faces || []).length)) {
-    // the last roll, whose it was; none while a new endeavor waits for its dice (it showed
-    // another province's roll from long before, with no owner)
+      onError: showError});
+  };
+  const readRoll = read ? rollOfRead(events, read.id) : null;
+  // a read with no die found is shown while it waits: why (its warnings), and what to do
+  if (read && read.canCorrect && (read.dice.length || read.status === "pending")) {
+    parts.push(panel());
+  } else if (read && readRoll && readRoll === roll && read.dice.length && !waiting) {
+    // the last roll's read, settled (something was done after it): whose roll it was, its
+    // faces, and the read folded away, its tiles no buttons
+    const faces = (roll.payload.faces || []).map(faceName).join(", ");
+    parts.push(h("details", {class: "settled-read", "data-read": String(read.id), open: settledOpen === read.id,
+                             ontoggle: (e) => { settledOpen = e.target.open ? read.id : null; }},
+      h("summary", {text: t("dice.last_roll", {what: rollFor(events, roll), faces})}),
+      panel()));
+  } else if (roll && !waiting) {
+    // the last roll, whose it was (a read older than it, or none, is not shown)
     parts.push(diceFaces(roll.payload.faces, "big"),
       h("p", {class: "muted", text: t("dice.roll_of", {player: rollerOf(view.state, events, roll), text: roll.text})}));
   } else {
