@@ -12,7 +12,9 @@ from the crops it kept (:data:`METHOD`).
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import tempfile
 import tokenize
 import zipfile
 import zlib
@@ -162,12 +164,22 @@ def started_over(path: Path) -> datetime | None:
 
 def write(path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> Path:
     """Write a profile's description and arrays to ``path`` whole: to a temporary file
-    first, then moved over the old one, so that a crash mid-save leaves the old profile."""
+    first, then moved over the old one, so that a crash mid-save leaves the old profile.
+    The temporary file's name is this save's own (``<name>.<random>.tmp.npz``): two saves
+    at once (``enroll`` while the server learns) each move a whole file, the last one
+    kept; with one name for both, the second found the first's moved away (a helper's six
+    ``enroll`` at once: one or two failed)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, meta=np.array(json.dumps({**meta, "method": METHOD})),
-                        **arrays)
-    tmp.replace(path)
+    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f"{path.stem}.", suffix=".tmp.npz")
+    tmp = Path(name)
+    try:
+        with os.fdopen(handle, "wb") as f:
+            np.savez_compressed(f, meta=np.array(json.dumps({**meta, "method": METHOD})),
+                                **arrays)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     return path
 
 

@@ -6,6 +6,7 @@ import shutil
 import tempfile
 import zipfile
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import cv2
@@ -192,6 +193,19 @@ def test_profile_saves_to_the_data_dir_and_loads(_private_data_dir: Path) -> Non
     assert saved_profiles(path.parent / "nowhere") == []
     with pytest.raises(ValueError, match="bad profile name"):
         Profile.load("../../etc/passwd")
+
+
+def test_saves_of_one_profile_at_once_each_write_a_whole_file(tmp_path: Path) -> None:
+    """Six saves of one profile at once (``enroll`` run while the server learns): each
+    writes its own temporary file, so none fails and the file left is a whole profile
+    (with one temporary name for all, one or two of six failed: found by a helper)."""
+    profile = Profile.from_crops("race", "seafall", seafall_crops(seed=3, per_face=2))
+    path = tmp_path / "race.npz"
+    with ThreadPoolExecutor(6) as pool:
+        saved = list(pool.map(lambda _: profile.save(tmp_path), range(6)))
+    assert saved == [path] * 6
+    assert Profile.load(str(path)).labels == SEAFALL_FACES
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["race.npz"]
 
 
 def test_a_damaged_profile_file_is_a_clear_error(tmp_path: Path) -> None:
