@@ -127,7 +127,8 @@ def test_home_lists_tables_and_shows_the_demo_host_link_and_join_qr(host, servic
     svg = base64.b64decode(qr.group(1)).decode()
     assert svg.startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in svg
     assert config["demo_options"]["provinces"]  # the create form's demo setup
-    assert '<span class="table-players">Blue, Green, Red</span>' in html
+    assert ('<span class="table-players"><bdi>Blue</bdi>, <bdi>Green</bdi>, <bdi>Red</bdi>'
+            '</span>') in html
 
 
 def test_the_home_pages_list_says_default_players_in_the_pages_language(host, table_id):
@@ -138,8 +139,10 @@ def test_the_home_pages_list_says_default_players_in_the_pages_language(host, ta
     assert host.post("/api/tables", json={"game": "seafall", "options": options}).status_code \
         == 201
     html = host.get("/", headers={"Accept-Language": "fr"}).get_data(as_text=True)
-    assert '<span class="table-players">Bleu, Vert, Rouge</span>' in html
-    assert '<span class="table-players">Ana, Vert, Rouge</span>' in html
+    assert ('<span class="table-players"><bdi>Bleu</bdi>, <bdi>Vert</bdi>, <bdi>Rouge</bdi>'
+            '</span>') in html
+    assert ('<span class="table-players"><bdi>Ana</bdi>, <bdi>Vert</bdi>, <bdi>Rouge</bdi>'
+            '</span>') in html
 
 
 @pytest.mark.parametrize("accept, cookie, expected", [
@@ -294,7 +297,7 @@ def test_the_join_page_offers_free_provinces_and_marks_taken_ones(host, app, tab
     assert blue and "disabled" in blue.group(1) and "played by Ana" in html
     assert green and "disabled" not in green.group(1)
     assert 'name="province" value="" required' in html  # spectating is always offered
-    assert re.search(r'value="green"[^>]*>\s*<span[^>]*></span>Green\b', html)
+    assert re.search(r'value="green"[^>]*>\s*<span[^>]*></span><bdi[^>]*>Green\b', html)
 
 
 def test_the_join_page_names_default_players_in_the_pages_language(app, host):
@@ -308,8 +311,8 @@ def test_the_join_page_names_default_players_in_the_pages_language(app, host):
     french = app.test_client()
     french.set_cookie(i18n.COOKIE, "fr")
     _, html, _ = page(french, f"/join/{tid}?token={token}")
-    assert re.search(r'value="green"[^>]*>\s*<span[^>]*></span>Vert\b', html)
-    assert re.search(r'value="blue"[^>]*>\s*<span[^>]*></span>Zoé', html)
+    assert re.search(r'value="green"[^>]*>\s*<span[^>]*></span><bdi[^>]*>Vert\b', html)
+    assert re.search(r'value="blue"[^>]*>\s*<span[^>]*></span><bdi[^>]*>Zoé', html)
 
 
 def test_touch_targets_are_at_least_48_px():

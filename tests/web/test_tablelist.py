@@ -74,7 +74,7 @@ def test_the_api_and_the_home_page_list_them_so():
                    for t in tables)
         html = host.get("/").get_data(as_text=True)
         assert html.index(f'data-table="{made[0]}"') < html.index(f'data-table="{made[1]}"')
-        assert '<span class="table-players">Bo, Cy</span>' in html
+        assert '<span class="table-players"><bdi>Bo</bdi>, <bdi>Cy</bdi></span>' in html
         stamp = tables[0]["last_played"]
         assert f'<time datetime="{stamp}">{stamp[:16].replace("T", " ")} UTC</time>' in html
     finally:
