@@ -265,6 +265,8 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None,
         raise ImageError(f"not a readable image ({lines[-1] if lines else 'OpenCV error'})"
                          ) from None
     if image is None or image.size == 0:
+        if is_heif(raw):
+            raise ImageError(_HEIF)
         cut = _ends_early(raw) if size is not None else _jpeg_header_cut(raw)
         raise ImageError(_CUT_OFF if cut else
                          "not a readable image (corrupt or unsupported format)")
@@ -279,6 +281,25 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None,
     if (image.shape[1] > image.shape[0]) != (width > height):
         width, height = height, width
     return Decoded(image, 1.0 / k, (width, height))
+
+
+HEIF_BRANDS = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1",
+               b"avif", b"avis"}
+"""The brands an HEIF file (HEIC, an iPhone's photos by default; AVIF) names after
+``ftyp`` at its start, which OpenCV's decoders do not read."""
+
+
+def is_heif(data: bytes) -> bool:
+    """Whether the bytes are an HEIF file's (HEIC, AVIF): its ``ftyp`` box names one of
+    :data:`HEIF_BRANDS`."""
+    return data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS
+
+
+_HEIF = message(
+    "image.heif",
+    "an HEIC or AVIF picture (an iPhone takes its photos so by default), which cannot be "
+    "read here: send it as a JPEG (on an iPhone, Settings > Camera > Formats > Most "
+    "Compatible)")()
 
 
 _CUT_OFF = message(
@@ -357,6 +378,8 @@ def read_file(path: str | Path, min_side: int | None = None, tray: bool = True) 
     if p.is_dir():
         raise _file_error(p, "a folder, not an image file")
     if not p.exists():
+        if p.is_symlink():
+            raise _file_error(p, f"a link to a file that is not there ({p.readlink()})")
         raise _file_error(p, "no such file")
     if not p.is_file():
         raise _file_error(p, "not an image file (a device or a pipe)")

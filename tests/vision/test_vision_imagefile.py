@@ -217,6 +217,27 @@ def test_read_file_names_the_file(tmp_path: Path) -> None:
             read_file(empty)
 
 
+def test_an_iphone_s_heic_photo_and_a_broken_link_say_what_they_are(tmp_path: Path) -> None:
+    """An iPhone saves its photos as HEIC by default, which OpenCV does not read: the
+    reason says so and what to send instead (found by a helper: it said "corrupt or
+    unsupported"). A link to a file that is gone says so, though the folder lists it."""
+    # an HEIF file's start: an ftyp box naming the heic brand, then a meta box
+    heic = struct.pack(">I", 24) + b"ftypheic" + b"\0\0\0\0" + b"mif1heic"
+    heic += struct.pack(">I", 200) + b"meta" + bytes(192)
+    with pytest.raises(ImageError, match="an HEIC or AVIF picture.*send it as a JPEG") as e:
+        decode(heic)
+    assert e.value.reason.key == "image.heif"  # a page says it in its language
+    photo = tmp_path / "IMG_0001.HEIC"
+    photo.write_bytes(heic)
+    with pytest.raises(ImageError, match=r"IMG_0001\.HEIC: an HEIC or AVIF picture"):
+        read_file(photo)
+    gone = tmp_path / "gone.jpg"
+    (tmp_path / "link.jpg").symlink_to(gone)
+    with pytest.raises(ImageError, match=r"link\.jpg: a link to a file that is not there "
+                       r"\(.*gone\.jpg\)"):
+        read_file(tmp_path / "link.jpg")
+
+
 def test_boxes_of_a_reduced_jpeg_are_in_the_files_own_pixels(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     reader = DiceReader("d6")
