@@ -16,6 +16,7 @@ The catalogues are loaded once per application (``init_app``) and kept in
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 from collections.abc import Mapping
@@ -86,6 +87,13 @@ def init_app(app: Flask) -> None:
 def catalogue(app: Flask, lang: str) -> Catalogue:
     catalogues: dict[str, Catalogue] = app.extensions["tableside_i18n"]
     return catalogues.get(lang, catalogues[DEFAULT])
+
+
+@functools.cache
+def shared(lang: str) -> Catalogue:
+    """The catalogue of ``lang`` (English when we have not that language) for text made
+    outside a request, as a live stream's lines are: the same files as the app's."""
+    return load(lang if lang in LANGUAGES else DEFAULT)
 
 
 def choose_language(request: Request) -> str:

@@ -40,8 +40,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine import Event
-from companion.store.records import StoredEvent
+from companion.store.records import COMMAND_REDONE, COMMAND_UNDONE, StoredEvent
 from companion.table import Position, Table, replay
+from web import i18n
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +107,9 @@ def event_text(table: Table, event: Event, lang: str = "en", state: Any = None) 
     """The engine's sentence for an event, in ``lang`` when the engine's ``describe`` takes a
     language (SeaFall: English and French), else in the engine's own language; with the
     table's ``state`` (the version's, else the table's now) when it takes one, for names."""
+    step = step_text(table, event, lang, table.state if state is None else state)
+    if step is not None:
+        return step
     describe = getattr(table.engine, "describe", None)
     if describe is None:
         return event.type
@@ -119,6 +123,44 @@ def event_text(table: Table, event: Event, lang: str = "en", state: Any = None) 
         return str(describe(event, **options))
     except Exception:  # a describer that does not know an event must not stop the stream
         return event.type
+
+
+STEPS = {COMMAND_UNDONE: "history.step_undone", COMMAND_REDONE: "history.step_redone"}
+"""The catalogue's line for an undo's and a redo's marker event."""
+
+
+def step_text(table: Table, event: Event, lang: str, state: Any) -> str | None:
+    """An undo's or a redo's line as the history card says it: the command it took back or
+    brought back and whose it was ("Taken back: Dice (Zoé)."), never its number (the
+    engine's line, "Command 6 undone.", is for ``tableside play``); None for any other
+    event, or a marker whose command the log does not hold."""
+    which = STEPS.get(event.type)
+    number = event.payload.get("command_no") if which else None
+    if not isinstance(number, int):
+        return None
+    try:
+        target = table.store.record(table.session_id, number)
+    except KeyError:
+        return None
+    words = i18n.shared(lang)
+    command = words.strings.get(f"command.{target.type}", target.type.replace("_", " "))
+    if not target.actor:  # a command no one sent in particular (a button's "next")
+        return words.get(which + "_table", command=command)
+    return words.get(which, command=command, player=actor_name(state, target.actor, words))
+
+
+def actor_name(state: Any, actor: str, words: i18n.Catalogue) -> str:
+    """Who sent a command, as the pages name them (views.js ``actorName``): a province by its
+    player (a name the setup gave by default, "Blue", as its colour in ``words``), the camera
+    and the demonstration in ``words``, anyone else as recorded."""
+    provinces = getattr(state, "provinces", None)
+    province = provinces.get(actor) if isinstance(provinces, dict) else None
+    if province is not None:
+        player = getattr(province, "player", None)
+        if player and player != actor[:1].upper() + actor[1:]:
+            return str(player)
+        return words.strings.get(f"colour.{actor}", str(player or actor))
+    return words.strings.get(f"actor.{actor}", actor)
 
 
 @dataclass

@@ -77,7 +77,42 @@ def test_a_commands_answer_describes_its_events_in_the_request_language(host, ta
     answer = _hire(host, table_id, "merchants", **FR)
     assert [e["text"] for e in answer["events"]] == ["Bleu engage la guilde des marchands."]
     answer = host.post(f"/api/tables/{table_id}/undo", headers=FR, json={"actor": "blue"}).json
-    assert [e["text"] for e in answer["events"]] == ["Action n° 1 annulée."]
+    assert [e["text"] for e in answer["events"]] == ["Annulé : Engager une guilde (Bleu)."]
+
+
+def _named_table(host) -> str:
+    """A demo table whose blue province is played by Zoé (a name typed at setup)."""
+    from companion.games.seafall.setup import demo_options
+    options = demo_options()
+    options["provinces"][0]["player"] = "Zoé"
+    response = host.post("/api/tables", json={"game": "seafall", "options": options})
+    assert response.status_code == 201, response.json
+    return str(response.json["id"])
+
+
+@pytest.mark.parametrize(("headers", "undone", "redone"), [
+    ({}, "Taken back: Hire a guild (Zoé).", "Done again: Hire a guild (Zoé)."),
+    (FR, "Annulé : Engager une guilde (Zoé).", "Rétabli : Engager une guilde (Zoé)."),
+])
+def test_an_undo_names_what_it_took_back_never_a_command_number(app, host, headers, undone,
+                                                                  redone):
+    """An undo's and a redo's line (its answer, the history, the live stream) names the
+    command and whose it was, as the history card does; it said "Command 1 undone." /
+    « Action n° 1 annulée. »."""
+    table_id = _named_table(host)
+    _hire(host, table_id)
+    answer = host.post(f"/api/tables/{table_id}/undo", headers=headers,
+                       json={"actor": "blue"}).json
+    assert [e["text"] for e in answer["events"]] == [undone]
+    streamed = _first_table_message(app.test_client(), f"/api/stream/{table_id}", **headers)
+    assert [e["text"] for e in streamed["events"]] == [undone]
+    answer = host.post(f"/api/tables/{table_id}/redo", headers=headers,
+                       json={"actor": "blue"}).json
+    assert [e["text"] for e in answer["events"]] == [redone]
+    texts = [t for *_, t in _texts(host.get(f"/api/tables/{table_id}/history",
+                                            headers=headers).json)]
+    assert texts[-2:] == [undone, redone]
+    assert not any(re.search(r"\d+ (undone|redone)|n° \d", t) for t in texts)
 
 
 def _first_table_message(client, path: str, **headers: str) -> dict[str, Any]:
