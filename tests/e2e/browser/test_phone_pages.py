@@ -587,6 +587,43 @@ def test_the_table_page_counts_the_dice_thrown_against_their_odds(devices, serve
         "phone photo · 1 die")
 
 
+def _stats(by_player: dict[str, int]) -> str:
+    """A dice/stats answer (docs/api.md, "Dice statistics") with these dice by province."""
+    import json
+
+    def group(n: int) -> dict:
+        return {"dice": n, "p_value": None, "faces": [
+            {"label": "blank", "observed": n, "expected": n / 4}]}
+    total = sum(by_player.values())
+    return json.dumps({"version": 0, "min_expected": 5.0, "dice": [
+        {"die": "seafall", **group(total), "by_source": {"camera": group(total)},
+         "by_player": {k: group(n) for k, n in by_player.items()}}]})
+
+
+@pytest.mark.parametrize(("locale", "green"), [("en-GB", "Green"), ("fr-FR", "Vert")])
+def test_the_dice_card_names_each_province_by_its_player(devices, server, locale, green):
+    """The dice card's "By province" names a province as the province cards do: its colour's
+    swatch, then its player (a name the setup gave by default said as its colour); it said
+    "Bleu · 2 dés" where the page says "Zoé"."""
+    from companion.games.seafall.setup import demo_options
+
+    options = demo_options()
+    options["provinces"][0]["player"] = "Zoé"
+    table = server.services.tables.create("seafall", options).session_id
+    page = devices(locale=locale)
+    page.route("**/dice/stats", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=_stats({"blue": 2, "green": 1})))
+    page.goto(server.url(f"/t/{table}"))
+    expect(page.locator(".province[data-province=blue] h3")).to_contain_text("Zoé")
+    page.locator("#dice-stats summary").click()
+    blue = page.locator('.stats-group li[data-group="blue"]')
+    expect(blue).to_contain_text("Zoé · 2 ")
+    expect(blue.locator("strong .swatch.c-blue")).to_have_count(1)
+    expect(page.locator('.stats-group li[data-group="green"]')).to_contain_text(f"{green} · 1 ")
+    expect(page.locator("#dice-stats")).not_to_contain_text("Blue ·")
+    expect(page.locator("#dice-stats")).not_to_contain_text("Bleu ·")
+
+
 def test_the_hardware_card_says_when_the_pis_power_supply_is_too_weak(devices, server):
     """docs/runtime.md, "Power and heat" and "Storage": on a Pi whose firmware reports
     under-voltage now (get_throttled 0x50005), the hardware card's *Power and heat* row is

@@ -1243,7 +1243,7 @@ async function loadRead() {
 }
 
 // the dice thrown against their odds, while its card is open
-const stats = diceStats(base, $("#dice-stats"), $("#dice-stats-body"));
+const stats = diceStats(base, $("#dice-stats"), $("#dice-stats-body"), () => view && view.state);
 
 // A new version arrived (stream, poll, or our own command's answer).
 async function update(message) {
