@@ -550,6 +550,34 @@ def test_the_tv_reads_each_new_event_aloud_with_a_voice_of_its_own(devices, serv
     expect(quiet.locator("#speak")).to_have_text("Pas de voix ici")
 
 
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 720}, TV])
+@pytest.mark.parametrize(("locale", "words"), [("fr-FR", "Pas de voix ici"),
+                                               ("en-GB", "No voice here")])
+def test_the_tvs_no_voice_switch_reads_on_one_line_beside_a_long_status(devices, server, size,
+                                                                          locale, words):
+    """The switch and the connection keep the width their words need; a long status line
+    (an event card's name, a long player's name) is cut short with "…" instead. « Pas de voix
+    ici » was squeezed onto four lines beside one, at 1280 and 1920 wide."""
+    page = devices(viewport=size, locale=locale)
+    page.add_init_script(SPEECH + "window.__noVoice = true;")
+    page.goto(server.url(f"/t/{server.table}/tv"))
+    switch = page.locator("#speak")
+    expect(switch).to_have_text(words)
+    expect(switch).to_be_disabled()
+    expect(page.locator("#conn")).to_have_attribute("data-status", "live")
+    expect(page.locator(".glory-row")).to_have_count(3)  # drawn: the status is not drawn again
+    page.evaluate("""document.querySelector("#status").textContent =
+        "Year 1 · round 1 · event: The great storm of the northern seas · " +
+        "Maximilien-Alexandre de la Tour d'Auvergne's turn" """)
+    lines = """(e) => { const r = document.createRange(); r.selectNodeContents(e);
+        return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; }"""
+    assert switch.evaluate(lines) == 1
+    assert page.locator("#conn").evaluate(lines) == 1
+    status = page.locator("#status").evaluate("(e) => [e.scrollWidth, e.clientWidth]")
+    assert status[0] > status[1]  # the status is the one cut short
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+
+
 def test_the_table_page_counts_the_dice_thrown_against_their_odds(devices, server):
     """docs/ui.md, "Dice at this table": opened, the card shows each face thrown against
     fair dice, too few yet to judge, by how the dice were read; and follows the table
