@@ -32,7 +32,8 @@ expect.set_options(timeout=WAIT)
 def join_as(devices, server, name: str, province: str | None, locale: str = "en-GB",
             role: str = "player", table: str | None = None):
     """A phone that joins the table (the demo's, unless ``table`` is given) with the invite
-    link, as a player would by QR code."""
+    link, as a player would by QR code; its line names who holds it (``role``, the word for
+    a player in ``locale``, is said only when the name typed is the province's own)."""
     page = devices(locale)
     page.goto(server.join_link() if table is None else
               server.services.auth.invite(table, server.base + "/").join_url)
@@ -40,8 +41,28 @@ def join_as(devices, server, name: str, province: str | None, locale: str = "en-
     page.check(f"input[name=province][value='{province or ''}']")
     page.click("#join-form button[type=submit]")
     page.wait_for_url(re.compile(r"/t/[^/]+$"))
-    expect(page.locator("#me")).to_contain_text(name if province is None else role)
+    expect(page.locator("#me")).to_contain_text(name)
     return page
+
+
+@pytest.mark.parametrize(("locale", "typed", "line"), [
+    ("en-GB", "Paul", "Paul, playing Bruno (Green)"),
+    ("fr-FR", "Paul", "Paul, qui joue pour Bruno (Vert)"),
+    ("en-GB", "Bruno", "Bruno (Green) · player"),  # the province’s own name: said once
+])
+def test_a_joined_phone_says_who_holds_it_and_whom_it_plays(devices, server, locale, typed,
+                                                           line):
+    """The join form asks "Your name": the page then says who holds the phone and the
+    province it plays, by its player and its colour ("Paul, playing Bruno (Green)"); it said
+    "Bruno · player", the typed name only in the host's list of seats."""
+    from companion.games.seafall.setup import demo_options
+
+    options = demo_options()
+    options["provinces"][1]["player"] = "Bruno"
+    table = server.services.tables.create("seafall", options).session_id
+    page = join_as(devices, server, typed, "green", locale=locale, table=table)
+    expect(page.locator("#me")).to_have_text(line)
+    expect(page.locator("#me bdi").first).to_have_text(line.split(",")[0].split(" (")[0])
 
 
 def start_exploration(page) -> None:
@@ -840,7 +861,7 @@ def test_the_host_frees_a_province_whose_phone_is_lost(devices, server, follows)
     expect(ben.locator("#seat")).to_contain_text("You are watching")  # live on Ben's phone
     expect(ben.locator("#notice")).to_contain_text("The host freed Green: you are watching now")
     bo = join_as(devices, server, "Bo", "green")
-    expect(bo.locator("#me")).to_contain_text("player")
+    expect(bo.locator("#me")).to_have_text("Bo, playing Green")
 
 
 def test_the_keyboard_is_not_sent_back_to_the_top_after_a_command(devices, server):

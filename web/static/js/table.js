@@ -18,7 +18,7 @@ import {forgetResearch, researchForm} from "./research.js";
 import {effectsField, effectsOf} from "./effects.js";
 import {renderBoardSetup} from "./boardsetup.js";
 import {
-  actorName as actorNamed, diceFaces, dieName, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
+  actorName as actorNamed, colourName, diceFaces, dieName, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
   goodName, lastRoll, listed, optionLabel, rollerOf, placeName, playerName, poolLines, promptQuestion, provinceCard,
   provinceName, seaName, shipName, siteName, statusLine, stepText, svgImageUrl,
 } from "./views.js";
@@ -1000,12 +1000,32 @@ async function searchRules(event) {
 
 // ---- the whole page ---------------------------------------------------------------------
 
+// t() with each value given as nodes (a name in its own <bdi>, so that a right-to-left name
+// does not turn the line round): the text's parts and the values' nodes, in order
+function tNodes(key, values) {
+  const names = Object.keys(values);
+  const text = t(key, Object.fromEntries(names.map((name, i) => [name, `\u0000${i}\u0000`])));
+  return text.split(/\u0000(\d+)\u0000/).map((part, i) => (i % 2 ? values[names[Number(part)]] : part));
+}
+
+// Who holds this phone: the name typed when joining, then the province it plays, by its
+// player with its colour when the setup named the player ("Paul, playing Bruno (Green)"); a
+// host's role after it ("· host"); the province alone when the names are the same.
 function renderMe() {
   const box = $("#me");
   if (!who) { fill(box); return; }
   const role = t("role." + who.role, null, who.role);
-  fill(box, h("span", {class: "pill you"},
-    who.province ? `${provinceName(view.state, who.province)} · ${role}` : (who.name ? `${who.name} · ${role}` : role)));
+  if (!who.province) {
+    fill(box, h("span", {class: "pill you"}, who.name ? [h("bdi", {text: who.name}), ` · ${role}`] : role));
+    return;
+  }
+  const player = provinceName(view.state, who.province);
+  const colour = colourName(who.province);
+  const province = [h("bdi", {text: player}), player === colour ? "" : ` (${colour})`];
+  const same = !who.name || who.name.trim().toLocaleLowerCase() === player.trim().toLocaleLowerCase();
+  fill(box, h("span", {class: "pill you"}, same ? [province, ` · ${role}`]
+    : [tNodes("me.playing", {name: h("bdi", {text: who.name}), province}),
+       who.role === "player" ? "" : ` · ${role}`]));
 }
 
 // Who am I here: a spectator is told how to join (or to enter the host PIN); the host gets
