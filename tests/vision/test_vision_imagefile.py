@@ -238,6 +238,24 @@ def test_an_iphone_s_heic_photo_and_a_broken_link_say_what_they_are(tmp_path: Pa
         read_file(tmp_path / "link.jpg")
 
 
+def test_a_png_s_transparent_parts_are_white_as_a_page_shows_them() -> None:
+    """Decoded without its alpha, a PNG showed what its transparent parts hold: a helper's
+    fully transparent PNG was read as 22 dice, sure. Its pixels are now laid over white:
+    a transparent picture is blank, an opaque one is as stored, a half one between."""
+    rng = np.random.default_rng(3)
+    bgr = rng.integers(0, 256, (200, 300, 3), dtype=np.uint8)
+    for alpha, want in ((0, np.full_like(bgr, 255)), (255, bgr)):
+        bgra = np.dstack([bgr, np.full(bgr.shape[:2], alpha, np.uint8)])
+        png = cv2.imencode(".png", bgra)[1].tobytes()
+        assert np.array_equal(decode(png).image, want)
+    half = np.dstack([bgr, np.full(bgr.shape[:2], 128, np.uint8)])
+    got = decode(cv2.imencode(".png", half)[1].tobytes()).image.astype(int)
+    assert np.abs(got - (bgr.astype(float) * 128 / 255 + 255 * 127 / 255)).max() <= 1
+    deep = (np.dstack([bgr, np.zeros(bgr.shape[:2], np.uint8)]).astype(np.uint16) * 257)
+    assert np.array_equal(decode(cv2.imencode(".png", deep)[1].tobytes()).image,
+                          np.full_like(bgr, 255))  # 16 bits a channel alike
+
+
 def test_boxes_of_a_reduced_jpeg_are_in_the_files_own_pixels(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     reader = DiceReader("d6")
