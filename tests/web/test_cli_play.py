@@ -114,7 +114,7 @@ def test_error_goes_to_stderr_in_text_mode(tmp_path, capsys):
 @pytest.mark.parametrize("lines, message", [
     pytest.param([], "empty", id="empty script"),
     pytest.param([{"type": "hire_guild"}], "sets the game up", id="no setup line"),
-    pytest.param([{"setup": {"provinces": []}}], "2 to 5", id="bad setup"),
+    pytest.param([{"setup": {"provinces": []}}], "3 to 5 provinces", id="bad setup"),
 ])
 def test_bad_setup_lines(tmp_path, capsys, lines, message):
     status, out = run_json(capsys, script(tmp_path, *lines))

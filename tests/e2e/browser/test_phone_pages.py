@@ -398,7 +398,8 @@ def test_the_tvs_recent_events_fit_the_screen_newest_first(devices, server):
 
     options = demo_options()
     for prov in options["provinces"]:
-        prov["player"] = f"{prov['colour'].title()} of the Very Long Name Islands Trading Company"
+        # as long as a name may be (40 characters)
+        prov["player"] = f"{prov['colour'].title()} of the Long Name Trading Company"[:40]
     table = server.services.tables.create("seafall", options)
     for colour in table.state.seating:  # before the page opens: fitted before the invite
         table.apply(Command("hire_guild", {"guild": "merchants"}, colour))
