@@ -3,6 +3,7 @@ decompression bomb's header, synthetic dice named at the table."""
 
 from __future__ import annotations
 
+import functools
 import json
 import struct
 import zlib
@@ -277,8 +278,25 @@ def roll_sequence(
 ) -> tuple[list[np.ndarray], np.ndarray]:
     """Frames of a (re-)roll built from a real photo: a hand reaches in, the dice in
     ``moved`` tumble from the edge to their place (shifted by ``offset``), the rest stay
-    where ``start`` shows them; then the tray is still. Returns frames and the final frame.
-    """
+    where ``start`` shows them; then the tray is still. Returns frames and the final frame
+    (copies: a first roll, from the empty tray, is drawn once per process and handed out
+    again, since many tests throw the same one)."""
+    if start is not None or not isinstance(p, LabelledPhoto):
+        return _drawn_roll(p, moved, offset, start)
+    frames, final = _first_roll(p, frozenset(moved), offset)
+    return [f.copy() for f in frames], final.copy()
+
+
+@functools.cache
+def _first_roll(p: LabelledPhoto, moved: frozenset[int], offset: tuple[int, int]
+                ) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    frames, final = _drawn_roll(p, set(moved), offset, None)
+    return tuple(frames), final
+
+
+def _drawn_roll(
+    p: LabelledPhoto, moved: set[int], offset: tuple[int, int], start: np.ndarray | None,
+) -> tuple[list[np.ndarray], np.ndarray]:
     empty = empty_tray(p)
     patches = die_patches(p)
     final = empty.copy()
