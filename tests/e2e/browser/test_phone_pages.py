@@ -378,10 +378,14 @@ def test_the_tv_keeps_the_odds_in_view_and_says_whose_roll_it_shows(devices, ser
     column = tv.locator(".tv-roll")
     expect(column).to_have_class(re.compile(r"\btight\b"))
     expect(tv.locator(".tv-roll .dist")).to_be_hidden()
-    odds = tv.locator(".tv-roll .odds-head")
-    expect(odds).to_be_visible()  # drawn (a live redraw may be between its old and new card)
-    head = odds.bounding_box()
-    assert head is not None and head["y"] + head["height"] < 480
+    # measured in the page in one step, once drawn: a live redraw may replace the card
+    # between a look for it and a measure of it (the box was None under a loaded machine)
+    head = tv.wait_for_function("""() => {
+        const e = document.querySelector('.tv-roll .odds-head');
+        const r = e && e.getBoundingClientRect();
+        return r && r.height > 0 ? {y: r.y, height: r.height} : null;
+    }""").json_value()
+    assert head["y"] + head["height"] < 480
     expect(tv.locator("#tv-roll")).not_to_contain_text("roll ·")  # no roll of this one yet
     expect(tv.locator("#roll-title")).to_be_hidden()  # nor its heading over the card alone
     table.apply(Command("roll", {"faces": ["standard", "strong"]}, "blue"))
