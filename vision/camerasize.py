@@ -73,30 +73,25 @@ class CameraSize:
              skin_scene: SkinScene | None = None) -> TrayRead:
         """``reader``'s read of a camera frame at the size learned from the camera's rolls
         (the module's rules). A reader told its size (a setup's) reads as told."""
-        if reader.die_px is not None or reader.size_search or reader.detector != "net":
+        if (reader.die_px is not None or reader.size_search or reader.detector != "net"
+                or reader.custom_faces or reader.d6_method != "net"):  # the module's docstring
             return reader.read(frame, frame_ref, skin_scene)
         with self._lock:
             if self._shape != frame.shape[:2]:
                 self._shape = frame.shape[:2]
                 self._sizes.clear()
             learned = self._sizes.get(reader.die)
-        if reader.custom_faces or reader.d6_method != "net":  # the module's docstring
-            return reader.read(frame, frame_ref, skin_scene)
         if learned is not None:
             read = replace(reader, die_px=learned).read(frame, frame_ref, skin_scene)
             fit = box_fit(read, learned)
             if fit is None or FIT_BAND[0] <= fit <= FIT_BAND[1]:
                 return read
-        read = self._searched(reader, frame, frame_ref, skin_scene)
+        with self._lock:
+            self.searches += 1
+        read = replace(reader, size_search=True).read(frame, frame_ref, skin_scene)
         with self._lock:
             if read.die_px is not None and any(not d.uncertain for d in read.dice):
                 self._sizes[reader.die] = read.die_px
             else:
                 self._sizes.pop(reader.die, None)
         return read
-
-    def _searched(self, reader: DiceReader, frame: np.ndarray, frame_ref: str,
-                  skin_scene: SkinScene | None) -> TrayRead:
-        with self._lock:
-            self.searches += 1
-        return replace(reader, size_search=True).read(frame, frame_ref, skin_scene)
