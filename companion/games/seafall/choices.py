@@ -133,7 +133,7 @@ def _candidates(state: SeaFallState, player: str) -> Iterator[Candidate]:
     prov = state.provinces[player]
     turn = state.turn
     assert turn is not None
-    if turn.guild is None:
+    if turn.guild is None and prov.active_advisor is None:  # step 1, before step 2
         for name in state.forum:
             yield "hire_advisor", {"advisor": name, "pay": "gold"}
             yield "hire_advisor", {"advisor": name, "pay": "reputation"}
@@ -141,6 +141,7 @@ def _candidates(state: SeaFallState, player: str) -> Iterator[Candidate]:
             yield "buy_treasure", {"treasure": card.name}
             for source in _good_sources(state, player, card.colour, player):
                 yield "buy_treasure", {"treasure": card.name, "good_from": source}
+    if turn.guild is None:
         for adv in prov.council:
             yield "activate_advisor", {"advisor": adv.name}
         for guild in GUILDS:

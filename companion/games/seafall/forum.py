@@ -23,6 +23,10 @@ def _first_step(state: SeaFallState, cmd: Command, doing: str) -> Turn:
     no_endeavor(state)
     if turn.guild is not None:
         raise IllegalCommand("advisors are hired and treasures bought before hiring a guild")
+    if state.provinces[turn.player].active_advisor is not None:
+        # step 1 comes before step 2 ("Taking Your Turn"): an advisor activated this turn
+        # closes the forum and the treasure deck to its province until the next turn
+        raise IllegalCommand("advisors are hired and treasures bought before activating one")
     return turn
 
 

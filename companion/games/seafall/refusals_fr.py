@@ -172,6 +172,8 @@ _REFUSALS: list[tuple[str, str]] = [
     # the forum (forum.py)
     (r"advisors are hired and treasures bought before hiring a guild",
      "on engage un conseiller ou on achète un trésor avant d’engager une guilde"),
+    (r"advisors are hired and treasures bought before activating one",
+     "on engage un conseiller ou on achète un trésor avant d’en activer un"),
     (r"(.+) already hired an advisor or bought a treasure this turn",
      "{1} a déjà engagé un conseiller ou acheté un trésor ce tour-ci"),
     (r"(.+) is not in the forum", "{1} n’est pas au forum"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from seafall_driver import Game, island
 
+from companion.errors import IllegalCommand
 from companion.games.seafall import log_fr
 from companion.games.seafall.map import default_map
 
@@ -39,6 +40,21 @@ def test_every_listed_command_is_accepted_and_the_rules_decide_what_is_listed():
                      ("Smuggler", "reputation")]
     assert {"activate_advisor", "hire_guild", "end_turn"} <= kinds(g)
     assert "explore" not in kinds(g)  # no guild hired yet
+
+
+def test_an_advisor_activated_closes_the_forum_and_the_treasures_for_the_turn():
+    """"Taking Your Turn": hiring an advisor or buying a treasure is step 1, activating an
+    advisor step 2; once one is active, neither is offered nor accepted this turn."""
+    g = demo_turn()
+    g.do("activate_advisor", advisor="Savage")
+    assert not {"hire_advisor", "buy_treasure", "activate_advisor"} & kinds(g)
+    assert "hire_guild" in kinds(g)
+    with pytest.raises(IllegalCommand, match="before activating one"):
+        g.do("hire_advisor", advisor="Smuggler")
+    g = demo_turn()
+    g.do("hire_advisor", advisor="Smuggler")  # step 1 first, then step 2
+    g.do("activate_advisor", advisor="Smuggler")
+    assert g.state.provinces["red"].active_advisor == "Smuggler"
 
 
 def test_endeavors_list_their_pool_and_sailing_its_reach():
