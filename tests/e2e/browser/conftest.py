@@ -49,7 +49,7 @@ def devices(browser, server):
 
     def new(locale: str = "en-GB", viewport: dict | None = None):
         size = viewport or PHONE
-        mobile = size == PHONE
+        mobile = size["width"] <= 480  # a phone, whatever its size
         context = browser.new_context(viewport=size, locale=locale, is_mobile=mobile,
                                       has_touch=mobile, device_scale_factor=2 if mobile else 1)
         contexts.append(context)

@@ -30,11 +30,11 @@ expect.set_options(timeout=WAIT)
 
 
 def join_as(devices, server, name: str, province: str | None, locale: str = "en-GB",
-            role: str = "player", table: str | None = None):
+            role: str = "player", table: str | None = None, viewport: dict | None = None):
     """A phone that joins the table (the demo's, unless ``table`` is given) with the invite
     link, as a player would by QR code; its line names who holds it (``role``, the word for
     a player in ``locale``, is said only when the name typed is the province's own)."""
-    page = devices(locale)
+    page = devices(locale, viewport=viewport)
     page.goto(server.join_link() if table is None else
               server.services.auth.invite(table, server.base + "/").join_url)
     page.fill("#join-name", name)

@@ -1,0 +1,77 @@
+"""The table page on a 390x844 phone (headless Chromium, a real server): what a QA table
+found wider than the screen, or cut short, on a phone of that size."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.engine import Command
+from tests.e2e.browser.server import WAIT
+from tests.e2e.browser.test_phone_pages import join_as
+from tests.e2e.browser.test_turn_forms import new_table
+
+pytest.importorskip("playwright")
+from playwright.sync_api import expect  # noqa: E402
+
+pytestmark = pytest.mark.slow
+expect.set_options(timeout=WAIT)
+
+PHONE_390 = {"width": 390, "height": 844}
+
+
+def page_width(page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+@pytest.mark.parametrize(("locale", "role", "button"), [
+    pytest.param("en-GB", "player", "Sail", id="English"),
+    pytest.param("fr-FR", "joueur", "Naviguer", id="French"),
+])
+def test_the_sail_form_fits_a_390_px_phone(devices, server, locale, role, button):
+    """The Sail form took the width of its longest option ("stops at sea after 2 spaces,
+    toward Example isle B"): its selects and its button ran past the card's right edge, the
+    page 533 px wide in English, 455 px in French. A select fits its card; the select cuts
+    its own options short."""
+    ana = join_as(devices, server, "Ana", "blue", locale=locale, role=role,
+                  viewport=PHONE_390)
+    ana.click("#prompt button[data-value=explorers]")
+    sail = ana.locator("#actions details[data-type=sail]")
+    sail.locator("summary").click()
+    expect(sail.get_by_role("button", name=button)).to_be_visible()
+    assert page_width(ana) <= 390
+    card = ana.locator("#actions").bounding_box()
+    for control in sail.locator("select, button").all():
+        box = control.bounding_box()
+        assert box["x"] + box["width"] <= card["x"] + card["width"] + 0.5
+
+
+def damage_to_name(server, devices, locale: str, role: str):
+    """Ana's exploration of a defense-5 site with 3 standard successes: 2 damage to take;
+    her phone at 390 px, the prompt's first card drawn for Blue ship 1 opened."""
+    table_id, table = new_table(server, {
+        "provinces": [{"colour": "blue", "player": "Ana",
+                       "ships": [{"location": "isle"}, {"location": "isle"}]},
+                      {"colour": "red", "player": "Bo"}],
+        "islands": [{"id": "isle", "name": "Iron isle", "space": "(0, 2, 2)",
+                     "sites": [{"name": "1", "defense": 5}]}]})
+    for cmd, args in (("hire_guild", {"guild": "explorers"}),
+                      ("explore", {"flagship": "blue-1", "site": "isle/1"}),
+                      ("roll", {"faces": ["standard"] * 3})):
+        table.apply(Command(cmd, args, "blue"))
+    ana = join_as(devices, server, "Ana", "blue", locale=locale, role=role, table=table_id,
+                  viewport=PHONE_390)
+    ana.locator("#prompt button[data-value='card:blue-1']").click()
+    return ana, ana.locator("#prompt form.option-inputs")
+
+
+@pytest.mark.parametrize(("locale", "role", "add"), [
+    pytest.param("en-GB", "player", "Add a power", id="English"),
+    pytest.param("fr-FR", "joueur", "Ajouter un pouvoir", id="French"),
+])
+def test_a_damage_cards_powers_fit_a_390_px_phone(devices, server, locale, role, add):
+    """The same with the powers of a damage card drawn: a power's select, « une valeur du
+    bateau change », pushed the French page to 457 px."""
+    ana, form = damage_to_name(server, devices, locale, role)
+    form.get_by_role("button", name=add).click()
+    expect(form.locator(".effect-row")).to_have_count(1)
+    assert page_width(ana) <= 390
