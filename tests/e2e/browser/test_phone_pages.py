@@ -394,6 +394,45 @@ def test_the_tv_keeps_the_odds_in_view_and_says_whose_roll_it_shows(devices, ser
     expect(tv.locator("#roll-title")).to_be_visible()
 
 
+def explore_isle_a(server):
+    """Blue has hired the Explorers, sailed Blue ship 1 to isle A and explores its site 3
+    (2 dice against defense 3; the demo's Blue re-rolls a weak success)."""
+    table = server.services.tables.get(server.table)
+    table.apply(Command("hire_guild", {"guild": "explorers"}, "blue"))
+    table.apply(Command("sail", {"moves": [{"ship": "blue-1",
+                                            "path": ["coastal_waters", "isle-a"]}]}, "blue"))
+    table.apply(Command("explore", {"flagship": "blue-1", "site": "isle-a/3"}, "blue"))
+    return table
+
+
+@pytest.mark.parametrize(("locale", "whole", "mark"), [
+    pytest.param("en-GB", "Blue's roll · 2 dice, 1 re-rolled · 2 successes", "re-rolled",
+                 id="English"),
+    pytest.param("fr-FR", "Lancer de Bleu · 2 dés, dont 1 relancé · 2 succès", "relancé",
+                 id="French"),
+])
+def test_the_last_roll_after_a_re_roll_is_the_whole_roll_that_counted(devices, server, locale,
+                                                                      whole, mark):
+    """"Re-rolls": the dice re-rolled keep their new faces beside the others. After a
+    re-roll the TV's *Last roll* and every phone's *Dice* card showed the re-rolled die
+    alone ("✓ success — Éloïse's roll · Re-rolled: success."): the whole roll, the die
+    re-rolled marked so, and the successes it counted."""
+    table = explore_isle_a(server)
+    phone = devices(locale)
+    phone.goto(server.url(f"/t/{server.table}"))
+    tv = devices(locale, viewport=TV)
+    tv.goto(server.url(f"/t/{server.table}/tv"))
+    table.apply(Command("roll", {"faces": ["strong", "weak"]}, "blue"))  # the weak re-rolled
+    table.apply(Command("roll", {"faces": ["standard"]}, "blue"))
+    for faces, text in ((phone.locator("#dice .faces"), phone.locator("#dice p.muted")),
+                        (tv.locator("#tv-roll .faces.huge"), tv.locator(".tv-roll-text"))):
+        expect(faces.locator(".face")).to_have_count(2)
+        expect(faces.locator(".face.rerolled")).to_have_count(1)
+        expect(faces.locator(".face").nth(1)).to_have_class(re.compile(r"\brerolled\b"))
+        expect(faces.locator(".face.rerolled .reroll-mark")).to_have_text(mark)
+        expect(text).to_have_text(whole)
+
+
 def test_the_tvs_recent_events_fit_the_screen_newest_first(devices, server):
     """The TV is not scrolled: the recent events are as many as the side column holds,
     the newest first; long lines (players' long names, the invite above them) dropped the

@@ -19,7 +19,7 @@ import {effectsField, effectsOf} from "./effects.js";
 import {renderBoardSetup} from "./boardsetup.js";
 import {
   actorName as actorNamed, colourName, diceFaces, dieName, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
-  goodName, lastRoll, listed, optionLabel, rollerOf, placeName, playerName, poolLines, promptQuestion, provinceCard,
+  goodName, lastRoll, listed, optionLabel, wholeRoll, rollerOf, placeName, playerName, poolLines, promptQuestion, provinceCard,
   provinceName, seaName, shipName, siteName, statusLine, stepText, svgImageUrl,
 } from "./views.js";
 
@@ -724,15 +724,17 @@ function renderDice() {
   } else if (read && readRoll && readRoll === roll && read.dice.length && !waiting) {
     // the last roll's read, settled (something was done after it): whose roll it was, its
     // faces, and the read folded away, its tiles no buttons
-    const faces = (roll.payload.faces || []).map(faceName).join(", ");
+    const faces = wholeRoll(events, roll).faces.map(faceName).join(", ");
     parts.push(h("details", {class: "settled-read", "data-read": String(read.id), open: settledOpen === read.id,
                              ontoggle: (e) => { settledOpen = e.target.open ? read.id : null; }},
       h("summary", {text: t("dice.last_roll", {what: rollFor(events, roll), faces})}),
       panel()));
   } else if (roll && !waiting) {
     // the last roll, whose it was (a read older than it, or none, is not shown)
-    parts.push(diceFaces(roll.payload.faces, "big"),
-      h("p", {class: "muted", text: t("dice.roll_of", {player: rollerOf(view.state, events, roll), text: roll.text})}));
+    // the whole roll as it counted: a re-roll's dice among the others, marked
+    const whole = wholeRoll(events, roll);
+    parts.push(diceFaces(whole.faces, "big", whole.rerolled),
+      h("p", {class: "muted", text: t("dice.roll_of", {player: rollerOf(view.state, events, roll), text: whole.text})}));
   } else {
     box.hidden = true;
     return;

@@ -14,7 +14,7 @@ import {boxFortune} from "./boxcount.js";
 import {lastAsked, normalizeRead} from "./dice.js";
 import {speaker} from "./speech.js";
 import {
-  diceFaces, endeavorBlock, gloryTrack, historyEvents, lastRoll, playerName, promptQuestion,
+  diceFaces, endeavorBlock, gloryTrack, historyEvents, lastRoll, playerName, promptQuestion, wholeRoll,
   rollerOf,
   provinceName, shipLabel, statusLine, svgImageUrl, titleName,
 } from "./views.js";
@@ -86,10 +86,11 @@ function render() {
   // roll shown was another endeavor's, with no owner): its card says what is asked
   const waiting = state.endeavor && !(state.endeavor.faces || []).length;
   const roll = waiting ? null : lastRoll(events);
+  const whole = roll ? wholeRoll(events, roll) : null;  // a re-roll's dice with the others
   const end = endeavorBlock(state, view.phrases);
   fill($("#tv-roll"),
-    roll ? [diceFaces(roll.payload.faces, "huge"), h("p", {class: "tv-roll-text",
-      text: t("dice.roll_of", {player: rollerOf(state, events, roll), text: roll.text})})]
+    roll ? [diceFaces(whole.faces, "huge", whole.rerolled), h("p", {class: "tv-roll-text",
+      text: t("dice.roll_of", {player: rollerOf(state, events, roll), text: whole.text})})]
       : waiting ? null : h("p", {class: "muted", text: t("dice.none")}),
     end);
   $("#roll-title").hidden = waiting;  // no "Last roll" over the endeavor's card alone

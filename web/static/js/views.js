@@ -316,11 +316,14 @@ export function endeavorBlock(state, phrases) {
       end.damage_due ? [" · ", t("end.damage_due", {count: end.damage_due})] : null) : null);
 }
 
-export function diceFaces(faces, cls) {
+// `rerolled`: the indices of the dice re-rolled, each marked so under its face
+export function diceFaces(faces, cls, rerolled) {
   return h("ul", {class: "faces " + (cls || "")},
-    faces.map((f) => h("li", {class: "face f-" + f, title: faceName(f)},
+    faces.map((f, i) => h("li", {class: "face f-" + f + (rerolled && rerolled.has(i) ? " rerolled" : ""),
+                                 title: faceName(f)},
       h("span", {class: "face-symbol", "aria-hidden": "true", text: faceSymbol(f)}),
-      h("span", {class: "face-name", text: faceName(f)}))));
+      h("span", {class: "face-name", text: faceName(f)}),
+      rerolled && rerolled.has(i) ? h("span", {class: "reroll-mark", text: t("dice.rerolled_die")}) : null)));
 }
 
 const SYMBOLS = {blank: "", standard: "✓", weak: "◐", strong: "★"};
@@ -337,6 +340,40 @@ export function lastRoll(events) {
     }
   }
   return null;
+}
+
+// The whole roll a roll event is part of, as it counted: the endeavor's dice from its start
+// up to this event (a roll typed in parts, a re-roll's dice in place of those they
+// replaced: the re-roll's event holds those alone), the indices re-rolled, the successes the
+// engine counted from them once it did (null before), and its text: the event's own line
+// for a roll in one event, else "5 dice, 1 re-rolled · 3 successes".
+export function wholeRoll(events, roll) {
+  const at = events.indexOf(roll);
+  let start = at;
+  while (start >= 0 && events[start].type !== "EndeavorStarted") start--;
+  const dice = roll.type === "DiceRolled" || roll.type === "DiceRerolled";
+  if (!dice || start < 0) {
+    return {faces: roll.payload.faces, rerolled: new Set(), successes: null, text: roll.text};
+  }
+  const faces = [], rerolled = new Set();
+  let throws = 0;
+  for (let i = start; i <= at; i++) {
+    const e = events[i];
+    if (e.type === "DiceRolled") { faces.push(...(e.payload.faces || [])); throws++; }
+    if (e.type === "DiceRerolled") {
+      (e.payload.indices || []).forEach((index, k) => { faces[index] = e.payload.faces[k]; rerolled.add(index); });
+      throws++;
+    }
+  }
+  let successes = null;
+  for (let i = at + 1; i < events.length && events[i].type !== "EndeavorStarted"; i++) {
+    if (events[i].type === "SuccessesCounted") { successes = events[i].payload.rolled; break; }
+  }
+  if (throws < 2) return {faces, rerolled, successes, text: roll.text};
+  const said = [t("dice.count", {count: faces.length})];
+  if (rerolled.size) said[0] = t("dice.count_rerolled", {dice: said[0], count: rerolled.size});
+  if (successes !== null) said.push(t("dice.successes", {count: successes}));
+  return {faces, rerolled, successes, text: said.join(" · ")};
 }
 
 // Whose roll it was: the province of the endeavor (or the enmity settling) it was for.
