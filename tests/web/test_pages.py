@@ -216,6 +216,8 @@ def test_both_catalogues_have_the_same_keys_and_placeholders():
                  id="dismissing a card"),
     pytest.param(r"confirmez", "« validez », as the button « Valider » says it",
                  id="confirming a read"),
+    pytest.param(r"(?<!\{)\bsites?\b", "the rulebook's « lieu » (the enmity card said « sur "
+                 "un site »)", id="a site"),
 ])
 def test_the_french_catalogue_says_a_term_one_way(term, said):
     """A French player read one thing said two ways: « carte Dégât » in the prompt and

@@ -305,3 +305,23 @@ def test_a_damage_card_drawn_is_named_with_its_powers(devices, server, locale, r
         (first or "damage", [{"effect": "stat", "stat": "sail", "amount": -1}] if add else []),
         ("Holed", [{"effect": "stat", "stat": "hold", "amount": -1}])]
     expect(ana.locator("#provinces [data-ship=blue-1] .damage")).to_have_text(shown)
+
+
+@pytest.mark.parametrize(("locale", "role", "line"), [
+    pytest.param("en-GB", "player", "Iron isle: Bo 2 on the garrison, Bo 1 on site 2",
+                 id="English"),
+    pytest.param("fr-FR", "joueur", "Iron isle: Bo 2 sur la garnison, Bo 1 sur le lieu 2",
+                 id="French"),
+])
+def test_the_enmity_card_names_the_site_an_enmity_token_is_on(devices, server, locale, role,
+                                                                line):
+    """"Enmity": a token goes on the site raided. The card said "Bo 1 on a site", « sur un
+    site » (the rulebook's « lieu »), and not which: the site is named as the page names
+    sites everywhere else."""
+    table_id, _ = new_table(server, {
+        "provinces": [{"colour": "blue", "player": "Ana"}, {"colour": "red", "player": "Bo"}],
+        "islands": [{"id": "isle", "name": "Iron isle", "space": "(0, 2, 2)",
+                     "garrison_enmity": {"red": 2},
+                     "sites": [{"name": "1"}, {"name": "2", "enmity": {"red": 1}}]}]})
+    ana = join_as(devices, server, "Ana", "blue", locale=locale, role=role, table=table_id)
+    expect(ana.locator("#enmity li").first).to_have_text(line)

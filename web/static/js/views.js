@@ -69,22 +69,29 @@ export function seaName(state, sea) {
 // name, as the history names it (companion/games/seafall/sitenames.py): "isle-b/1" is "site
 // 1 of Example isle B", "blue/field-2" "field 2 of Blue province". It follows the id, not
 // the kind, so it stays the same when the site is explored or built on.
+const VOWEL_START = /^[aeiouyàâéèêëîïôöùûü]/i;
 export function siteName(state, id) {
   const [regionId, tail] = String(id).split(/\/(.*)/s);
   const region = (state.regions || {})[regionId];
-  const m = /^(?:(.*?)-)?(\d+)$/.exec(tail || "");
   if (!region || !tail) return id;
-  const part = m ? (m[1] || "site") : tail;
-  const named = t("sitename.part." + part, {n: m ? m[2] : ""},
-                  part.replace(/-/g, " ") + (m ? " " + m[2] : ""));
+  const named = sitePart(id);
   const name = regionLabel(region);
   // A catalogue may say a province the setup named with its article (French "de la
   // province bleue", as the history says it) and elide before a vowel ("d’").
   if (name !== region.name && has("sitename.of_default")) {
     return t("sitename.of_default", {part: named, region: name.charAt(0).toLowerCase() + name.slice(1)});
   }
-  const key = /^[aeiouyàâéèêëîïôöùûü]/i.test(name) && has("sitename.of_vowel") ? "sitename.of_vowel" : "sitename.of";
+  const key = VOWEL_START.test(name) && has("sitename.of_vowel") ? "sitename.of_vowel" : "sitename.of";
   return t(key, {part: named, region: name});
+}
+
+// A site by its place in its region alone, "site 3", « lieu 3 », "field 2": where the
+// region is said already (the enmity card's line for it).
+export function sitePart(id) {
+  const tail = String(id).split(/\/(.*)/s)[1] || "";
+  const m = /^(?:(.*?)-)?(\d+)$/.exec(tail);
+  const part = m ? (m[1] || "site") : tail;
+  return t("sitename.part." + part, {n: m ? m[2] : ""}, part.replace(/-/g, " ") + (m ? " " + m[2] : ""));
 }
 
 // a site with a number on an island: its name and its kind (a province's part names it)
@@ -229,7 +236,14 @@ export function enmityList(state) {
     };
     add("enmity.permanent", region.permanent_enmity);
     add("enmity.garrison", region.garrison_enmity);
-    for (const siteId of region.sites || []) add("enmity.site", (state.sites[siteId] || {}).enmity);
+    // each site named, as the rest of the page names it (the line said "on a site")
+    for (const siteId of region.sites || []) {
+      const site = sitePart(siteId);
+      const key = VOWEL_START.test(site) && has("enmity.site_vowel") ? "enmity.site_vowel" : "enmity.site";
+      for (const [colour, n] of Object.entries((state.sites[siteId] || {}).enmity || {})) {
+        if (n) parts.push(t(key, {player: provinceName(state, colour), count: n, site}));
+      }
+    }
     if (parts.length) items.push(h("li", {}, h("strong", {text: regionLabel(region) + ": "}), parts.join(", ")));
   }
   for (const [colour, prov] of Object.entries(state.provinces || {})) {
