@@ -433,6 +433,26 @@ def test_the_last_roll_after_a_re_roll_is_the_whole_roll_that_counted(devices, s
         expect(text).to_have_text(whole)
 
 
+@pytest.mark.parametrize(("locale", "question"), [
+    pytest.param("en-GB", "Blue's exploration (2 dice vs defense 3) · 1 of 2 dice in already, "
+                 "1 to roll", id="English"),
+    pytest.param("fr-FR", "Bleu\u00a0: exploration, 2 dés contre une défense de 3 · 1 dé sur 2 "
+                 "déjà saisi, 1 à lancer", id="French"),
+])
+def test_a_roll_read_in_parts_says_the_dice_in_already(devices, server, locale, question):
+    """A roll with fewer faces than the pool's dice is read in parts (docs/commands.md):
+    the prompt then said "Roll 1 die", « Saisis : 0 sur 1 », and nothing of the dice in
+    already; it says them, on the phones and the TV."""
+    table = explore_isle_a(server)
+    table.apply(Command("roll", {"faces": ["blank"]}, "blue"))
+    phone = devices(locale)
+    phone.goto(server.url(f"/t/{server.table}"))
+    expect(phone.locator("#prompt .question")).to_have_text(question)
+    tv = devices(locale, viewport=TV)
+    tv.goto(server.url(f"/t/{server.table}/tv"))
+    expect(tv.locator("#tv-prompt")).to_contain_text(question.split(" · ")[1])
+
+
 def test_the_tvs_recent_events_fit_the_screen_newest_first(devices, server):
     """The TV is not scrolled: the recent events are as many as the side column holds,
     the newest first; long lines (players' long names, the invite above them) dropped the

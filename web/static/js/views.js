@@ -508,8 +508,14 @@ function rollPurpose(state, prompt) {
     const kinds = (end.reroll_kinds || []).map(faceName).join(", ");
     return tr("prompt.roll.reroll", {count: prompt.count, kinds});
   }
-  return tr("prompt.roll.endeavor", {player, kind: t("end.kind." + end.kind, null, end.kind),
+  const question = tr("prompt.roll.endeavor", {player, kind: t("end.kind." + end.kind, null, end.kind),
     count: end.dice, defense: end.defense});
+  // a roll read in parts (docs/commands.md): the dice in already said, beside the few asked
+  // now ("Roll 1 die" alone looked like a roll of one die)
+  const rolled = (end.faces || []).length;
+  return question && end.stage === "roll" && rolled > 0 && rolled < end.dice
+    ? question + " · " + t("prompt.roll.partial", {count: rolled, of: end.dice, left: end.dice - rolled})
+    : question;
 }
 
 function localQuestion(state, prompt) {
