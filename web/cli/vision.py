@@ -112,8 +112,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--die", type=_die_name,
                    help="d6 (built in, the default), seafall or a custom die name; with "
                    "only --profile, the profile's die")
-    p.add_argument("--profile", help="an enrolled profile (any die but d6; by default the "
-                   "one named after the die, as serve reads it)")
+    p.add_argument("--profile", help="an enrolled profile (by default the one named after "
+                   "the die, as serve reads it; d6 needs none, its pips are counted, but "
+                   "d6 faces enrolled as symbols are read with one)")
     p.add_argument("--die-px", type=_die_px,
                    help="die size in the photos' pixels, if known (at least 8)")
     p.add_argument("--setup", help="a calibrated setup (tableside calibrate): its die size, "
@@ -163,8 +164,9 @@ def register(subparsers: Any) -> None:
     w.add_argument("--die", type=_die_name,
                    help="d6 (built in, the default), seafall or a custom die name; with "
                    "only --profile, the profile's die")
-    w.add_argument("--profile", help="an enrolled profile (any die but d6; by default the "
-                   "one named after the die, as serve reads it)")
+    w.add_argument("--profile", help="an enrolled profile (by default the one named after "
+                   "the die, as serve reads it; d6 needs none, its pips are counted, but "
+                   "d6 faces enrolled as symbols are read with one)")
     w.add_argument("--die-px", type=_die_px, help="die size in the frames' pixels, if known "
                    "(at least 8); without it or --setup, pip d6 are read at the size the "
                    "first roll shows (a camera lower than usual)")

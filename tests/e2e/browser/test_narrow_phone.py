@@ -75,3 +75,28 @@ def test_a_damage_cards_powers_fit_a_390_px_phone(devices, server, locale, role,
     form.get_by_role("button", name=add).click()
     expect(form.locator(".effect-row")).to_have_count(1)
     assert page_width(ana) <= 390
+
+
+@pytest.mark.parametrize(("locale", "role", "hint"), [
+    pytest.param("en-GB", "player", "Left empty: an unnamed damage card", id="English"),
+    pytest.param("fr-FR", "joueur", "Laissé vide\u00a0: une carte Dégât sans nom", id="French"),
+])
+def test_a_damage_cards_name_field_says_its_default_in_full(devices, server, locale, role, hint):
+    """The name field's placeholder said the default, cut off at 390 px ("none: an unnamed
+    damage car…"): a word in the field, the default on a line under it, in full."""
+    ana, form = damage_to_name(server, devices, locale, role)
+    field = form.locator("input[name=card]")
+    expect(field).to_be_visible()
+    room = field.evaluate("""(f) => {
+        const style = getComputedStyle(f);
+        const ctx = document.createElement("canvas").getContext("2d");
+        ctx.font = style.font;
+        return f.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+            - ctx.measureText(f.placeholder).width;
+    }""")
+    assert room >= 0, f"the placeholder {field.get_attribute('placeholder')!r} is cut short"
+    line = form.locator(".input-hint")
+    expect(line).to_have_text(hint)
+    assert line.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1")
+    assert field.evaluate("(f) => document.getElementById(f.getAttribute('aria-describedby'))"
+                          ".textContent") == hint
