@@ -288,8 +288,14 @@ function optionInputs(prompt, option) {
     const kept = typing.values[input.arg];
     const field = typedInput(input, input.arg,
       kept !== undefined ? kept : (input.kind === "number" && input.default !== null ? String(input.default) : ""));
-    if (input.kind !== "number" && input.default !== null) {
-      field.placeholder = t(`input.${prompt.command}.${input.arg}.empty`, null, String(input.default));
+    // the default said on a line under the field, the field's placeholder a word: the
+    // sentence as a placeholder was cut short on a 390 px phone ("none: an unnamed damage car…")
+    const hint = input.kind !== "number" && input.default !== null
+      ? h("span", {class: "muted small input-hint", id: `hint-${prompt.command}-${input.arg}`,
+                   text: t(`input.${prompt.command}.${input.arg}.empty`, null, String(input.default))}) : null;
+    if (hint) {
+      field.placeholder = t("input.optional");
+      field.setAttribute("aria-describedby", hint.id);
     }
     // a name has a most length, which the field stops at: a count says so (a name typed
     // or pasted longer was cut short without a word)
@@ -300,7 +306,7 @@ function optionInputs(prompt, option) {
     };
     field.addEventListener("input", () => { typing.values[input.arg] = field.value; counted(); });
     counted();
-    return h("label", {}, t(`input.${prompt.command}.${input.arg}`, null, input.label), field, count);
+    return h("label", {}, t(`input.${prompt.command}.${input.arg}`, null, input.label), field, hint, count);
   });
   const form = h("form", {class: "option-inputs stack"}, ...fields,
     h("div", {class: "row"},
