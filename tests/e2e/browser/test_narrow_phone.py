@@ -1,12 +1,12 @@
 """The table page on a 390x844 phone (headless Chromium, a real server): what a QA table
-found wider than the screen, or cut short, on a phone of that size."""
+found wider than the screen, cut short or drawn wrong on a phone of that size."""
 
 from __future__ import annotations
 
 import pytest
 
 from companion.engine import Command
-from tests.e2e.browser.server import WAIT
+from tests.e2e.browser.server import TV, WAIT
 from tests.e2e.browser.test_phone_pages import join_as
 from tests.e2e.browser.test_turn_forms import new_table
 
@@ -100,3 +100,24 @@ def test_a_damage_cards_name_field_says_its_default_in_full(devices, server, loc
     assert line.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1")
     assert field.evaluate("(f) => document.getElementById(f.getAttribute('aria-describedby'))"
                           ".textContent") == hint
+
+
+def test_a_glory_bar_at_no_glory_is_empty(devices, server):
+    """At 0 glory the bar showed a sliver of the province's colour (the fill's 3 px floor),
+    on the phones and the TV: empty at 0, some colour from 1 on."""
+    table = server.services.tables.get(server.table)
+    phone = devices(viewport=PHONE_390)
+    phone.goto(server.url(f"/t/{server.table}"))
+    tv = devices(viewport=TV)
+    tv.goto(server.url(f"/t/{server.table}/tv"))
+    for page in (phone, tv):
+        expect(page.locator(".glory-row").first).to_be_visible()
+        filled = page.evaluate("""() => [...document.querySelectorAll('.glory-bar')].map((b) => {
+            const fill = b.querySelector('.glory-fill');
+            return [Number(b.getAttribute('aria-valuenow')),
+                    fill ? fill.getBoundingClientRect().width : 0];
+        })""")
+        assert sorted(glory for glory, _ in filled) == sorted(
+            p.glory for p in table.state.provinces.values())
+        assert any(glory == 0 for glory, _ in filled) and any(glory for glory, _ in filled)
+        assert all((width > 0) == (glory > 0) for glory, width in filled), filled

@@ -134,7 +134,8 @@ export function gloryTrack(state) {
       h("span", {class: "glory-bar", role: "meter", "aria-valuemin": "0",
                  "aria-valuemax": String(target), "aria-valuenow": String(prov.glory),
                  "aria-label": t("glory.label", {player: playerName(prov.player, colour)})},
-        h("span", {class: `glory-fill c-${colour}`, style: `width:${width}%`})),
+        // no glory, no fill (its 3 px floor showed a sliver of colour at 0)
+        prov.glory > 0 ? h("span", {class: `glory-fill c-${colour}`, style: `width:${width}%`}) : null),
       h("span", {class: "glory-value", text: `${prov.glory} / ${target}`}));
   });
   return h("ol", {class: "glory"}, rows);
