@@ -57,13 +57,26 @@ def crops_from_dir(directory: Path, origins: dict[str, list[str]] | None = None,
             f"{'them' if many else 'it'} as another face, and could be sure of it; put crops "
             f"of {'each' if many else 'the'} face in {'them' if many else 'it'}, or remove "
             f"the folder{'s' if many else ''} if the die has no such face")
+    unread: list[str] = []
     for sub in subs:
         paths = _images(sub)
-        images = [_image(path, tray=False) for path in paths]
+        images = []
+        for path in paths:  # every crop that cannot be read is named at once, not the first
+            try:
+                images.append(_image(path, tray=False))
+            except EnrollmentError as exc:
+                unread.append(str(exc).removeprefix("cannot read image "))
+        if unread:
+            continue
         if images:
             out[sub.name] = [cv2.resize(i, (64, 64), interpolation=cv2.INTER_AREA) for i in images]
             if origins is not None:
                 origins[sub.name] = [str(path) for path in paths]
+    if len(unread) == 1:
+        raise EnrollmentError(f"cannot read image {unread[0]}")
+    if unread:
+        raise EnrollmentError(f"cannot read {len(unread)} images (mend or remove each, then "
+                              "enroll again):\n  " + "\n  ".join(unread))
     if not out:
         raise EnrollmentError(f"{directory} has no face sub-folders with images")
     return out
@@ -164,13 +177,25 @@ def crops_from_photos(
     return {f: c for f, c in out.items() if c}
 
 
-def photos_in(directory: Path) -> list[Path]:
+def photos_in(directory: Path, unlabelled: list[Path] | None = None) -> list[Path]:
+    """The photos of ``--photos DIR`` that have a label file; ``unlabelled``, when given,
+    gets the others (left out)."""
     if not directory.is_dir():
         raise EnrollmentError(f"{directory} is not a folder")
-    photos = [p for p in _images(directory) if label_file(p) is not None]
+    images = _images(directory)
+    photos = [p for p in images if label_file(p) is not None]
     if not photos:
         raise EnrollmentError(f"{directory} has no photos with YOLO label files")
+    if unlabelled is not None:
+        unlabelled.extend(p for p in images if p not in photos)
     return photos
+
+
+def _left_out(unlabelled: Sequence[Path], photos: int) -> str:
+    """What a ``--photos`` folder's photos without label files are (left out)."""
+    named = ", ".join(p.name for p in unlabelled[:5]) + (", …" if len(unlabelled) > 5 else "")
+    return (f"{len(unlabelled)} of {photos} photos have no label file (beside them, or in a "
+            f"parallel labels/ folder) and were left out: {named}")
 
 
 def enroll(
@@ -194,6 +219,7 @@ def enroll(
     except ValueError as exc:
         raise EnrollmentError(str(exc)) from None
     origins: dict[str, list[str]] = {}
+    left_out = ""  # photos of --photos DIR without label files
     if crops_dir is not None:
         crops = crops_from_dir(crops_dir, origins)
         known = faces or faces_of(die)
@@ -212,14 +238,20 @@ def enroll(
             raise EnrollmentError(
                 f"the {die} die is not built in: name its faces in class order (--faces a,b,c)"
             )
-        crops = crops_from_photos(photos_in(photos_dir), face_list, per_face, origins=origins)
+        unlabelled: list[Path] = []
+        photos = photos_in(photos_dir, unlabelled)
+        crops = crops_from_photos(photos, face_list, per_face, origins=origins)
+        if unlabelled:
+            left_out = _left_out(unlabelled, len(photos) + len(unlabelled))
+            if notes is not None:
+                notes.append(left_out)
     known = faces or faces_of(die)
     missing = [f for f in known or () if f not in crops]
     if missing:
         # a profile without a face would read that face as another, and could be sure of it
         raise EnrollmentError(
             f"no crops of {', '.join(missing)}: show every face of the {die} die "
-            f"({', '.join(known or ())})")
+            f"({', '.join(known or ())})" + (f"; {left_out}" if left_out else ""))
     few = [f for f in sorted(crops) if len(crops[f]) < FEW_CROPS]
     if few and notes is not None:  # saved, but said: docs/vision.md asks for 5 a face
         notes.append(f"{_few_crops(crops, few)}: show each face at least {FEW_CROPS} "

@@ -16,7 +16,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import vision.enrollment
-from tests.vision.helpers import PHOTOS, labelled_photos, png_claiming, table_crops
+from tests.vision.helpers import (
+    PHOTOS,
+    LabelledPhoto,
+    labelled_photos,
+    png_claiming,
+    table_crops,
+)
 from vision.boxes import TOP_FACE_SHIFT, hold_each_other, toward_top_face
 from vision.crops import crop
 from vision.detection import detection_like, expected_die_px, to_work
@@ -306,6 +312,14 @@ def test_enroll_from_crop_folders(tmp_path: Path) -> None:
         enroll("mine", "seafall", crops_dir=tmp_path)
 
 
+def _write_labels(photo: LabelledPhoto, folder: Path) -> None:
+    """A checked-in photo's dice as a YOLO label file in ``folder`` (the photos are 1024
+    px square)."""
+    lines = [f"{D6_FACES.index(f)} {(x + w / 2) / 1024} {(y + h / 2) / 1024} {w / 1024} "
+             f"{h / 1024}" for f, (x, y, w, h) in zip(photo.faces, photo.boxes, strict=True)]
+    (folder / (photo.path.stem + ".txt")).write_text("\n".join(lines) + "\n")
+
+
 def test_enroll_from_labelled_photos_treats_d6_faces_as_symbols(tmp_path: Path) -> None:
     # photos with YOLO labels in a parallel labels/ tree, as the d6 dataset is laid out
     images, labels = tmp_path / "images", tmp_path / "labels"
@@ -314,9 +328,7 @@ def test_enroll_from_labelled_photos_treats_d6_faces_as_symbols(tmp_path: Path) 
     photos = labelled_photos()
     for p in photos[:4]:
         (images / p.path.name).write_bytes(p.path.read_bytes())
-        lines = [f"{D6_FACES.index(f)} {(x + w / 2) / 1024} {(y + h / 2) / 1024} {w / 1024} "
-                 f"{h / 1024}" for f, (x, y, w, h) in zip(p.faces, p.boxes, strict=True)]
-        (labels / (p.path.stem + ".txt")).write_text("\n".join(lines) + "\n")
+        _write_labels(p, labels)
     assert label_file(images / photos[0].path.name) == labels / (photos[0].path.stem + ".txt")
     profile = enroll("d6sym", "d6", photos_dir=images, per_face=5)
     assert set(profile.labels) <= set(D6_FACES)
@@ -389,6 +401,32 @@ def test_enroll_input_errors_are_clear(tmp_path: Path) -> None:
     cv2.imwrite(str(tmp_path / "crops" / "weak" / "dot.png"), small["weak"][0][:5, :5])
     with pytest.raises(EnrollmentError, match=r"dot\.png: 5x5 pixels: too small.*a crop of a die"):
         enroll("x", "seafall", crops_dir=tmp_path / "crops")
+    # every crop that cannot be read is named in one run, not one a run (a helper fixed
+    # two bad files by enrolling three times)
+    (tmp_path / "crops" / "blank" / "empty.png").write_bytes(b"")
+    with pytest.raises(EnrollmentError, match=r"cannot read 2 images") as refused:
+        enroll("x", "seafall", crops_dir=tmp_path / "crops")
+    assert "dot.png: 5x5 pixels" in str(refused.value)
+    assert "empty.png" in str(refused.value)
+
+
+def test_enroll_from_photos_says_which_photos_have_no_labels(tmp_path: Path) -> None:
+    """Photos of --photos DIR without a label file are left out, and said: a face missing
+    for want of their labels used to be the only word."""
+    photos = labelled_photos()
+    for p in photos[:4]:
+        (tmp_path / p.path.name).write_bytes(p.path.read_bytes())
+    _write_labels(photos[0], tmp_path)
+    with pytest.raises(EnrollmentError, match=r"no crops of .*; 3 of 4 photos have no label "
+                                              r"file .* and were left out: IMG_"):
+        enroll("x", "d6", photos_dir=tmp_path)
+    for p in photos[1:4]:
+        _write_labels(p, tmp_path)
+    (tmp_path / "unlabelled.png").write_bytes(photos[0].path.read_bytes())
+    notes: list[str] = []
+    enroll("x", "d6", photos_dir=tmp_path, keep_suspects=True, notes=notes)
+    assert any(n.startswith("1 of 5 photos have no label file") and "unlabelled.png" in n
+               for n in notes)
 
 
 def test_reader_checks_the_profile_matches_the_die() -> None:
