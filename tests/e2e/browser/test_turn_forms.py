@@ -326,3 +326,28 @@ def test_the_enmity_card_names_the_site_an_enmity_token_is_on(devices, server, l
                      "sites": [{"name": "1"}, {"name": "2", "enmity": {"red": 1}}]}]})
     ana = join_as(devices, server, "Ana", "blue", locale=locale, role=role, table=table_id)
     expect(ana.locator("#enmity li").first).to_have_text(line)
+
+
+@pytest.mark.parametrize(("locale", "role", "word"), [
+    pytest.param("en-GB", "player", "dangerous", id="English"),
+    pytest.param("fr-FR", "joueur", "lieu risqué", id="French"),
+])
+def test_the_builder_says_a_dangerous_site_once(devices, server, locale, role, word):
+    """A dangerous target in the endeavor builder read "…defense 5 (dangerous)" and then a
+    "dangerous" badge, « (lieu risqué) » then « lieu risqué »: said once."""
+    table_id, table = new_table(server, {
+        "provinces": [{"colour": "blue", "player": "Ana",
+                       "ships": [{"location": "isle"}, {"location": "isle"}]},
+                      {"colour": "red", "player": "Bo"}],
+        "islands": [{"id": "isle", "name": "Iron isle", "space": "(0, 2, 2)",
+                     "sites": [{"name": "1", "defense": 5, "dangerous": True},
+                               {"name": "2", "defense": 3}]}]})
+    table.apply(Command("hire_guild", {"guild": "explorers"}, "blue"))
+    ana = join_as(devices, server, "Ana", "blue", locale=locale, role=role, table=table_id)
+    builder = ana.locator("#builder")
+    builder.locator("button[data-kind=explore]").click()
+    builder.locator("button[data-ship=blue-1]").click()
+    dangerous = builder.locator("button[data-site='isle/1']")
+    expect(dangerous).to_contain_text(word)
+    assert dangerous.inner_text().count(word) == 1, dangerous.inner_text()
+    expect(builder.locator("button[data-site='isle/2']")).not_to_contain_text(word)

@@ -422,14 +422,14 @@ function renderBuilder() {
     step(t("builder.site"), targets.map((c) => {
       const label = c.args.site ? placeName(state, c.args.site)
         : t("builder.province", {player: provinceName(state, c.args.province)});
-      const site = c.args.site ? state.sites[c.args.site] : null;
       return h("button", {type: "button", class: sel(c === builder.choice) + " site",
         "aria-pressed": String(c === builder.choice), "data-site": c.args.site || c.args.province,
         "data-key": "site " + (c.args.site || c.args.province),
         onclick: () => { builder.choice = c; builder.preview = null; renderBuilder(); previewOdds(c); }},
         h("span", {class: "site-name", text: label}),
-        h("span", {class: "site-summary", text: choicePhrases[c.summary] ?? c.summary}),
-        site && site.dangerous ? h("span", {class: "pill danger", text: t("end.dangerous")}) : null);
+        // a dangerous site is said once, by the summary ("defense 5 (dangerous)"): a badge
+        // after it said it twice
+        h("span", {class: "site-summary", text: choicePhrases[c.summary] ?? c.summary}));
     })),
     builder.choice ? h("div", {class: "preview", id: "builder-preview"},
       builder.preview ? previewBlock(builder.preview) : h("p", {class: "muted", text: t("builder.computing")}),
