@@ -180,7 +180,10 @@ def join(session_id: str) -> Any:
                                                                    services.auth.clock())
     # why it no longer works: a server restarted since it was made (`serve --demo` makes a
     # new link at each start) is said so, rather than "it expired"
-    gone = ("join.link_cut" if not token else "join.link_restarted"
+    # a token never made (typed, made up, mangled) is no join link at all: it never expired
+    gone = ("join.link_cut" if not token else "join.link_unknown"
+            if not link_valid and services.auth.store.invite_expiry(session_id, token) is None
+            else "join.link_restarted"
             if not link_valid and services.auth.gone_by_restart(session_id, token)
             else "join.link_gone")
     return _render("join.html", table=found, provinces=provinces, link_valid=link_valid,

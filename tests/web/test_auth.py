@@ -203,6 +203,29 @@ def test_a_join_link_from_before_a_restart_says_the_server_restarted(services, c
     assert "expired" in said(current)
 
 
+def test_a_made_up_join_link_says_it_is_no_join_link_not_that_it_expired(app):
+    """/join/<id>?token=bogus said the link "expired … or the host made a new one", though
+    it never existed: a token the table never made is said to be no valid join link, on the
+    page (in French too) and in the join's refusal."""
+    host = browser(app)
+    tid = create(host)["id"]
+
+    def said(lang: str) -> str:
+        page = browser(app).get(f"/join/{tid}?token=bogus", headers={"Accept-Language": lang})
+        html = page.get_data(as_text=True)
+        assert 'id="join-form"' not in html
+        (text,) = re.findall(r'<p class="notice error" id="link-gone">(.*?)</p>', html)
+        return text
+
+    assert "not a valid join link" in said("en") and "expired" not in said("en")
+    assert "Ask the host for the link again" in said("en")
+    assert "n’est pas un lien valide" in said("fr") and "expiré" not in said("fr")
+    refused = browser(app).post(f"/api/tables/{tid}/join",
+                                json={"token": "bogus", "name": "Eve", "province": None})
+    assert refused.status_code == 403 and "expired" not in refused.json["message"]
+    assert refused.json["said"]["key"] == "join.link_unknown"
+
+
 def test_join_attempts_are_rate_limited_per_address(app, clock):
     host = browser(app)
     tid = create(host)["id"]

@@ -213,7 +213,7 @@ def test_role_matrix(table: Table, before: Callable[[Table], None], who: str, me
          "text": "the table", "key": "auth.by_table", "values": {}}, "command": "hire guild"}}),
     (nothing, "stranger", "POST", "/api/tables/{id}/join",
      {"token": "made-up", "name": "Eve", "province": "green"},
-     {"key": "join.link_invalid", "values": {}}),
+     {"key": "join.link_unknown", "values": {}}),  # never made: not "expired"
     (nothing, "stranger", "POST", "/api/tables/{id}/host", {"pin": "000000x"},
      {"key": "join.wrong_pin", "values": {}}),
 ], ids=["spectator undoes", "another's undo", "another's redo", "the table's undo",

@@ -31,6 +31,8 @@ NO_PIN = message("join.no_pin", "this host link has no PIN in it: open the whole
 LINK_INVALID = message(
     "join.link_invalid",
     "this join link is not valid (expired or replaced): ask the host for a new one")()
+LINK_UNKNOWN = message(
+    "join.link_unknown", "this is not a valid join link: ask the host for the link again")()
 TAKEN = message("join.taken", "{seat} is already played by {holders}; ask the host to free it")
 NAME = message("join.name", "type your name: 1 to {max} characters")(max=MAX_NAME)
 
@@ -116,7 +118,9 @@ def join(session_id: str) -> Any:
     if not isinstance(token, str) or not token:
         raise InvalidCommand("'token' is the join link's token")
     if not services.auth.store.invite_valid(session_id, token, services.auth.clock()):
-        raise Forbidden(LINK_INVALID)
+        # a token never made did not expire: said so
+        unknown = services.auth.store.invite_expiry(session_id, token) is None
+        raise Forbidden(LINK_UNKNOWN if unknown else LINK_INVALID)
     name = player_name(name)  # the setup's rule for its players' names
     if name is None:
         raise InvalidCommand(NAME)
