@@ -62,6 +62,14 @@ their labels' size, the d6 val photos' boxes are 0.84-1.18 of it; looked under f
 few of them fitted a smaller size better (pips boxed as dice) and every die of 26 was left
 to the table with a warning."""
 
+TOLD_LARGE = 0.25
+"""A size told over this share of the picture's short side is always looked under
+(:func:`best_read`), even when its boxes fit it or it finds no die: so large a size boxes
+a clump of dice as one die that fits it, and reads it sure (a helper: a val photo's dice
+of 165 px told 1,000 px, a third of the picture, read as one sure "3" and a die left to
+the table, the other 9 dice gone, with no warning; told 1,500 px, "no dice"). Fewer than
+16 dice that large fit in the picture."""
+
 SMALLEST = max(MIN_DIE_PX, WORK_DIE_PX / 2)
 """The least die size tried: the reader enlarges a frame at most twice
 (:func:`vision.detection.to_work`), and a smaller size reads a large photo at its largest
@@ -83,26 +91,31 @@ def best_read(read_at: Callable[[float], TrayRead], die_px: float, short_side: i
     larger than ``die_px``, a read at the other :data:`SIZES` times it (``read_at(size)``
     reads the frame at a size). A size ``told`` is looked under, at :data:`SMALLER` times
     it, when its boxes are smaller than :data:`TOLD_BAND`, or larger than it with no
-    larger size to try (a die past a third of the picture). None under :data:`SMALLEST`
+    larger size to try (a die past a third of the picture), or whenever it is past
+    :data:`TOLD_LARGE` of the picture (a read of no dice too, then taking only a read
+    with a sure die). None under :data:`SMALLEST`
     or past a third of the picture's short side is tried. Boxes smaller than an untold
     size are no sign of dice smaller than it: a photo that boxed its dice at 0.83 of the
     framing default boxed clumps of dice at 3.2 times it, fitting better (0.95), and read
     them wrong. A read of no dice at an untold size is looked over at the larger sizes
     too (:func:`_found_larger`)."""
     fit = box_fit(first, die_px)
-    if fit is None:
+    large = told and die_px > TOLD_LARGE * short_side
+    if fit is None and not large:
         return (first, die_px) if told else _found_larger(read_at, die_px, short_side, first)
-    factors: tuple[float, ...] = SIZES[1:] if fit > 1 else ()
-    if told and (fit < TOLD_BAND[0] or (fit > 1 and die_px * SIZES[1] > short_side / 3)):
+    factors: tuple[float, ...] = SIZES[1:] if fit is not None and fit > 1 else ()
+    if told and (fit is None or fit < TOLD_BAND[0] or large
+                 or (fit > 1 and die_px * SIZES[1] > short_side / 3)):
         factors = SMALLER
-    best = (abs(math.log(fit)), first, die_px)
+    best = (math.inf if fit is None else abs(math.log(fit)), first, die_px)
     for size in (die_px * f for f in factors):
         if not SMALLEST <= size <= short_side / 3:
             continue
         read = read_at(size)
         other = box_fit(read, size)
         if other is not None and abs(math.log(other)) < best[0] and not (
-                size > die_px and holds_dice(read, first)):
+                size > die_px and holds_dice(read, first)) and not (
+                fit is None and all(d.uncertain for d in read.dice)):
             best = (abs(math.log(other)), read, size)
     if best[1] is first:
         return first, die_px

@@ -144,6 +144,28 @@ def test_best_read_looks_smaller_only_for_a_size_told() -> None:
     assert size == 30.0 and read is not first
 
 
+def test_best_read_looks_under_a_size_told_past_a_quarter_of_the_picture() -> None:
+    """Told a die a quarter of the picture or more, a clump of dice fits it as one die
+    (a helper: a val photo's 165 px dice told 1,000 px, a third of its short side, read
+    one sure "3" and lost 9 dice, no warning): the reader looks under it even when its
+    boxes fit, and when it found nothing."""
+    asked: list[float] = []
+    fits = _read_of(240.0)  # boxes fit the size told
+    read, size = best_read(_reader_of(40.0, asked), 250.0, 900, fits, told=True)
+    assert asked and size == 40.0 and read is not fits
+    assert told_size_is_wrong(250.0, size)
+    asked.clear()
+    nothing = TrayRead("d6", (), "frame", 0.0)
+    read, size = best_read(_reader_of(40.0, asked), 250.0, 900, nothing, told=True)
+    assert asked and size == 40.0
+    unsure = TrayRead("d6", tuple(replace(d, uncertain=True) for d in _read_of(40).dice),
+                      "frame", 0.0)
+    assert best_read(lambda _size: unsure, 250.0, 900, nothing, told=True) == (nothing, 250.0)
+    asked.clear()  # under a quarter: as before, a read that fits is kept
+    assert best_read(_reader_of(40.0, asked), 200.0, 900, _read_of(190.0),
+                     told=True)[1] == 200.0 and asked == []
+
+
 def test_best_read_never_reads_at_a_size_past_a_third_of_the_picture() -> None:
     asked: list[float] = []
     best_read(_reader_of(300.0, asked), 60.0, 300, _read_of(90.0))
