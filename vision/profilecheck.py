@@ -89,9 +89,12 @@ def suspects(checks: Sequence[CropCheck]) -> list[CropCheck]:
 def describe(c: CropCheck, origin: str) -> str:
     """One line for a player about a suspect crop (``origin``: its file, or photo and line)."""
     if c.misfiled:
+        # a face filed right is read as another when crops of it are filed under that
+        # other face (a helper filed four 6s under '1': two 6s filed right were named)
         return (f"{origin}: filed as {c.face!r}, but cut as the reader cuts dice, the other "
-                f"crops read it as {c.read_as!r}, sure: is it filed right? (If it is, crop it "
-                f"closer about the die, or leave it out.)")
+                f"crops read it as {c.read_as!r}, sure: is it filed right? (If it is, look "
+                f"for crops of {c.face!r} filed under {c.read_as!r}; if there are none, crop "
+                f"it closer about the die, or leave it out.)")
     return (f"{origin}: filed as {c.face!r}, but it does not look like a die's face seen "
             f"from above (die-or-not {c.die:.2f}): is it a crop of one die, its top face "
             f"in view?")

@@ -59,6 +59,7 @@ def test_two_crops_filed_under_each_others_face_are_named() -> None:
     assert len(named) <= 3
     line = profilecheck.describe(next(c for c in named if c.index == 0), "crops/blank/0.png")
     assert line.startswith("crops/blank/0.png: filed as 'blank'") and "'standard', sure" in line
+    assert "look for crops of 'blank' filed under 'standard'" in line
     # trusted() leaves them out, the rest in their order
     kept, doubted = profilecheck.trusted(profile)
     assert {c.index for c in doubted} == {c.index for c in named}
