@@ -32,7 +32,9 @@ __all__ = ["AROUND_DICE", "COMPRESSED_SURE_FROM", "ENROLLED_SURE_FROM", "FEW_BLO
            "jpeg_steps"]
 
 MAX_STEP = 40
-"""The largest step looked for (a JPEG quality of about 14 on the library's scale)."""
+"""The largest step looked for (a JPEG quality of about 14 on the library's scale). A
+picture compressed harder shows no step and is taken for one not compressed: no camera
+sends such frames (a helper's photo saved at 5 read every die right all the same)."""
 
 MIN_STRENGTHS = 50
 """The fewest block strengths (away from the zero step) that a step is judged on: a flat,
@@ -45,8 +47,8 @@ phase on it, 1 when exactly on) for the frame to count as compressed with that s
 Measured (fifty-first session, ``docs/vision.md``, *A camera that compresses hard*): real
 photos, their empty trays and synthetic trays at 1280x720 compressed at qualities 85-15
 cluster at 0.67-1.00 on their true step, at 90 at 0.52-0.67 (seen about half the time),
-and the d6 photos as shot (quality about 87) at 0.73-0.78; uncompressed or at 95, at
-most 0.13 on any step."""
+and the checked-in d6 photos (1,024 px copies saved at about 87) at 0.73-0.78;
+uncompressed or at 95, at most 0.13 on any step."""
 
 _BASES = (11.0, 12.0)
 """The steps of the two lowest waves (across, down) at quality 50 in the JPEG standard's
