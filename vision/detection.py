@@ -55,7 +55,8 @@ def small_dice_warning(side: float) -> str | None:
     """What a read of dice ``side`` px across says, below :data:`SURE_DIE_PX`."""
     if side >= SURE_DIE_PX:
         return None
-    return SMALL_DICE(side=round(side), sure=round(SURE_DIE_PX))
+    # rounded down: 17.6 px said "18 px ... (from 18 px)" (a helper)
+    return SMALL_DICE(side=math.floor(side), sure=round(SURE_DIE_PX))
 
 
 def die_size_problem(die_px: float, shape: tuple[int, ...] | None = None) -> str | None:

@@ -460,3 +460,12 @@ def test_a_die_size_larger_than_the_frame_is_a_clear_error_at_the_read() -> None
 
 def photo_image() -> np.ndarray:
     return cv2.imread(str(PHOTOS / "IMG_20191208_112541.jpg"))
+
+
+def test_the_small_dice_warning_never_says_the_dice_are_as_large_as_its_floor() -> None:
+    """Dice 17.6 px read "18 px across ... too small (from 18 px)" (a helper): the size
+    said is rounded down, under the floor it is compared with."""
+    from vision.detection import SURE_DIE_PX, small_dice_warning
+    said = small_dice_warning(SURE_DIE_PX - 0.4)
+    assert said is not None and said.startswith(f"the dice are {int(SURE_DIE_PX) - 1} px ")
+    assert small_dice_warning(SURE_DIE_PX) is None
