@@ -16,23 +16,55 @@ from companion.engine import JSON
 
 def players_of(options: Mapping[str, JSON]) -> list[str]:
     """Who plays, from a table's setup options: each province's player (else its colour),
-    or the names of a game whose players are a list of names."""
+    or the names of a game whose players are a list of names. A campaign's game lists it
+    as set up: its changes of players applied (SeaFall's ``campaign_changes``: a newcomer
+    plays, a player who left does not), and a province whose player misses this game is
+    not listed (:func:`absent_of` names them)."""
+    return [name for name, absent in _seats(options) if not absent]
+
+
+def absent_of(options: Mapping[str, JSON]) -> list[str]:
+    """The players of a campaign's game who miss it (their provinces are in the game,
+    absent: docs/seafall.md), as :func:`players_of` names them."""
+    return [name for name, absent in _seats(options) if absent]
+
+
+def _seats(options: Mapping[str, JSON]) -> list[tuple[str, bool]]:
+    """``(name, absent)`` for each province of the setup, its ``campaign_changes`` applied
+    as the engine applies them (in order: join, leave, absent; a catch-up changes no seat)."""
     provinces = options.get("provinces")
     if isinstance(provinces, list):
-        names = [p.get("player") or p.get("colour") for p in provinces if isinstance(p, dict)]
-        return [n for n in names if isinstance(n, str) and n]
+        seats = [[p.get("colour"), p.get("player") or p.get("colour"), bool(p.get("absent"))]
+                 for p in provinces if isinstance(p, dict)]
+        changes = options.get("campaign_changes")
+        for change in changes if isinstance(changes, list) else []:
+            if not isinstance(change, dict) or len(change) != 1:
+                continue
+            kind, args = next(iter(change.items()))
+            colour = args.get("colour") if isinstance(args, dict) else None
+            if not isinstance(colour, str):
+                continue
+            if kind == "join":
+                seats.append([colour, args.get("player") or colour, False])
+            elif kind == "leave":
+                seats = [seat for seat in seats if seat[0] != colour]
+            elif kind == "absent":
+                for seat in seats:
+                    seat[2] = seat[2] or seat[0] == colour
+        return [(name, absent) for _, name, absent in seats if isinstance(name, str) and name]
     players = options.get("players")
     if isinstance(players, list):
-        return [p for p in players if isinstance(p, str) and p]
+        return [(p, False) for p in players if isinstance(p, str) and p]
     return []
 
 
 def described(store: Any) -> list[dict[str, Any]]:
     """Every table's JSON (``SessionInfo.to_json``), oldest first, with ``last_played``
-    (the time of its latest record) and ``players``."""
+    (the time of its latest record), ``players`` and ``absent`` (who misses it)."""
     played = store.last_played() if hasattr(store, "last_played") else {}
     return [{**info.to_json(), "last_played": played.get(info.id) or info.created_at,
-             "players": players_of(info.options)} for info in store.sessions()]
+             "players": players_of(info.options), "absent": absent_of(info.options)}
+            for info in store.sessions()]
 
 
 def listed(store: Any) -> list[dict[str, Any]]:

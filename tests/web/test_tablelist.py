@@ -17,7 +17,7 @@ from tests.support.clock import FakeClock
 from tests.support.web import browser
 from web.app import create_app
 from web.services import Services
-from web.tablelist import listed, players_of
+from web.tablelist import absent_of, listed, players_of
 
 
 @pytest.fixture(autouse=True)
@@ -102,3 +102,48 @@ def test_the_home_page_folds_the_older_tables_away():
         assert html.count("class=\"table-link\"") == len(made)
     finally:
         services.close()
+
+
+def test_a_campaign_game_lists_who_plays_it_as_set_up():
+    """QA: a campaign's second game, set up with Cat missing it and Dan joining, was listed
+    as "Cat, Ann, Ben" on the home page, in GET /api/tables and on the hardware card (the
+    ledger's provinces, without the game's changes of players). It lists who plays it, and
+    says apart who misses it."""
+    from companion.campaigns import record_game, start_campaign, start_next_game
+    from tests.companion.test_campaigns import play_out, script
+
+    services = Services(SQLiteStore(MEMORY))
+    try:
+        setup, lines = script()
+        store = services.store
+        campaign = start_campaign(store, "Winter league", "seafall", setup)
+        play_out(start_next_game(store, campaign.id), lines)
+        ledger = record_game(store, campaign.id).ledger
+        seats = {p["colour"]: p["player"] for p in ledger["provinces"]}
+        away = "green"
+        game = start_next_game(store, campaign.id, changes=[
+            {"absent": {"colour": away}},
+            {"join": {"colour": "gray", "player": "Dan", "advisor": "Advanced Scout",
+                      "ships": ["gray-1:sail"], "improvements": []}}]).session_id
+        playing = [name for colour, name in seats.items() if colour != away] + ["Dan"]
+        host = browser(create_app(services, {"TESTING": True}))
+        row = next(t for t in host.get("/api/tables").json["tables"] if t["id"] == game)
+        assert (row["players"], row["absent"]) == (playing, [seats[away]])
+        html = host.get("/").get_data(as_text=True)
+        card = html[html.index(f'data-table="{game}"'):]
+        card = card[:card.index("</a>")]
+        assert "".join(f"<bdi>{name}</bdi>" for name in playing) in card.replace(", ", "")
+        assert f"{seats[away]} misses this game" in card
+        assert f"<bdi>{seats[away]}</bdi>" not in card
+    finally:
+        services.close()
+
+
+def test_the_changes_of_players_apply_in_order():
+    options = {"provinces": [{"colour": "red", "player": "Ana"}, {"colour": "blue"},
+                             {"colour": "green", "player": "Cy", "absent": True}],
+               "campaign_changes": [{"leave": {"colour": "red"}},
+                                    {"join": {"colour": "gray", "player": "Dan"}},
+                                    {"absent": {"colour": "blue"}}, {"catch_up": {}}, "junk"]}
+    assert players_of(options) == ["Dan"]
+    assert absent_of(options) == ["blue", "Cy"]
