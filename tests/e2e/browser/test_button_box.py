@@ -95,6 +95,9 @@ def test_the_hardware_card_names_the_table_the_button_box_serves(devices, server
         served = page.locator("#hardware [data-device=button_box] .served")
         expect(served).to_have_text(f"Serves this table: SeaFall · Blue, Green, Red · "
                                     f"{server.table}")
+        french.goto(server.url(f"/t/{server.table}"))  # the demo's colours, in French
+        expect(french.locator("#hardware [data-device=button_box] .served")).to_contain_text(
+            "Répond à cette table : SeaFall · Bleu, Vert, Rouge · ")
         other, _ = at_the_fortune_prompt(server)  # played since: the box answers it now
         page.reload()
         expect(served).to_have_attribute("data-table", other)

@@ -6,16 +6,25 @@
 "use strict";
 
 import {h} from "./dom.js";
-import {config, t} from "./i18n.js";
+import {config, t, has} from "./i18n.js";
 import {getJSON} from "./api.js";
 
 const names = new Map();  // table id -> its name (GET /api/tables), asked once a table
+
+// A player as the home page names one (pages.py _player_name): a colour the setup gave for
+// a name ("Blue", or "blue" for a colour nobody plays) in the page's language ("Bleu"); any
+// other name as typed.
+function playerName(name) {
+  const colour = String(name).toLowerCase();
+  const titled = colour.charAt(0).toUpperCase() + colour.slice(1);
+  return (name === colour || name === titled) && has("colour." + colour) ? t("colour." + colour) : name;
+}
 
 // A row of GET /api/tables named as the home page lists it.
 export function tableName(row) {
   const parts = [(config.game_titles || {})[row.game] || row.game];
   if (row.campaign) parts.push(t("home.in_campaign", {name: row.campaign.name}));
-  const players = (row.players || []).map((p) => t("colour." + p, null, p));  // "blue": "Blue"
+  const players = (row.players || []).map(playerName);
   if (players.length) parts.push(players.join(", "));
   parts.push(row.id);
   return parts.join(" · ");
