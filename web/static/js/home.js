@@ -70,6 +70,17 @@ async function startCampaign(name, game, setup) {
   }
 }
 
+// A refusal is of the form as it was sent: once it is edited, or sent again (the browser's
+// own "Please fill out this field" stops it before "submit"), the old refusal goes. A result
+// (the host PIN, shown once) stays.
+const clearRefusal = () => {
+  const refusal = $("#create-result .notice.error");
+  if (refusal) $("#create-result").replaceChildren();
+};
+for (const kind of ["input", "change"]) $("#create-form").addEventListener(kind, clearRefusal);
+$("#create-form").addEventListener("invalid", clearRefusal, true);
+$("#create-form button[type=submit]").addEventListener("click", clearRefusal);
+
 $("#create-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const data = new FormData(event.target);
