@@ -1095,6 +1095,7 @@ def test_the_host_records_a_game_and_sets_up_the_next_with_a_player_missing_it(d
     expect(page.get_by_role("button", name="Record the game into the campaign")).to_have_count(0)
     expect(page.locator("#campaign-actions").get_by_role("link", name="Go to the table")) \
         .to_have_attribute("href", f"/t/{server.services.store.campaign(info.id).current}")
+    expect(page.get_by_role("link", name="Go to the table")).to_have_count(1)  # QA: twice
 
     watcher = devices()  # another phone: it sees the campaign, not the host's buttons
     watcher.goto(server.url(f"/campaigns/{info.id}"))

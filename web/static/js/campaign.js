@@ -218,11 +218,9 @@ async function hostActions(c) {
       button.disabled = true;
       try {
         const out = await send(`${url}/next`, {changes});
-        const link = h("a", {class: "button primary", href: `/t/${encodeURIComponent(out.table)}`,
-                             text: t("home.go_table")});
-        await show(out.campaign);
+        await show(out.campaign);  // with the way to the new game, under why it waits
         fill(result, out.host_pin ? h("p", {class: "notice info"}, t("home.host_pin"), " ",
-          h("strong", {class: "pin", text: String(out.host_pin)})) : null, h("p", {}, link));
+          h("strong", {class: "pin", text: String(out.host_pin)})) : null);
       } catch (err) {
         await failed(err);
       } finally {
