@@ -218,6 +218,9 @@ def test_both_catalogues_have_the_same_keys_and_placeholders():
                  id="confirming a read"),
     pytest.param(r"(?<!\{)\bsites?\b", "the rulebook's « lieu » (the enmity card said « sur "
                  "un site »)", id="a site"),
+    pytest.param(r"\b[Cc]hefs?\b", "the rulebook's « leadeur » (the campaign page said « Chef » "
+                 "where the board setup says « Leadeurs : réputation et chance »)",
+                 id="a leader"),
 ])
 def test_the_french_catalogue_says_a_term_one_way(term, said):
     """A French player read one thing said two ways: « carte Dégât » in the prompt and

@@ -247,14 +247,16 @@ function islandForm(state) {
 function cardLists(state) {
   const deck = (state.event_deck || []).map((n) => n);
   const bagged = (state.bagged_events || []).map((n) => t("board.in_chest", {name: n}));
+  // "none yet" per list: French agrees it with the cards listed (« aucune » carte Étape)
   const rows = [
-    [t("board.events"), [...deck, ...bagged]],
-    [t("board.milestones"), (state.milestones || []).map((m) => t("board.milestone_is", {name: m.name, count: m.glory || 0}))],
+    [t("board.events"), [...deck, ...bagged], t("board.none.events")],
+    [t("board.milestones"), (state.milestones || []).map((m) => t("board.milestone_is", {name: m.name, count: m.glory || 0})),
+      t("board.none.milestones")],
     [t("board.treasures"), (state.treasures || []).map((c) => t("board.treasure_is", {name: c.name, cost: c.cost || 0, count: c.glory || 0})
-      + ((c.effects || []).length ? ` (${powersText(c.effects)})` : ""))],
+      + ((c.effects || []).length ? ` (${powersText(c.effects)})` : "")), t("board.none.treasures")],
   ];
-  return h("dl", {class: "board-cards"}, rows.map(([title, items]) => [h("dt", {text: title}),
-    h("dd", {text: items.length ? items.join(", ") : t("board.none")})]));
+  return h("dl", {class: "board-cards"}, rows.map(([title, items, none]) => [h("dt", {text: title}),
+    h("dd", {text: items.length ? items.join(", ") : none})]));
 }
 
 function cardForm(kind, fields, build) {
