@@ -394,6 +394,28 @@ def test_the_tv_keeps_the_odds_in_view_and_says_whose_roll_it_shows(devices, ser
     expect(tv.locator("#roll-title")).to_be_visible()
 
 
+def test_a_small_french_tv_keeps_the_bars_per_number_of_successes(devices, server):
+    """QA: at 1280x720 in French, the odds' longer words (« réussit (1 succès ou plus,
+    vaisseau amiral à flot) ») passed the column by 30 px, and the bars went, leaving
+    120 px empty under the card; in English they showed. The card's spacing closes up
+    first, and the bars stay, the column unscrolled."""
+    table = server.services.tables.get(server.table)
+    table.apply(Command("hire_guild", {"guild": "explorers"}, "blue"))
+    table.apply(Command("sail", {"moves": [{"ship": "blue-1", "path": [
+        "coastal_waters", "isle-a", "isle-b"]}]}, "blue"))
+    table.apply(Command("explore", {"flagship": "blue-1", "site": "isle-b/1"}, "blue"))
+    tv = devices("fr-FR", viewport={"width": 1280, "height": 720})
+    tv.goto(server.url(f"/t/{server.table}/tv"))
+    expect(tv.locator(".tv-roll .dist .dist-bar")).to_have_count(3)
+    tv.set_viewport_size({"width": 1280, "height": 700})  # drawn again (the first drawing
+    tv.set_viewport_size({"width": 1280, "height": 720})  # was measured without its prompt)
+    assert tv.evaluate("""() => new Promise((done) => requestAnimationFrame(() => {
+        const c = document.querySelector('.tv-roll'), bars = c.querySelector('.dist');
+        done([c.className, bars && bars.getBoundingClientRect().height > 0,
+              c.scrollHeight <= c.clientHeight]);
+    }))""") == ["tv-roll snug", True, True]
+
+
 def explore_isle_a(server):
     """Blue has hired the Explorers, sailed Blue ship 1 to isle A and explores its site 3
     (2 dice against defense 3; the demo's Blue re-rolls a weak success)."""

@@ -44,6 +44,7 @@ async function readChanged() {
     } catch (err) { /* a phone, then */ }
   }
   trayWatch.render();
+  fitRoll();
 }
 // a box of buttons at the table (serial, or on the Pi's pins): not the dashboard's own
 const boxAtTable = (hw) => Boolean(hw && ((hw.button_box && hw.button_box.connected)
@@ -94,12 +95,13 @@ function render() {
       : waiting ? null : h("p", {class: "muted", text: t("dice.none")}),
     end);
   $("#roll-title").hidden = waiting;  // no "Last roll" over the endeavor's card alone
-  fitRoll();
   const prompt = (view.prompts || [])[0];
   fill($("#tv-prompt"), prompt ? [h("span", {class: "pill", text: prompt.player ? provinceName(state, prompt.player) : t("prompt.title")}),
     " ", promptQuestion(state, prompt), prompt.kind === "roll" ? trayWatch.element() : null,
     boxCount.line(prompt)] : null);
   trayWatch.render();
+  fitRoll();  // once the prompt above the card is in (measured without it, the first
+  // drawing kept the bars that the next one dropped)
   fill($("#tv-events"), [...events].reverse().slice(0, 6).map((e) => h("li", {text: e.text || e.type})));
   fitEvents();
 }
@@ -112,12 +114,13 @@ function fitEvents() {
 }
 
 // The TV is not scrolled: when the roll's column holds more than the screen (a long pool,
-// many dice), the bar per number of successes goes first, then the pool's lines, so the
-// headline figures stay in view (they were cut off at the bottom).
+// many dice), the card's spacing closes up first, then the bar per number of successes
+// goes, then the pool's lines, so the headline figures stay in view (they were cut off at
+// the bottom).
 function fitRoll() {
   const column = $(".tv-roll");
-  column.classList.remove("tight", "tighter");
-  for (const step of ["tight", "tighter"]) {
+  column.classList.remove("snug", "tight", "tighter");
+  for (const step of ["snug", "tight", "tighter"]) {
     if (column.scrollHeight <= column.clientHeight) return;
     column.classList.add(step);
   }
