@@ -116,8 +116,11 @@ def restore(backup_path: Path, db_path: Path) -> Path | None:
     moved aside), or None if there was none."""
     if backup_path.exists() and db_path.exists() and backup_path.samefile(db_path):
         raise StoreError(f"{backup_path} is the database itself, not a backup of it")
-    if not backup_path.is_file() or inspect(backup_path) is None:
+    if not backup_path.is_file() or (version := inspect(backup_path)) is None:
         raise StoreError(f"{backup_path}: no such backup file")
+    if version == 0:  # an empty file, or an SQLite file with nothing in it: no schema
+        raise StoreError(f"{backup_path}: not a backup (it holds no Tableside database: "
+                         "empty, or never written by Tableside); nothing was changed")
     kept: Path | None = None
     try:
         present = inspect(db_path) is not None

@@ -237,3 +237,24 @@ def test_the_command_line_on_bad_input(db: Path, tmp_path: Path,
     assert err.startswith("tableside backup take: error:") and err.count("\n") == 1
     assert cli("backup", "take", "--db", str(db), "-o", str(tmp_path)) == 2
     assert "a folder" in capsys.readouterr().err
+
+
+def test_restore_refuses_an_empty_file_and_changes_nothing(
+        tmp_path: Path, db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An empty file (or an SQLite file with no tables) is an SQLite database with nothing
+    in it, not a backup: putting it back would leave the database empty."""
+    now = db.read_bytes()
+    zero = tmp_path / "zero.sqlite3"
+    zero.write_bytes(b"")
+    with pytest.raises(StoreError, match="not a backup"):
+        restore(zero, db)
+    blank = tmp_path / "blank.sqlite3"
+    sqlite3.connect(blank).close()
+    with sqlite3.connect(blank) as conn:
+        conn.execute("PRAGMA user_version = 0")
+    with pytest.raises(StoreError, match="not a backup"):
+        restore(blank, db)
+    assert cli("backup", "restore", str(zero), "--db", str(db)) == 2
+    assert "not a backup" in capsys.readouterr().err
+    assert db.read_bytes() == now and backups(db) == []
+    assert _state(db)
