@@ -122,6 +122,17 @@ def test_bad_setup_lines(tmp_path, capsys, lines, message):
     assert out["error"]["line"] == 1
 
 
+@pytest.mark.parametrize("value, kind", [(None, "null"), ("x", "a string"), (5, "a number"),
+                                         ([], "a list"), (True, "true or false")])
+def test_a_setup_that_is_not_an_object_is_refused(tmp_path, capsys, value, kind):
+    """null, "x" and 5 raised a traceback; [] was taken as the default setup."""
+    status, out = run_json(capsys, script(tmp_path, {"setup": value}))
+    assert status == 1 and out["state"] is None
+    assert out["error"] == {"line": 1, "kind": "malformed",
+                            "message": f'the setup is a JSON object: {{"setup": {{...}}}}, '
+                                       f"not {kind}"}
+
+
 def test_unreadable_script_is_exit_status_2(tmp_path, capsys):
     assert main(["play", "seafall", "--script", str(tmp_path / "missing.jsonl")]) == 2
     assert "cannot read" in capsys.readouterr().err

@@ -77,6 +77,16 @@ def _lines(text: str) -> Iterator[tuple[int, Any]]:
         yield number, value
 
 
+def _json_kind(value: Any) -> str:
+    """What a JSON value is, for a message: "null", "a string", "a list"..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    return {str: "a string", int: "a number", float: "a number", list: "a list",
+            dict: "an object"}.get(type(value), type(value).__name__)
+
+
 class _Stop(Exception):
     def __init__(self, error: ScriptError) -> None:
         self.error = error
@@ -123,6 +133,10 @@ def play(game: str, text: str) -> tuple[Table | None, list[StoredEvent], ScriptE
         if not isinstance(setup, dict) or "setup" not in setup:
             raise _Stop(ScriptError(number, "malformed",
                                     'the first line sets the game up: {"setup": {...}}'))
+        if not isinstance(setup["setup"], dict):
+            raise _Stop(ScriptError(number, "malformed",
+                                    'the setup is a JSON object: {"setup": {...}}, not '
+                                    f"{_json_kind(setup['setup'])}"))
         try:
             table = Table.in_memory(game, setup["setup"], setup.get("actor"))
         except InvalidCommand as exc:
