@@ -85,14 +85,20 @@ def latest(db_path: Path) -> Backup | None:
 
 
 def take(db_path: Path, output: Path | None = None, label: str = "",
-         only_if_changed: bool = False, now: datetime | None = None) -> Path | None:
+         only_if_changed: bool = False, now: datetime | None = None,
+         replace: bool = False) -> Path | None:
     """Copy the database at ``db_path`` to ``output`` (default: a new file in its backups
     folder, the oldest beyond :data:`KEEP` then removed). With ``only_if_changed``, nothing
     is written (None) when the newest backup holds the same rows, or when there is none and
     the database holds no rows yet. Raises
-    :class:`StoreError` for a database that is missing, damaged, not ours or too new."""
+    :class:`StoreError` for a database that is missing, damaged, not ours or too new, and
+    for an ``output`` that is the database itself, a folder, in a folder that does not
+    exist (a USB stick not mounted: never created here), or a file that exists (unless
+    ``replace``)."""
     if inspect(db_path) is None:
         raise StoreError(f"{db_path}: no Tableside database to back up")
+    if output is not None:
+        _check_output(db_path, output, replace)
     if only_if_changed:
         newest = latest(db_path)
         if (_same_rows(newest.path, db_path) if newest is not None
@@ -102,12 +108,26 @@ def take(db_path: Path, output: Path | None = None, label: str = "",
         raise ValueError(f"a backup's label is lower-case letters and dashes, not {label!r}")
     into_folder = output is None
     target = output or folder_for(db_path) / _name(now or datetime.now(UTC), label)
-    if target.exists() and target.is_dir():
-        raise StoreError(f"{target}: a folder; name the backup file to write")
     _write(_reader(db_path), target)
     if into_folder:
         _prune(db_path)
     return target
+
+
+def _check_output(db_path: Path, output: Path, replace: bool) -> None:
+    if output.is_dir():
+        raise StoreError(f"{output}: a folder; name the backup file to write")
+    if not output.parent.is_dir():
+        raise StoreError(f"{output.parent}: no such folder (is the USB stick mounted?); "
+                         "nothing was written")
+    if output.exists() or output.is_symlink():
+        if output.exists() and output.samefile(db_path):
+            raise StoreError(f"{output} is the database itself; name another file")
+        if not replace:
+            raise StoreError(f"{output}: a file already exists there; name a new file "
+                             "(or pass --force to replace it)")
+        if not output.is_file():
+            raise StoreError(f"{output}: not a regular file; name another file")
 
 
 def restore(backup_path: Path, db_path: Path) -> Path | None:

@@ -194,6 +194,7 @@ def test_restore_refuses_a_bad_backup_and_changes_nothing(tmp_path: Path, db: Pa
 
 
 def test_restore_into_a_new_place(tmp_path: Path, db: Path) -> None:
+    (tmp_path / "stick").mkdir()
     backup = take(db, output=tmp_path / "stick" / "evening.sqlite3")
     assert backup == tmp_path / "stick" / "evening.sqlite3"
     elsewhere = tmp_path / "pi2" / "tableside.sqlite3"
@@ -258,3 +259,36 @@ def test_restore_refuses_an_empty_file_and_changes_nothing(
     assert "not a backup" in capsys.readouterr().err
     assert db.read_bytes() == now and backups(db) == []
     assert _state(db)
+
+
+def test_take_to_a_file_never_overwrites_nor_creates_folders(
+        tmp_path: Path, db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """-o names a new file in a folder that exists: a file there is not replaced (unless
+    --force), a missing folder (a USB stick not mounted) is not created, and the database
+    itself is never the copy."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine")
+    now = db.read_bytes()
+    with pytest.raises(StoreError, match="already exists"):
+        take(db, output=notes)
+    assert notes.read_text() == "mine"
+    with pytest.raises(StoreError, match="no such folder"):
+        take(db, output=tmp_path / "usb" / "x.sqlite3")
+    assert not (tmp_path / "usb").exists()
+    for replace in (False, True):
+        with pytest.raises(StoreError, match="the database itself"):
+            take(db, output=db, replace=replace)
+        with pytest.raises(StoreError, match="the database itself"):
+            take(db, output=db.parent / ".." / db.parent.name / db.name, replace=replace)
+    assert db.read_bytes() == now
+    assert cli("backup", "take", "--db", str(db), "-o", str(notes)) == 2
+    assert "already exists" in capsys.readouterr().err
+    assert cli("backup", "take", "--db", str(db), "-o", str(tmp_path / "usb" / "x")) == 2
+    assert "no such folder" in capsys.readouterr().err
+    assert cli("backup", "take", "--db", str(db), "-o", str(db), "--force") == 2
+    assert "the database itself" in capsys.readouterr().err
+    assert cli("backup", "take", "--db", str(db), "--force") == 2
+    assert "--force only goes with -o" in capsys.readouterr().err
+    assert notes.read_text() == "mine" and not (tmp_path / "usb").exists()
+    assert cli("backup", "take", "--db", str(db), "-o", str(notes), "--force") == 0
+    assert _state(notes) == _state(db)

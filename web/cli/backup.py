@@ -1,6 +1,6 @@
 """``tableside backup``: copies of the whole database, and putting one back.
 
-    tableside backup take [-o FILE] [--db PATH]
+    tableside backup take [-o FILE [--force]] [--db PATH]
     tableside backup list [--db PATH] [--json]
     tableside backup restore FILE|latest [--db PATH]
 
@@ -32,7 +32,10 @@ def register(subparsers: Any) -> None:
 
     p = add("take", "copy the database now (safe while tableside serve runs)", _take)
     p.add_argument("-o", "--output", type=Path, default=None, metavar="FILE",
-                   help="write the copy to FILE (a USB stick, say) instead of backups/")
+                   help="write the copy to FILE (a USB stick, say) instead of backups/; "
+                        "its folder must exist, and FILE must not (see --force)")
+    p.add_argument("--force", action="store_true",
+                   help="with -o: replace FILE if it exists (never the database itself)")
 
     p = add("list", "list the backups kept, newest first, with what each holds", _list)
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -45,7 +48,9 @@ def register(subparsers: Any) -> None:
 
 
 def _take(args: argparse.Namespace) -> int:
-    written = take(db_path(args), output=args.output)
+    if args.force and args.output is None:
+        raise ValueError("--force only goes with -o FILE (backups/ names each copy anew)")
+    written = take(db_path(args), output=args.output, replace=args.force)
     print(f"backed up {db_path(args)} to {written}")
     return 0
 
