@@ -133,6 +133,34 @@ def test_a_setup_that_is_not_an_object_is_refused(tmp_path, capsys, value, kind)
                                        f"not {kind}"}
 
 
+EXPLORING = [SETUP, {"type": "hire_guild", "guild": "explorers"},
+             {"type": "explore", "flagship": "red-1", "site": "isle/1"}]
+
+
+@pytest.mark.parametrize("line", [
+    pytest.param({"type": "undo"}, id="undo"),
+    pytest.param({"type": "redo"}, id="redo"),
+    pytest.param({"read": ["blank", "blank", "blank"]}, id="dice read"),
+    pytest.param({"type": "roll", "faces": ["blank", "blank", "blank"]}, id="command"),
+])
+@pytest.mark.parametrize("actor", [{"a": 1}, 7, ["red"], True])
+def test_an_actor_that_is_not_a_string_is_refused_on_every_line(tmp_path, capsys, line, actor):
+    """A dict raised a traceback (sqlite on an undo, unhashable on a dice read); a number
+    was taken and stored as the actor."""
+    before = [{"type": "undo"}] if line.get("type") == "redo" else []
+    path = script(tmp_path, *EXPLORING, *before, {**line, "actor": actor})
+    status, out = run_json(capsys, path)
+    assert status == 1, out["events"][-1]
+    assert out["error"]["kind"] == "invalid"
+    assert out["error"]["message"] == "'actor' must be a string"
+
+
+def test_a_setup_line_whose_actor_is_not_a_string_is_refused(tmp_path, capsys):
+    status, out = run_json(capsys, script(tmp_path, {**SETUP, "actor": 7}))
+    assert status == 1 and out["state"] is None
+    assert out["error"] == {"line": 1, "kind": "invalid", "message": "'actor' must be a string"}
+
+
 def test_unreadable_script_is_exit_status_2(tmp_path, capsys):
     assert main(["play", "seafall", "--script", str(tmp_path / "missing.jsonl")]) == 2
     assert "cannot read" in capsys.readouterr().err

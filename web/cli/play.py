@@ -92,6 +92,14 @@ class _Stop(Exception):
         self.error = error
 
 
+def _actor(data: dict[str, Any]) -> str | None:
+    """The line's actor, as a command's (``Command.from_json``): a string or none."""
+    actor = data.get("actor")
+    if actor is not None and not isinstance(actor, str):
+        raise InvalidCommand("'actor' must be a string")
+    return actor
+
+
 def _apply(table: Table, number: int, data: Any) -> list[StoredEvent]:
     if not isinstance(data, dict):
         raise _Stop(ScriptError(number, "malformed", "each line is a JSON object"))
@@ -105,13 +113,13 @@ def _apply(table: Table, number: int, data: Any) -> list[StoredEvent]:
             if not isinstance(read, (dict, list)):
                 raise InvalidCommand("'read' is a dice read object or a list of faces")
             args = read if isinstance(read, dict) else {"faces": read}
-            return table.apply(Command("roll", dict(args), data.get("actor")))
+            return table.apply(Command("roll", dict(args), _actor(data)))
         if data.get("type") in ("undo", "redo"):
             extra = set(data) - {"type", "actor"}
             if extra:
                 raise InvalidCommand(f"'{data['type']}' takes no arguments")
             action = table.undo if data["type"] == "undo" else table.redo
-            return action(actor=data.get("actor"))
+            return action(actor=_actor(data))
         return table.apply(Command.from_json(data))
     except InvalidCommand as exc:
         raise _Stop(ScriptError(number, "invalid", str(exc))) from None
@@ -138,7 +146,7 @@ def play(game: str, text: str) -> tuple[Table | None, list[StoredEvent], ScriptE
                                     'the setup is a JSON object: {"setup": {...}}, not '
                                     f"{_json_kind(setup['setup'])}"))
         try:
-            table = Table.in_memory(game, setup["setup"], setup.get("actor"))
+            table = Table.in_memory(game, setup["setup"], _actor(setup))
         except InvalidCommand as exc:
             raise _Stop(ScriptError(number, "invalid", str(exc))) from None
         events.extend(table.events())
