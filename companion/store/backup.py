@@ -8,14 +8,16 @@ store checks any file it opens, then renamed into place, so a copy cut short is 
 under a backup's name. ``serve`` takes one when it starts and when it stops, each only if
 something was written since the newest one (the store only ever appends rows, so the count
 of rows in each table says whether anything changed; a database with nothing in it yet is
-not copied), and the folder keeps the last :data:`KEEP`: older backups are the only files
-this module deletes.
+not copied), and the folder keeps the last :data:`KEEP` of each database (backups are
+named after their database, as databases in one folder share it): older backups are the
+only files this module deletes.
 
 :func:`restore` puts a backup back. It refuses while another program (``serve``) has the
 database open, as that program would go on from the state it holds. The database it
 replaces is first copied into the backups too (``before-restore``), so a restore is undone
 by restoring that copy; a database too damaged to copy is moved aside instead
-(``.damaged-<time>``, with its journal files).
+(``.damaged-<time>``, with its journal files). A backup that holds none of the games of
+the database it would replace is refused unless asked for (a backup of another database).
 """
 
 from __future__ import annotations
@@ -34,7 +36,10 @@ from companion.store.sqlite import inspect
 
 BACKUPS_DIR = "backups"
 KEEP = 10
-_NAME = re.compile(r"^tableside-(\d{8}T\d{6}(?:\.\d{6})?Z)(?:-([a-z-]+))?\.sqlite3$")
+_STAMP_LABEL = r"-(\d{8}T\d{6}(?:\.\d{6})?Z)(?:-([a-z-]+))?\.sqlite3$"
+#: What backups were named before they were named after their database: every database's
+#: backups were ``tableside-<time>[-why].sqlite3``, which is still the default database's.
+OLDER_PREFIX = "tableside"
 
 
 @dataclass(frozen=True)
@@ -62,14 +67,38 @@ def folder_for(db_path: Path) -> Path:
     return db_path.parent / BACKUPS_DIR
 
 
+def prefix_for(db_path: Path) -> str:
+    """What the database's backups are named after: its file name without ``.sqlite3``
+    (``tableside.sqlite3``: ``tableside-<time>.sqlite3``). Several databases may share one
+    folder, and so one ``backups/``: each lists, prunes and restores only its own."""
+    name = db_path.name
+    return name.removesuffix(".sqlite3") or name
+
+
 def backups(db_path: Path) -> list[Backup]:
     """The backups kept for this database, newest first (files named as :func:`take`
-    names them; anything else in the folder is not ours and is left alone)."""
+    names them for this database; anything else in the folder is not its own and is left
+    alone)."""
+    return _named(db_path, prefix_for(db_path))
+
+
+def older_backups(db_path: Path) -> list[Backup]:
+    """Backups taken before they were named after their database (``tableside-<time>``)
+    that may be of this one, newest first: for a database not named ``tableside.sqlite3``
+    with no ``tableside.sqlite3`` beside it (whose own they would be). They are listed
+    apart and restored by their file name; never pruned, never ``latest``."""
+    if prefix_for(db_path) == OLDER_PREFIX or db_path.with_name("tableside.sqlite3").exists():
+        return []
+    return _named(db_path, OLDER_PREFIX)
+
+
+def _named(db_path: Path, prefix: str) -> list[Backup]:
     folder = folder_for(db_path)
+    pattern = re.compile("^" + re.escape(prefix) + _STAMP_LABEL)
     found = []
     if folder.is_dir():
         for path in folder.iterdir():
-            match = _NAME.match(path.name)
+            match = pattern.match(path.name)
             if match is None or not path.is_file():
                 continue
             stamp = match.group(1)
@@ -107,7 +136,7 @@ def take(db_path: Path, output: Path | None = None, label: str = "",
     if label and not re.fullmatch(r"[a-z-]+", label):
         raise ValueError(f"a backup's label is lower-case letters and dashes, not {label!r}")
     into_folder = output is None
-    target = output or folder_for(db_path) / _name(now or datetime.now(UTC), label)
+    target = output or folder_for(db_path) / _name(db_path, now or datetime.now(UTC), label)
     _write(_reader(db_path), target)
     if into_folder:
         _prune(db_path)
@@ -130,10 +159,15 @@ def _check_output(db_path: Path, output: Path, replace: bool) -> None:
             raise StoreError(f"{output}: not a regular file; name another file")
 
 
-def restore(backup_path: Path, db_path: Path) -> Path | None:
+def restore(backup_path: Path, db_path: Path, other_database: bool = False) -> Path | None:
     """Put the backup at ``backup_path`` in place of the database at ``db_path``. Returns
     where the replaced database went (a ``before-restore`` backup, or the damaged file
-    moved aside), or None if there was none."""
+    moved aside), or None if there was none.
+
+    A backup that holds none of the database's table sessions and campaigns, when it holds
+    any, is refused as one of another database (:class:`OtherDatabase`) unless
+    ``other_database``: a backup may come from another machine, but replacing every game
+    here is said first, not done silently."""
     if backup_path.exists() and db_path.exists() and backup_path.samefile(db_path):
         raise StoreError(f"{backup_path} is the database itself, not a backup of it")
     if not backup_path.is_file() or (version := inspect(backup_path)) is None:
@@ -146,9 +180,12 @@ def restore(backup_path: Path, db_path: Path) -> Path | None:
         present = inspect(db_path) is not None
     except DatabaseUnreadable:  # nothing to copy: the damaged file is kept as it is
         kept, present = set_aside(db_path), False
+    if present and not other_database:
+        _check_same_database(backup_path, db_path)
     if present:
         with _exclusive(db_path) as conn:  # read and written through this one connection
-            kept = _write(conn, folder_for(db_path) / _name(datetime.now(UTC), "before-restore"),
+            kept = _write(conn, folder_for(db_path) / _name(db_path, datetime.now(UTC),
+                                                                 "before-restore"),
                           close=False)
             with closing(_reader(backup_path)) as source:
                 source.backup(conn)
@@ -158,6 +195,43 @@ def restore(backup_path: Path, db_path: Path) -> Path | None:
         _write(_reader(backup_path), db_path)
     inspect(db_path)
     return kept
+
+
+class OtherDatabase(StoreError):
+    """A backup that holds none of the games of the database it would replace."""
+
+
+def _ids(path: Path) -> tuple[set[str], set[str]]:
+    """The session and campaign ids in a (checked) database file."""
+    conn = _reader(path)
+    try:
+        tables = {row[0] for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        found = tuple({row[0] for row in conn.execute(f"SELECT id FROM {name}")}
+                      if name in tables else set() for name in ("sessions", "campaigns"))
+    finally:
+        conn.close()
+    return found[0], found[1]
+
+
+def _check_same_database(backup_path: Path, db_path: Path) -> None:
+    sessions, campaigns = _ids(db_path)
+    if not sessions and not campaigns:
+        return  # nothing here to lose: a new Pi put back from another's backup
+    theirs, their_campaigns = _ids(backup_path)
+    if sessions & theirs or campaigns & their_campaigns:
+        return
+
+    def said(ids: set[str]) -> str:
+        shown = sorted(ids)[:3]
+        return (", ".join(shown) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
+                if ids else "none")
+
+    raise OtherDatabase(
+        f"{backup_path} holds none of the table sessions in {db_path} (it holds "
+        f"{said(theirs)}; the database holds {said(sessions)}): a backup of another "
+        "database? Nothing was changed; to put it in place anyway (the database is first "
+        "kept as a before-restore backup), pass --other-database")
 
 
 def _prune(db_path: Path) -> None:
@@ -190,8 +264,9 @@ def _reader(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(path, timeout=10.0)
 
 
-def _name(taken: datetime, label: str) -> str:
-    return f"tableside-{taken.strftime('%Y%m%dT%H%M%S.%fZ')}{'-' + label if label else ''}.sqlite3"
+def _name(db_path: Path, taken: datetime, label: str) -> str:
+    why = f"-{label}" if label else ""
+    return f"{prefix_for(db_path)}-{taken.strftime('%Y%m%dT%H%M%S.%fZ')}{why}.sqlite3"
 
 
 def _write(source: sqlite3.Connection, target: Path, close: bool = True) -> Path:

@@ -208,7 +208,7 @@ def cli(*argv: str) -> int:
 
 def test_the_command_line(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli("backup", "list", "--db", str(db)) == 0
-    assert "no backups in" in capsys.readouterr().out
+    assert "no backups of tableside.sqlite3 in" in capsys.readouterr().out
     assert cli("backup", "take", "--db", str(db)) == 0
     assert "backed up" in capsys.readouterr().out
     _add(db, 2)
@@ -230,7 +230,7 @@ def test_the_command_line(db: Path, tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_the_command_line_on_bad_input(db: Path, tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     assert cli("backup", "restore", "latest", "--db", str(db)) == 2
-    assert "no backups in" in capsys.readouterr().err
+    assert "no backups of tableside.sqlite3 in" in capsys.readouterr().err
     assert cli("backup", "restore", str(tmp_path / "nope"), "--db", str(db)) == 2
     assert "no such backup file" in capsys.readouterr().err
     assert cli("backup", "take", "--db", str(tmp_path / "none.sqlite3")) == 2
@@ -292,3 +292,76 @@ def test_take_to_a_file_never_overwrites_nor_creates_folders(
     assert notes.read_text() == "mine" and not (tmp_path / "usb").exists()
     assert cli("backup", "take", "--db", str(db), "-o", str(notes), "--force") == 0
     assert _state(notes) == _state(db)
+
+
+def _other(path: Path, sid: str) -> Path:
+    """A second database beside the first, with one table of its own."""
+    with SQLiteStore(path, clock=FakeClock(), new_id=lambda: sid) as store:
+        Table.create(store, "tally", {"players": ["red", "blue"]}, actor="host")
+    return path
+
+
+def test_databases_in_one_folder_keep_their_own_backups(
+        db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Databases in one folder share backups/: each lists, prunes and restores only its own
+    ('restore latest' never takes another's), and a backup of the other is refused unless
+    asked for."""
+    other = _other(db.with_name("b.sqlite3"), "game-of-b")
+    mine = take(db)
+    assert mine is not None and mine.name.startswith("tableside-")  # as ever, by default
+    start = datetime(2026, 11, 1, tzinfo=UTC)
+    for day in range(KEEP + 2):  # the other's backups push none of this one's out
+        theirs = take(other, now=start + timedelta(days=day))
+        assert theirs is not None and theirs.name.startswith("b-2026")
+    assert [b.path for b in backups(db)] == [mine] and latest(db).path == mine
+    assert len(backups(other)) == KEEP and mine.exists()
+    _add(db, 3)
+    ours = _state(db)
+    assert cli("backup", "restore", "latest", "--db", str(db)) == 0
+    assert _state(db) != ours  # its own backup, game1 in it
+    before = db.read_bytes()
+    with pytest.raises(StoreError, match="holds none of the table sessions"):
+        restore(latest(other).path, db)
+    assert cli("backup", "restore", str(latest(other).path), "--db", str(db)) == 2
+    err = capsys.readouterr().err
+    assert "game-of-b" in err and "--other-database" in err
+    assert db.read_bytes() == before
+    assert cli("backup", "restore", str(latest(other).path), "--db", str(db),
+               "--other-database") == 0
+    with SQLiteStore(db, create=False) as store:
+        assert [s.id for s in store.sessions()] == ["game-of-b"]
+    assert cli("backup", "restore", "latest", "--db", str(db)) == 0  # undone, as ever
+    with SQLiteStore(db, create=False) as store:
+        assert [s.id for s in store.sessions()] == ["game1"]
+    capsys.readouterr()
+    assert cli("backup", "list", "--db", str(other), "--json") == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert len(listed) == KEEP and all("/b-2026" in b["file"] for b in listed)
+
+
+def test_backups_from_before_they_were_named_after_their_database_stay_findable(
+        tmp_path: Path, db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every database's backups were named tableside-<time>: the default database's still
+    are; another database lists them apart (they may be of it), and restores one by name."""
+    (tmp_path / "data2").mkdir()
+    other = _other(tmp_path / "data2" / "b.sqlite3", "game-of-b")
+    old = take(other)  # as it was named then: moved to the older name
+    assert old is not None
+    older = old.with_name("tableside-20260101T200000.000000Z-serve-stop.sqlite3")
+    old.rename(older)
+    assert backups(other) == [] and latest(other) is None
+    assert cli("backup", "list", "--db", str(other)) == 0
+    out = capsys.readouterr().out
+    assert "no backups of b.sqlite3" in out and "1 older backups" in out
+    assert older.name in out and "serve-stop" in out
+    _add_to(other, "game-of-b")
+    assert cli("backup", "restore", str(older), "--db", str(other)) == 0
+    assert len(backups(other)) == 1 and older.exists()  # the before-restore; never pruned
+    _other(tmp_path / "data2" / "tableside.sqlite3", "game1")  # then they are its own
+    assert [b.path for b in backups(tmp_path / "data2" / "tableside.sqlite3")] == [older]
+    assert backups(db) == []  # another folder, other backups
+
+
+def _add_to(path: Path, sid: str) -> None:
+    with SQLiteStore(path) as store:
+        Table.open(store, sid).apply(Command("add", {"player": "blue", "amount": 1}, "blue"))

@@ -2,10 +2,12 @@
 
     tableside backup take [-o FILE [--force]] [--db PATH]
     tableside backup list [--db PATH] [--json]
-    tableside backup restore FILE|latest [--db PATH]
+    tableside backup restore FILE|latest [--other-database] [--db PATH]
 
 ``take`` may run while ``tableside serve`` plays (the copy is of one moment); ``restore``
-refuses while serve has the database open. Bad input gives one line on stderr and exit
+refuses while serve has the database open. Backups are named after their database
+(``backups/<name>-<time>.sqlite3``): databases in one folder share ``backups/``, and each
+lists, keeps and restores only its own. Bad input gives one line on stderr and exit
 status 2, and nothing is changed (docs/store.md, "Backups").
 """
 
@@ -17,7 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from companion.store import StoreError
-from companion.store.backup import backups, folder_for, latest, restore, take
+from companion.store.backup import (
+    Backup,
+    backups,
+    folder_for,
+    latest,
+    older_backups,
+    restore,
+    take,
+)
 from web.cli.dbactions import actions, db_path, print_table
 
 
@@ -27,8 +37,8 @@ def register(subparsers: Any) -> None:
         help="copies of the whole database (every table and campaign); restore one",
         description="Copies of the whole database: every table session and campaign. "
                     "tableside serve takes one when it starts and when it stops, if "
-                    "anything was written since the last; the last 10 are kept in "
-                    "backups/ beside the database.")
+                    "anything was written since the last; the last 10 of each database "
+                    "are kept in backups/ beside it, named after it.")
 
     p = add("take", "copy the database now (safe while tableside serve runs)", _take)
     p.add_argument("-o", "--output", type=Path, default=None, metavar="FILE",
@@ -44,7 +54,11 @@ def register(subparsers: Any) -> None:
                        "the database it replaces is kept as a backup, so this is undone by "
                        "restoring that one", _restore)
     p.add_argument("file", metavar="FILE|latest",
-                   help="a backup file, or 'latest' for the newest in backups/")
+                   help="a backup file, or 'latest' for this database's newest in backups/")
+    p.add_argument("--other-database", action="store_true",
+                   help="put FILE in place even if it holds none of this database's table "
+                        "sessions and campaigns (a backup of another database, another "
+                        "machine's); refused without it")
 
 
 def _take(args: argparse.Namespace) -> int:
@@ -56,13 +70,24 @@ def _take(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    kept = backups(db_path(args))
+    db = db_path(args)
+    kept, older = backups(db), older_backups(db)
     if args.json:
         print(json.dumps([b.to_json() for b in kept], indent=2))
         return 0
     if not kept:
-        print(f"no backups in {folder_for(db_path(args))}")
-        return 0
+        print(f"no backups of {db.name} in {folder_for(db)}")
+    else:
+        _print_backups(kept)
+    if older:
+        print(f"\n{len(older)} older backups in {folder_for(db)}, taken before backups were "
+              f"named after their database: of {db.name} or of another database that was "
+              "in this folder (restore one by its file name)")
+        _print_backups(older)
+    return 0
+
+
+def _print_backups(kept: list[Backup]) -> None:
     rows = [("TAKEN (UTC)", "WHY", "SESSIONS", "CAMPAIGNS", "COMMANDS", "FILE")]
     for b in kept:
         info = b.to_json()
@@ -70,7 +95,6 @@ def _list(args: argparse.Namespace) -> int:
                      str(info["sessions"]), str(info["campaigns"]), str(info["commands"]),
                      b.path.name))
     print_table(rows)
-    return 0
 
 
 def _restore(args: argparse.Namespace) -> int:
@@ -78,11 +102,12 @@ def _restore(args: argparse.Namespace) -> int:
     if args.file == "latest":
         newest = latest(db)
         if newest is None:
-            raise StoreError(f"no backups in {folder_for(db)}")
+            raise StoreError(f"no backups of {db.name} in {folder_for(db)}")
         source = newest.path
     else:
         source = Path(args.file)
-    kept = restore(source, db)
+    # 'latest' is this database's own by its name (and may undo a restore of another's)
+    kept = restore(source, db, other_database=args.other_database or args.file == "latest")
     print(f"restored {db} from {source}")
     if kept is not None:
         print(f"the database it replaced is kept as {kept}")
