@@ -1,5 +1,5 @@
 """The pages served to a browser: the start page, the phone table, the photo page, the TV
-view, the join page and the campaign page (docs/ui.md).
+view, the join page, the campaign page and the rules page (docs/ui.md).
 
 Pages are thin HTML shells in the player's language; the JavaScript modules in
 ``web/static/js/`` fetch the JSON API and follow the live stream, so what a phone shows is
@@ -25,6 +25,8 @@ from companion.store.campaigns import UnknownCampaign
 from companion.table import Table
 from web import auth, i18n
 from web.errors import NotFound, Unopenable
+from web.rules.notes import GAMES as RULE_GAMES
+from web.rules.notes import LANGUAGES as NOTE_LANGUAGES
 from web.services import Services
 from web.tablelist import listed
 
@@ -121,7 +123,9 @@ def index() -> Any:
     if services.demo_table is not None:  # the demo shows its host link on purpose
         demo_links = auth.demo_links(services.auth, services.demo_table, request.host_url)
         demo_links["qr_src"] = _svg_data_uri(demo_links["qr_svg"])
+    others = [name for game, name in RULE_GAMES.items() if game not in GAME_TITLES]
     return _render("index.html", tables=listed(services.store), recent=RECENT_TABLES,
+                   notes_only=", ".join(others),
                    demo=services.demo_table,
                    demo_links=demo_links, campaigns=campaigns, colours=COLOURS,
                    config={"page": "home", "demo_options": demo_options()})
@@ -200,6 +204,22 @@ def campaign(campaign_id: str) -> Any:
         "page": "campaign", "campaign": campaign_id, "game_titles": GAME_TITLES,
         "colours": list(COLOURS), "new_fields": list(DEFAULT_FIELDS), "field_max": FIELD_MAX,
         "appellation_max": APPELLATION_MAX})
+
+
+@bp.get("/rules")
+def rules() -> Any:
+    """Every game's rule notes, searched (the table page searches its own game's); what
+    Tableside does for each game: SeaFall is played at a table, the others have notes only."""
+    counts: dict[str, dict[str, int]] = {g: {lang: 0 for lang in NOTE_LANGUAGES}
+                                         for g in RULE_GAMES}
+    for note in _services().rules.notes():
+        counts[note["game"]][note["lang"]] += 1
+    chosen = request.args.get("game", "seafall")
+    games = [{"game": g, "name": name, "playable": g in GAME_TITLES, "notes": counts[g]}
+             for g, name in RULE_GAMES.items()]
+    return _render("rules.html", games=games,
+                   chosen=chosen if chosen in RULE_GAMES else "seafall",
+                   config={"page": "rules"})
 
 
 @bp.get("/lang/<code>")

@@ -46,6 +46,7 @@ def campaign_id(services) -> str:
     pytest.param("/t/{id}/tv", "js/tv.js", id="TV view"),
     pytest.param("/join/{id}?token=abc", "js/join.js", id="join page"),
     pytest.param("/campaigns/{campaign}", "js/campaign.js", id="campaign page"),
+    pytest.param("/rules", "js/rulespage.js", id="rules page"),
 ])
 def test_pages_render_with_their_script_and_config(host, table_id, campaign_id, path, script):
     status, html, config = page(host, path.format(id=table_id, campaign=campaign_id))
@@ -143,6 +144,28 @@ def test_the_home_pages_list_says_default_players_in_the_pages_language(host, ta
             '</span>') in html
     assert ('<span class="table-players"><bdi>Ana</bdi>, <bdi>Vert</bdi>, <bdi>Rouge</bdi>'
             '</span>') in html
+
+
+def test_the_host_is_told_what_each_game_supports_and_finds_every_games_notes(host):
+    """QA: the other three games could not be reached from any page, and nothing told a
+    host that they only have rule notes. The create form says so, with the way to the
+    rules page, which says what Tableside does for each game and searches its notes."""
+    html = host.get("/").get_data(as_text=True)
+    line = html[html.index('id="notes-only"'):]
+    line = line[:line.index("</p>")]
+    assert ("Rule notes only (no table to play at yet) for 7th Sea: City of Five Sails, "
+            "After the Empire, Catan: Seafarers.") in line
+    assert '<a href="/rules">Search their rules</a>' in line
+    status, html, _ = page(host, "/rules?game=seafarers", **{"Accept-Language": "fr"})
+    assert status == 200
+    said = dict(re.findall(r'<dt data-game="([a-z-]+)">.*?</dt>\s*<dd[^>]*>(.*?)</dd>', html, re.S))
+    assert said["seafall"].startswith("Se joue à une table")
+    assert said["seafarers"] == ("Seulement des notes de règles (13, en anglais), pas encore "
+                                 "de table pour y jouer.")
+    assert '<option value="seafarers" selected>Catan: Seafarers</option>' in html
+    assert 'id="rules-q"' in html and 'id="rules-results"' in html
+    _, html, _ = page(host, "/rules?game=nonsense")
+    assert '<option value="seafall" selected>SeaFall</option>' in html
 
 
 @pytest.mark.parametrize("accept, cookie, expected", [
@@ -251,7 +274,8 @@ def test_french_pages_show_french_strings_everywhere(app, table_id, campaign_id)
     en, fr = catalogues()["en"], catalogues()["fr"]
     names = {v for k, v in en.items() if k.startswith("colour.")}  # demo players' names
     for path in ("/", f"/t/{table_id}", f"/t/{table_id}/tv", f"/t/{table_id}/photo",
-                 f"/join/{table_id}?token=x", f"/campaigns/{campaign_id}", "/campaigns/c1"):
+                 f"/join/{table_id}?token=x", f"/campaigns/{campaign_id}", "/campaigns/c1",
+                 "/rules"):
         _, html, config = page(client, path, **{"Accept-Language": "fr"})
         assert config["strings"] == fr
         shown = re.findall(r">([^<>{}]+)<", html)

@@ -60,10 +60,16 @@ def search() -> Any:
     if len(query) > MAX_QUERY_CHARS:
         raise InvalidCommand(f"'q' is longer than {MAX_QUERY_CHARS} characters")
     limit = query_int("limit", 10, minimum=1, maximum=MAX_LIMIT)
+    game, lang = _optional("game"), _optional("lang")
     with _answers():
-        results = _index().search(query, game=_optional("game"), lang=_optional("lang"),
-                                  limit=limit)
-    return jsonify({"query": query, "results": [r.to_json() for r in results]})
+        results = _index().search(query, game=game, lang=lang, limit=limit)
+        # nothing in the language asked for (the other games' notes are in English only):
+        # the passages in the other languages, said so, rather than an empty answer
+        other = not results and lang is not None
+        if other:
+            results = _index().search(query, game=game, limit=limit)
+    return jsonify({"query": query, "results": [r.to_json() for r in results],
+                    "other_language": other and bool(results)})
 
 
 @bp.get("/glossary")

@@ -2391,6 +2391,24 @@ def test_rule_search_and_hardware_status_on_the_table_page(devices, server):
     expect(page.locator("#hardware")).not_to_contain_text("no runtime")
 
 
+def test_the_other_games_notes_are_searched_from_the_home_page(devices, server):
+    """QA: City of Five Sails, After the Empire and Catan: Seafarers could not be reached
+    from any page, and a French search of their notes (in English only) said nothing. The
+    create form leads to the rules page, whose search shows them in English, said so."""
+    page = devices("fr-FR")
+    page.goto(server.url("/"))
+    page.locator("#notes-only").get_by_role("link").click()
+    page.wait_for_url("**/rules")
+    page.select_option("#rules-game", "seafarers")
+    page.fill("#rules-q", "pirate")
+    page.press("#rules-q", "Enter")
+    expect(page.locator("#rules-other-language")).to_have_text(
+        "Rien en français pour « pirate » : voici ce qui existe en anglais.")
+    first = page.locator("#rules-results li").first
+    expect(first).to_contain_text("The pirate ship")
+    expect(first).to_have_attribute("lang", "en")
+
+
 def test_creating_a_table_from_the_home_page_makes_the_creator_host(devices, server):
     page = devices()
     page.goto(server.url(f"/t/{server.table}"))  # this browser has a session already,

@@ -44,6 +44,23 @@ def test_search_filters_and_limit(client):
     assert {r["game"] for r in body["results"]} == {"city-of-five-sails"}
 
 
+def test_a_search_in_french_of_notes_in_english_only_answers_them_said_so(client):
+    """QA: the other three games have notes in English only, and a French search of them
+    answered nothing, silently. It answers the English notes, marked so (each result has
+    its ``lang``); a search that finds in the language asked for says nothing of it."""
+    body = client.get("/api/rules/search", query_string={
+        "q": "pirate", "game": "seafarers", "lang": "fr"}).json
+    assert body["results"] and body["other_language"] is True
+    assert {(r["game"], r["lang"]) for r in body["results"]} == {("seafarers", "en")}
+    assert "pirate" in body["results"][0]["title"].lower()
+    body = client.get("/api/rules/search", query_string={
+        "q": "pirate", "game": "seafarers", "lang": "en"}).json
+    assert body["results"] and body["other_language"] is False
+    body = client.get("/api/rules/search", query_string={
+        "q": "kraken", "game": "seafarers", "lang": "fr"}).json
+    assert body == {"query": "kraken", "results": [], "other_language": False}
+
+
 def test_search_quotes_imported_passages(client, services):
     services.rules.import_passages([Passage(9, "Krakens", "The kraken sleeps in winter.")],
                                    "seafall", "en", "mine.pdf", 12)

@@ -17,6 +17,7 @@ import {renderExplored} from "./explored.js";
 import {forgetResearch, researchForm} from "./research.js";
 import {effectsField, effectsOf} from "./effects.js";
 import {renderBoardSetup} from "./boardsetup.js";
+import {searchRules} from "./rules.js";
 import {
   actorName as actorNamed, colourName, diceFaces, dieName, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
   goodName, lastRoll, listed, optionLabel, wholeRoll, rollerOf, placeName, playerName, poolLines, promptQuestion, provinceCard,
@@ -980,30 +981,9 @@ function measureBlock() {
       (out) => t("hw.dice_measured", {px: Math.round(out.die_px)})));
 }
 
-async function searchRules(event) {
+function rulesSubmitted(event) {
   event.preventDefault();
-  const q = $("#rules-q").value.trim();
-  const out = $("#rules-results");
-  if (!q) { fill(out); return; }
-  const params = new URLSearchParams({q, game: view ? view.game : config.game, lang: config.lang,
-                                      limit: "8"});
-  try {
-    const body = await getOptional("/api/rules/search?" + params);
-    if (body === null) { fill(out, h("p", {class: "muted", text: t("rules.unavailable")})); return; }
-    const results = Array.isArray(body) ? body : (body.results || []);
-    if (!results.length) { fill(out, h("p", {class: "muted", text: t("rules.none", {q})})); return; }
-    fill(out, h("ul", {class: "rules"}, results.slice(0, 10).map((r) => {
-      const ref = r.ref && typeof r.ref === "object" ? r.ref : {};
-      const where = [t("rules.source." + r.source, null, r.source || ""),
-                     ref.page ? t("rules.page", {page: ref.page}) : null, ref.section || null];
-      return h("li", {},
-        h("strong", {text: r.title || ""}),
-        h("p", {text: r.text || ""}),
-        h("p", {class: "muted small", text: where.filter(Boolean).join(" · ")}));
-    })));
-  } catch (err) {
-    showError(err);
-  }
+  searchRules(view ? view.game : config.game, showError);
 }
 
 // ---- the whole page ---------------------------------------------------------------------
@@ -1367,7 +1347,7 @@ async function start() {
   // the page's own controls work at once, before the table has loaded
   $("#undo").addEventListener("click", () => historyStep("undo"));
   $("#redo").addEventListener("click", () => historyStep("redo"));
-  $("#rules-form").addEventListener("submit", searchRules);
+  $("#rules-form").addEventListener("submit", rulesSubmitted);
   try { who = await me(tableId); } catch (err) { who = null; }
   await refresh();
   follow(tableId, {version, onStatus: setConnection,
