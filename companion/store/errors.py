@@ -97,6 +97,16 @@ class MalformedExport(StoreError, ValueError):
         self.reason = reason
 
 
+class InvalidSessionId(StoreError, ValueError):
+    """A session id that is not one (it names a table in web addresses: ``/host/ID``)."""
+
+    def __init__(self, where: str, session_id: str, rule: str) -> None:
+        shown = session_id if len(session_id) <= 40 else session_id[:40] + "..."
+        super().__init__(f"{where}: {shown!r} ({len(session_id)} characters) is not a "
+                         f"session id: {rule}")
+        self.session_id = session_id
+
+
 class MissingDatabase(StoreError):
     """Asked to open an existing database where there is no file."""
 

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from companion import jsontext
 from companion.engine import JSON
-from companion.store.errors import MalformedExport
+from companion.store.errors import InvalidSessionId, MalformedExport
 from companion.store.records import (
     COMMAND_REDONE,
     COMMAND_UNDONE,
@@ -107,6 +108,20 @@ def _no_constant(name: str) -> Any:
     raise MalformedExport(name, "NaN and Infinity are not JSON")
 
 
+#: A session id names its table in web addresses (``/api/tables/ID``, ``/host/ID``): one
+#: path segment, as the ids the store makes (12 hex digits) are.
+SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+SESSION_ID_RULE = ("1 to 64 letters (a-z, A-Z), digits, '-' and '_', starting with a letter "
+                   "or a digit")
+
+
+def check_session_id(session_id: str, where: str = "session id") -> str:
+    """``session_id`` if it is one (:data:`SESSION_ID`), else :class:`InvalidSessionId`."""
+    if not isinstance(session_id, str) or not SESSION_ID.fullmatch(session_id):
+        raise InvalidSessionId(where, str(session_id), SESSION_ID_RULE)
+    return session_id
+
+
 def parse(doc: JSON, session_id: str | None = None) -> tuple[SessionInfo, list[CommandRecord]]:
     """Check an export document and return the session and its records.
 
@@ -120,9 +135,13 @@ def parse(doc: JSON, session_id: str | None = None) -> tuple[SessionInfo, list[C
         raise MalformedExport("format_version", f"this Tableside reads version {FORMAT_VERSION}"
                               f", found {top['format_version']!r}")
     session = _object(top["session"], "session", _SESSION_KEYS)
-    sid = session_id if session_id is not None else _string(session["id"], "session.id")
-    if not sid:
-        raise MalformedExport("session.id", "must not be empty")
+    if session_id is not None:
+        sid = check_session_id(session_id, "the new session id")
+    else:
+        sid = _string(session["id"], "session.id")
+        if not SESSION_ID.fullmatch(sid):
+            raise MalformedExport("session.id", f"{sid[:40]!r} is not a session id: "
+                                  + SESSION_ID_RULE)
     game = _string(session["game"], "session.game")
     options = _json_object(session["options"], "session.options")
     created_at = _time(session["created_at"], "session.created_at")

@@ -85,6 +85,37 @@ def test_sessions_export_import_round_trip(db: Path, tmp_path: Path,
         assert sorted(s.id for s in store.sessions()) == ["copy", "game1", "saved"]
 
 
+@pytest.mark.parametrize("new_id", ["../../etc", " ", "", "a/b", "ta ble", "-x", "x" * 65,
+                                    "x" * 5000, "caf\u00e9", "%2e%2e"])
+def test_sessions_import_refuses_an_id_no_address_can_name(
+        new_id: str, db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A session id is part of its table's web address (/api/tables/ID, /host/ID): --as
+    takes the ids the store could make (letters, digits, '-', '_'), and nothing else."""
+    exported = tmp_path / "game1.json"
+    assert cli("sessions", "export", "game1", "-o", str(exported), "--db", str(db)) == 0
+    other = tmp_path / "other.sqlite3"
+    assert cli("sessions", "import", str(exported), f"--as={new_id}", "--db", str(other)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tableside sessions import: error: --as:") and err.count("\n") == 1
+    assert "is not a session id: 1 to 64 letters" in err and len(err) < 300
+    assert not other.exists()
+    doc = json.loads(exported.read_text(encoding="utf-8"))
+    doc["session"]["id"] = new_id  # nor from the file itself
+    exported.write_text(json.dumps(doc), encoding="utf-8")
+    assert cli("sessions", "import", str(exported), "--db", str(other)) == 2
+    assert "malformed session export at session.id" in capsys.readouterr().err
+    assert not other.exists()
+
+
+def test_sessions_import_takes_the_ids_the_store_makes(
+        db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    exported = tmp_path / "game1.json"
+    assert cli("sessions", "export", "game1", "-o", str(exported), "--db", str(db)) == 0
+    for new_id in ("0f3a9c1d2e4b", "game-of-A", "Game_2", "x" * 64):
+        assert cli("sessions", "import", str(exported), "--as", new_id, "--db",
+                   str(tmp_path / "o.sqlite3")) == 0
+
+
 def _bad_export(tmp_path: Path) -> Path:
     path = tmp_path / "bad.json"
     path.write_text('{"format": "tableside-session", "format_version": 1}')

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.store.export import dumps, loads, parse
+from companion.store.export import SESSION_ID_RULE, check_session_id, dumps, loads, parse
 from companion.store.records import CommandRecord, RecordKind, undo_stacks
 from companion.table import check_replays
 from web.cli.dbactions import actions, db_path, open_store, print_table
@@ -59,7 +59,8 @@ def register(subparsers: Any) -> None:
             _import)
     p.add_argument("file", metavar="FILE")
     p.add_argument("--as", dest="new_id", default=None, metavar="ID",
-                   help="import under another session id (to keep a copy beside the original)")
+                   help="import under another session id (to keep a copy beside the original)"
+                        f": {SESSION_ID_RULE}, as it is part of the table's web address")
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -139,6 +140,8 @@ def _host_pin(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
+    if args.new_id is not None:
+        check_session_id(args.new_id, "--as")
     raw = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
     doc = loads(raw)
     # the whole export is checked before the database is opened, down to its replaying
