@@ -105,3 +105,16 @@ def test_take_back_the_next_game_then_nothing(tmp_path: Path, capsys):
     with SQLiteStore(db) as store:
         assert store.campaign(cid).current == session != wrong
         assert not Table.open(store, session).state.provinces["red"].absent
+
+
+def test_a_missing_database_is_refused_not_created(tmp_path: Path, capsys):
+    """As `sessions list` does: only `campaign new` and `import` create the database."""
+    db = tmp_path / "no" / "such" / "t.sqlite3"
+    for argv in (["list"], ["show", "c1"], ["next", "c1"], ["record", "c1"],
+                 ["take-back", "c1"], ["export", "c1"]):
+        status, out, err = run(capsys, "campaign", *argv, "--db", str(db))
+        assert (status, out) == (2, "")
+        assert err == f"tableside campaign {argv[0]}: error: {db}: no Tableside database here\n"
+    assert run(capsys, "sessions", "list", "--db", str(db))[2].endswith(
+        "no Tableside database here\n")
+    assert not (tmp_path / "no").exists()

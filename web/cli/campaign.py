@@ -18,7 +18,9 @@ leave, absent: docs/commands.md, "Campaign"), applied before the ``--absent`` on
 ``take-back`` undoes a mistake without deleting anything: a game set up with the wrong
 players becomes a table of its own, and ``next`` sets it up again; a recording taken back
 makes its game the one under way again (undo on its table, then ``record`` again).
-Bad input prints one line on stderr and exits with status 2.
+Bad input prints one line on stderr and exits with status 2. Every action but ``new`` and
+``import`` refuses a missing database (it is not created), as ``tableside sessions list``
+does.
 """
 
 from __future__ import annotations
@@ -97,7 +99,7 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    with open_store(args) as store:
+    with open_store(args, create=False) as store:
         campaigns = store.campaigns()
     if not campaigns:
         print("no campaigns")
@@ -108,7 +110,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    with open_store(args) as store:
+    with open_store(args, create=False) as store:
         info = store.campaign(args.campaign_id)
     print(json.dumps(info.to_json(), indent=2, sort_keys=True, ensure_ascii=False))
     return 0
@@ -120,21 +122,21 @@ def _next(args: argparse.Namespace) -> int:
         raise ValueError(f"{args.changes}: the changes are a JSON list (join, catch_up, "
                          "leave, absent)")
     changes = [*changes, *({"absent": {"colour": c}} for c in args.absent)]
-    with open_store(args) as store:
+    with open_store(args, create=False) as store:
         table = start_next_game(store, args.campaign_id, changes=changes)
     print(table.session_id)
     return 0
 
 
 def _record(args: argparse.Namespace) -> int:
-    with open_store(args) as store:
+    with open_store(args, create=False) as store:
         info = record_game(store, args.campaign_id)
     print(f"recorded; the next game is game {info.ledger.get('game', info.version)}")
     return 0
 
 
 def _take_back(args: argparse.Namespace) -> int:
-    with open_store(args) as store:
+    with open_store(args, create=False) as store:
         step = store.campaign(args.campaign_id).last_step
         info = store.take_back_campaign_step(args.campaign_id, step)
     assert step is not None  # else the store refused
@@ -148,7 +150,7 @@ def _take_back(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    with open_store(args) as store:
+    with open_store(args, create=False) as store:
         text = json.dumps(store.export_campaign(args.campaign_id), indent=2, sort_keys=True,
                           ensure_ascii=False) + "\n"
     if args.output is None:
