@@ -22,6 +22,8 @@ dice the events of the commands in effect threw (``[{"player", "die", "source",
 "faces"}]``), for the table's dice statistics; ``phrase(text, lang)`` and
 ``refusal(text, lang)``, a phrase the engine wrote into a view and the message of an
 ``IllegalCommand`` it raised, said in ``lang`` when the game has it (else as written).
+``check_actor(state, actor)`` raises ``InvalidCommand`` for an actor that no one plays
+at this table (``decide`` refuses such a command; a script's undo and redo ask it too).
 
 Nothing in an engine reads a clock, a camera or a random generator: physical dice arrive in
 commands (see :mod:`companion.dice`).

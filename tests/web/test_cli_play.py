@@ -155,6 +155,21 @@ def test_an_actor_that_is_not_a_string_is_refused_on_every_line(tmp_path, capsys
     assert out["error"]["message"] == "'actor' must be a string"
 
 
+@pytest.mark.parametrize("line", [
+    pytest.param({"type": "hire_guild", "guild": "soldiers"}, id="command"),
+    pytest.param({"type": "undo"}, id="undo"),
+    pytest.param({"read": ["blank", "blank", "blank"]}, id="dice read"),
+])
+def test_an_actor_no_one_plays_is_refused_naming_it(tmp_path, capsys, line):
+    """'mallory' acted as the table: it hired Red's guild and ended Red's turn."""
+    first = [SETUP] if "guild" in line else EXPLORING
+    status, out = run_json(capsys, script(tmp_path, *first, {**line, "actor": "mallory"}))
+    assert status == 1 and out["error"]["kind"] == "invalid"
+    assert out["error"]["message"].startswith("unknown actor 'mallory': an actor is a "
+                                              "province's colour or its player's name")
+    assert "CommandUndone" not in [e["type"] for e in out["events"]]
+
+
 def test_a_setup_line_whose_actor_is_not_a_string_is_refused(tmp_path, capsys):
     status, out = run_json(capsys, script(tmp_path, {**SETUP, "actor": 7}))
     assert status == 1 and out["state"] is None

@@ -53,14 +53,39 @@ def names(args: Mapping[str, Any], key: str, cmd: str) -> list[str]:
     return list(val)
 
 
+TABLE_ACTORS = frozenset({"camera"})
+"""Actors that are the table's own devices, not a player (the camera's dice reads): they act
+as the table, like a command without an actor."""
+
+
 def actor_colour(state: SeaFallState, actor: str | None) -> str | None:
-    """The province an actor plays (by colour or player name), or None for the table."""
+    """The province an actor plays (by colour or player name), or None for the table (no
+    actor, or one of :data:`TABLE_ACTORS`). Any other actor is refused
+    (``InvalidCommand`` naming it): it used to act as the table, for every province."""
     if actor is None:
         return None
-    if actor in state.provinces:
-        return actor
+    if not isinstance(actor, str):
+        raise InvalidCommand("'actor' must be a string")
+    colour = seat_of(state, actor)
+    if colour is not None:
+        return colour
+    if actor in TABLE_ACTORS:
+        return None
+    known = ", ".join(f"{c} ({p.player})" if p.player.lower() != c else c
+                      for c, p in state.provinces.items())
+    raise InvalidCommand(f"unknown actor {actor!r}: an actor is a province's colour or its "
+                         f"player's name ({known}); a command without an actor is the "
+                         "table's")
+
+
+def seat_of(state: SeaFallState, who: object) -> str | None:
+    """The province a colour or player name names, or None (a viewer no one plays)."""
+    if not isinstance(who, str):
+        return None
+    if who in state.provinces:
+        return who
     for colour, prov in state.provinces.items():
-        if prov.player == actor:
+        if prov.player == who:
             return colour
     return None
 

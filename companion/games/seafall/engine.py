@@ -27,7 +27,7 @@ from companion.games.seafall import (
     turn,
     year,
 )
-from companion.games.seafall.args import actor_colour
+from companion.games.seafall.args import actor_colour, seat_of
 from companion.games.seafall.codec import dump
 from companion.games.seafall.components import GUILDS
 from companion.games.seafall.decks import on_top
@@ -102,7 +102,13 @@ class SeaFall:
         if handler is None:
             raise InvalidCommand(
                 f"unknown SeaFall command {command.type!r}; commands: {', '.join(COMMANDS)}")
+        actor_colour(state, command.actor)  # an actor no one plays is refused, whatever the command
         return handler(state, command)
+
+    def check_actor(self, state: SeaFallState, actor: str | None) -> None:
+        """Refuse (``InvalidCommand``) an actor that is neither a province, its player nor
+        the table's: for what does not go through ``decide`` (a script's undo and redo)."""
+        actor_colour(state, actor)
 
     def evolve(self, state: SeaFallState | None, event: Event) -> SeaFallState:
         return evolve_state(state, event)
@@ -230,7 +236,7 @@ class SeaFall:
 
     def view(self, state: SeaFallState, viewer: str | None) -> Any:
         data = dump(state)
-        data["viewer"] = actor_colour(state, viewer)
+        data["viewer"] = seat_of(state, viewer)
         data["prompts"] = [p.to_json() for p in self.prompts(state)]
         data.pop("catalogue", None)
         for ship_id, ship in state.ships.items():  # as they count now: upgrades and damage

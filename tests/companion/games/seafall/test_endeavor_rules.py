@@ -302,6 +302,31 @@ def test_other_players_cannot_act_on_someone_elses_turn(game):
     g.do("roll", faces=["standard"] * 3, actor="red")  # the player themselves may
 
 
+@pytest.mark.parametrize("actor", ["mallory", "Mallory the thief", "RED", ""])
+def test_an_actor_no_one_plays_is_refused_not_taken_as_the_table(game, actor):
+    """docs/commands.md: only a command *without* an actor is the table's. An unknown name
+    acted as the table and could hire a guild or end the turn for anyone."""
+    g = explorer(game, player="Ann")
+    for type_, args in [("hire_guild", {"guild": "explorers"}), ("end_turn", {}),
+                        ("record_site", {"site": "isle/1", "kind": "explored"})]:
+        with pytest.raises(InvalidCommand, match=f"unknown actor {actor!r}: an actor is a "
+                           r"province's colour or its player's name \(red \(Ann\), blue\)"):
+            g.do(type_, actor=actor, **args)
+    assert g.state.turn.guild is None and g.state.turn.player == "red"
+    with pytest.raises(InvalidCommand, match="unknown actor"):
+        g.engine.check_actor(g.state, actor)
+
+
+def test_the_table_its_camera_and_a_player_by_name_or_colour_may_act(game):
+    g = explorer(game, player="Ann")
+    g.do("hire_guild", guild="explorers", actor="Ann")
+    g.do("explore", flagship="red-1", site="isle/1", actor="red")
+    g.do("roll", faces=["standard"] * 3, actor="camera")  # the camera's read: the table's
+    for actor in (None, "camera", "red", "Ann"):
+        g.engine.check_actor(g.state, actor)
+    assert g.engine.view(g.state, "mallory")["viewer"] is None  # a view is only the public one
+
+
 @pytest.mark.parametrize("faces, match", [
     pytest.param(["blank", "sixes"], "not a face", id="unknown face"),
     pytest.param([], "at least one", id="empty roll"),
