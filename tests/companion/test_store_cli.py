@@ -65,6 +65,28 @@ def test_sessions_show_marks_undone_commands(db: Path, capsys: pytest.CaptureFix
     assert [h["undone"] for h in shown["history"]] == [False, False, True, False]
 
 
+def test_sessions_show_keeps_its_lines_readable(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """The setup's options are printed once, on their own line: the setup's row names its
+    players, and a long argument is cut, so the table is not as wide as the whole setup."""
+    path = tmp_path / "wide.sqlite3"
+    options = {"players": ["red", "blue"], "goal": 20,
+               "notes": ["a long note about the board " * 3] * 10}
+    with SQLiteStore(path, clock=FakeClock(), new_id=lambda: "wide") as store:
+        table = Table.create(store, "tally", options, actor="host")
+        table.apply(Command("note", {"player": "red", "text": "x" * 500}, "red"))
+    assert cli("sessions", "show", "wide", "--db", str(path)) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("options: ") and '"notes"' in lines[1]  # whole, once
+    assert lines[3].split()[3:] == ["setup", "of", "red,", "blue", "(options", "above)",
+                                    "GameStarted"]
+    assert "x" * 60 in lines[4] and "x" * 100 not in lines[4] and "..." in lines[4]
+    assert max(len(line) for line in lines[2:]) < 200
+    assert cli("sessions", "show", "wide", "--db", str(path), "--json") == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["history"][1]["args"]["text"] == "x" * 500  # --json has it whole
+
+
 def test_sessions_export_import_round_trip(db: Path, tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     exported = tmp_path / "game1.json"

@@ -23,7 +23,9 @@ from companion.store.export import SESSION_ID_RULE, check_session_id, dumps, loa
 from companion.store.records import CommandRecord, RecordKind, undo_stacks
 from companion.table import check_replays
 from web.cli.dbactions import actions, db_path, open_store, print_table
-from web.tablelist import described
+from web.tablelist import described, players_of
+
+WHAT_WIDTH = 100  # a record's arguments beyond this are cut ("..."): --json has them whole
 
 
 def register(subparsers: Any) -> None:
@@ -37,8 +39,9 @@ def register(subparsers: Any) -> None:
                     "and its players", _list)
     p.add_argument("--json", action="store_true", help="print JSON")
 
-    p = add("show", "show one session and its history: who did what, when, what is undone",
-            _show)
+    p = add("show", "show one session and its history: who did what, when, what is undone "
+                    "(the setup's options once, on their own line; arguments longer than "
+                    f"{WHAT_WIDTH} characters cut short: --json has everything)", _show)
     p.add_argument("session_id", metavar="ID")
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -100,8 +103,15 @@ def _show(args: argparse.Namespace) -> int:
     print(f"options: {json.dumps(dict(info.options), sort_keys=True, ensure_ascii=False)}")
     rows = [("NO", "TIME", "ACTOR", "WHAT", "EVENTS", "")]
     for r in records:
-        what = (f"{r.kind.value} {r.target}" if r.target is not None
-                else f"{r.type} {json.dumps(dict(r.args), sort_keys=True, ensure_ascii=False)}")
+        if r.kind is RecordKind.SETUP:  # its options are the line above, whole
+            players = ", ".join(players_of(r.args))
+            what = f"setup{f' of {players}' if players else ''} (options above)"
+        elif r.target is not None:
+            what = f"{r.kind.value} {r.target}"
+        else:
+            what = f"{r.type} {json.dumps(dict(r.args), sort_keys=True, ensure_ascii=False)}"
+        if len(what) > WHAT_WIDTH:
+            what = what[:WHAT_WIDTH - 3] + "..."
         rows.append((str(r.command_no), r.time, r.actor or "-", what,
                      ", ".join(e.type for e in r.events) or "-",
                      "(undone)" if is_undone(r) else ""))
