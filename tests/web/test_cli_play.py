@@ -7,6 +7,7 @@ UPDATE_GOLDEN=1 to rewrite the expected events after a deliberate change.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -101,6 +102,21 @@ def test_a_script_saved_with_a_byte_order_mark_plays(tmp_path, capsys):
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     status, out = run_json(capsys, path)
     assert status == 0 and out["state"]["turn"]["guild"] == "explorers"
+
+
+@pytest.mark.parametrize("stdin", [False, True])
+def test_a_script_with_a_byte_order_mark_before_a_comment_plays(tmp_path, capsys,
+                                                                  monkeypatch, stdin):
+    """The transcripts begin with a comment: after a BOM it was not one, and line 1 was
+    "not valid JSON (Expecting value)"."""
+    path = script(tmp_path, "# a comment", SETUP, {"type": "hire_guild", "guild": "explorers"})
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    if stdin:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(path.read_text(encoding="utf-8")))
+    status = main(["play", "seafall", "--script", "-" if stdin else str(path), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert status == 0, out["error"]
+    assert out["state"]["turn"]["guild"] == "explorers"
 
 
 def test_error_goes_to_stderr_in_text_mode(tmp_path, capsys):

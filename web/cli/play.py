@@ -133,7 +133,7 @@ def _apply(table: Table, number: int, data: Any) -> list[StoredEvent]:
 
 def play(game: str, text: str) -> tuple[Table | None, list[StoredEvent], ScriptError | None]:
     """Run a script; returns the table (None if setup failed), the events and any error."""
-    lines = _lines(text)
+    lines = _lines(text.removeprefix("\ufeff"))  # a byte-order mark (Windows Notepad)
     table: Table | None = None
     events: list[StoredEvent] = []
     try:
@@ -166,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
         if args.script == "-":
             text = sys.stdin.read()
         else:
-            text = Path(args.script).read_text(encoding="utf-8")
+            text = Path(args.script).read_text(encoding="utf-8-sig")  # Notepad's BOM
     except (OSError, UnicodeDecodeError) as exc:
         print(f"tableside play: cannot read {args.script}: {exc}", file=sys.stderr)
         return 2
