@@ -192,9 +192,39 @@ def test_a_setup_line_whose_actor_is_not_a_string_is_refused(tmp_path, capsys):
     assert out["error"] == {"line": 1, "kind": "invalid", "message": "'actor' must be a string"}
 
 
-def test_unreadable_script_is_exit_status_2(tmp_path, capsys):
-    assert main(["play", "seafall", "--script", str(tmp_path / "missing.jsonl")]) == 2
-    assert "cannot read" in capsys.readouterr().err
+@pytest.mark.parametrize("name, content, why", [
+    pytest.param("missing.jsonl", None, "No such file or directory", id="missing"),
+    pytest.param("folder", "dir", "it is a folder, not a script", id="a folder"),
+    pytest.param("game.bin", b"\x00\xfb\xff", "it is not a text file (not UTF-8: byte 1 is "
+                 "0xfb)", id="binary"),
+])
+def test_unreadable_script_is_exit_status_2(tmp_path, capsys, name, content, why):
+    path = tmp_path / name
+    if content == "dir":
+        path.mkdir()
+    elif content is not None:
+        path.write_bytes(content)
+    assert main(["play", "seafall", "--script", str(path)]) == 2
+    assert capsys.readouterr().err == f"tableside play: cannot read {path}: {why}\n"
+
+
+@pytest.mark.parametrize("lines, message", [
+    pytest.param([], "line 1: malformed: the script is empty", id="empty"),
+    pytest.param(["{not json"], "line 1: malformed: not valid JSON", id="not JSON"),
+    pytest.param([SETUP, "{not json"], "line 2: malformed: not valid JSON", id="a bad line"),
+])
+def test_a_script_read_but_malformed_is_exit_status_1_as_help_says(tmp_path, capsys, lines,
+                                                                   message):
+    """--help said 2 "when the script cannot be read" while these printed "cannot read it"
+    and exited 1: 2 is for a file that cannot be read at all, 1 for a line that fails."""
+    assert main(["play", "seafall", "--script", str(script(tmp_path, *lines))]) == 1
+    err = capsys.readouterr().err
+    assert message in err and "cannot read" not in err
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    usage = " ".join(capsys.readouterr().out.split())
+    assert ("1 when a line failed (not JSON, not a JSON object, a bad setup, a command "
+            "refused) or the script is empty; 2 when the file cannot be read at all") in usage
 
 
 def test_script_from_stdin_through_the_console_entry_point():

@@ -7,8 +7,11 @@ also sit beside ``type``), a dice read answering the roll the table waits for
 ``{"type": "redo"}``. Blank lines and lines starting with ``#`` are skipped.
 
 The first line that fails stops the script: the error names the line and the reason,
-nothing after it is applied, and the state reached so far is still printed. Exit status: 0
-when every line applied, 1 when a line was refused, 2 when the script cannot be read.
+nothing after it is applied, and the state reached so far is still printed.
+
+Exit status: 0 when every line applied; 1 when a line failed (not JSON, not a JSON object,
+a bad setup, a command refused) or the script is empty; 2 when the file cannot be read
+at all (missing, a folder, not UTF-8 text), and nothing is played.
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ class ScriptError:
         return {"line": self.line, "kind": self.kind, "message": self.message}
 
     def __str__(self) -> str:
-        what = {"malformed": "cannot read it", "invalid": "invalid command",
+        what = {"malformed": "malformed", "invalid": "invalid command",
                 "illegal": "not allowed"}[self.kind]
         return f"line {self.line}: {what}: {self.message}"
 
@@ -167,8 +170,17 @@ def run(args: argparse.Namespace) -> int:
             text = sys.stdin.read()
         else:
             text = Path(args.script).read_text(encoding="utf-8-sig")  # Notepad's BOM
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"tableside play: cannot read {args.script}: {exc}", file=sys.stderr)
+    except UnicodeDecodeError as exc:
+        print(f"tableside play: cannot read {args.script}: it is not a text file "
+              f"(not UTF-8: byte {exc.start} is {exc.object[exc.start]:#04x})", file=sys.stderr)
+        return 2
+    except IsADirectoryError:
+        print(f"tableside play: cannot read {args.script}: it is a folder, not a script",
+              file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"tableside play: cannot read {args.script}: {exc.strerror or exc}",
+              file=sys.stderr)
         return 2
     table, events, error = play(args.game, text)
     try:
