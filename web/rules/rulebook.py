@@ -7,7 +7,9 @@ is shipped. Pages come from the file itself:
 * a PDF: one page per PDF page (text extracted with pypdf);
 * a text file: a form feed (``\\f``) starts a new page, and so does a line that is only a
   page marker: ``page 12``, ``p. 12``, ``- 12 -``, ``[12]``, ``=== page 12 ===``
-  (the marker names the page that follows); a file with neither has no page numbers.
+  (the marker names the page that follows); a form feed's page is the one after the page
+  before it (the first page is 1 unless a marker names it; after ``page 5``, 6); a file
+  with neither has no page numbers.
 
 Within a page, paragraphs are gathered into passages of a few hundred characters; a short
 line in capitals or a Markdown ``#`` heading names the section of the passages under it.
@@ -114,12 +116,16 @@ def _pdf_pages(path: Path) -> list[Page]:
 
 
 def text_pages(text: str) -> list[Page]:
-    """Cut a text into pages at form feeds and page-marker lines."""
+    """Cut a text into pages at form feeds and page-marker lines. A form feed starts the
+    page after the one before it: after ``page 5``, the next page is 6 (it used to be
+    counted from the feeds alone, as if no marker had named a page)."""
     chunks = text.split("\f")
     has_feeds = len(chunks) > 1
     pages: list[Page] = []
-    for index, chunk in enumerate(chunks, 1):
-        number: int | None = index if has_feeds else None
+    number: int | None = None
+    for index, chunk in enumerate(chunks):
+        if has_feeds:
+            number = 1 if number is None or index == 0 else number + 1
         lines: list[str] = []
         for line in chunk.splitlines():
             marker = _PAGE_MARKER.match(line)

@@ -35,6 +35,19 @@ def test_text_pages_page_marker_lines(marker):
     assert pages == [Page(None, "intro text"), Page(12, "the rule of page twelve")]
 
 
+@pytest.mark.parametrize("text, numbers", [
+    pytest.param("page 5\nalpha five.\n\fbravo after ff.\n", [5, 6], id="after a marker"),
+    pytest.param("page 2\ntwo\n\fthree\n\fpage 12\ntwelve\n\fthirteen\n", [2, 3, 12, 13],
+                 id="mixed"),
+    pytest.param("one\n\ftwo\n\f\fpage 9\nnine\n\ften\n", [1, 2, 9, 10],
+                 id="an empty page, then a marker"),
+])
+def test_text_pages_a_form_feed_follows_the_page_before_it(text, numbers):
+    """The page after a form feed was counted from the feeds alone: text after "page 5"
+    and a feed was quoted as p. 2, not p. 6."""
+    assert [p.number for p in text_pages(text)] == numbers
+
+
 def test_text_pages_marker_words_inside_a_sentence_are_text():
     [page] = text_pages("see page 12 for the kraken\n")
     assert page.number is None and "page 12" in page.text
