@@ -54,6 +54,8 @@ class Passage:
 def read_pages(path: Path) -> list[Page]:
     """The pages of a ``.txt``/``.md`` or ``.pdf`` file."""
     path = Path(path)
+    if path.is_dir():
+        raise RulebookError(f"{path}: a folder, not a rulebook file (.txt or .pdf)")
     if not path.is_file():
         raise RulebookError(f"{path}: no such file")
     if path.stat().st_size > MAX_FILE_BYTES:

@@ -48,6 +48,12 @@ def test_text_pages_a_form_feed_follows_the_page_before_it(text, numbers):
     assert [p.number for p in text_pages(text)] == numbers
 
 
+def test_a_folder_is_refused_as_a_folder(tmp_path):
+    """It said "no such file" of a folder that is there."""
+    with pytest.raises(RulebookError, match=r": a folder, not a rulebook file \(.txt or .pdf\)$"):
+        read_pages(tmp_path)
+
+
 def test_text_pages_marker_words_inside_a_sentence_are_text():
     [page] = text_pages("see page 12 for the kraken\n")
     assert page.number is None and "page 12" in page.text
