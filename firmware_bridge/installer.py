@@ -65,7 +65,14 @@ def _run(command: Sequence[str]) -> subprocess.CompletedProcess[str]:
 
 
 def install(port: str, runner: Runner = _run) -> str:
-    """Install the firmware on ``port``; returns mpremote's output, InstallError on failure."""
+    """Install the firmware on ``port``; returns mpremote's output, InstallError on failure.
+
+    A device path that is not there is refused before mpremote runs: mpremote says of it
+    "failed to access (it may be in use by another program)", which sends one looking for
+    a program that holds a port that does not exist."""
+    if port.startswith("/") and not Path(port).exists():
+        raise InstallError(f"{port} does not exist: is the box plugged in? ('auto', the "
+                           "default, finds a Pico by its USB id)")
     result = runner(install_command(port))
     output = (result.stdout or "") + (result.stderr or "")
     if result.returncode != 0:

@@ -78,6 +78,17 @@ def test_cli_firmware_install_without_a_box_says_so(monkeypatch, capsys) -> None
     assert "no button box found" in capsys.readouterr().err
 
 
+def test_cli_firmware_install_on_a_port_that_does_not_exist_says_so(tmp_path: Path,
+                                                                     capsys) -> None:
+    """mpremote said "failed to access ... (it may be in use by another program)"."""
+    port = str(tmp_path / "ttyACM9")
+    args = parse(["firmware", "install", port])
+    assert args.handler(args, out=io.StringIO()) == 1
+    assert capsys.readouterr().err == (f"error: {port} does not exist: is the box plugged "
+                                       "in? ('auto', the default, finds a Pico by its USB "
+                                       "id)\n")
+
+
 def test_installer_command_copies_the_package_and_main_then_resets() -> None:
     cmd = installer.install_command("/dev/ttyACM0", python="py")
     assert cmd[:6] == ["py", "-m", "mpremote", "connect", "/dev/ttyACM0", "resume"]
@@ -94,12 +105,14 @@ def test_installer_command_refuses_an_incomplete_firmware(tmp_path: Path) -> Non
         installer.install_command("/dev/ttyACM0", firmware_dir=tmp_path)
 
 
-def test_installer_reports_mpremote_failure() -> None:
+def test_installer_reports_mpremote_failure(tmp_path: Path) -> None:
     def runner(command):
         return subprocess.CompletedProcess(command, 1, "", "mpremote: no device found\n")
 
+    port = tmp_path / "ttyACM9"  # there, but no box answers
+    port.touch()
     with pytest.raises(installer.InstallError, match="no device found"):
-        installer.install("/dev/ttyACM9", runner=runner)
+        installer.install(str(port), runner=runner)
 
 
 def test_installer_mpremote_is_installed_and_runs() -> None:
