@@ -180,7 +180,12 @@ def load_mapping(path: str | Path) -> ButtonMapping:
     path = Path(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark allowed
-    except (OSError, ValueError) as exc:  # not text, or not JSON
+    except UnicodeDecodeError as exc:
+        raise MappingError(f"{path}: not a text (JSON) file: byte {exc.start} is "
+                           f"{exc.object[exc.start]:#04x}, not UTF-8") from None
+    except IsADirectoryError:
+        raise MappingError(f"{path}: a folder, not a mapping file (JSON)") from None
+    except (OSError, ValueError) as exc:  # not there, or not JSON
         raise MappingError(f"{path}: {exc}") from exc
     except RecursionError:  # [[[[... past the parser's recursion
         raise MappingError(f"{path}: nested too deep to be a mapping") from None

@@ -41,6 +41,41 @@ def test_cli_keys_rejects_an_unknown_expectation(capsys) -> None:
     assert "unknown action" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("game, shown", [("SeaFall", "seafall"), ("DEFAULT", "default")])
+def test_cli_keys_takes_a_game_in_any_case(game, shown) -> None:
+    args = parse(["bridge", "keys", "--game", game])
+    out = io.StringIO()
+    assert args.handler(args, stdin=io.StringIO("q\n"), out=out) == 0
+    assert out.getvalue().startswith(f"mapping {shown};")
+
+
+def test_cli_keys_refuses_a_game_without_a_mapping(capsys) -> None:
+    """It played with the default mapping, saying nothing."""
+    args = parse(["bridge", "keys", "--game", "nope"])
+    out = io.StringIO()
+    assert args.handler(args, stdin=io.StringIO("q\n"), out=out) == 2
+    assert out.getvalue() == ""
+    assert capsys.readouterr().err.startswith(
+        "error: no built-in mapping for the game 'nope' (built-in: after-the-empire, ")
+
+
+@pytest.mark.parametrize("content, why", [
+    (b"\xfb\x00\x01", "not a text (JSON) file: byte 0 is 0xfb, not UTF-8"),
+    ("dir", "a folder, not a mapping file (JSON)"),
+])
+def test_cli_keys_mapping_that_is_not_a_text_file_says_so(tmp_path: Path, capsys, content,
+                                                          why) -> None:
+    """A binary file said "'utf-8' codec can't decode byte 0xfb in position 0"."""
+    path = tmp_path / "mapping.json"
+    if content == "dir":
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    args = parse(["bridge", "keys", "--mapping", str(path)])
+    assert args.handler(args, stdin=io.StringIO("q\n"), out=io.StringIO()) == 2
+    assert capsys.readouterr().err == f"error: {path}: {why}\n"
+
+
 def test_cli_monitor_shows_the_box_events_and_health(tmp_path: Path) -> None:
     link = tmp_path / "usb-MicroPython_Board-if00"
     out = io.StringIO()

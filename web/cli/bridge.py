@@ -46,7 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     keys = bridge_sub.add_parser(
         "keys", help="play with the keyboard: 1-8 click buttons 0-7, shift+digit holds"
     )
-    keys.add_argument("--game", default="default", help=f"built-in mapping ({_games()})")
+    keys.add_argument("--game", default="default", type=str.lower,
+                      help=f"built-in mapping ({_games()}; any case)")
     keys.add_argument("--mapping", help="a mapping file (JSON) instead of the built-in one")
     keys.add_argument(
         "--expect",
@@ -92,6 +93,9 @@ def run_keys(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO 
     stdin = stdin or sys.stdin
     out = out or sys.stdout
     try:
+        if not args.mapping and args.game not in builtin_games():
+            raise MappingError(f"no built-in mapping for the game {args.game!r} "
+                               f"(built-in: {_games()}; or --mapping FILE)")
         mapping = load_mapping(args.mapping) if args.mapping else builtin_mapping(args.game)
         expects = parse_expectation(args.expect)
     except (MappingError, ValueError) as exc:
