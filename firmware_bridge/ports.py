@@ -38,13 +38,14 @@ class PortSpec:
         if text.startswith("usb:"):
             _usb_id(text)
         elif "://" in text:
-            try:  # the protocol only: its options are read when the port opens
-                serial.serial_for_url(text, do_not_open=True)
+            try:
+                port = serial.serial_for_url(text, do_not_open=True)
             except ValueError as exc:
                 raise BadPortSpec(f"{exc} (pyserial's are loop, socket, rfc2217, spy, "
                                   f"hwgrep, alt): {text!r}") from None
             except serial.SerialException:  # hwgrep:// looks now: not there yet, perhaps
                 return
+            _check_url(port, text)
 
     def resolve(
         self,
@@ -58,6 +59,26 @@ class PortSpec:
         if text.startswith("usb:"):
             return _by_usb_id(text, comports)
         return text  # a path (e.g. /dev/serial/by-id/...) or a URL (loop://, socket://...)
+
+
+def _check_url(port: Any, text: str) -> None:
+    """Read a URL's host, port and options as pyserial will when it opens it (without
+    opening it): a wrong one is a :class:`BadPortSpec` now. pyserial's own message for an
+    unknown option of ``loop://`` or ``socket://`` is a bare ``KeyError('debug|info|...')``
+    (a bug in its format string), said in the box's status, again and again."""
+    scheme = text.split("://", 1)[0].lower()
+    read_url = getattr(port, "from_url", None)
+    if read_url is None or scheme not in ("loop", "socket", "rfc2217"):
+        return  # spy:// and alt:// are read by serial_for_url; hwgrep:// finds a port
+    try:
+        read_url(text)
+    except serial.SerialException as exc:
+        raise BadPortSpec(f"{exc}: {text!r}") from None
+    except (KeyError, TypeError, ValueError):
+        raise BadPortSpec(f"not a {scheme}:// port pyserial can open: an unknown option or "
+                          f"a host:port missing ({scheme}:// takes only "
+                          f"?logging=debug|info|warning|error as an option): {text!r}"
+                          ) from None
 
 
 def _by_id_links() -> list[str]:

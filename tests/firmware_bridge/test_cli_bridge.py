@@ -105,6 +105,15 @@ def test_cli_monitor_of_a_port_named_in_no_form_says_so(capsys) -> None:
     assert "expected usb:VID:PID[:SERIAL], got 'usb:2e8a'" in capsys.readouterr().err
 
 
+def test_cli_monitor_of_a_url_with_an_unknown_option_says_so(capsys) -> None:
+    """It printed KeyError('debug|info|warning|error') every few seconds."""
+    args = parse(["bridge", "monitor", "loop://?x=1", "--duration", "0.2"])
+    assert args.handler(args, out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: not a loop:// port pyserial can open: an unknown option")
+    assert "KeyError" not in err
+
+
 def test_cli_firmware_install_without_a_box_says_so(monkeypatch, capsys) -> None:
     monkeypatch.setattr("firmware_bridge.ports.list_ports.comports", lambda: [])
     monkeypatch.setattr("firmware_bridge.ports._by_id_links", lambda: [])

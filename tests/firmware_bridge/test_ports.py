@@ -62,6 +62,13 @@ def test_port_by_usb_id_missing() -> None:
         ("usb:zz:0005", "hex numbers"),
         ("usb:12345:0005", "4 hex digits"),
         ("foo://bar", "protocol 'foo' not known"),
+        # pyserial's own message was KeyError('debug|info|warning|error'), in the status
+        ("loop://?x=1", r"not a loop:// port pyserial can open: an unknown option or a "
+                        r"host:port missing \(loop:// takes only "
+                        r"\?logging=debug\|info\|warning\|error as an option\): 'loop://\?x=1'"),
+        ("socket://127.0.0.1:7?x=1", "not a socket:// port pyserial can open"),
+        ("socket://127.0.0.1", "not a socket:// port pyserial can open"),
+        ("rfc2217://127.0.0.1:7?x=1", "unknown option: 'x'"),
     ],
 )
 def test_a_port_request_in_no_form_a_port_has_is_refused_when_made(text: str, said: str) -> None:
@@ -74,7 +81,8 @@ def test_a_url_whose_port_is_looked_for_when_opened_is_not_refused() -> None:
     assert PortSpec("hwgrep://no-such-box").text == "hwgrep://no-such-box"
 
 
-@pytest.mark.parametrize("text", ["/dev/serial/by-id/x", "loop://", "socket://127.0.0.1:7"])
+@pytest.mark.parametrize("text", ["/dev/serial/by-id/x", "loop://", "socket://127.0.0.1:7",
+                                  "loop://?logging=warning", "rfc2217://127.0.0.1:7"])
 def test_port_paths_and_urls_pass_through(text: str) -> None:
     assert PortSpec(text).resolve(lambda: PORTS) == text
 
