@@ -154,6 +154,9 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(CampaignConflict)
     def _campaign_moved(exc: CampaignConflict) -> Any:  # a game set up, recorded, taken back
+        if exc.code == "played":  # not a stale page: the page asks again (campaign.js)
+            return error_response(409, "played", CAMPAIGN_MOVED[exc.code](**exc.values),
+                                  moves=exc.values["moves"])
         return error_response(409, "conflict", CAMPAIGN_MOVED[exc.code](**exc.values))
 
     @app.errorhandler(StorageRefused)

@@ -33,6 +33,10 @@ CONFLICTS: dict[str, str] = {  # the English of each CampaignConflict; {name}: a
                             "from it yet",
     "changed": "campaign '{name}' changed: its last step is now the {kind} of {session}; "
                "reload",
+    "played": "game {session} of campaign '{name}' has moves played on its table ({moves}): "
+              "taking back its setting up takes the game out of the campaign (its table "
+              "stays, as a table of its own); undo its moves on its table first, or take it "
+              "back as played",
     "already_here": "campaign {campaign} is already in this database",
     "session_missing": "game session {session} is not in this database: import the "
                        "campaign's sessions first (tableside sessions import)",
@@ -169,7 +173,8 @@ class CampaignTables:
         return self.campaign(campaign_id)
 
     def take_back_campaign_step(self, campaign_id: str,
-                                expected: tuple[str, str] | None = None) -> CampaignInfo:
+                                expected: tuple[str, str] | None = None,
+                                played: bool = False) -> CampaignInfo:
         """Take back the campaign's last step (:attr:`CampaignInfo.last_step`), appending
         the withdrawal: nothing is deleted.
 
@@ -177,7 +182,10 @@ class CampaignTables:
         sets up the next game again. A recording is withdrawn: the ledger before it is the
         latest again, and its game is the game under way, to be played on and recorded
         again. ``expected``, as ``last_step`` gave it, guards against taking back a step
-        another phone took back first (``CampaignConflict``).
+        another phone took back first (``CampaignConflict``). A game with moves played on
+        its table (more commands applied than undone) is taken out only when ``played``
+        says it was meant: else ``CampaignConflict`` ``"played"`` (two take-backs in a row
+        took a whole game, played and recorded, out of its campaign).
         """
         with self._write() as conn:
             info = read_campaign(conn, campaign_id)
@@ -187,13 +195,24 @@ class CampaignTables:
             if expected is not None and tuple(expected) != step:
                 raise CampaignConflict("changed", name=info.name, kind=step[0],
                                        session=step[1])
+            kind, session = step
+            if kind == "game" and not played and (moves := moves_played(conn, session)):
+                raise CampaignConflict("played", name=info.name, session=session, moves=moves)
             seq = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM campaign_withdrawals "
                                "WHERE campaign_id = ?", (campaign_id,)).fetchone()[0]
-            kind, session = step
             conn.execute("INSERT INTO campaign_withdrawals VALUES (?, ?, ?, ?, ?)",
                          (campaign_id, seq, session if kind == "game" else None,
                           info.version if kind == "recording" else None, self._now()))
         return self.campaign(campaign_id)
+
+
+def moves_played(conn: sqlite3.Connection, session_id: str) -> int:
+    """The commands applied on a game's table now: those made, and redone, less those
+    undone (its setup is none)."""
+    (moves,) = conn.execute(
+        "SELECT COALESCE(SUM(CASE kind WHEN 'undo' THEN -1 WHEN 'setup' THEN 0 ELSE 1 END), 0) "
+        "FROM commands WHERE session_id = ?", (session_id,)).fetchone()
+    return int(moves)
 
 
 def read_campaign(conn: sqlite3.Connection, campaign_id: str) -> CampaignInfo:

@@ -149,6 +149,33 @@ def test_the_next_game_is_set_up_with_changes_of_players(store):
         miss_game(miss_game(ledger, "red"), "red")
 
 
+def test_a_game_played_is_taken_out_of_its_campaign_only_when_meant(store):
+    """Two take-backs in a row (a helper's): the recording, then the setting up of the game
+    it recorded, took a whole game played out of its campaign. The setting up of a game with
+    moves played on its table is refused unless ``played`` says it is meant; undone back to
+    its setup, it is taken back as a game never played."""
+    setup, lines = script()
+    campaign = start_campaign(store, "C", "seafall", setup)
+    game = start_next_game(store, campaign.id)
+    play_out(game, lines)
+    record_game(store, campaign.id)
+    store.take_back_campaign_step(campaign.id)  # the recording: under way again
+    with pytest.raises(CampaignConflict, match=r"has moves played on its table \(\d+\)") \
+            as refused:
+        store.take_back_campaign_step(campaign.id, ("game", game.session_id))
+    assert refused.value.code == "played" and refused.value.values["moves"] > 40
+    assert store.campaign(campaign.id).current == game.session_id  # nothing taken back
+    info = store.take_back_campaign_step(campaign.id, ("game", game.session_id), played=True)
+    assert info.current is None and info.games[0].withdrawn
+
+    again = start_next_game(store, campaign.id)
+    again.apply(Command("deal_advisor", {"advisor": "Captain"}))
+    with pytest.raises(CampaignConflict, match=r"\(1\)"):
+        store.take_back_campaign_step(campaign.id)
+    again.undo()
+    assert store.take_back_campaign_step(campaign.id).current is None  # back to its setup
+
+
 def test_a_step_is_taken_back_and_taken_again(store):
     """Undo works in a campaign too, without rewriting its history: a game set up with the
     wrong players is taken back (it stays a table of its own) and set up again from the same

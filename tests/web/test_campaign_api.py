@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion.engine import Command
 from tests.companion.test_campaigns import play_out, script
 from tests.support.web import browser, join
 
@@ -122,6 +123,21 @@ def test_the_next_game_takes_changes_of_players(client, services):
     summary = client.get(f"/api/campaigns/{cid}").json["summary"]
     assert {p["colour"]: p["absent"] for p in summary["provinces"]} == {
         p["colour"]: p["colour"] == "red" for p in summary["provinces"]}
+
+
+def test_a_game_with_moves_played_is_taken_back_only_when_the_page_says_so(client, services):
+    """A take-back of a game played on is 409 ``played`` with the moves counted (the page
+    asks again, not reloads), then taken with ``"played": true``."""
+    cid = client.post("/api/campaigns", json={"name": "Ours", "setup": script()[0]}).json["id"]
+    session = client.post(f"/api/campaigns/{cid}/next").json["table"]
+    services.tables.get(session).apply(Command("deal_advisor", {"advisor": "Captain"}))
+    step = {"kind": "game", "session": session}
+    r = client.post(f"/api/campaigns/{cid}/take-back", json=step)
+    assert r.status_code == 409 and (r.json["error"], r.json["moves"]) == ("played", 1)
+    assert r.json["said"]["key"] == "campaign.played"
+    assert client.get(f"/api/campaigns/{cid}").json["current"] == session
+    r = client.post(f"/api/campaigns/{cid}/take-back", json={**step, "played": True})
+    assert r.status_code == 200 and r.json["current"] is None
 
 
 def test_the_host_takes_back_a_game_set_up_wrong_and_a_recording(app, client, services):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from companion.engine import Command
 from companion.store.sqlite import SQLiteStore
 from companion.table import Table
 from tests.companion.test_campaigns import WHOLE_GAME, play_out, script
@@ -105,6 +106,23 @@ def test_take_back_the_next_game_then_nothing(tmp_path: Path, capsys):
     with SQLiteStore(db) as store:
         assert store.campaign(cid).current == session != wrong
         assert not Table.open(store, session).state.provinces["red"].absent
+
+
+def test_take_back_of_a_game_with_moves_played_asks_for_played(tmp_path: Path, capsys):
+    """A game set up and played on is not taken out of its campaign by a take-back alone:
+    ``--played`` says it is meant."""
+    db = str(tmp_path / "t.sqlite3")
+    cid = run(capsys, "campaign", "new", "Ours", "--setup", str(WHOLE_GAME), "--db", db)[1]
+    cid = cid.strip()
+    game = run(capsys, "campaign", "next", cid, "--db", db)[1].strip()
+    with SQLiteStore(db) as store:
+        Table.open(store, game).apply(Command("deal_advisor", {"advisor": "Captain"}))
+    status, _, err = run(capsys, "campaign", "take-back", cid, "--db", db)
+    assert status == 2 and err.startswith(
+        f"tableside campaign take-back: error: game {game} of campaign 'Ours' has moves "
+        "played on its table (1)") and err.endswith("(--played)\n")
+    status, out, _ = run(capsys, "campaign", "take-back", cid, "--played", "--db", db)
+    assert status == 0 and out.startswith(f"took back the setting up of game {game}")
 
 
 def test_a_missing_database_is_refused_not_created(tmp_path: Path, capsys):

@@ -164,7 +164,8 @@ def record(campaign_id: str) -> Any:
 def take_back(campaign_id: str) -> Any:
     """Take back the campaign's last step, ``{"kind": "game"|"recording", "session": ID}``
     as ``last_step`` showed it (another phone may have taken it back first: 409
-    ``conflict``)."""
+    ``conflict``); ``"played": true`` takes out a game with moves played on its table
+    (without it, 409 ``played``, with ``moves``)."""
     info = _info(campaign_id)
     step = info.last_step
     if step is not None:
@@ -174,7 +175,8 @@ def take_back(campaign_id: str) -> Any:
     if expected is not None and not all(isinstance(x, str) for x in expected):
         raise InvalidCommand("say what is taken back: {\"kind\": \"game\" or \"recording\", "
                              "\"session\": ID}, as the campaign's last_step")
-    after = _store().take_back_campaign_step(campaign_id, expected)
+    played = bool(data.get("played")) if data else False  # asked again, for a game played
+    after = _store().take_back_campaign_step(campaign_id, expected, played=played)
     if step is not None:  # its table's pages: a table of its own, or under way again
         _services().live.campaign_changed(step[1])
         if step[0] == "game":  # the game before no longer has a next one

@@ -6,7 +6,8 @@
     tableside campaign next ID [--absent COLOUR]... [--changes FILE] [--db PATH]
                                                   set up the next game; prints its table id
     tableside campaign record ID [--db PATH]      once the game is over and recorded
-    tableside campaign take-back ID [--db PATH]   take back the last step: the next game
+    tableside campaign take-back ID [--played] [--db PATH]
+                                                  take back the last step: the next game
                                                   set up, else the last game's recording
     tableside campaign export ID [-o FILE] [--db PATH]
     tableside campaign import FILE [--db PATH]    import the games' sessions first
@@ -17,7 +18,8 @@ missing it; ``--changes FILE`` takes a JSON list of changes of players (join, ca
 leave, absent: docs/commands.md, "Campaign"), applied before the ``--absent`` ones.
 ``take-back`` undoes a mistake without deleting anything: a game set up with the wrong
 players becomes a table of its own, and ``next`` sets it up again; a recording taken back
-makes its game the one under way again (undo on its table, then ``record`` again).
+makes its game the one under way again (undo on its table, then ``record`` again). A game
+with moves played is taken out of the campaign only with ``--played``.
 Bad input prints one line on stderr and exits with status 2. Every action but ``new`` and
 ``import`` refuses a missing database (it is not created), as ``tableside sessions list``
 does.
@@ -35,7 +37,8 @@ from companion import jsontext
 from companion.campaigns import record_game, start_campaign, start_next_game
 from companion.errors import IllegalCommand, InvalidCommand
 from companion.games import game_names
-from web.cli.dbactions import actions, open_store
+from companion.store.campaigns import CampaignConflict
+from web.cli.dbactions import EXIT_BAD_INPUT, actions, open_store
 
 
 def register(subparsers: Any) -> None:
@@ -64,6 +67,9 @@ def register(subparsers: Any) -> None:
     p = add("take-back", "take back the last step: the next game set up, else the last "
             "game's recording", _take_back)
     p.add_argument("campaign_id", metavar="ID")
+    p.add_argument("--played", action="store_true",
+                   help="take the game set up out of the campaign even though moves were "
+                        "played on its table (without it, refused: undo them there first)")
     p = add("export", "export a campaign's ledgers and the ids of its games", _export)
     p.add_argument("campaign_id", metavar="ID")
     p.add_argument("-o", "--output", type=Path, default=None, metavar="FILE",
@@ -138,7 +144,13 @@ def _record(args: argparse.Namespace) -> int:
 def _take_back(args: argparse.Namespace) -> int:
     with open_store(args, create=False) as store:
         step = store.campaign(args.campaign_id).last_step
-        info = store.take_back_campaign_step(args.campaign_id, step)
+        try:
+            info = store.take_back_campaign_step(args.campaign_id, step, played=args.played)
+        except CampaignConflict as exc:
+            if exc.code != "played":
+                raise
+            print(f"tableside campaign take-back: error: {exc} (--played)", file=sys.stderr)
+            return EXIT_BAD_INPUT
     assert step is not None  # else the store refused
     kind, session = step
     print(f"took back the setting up of game {session}: it is a table of its own now"

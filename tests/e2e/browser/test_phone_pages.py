@@ -1309,8 +1309,9 @@ def test_a_campaign_game_links_to_its_campaign_and_says_when_it_is_recorded(devi
 
 def test_the_host_takes_back_a_game_set_up_wrong_and_then_a_recording(devices, server):
     """Undo on the campaign page: the host ticked a player absent by mistake and takes the
-    game's setting up back (asked once more; the table stays, as one of its own), and sets
-    it up again; the game is played and recorded, and its recording taken back too."""
+    game's setting up back (asked once more, and again once a move was played on it; the
+    table stays, as one of its own), and sets it up again; the game is played and recorded,
+    and its recording taken back too."""
     from companion.campaigns import start_campaign
     from tests.companion.test_campaigns import play_out, script
 
@@ -1323,6 +1324,8 @@ def test_the_host_takes_back_a_game_set_up_wrong_and_then_a_recording(devices, s
     page.locator("#next-form button[type=submit]").click()
     expect(page.locator("#campaign-result .pin")).to_be_visible()
     wrong = store.campaign(info.id).current
+    # a move played on it: the take-back is asked a second time, the moves counted
+    server.services.tables.get(wrong).apply(Command("deal_advisor", {"advisor": "Captain"}))
     table_page = page.context.new_page()  # the wrong game's table, open on another tab
     table_page.set_default_timeout(WAIT)
     # its live stream is held until the game is taken back: the campaign event is sent before
@@ -1340,9 +1343,17 @@ def test_the_host_takes_back_a_game_set_up_wrong_and_then_a_recording(devices, s
     page.once("dialog", lambda dialog: dialog.dismiss())  # on second thoughts: nothing sent
     take_back.click()
     expect(page.locator("#record-wait")).to_contain_text("The game is not over")  # as it was
-    page.once("dialog", lambda dialog: dialog.accept())
+    asked: list[str] = []
+
+    def answer(dialog) -> None:  # noqa: ANN001 - a Playwright Dialog
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", answer)
     take_back.click()
     expect(page.locator("#campaign-result")).to_have_text("Taken back.")
+    page.remove_listener("dialog", answer)
+    assert len(asked) == 2 and asked[1].startswith("A move was played on this game's table")
     expect(page.locator("#campaign-games li")).to_have_text(["Game 1 taken back"])
     expect(page.locator("#take-back")).to_have_count(0)  # nothing more to take back
     expect(table_page.locator("#campaign-link")).to_be_visible()  # its stream is held

@@ -245,7 +245,15 @@ function takeBack(c, url, result, failed) {
     if (!window.confirm(question)) return;
     button.disabled = true;
     try {
-      const updated = await send(`${url}/take-back`, step);
+      let updated;
+      try {
+        updated = await send(`${url}/take-back`, step);
+      } catch (err) {
+        // moves were played on the game's table: taken out of the campaign only if meant
+        if (!(err instanceof ApiError && err.code === "played")) throw err;
+        if (!window.confirm(t("campaign.take_back_played_confirm", {count: err.body.moves}))) return;
+        updated = await send(`${url}/take-back`, {...step, played: true});
+      }
       await show(updated);
       fill(result, h("p", {class: "notice info", text: t("campaign.taken_back")}));
     } catch (err) {
