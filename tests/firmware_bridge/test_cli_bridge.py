@@ -89,14 +89,41 @@ def test_cli_monitor_shows_the_box_events_and_health(tmp_path: Path) -> None:
     assert "box e6614104031b2c2f: firmware 1.0.0, protocol 1.0" in text
 
 
-def test_cli_monitor_of_a_port_that_will_not_open_says_why(tmp_path: Path) -> None:
-    """It said only "disconnected on -", as for a box not yet plugged in."""
+def test_cli_monitor_of_a_port_that_will_not_open_says_why(tmp_path: Path, capsys) -> None:
+    """It said only "disconnected on -", as for a box not yet plugged in; and it exited 0
+    though the box never connected."""
     out = io.StringIO()
     args = parse(["bridge", "monitor", str(tmp_path), "--duration", "0.6", "--interval",
                   "0.3"])
-    assert args.handler(args, out=out) == 0
-    assert (f"health: disconnected (cannot open the port: [Errno 21] could not open port "
-            f"{tmp_path}: [Errno 21] Is a directory") in out.getvalue()
+    assert args.handler(args, out=out) == 1
+    why = (f"cannot open the port: [Errno 21] could not open port {tmp_path}: [Errno 21] Is a "
+           "directory")
+    assert f"health: disconnected ({why}" in out.getvalue()
+    assert capsys.readouterr().err.startswith(
+        f"error: the box never connected on {tmp_path}: {why}")
+
+
+def test_cli_monitor_of_a_port_that_does_not_exist_exits_1(tmp_path: Path, capsys) -> None:
+    port = tmp_path / "ttyACM9"
+    args = parse(["bridge", "monitor", str(port), "--duration", "0.3", "--interval", "0.1"])
+    assert args.handler(args, out=io.StringIO()) == 1
+    assert "No such file or directory" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option, value, why", [
+    ("--duration", "-1", "must be more than 0 seconds, not -1"),  # stopped at once, status 0
+    ("--duration", "0", "must be more than 0 seconds, not 0"),
+    ("--duration", "nan", "must be more than 0 seconds, not nan"),
+    ("--interval", "0", "must be more than 0 seconds, not 0"),  # printed health in a loop
+    ("--interval", "-2", "must be more than 0 seconds, not -2"),
+    ("--interval", "soon", "not a number of seconds: 'soon'"),
+])
+def test_cli_monitor_refuses_seconds_that_are_not_more_than_0(capsys, option, value,
+                                                             why) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        parse(["bridge", "monitor", "loop://", f"{option}={value}"])
+    assert exit_.value.code == 2
+    assert f"argument {option}: {why}" in capsys.readouterr().err
 
 
 def test_cli_monitor_of_a_port_named_in_no_form_says_so(capsys) -> None:

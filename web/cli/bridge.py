@@ -2,7 +2,8 @@
 
 * ``bridge keys``: the software button box on this terminal; prints each event and the
   answer the game's mapping gives it (``--game``, ``--mapping``, ``--expect``).
-* ``bridge monitor [PORT]``: live events and link health of a serial button box.
+* ``bridge monitor [PORT]``: live events and link health of a serial button box; exit
+  status 1 if the box never connected (``--duration``), 2 for a port named in no form.
 * ``firmware install [PORT]``: copy the firmware to a Pico with mpremote.
 
 PORT is ``auto`` (default: a Pico by USB id, else /dev/serial/by-id), a path, a pyserial
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import sys
 import termios
 import threading
@@ -36,6 +38,7 @@ from firmware_bridge.mapping import (
 )
 from firmware_bridge.monitor import Monitor, health
 from firmware_bridge.ports import BadPortSpec, PortNotFound, PortSpec
+from firmware_bridge.session import LinkChanged
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -58,8 +61,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     monitor = bridge_sub.add_parser("monitor", help="show live events and link health")
     monitor.add_argument("port", nargs="?", default="auto", help="port (default: auto)")
-    monitor.add_argument("--duration", type=float, help="stop after this many seconds")
-    monitor.add_argument("--interval", type=float, default=5.0, help="seconds between health")
+    monitor.add_argument("--duration", type=_seconds, metavar="SECONDS",
+                         help="stop after this many seconds (more than 0); exit status 1 "
+                              "if the box never connected meanwhile")
+    monitor.add_argument("--interval", type=_seconds, default=5.0, metavar="SECONDS",
+                         help="seconds between health lines (more than 0; default 5)")
     monitor.set_defaults(handler=run_monitor)
 
     firmware = subparsers.add_parser("firmware", help="the button box firmware")
@@ -68,6 +74,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     inst = firmware_sub.add_parser("install", help="copy the firmware to a Pico (mpremote)")
     inst.add_argument("port", nargs="?", default="auto", help="port (default: auto)")
     inst.set_defaults(handler=run_install)
+
+
+def _seconds(text: str) -> float:
+    """A number of seconds more than 0 (-1 stopped at once, 0 printed health in a loop)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    return value
 
 
 def _games() -> str:
@@ -161,6 +178,13 @@ def run_monitor(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return 2
     bridge = SerialBridge(spec)
     bridge.add_listener(monitor)
+    connected = threading.Event()  # the box was connected at some time
+
+    def watch(notice: object) -> None:
+        if isinstance(notice, LinkChanged) and notice.state.is_up:
+            connected.set()
+
+    bridge.add_listener(watch)
     monitor.line(f"watching {args.port} (Ctrl-C to stop)")
     with bridge:
         remaining = args.duration
@@ -171,9 +195,17 @@ def run_monitor(args: argparse.Namespace, out: TextIO | None = None) -> int:
                     break
                 if remaining is not None:
                     remaining -= step
-                monitor.line(health(bridge.status()))
+                status = bridge.status()
+                if status.state.is_up:
+                    connected.set()
+                monitor.line(health(status))
         except KeyboardInterrupt:
             monitor.line("stopped")
+        status = bridge.status()
+    if not connected.is_set() and not status.state.is_up:
+        why = f": {status.reason}" if status.reason else ""
+        print(f"error: the box never connected on {args.port}{why}", file=sys.stderr)
+        return 1
     return 0
 
 
