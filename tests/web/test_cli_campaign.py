@@ -45,6 +45,28 @@ def test_a_campaign_from_the_command_line(tmp_path: Path, capsys):
     assert run(capsys, "campaign", "import", str(export), "--db", other)[1].strip() == cid
 
 
+def test_a_setup_script_with_a_byte_order_mark_before_a_comment(tmp_path: Path, capsys):
+    """Windows Notepad's BOM hid the script's first comment line: "not JSON"."""
+    setup = tmp_path / "bom.jsonl"
+    setup.write_bytes(b"\xef\xbb\xbf" + WHOLE_GAME.read_bytes())
+    assert WHOLE_GAME.read_text().startswith("#")
+    status, out, err = run(capsys, "campaign", "new", "Ours", "--setup", str(setup),
+                           "--db", str(tmp_path / "t.sqlite3"))
+    assert status == 0, err
+    assert out.strip()
+
+
+def test_a_binary_file_is_said_not_to_be_text(tmp_path: Path, capsys):
+    """It said "'utf-8' codec can't decode byte 0xfb in position 1: invalid start byte"."""
+    binary = tmp_path / "c.json"
+    binary.write_bytes(b"{\xfb\x00")
+    for argv in (["new", "X", "--setup", str(binary)], ["import", str(binary)]):
+        status, _, err = run(capsys, "campaign", *argv, "--db", str(tmp_path / "t.sqlite3"))
+        assert status == 2
+        assert f"{binary} is not a text (JSON) file: byte 1 is 0xfb, not UTF-8" in err
+        assert "codec" not in err and len(err.splitlines()) == 1
+
+
 def test_campaign_errors_are_one_line_and_status_2(tmp_path: Path, capsys):
     db = str(tmp_path / "t.sqlite3")
     bad = tmp_path / "bad.json"

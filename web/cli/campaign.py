@@ -79,7 +79,12 @@ def register(subparsers: Any) -> None:
 
 
 def _read_json(path: str) -> Any:
-    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path} is not a text (JSON) file: byte {exc.start} is "
+                         f"{exc.object[exc.start]:#04x}, not UTF-8") from None
+    text = text.removeprefix("\ufeff")  # a byte-order mark (Windows Notepad), on stdin too
     first = next((line for line in text.splitlines()
                   if line.strip() and not line.lstrip().startswith("#")), "")
     try:
