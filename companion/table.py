@@ -409,6 +409,18 @@ class Table:
             self._notify()
             return list(stored.events)
 
+    def before_last(self) -> Any:
+        """The game's state before its latest command in effect, as an undo would leave it
+        (``IllegalCommand`` if there is none): a command meant to replace that one is
+        decided on it first, so that one the engine refuses records nothing (a dice
+        correction undid and redid a roll, both in the history, to be refused)."""
+        with self._lock:
+            if not self._pos.applied:
+                raise IllegalCommand("there is nothing to undo")
+            if self._pos.applied[-1].before is MISSING:
+                self._rebuild()
+            return self._pos.applied[-1].before
+
     def reload(self) -> None:
         """Catch up with records that another process appended (after a conflict)."""
         with self._lock:

@@ -657,13 +657,8 @@ class DiceService:
             prompt = roll_prompt(table)
             if prompt is None or prompt.id != record.prompt_id:
                 raise IllegalCommand(ROLL_CLOSED)
-            confidences = self._confidences(record, faces)
-            args: dict[str, Any] = {prompt.arg: list(faces), "die": record.die,
-                                    "source": record.source, "read_id": record.id,
-                                    "image": f"/api/dice/{record.id}/frame.jpg"}
-            if confidences is not None:
-                args["confidence"] = confidences
-            table.apply(Command(prompt.command, args, actor), expected_version=expected_version)
+            table.apply(self._command(record, prompt, faces, actor),
+                        expected_version=expected_version)
             version, command_no = table.version, table.last_command
         applied = {"status": APPLIED, "applied_version": version, "applied_command": command_no,
                    "applied_faces": tuple(faces)}
@@ -696,6 +691,17 @@ class DiceService:
         return [round(d.confidence, 3) if d.face == f and d.corrected_by is None else 1.0
                 for d, f in zip(dice, faces, strict=True)]
 
+    def _command(self, record: DiceReadRecord, prompt: RollPrompt, faces: Sequence[str],
+                 actor: str | None) -> Command:
+        """The command that answers ``prompt`` with a read's dice as ``faces``."""
+        confidences = self._confidences(record, faces)
+        args: dict[str, Any] = {prompt.arg: list(faces), "die": record.die,
+                                "source": record.source, "read_id": record.id,
+                                "image": f"/api/dice/{record.id}/frame.jpg"}
+        if confidences is not None:
+            args["confidence"] = confidences
+        return Command(prompt.command, args, actor)
+
     def _reapply(self, table: Table, record: DiceReadRecord, faces: tuple[str, ...],
                  actor: str | None, expected_version: int | None) -> DiceReadRecord:
         with _holding(table):
@@ -703,6 +709,14 @@ class DiceService:
                 raise VersionConflict(table.session_id, expected_version, table.version)
             if not table.applied or table.applied[-1] != record.applied_command:
                 raise IllegalCommand(MORE_HAPPENED)
+            # decided first on the state the undo would leave: a correction the engine
+            # refuses (another player's roll) used to undo and redo the roll, both recorded
+            before = table.before_last()
+            prompts = list(table.engine.prompts(before))
+            prompt = prompts[0] if prompts and isinstance(prompts[0], RollPrompt) else None
+            if prompt is None or prompt.id != record.prompt_id:
+                raise IllegalCommand(ROLL_CLOSED)
+            list(table.engine.decide(before, self._command(record, prompt, faces, actor)))
             table.undo(actor)
             try:
                 return self._apply(table, record, faces, actor, None)

@@ -2230,7 +2230,8 @@ def test_a_re_rolls_read_marks_the_dice_thrown_and_those_left_in_place(devices, 
 
 def test_only_the_rollers_phone_is_offered_to_confirm_a_read(devices, server, tmp_path):
     """Confirming a read answers the roll, which is the roller's: another player's phone
-    was offered Confirm, and refused ("Answering blue's explore is Blue's (blue) to do")."""
+    was offered Confirm, and refused ("Answering blue's explore is Blue's (blue) to do");
+    and so is correcting it once applied."""
     photo, picture = unread_two_dice(server, tmp_path)
     ana = join_as(devices, server, "Ana", "blue")
     gus = join_as(devices, server, "Gus", "green")
@@ -2246,6 +2247,12 @@ def test_only_the_rollers_phone_is_offered_to_confirm_a_read(devices, server, tm
     expect(gus.locator("#dice .die-tile").nth(1)).to_contain_text("named by Ana")
     expect(gus.locator("#confirm-read")).to_have_count(0)
     expect(gus.locator("#dice-unread")).to_have_count(0)
+    # confirmed, the roll is Ana's to correct: Gus's tiles are offered no more (a tap opened
+    # the picker, and his correction was refused)
+    ana.locator("#confirm-read").click()
+    expect(gus.locator("#dice .read")).to_have_attribute("data-status", "applied")
+    expect(ana.locator("#dice .die-tile").first).to_be_enabled()
+    expect(gus.locator("#dice .die-tile").first).to_be_disabled()
 
 
 @pytest.mark.parametrize("then", ["confirmed on the table page", "replaced by a newer read"])

@@ -1,11 +1,13 @@
 """A tiny game that asks for rolls of a chosen die, for the dice-read tests.
 
-Options ``{"die": "d6", "count": 2, "rolls": 3, "reroll": null}``: it asks ``rolls`` times
+Options ``{"die": "d6", "count": 2, "rolls": 3, "reroll": null, "roller": null}``: it asks
+``rolls`` times
 for ``count`` dice of ``die`` (a RollPrompt answered by ``roll {faces, ...dice read
 fields}``); with ``reroll`` set to a face, the dice showing it are re-rolled once (a second
 RollPrompt for just those dice, like SeaFall's "re-roll weak successes"). ``note {text}``
 is a command that changes nothing about the dice (something done after a roll). The engine
-checks faces against the die, as a real game does.
+checks faces against the die, as a real game does; with ``roller`` set to a seat, only that
+seat (or the table, no actor) answers a roll, as a SeaFall endeavor is its player's.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ class State:
     notes: tuple[str, ...] = ()
     reroll: str | None = None
     pending: tuple[int, ...] = ()  # dice of the last roll to re-roll
+    roller: str | None = None  # the only seat that answers a roll (None: anyone)
 
 
 class DiceGame:
@@ -46,7 +49,8 @@ class DiceGame:
         return [Event("Started", {"die": options.get("die", "d6"),
                                   "count": options.get("count", 2),
                                   "rolls": options.get("rolls", 3),
-                                  "reroll": options.get("reroll")})]
+                                  "reroll": options.get("reroll"),
+                                  "roller": options.get("roller")})]
 
     def decide(self, state: State, command: Command) -> Sequence[Event]:
         if command.type == "note":
@@ -55,6 +59,9 @@ class DiceGame:
             raise InvalidCommand(f"unknown command {command.type!r}")
         if len(state.rolled) >= state.rolls and not state.pending:
             raise IllegalCommand("no roll is asked for")
+        if state.roller is not None and command.actor not in (None, state.roller):
+            raise IllegalCommand(f"the roll is {state.roller}'s to answer, not "
+                                 f"{command.actor}'s")
         extra = set(command.args) - {"faces", "die", "source", "confidence", "read_id", "image"}
         if extra:
             raise InvalidCommand(f"unexpected fields: {', '.join(sorted(extra))}")
@@ -72,7 +79,8 @@ class DiceGame:
     def evolve(self, state: State | None, event: Event) -> State:
         p: Any = event.payload
         if event.type == "Started":
-            return State(p["die"], p["count"], p["rolls"], reroll=p.get("reroll"))
+            return State(p["die"], p["count"], p["rolls"], reroll=p.get("reroll"),
+                         roller=p.get("roller"))
         assert state is not None
         if event.type == "Noted":
             return replace(state, notes=(*state.notes, p["text"]))
@@ -103,9 +111,10 @@ class DiceGame:
     def dump_state(self, state: State) -> JSON:
         return {"die": state.die, "count": state.count, "rolls": state.rolls,
                 "rolled": [list(r) for r in state.rolled], "notes": list(state.notes),
-                "reroll": state.reroll, "pending": list(state.pending)}
+                "reroll": state.reroll, "pending": list(state.pending),
+                "roller": state.roller}
 
     def load_state(self, data: JSON) -> State:
         return State(data["die"], data["count"], data["rolls"],
                      tuple(tuple(r) for r in data["rolled"]), tuple(data["notes"]),
-                     data["reroll"], tuple(data["pending"]))
+                     data["reroll"], tuple(data["pending"]), data.get("roller"))

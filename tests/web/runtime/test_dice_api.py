@@ -373,6 +373,31 @@ def test_correcting_an_applied_read_undoes_the_roll_and_applies_it_again(app, cl
     assert state(client, tid)["state"]["rolled"] == []
 
 
+def test_a_correction_the_game_refuses_leaves_the_roll_and_its_history_alone(app, client):
+    """Another player's correction of a roll that is not theirs: refused, and nothing
+    recorded. It used to undo the roll and redo it, both in the history under the other
+    player's name, and the table's version moved on (a helper, on SeaFall)."""
+    response = client.post("/api/tables", json={"game": "dicegame", "options": {
+        "die": "seafall", "count": 2, "rolls": 3, "roller": "yellow"}})
+    tid = response.json["id"]
+    data, faces = settled(0)
+    yellow = join(app, client, tid, "Yann", "yellow")
+    red = join(app, client, tid, "Rita", "red")
+    read = upload(yellow, tid, data).json
+    assert read["status"] == "applied"
+    history = client.get(f"/api/tables/{tid}/history").json["history"]
+    other = "blank" if faces[1] != "blank" else "weak"
+    response = post_read(red, tid, read, "correct", {
+        "die": 1, "face": other, "expected_version": read["table_version"]})
+    assert response.status_code == 409 and "yellow's to answer" in response.json["message"]
+    assert client.get(f"/api/tables/{tid}/history").json["history"] == history
+    assert state(client, tid)["version"] == read["table_version"]
+    assert state(client, tid)["state"]["rolled"] == [faces]
+    response = post_read(yellow, tid, read, "correct", {  # the roller's own: taken
+        "die": 1, "face": other, "expected_version": read["table_version"]})
+    assert response.status_code == 200 and response.json["faces"] == [faces[0], other]
+
+
 def test_a_read_whose_roll_the_table_undid_says_so_and_is_applied_again(app, client):
     """docs/api.md "Dice reads": undo takes an applied read's roll back; the read then shows
     `undone` (not `applied`), and confirming it or correcting a die of it applies the roll

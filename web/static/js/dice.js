@@ -193,7 +193,10 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
                                           nameOf = actorLabel, mayAnswer = canAct}) {
   // a read no die of which may be corrected any more: shown, its tiles no buttons
   const settled = !read.canCorrect;
-  const canCorrect = canAct && !settled;
+  // an applied (or undone) read is corrected by answering its roll again: only a phone
+  // that may answer it (another player's was offered it, and refused); a waiting read's
+  // dice any player may name
+  const canCorrect = canAct && !settled && (read.status === "pending" || mayAnswer);
   const withActor = (body) => (actor ? {...body, actor} : body);
   // confirming answers the roll: the roller's phone, or one that acts for all (another
   // player's was offered it, and refused)
