@@ -456,10 +456,26 @@ class DiceService:
             self.store.add_correction(record.id, die, this.face if not_a_die else None,
                                       None if not_a_die else this.face, who, False)
             self.store.update(record, dice=tuple(dice))
-            fresh = self.get(table, read_id)
+            fresh = self._recounted(self.get(table, read_id))
             self._tell_camera(table, fresh)
             self._tell_phones(table)
             return fresh
+
+    def _recounted(self, record: DiceReadRecord) -> DiceReadRecord:
+        """The read with its note on the roll's count said again for the dice it holds now
+        (a die the table added or took out), or gone once they are as many as the roll
+        asks: "the reader saw 1" stayed under the two dice of a roll of two."""
+        seen = len(record.positions)  # the dice that answer the roll, as confirm takes them
+        notes = list(record.notes)
+        at = next((i for i, n in enumerate(notes) if getattr(n, "key", None) == COUNT.key),
+                  None)
+        if at is not None:
+            del notes[at]
+        if record.expected is not None and seen != record.expected:
+            notes.insert(at or 0, COUNT(count=record.expected, seen=seen))
+        if tuple(notes) == tuple(record.notes):
+            return record
+        return self.store.update(record, notes=tuple(notes))
 
     def _waiting(self, table: Table, read_id: str, expected_version: int | None,
                  refusal: str) -> DiceReadRecord:
@@ -509,7 +525,7 @@ class DiceService:
             added = ReadDie(read.face, read.confidence, True, box, read.face, added_by=who)
             self.store.add_correction(record.id, len(record.dice), None, read.face, who, False)
             self.store.add_die(record, added, read.crop)
-            fresh = self.get(table, read_id)
+            fresh = self._recounted(self.get(table, read_id))
             self._tell_phones(table)
             return fresh
 

@@ -18,6 +18,7 @@ from tests.support.web import browser, join
 from tests.vision.helpers import PHOTOS, labelled_photos, png_claiming, with_orientation
 from tests.web.runtime.support import certain_photos
 from vision.boxes import hold_each_other
+from web.runtime.readnotes import COUNT
 
 
 def new_table(client, die: str = "seafall", count: int = 2, rolls: int = 3) -> str:
@@ -249,11 +250,15 @@ def test_a_die_the_reader_missed_is_added_where_the_table_taps(app, client, seaf
     x, y, w, h = missed["box"]
     red = join(app, client, tid, "Rosa", "red")
     version = state(client, tid)["version"]
+    store = seafall_services.dice().store  # as the read of a reader that saw one die says
+    store.update(store.get(read["read_id"]), notes=(COUNT(count=2, seen=1),))
     out = post_read(red, tid, read, "add", {"x": x + w // 2, "y": y + h // 2,
                                           "expected_version": version})
     assert out.status_code == 200, out.json
     out = out.json
     assert len(out["dice"]) == 2 and out["status"] == "pending"
+    # the two dice the roll asks for: "the reader saw 1" is gone (it stayed, a helper saw)
+    assert "runtime.count" not in [n["key"] for n in out["said"]["notes"]]
     added = out["dice"][1]
     assert added["added_by"] == "Rosa" and added["uncertain"] and added["confidence"] <= 0.5
     assert added["face"] == missed["face"] == faces[1]
