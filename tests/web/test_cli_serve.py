@@ -88,7 +88,7 @@ def test_serve_on_a_damaged_database_names_its_latest_backup(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("camera, said, not_said", [
-    ("none", "send a photo of them from a phone", "into the tray under the camera"),
+    ("none", "the table names the dice of the first photos", "into the tray under the camera"),
     ("images:/nowhere", "into the tray under the camera", "send a photo"),
 ])
 def test_serve_demo_without_a_camera_says_to_send_a_photo(tmp_path, capsys, camera, said,

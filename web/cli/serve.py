@@ -88,7 +88,10 @@ def _start_demo(services: Services) -> None:
             then = "the recorded camera will throw the dice."
         elif no_camera:  # no tray to throw into: the phones read or type the dice
             then = ("no camera (--camera none): throw 2 SeaFall dice and send a photo of "
-                    "them from a phone (Photo of the dice), or enter the faces by hand.")
+                    "them from a phone (Photo of the dice): the table names the dice of the "
+                    "first photos by tapping them, and learns your dice from them (no demo "
+                    "profile: it would read your own dice as the recording's); or enter the "
+                    "faces by hand.")
         else:
             then = "throw 2 SeaFall dice into the tray under the camera."
         print("Demo: Blue explores Example isle B (2 dice against defense 5); " + then,
