@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.engine import JSON
+from companion.errors import IllegalCommand, InvalidCommand
+from companion.games.seafall.membership import apply_changes
 
 
 def players_of(options: Mapping[str, JSON]) -> list[str]:
@@ -31,27 +33,18 @@ def absent_of(options: Mapping[str, JSON]) -> list[str]:
 
 def _seats(options: Mapping[str, JSON]) -> list[tuple[str, bool]]:
     """``(name, absent)`` for each province of the setup, its ``campaign_changes`` applied
-    as the engine applies them (in order: join, leave, absent; a catch-up changes no seat)."""
+    as the engine applies them (:func:`companion.games.seafall.membership.apply_changes`;
+    the options as stored where they cannot be: no table is refused a line)."""
+    if "campaign_changes" in options:
+        try:
+            options = apply_changes(options)
+        except (IllegalCommand, InvalidCommand, KeyError, TypeError, ValueError):
+            pass
     provinces = options.get("provinces")
     if isinstance(provinces, list):
-        seats = [[p.get("colour"), p.get("player") or p.get("colour"), bool(p.get("absent"))]
+        seats = [(p.get("player") or p.get("colour"), bool(p.get("absent")))
                  for p in provinces if isinstance(p, dict)]
-        changes = options.get("campaign_changes")
-        for change in changes if isinstance(changes, list) else []:
-            if not isinstance(change, dict) or len(change) != 1:
-                continue
-            kind, args = next(iter(change.items()))
-            colour = args.get("colour") if isinstance(args, dict) else None
-            if not isinstance(colour, str):
-                continue
-            if kind == "join":
-                seats.append([colour, args.get("player") or colour, False])
-            elif kind == "leave":
-                seats = [seat for seat in seats if seat[0] != colour]
-            elif kind == "absent":
-                for seat in seats:
-                    seat[2] = seat[2] or seat[0] == colour
-        return [(name, absent) for _, name, absent in seats if isinstance(name, str) and name]
+        return [(name, absent) for name, absent in seats if isinstance(name, str) and name]
     players = options.get("players")
     if isinstance(players, list):
         return [(p, False) for p in players if isinstance(p, str) and p]

@@ -139,11 +139,17 @@ def test_a_campaign_game_lists_who_plays_it_as_set_up():
         services.close()
 
 
-def test_the_changes_of_players_apply_in_order():
+def test_the_changes_of_players_apply_as_the_game_applies_them():
+    """The list applies a campaign game's changes of players with the engine's own
+    function; options it cannot apply them to (never a table's: its setup was taken) are
+    listed as stored, never refused."""
     options = {"provinces": [{"colour": "red", "player": "Ana"}, {"colour": "blue"},
-                             {"colour": "green", "player": "Cy", "absent": True}],
+                             {"colour": "green", "player": "Cy", "absent": True},
+                             {"colour": "yellow", "player": "Eve"}],
                "campaign_changes": [{"leave": {"colour": "red"}},
                                     {"join": {"colour": "gray", "player": "Dan"}},
-                                    {"absent": {"colour": "blue"}}, {"catch_up": {}}, "junk"]}
-    assert players_of(options) == ["Dan"]
+                                    {"absent": {"colour": "blue"}}]}
+    assert players_of(options) == ["Eve", "Dan"]
     assert absent_of(options) == ["blue", "Cy"]
+    junk = {**options, "campaign_changes": [{"catch_up": {}}, "junk"]}
+    assert players_of(junk) == ["Ana", "blue", "Eve"] and absent_of(junk) == ["Cy"]
