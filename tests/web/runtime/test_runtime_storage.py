@@ -113,6 +113,7 @@ def test_a_full_disk_answers_507_and_a_read_waits_until_there_is_room(tmp_path: 
     try:
         client = browser(create_app(services, {"TESTING": True}))
         tid = new_table(client)
+        filler = new_table(client, rolls=10_000)
         conn = services.store._conn
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
         conn.execute(f"PRAGMA max_page_count = {pages}")
@@ -122,6 +123,15 @@ def test_a_full_disk_answers_507_and_a_read_waits_until_there_is_room(tmp_path: 
             if answer.status_code != 201:
                 break
         assert answer.status_code == 507, answer.json
+        # then notes, ever smaller, until none fits: the last pages full to a few bytes (a
+        # setup a few bytes longer left room for the roll, and it was applied)
+        for size in (2000, 500, 120, 30, 1):
+            for _ in range(400):
+                noted = client.post(f"/api/tables/{filler}/commands",
+                                    json={"type": "note", "text": "x" * size})
+                if noted.status_code != 200:
+                    break
+            assert noted.status_code == 507, noted.json
         assert answer.json["error"] == "storage_full"
         assert "full: nothing was written" in answer.json["message"]
         before = state(client, tid)
