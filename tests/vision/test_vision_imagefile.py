@@ -119,7 +119,7 @@ _FILES = {ext: cv2.imencode(ext, _SMALL)[1].tobytes()
           for ext in (".jpg", ".png", ".webp", ".bmp", ".tiff")}
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(ext=st.sampled_from(sorted(_FILES)), data=st.data())
 def test_a_damaged_file_decodes_or_is_an_image_error(ext: str, data: st.DataObject) -> None:
     """A real picture's bytes cut, overwritten or added to anywhere (headers, sizes, end

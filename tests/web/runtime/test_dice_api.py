@@ -797,7 +797,7 @@ def a_pending_read(client) -> tuple[str, dict]:
     return tid, read
 
 
-@settings(max_examples=120, deadline=None,
+@settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=BODIES, route=st.sampled_from(["confirm", "correct", "not-a-die", "add"]))
 def test_any_confirm_or_correct_body_gets_a_clear_answer(client, a_pending_read, body, route):

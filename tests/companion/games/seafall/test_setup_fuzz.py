@@ -54,7 +54,7 @@ def check(options: dict[str, Any]) -> None:
                    campaign_milestone_glory(state.record).values())
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_a_damaged_setup_is_refused_or_plays(data: st.DataObject) -> None:
     options, _ = data.draw(damaged(demo_options()))
