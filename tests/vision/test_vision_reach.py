@@ -69,8 +69,11 @@ def settled_then_hand(tone: tuple[int, int, int], floor=lambda f: f, seconds: fl
     return reads, after, detector
 
 
-@pytest.mark.parametrize("tone", list(SKIN_TONES))
-@pytest.mark.parametrize("floor", ["as shot", "grey 72"])
+# every tone on the floor as shot; on a dark floor the lightest, a middle and the darkest
+# (all ten were seen there too: seven left out for the suite's time, eighty-third session)
+@pytest.mark.parametrize(("tone", "floor"),
+                         [(tone, "as shot") for tone in SKIN_TONES]
+                         + [(tone, "grey 72") for tone in ("MST1", "MST5", "MST10")])
 def test_a_still_hand_of_every_skin_tone_is_seen_after_the_tray_settled(
         tone: str, floor: str) -> None:
     paint = (lambda f: f) if floor == "as shot" else (lambda f: wooden_floor(f, (72,) * 3))
