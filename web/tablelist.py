@@ -9,6 +9,7 @@ when, and in which campaign do. Everything comes from the store without opening 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import suppress
 from typing import Any
 
 from companion.engine import JSON
@@ -36,10 +37,8 @@ def _seats(options: Mapping[str, JSON]) -> list[tuple[str, bool]]:
     as the engine applies them (:func:`companion.games.seafall.membership.apply_changes`;
     the options as stored where they cannot be: no table is refused a line)."""
     if "campaign_changes" in options:
-        try:
+        with suppress(IllegalCommand, InvalidCommand, KeyError, TypeError, ValueError):
             options = apply_changes(options)
-        except (IllegalCommand, InvalidCommand, KeyError, TypeError, ValueError):
-            pass
     provinces = options.get("provinces")
     if isinstance(provinces, list):
         seats = [(p.get("player") or p.get("colour"), bool(p.get("absent")))
