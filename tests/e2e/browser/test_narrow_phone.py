@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine import Command
 from tests.e2e.browser.server import TV, WAIT
 from tests.e2e.browser.test_phone_pages import join_as
-from tests.e2e.browser.test_turn_forms import new_table
+from tests.e2e.browser.test_turn_forms import damage_to_take
 
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
@@ -48,16 +47,7 @@ def test_the_sail_form_fits_a_390_px_phone(devices, server, locale, role, button
 def damage_to_name(server, devices, locale: str, role: str):
     """Ana's exploration of a defense-5 site with 3 standard successes: 2 damage to take;
     her phone at 390 px, the prompt's first card drawn for Blue ship 1 opened."""
-    table_id, table = new_table(server, {
-        "provinces": [{"colour": "blue", "player": "Ana",
-                       "ships": [{"location": "isle"}, {"location": "isle"}]},
-                      {"colour": "red", "player": "Bo"}],
-        "islands": [{"id": "isle", "name": "Iron isle", "space": "(0, 2, 2)",
-                     "sites": [{"name": "1", "defense": 5}]}]})
-    for cmd, args in (("hire_guild", {"guild": "explorers"}),
-                      ("explore", {"flagship": "blue-1", "site": "isle/1"}),
-                      ("roll", {"faces": ["standard"] * 3})):
-        table.apply(Command(cmd, args, "blue"))
+    table_id, _table = damage_to_take(server)
     ana = join_as(devices, server, "Ana", "blue", locale=locale, role=role, table=table_id,
                   viewport=PHONE_390)
     ana.locator("#prompt button[data-value='card:blue-1']").click()

@@ -31,6 +31,23 @@ def new_table(server, options):
     return table_id, server.services.tables.get(table_id)
 
 
+def damage_to_take(server, **extra):
+    """A table where Ana (Blue) explored Iron isle's defense-5 site with 3 standard
+    successes: 2 successes short, 2 damage to take (``extra``: more setup options)."""
+    table_id, table = new_table(server, {
+        **extra,
+        "provinces": [{"colour": "blue", "player": "Ana",
+                       "ships": [{"location": "isle"}, {"location": "isle"}]},
+                      {"colour": "red", "player": "Bo"}],
+        "islands": [{"id": "isle", "name": "Iron isle", "space": "(0, 2, 2)",
+                     "sites": [{"name": "1", "defense": 5}]}]})
+    for cmd, args in (("hire_guild", {"guild": "explorers"}),
+                      ("explore", {"flagship": "blue-1", "site": "isle/1"}),
+                      ("roll", {"faces": ["standard"] * 3})):
+        table.apply(Command(cmd, args, "blue"))
+    return table_id, table
+
+
 @pytest.mark.parametrize(("locale", "role", "label", "button", "where", "line"), [
     pytest.param("en-GB", "player", "stops in the coastal waters after 1 space", "Sail",
                  "in the coastal waters", "Blue ship 1 sails from Blue province to the coastal "
@@ -274,18 +291,8 @@ def test_a_damage_card_drawn_is_named_with_its_powers(devices, server, locale, r
     default, never shown to a French player); a card the setup knows by its name ("Holed")
     brings its own powers when none are typed. The ship card lists each card with its
     powers (it listed the named ones only, without their powers)."""
-    table_id, table = new_table(server, {
-        "damage_cards": [{"name": "Holed",
-                          "effects": [{"effect": "stat", "stat": "hold", "amount": -1}]}],
-        "provinces": [{"colour": "blue", "player": "Ana",
-                       "ships": [{"location": "isle"}, {"location": "isle"}]},
-                      {"colour": "red", "player": "Bo"}],
-        "islands": [{"id": "isle", "name": "Iron isle", "space": "(0, 2, 2)",
-                     "sites": [{"name": "1", "defense": 5}]}]})
-    for cmd, args in (("hire_guild", {"guild": "explorers"}),
-                      ("explore", {"flagship": "blue-1", "site": "isle/1"}),
-                      ("roll", {"faces": ["standard"] * 3})):  # 2 successes short: 2 damage
-        table.apply(Command(cmd, args, "blue"))
+    table_id, table = damage_to_take(server, damage_cards=[
+        {"name": "Holed", "effects": [{"effect": "stat", "stat": "hold", "amount": -1}]}])
     ana = join_as(devices, server, "Ana", "blue", locale=locale, role=role, table=table_id)
     prompt = ana.locator("#prompt")
     for name, power in ((first, add), ("Holed", None)):
