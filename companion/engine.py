@@ -23,7 +23,7 @@ dice the events of the commands in effect threw (``[{"player", "die", "source",
 ``refusal(text, lang)``, a phrase the engine wrote into a view and the message of an
 ``IllegalCommand`` it raised, said in ``lang`` when the game has it (else as written).
 ``check_actor(state, actor)`` raises ``InvalidCommand`` for an actor that no one plays
-at this table (``decide`` refuses such a command; a script's undo and redo ask it too).
+at this table (``decide`` refuses such a command; the table asks it for undo and redo).
 
 Nothing in an engine reads a clock, a camera or a random generator: physical dice arrive in
 commands (see :mod:`companion.dice`).

@@ -369,9 +369,11 @@ class Table:
 
     def undo(self, actor: str | None = None, expected_version: int | None = None
              ) -> list[StoredEvent]:
-        """Take back the latest command in effect (``IllegalCommand`` if there is none)."""
+        """Take back the latest command in effect (``IllegalCommand`` if there is none;
+        ``InvalidCommand`` for an actor no one plays, when the engine knows its actors)."""
         with self._lock:
             self._check_may_change(expected_version)
+            self._check_actor(actor)
             if not self._pos.applied:
                 raise IllegalCommand("there is nothing to undo")
             if self._pos.applied[-1].before is MISSING:
@@ -389,9 +391,11 @@ class Table:
 
     def redo(self, actor: str | None = None, expected_version: int | None = None
              ) -> list[StoredEvent]:
-        """Re-apply the latest undone command's recorded events (``IllegalCommand`` if none)."""
+        """Re-apply the latest undone command's recorded events (``IllegalCommand`` if none;
+        ``InvalidCommand`` for an actor no one plays, as :meth:`undo`)."""
         with self._lock:
             self._check_may_change(expected_version)
+            self._check_actor(actor)
             if not self._pos.redoable:
                 raise IllegalCommand("there is nothing to redo")
             pos = self._pos
@@ -435,6 +439,14 @@ class Table:
             raise VersionConflict(self.session_id, expected, self._pos.version)
         for guard in self._guards:
             guard(self)
+
+    def _check_actor(self, actor: str | None) -> None:
+        """Refuse an actor that no one plays at this table, when the engine can tell
+        (``check_actor``): undo and redo do not go through ``decide``, which refuses one for
+        every command (a host's undo through the web recorded any name it was sent)."""
+        check = getattr(self._engine, "check_actor", None)
+        if check is not None and actor is not None and self._pos.state is not None:
+            check(self._pos.state, actor)
 
     def _append(self, record: NewRecord, state: Any, applied: Sequence[Step],
                 redoable: Sequence[Step]) -> CommandRecord:

@@ -147,6 +147,13 @@ CASES: list[Any] = [
                  "forbidden", id="player redoes another's command"),
     pytest.param(red_hires, "blue", "POST", "/api/tables/{id}/undo", {"actor": "red"}, 403,
                  "forbidden", id="player undoes in another's name"),
+    pytest.param(red_hires, "host", "POST", "/api/tables/{id}/undo", {"actor": "mallory"},
+                 400, "invalid", id="host undoes in the name of no one who plays"),
+    pytest.param(red_hires_and_undoes, "host", "POST", "/api/tables/{id}/redo",
+                 {"actor": "mallory"}, 400, "invalid",
+                 id="host redoes in the name of no one who plays"),
+    pytest.param(red_hires, "host", "POST", "/api/tables/{id}/undo", {"actor": "Ann"}, 200,
+                 None, id="host undoes in a player's name"),
     # -- host-only actions -------------------------------------------------------------------
     pytest.param(nothing, "red", "POST", CMD, ADVISOR, 403, "forbidden",
                  id="player adds a component"),

@@ -107,7 +107,7 @@ class SeaFall:
 
     def check_actor(self, state: SeaFallState, actor: str | None) -> None:
         """Refuse (``InvalidCommand``) an actor that is neither a province, its player nor
-        the table's: for what does not go through ``decide`` (a script's undo and redo)."""
+        the table's: for what does not go through ``decide`` (undo and redo, asked by the table)."""
         actor_colour(state, actor)
 
     def evolve(self, state: SeaFallState | None, event: Event) -> SeaFallState:
