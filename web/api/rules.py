@@ -16,6 +16,7 @@ from flask import Blueprint, current_app, jsonify, request
 from companion.errors import InvalidCommand
 from web.api.requests import query_int
 from web.errors import NotFound
+from web.i18n import choose_language
 from web.rules import InvalidQuery, RuleIndex, UnknownGame
 from web.rules.index import MAX_LIMIT, check_game, check_lang
 from web.rules.notes import GAMES, LANGUAGES
@@ -61,13 +62,16 @@ def search() -> Any:
         raise InvalidCommand(f"'q' is longer than {MAX_QUERY_CHARS} characters")
     limit = query_int("limit", 10, minimum=1, maximum=MAX_LIMIT)
     game, lang = _optional("game"), _optional("lang")
+    # without a language filter, the reader's language (cookie, else Accept-Language, else
+    # English) ranks first: an English search must not show the French notes first
+    prefer = choose_language(request)
     with _answers():
-        results = _index().search(query, game=game, lang=lang, limit=limit)
+        results = _index().search(query, game=game, lang=lang, limit=limit, prefer=prefer)
         # nothing in the language asked for (the other games' notes are in English only):
         # the passages in the other languages, said so, rather than an empty answer
         other = not results and lang is not None
         if other:
-            results = _index().search(query, game=game, limit=limit)
+            results = _index().search(query, game=game, limit=limit, prefer=prefer)
     return jsonify({"query": query, "results": [r.to_json() for r in results],
                     "other_language": other and bool(results)})
 

@@ -3,6 +3,8 @@
 * ``tableside rules search WORDS... [--game G] [--lang en|fr] [--json]``: notes written in
   our own words (with the rulebook page/section), and passages of your imported rulebook;
   English and French terms find the same notes (the glossary links them), accents optional.
+  English passages come first; ``--lang fr`` shows only French ones (or, when none matches,
+  the English ones, said so).
 * ``tableside rules import FILE --game G --lang L``: index your rulebook (.txt or .pdf) with
   its page numbers so search can quote it. It stays on this machine, in the rule index
   beside the database; importing the same game and language again replaces it.
@@ -27,6 +29,8 @@ from web.rules import InvalidQuery, RulebookError, RuleIndex, UnknownGame, index
 from web.rules.index import MAX_LIMIT, check_game, check_lang
 from web.rules.notes import GAMES, LANGUAGES
 
+DEFAULT_LANG = "en"  # without --lang, English passages come first
+
 _EPILOG = """\
 examples:
   tableside rules search hostilite
@@ -44,11 +48,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     rules.required = True
     games = ", ".join(GAMES)
 
-    def common(q: argparse.ArgumentParser, game_required: bool = False) -> None:
+    def common(q: argparse.ArgumentParser, game_required: bool = False,
+               lang_help: str = "language: en or fr") -> None:
         q.add_argument("--game", required=game_required, choices=list(GAMES), metavar="GAME",
                        help=f"the game ({games})")
         q.add_argument("--lang", required=game_required, choices=list(LANGUAGES),
-                       help="language: en or fr")
+                       help=lang_help)
         q.add_argument("--db", type=Path, default=None,
                        help=f"the main database; the rule index is {index_path(Path('x')).name}"
                             f" beside it (default {default_db_path()})")
@@ -58,7 +63,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                      "rulebook page) and your imported rulebooks. Words in "
                                      "English or French; accents optional.")
     s.add_argument("query", nargs="+", help="the words to look for")
-    common(s)
+    common(s, lang_help="only passages in this language, en or fr (if none matches, the "
+                        "other language's, said so); without it, English passages first")
     s.add_argument("--limit", type=int, default=5,
                    help=f"how many results, 1-{MAX_LIMIT} (default %(default)s)")
     s.add_argument("--json", action="store_true", help="print one JSON object")
@@ -110,22 +116,36 @@ def _plain(snippet: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", text))
 
 
+_LANGUAGE_NAMES = {"en": "English", "fr": "French"}
+
+
 def run_search(args: argparse.Namespace) -> int:
+    """English notes first unless ``--lang`` says otherwise; with ``--lang``, only that
+    language, or, when nothing matches in it, the other language's passages, said so (as
+    ``GET /api/rules/search`` and the /rules page do)."""
     query = " ".join(args.query)
     index = _open(args)
     try:
-        results = index.search(query, game=args.game, lang=args.lang, limit=args.limit)
+        results = index.search(query, game=args.game, lang=args.lang, limit=args.limit,
+                               prefer=DEFAULT_LANG)
+        other = not results and args.lang is not None
+        if other:
+            results = index.search(query, game=args.game, limit=args.limit)
     except (InvalidQuery, UnknownGame) as exc:
         return _fail(str(exc))
     finally:
         index.close()
+    other = other and bool(results)
     if args.json:
-        print(json.dumps({"query": query, "results": [r.to_json() for r in results]},
-                         ensure_ascii=False, indent=2))
+        print(json.dumps({"query": query, "results": [r.to_json() for r in results],
+                          "other_language": other}, ensure_ascii=False, indent=2))
         return 0
     if not results:
         print(f"nothing found for {query!r}")
         return 0
+    if other:
+        print(f"nothing in {_LANGUAGE_NAMES[args.lang]} for {query!r}; "
+              "these passages are in another language:")
     for r in results:
         origin = "your rulebook" if r.source == "imported" else "note"
         print(f"{r.title}  [{GAMES[r.game]}, {r.lang}, {origin}, {r.ref}]")

@@ -11,6 +11,8 @@ store) the index is in memory and built on first use.
 
 Search: ``unicode61 remove_diacritics 2`` (so *hostilite* finds *hostilité*), ranked by
 bm25 with titles and tags weighing more than bodies, snippets with the matched words marked.
+With no language filter, the passages in the reader's language (``prefer``) come before the
+other language's at each step.
 """
 
 from __future__ import annotations
@@ -175,19 +177,23 @@ class RuleIndex:
     # -- search --------------------------------------------------------------------------
 
     def search(self, query: str, game: str | None = None, lang: str | None = None,
-               limit: int = 10) -> list[Result]:
+               limit: int = 10, prefer: str | None = None) -> list[Result]:
+        """Passages with every term first, then those with some of them; within each, the
+        passages in ``prefer`` (the reader's language, when ``lang`` filters none) ahead of
+        the other languages', so an English search shows the English notes first."""
         check_game(game)
         check_lang(lang)
+        check_lang(prefer)
         if not 1 <= limit <= MAX_LIMIT:
             raise InvalidQuery(f"the limit must be between 1 and {MAX_LIMIT}")
         match = build_match(query, self.glossary, game)
         with self._lock:
             db = self._connection()
-            results = self._run(db, match.all_terms, game, lang, limit)
+            results = self._run(db, match.all_terms, game, lang, prefer, limit)
             if len(results) < limit and len(match.terms) > 1:
                 # Passages with every term first, then those with some of them.
                 seen = {(r.source, r.game, r.lang, r.title, r.text) for r in results}
-                for extra in self._run(db, match.any_term, game, lang, limit):
+                for extra in self._run(db, match.any_term, game, lang, prefer, limit):
                     key = (extra.source, extra.game, extra.lang, extra.title, extra.text)
                     if key not in seen and len(results) < limit:
                         seen.add(key)
@@ -195,7 +201,7 @@ class RuleIndex:
         return results
 
     def _run(self, db: sqlite3.Connection, expression: str, game: str | None,
-             lang: str | None, limit: int) -> list[Result]:
+             lang: str | None, prefer: str | None, limit: int) -> list[Result]:
         where, params = ["passages MATCH ?"], [expression]
         if game is not None:
             where.append("game = ?")
@@ -208,7 +214,8 @@ class RuleIndex:
             f" snippet(passages, 1, '{_OPEN}', '{_CLOSE}', '{_MORE}', 24),"
             " bm25(passages, 8.0, 1.0, 4.0) AS score"
             f" FROM passages WHERE {' AND '.join(where)}"
-            " ORDER BY score, source DESC, rowid LIMIT ?", [*params, limit]).fetchall()
+            " ORDER BY lang IS NOT ?, score, source DESC, rowid LIMIT ?",
+            [*params, prefer, limit]).fetchall()
         return [Result(game=r[0], lang=r[1], title=r[2], text=r[3],
                        ref=Ref(None if r[4] is None else int(r[4]), r[5]), source=r[6],
                        note_id=r[7], snippet=_snippet_html(r[8]), score=float(r[9]))

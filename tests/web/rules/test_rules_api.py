@@ -61,6 +61,23 @@ def test_a_search_in_french_of_notes_in_english_only_answers_them_said_so(client
     assert body == {"query": "kraken", "results": [], "other_language": False}
 
 
+def test_search_without_lang_ranks_the_readers_language_first(client):
+    """QA: an English search listed the French notes first. Without ``lang``, the request's
+    language (cookie, else Accept-Language, else English) ranks first; the other language's
+    notes still follow."""
+    query = {"q": "dangerous site fortune", "game": "seafall"}
+    english = client.get("/api/rules/search", query_string=query).json
+    assert [r["lang"] for r in english["results"][:2]] == ["en", "en"]
+    assert english["results"][0]["title"] in {"Dangerous sites", "Fortune tokens"}
+    assert "fr" in {r["lang"] for r in english["results"]}
+    assert english["other_language"] is False
+    french = client.get("/api/rules/search", query_string=query,
+                        headers={"Accept-Language": "fr-FR,fr;q=0.9"}).json
+    assert [r["lang"] for r in french["results"][:2]] == ["fr", "fr"]
+    client.set_cookie("lang", "fr")
+    assert client.get("/api/rules/search", query_string=query).json == french
+
+
 def test_search_quotes_imported_passages(client, services):
     services.rules.import_passages([Passage(9, "Krakens", "The kraken sleeps in winter.")],
                                    "seafall", "en", "mine.pdf", 12)

@@ -56,6 +56,41 @@ def test_rules_search_text_output(db, capsys):
     assert "<mark>" not in out
 
 
+def test_rules_search_shows_english_notes_first_without_lang(db, capsys):
+    """QA: the example of ``rules --help`` listed ``Les jetons Chance [fr]`` and ``Les lieux
+    risqués [fr]`` before ``Dangerous sites [en]``. English comes first without --lang."""
+    assert main(["rules", "search", "dangerous site fortune", "--game", "seafall",
+                 "--db", db]) == 0
+    titles = [line for line in capsys.readouterr().out.splitlines()
+              if not line.startswith(" ")]
+    assert ", en, " in titles[0] and ", en, " in titles[1]
+    assert titles.index(next(t for t in titles if t.startswith("Dangerous sites"))) < \
+        titles.index(next(t for t in titles if t.startswith("Les jetons Chance")))
+
+    assert main(["rules", "search", "fortune", "--db", db, "--json"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    langs = [r["lang"] for r in body["results"]]
+    assert langs == sorted(langs) and langs[0] == "en"  # every en before any fr
+    assert body["other_language"] is False
+
+    assert main(["rules", "search", "fortune", "--lang", "fr", "--db", db, "--json"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert {r["lang"] for r in body["results"]} == {"fr"} and not body["other_language"]
+
+
+def test_rules_search_in_french_of_english_only_notes_says_so(db, capsys):
+    """As the /rules page: nothing in the language asked for shows the other's, said so."""
+    assert main(["rules", "search", "pirate", "--game", "seafarers", "--lang", "fr",
+                 "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("nothing in French for 'pirate'; these passages are in another")
+    assert "The pirate ship  [Catan: Seafarers, en, note" in out
+    assert main(["rules", "search", "pirate", "--game", "seafarers", "--lang", "fr",
+                 "--db", db, "--json"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert body["other_language"] is True and {r["lang"] for r in body["results"]} == {"en"}
+
+
 def test_rules_search_nothing_found(db, capsys):
     assert main(["rules", "search", "zzzyxw", "--db", db]) == 0
     assert "nothing found" in capsys.readouterr().out

@@ -88,6 +88,21 @@ def test_search_every_word_first_then_some(index):
     assert both == sorted(both, reverse=True)  # ... after every note that holds them all
 
 
+def test_search_prefer_ranks_that_language_first_within_each_step(index):
+    """QA: "dangerous site fortune" listed the French notes before the English ones. The
+    language preferred comes first among the passages with every term, and again among
+    those with some; a passage with every term still beats one with some, in any language."""
+    english = index.search("dangerous site fortune", game="seafall", limit=8, prefer="en")
+    assert [r.lang for r in english[:2]] == ["en", "en"]
+    assert {r.note_id for r in english[:2]} == {"dangerous-site", "fortune"}
+    assert english.index(next(r for r in english if r.lang == "fr")) == 2  # then French
+    french = index.search("dangerous site fortune", game="seafall", limit=8, prefer="fr")
+    assert [r.lang for r in french[:2]] == ["fr", "fr"]
+    assert {r.lang for r in french} == {"en", "fr"}  # the other language still shown
+    with pytest.raises(InvalidQuery):
+        index.search("fortune", prefer="de")
+
+
 def test_search_question_in_plain_words(index):
     results = index.search("how do I spend fortune?", game="seafall", lang="en")
     assert results[0].note_id == "fortune"
