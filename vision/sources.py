@@ -204,10 +204,13 @@ class ImagesSource(FrameSource):
 
     def __init__(self, directory: str | Path, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(clock)
+        if not str(directory).strip():  # Path("") is the working folder
+            raise SourceError("images: names no folder: give images:DIR, DIR a folder of "
+                              "frames")
         self.directory = Path(directory)
         self.name = f"images:{self.directory}"
         if not self.directory.is_dir():
-            raise SourceError(f"images:{self.directory}: no such folder")
+            raise _not_a_folder(self.directory)
         self.paths = sorted(
             p for p in self.directory.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES
         )
@@ -240,6 +243,34 @@ class ImagesSource(FrameSource):
         super().reopen()
         self._next = 0
         self._index = 0
+
+
+def _not_a_folder(path: Path) -> SourceError:
+    """``images:PATH`` where PATH is no folder: what it is, and which source it makes."""
+    spec = f"images:{path}"
+    if path.is_file():
+        if path.suffix.lower() in IMAGE_SUFFIXES:
+            return SourceError(f"{spec}: {path} is a file, not a folder: give {path} alone "
+                               "for one photo (or read it with tableside read-dice)")
+        return SourceError(f"{spec}: {path} is a file, not a folder: use video:{path} for "
+                           "a video file, images:DIR for a folder of frames")
+    if path.exists():
+        return SourceError(f"{spec}: {path} is not a folder (a device or a pipe)")
+    return SourceError(f"{spec}: no such folder")
+
+
+def _not_a_file(spec: str, name: str) -> SourceError:
+    """``video:PATH`` where PATH is no file: what it is, and which source it makes."""
+    path = Path(name)
+    if not name.strip():  # Path("") is the working folder
+        return SourceError(f"{spec} names no file: give video:FILE, FILE a video file")
+    if path.is_dir():
+        return SourceError(f"{spec}: {path} is a folder, not a video file: use "
+                           f"images:{path} for a folder of frames")
+    if path.exists():
+        return SourceError(f"{spec}: {path} is not a video file (a device or a pipe; a "
+                           "camera is named without video:, as /dev/video0 or camera:0)")
+    return SourceError(f"{spec}: no such file")
 
 
 class FakeSource(FrameSource):
@@ -565,8 +596,8 @@ def open_source(
         return ImagesSource(spec.split(":", 1)[1], clock=clock)
     if spec.startswith("video:"):
         path = spec.split(":", 1)[1]
-        if not Path(path).is_file():
-            raise SourceError(f"{spec}: no such file")
+        if not path.strip() or not Path(path).is_file():
+            raise _not_a_file(spec, path)
         return CaptureSource(path, live=False, name=spec, clock=clock,
                              capture_factory=capture_factory)
     if spec.startswith("/dev/"):

@@ -106,6 +106,39 @@ def test_open_source_errors_are_clear(tmp_path: Path) -> None:
         open_source(f"video:{tmp_path / 'x.avi'}")
 
 
+def test_a_folder_given_as_video_or_a_file_as_images_says_which_prefix_to_use(
+        tmp_path: Path) -> None:
+    """``watch video:DIR`` said "no such file" of a folder that is there, and
+    ``watch images:clip.mp4`` "no such folder" of a file that is there."""
+    frames = tmp_path / "fr"
+    frames.mkdir()
+    video = tmp_path / "clip.mp4"
+    video.write_bytes(b"x")
+    still = tmp_path / "photo.jpg"
+    still.write_bytes(b"x")
+    with pytest.raises(SourceError) as folder:
+        open_source(f"video:{frames}")
+    assert str(folder.value) == (f"video:{frames}: {frames} is a folder, not a video file: "
+                                 f"use images:{frames} for a folder of frames")
+    with pytest.raises(SourceError) as file:
+        open_source(f"images:{video}")
+    assert str(file.value) == (f"images:{video}: {video} is a file, not a folder: use "
+                               f"video:{video} for a video file, images:DIR for a folder of "
+                               "frames")
+    with pytest.raises(SourceError, match=r"is a file, not a folder: give .*photo\.jpg alone "
+                       "for one photo"):
+        open_source(f"images:{still}")
+    with pytest.raises(SourceError, match=r"/dev/null is not a video file \(a device"):
+        open_source("video:/dev/null")
+    with pytest.raises(SourceError, match=r"/dev/null is not a folder \(a device"):
+        open_source("images:/dev/null")
+    # an empty path is no folder (Path("") is the working folder, whose frames it read)
+    with pytest.raises(SourceError, match="images: names no folder"):
+        open_source("images:")
+    with pytest.raises(SourceError, match="video: names no file"):
+        open_source("video:")
+
+
 def test_camera_source_reports_unplugging_and_reopens() -> None:
     captures: list[FakeCapture] = []
 
