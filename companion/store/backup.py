@@ -13,7 +13,11 @@ named after their database, as databases in one folder share it): older backups 
 only files this module deletes.
 
 :func:`restore` puts a backup back. It refuses while another program (``serve``) has the
-database open, as that program would go on from the state it holds. The database it
+database open, as that program would go on from the state it holds: ``serve`` holds a
+shared lock on ``<database>.lock`` for as long as it runs (:func:`serving`), which restore
+asks for alone without waiting (SQLite's own locks are no proof: a process that opens and
+closes the database file outside SQLite, as :func:`inspect` reads its header, lets go of
+its connections' locks on it). The database it
 replaces is first copied into the backups too (``before-restore``), so a restore is undone
 by restoring that copy; a database too damaged to copy is moved aside instead
 (``.damaged-<time>``, with its journal files). A backup that holds none of the games of
@@ -22,6 +26,7 @@ the database it would replace is refused unless asked for (a backup of another d
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import sqlite3
@@ -183,7 +188,8 @@ def restore(backup_path: Path, db_path: Path, other_database: bool = False) -> P
     if present and not other_database:
         _check_same_database(backup_path, db_path)
     if present:
-        with _exclusive(db_path) as conn:  # read and written through this one connection
+        # no server, and read and written through this one connection
+        with _alone(db_path), _exclusive(db_path) as conn:
             kept = _write(conn, folder_for(db_path) / _name(db_path, datetime.now(UTC),
                                                                  "before-restore"),
                           close=False)
@@ -192,7 +198,8 @@ def restore(backup_path: Path, db_path: Path, other_database: bool = False) -> P
         _prune(db_path)
     else:
         db_path.parent.mkdir(parents=True, exist_ok=True)
-        _write(_reader(backup_path), db_path)
+        with _alone(db_path):  # a server that has just made the file is not written over
+            _write(_reader(backup_path), db_path)
     inspect(db_path)
     return kept
 
@@ -239,11 +246,73 @@ def _prune(db_path: Path) -> None:
         old.path.unlink(missing_ok=True)
 
 
+class RestoreUnderWay(StoreError):
+    """A backup is being restored into the database: it is not opened meanwhile."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"{path}: a backup is being restored into it right now; try again "
+                         "when tableside backup restore is done")
+        self.path = str(path)
+
+
+def lock_path(db_path: Path) -> Path:
+    """The file ``serve`` and :func:`restore` lock: ``<database>.lock`` beside it. It is
+    left there (removing a lock file another process may be waiting on is a race); only the
+    lock on it says anything, and the kernel lets go of that when its process ends."""
+    return db_path.with_name(db_path.name + ".lock")
+
+
+def _lock(db_path: Path, how: int) -> int | None:
+    """An open descriptor of :func:`lock_path` locked ``how`` (``flock``, without waiting),
+    None when the lock is taken by another; OSError when the file cannot be made."""
+    fd = os.open(lock_path(db_path), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, how | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
+
+
+@contextmanager
+def serving(db_path: Path) -> Iterator[None]:
+    """Held by ``tableside serve`` for as long as it has the database open: a shared lock
+    (``flock``) on :func:`lock_path`, which :func:`restore` must have alone. A server that
+    crashes, is killed or loses power holds it no longer (the kernel's locks die with their
+    process): nothing is left stuck. :class:`RestoreUnderWay` while a restore writes. Where
+    the lock file cannot be made (a read-only card), it is served without: no restore can
+    write there either."""
+    try:
+        fd = _lock(db_path, fcntl.LOCK_SH)
+    except OSError:
+        yield
+        return
+    if fd is None:
+        raise RestoreUnderWay(db_path)
+    try:
+        yield
+    finally:
+        os.close(fd)  # another file than the database: SQLite's locks on it stay
+
+
+@contextmanager
+def _alone(db_path: Path) -> Iterator[None]:
+    """No server has the database open, and none opens it until this is done:
+    :class:`DatabaseInUse` otherwise."""
+    fd = _lock(db_path, fcntl.LOCK_EX)
+    if fd is None:
+        raise DatabaseInUse(db_path)
+    try:
+        yield
+    finally:
+        os.close(fd)
+
+
 @contextmanager
 def _exclusive(db_path: Path) -> Iterator[sqlite3.Connection]:
     """The database opened so that no other connection may read or write it until this one
-    closes (SQLite's exclusive locking mode); :class:`DatabaseInUse` if another has it
-    open."""
+    closes (SQLite's exclusive locking mode); :class:`DatabaseInUse` if another is writing
+    it (a connection that only has it open may have lost its lock: :func:`serving`)."""
     conn = sqlite3.connect(db_path, isolation_level=None, timeout=0.5)
     try:
         try:

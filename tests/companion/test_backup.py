@@ -6,7 +6,10 @@ what it replaces, and is undone by restoring that."""
 from __future__ import annotations
 
 import json
+import signal
 import sqlite3
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -21,7 +24,15 @@ from companion.store import (
     SQLiteStore,
     StoreError,
 )
-from companion.store.backup import KEEP, backups, folder_for, latest, restore, take
+from companion.store.backup import (
+    KEEP,
+    backups,
+    folder_for,
+    latest,
+    lock_path,
+    restore,
+    take,
+)
 from companion.store.export import dumps
 from companion.table import Table
 from tests.support import tally
@@ -160,6 +171,50 @@ def test_restore_refuses_while_the_database_is_open_elsewhere(db: Path) -> None:
         assert store.version("game1") == 3  # the open store goes on undisturbed
     assert _state(db) == now
     assert len(backups(db)) == 1  # no before-restore copy either
+
+
+# What ``tableside serve`` does with its database until it stops (web/cli/serve.py): the
+# lock, the store open, the backup at start; then idle, between two moves of the players.
+SERVER_LIKE = """
+import sys
+from pathlib import Path
+from companion.store import SQLiteStore
+from companion.store.backup import serving, take
+db = Path(sys.argv[1])
+with serving(db):
+    store = SQLiteStore(db)
+    store.sessions()
+    take(db, label="serve-start", only_if_changed=True)
+    print("serving", flush=True)
+    sys.stdin.read()
+"""
+
+
+def test_restore_refuses_while_a_server_has_the_database_open_idle(db: Path) -> None:
+    """The QA report: with serve idle, its WAL connection did not stop SQLite's exclusive
+    lock (the backup at start read the file's header outside SQLite, and closing that file
+    let go of the connection's lock), so the restore was written under the server and then
+    lost. serve's lock file says it, in another process; and a server killed says nothing
+    more (the kernel let go of its lock), so the restore then goes through."""
+    backup = take(db)
+    assert backup is not None
+    _add(db, 2)
+    now = _state(db)
+    with subprocess.Popen([sys.executable, "-c", SERVER_LIKE, str(db)],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                          cwd=Path(__file__).resolve().parents[2]) as server:
+        try:
+            assert server.stdout is not None and server.stdout.readline() == "serving\n"
+            with pytest.raises(DatabaseInUse, match="tableside serve"):
+                restore(backup, db)
+            assert _state(db) == now
+            assert "before-restore" not in [b.label for b in backups(db)]
+        finally:
+            server.send_signal(signal.SIGKILL)  # as a crash: no lock is let go by hand
+            server.wait(timeout=10)
+    assert lock_path(db).exists()  # left behind, and no lock on it any more
+    assert restore(backup, db) is not None
+    assert _state(db) != now
 
 
 def test_restore_over_a_damaged_database_sets_it_aside(db: Path) -> None:

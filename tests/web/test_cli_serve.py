@@ -105,3 +105,17 @@ def test_serve_demo_without_a_camera_says_to_send_a_photo(tmp_path, capsys, came
     out = capsys.readouterr().out
     [demo] = [line for line in out.splitlines() if line.startswith("Demo: Blue")]
     assert said in demo and not_said not in demo
+
+
+def test_serve_does_not_open_a_database_a_backup_is_being_restored_into(tmp_path, capsys):
+    """serve holds the database's lock file for as long as it runs (docs/store.md,
+    "Backups"): the restore asks for it alone, so neither writes under the other."""
+    from companion.store.backup import _alone
+
+    db = tmp_path / "t.sqlite3"
+    with SQLiteStore(db) as store:
+        store.create_session("seafall", {}, [])
+    with _alone(db):
+        assert main(["serve", "--port", "1", "--db", str(db), *NO_HARDWARE]) == 2
+    assert "a backup is being restored into it right now" in capsys.readouterr().err
+    assert backups(db) == []  # it stopped before anything, its backup at start included

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from companion.store.backup import latest as latest_backup
+from companion.store.backup import serving
 from companion.store.backup import take as take_backup
 from companion.store.errors import DatabaseUnreadable, StoreError
 from companion.store.paths import default_db_path
@@ -161,10 +163,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"tableside serve: --box: {exc}", file=sys.stderr)
             return 2
     path = args.db or default_db_path()
+    held = ExitStack()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        held.enter_context(serving(path))  # until serve stops: no restore under it
         store = SQLiteStore(path)
     except (OSError, StoreError) as exc:
+        held.close()
         print(f"tableside serve: {exc}", file=sys.stderr)
         if isinstance(exc, DatabaseUnreadable) and (newest := latest_backup(path)) is not None:
             print(f"tableside serve: the latest backup is {newest.path.name}, taken "
@@ -211,6 +216,7 @@ def run(args: argparse.Namespace) -> int:
             console.stop()
         services.close()
         _back_up(path, "serve-stop")
+        held.close()
     return 0
 
 
