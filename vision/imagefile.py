@@ -30,6 +30,8 @@ given in the file's own pixels (``tableside read-dice``'s contract).
 
 from __future__ import annotations
 
+import errno
+import os
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,7 +43,9 @@ from vision.decodernotes import damage, heard
 from vision.said import message
 
 __all__ = ["MAX_ASPECT", "MAX_FILE_BYTES", "MAX_PIXELS", "MIN_CROP_SIDE", "MIN_SIDE",
-           "Decoded", "ImageError", "decode", "image_size", "read_file", "shape_problem"]
+           "Decoded", "ImageError", "decode", "image_size", "in_a_loop", "missing",
+           "read_file",
+           "shape_problem"]
 
 MAX_PIXELS = 25_000_000
 """The most pixels decoded from one file (75 MB as BGR). Phone photos of up to 24
@@ -401,9 +405,7 @@ def read_file(path: str | Path, min_side: int | None = None, tray: bool = True) 
     if p.is_dir():
         raise _file_error(p, "a folder, not an image file")
     if not p.exists():
-        if p.is_symlink():
-            raise _file_error(p, f"a link to a file that is not there ({p.readlink()})")
-        raise _file_error(p, "no such file")
+        raise _file_error(p, missing(p))
     if not p.is_file():
         raise _file_error(p, "not an image file (a device or a pipe)")
     try:
@@ -417,6 +419,53 @@ def read_file(path: str | Path, min_side: int | None = None, tray: bool = True) 
         raise _file_error(p, f"cannot read ({exc.strerror or exc})") from None
     except ImageError as exc:
         raise _file_error(p, str(exc)) from None
+
+
+LINKS_SHOWN = 10
+"""The most links of a loop of links named in its message (``a -> b -> a``)."""
+
+
+def missing(path: str | Path, what: str = "file") -> str:
+    """Why a path that does not exist (``Path.exists()`` is False) leads to no ``what``
+    ("file", "folder"): a loop of links (``ln -s b a; ln -s a b``: the link it names is
+    there), a link to one that is not there, or "no such file"."""
+    p = Path(path)
+    if in_a_loop(p):
+        chain = _loop_of_links(p)
+        shown = f" ({chain})" if chain else ""
+        return f"a loop of links{shown}, which leads to no {what}"
+    if p.is_symlink():
+        return f"a link to a {what} that is not there ({p.readlink()})"
+    return f"no such {what}"
+
+
+def in_a_loop(path: str | Path) -> bool:
+    """Whether the path cannot be followed for a loop of links (ELOOP): ``Path.exists()``
+    and ``is_file()`` are only False."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
+
+
+def _loop_of_links(path: Path) -> str | None:
+    """``a -> b -> a``: the links from ``path`` round to one met before, as each names the
+    next; None when they are more than :data:`LINKS_SHOWN` or the loop is elsewhere on the
+    way (in a folder of the path)."""
+    names, seen, at = [str(path)], set(), path
+    while len(names) <= LINKS_SHOWN:
+        where = os.path.normpath(os.path.abspath(at))
+        if where in seen:
+            return " -> ".join(names)
+        seen.add(where)
+        try:
+            target = at.readlink()
+        except OSError:  # not a link: the loop is in a folder on the way
+            return None
+        names.append(str(target))
+        at = at.parent / target
+    return None
 
 
 def _file_error(name: str | Path, reason: str) -> ImageError:

@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 
 from vision import v4l2
-from vision.imagefile import ImageError, read_file
+from vision.imagefile import ImageError, in_a_loop, missing, read_file
 
 CAMERA_SIZE = (1280, 720)
 """The frame size asked of a camera (``camera:N``, ``/dev/videoN``, ``picamera``): the
@@ -256,7 +256,7 @@ def _not_a_folder(path: Path) -> SourceError:
                            "a video file, images:DIR for a folder of frames")
     if path.exists():
         return SourceError(f"{spec}: {path} is not a folder (a device or a pipe)")
-    return SourceError(f"{spec}: no such folder")
+    return SourceError(f"{spec}: {missing(path, 'folder')}")
 
 
 def _not_a_file(spec: str, name: str) -> SourceError:
@@ -270,7 +270,7 @@ def _not_a_file(spec: str, name: str) -> SourceError:
     if path.exists():
         return SourceError(f"{spec}: {path} is not a video file (a device or a pipe; a "
                            "camera is named without video:, as /dev/video0 or camera:0)")
-    return SourceError(f"{spec}: no such file")
+    return SourceError(f"{spec}: {missing(path)}")
 
 
 class FakeSource(FrameSource):
@@ -572,7 +572,8 @@ def check_spec(spec: str) -> None:
         _mains_option(spec, spec)
     elif not spec.startswith(("images:", "video:")):
         path = Path(spec)
-        if not (path.exists() or path.suffix.lower() in IMAGE_SUFFIXES + VIDEO_SUFFIXES):
+        if not (path.exists() or path.suffix.lower() in IMAGE_SUFFIXES + VIDEO_SUFFIXES
+                or _a_link(path)):
             raise _unknown(spec)
 
 
@@ -612,6 +613,12 @@ def open_source(
         return open_source(f"video:{spec}", clock=clock, capture_factory=capture_factory)
     if path.is_file():
         return ImageSource(path, clock=clock)
-    if path.suffix.lower() in IMAGE_SUFFIXES:
-        raise SourceError(f"{spec}: no such file")
+    if path.suffix.lower() in IMAGE_SUFFIXES or _a_link(path):
+        raise SourceError(f"{spec}: {missing(path)}")
     raise _unknown(spec)
+
+
+def _a_link(path: Path) -> bool:
+    """Whether a path that does not exist is a link all the same (to nothing, or in a loop
+    of links): it names something, which is not there."""
+    return path.is_symlink() or in_a_loop(path)

@@ -238,6 +238,30 @@ def test_an_iphone_s_heic_photo_and_a_broken_link_say_what_they_are(tmp_path: Pa
         read_file(tmp_path / "link.jpg")
 
 
+def test_a_loop_of_links_says_it_is_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                       ) -> None:
+    """``ln -s loopb loopa; ln -s loopa loopb``: ``read-dice loopa`` said "a link to a file
+    that is not there (loopb)", though loopb is there."""
+    monkeypatch.chdir(tmp_path)
+    Path("loopa").symlink_to("loopb")
+    Path("loopb").symlink_to("loopa")
+    Path("self.jpg").symlink_to("self.jpg")
+    with pytest.raises(ImageError) as loop:
+        read_file("loopa")
+    assert str(loop.value) == "loopa: a loop of links (loopa -> loopb -> loopa), which leads " \
+        "to no file"
+    assert loop.value.reason == "a loop of links (loopa -> loopb -> loopa), which leads to " \
+        "no file"
+    with pytest.raises(ImageError, match=r"a loop of links \(self\.jpg -> self\.jpg\)"):
+        read_file("self.jpg")
+    # a loop in a folder on the way: no chain of links to name, a loop all the same
+    with pytest.raises(ImageError, match=r"loopa/x\.jpg: a loop of links, which leads to no"):
+        read_file("loopa/x.jpg")
+    assert imagefile.missing("loopb", "folder") == (
+        "a loop of links (loopb -> loopa -> loopb), which leads to no folder")
+    assert imagefile.missing("nowhere.jpg") == "no such file"  # neither a link nor a loop
+
+
 def test_a_png_s_transparent_parts_are_white_as_a_page_shows_them() -> None:
     """Decoded without its alpha, a PNG showed what its transparent parts hold: a helper's
     fully transparent PNG was read as 22 dice, sure. Its pixels are now laid over white:

@@ -139,6 +139,28 @@ def test_a_folder_given_as_video_or_a_file_as_images_says_which_prefix_to_use(
         open_source("video:")
 
 
+def test_a_loop_of_links_given_as_a_source_says_it_is_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``watch images:loopa`` said "no such folder", ``video:loopa`` "no such file" and
+    ``watch loopa`` "unknown source", of a link that is there, in a loop."""
+    monkeypatch.chdir(tmp_path)
+    Path("loopa").symlink_to("loopb")
+    Path("loopb").symlink_to("loopa")
+    Path("gone").symlink_to("nowhere")
+    loop = "a loop of links (loopa -> loopb -> loopa), which leads to no"
+    for spec, said in (("images:loopa", f"images:loopa: {loop} folder"),
+                       ("video:loopa", f"video:loopa: {loop} file"),
+                       ("loopa", f"loopa: {loop} file"),
+                       ("gone", "gone: a link to a file that is not there (nowhere)"),
+                       ("images:gone", "images:gone: a link to a folder that is not there "
+                        "(nowhere)")):
+        with pytest.raises(SourceError) as error:
+            open_source(spec)
+        assert str(error.value) == said
+    check_spec("loopa")  # it names something: for opening to say what is wrong with it
+    check_spec("gone")
+
+
 def test_camera_source_reports_unplugging_and_reopens() -> None:
     captures: list[FakeCapture] = []
 
