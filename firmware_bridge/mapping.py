@@ -185,8 +185,10 @@ def load_mapping(path: str | Path) -> ButtonMapping:
                            f"{exc.object[exc.start]:#04x}, not UTF-8") from None
     except IsADirectoryError:
         raise MappingError(f"{path}: a folder, not a mapping file (JSON)") from None
-    except (OSError, ValueError) as exc:  # not there, or not JSON
-        raise MappingError(f"{path}: {exc}") from exc
+    except OSError as exc:  # not there, not allowed: as other commands say a missing file
+        raise MappingError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    except ValueError as exc:  # not JSON
+        raise MappingError(f"{path}: not JSON: {exc}") from exc
     except RecursionError:  # [[[[... past the parser's recursion
         raise MappingError(f"{path}: nested too deep to be a mapping") from None
     return parse_mapping(data, str(path))

@@ -56,7 +56,8 @@ def test_cli_keys_refuses_a_game_without_a_mapping(capsys) -> None:
     assert args.handler(args, stdin=io.StringIO("q\n"), out=out) == 2
     assert out.getvalue() == ""
     assert capsys.readouterr().err.startswith(
-        "error: no built-in mapping for the game 'nope' (built-in: after-the-empire, ")
+        "tableside bridge keys: error: no built-in mapping for the game 'nope' (built-in: "
+        "after-the-empire, ")
 
 
 @pytest.mark.parametrize("content, why", [
@@ -73,7 +74,25 @@ def test_cli_keys_mapping_that_is_not_a_text_file_says_so(tmp_path: Path, capsys
         path.write_bytes(content)
     args = parse(["bridge", "keys", "--mapping", str(path)])
     assert args.handler(args, stdin=io.StringIO("q\n"), out=io.StringIO()) == 2
-    assert capsys.readouterr().err == f"error: {path}: {why}\n"
+    assert capsys.readouterr().err == f"tableside bridge keys: error: {path}: {why}\n"
+
+
+def test_cli_keys_mapping_file_missing_or_not_json_says_so_as_other_commands(tmp_path: Path,
+                                                                            capsys) -> None:
+    """QA: it printed "error: nope.json: [Errno 2] No such file or directory: 'nope.json'":
+    no command named, the raw errno. Said as ``tableside play`` says a missing file."""
+    missing = tmp_path / "nope.json"
+    args = parse(["bridge", "keys", "--mapping", str(missing)])
+    assert args.handler(args, stdin=io.StringIO("q\n"), out=io.StringIO()) == 2
+    assert capsys.readouterr().err == (f"tableside bridge keys: error: cannot read {missing}: "
+                                       "No such file or directory\n")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json", encoding="utf-8")
+    args = parse(["bridge", "keys", "--mapping", str(broken)])
+    assert args.handler(args, stdin=io.StringIO("q\n"), out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tableside bridge keys: error: {broken}: not JSON: ")
+    assert "Errno" not in err and err.count("\n") == 1
 
 
 def test_cli_monitor_shows_the_box_events_and_health(tmp_path: Path) -> None:
@@ -100,7 +119,7 @@ def test_cli_monitor_of_a_port_that_will_not_open_says_why(tmp_path: Path, capsy
            "directory")
     assert f"health: disconnected ({why}" in out.getvalue()
     assert capsys.readouterr().err.startswith(
-        f"error: the box never connected on {tmp_path}: {why}")
+        f"tableside bridge monitor: error: the box never connected on {tmp_path}: {why}")
 
 
 def test_cli_monitor_of_a_port_that_does_not_exist_exits_1(tmp_path: Path, capsys) -> None:
@@ -129,7 +148,8 @@ def test_cli_monitor_refuses_seconds_that_are_not_more_than_0(capsys, option, va
 def test_cli_monitor_of_a_port_named_in_no_form_says_so(capsys) -> None:
     args = parse(["bridge", "monitor", "usb:2e8a"])
     assert args.handler(args, out=io.StringIO()) == 2
-    assert "expected usb:VID:PID[:SERIAL], got 'usb:2e8a'" in capsys.readouterr().err
+    assert capsys.readouterr().err == ("tableside bridge monitor: error: expected "
+                                       "usb:VID:PID[:SERIAL], got 'usb:2e8a'\n")
 
 
 def test_cli_monitor_of_a_url_with_an_unknown_option_says_so(capsys) -> None:
@@ -137,7 +157,8 @@ def test_cli_monitor_of_a_url_with_an_unknown_option_says_so(capsys) -> None:
     args = parse(["bridge", "monitor", "loop://?x=1", "--duration", "0.2"])
     assert args.handler(args, out=io.StringIO()) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: not a loop:// port pyserial can open: an unknown option")
+    assert err.startswith("tableside bridge monitor: error: not a loop:// port pyserial can "
+                          "open: an unknown option")
     assert "KeyError" not in err
 
 
@@ -146,7 +167,36 @@ def test_cli_firmware_install_without_a_box_says_so(monkeypatch, capsys) -> None
     monkeypatch.setattr("firmware_bridge.ports._by_id_links", lambda: [])
     args = parse(["firmware", "install"])
     assert args.handler(args, out=io.StringIO()) == 1
-    assert "no button box found" in capsys.readouterr().err
+    assert capsys.readouterr().err.startswith(
+        "tableside firmware install: error: no button box found")
+
+
+@pytest.mark.parametrize("port, why", [
+    ("usb:zz", "expected usb:VID:PID[:SERIAL], got 'usb:zz'"),
+    ("usb:2e8a:xyz", "VID and PID are hex numbers (as 2e8a:0005): 'usb:2e8a:xyz'"),
+    ("foo://x", "invalid URL, protocol 'foo' not known"),
+])
+def test_cli_firmware_install_of_a_port_named_in_no_form_is_bad_input(monkeypatch, capsys,
+                                                                      port, why) -> None:
+    """QA: bad input exited 1 (as a failed install) where every other command exits 2."""
+    monkeypatch.setattr(cli, "install", lambda port: pytest.fail("mpremote ran"))
+    args = parse(["firmware", "install", port])
+    assert args.handler(args, out=io.StringIO()) == 2
+    assert capsys.readouterr().err.startswith(f"tableside firmware install: error: {why}")
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["firmware", "install"], ["0 when installed", "1 when no box is found",
+                               "2 for a PORT named in no form"]),
+    (["bridge", "monitor"], ["1 if the box never connected", "2 for a PORT named in no form"]),
+    (["bridge", "keys"], ["2 for bad input"]),
+])
+def test_cli_bridge_and_firmware_help_say_their_exit_statuses(capsys, argv, words) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        parse([*argv, "--help"])
+    assert exit_.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "Exit status:" in text and all(w in text for w in words)
 
 
 def test_cli_firmware_install_on_a_port_that_does_not_exist_says_so(tmp_path: Path,
@@ -155,9 +205,9 @@ def test_cli_firmware_install_on_a_port_that_does_not_exist_says_so(tmp_path: Pa
     port = str(tmp_path / "ttyACM9")
     args = parse(["firmware", "install", port])
     assert args.handler(args, out=io.StringIO()) == 1
-    assert capsys.readouterr().err == (f"error: {port} does not exist: is the box plugged "
-                                       "in? ('auto', the default, finds a Pico by its USB "
-                                       "id)\n")
+    assert capsys.readouterr().err == (f"tableside firmware install: error: {port} does not "
+                                       "exist: is the box plugged in? ('auto', the default, "
+                                       "finds a Pico by its USB id)\n")
 
 
 def test_installer_command_copies_the_package_and_main_then_resets() -> None:

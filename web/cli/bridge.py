@@ -8,6 +8,12 @@
 
 PORT is ``auto`` (default: a Pico by USB id, else /dev/serial/by-id), a path, a pyserial
 URL (``socket://host:port``) or ``usb:VID:PID[:SERIAL]``.
+
+Errors are one line on stderr, ``tableside bridge keys: error: ...``, as the other commands
+say theirs. Exit status, as theirs: 2 for bad input (a mapping file that cannot be read or
+used, an unknown game or expectation, a PORT named in no form); 1 when the input was good
+but the box failed the command (``monitor``: it never connected; ``firmware install``: no
+box found, or mpremote could not install).
 """
 
 from __future__ import annotations
@@ -47,8 +53,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     bridge_sub.required = True
 
     keys = bridge_sub.add_parser(
-        "keys", help="play with the keyboard: 1-8 click buttons 0-7, shift+digit holds"
-    )
+        "keys", help="play with the keyboard: 1-8 click buttons 0-7, shift+digit holds",
+        description="Play with the keyboard: keys 1-8 click buttons 0-7, shift+digit "
+                    "holds, q quits.", epilog=_EXIT_BAD_INPUT)
     keys.add_argument("--game", default="default", type=str.lower,
                       help=f"built-in mapping ({_games()}; any case)")
     keys.add_argument("--mapping", help="a mapping file (JSON) instead of the built-in one")
@@ -59,7 +66,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     keys.set_defaults(handler=run_keys)
 
-    monitor = bridge_sub.add_parser("monitor", help="show live events and link health")
+    monitor = bridge_sub.add_parser("monitor", help="show live events and link health",
+                                    description="Show the box's live events and link "
+                                                "health.", epilog=_EXIT_MONITOR)
     monitor.add_argument("port", nargs="?", default="auto", help="port (default: auto)")
     monitor.add_argument("--duration", type=_seconds, metavar="SECONDS",
                          help="stop after this many seconds (more than 0); exit status 1 "
@@ -71,9 +80,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     firmware = subparsers.add_parser("firmware", help="the button box firmware")
     firmware_sub = firmware.add_subparsers(dest="firmware_command", metavar="SUBCOMMAND")
     firmware_sub.required = True
-    inst = firmware_sub.add_parser("install", help="copy the firmware to a Pico (mpremote)")
+    inst = firmware_sub.add_parser("install", help="copy the firmware to a Pico (mpremote)",
+                                   description="Copy the firmware to a Pico with mpremote, "
+                                               "then reset it.", epilog=_EXIT_INSTALL)
     inst.add_argument("port", nargs="?", default="auto", help="port (default: auto)")
     inst.set_defaults(handler=run_install)
+
+
+EXIT_FAILED = 1  # good input, but the box failed the command
+EXIT_BAD_INPUT = 2  # as every tableside command: bad input, nothing done
+
+_EXIT_BAD_INPUT = "Exit status: 0 when done; 2 for bad input (said on stderr)."
+_EXIT_MONITOR = ("Exit status: 0 when done; 1 if the box never connected during --duration; "
+                 "2 for a PORT named in no form (said on stderr).")
+_EXIT_INSTALL = ("Exit status: 0 when installed; 1 when no box is found at PORT or mpremote "
+                 "could not install; 2 for a PORT named in no form (said on stderr).")
+
+
+def _fail(command: str, message: object, status: int) -> int:
+    """One line on stderr as the other commands say theirs: ``tableside CMD: error: ...``."""
+    print(f"tableside {command}: error: {message}", file=sys.stderr)
+    return status
 
 
 def _seconds(text: str) -> float:
@@ -116,8 +143,7 @@ def run_keys(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO 
         mapping = load_mapping(args.mapping) if args.mapping else builtin_mapping(args.game)
         expects = parse_expectation(args.expect)
     except (MappingError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _fail("bridge keys", exc, EXIT_BAD_INPUT)
     printer = _KeyPrinter(mapping, expects, out)
     with SoftwareButtonBox() as box:
         box.add_listener(printer)
@@ -174,8 +200,7 @@ def run_monitor(args: argparse.Namespace, out: TextIO | None = None) -> int:
     try:
         spec = PortSpec(args.port)
     except BadPortSpec as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _fail("bridge monitor", exc, EXIT_BAD_INPUT)
     bridge = SerialBridge(spec)
     bridge.add_listener(monitor)
     connected = threading.Event()  # the box was connected at some time
@@ -204,8 +229,8 @@ def run_monitor(args: argparse.Namespace, out: TextIO | None = None) -> int:
         status = bridge.status()
     if not connected.is_set() and not status.state.is_up:
         why = f": {status.reason}" if status.reason else ""
-        print(f"error: the box never connected on {args.port}{why}", file=sys.stderr)
-        return 1
+        return _fail("bridge monitor", f"the box never connected on {args.port}{why}",
+                     EXIT_FAILED)
     return 0
 
 
@@ -214,9 +239,10 @@ def run_install(args: argparse.Namespace, out: TextIO | None = None) -> int:
     try:
         port = PortSpec(args.port).resolve()
         output = install(port)
-    except (PortNotFound, InstallError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+    except BadPortSpec as exc:  # usb:zz, foo://x: bad input, as for the other commands
+        return _fail("firmware install", exc, EXIT_BAD_INPUT)
+    except (PortNotFound, InstallError) as exc:
+        return _fail("firmware install", exc, EXIT_FAILED)
     out.write(output)
     out.write(f"firmware installed on {port}; the box restarts and says HELLO\n")
     return 0
