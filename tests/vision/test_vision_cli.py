@@ -426,6 +426,12 @@ def test_watching_one_photo_says_to_read_it_instead(capsys: pytest.CaptureFixtur
     assert run(["watch", str(PHOTOS / "IMG_20191209_100614.jpg")]) == 0
     out = capsys.readouterr()
     assert out.out == "" and "read it with tableside read-dice" in out.err
+    # given as a video, it said only that the dice are read once still for 0.4 s
+    assert run(["watch", f"video:{PHOTOS / 'IMG_20191209_100614.jpg'}"]) == 0
+    out = capsys.readouterr()
+    assert out.out == "" and out.err == (
+        f"tableside watch: video:{PHOTOS / 'IMG_20191209_100614.jpg'} ended with no roll "
+        "settled: one picture never settles (read it with tableside read-dice)\n")
 
 
 def test_watch_refuses_a_frame_rate_for_a_camera(

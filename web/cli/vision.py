@@ -39,7 +39,9 @@ from vision.rolls import Roll
 from vision.settle import SettleDetector
 from vision.sideview import lens_problem
 from vision.sources import (
+    IMAGE_SUFFIXES,
     IN_USE_HINT,
+    CaptureSource,
     FrameSource,
     ImageSource,
     SourceError,
@@ -428,10 +430,18 @@ def _serving_note(exc: Exception) -> str:
 
 
 def _why_none(source: FrameSource) -> str:
-    if isinstance(source, ImageSource):
+    if isinstance(source, ImageSource) or _a_picture_as_video(source):
         return "one picture never settles (read it with tableside read-dice)"
     return (f"the dice are read once they have been still, with no hand in the tray, for "
             f"{SettleDetector.settle_seconds:g} s")
+
+
+def _a_picture_as_video(source: FrameSource) -> bool:
+    """``video:photo.jpg``: a picture's file given as a video (OpenCV opens it as a
+    sequence of one picture)."""
+    return (isinstance(source, CaptureSource) and not source.live
+            and isinstance(source.target, str)
+            and Path(source.target).suffix.lower() in IMAGE_SUFFIXES)
 
 
 def _source_spec(named: str | None, command: str) -> str:
