@@ -49,10 +49,15 @@ def test_read_dice_json_contract(capsys: pytest.CaptureFixture[str], tmp_path: P
         assert 0 <= d["confidence"] <= 1 and isinstance(d["uncertain"], bool)
         x, y, w, h = d["box"]
         assert 0 <= x < 1024 and 0 <= y < 1024 and 20 < w < 200 and 20 < h < 200
+    # the error is the reason alone: "image" gives the path ("zero.jpg: an empty file..."
+    # repeated it)
     assert out[1]["dice"] == [] and out[1]["error"] == (
-        f"{corrupt}: cut off: the file ends before its picture does (a copy or an upload "
-        "that did not finish: copy or send it again)")
-    assert "no such file" in out[2]["error"]
+        "cut off: the file ends before its picture does (a copy or an upload that did not "
+        "finish: copy or send it again)")
+    assert out[2]["error"] == "no such file"
+    run(["read-dice", str(corrupt), str(missing)])  # the readable lines name the file
+    assert capsys.readouterr().out.splitlines() == [
+        f"{corrupt}: error: {out[1]['error']}", f"{missing}: error: no such file"]
 
 
 def test_read_dice_told_a_die_size_the_dice_do_not_have_says_so(

@@ -286,11 +286,16 @@ def _reader(args: argparse.Namespace, setup: Calibration | None = None) -> DiceR
                       roi=setup.roi if setup else None, lens_degrees=lens)
 
 
+def _reason(exc: Exception) -> str:
+    """Why an image was not read, without its path (a file's own error names it in its
+    message; its reason is without it): ``read-dice`` gives the path itself."""
+    return str(exc.reason if isinstance(exc, ImageError) else exc)
+
+
 def _error_line(path: str, exc: Exception) -> str:
-    """``PATH: error: REASON`` for an image not read, the path said once (a file's own
-    error names it in its message; its reason is without it)."""
+    """``PATH: error: REASON`` for an image not read, the path said once."""
     name = path if path.strip() else repr(path)
-    return f"{name}: error: {exc.reason if isinstance(exc, ImageError) else exc}"
+    return f"{name}: error: {_reason(exc)}"
 
 
 def _read_dice(args: argparse.Namespace) -> int:
@@ -309,7 +314,8 @@ def _read_dice(args: argparse.Namespace) -> int:
             read = reader.read_path(path)
         except (ImageError, ValueError) as exc:  # ValueError: not the setup's frame size
             failed += 1
-            results.append({"image": path, "error": str(exc), "dice": []})
+            # the reason alone: "image" gives the path
+            results.append({"image": path, "error": _reason(exc), "dice": []})
             if not args.json:
                 print(_error_line(path, exc))
             continue
