@@ -125,6 +125,20 @@ def test_the_next_game_takes_changes_of_players(client, services):
         p["colour"]: p["colour"] == "red" for p in summary["provinces"]}
 
 
+def test_a_campaign_on_the_default_provinces_takes_changes_of_players(client, services):
+    """QA: a first setup naming no provinces (blue, green and red) answered 400 "'provinces'
+    must be a list of provinces" to any change of players; the campaign page shows it too."""
+    cid = client.post("/api/campaigns", json={"name": "T", "setup": {}}).json["id"]
+    r = client.post(f"/api/campaigns/{cid}/next", json={"changes": [{"absent": {"colour": "red"}}]})
+    assert r.status_code == 201, r.json
+    state = services.tables.get(r.json["table"]).state
+    assert {c: p.absent for c, p in state.provinces.items()} == {
+        "blue": False, "green": False, "red": True}
+    summary = client.get(f"/api/campaigns/{cid}").json["summary"]
+    assert {p["colour"]: p["absent"] for p in summary["provinces"]} == {
+        "blue": False, "green": False, "red": True}
+
+
 def test_a_game_with_moves_played_is_taken_back_only_when_the_page_says_so(client, services):
     """A take-back of a game played on is 409 ``played`` with the moves counted (the page
     asks again, not reloads), then taken with ``"played": true``."""

@@ -110,6 +110,31 @@ def test_next_sets_the_game_up_with_players_absent(tmp_path: Path, capsys):
     assert [c for c, p in state.provinces.items() if p.absent] == ["green"]
 
 
+def test_a_campaign_on_the_default_provinces_takes_changes_of_players(tmp_path: Path, capsys):
+    """QA: a first setup naming no provinces (blue, green and red by default) refused every
+    change ("'provinces' must be a list of provinces"): the defaults are the ones changed."""
+    db = str(tmp_path / "t.sqlite3")
+    setup = tmp_path / "s.jsonl"
+    setup.write_text('{"setup": {}}\n')
+    cid = run(capsys, "campaign", "new", "T", "--setup", str(setup), "--db", db)[1].strip()
+    status, out, err = run(capsys, "campaign", "next", cid, "--absent", "red", "--db", db)
+    assert (status, err) == (0, "")
+    with SQLiteStore(db) as store:
+        state = Table.open(store, out.strip()).state
+    assert state.seating == ["blue", "green", "red"]
+    assert [c for c, p in state.provinces.items() if p.absent] == ["red"]
+    assert run(capsys, "campaign", "take-back", cid, "--db", db)[0] == 0
+    changes = tmp_path / "changes.json"
+    changes.write_text('[{"join": {"colour": "yellow", "player": "Zoe"}}]')
+    status, out, err = run(capsys, "campaign", "next", cid, "--changes", str(changes),
+                           "--db", db)
+    assert (status, err) == (0, "")
+    with SQLiteStore(db) as store:
+        state = Table.open(store, out.strip()).state
+    assert state.seating == ["blue", "green", "red", "yellow"]
+    assert state.provinces["yellow"].player == "Zoe"
+
+
 def test_take_back_the_next_game_then_nothing(tmp_path: Path, capsys):
     """``campaign take-back``: a game set up with a player absent by mistake becomes a
     table of its own, and the next game is set up again; then there is nothing to take back."""

@@ -40,6 +40,7 @@ from companion.games.seafall.setup import (
     DEFAULT_FIELDS,
     DEFAULT_PROVINCE,
     DEFAULT_SHIPS,
+    default_provinces,
 )
 from companion.games.seafall.state import TITLES
 
@@ -200,6 +201,8 @@ def apply_changes(options: Mapping[str, Any]) -> dict[str, Any]:
     ...}}``, each holding the arguments of the function of that name, :func:`miss_game` for
     ``absent``) and return the options without it."""
     out = dict(options)
+    if out.get("provinces") is None:  # a setup naming none has the default ones to change
+        out["provinces"] = default_provinces()
     changes = out.pop("campaign_changes", [])
     if not isinstance(changes, list):
         raise InvalidCommand("'campaign_changes' is a list of {\"join\"|\"catch_up\"|"

@@ -466,6 +466,11 @@ def _island(raw: Any, state: SeaFallState, index: int) -> None:
         region.sites.append(sid)
 
 
+def default_provinces() -> list[dict[str, Any]]:
+    """The provinces of a setup that names none: blue, green and red (docs/commands.md)."""
+    return [{"colour": c} for c in ("blue", "green", "red")]
+
+
 def initial_state(options: Mapping[str, Any]) -> SeaFallState:
     """Validate setup options and build the state a new game starts from."""
     options = _obj(options, "the setup options")
@@ -497,7 +502,7 @@ def initial_state(options: Mapping[str, Any]) -> SeaFallState:
     )
     provinces = options.get("provinces")
     if provinces is None:
-        provinces = [{"colour": c} for c in ("blue", "green", "red")]
+        provinces = default_provinces()
     if not isinstance(provinces, list):
         raise InvalidCommand("'provinces' lists 2 to 5 provinces")
     if not 2 <= len(provinces) <= 5:
