@@ -108,10 +108,13 @@ class InvalidSessionId(StoreError, ValueError):
 
 
 class MissingDatabase(StoreError):
-    """Asked to open an existing database where there is no file."""
+    """Asked to open an existing database where there is no file: said with what makes one,
+    as on a fresh install it is what ``sessions list`` or ``campaign list`` meets first."""
 
     def __init__(self, path: Path | str) -> None:
-        super().__init__(f"{path}: no Tableside database here")
+        super().__init__(f"{path}: no Tableside database here: nothing has been played here "
+                         "yet (tableside serve makes it, and so does a table or a campaign "
+                         "created; or give --db another database)")
         self.path = str(path)
 
 

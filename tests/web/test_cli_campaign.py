@@ -179,7 +179,23 @@ def test_a_missing_database_is_refused_not_created(tmp_path: Path, capsys):
                  ["take-back", "c1"], ["export", "c1"]):
         status, out, err = run(capsys, "campaign", *argv, "--db", str(db))
         assert (status, out) == (2, "")
-        assert err == f"tableside campaign {argv[0]}: error: {db}: no Tableside database here\n"
-    assert run(capsys, "sessions", "list", "--db", str(db))[2].endswith(
-        "no Tableside database here\n")
+        assert err == f"tableside campaign {argv[0]}: error: {db}: {NOTHING_PLAYED}\n"
+    assert run(capsys, "sessions", "list", "--db", str(db))[2].endswith(NOTHING_PLAYED + "\n")
     assert not (tmp_path / "no").exists()
+
+
+NOTHING_PLAYED = ("no Tableside database here: nothing has been played here yet (tableside "
+                  "serve makes it, and so does a table or a campaign created; or give --db "
+                  "another database)")
+
+
+def test_a_fresh_install_says_what_makes_the_database(tmp_path: Path, capsys, monkeypatch):
+    """QA: on a fresh install, ``sessions list`` and ``campaign list`` said only "no
+    Tableside database here": they still create nothing, and say in one line what does."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    db = tmp_path / "tableside" / "tableside.sqlite3"
+    for command in ("sessions", "campaign"):
+        status, out, err = run(capsys, command, "list")
+        assert (status, out) == (2, "")
+        assert err == f"tableside {command} list: error: {db}: {NOTHING_PLAYED}\n"
+    assert list(tmp_path.iterdir()) == []
