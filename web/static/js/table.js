@@ -39,6 +39,14 @@ let seatRole;             // the role the seat panel was drawn for
 let lessons = new Map();  // the host's: read id -> the die whose profile learned from it
 
 const version = () => (view ? view.version : -1);
+// The version the screen shows: what a command is sent against. A new version is kept in
+// `view` as soon as it comes, but drawn only once its /choices and /history are read; a tap
+// meanwhile, on a button of the screen before, went out with the new version and was
+// accepted (an "End the turn" the host had just taken back). Sent with the version shown,
+// it is refused as a conflict, and the page refreshes and says so.
+let shown = -1;
+let loading = 0;          // new versions whose /choices and /history are being read
+const shownVersion = () => shown;
 // what the camera sees, under a roll prompt; a camera read left pending is fetched here
 const trayWatch = cameraWatcher(tableId, {currentRead: () => read, onNewRead: readChanged});
 // the fortune counted on the button box, under a spend prompt
@@ -107,7 +115,7 @@ async function command(type, args, prompt) {
   busy = true;
   document.body.classList.add("busy");
   try {
-    const body = {type, args, expected_version: version()};
+    const body = {type, args, expected_version: shownVersion()};
     const actor = actorFor(prompt);
     if (actor) body.actor = actor;
     const out = await send(`${base}/commands`, body, tableId);
@@ -136,7 +144,7 @@ function keepKeyboard() {
 
 async function historyStep(which) {
   try {
-    const body = {expected_version: version()};
+    const body = {expected_version: shownVersion()};
     // who takes it back: a player as their province; the host as themselves (the server
     // names them), not as the province whose command it was (the history said Green undid)
     const actor = who && who.role === "host" ? null : actorFor(null);
@@ -719,7 +727,7 @@ function renderDice() {
     const prompt = (view.prompts || []).find((p) => p.kind === "roll");
     return readPanel(tableId, read, {
       faces: (config.dice || {})[prompt ? prompt.die : "seafall"] || [],
-      version, canAct: canAct(), actor: who ? (who.province || who.name) : null, nameOf: actorName,
+      version: shownVersion, canAct: canAct(), actor: who ? (who.province || who.name) : null, nameOf: actorName,
       mayAnswer: canAct() && (forAll() || !prompt || !prompt.player || who.province === prompt.player),
       onChanged: async () => { await loadRead(); refresh(); },
       onError: showError});
@@ -1159,10 +1167,14 @@ function renderUndoRedo() {
 }
 
 function renderState() {
+  // a new version is drawn once its /choices and /history are in (update): until then the
+  // screen stays as it is, whole, and so does the version its buttons are sent against
+  if (loading) return;
   const state = view.state;
   $("#status").textContent = statusLine(state);
   // the table's version, for tests and debugging: no word of it for players ("v131 spectator")
-  $("#status").dataset.version = String(view.version);
+  shown = view.version;  // drawn with its choices: what the buttons act on
+  $("#status").dataset.version = String(shown);
   renderMe();
   if (seatRole !== (who ? who.role : null)) { seatRole = who ? who.role : null; renderSeat(); }
   renderPrompt();
@@ -1260,8 +1272,13 @@ async function update(message) {
   view = message.table;
   if (fresh) {
     staleError();
-    const [gotChoices, gotHistory] = await Promise.all([loadChoices(), loadHistory(), loadRead(),
-                                                        boxCount.load((view.prompts || [])[0])]);
+    loading++;
+    let got;
+    try {
+      got = await Promise.all([loadChoices(), loadHistory(), loadRead(),
+                               boxCount.load((view.prompts || [])[0])]);
+    } finally { loading--; }
+    const [gotChoices, gotHistory] = got;
     if (!gotChoices || !gotHistory) retryLoads();
     // stream events carry a readable text (no payload): the dice themselves come from
     // the history, which has them
@@ -1338,7 +1355,7 @@ async function seatsChanged() {
 
 // A button of the box counted fortune (no new version): the count, under the spend prompt.
 async function boxCounted() {
-  if (!view) return;
+  if (!view || loading) return;  // a version being read draws the count with it
   await boxCount.load((view.prompts || [])[0]);
   renderPrompt();
 }

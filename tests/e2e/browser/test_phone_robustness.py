@@ -1,0 +1,130 @@
+"""What a QA tester found on the phone pages when phones are slow, sleep, or tap at the same
+time, on small screens and large text, and when a join link is opened again (headless
+Chromium, a real server): a tap always carries the version of what its screen shows."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+
+import pytest
+
+from companion.engine import Command
+from tests.e2e.browser.server import WAIT
+from tests.e2e.browser.test_phone_pages import join_as
+from tests.e2e.browser.test_turn_forms import demo, new_table
+
+pytest.importorskip("playwright")
+from playwright.sync_api import Error as PlaywrightError  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
+
+pytestmark = pytest.mark.slow
+expect.set_options(timeout=WAIT)
+
+CONFLICT = "The table changed meanwhile"
+
+
+def loads(table_id: str):
+    """The requests a page makes for each new version before it draws it."""
+    return re.compile(rf"/api/tables/{table_id}/(choices|history)")
+
+
+def hold(page, pattern) -> list:
+    """Hold the page's requests matching ``pattern`` (a slow phone's) until released."""
+    held: list = []
+    page.route(pattern, lambda route: held.append(route))
+    return held
+
+
+def wait_held(page, held: list) -> None:
+    for _ in range(WAIT // 20):
+        if held:
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError("the page asked nothing")
+
+
+def release(page, pattern, held: list) -> None:
+    page.unroute(pattern)
+    while held:
+        with contextlib.suppress(PlaywrightError):  # already let go by the unroute
+            held.pop(0).continue_()
+
+
+def shown_version(page) -> int:
+    return int(page.locator("#status").get_attribute("data-version"))
+
+
+def damage_with_an_upgrade(server):
+    """Ana (Blue) explored a defense-5 site with 4 dice (Blue ship 1's Bold upgrade):
+    a roll prompt for the 4 dice."""
+    table_id, table = new_table(server, {
+        "provinces": [{"colour": "blue", "player": "Ana",
+                       "ships": [{"location": "isle", "upgrades": ["Bold"]},
+                                 {"location": "isle"}]},
+                      {"colour": "red", "player": "Bo"}],
+        "islands": [{"id": "isle", "name": "Iron isle", "space": "(0, 2, 2)",
+                     "sites": [{"name": "1", "defense": 5}]}]})
+    for cmd, args in (("hire_guild", {"guild": "explorers"}),
+                      ("explore", {"flagship": "blue-1", "site": "isle/1"})):
+        table.apply(Command(cmd, args, "blue"))
+    return table_id, table
+
+
+def test_a_tap_while_a_new_version_loads_is_sent_against_the_screen_shown(devices, server):
+    """The host took Blue's hire back while Blue's phone was slow to read the new version's
+    actions: it still showed "End the turn", and its tap went out with the new version, so
+    the table accepted it. Sent with the version shown, it is a conflict: nothing applies,
+    the page refreshes and says so."""
+    ana = join_as(devices, server, "Ana", "blue")
+    ana.click("#prompt button[data-value=explorers]")
+    expect(ana.locator("#prompt")).to_be_hidden()  # hired
+    table = demo(server)
+    before = table.version
+    expect(ana.locator("#status")).to_have_attribute("data-version", str(before))
+    end = ana.locator("#actions [data-type=end_turn] button")
+    expect(end).to_be_visible()
+    pattern = loads(server.table)
+    held = hold(ana, pattern)
+    table.undo()  # the host takes the hire back
+    wait_held(ana, held)  # the phone has the new version, not yet drawn
+    assert shown_version(ana) == before
+    end.click()
+    expect(ana.locator("#notice")).to_contain_text(CONFLICT)
+    assert table.version == before + 1  # the undo alone: the turn was not ended
+    assert table.state.turn.player == "blue" and table.state.turn.guild is None
+    release(ana, pattern, held)
+    expect(ana.locator("#prompt button[data-value=explorers]")).to_be_visible()
+    expect(ana.locator("#actions [data-type=end_turn] button")).to_be_visible()
+    assert shown_version(ana) == table.version
+
+
+def test_two_phones_taking_damage_at_once_the_later_one_gets_the_plain_conflict(devices,
+                                                                                server):
+    """Two phones pressed damage options at the same time: the later one got the engine's
+    refusal, full of ids (« exhaust:red-1:Bold » n'est pas une façon de prendre ce dégât ;
+    choisissez parmi : card:red-1). Its tap is sent against what its screen shows: the plain
+    conflict."""
+    table_id, table = damage_with_an_upgrade(server)
+    table.apply(Command("roll", {"faces": ["standard", "standard", "standard", "blank"]},
+                        "blue"))
+    ana = join_as(devices, server, "Ana", "blue", table=table_id)
+    host = devices("fr-FR")
+    host.goto(server.url(f"/host/{table_id}?pin={server.services.auth.new_host_pin(table_id)}"))
+    bold = "#prompt button[data-value='exhaust:blue-1:Bold']"
+    expect(host.locator(bold)).to_be_visible()
+    pattern = loads(table_id)
+    held = hold(host, pattern)
+    version = table.version
+    ana.click(bold)  # the first phone's tap goes through
+    expect(ana.locator(bold)).to_have_count(0)
+    wait_held(host, held)
+    host.click(bold)  # the host's, a moment later, on the screen before
+    notice = host.locator("#notice")
+    expect(notice).to_contain_text("La table a changé entre-temps")
+    expect(notice).not_to_contain_text("exhaust")
+    expect(notice).not_to_contain_text("card:")
+    assert table.version == version + 1
+    release(host, pattern, held)
+    expect(host.locator(bold)).to_have_count(0)
+    expect(host.locator("#prompt button[data-value='card:blue-1']")).to_be_visible()
