@@ -128,3 +128,28 @@ def test_two_phones_taking_damage_at_once_the_later_one_gets_the_plain_conflict(
     release(host, pattern, held)
     expect(host.locator(bold)).to_have_count(0)
     expect(host.locator("#prompt button[data-value='card:blue-1']")).to_be_visible()
+
+
+def test_a_count_whose_roll_was_answered_while_the_phone_slept_is_said(devices, server):
+    """Red entered 2 of 3 dice, the phone slept, the host confirmed the dice meanwhile: back,
+    the page showed "Entered: 0 of 1" and nothing more, as catching up brings no events (the
+    notice waited for a DiceRolled event). The roll the count was for is no longer asked:
+    the notice says it was answered meanwhile."""
+    table_id, table = damage_with_an_upgrade(server)
+    ana = devices()
+    # no live stream (a phone back from sleep polls its way up): its updates carry no events
+    ana.route(re.compile(r"/api/stream/"), lambda route: route.fulfill(
+        status=404, content_type="application/json",
+        body='{"error": "not_found", "message": "no stream"}'))
+    ana.goto(server.services.auth.invite(table_id, server.base + "/").join_url)
+    ana.fill("#join-name", "Ana")
+    ana.check("input[name=province][value=blue]")
+    ana.click("#join-form button[type=submit]")
+    prompt = ana.locator("#prompt")
+    more = prompt.locator("li[data-face=standard] button[aria-label^='one more']")
+    more.click()
+    more.click()
+    expect(prompt.locator(".tally-total")).to_have_text("Entered: 2 of 4")
+    table.apply(Command("roll", {"faces": ["strong", "weak"]}, "blue"))  # 2 of the 4 dice
+    expect(prompt.locator(".tally-total")).to_have_text("Entered: 0 of 2")
+    expect(ana.locator("#notice")).to_contain_text("This roll was answered meanwhile")

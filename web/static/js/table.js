@@ -173,6 +173,17 @@ function keptTally(id) {
 function forgetKeptTally() {
   try { sessionStorage.removeItem(TALLY_KEY); } catch (err) { /* nothing kept */ }
 }
+// The count under way, if any: this page's, or one kept in the tab by the page before a
+// reload (a phone that slept); null once sent or with nothing counted.
+function countUnderWay() {
+  let count = tally;
+  if (tally.id === null) {
+    try { count = JSON.parse(sessionStorage.getItem(TALLY_KEY) || "null"); }
+    catch (err) { count = null; }
+  }
+  if (!count || count.id == null || count.sent || !count.counts) return null;
+  return Object.values(count.counts).some((n) => n > 0) ? count : null;
+}
 function dropTally() {  // answered (by this phone or another way): nothing to keep
   tally = {id: null, counts: {}};
   forgetKeptTally();
@@ -1284,11 +1295,15 @@ async function update(message) {
     // the history, which has them
     const types = (message.events || []).map((e) => e.type);
     // faces being counted by hand for a roll that another answer took (the camera read it,
-    // another phone sent it): said, so the count does not vanish unexplained
-    const counting = tally.id !== null && !tally.sent && Object.values(tally.counts).some((n) => n > 0);
-    if (counting && !(view.prompts || []).some((p) => p.id === tally.id)) {
+    // another phone sent it): said, so the count does not vanish unexplained; said once
+    // the roll it was for is no longer asked, whether or not this update carries the roll's
+    // events (a phone back from sleep catches up with none), unless it says the roll was
+    // only taken back (an undo of the endeavor)
+    const counting = countUnderWay();
+    if (counting && !(view.prompts || []).some((p) => p.id === counting.id)) {
       dropTally();
-      if (types.includes("DiceRolled") || types.includes("DiceRerolled")) notice(t("roll.taken"), "info");
+      const rolled = types.includes("DiceRolled") || types.includes("DiceRerolled");
+      if (rolled || !types.includes("CommandUndone")) notice(t("roll.taken"), "info");
     }
     if (types.includes("CommandUndone")) flash(null);  // a roll taken back is not shown on
     if (types.includes("DiceRolled") || types.includes("DiceRerolled")) {
