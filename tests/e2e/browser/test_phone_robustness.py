@@ -153,3 +153,17 @@ def test_a_count_whose_roll_was_answered_while_the_phone_slept_is_said(devices, 
     table.apply(Command("roll", {"faces": ["strong", "weak"]}, "blue"))  # 2 of the 4 dice
     expect(prompt.locator(".tally-total")).to_have_text("Entered: 0 of 2")
     expect(ana.locator("#notice")).to_contain_text("This roll was answered meanwhile")
+
+
+def test_undone_is_not_said_once_another_change_comes(devices, server):
+    """"Undone." stayed on screen after the next command, made on another phone."""
+    ana = join_as(devices, server, "Ana", "blue")
+    ana.click("#prompt button[data-value=merchants]")
+    expect(ana.locator("#undo")).to_be_enabled()
+    ana.click("#undo")
+    notice = ana.locator("#notice")
+    expect(notice).to_have_text("Undone.")
+    table = demo(server)
+    table.apply(Command("hire_guild", {"guild": "builders"}, "blue"))  # another phone
+    expect(ana.locator("#status")).to_have_attribute("data-version", str(table.version))
+    expect(notice).to_have_text("", timeout=1000)  # not at the 6 s timer

@@ -55,10 +55,13 @@ const boxCount = boxFortune(tableId);
 let errorShownAt = 0;  // when the error in the notice was shown (0: none)
 let unanswered = false;  // the notice says the table did not answer (a NetworkError)
 
+let noticeKind = null;  // the kind of the notice shown ("info", "warn", "error"), or null
+
 function notice(text, kind) {
   const box = $("#notice");
   if (text) text = text.charAt(0).toUpperCase() + text.slice(1);  // a refusal is a sentence
   fill(box, text ? h("p", {class: "notice " + (kind || "info"), text}) : null);
+  noticeKind = text ? (kind || "info") : null;
   errorShownAt = text && kind === "error" ? Date.now() : 0;
   unanswered = false;
   if (text && kind !== "error") setTimeout(() => { if (box.textContent === text) fill(box); }, 6000);
@@ -120,7 +123,7 @@ async function command(type, args, prompt) {
     if (actor) body.actor = actor;
     const out = await send(`${base}/commands`, body, tableId);
     if (errorShownAt) notice(null);  // it went through: an error shown before it is over
-    await update({version: out.version, table: out, events: out.events || []});
+    await update({version: out.version, table: out, events: out.events || [], own: true});
     keepKeyboard();
     return true;
   } catch (err) {
@@ -150,7 +153,7 @@ async function historyStep(which) {
     const actor = who && who.role === "host" ? null : actorFor(null);
     if (actor) body.actor = actor;
     const out = await send(`${base}/${which}`, body, tableId);
-    await update({version: out.version, table: out, events: out.events || []});
+    await update({version: out.version, table: out, events: out.events || [], own: true});
     notice(t(which === "undo" ? "history.undone" : "history.redone"), "info");
   } catch (err) {
     showError(err);
@@ -1283,6 +1286,8 @@ async function update(message) {
   view = message.table;
   if (fresh) {
     staleError();
+    // a word on this phone's last step ("Undone.") is over once another change comes
+    if (!message.own && noticeKind === "info") notice(null);
     loading++;
     let got;
     try {
