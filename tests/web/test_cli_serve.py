@@ -119,3 +119,28 @@ def test_serve_does_not_open_a_database_a_backup_is_being_restored_into(tmp_path
         assert main(["serve", "--port", "1", "--db", str(db), *NO_HARDWARE]) == 2
     assert "a backup is being restored into it right now" in capsys.readouterr().err
     assert backups(db) == []  # it stopped before anything, its backup at start included
+
+
+def test_serve_says_when_it_creates_a_new_database(tmp_path, capsys, monkeypatch):
+    """QA: a mistyped --db served a new empty database without a word (its folders made
+    too). A --db in no folder is refused, naming the folder, and nothing is made; a new
+    database is said on the console; the default's folder is still made on first use."""
+    db = tmp_path / "mistyped" / "dir" / "x.sqlite3"
+    assert main(["serve", "--db", str(db), *NO_HARDWARE]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tableside serve: --db: there is no folder {db.parent}; "
+                          "nothing was created") and len(err.splitlines()) == 1
+    assert not (tmp_path / "mistyped").exists()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "fresh"))
+    default = tmp_path / "fresh" / "tableside" / "tableside.sqlite3"
+    with socket.socket() as taken:  # serve opens the database, then stops: its port is taken
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        for argv, path in (([], default), (["--db", str(tmp_path / "t.sqlite3")],
+                                           tmp_path / "t.sqlite3")):
+            assert main(["serve", "--port", port, *argv, *NO_HARDWARE]) == 2
+            assert f"Tableside: new database created at {path}\n" in capsys.readouterr().out
+            assert path.is_file()
+            assert main(["serve", "--port", port, *argv, *NO_HARDWARE]) == 2
+            assert "new database" not in capsys.readouterr().out  # the second time, not new

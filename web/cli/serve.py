@@ -42,8 +42,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=_port, default=8000,
                    help="port (default %(default)s; 0: any free port)")
     p.add_argument("--db", type=Path, default=None,
-                   help=f"the database file (default {default_db_path()}); dice read "
-                        "pictures are kept in reads/ beside it")
+                   help=f"the database file (default {default_db_path()}); its folder "
+                        "must exist (the default's is made); a new one is said on the "
+                        "console; dice read pictures are kept in reads/ beside it")
     p.add_argument("--demo", action="store_true",
                    help="run the whole loop with a demonstration SeaFall table, recorded "
                         "dice frames and a simulated button box (on a Raspberry Pi, the "
@@ -163,10 +164,16 @@ def run(args: argparse.Namespace) -> int:
             print(f"tableside serve: --box: {exc}", file=sys.stderr)
             return 2
     path = args.db or default_db_path()
+    if args.db is not None and not path.parent.is_dir():  # a typo is not made a new database
+        print(f"tableside serve: --db: there is no folder {path.parent}; nothing was created "
+              "(make the folder first, or leave --db out for the default "
+              f"{default_db_path()})", file=sys.stderr)
+        return 2
     held = ExitStack()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)  # the default's folder, on first use
         held.enter_context(serving(path))  # until serve stops: no restore under it
+        new = not path.exists()
         store = SQLiteStore(path)
     except (OSError, StoreError) as exc:
         held.close()
@@ -176,6 +183,8 @@ def run(args: argparse.Namespace) -> int:
                   f"{newest.taken:%Y-%m-%d %H:%M} UTC; to play on from it: "
                   f"tableside backup restore latest --db {path}", file=sys.stderr)
         return 2
+    if new:
+        print(f"Tableside: new database created at {path}", flush=True)
     _back_up(path, "serve-start")
     services = Services(store, data_dir=path.parent, pictures_budget=args.pictures_mb)
     console: HardwareConsole | None = None
