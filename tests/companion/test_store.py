@@ -228,6 +228,27 @@ def test_store_failed_migration_leaves_the_previous_version(db: Path) -> None:
     assert "half" not in names
 
 
+def test_the_documented_schema_is_a_new_databases(db: Path) -> None:
+    """docs/store.md, "Schema": its version and its tables are those a new database has (it
+    said version 1 and four tables when a new database had version 3 and eight)."""
+    import re
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "store.md").read_text("utf-8")
+    section = doc[doc.index("\n## Schema (version "):doc.index("\n### Migrations")]
+    documented = int(re.search(r"## Schema \(version (\d+)\)", section).group(1))
+    tables = re.findall(r"^\| `(\w+)` \|", section, flags=re.MULTILINE)
+    with SQLiteStore(db):
+        pass
+    conn = sqlite3.connect(db)
+    try:
+        created = [row[0] for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")]
+    finally:
+        conn.close()
+    assert documented == _pragma(db, "user_version") == latest_version()
+    assert sorted(tables) == sorted(created)
+
+
 def test_migrations_must_be_numbered_without_gaps() -> None:
     conn = sqlite3.connect(":memory:", isolation_level=None)
     try:
