@@ -9,7 +9,7 @@ a log line; where they have a choice, a prompt lists the legal options.
 2. Each player trains an advisor with a retired advisor (a different one each), if they
    can; expertise of the same kind combines.
 3. Each player keeps one advisor; the winner only one cheaper (in gold) than every advisor
-   the others kept.
+   the others kept, so the winner keeps last (even when a tie would put them first).
 4. Each player improves one value of one ship (at most 5, RULES-FACTS).
 5. Each player rolls one die per fortune and reputation token left: one success takes back
    an enmity token, two cross out one of their permanent stickers; the tokens left become
@@ -61,7 +61,15 @@ def begin(em: Emitter) -> None:
 
 def _begin_step(em: Emitter, step: int) -> None:
     state = em.state
-    order = [state.winner or ""] if step == 1 else step_order(state)
+    if step == 1:
+        order = [state.winner or ""]
+    else:
+        order = step_order(state)
+        if step == 3 and state.winner in order:
+            # the winner's keep is checked against every other kept advisor: it keeps last,
+            # even when a tie for the most glory would have it choose first
+            order.remove(state.winner)
+            order.append(state.winner)
     em("EndStepBegan", step=step, name=STEP_NAMES[step], order=order)
 
 

@@ -17,10 +17,14 @@ class Game:
         options = {"start_at": "turn", **options}  # scenarios start in a turn, not in winter
         self.events: list[Event] = list(self.engine.setup(options))
         self.state: SeaFallState = fold(self.engine, self.events)
+        self.options = options
+        self.commands: list[Command] = []  # those accepted, to replay them at a table
 
     def do(self, type_: str, actor: str | None = None, **args: Any) -> list[Event]:
-        events = list(self.engine.decide(self.state, Command(type_, args, actor)))
+        command = Command(type_, args, actor)
+        events = list(self.engine.decide(self.state, command))
         self.state = fold(self.engine, events, self.state)
+        self.commands.append(command)
         self.events.extend(events)
         return events
 
@@ -83,3 +87,19 @@ def check_glory(game: Game, initial: SeaFallState) -> None:
                 earned += p["amount"]
         offset = initial.provinces[colour].glory - held_glory(initial, colour)
         assert prov.glory == offset + earned + held_glory(game.state, colour), colour
+
+
+def undo_restores(options: dict[str, Any], commands: list[Command]) -> SeaFallState:
+    """Play ``commands`` at a table; the last is undone and the state before it must come
+    back. Returns the state the last command reached."""
+    from companion.table import Table
+
+    with Table.in_memory("seafall", {"start_at": "turn", **options}) as table:
+        for command in commands[:-1]:
+            table.apply(command)
+        before = table.state
+        table.apply(commands[-1])
+        after = table.state
+        table.undo()
+        assert table.state == before
+        return after

@@ -4,7 +4,7 @@ Green's kept advisor, Green's enmity roll, and the titles after a tie."""
 from __future__ import annotations
 
 import pytest
-from seafall_driver import Game, island
+from seafall_driver import Game, island, undo_restores
 
 from companion.errors import IllegalCommand, InvalidCommand
 
@@ -107,6 +107,43 @@ def test_green_keeps_only_the_advisor_cheaper_than_all_others_kept():
         g.do("keep_advisor", choice="Captain")
     g.do("keep_advisor", choice="Madman")
     assert g.state.provinces["green"].kept_advisor == "Madman"
+
+
+def test_a_winner_by_tie_keeps_last_and_under_every_other_keep():
+    """"End of Game" step 3 (page 21): the winner keeps only an advisor cheaper than every one
+    the others keep. Blue (Prince) and Red (Duke) tie at 12 glory; Red, less prominent, wins
+    and would choose first in the order of glory. Before, Red kept Local Guide (2 gold) and
+    Blue then Powder Monkey (1 gold), both accepted. The winner now keeps last."""
+    provinces = [{"colour": "blue", "title": "prince", "glory": 12,
+                  "advisors": ["Savage", "Powder Monkey"]},
+                 {"colour": "red", "title": "duke", "glory": 12,
+                  "advisors": ["Captain", "Local Guide"]},
+                 {"colour": "green", "title": "count", "glory": 5, "advisors": ["Foreman"]}]
+    g = ending(provinces)
+    assert g.state.winner == "red"
+    to_step(g, 3)
+    assert g.last("EndStepBegan").payload["order"] == ["green", "blue", "red"]
+    g.do("keep_advisor", choice="Foreman")
+    assert g.prompt.player == "blue"
+    with pytest.raises(IllegalCommand, match="red"):
+        g.do("keep_advisor", choice="Local Guide", actor="red")
+    g.do("keep_advisor", choice="Powder Monkey")
+    # nothing of Red's costs less than 1 gold: Red keeps none, and step 4 begins
+    assert g.state.provinces["red"].kept_advisor is None
+    assert g.last("AdvisorKept").payload["player"] == "red"
+    assert g.state.end_step == 4
+    assert undo_restores(g.options, g.commands).end_step == 4  # undo: Blue chooses again
+    g = ending(provinces)
+    to_step(g, 3)
+    g.do("keep_advisor", choice="Foreman")
+    g.do("keep_advisor", choice="Savage")
+    assert g.prompt.player == "red"
+    assert [o.value for o in g.prompt.options] == ["Local Guide"]
+    with pytest.raises(IllegalCommand, match="cannot be kept"):
+        g.do("keep_advisor", choice="Captain")
+    g.do("keep_advisor", choice="Local Guide")
+    assert g.state.provinces["red"].kept_advisor == "Local Guide"
+    assert undo_restores(g.options, g.commands).provinces["red"].kept_advisor == "Local Guide"
 
 
 def test_why_no_advisor_is_kept_reads_in_english_and_french():
