@@ -56,6 +56,29 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 DEFAULT_SNAPSHOT_EVERY = 50
 MEMORY = ":memory:"
 
+#: The database files a store of this process has open, by (device, inode), each with how
+#: many stores: their header is not read through a file of :func:`inspect`'s own, as
+#: closing any file of a database lets go of every SQLite lock this process holds on it
+#: (POSIX locks are the process's). A server that lost them so had its -wal and -shm
+#: deleted under it by the next program to close the database (it took itself for the
+#: last), and wrote on into a deleted journal, lost with a crash; a restore went through.
+_OPEN_FILES: dict[tuple[int, int], int] = {}
+_OPEN_FILES_LOCK = threading.Lock()
+
+
+def _file_key(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _held_open(path: Path) -> bool:
+    key = _file_key(path)
+    with _OPEN_FILES_LOCK:
+        return key is not None and key in _OPEN_FILES
+
 Clock = Callable[[], datetime]
 
 
@@ -77,8 +100,11 @@ def inspect(path: Path, migrations: Sequence[Migration] = MIGRATIONS) -> int | N
         return None
     if not path.is_file():
         raise DatabaseUnreadable(path, "not a regular file")
-    with path.open("rb") as f:
-        header = f.read(100)
+    if _held_open(path):  # a store here has it open, so it is ours: SQLite reads it alone
+        header = b""
+    else:
+        with path.open("rb") as f:
+            header = f.read(100)
     if header and (len(header) < 100 or not header.startswith(SQLITE_MAGIC)):
         raise DatabaseUnreadable(path, "not an SQLite file")
     if header:
@@ -169,12 +195,23 @@ class SQLiteStore(CampaignTables, CampaignExport):
             conn.close()
             raise
         self._conn = conn
+        self._file = _file_key(self.path) if self.path is not None else None
+        if self._file is not None:
+            with _OPEN_FILES_LOCK:
+                _OPEN_FILES[self._file] = _OPEN_FILES.get(self._file, 0) + 1
 
     # -- lifecycle -------------------------------------------------------------------------
 
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+            if self._file is not None:
+                with _OPEN_FILES_LOCK:
+                    if _OPEN_FILES[self._file] > 1:
+                        _OPEN_FILES[self._file] -= 1
+                    else:
+                        del _OPEN_FILES[self._file]
+                self._file = None
 
     def __enter__(self) -> SQLiteStore:
         return self

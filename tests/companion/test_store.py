@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -226,6 +228,53 @@ def test_store_failed_migration_leaves_the_previous_version(db: Path) -> None:
     with SQLiteStore(db) as store:
         names = {r[0] for r in store._conn.execute("SELECT name FROM sqlite_master")}
     assert "half" not in names
+
+
+# A server: its store open, a backup taken beside it (which checks the file as any store
+# does), then a write each time it is told to, saying how many sessions it sees.
+SERVER = """
+import sys
+from pathlib import Path
+from companion.store import SQLiteStore
+from companion.store.backup import take
+db = Path(sys.argv[1])
+store = SQLiteStore(db)
+take(db)
+for _ in sys.stdin:
+    store.create_session("tally", {}, [])
+    print(len(store.sessions()), flush=True)
+"""
+
+
+def test_checking_an_open_database_keeps_the_processs_sqlite_locks(db: Path) -> None:
+    """Closing any file of a database lets go of every SQLite lock the process holds on it.
+    The check of a file's header (``inspect``, run by every backup) so dropped a running
+    server's locks: the next program to close the database took itself for the last one
+    and deleted the -wal and -shm under the server, whose writes then went into a deleted
+    journal, seen by no one else and lost with a crash."""
+    with SQLiteStore(db) as store:
+        store.create_session("tally", {}, [])
+    with subprocess.Popen([sys.executable, "-c", SERVER, str(db)], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, text=True,
+                          cwd=Path(__file__).resolve().parents[2]) as server:
+        assert server.stdin is not None and server.stdout is not None
+        try:
+            server.stdin.write("\n")
+            server.stdin.flush()
+            assert server.stdout.readline() == "2\n"  # its backup taken, a table made
+            with SQLiteStore(db) as other:  # another program: tableside sessions list
+                assert len(other.sessions()) == 2
+            assert db.with_name(db.name + "-wal").exists()  # not deleted under the server
+            server.stdin.write("\n")
+            server.stdin.flush()
+            assert server.stdout.readline() == "3\n"
+            with SQLiteStore(db) as other:
+                assert len(other.sessions()) == 3  # its write is seen
+        finally:
+            server.kill()  # as a crash
+            server.wait(timeout=10)
+    with SQLiteStore(db) as store:
+        assert len(store.sessions()) == 3  # and kept
 
 
 def test_the_documented_schema_is_a_new_databases(db: Path) -> None:
