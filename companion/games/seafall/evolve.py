@@ -148,6 +148,8 @@ def _advisor_dealt(state: SeaFallState, p: Mapping[str, Any]) -> None:
 @handles("FieldsHarvested")
 def _fields_harvested(state: SeaFallState, p: Mapping[str, Any]) -> None:
     state.provinces[p["player"]].gold += p["gold"]
+    fallow = p.get("fallow", [])
+    state.fallow_fields = [f for f in state.fallow_fields if f not in fallow]
 
 
 @handles("EnmityMoved")
@@ -426,6 +428,11 @@ def _plunder_chosen(state: SeaFallState, p: Mapping[str, Any]) -> None:
     end.plunder_site = p["site"]
     end.picks_left = p.get("picks", 0)
     end.plunder_step = p.get("step")
+    if state.sites[p["site"]].kind == "field":
+        # "Plunder" > "Field": no gold at the next winter's harvest, and (our reading) not
+        # plundered again this year even when the enmity owed went back home instead
+        state.plundered_sites.append(p["site"])
+        state.fallow_fields.append(p["site"])
 
 
 @handles("PlunderSkipped")

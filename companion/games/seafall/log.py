@@ -133,7 +133,9 @@ _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "AdvisorDealt": lambda p: f"{p['advisor']} is dealt to the forum.",
     "FieldsHarvested": lambda p: f"{_who(p['player'])} harvests {p['gold']} gold"
                                  + (f" ({len(p['skipped'])} field(s) with enmity give nothing)"
-                                    if p["skipped"] else "") + ".",
+                                    if p["skipped"] else "")
+                                 + (f" ({len(p['fallow'])} field(s) plundered since the last "
+                                    "harvest give nothing)" if p.get("fallow") else "") + ".",
     "EnmityMoved": lambda p: f"{_n(p['count'], 'enmity token')} of {_who(p['owner'])} on "
                              f"{p['site']} {'moves' if p['count'] == 1 else 'move'} "
                              + ("to the At War With space." if p["to"] == "at_war"

@@ -375,7 +375,10 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "AdvisorDealt": lambda p: f"{p['advisor']} arrive au forum.",
     "FieldsHarvested": lambda p: f"{_who(p['player'])} récolte {p['gold']} or"
                                  + (f" ({_n(len(p['skipped']), 'champ')} sous hostilité, "
-                                    "sans revenu)" if p["skipped"] else "") + ".",
+                                    "sans revenu)" if p["skipped"] else "")
+                                 + (f" ({_n(len(p['fallow']), 'champ pillé', 'champs pillés')} "
+                                    "depuis la dernière récolte, sans revenu)" if p.get("fallow")
+                                    else "") + ".",
     "EnmityMoved": lambda p: f"{_n(p['count'], 'jeton Hostilité', 'jetons Hostilité')} "
                              f"{_of(p['owner'])} sur {p['site']} "
                              + (("part" if p["count"] < 2 else "partent")

@@ -67,6 +67,8 @@ def plunderable(state: SeaFallState, raider: str, target: str, successes: int) -
         value = site.plunder_value
         if value is None or value > successes or any(site.enmity.values()):
             continue
+        if site.kind == "field" and site.id in state.plundered_sites:
+            continue  # plundered this year, its enmity returned rather than placed
         if site.kind == "building_site" and site.structure is None:
             continue
         if can_pay_enmity(state, raider, value, target):
@@ -78,10 +80,12 @@ def check_province_raid(state: SeaFallState, raider: str, target: str) -> None:
     """Refuse a province raid whose plunder the raider could never pay enmity for."""
     sites = [s for s in state.region_sites(target)
              if s.plunder_value is not None and not any(s.enmity.values())
-             and not (s.kind == "building_site" and s.structure is None)]
+             and not (s.kind == "building_site" and s.structure is None)
+             and not (s.kind == "field" and s.id in state.plundered_sites)]
     owner = state.provinces[target].player  # named by its player, as the history names it
     if not sites:
-        raise IllegalCommand(f"every site in {owner}'s province already has enmity this year")
+        raise IllegalCommand(f"every site in {owner}'s province already has enmity or was "
+                             "plundered this year")
     cheapest = min(s.plunder_value or 0 for s in sites)
     prov = state.provinces[raider]
     if not can_pay_enmity(state, raider, cheapest, target):

@@ -303,8 +303,9 @@ _REFUSALS: list[tuple[str, str]] = [
      "la réserve n’a plus de {good:1} : {site:2} ne peut pas être pillé"),
     (r"no (\w+) 10-gold upgrade is available, so (.+) cannot be raided",
      "aucune amélioration {good:1} à 10 or n’est disponible : {site:2} ne peut pas être pillé"),
-    (r"every site in (.+)'s province already has enmity this year",
-     "chaque lieu de la province {de:1} porte déjà de l’hostilité cette année"),
+    (r"every site in (.+)'s province already has enmity or was plundered this year",
+     "chaque lieu de la province {de:1} porte déjà de l’hostilité ou a déjà été pillé "
+     "cette année"),
     (r"(.+) has (\d+) enmity token\(s\) to give; the cheapest site to plunder in (.+)'s "
      r"province needs (\d+)",
      "{1} a {2} jeton(s) Hostilité à donner ; le lieu le moins cher à piller dans la "

@@ -262,8 +262,11 @@ class SeaFallState:
     milestones: list[Milestone] = field(default_factory=list)
     event_deck: list[str] = field(default_factory=list)
     events_below: list[list[str]] = field(default_factory=list)
-    # building sites whose structure was plundered this year: not built on until winter
+    # building sites whose structure was plundered this year: not built on until winter;
+    # fields plundered this year: not plundered again until winter (tokens or none)
     plundered_sites: list[str] = field(default_factory=list)
+    # fields plundered since the last harvest: they yield nothing at the next one
+    fallow_fields: list[str] = field(default_factory=list)
     bagged_events: list[str] = field(default_factory=list)
     event: str | None = None  # the event revealed this round
     event_powers: dict[str, list[Effect]] = field(default_factory=dict)  # by event name

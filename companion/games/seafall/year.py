@@ -2,11 +2,12 @@
 
 Winter, in order: (1) the astrolabe and event deck go to the player with the least glory,
 ties to the less prominent title; (2) the forum is dismissed and five advisors dealt; (3)
-harvest: each field without enmity pays its gold; (4) enmity tokens move (not in a game's
-first winter): from province sites to that province's At War With space, from island sites
-onto the island's garrison; (5) islands produce a good on each good site without one, from
-the limited supply, westernmost island first and highest defense first; (6) advisors in
-council rooms and the supply's structures and upgrades are refreshed (not upgrades on ships).
+harvest: each field without enmity, and not plundered since the last harvest, pays its
+gold; (4) enmity tokens move (not in a game's first winter): from province sites to that
+province's At War With space, from island sites onto the island's garrison; (5) islands
+produce a good on each good site without one, from the limited supply, westernmost island
+first and highest defense first; (6) advisors in council rooms and the supply's structures
+and upgrades are refreshed (not upgrades on ships).
 
 A round: (1) an event is revealed; (2) each player takes a turn, from the astrolabe holder
 clockwise; (3) the event is resolved and dismissed; (4) if anyone's glory reached the
@@ -77,13 +78,17 @@ def _harvest(em: Emitter) -> None:
             em("AbsentPassedBy", player=colour, step=None,
                what="no harvest (no gold is placed in an absent province)")
             continue
-        paid, skipped = [], []
+        paid, skipped, fallow = [], [], []
         for site in state.region_sites(colour):
             if site.kind != "field":
                 continue
-            (skipped if any(site.enmity.values()) else paid).append(site.id)
+            if site.id in state.fallow_fields:  # "Plunder" > "Field"
+                fallow.append(site.id)
+            else:
+                (skipped if any(site.enmity.values()) else paid).append(site.id)
         gold = sum(state.sites[s].value or 0 for s in paid)
-        em("FieldsHarvested", player=colour, gold=gold, fields=paid, skipped=skipped)
+        extra = {"fallow": fallow} if fallow else {}  # fields plundered since the last one
+        em("FieldsHarvested", player=colour, gold=gold, fields=paid, skipped=skipped, **extra)
 
 
 def _move_enmity(em: Emitter) -> None:

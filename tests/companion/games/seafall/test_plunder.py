@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from seafall_driver import island
+from seafall_driver import Game, island, undo_restores
 
 from companion.errors import IllegalCommand
 
@@ -206,3 +206,54 @@ def test_no_province_raids_in_the_prologue(game):
     g.do("hire_guild", guild="soldiers")
     with pytest.raises(IllegalCommand, match="prologue"):
         g.do("raid", flagship="red-1", province="blue")
+
+
+def field_plundered_with_returned_enmity() -> Game:
+    """Blue, at war with Red (2 of Red's tokens), plunders Red's field: the 2 tokens owed go
+    back to Red's home, none is left on the field."""
+    g = Game({"provinces": [
+        {"colour": "blue", "at_war_with": {"red": 2},
+         "ships": [{"location": "red", "raid": 5}, {"location": "red"}]},
+        {"colour": "red", "ships": [{"location": "blue"}, {"location": "blue"}]},
+        {"colour": "green"}]})
+    g.do("hire_guild", guild="soldiers")
+    g.do("raid", flagship="blue-1", province="red")
+    g.roll(*(["standard"] * g.state.endeavor.dice))
+    g.do("plunder", choice="red/field-1")
+    assert g.types()[-3:-1] == ["EnmityReturned", "GoldTaken"]
+    assert not g.state.sites["red/field-1"].enmity
+    return g
+
+
+def test_a_plundered_field_gives_nothing_at_the_next_harvest_even_without_enmity():
+    """"Plunder" > "Field" (page 17): the field does not produce gold at the next winter's
+    harvest. Before, with its enmity returned rather than placed, it paid its 4 gold: Red
+    harvested 8. Undoing the plunder gives the field back its harvest."""
+    from companion.games.seafall.engine import SeaFall
+
+    g = field_plundered_with_returned_enmity()
+    assert g.state.fallow_fields == ["red/field-1"]
+    before = undo_restores(g.options, g.commands)
+    assert before.fallow_fields == ["red/field-1"]
+    while g.state.year == 1:
+        g.do("end_turn")
+    harvest = next(e for e in g.events if e.type == "FieldsHarvested"
+                   and e.payload["player"] == "red")
+    assert harvest.payload["gold"] == 4 and harvest.payload["fallow"] == ["red/field-1"]
+    assert SeaFall().describe(harvest, state=g.state) == (
+        "Red harvests 4 gold (1 field(s) plundered since the last harvest give nothing).")
+    assert SeaFall().describe(harvest, "fr", g.state) == (
+        "Rouge récolte 4 or (1 champ pillé depuis la dernière récolte, sans revenu).")
+    assert g.state.fallow_fields == [] and g.state.plundered_sites == []  # next year: as ever
+    assert g.replayed() == g.state
+
+
+def test_a_field_plundered_with_its_enmity_returned_is_not_plundered_again_this_year():
+    """"Plunder": sites with enmity tokens are not raided again this year. Our reading: a
+    field plundered once this year is not plundered again even when the enmity owed went
+    home instead of onto it (docs/seafall.md). It is no longer offered."""
+    from companion.games.seafall.plunder import plunderable
+
+    g = field_plundered_with_returned_enmity()
+    assert "red/field-1" not in [s.id for s in plunderable(g.state, "green", "red", 7)]
+    assert "red/field-2" in [s.id for s in plunderable(g.state, "green", "red", 7)]
