@@ -167,3 +167,50 @@ def test_undone_is_not_said_once_another_change_comes(devices, server):
     table.apply(Command("hire_guild", {"guild": "builders"}, "blue"))  # another phone
     expect(ana.locator("#status")).to_have_attribute("data-version", str(table.version))
     expect(notice).to_have_text("", timeout=1000)  # not at the 6 s timer
+
+
+def page_width(page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+# A 320 px phone, and a 390 px one with its page zoomed (large text): a zoom of 1.5 leaves
+# the page 260 CSS px, a zoom of 2, 195 px.
+NARROW = (320, 260, 195)
+
+
+@pytest.mark.parametrize(("locale", "role"), [
+    pytest.param("en-GB", "player", id="English"),
+    pytest.param("fr-FR", "joueur", id="French"),
+])
+def test_no_page_is_wider_than_a_narrow_or_zoomed_phone(devices, server, locale, role):
+    """At 320 px the dice count rows ended at 337 px in French, 327 in English (the "+" past
+    the card), and the home page's join link did not wrap (339 px); zoomed 1.5 at 390 px the
+    province cards' number boxes made the page 413 px wide; zoomed 2, "Français" was cut
+    off. Nothing is wider than the screen: the home page, the join page, and the table page
+    with a dice count, an endeavor's odds, the provinces, glory, the rules' search and the
+    turn's actions."""
+    table_id, _table = damage_with_an_upgrade(server)
+    phone = {"width": 320, "height": 640}
+    home = devices(locale, viewport=phone)
+    home.goto(server.url("/"))
+    expect(home.locator("#demo-join-link")).to_be_visible()
+    ana = join_as(devices, server, "Ana", "blue", locale=locale, role=role, table=table_id,
+                  viewport=phone)
+    expect(ana.locator("li.tally-row")).to_have_count(4)
+    expect(ana.locator("#provinces .tokens").first).to_be_visible()
+    joining = devices(locale, viewport=phone)
+    joining.goto(server.join_link())
+    cy = join_as(devices, server, "Cy", "blue", locale=locale, role=role, viewport=phone)
+    cy.click("#prompt button[data-value=explorers]")  # the turn's actions, every group open
+    expect(cy.locator("#actions details[data-type=sail]")).to_be_visible()
+    for group in cy.locator("#actions details").all():
+        group.evaluate("(d) => { d.open = true; }")
+    for width in NARROW:
+        for page in (home, ana, joining, cy):
+            page.set_viewport_size({"width": width, "height": 640})
+            assert page_width(page) <= width, (page.url, width)
+        plus = ana.locator("li.tally-row button[data-key^=more]").last.bounding_box()
+        card = ana.locator("#prompt").bounding_box()
+        assert plus["x"] + plus["width"] <= card["x"] + card["width"]
+        lang = home.locator(".langs a").bounding_box()
+        assert lang["x"] >= 0 and lang["x"] + lang["width"] <= width
