@@ -53,6 +53,9 @@ def hire_advisor(state: SeaFallState, cmd: Command) -> list[Event]:
     if name not in state.forum:
         raise IllegalCommand(f"{name} is not in the forum")
     kind = state.catalogue.advisors[name]
+    if pay == "reputation" and kind.reputation <= 0:
+        # "Reputation Tokens": reputation pays only for an advisor with a reputation cost
+        raise IllegalCommand(f"{name} has no reputation cost: hire it with gold")
     if pay == "gold" and prov.gold < kind.gold:
         raise IllegalCommand(f"{prov.player} has {prov.gold} gold; {name} costs {kind.gold}")
     if pay == "reputation" and prov.reputation < kind.reputation:

@@ -176,6 +176,8 @@ _REFUSALS: list[tuple[str, str]] = [
      "on engage un conseiller ou on achète un trésor avant d’en activer un"),
     (r"(.+) already hired an advisor or bought a treasure this turn",
      "{1} a déjà engagé un conseiller ou acheté un trésor ce tour-ci"),
+    (r"(.+) has no reputation cost: hire it with gold",
+     "{1} n’a pas de coût en réputation : engagez-le avec de l’or"),
     (r"(.+) is not in the forum", "{1} n’est pas au forum"),
     (r"(.+) is not among the treasures for sale", "{1} n’est pas parmi les trésors en vente"),
     (r"(.+) has no colour: no good discounts it",

@@ -5,8 +5,9 @@ SeaFall")."""
 from __future__ import annotations
 
 import pytest
-from seafall_driver import Game, island
+from seafall_driver import Game, island, undo_restores
 
+from companion.engine import Command
 from companion.errors import IllegalCommand
 
 
@@ -237,6 +238,31 @@ def test_library_owner_may_hire_several():
     g.do("hire_advisor", advisor="Madman")
     g.do("hire_advisor", advisor="Smuggler")
     assert [a.name for a in g.state.provinces["red"].council] == ["Madman", "Smuggler"]
+
+
+def test_an_advisor_without_a_reputation_cost_is_not_hired_with_reputation():
+    """"Reputation Tokens" (page 9): reputation pays for an advisor instead of gold only when
+    the advisor has a reputation cost. Before, Miser (3 gold, no reputation cost) was hired
+    for nothing with pay "reputation", and the choices offered it."""
+    from companion.games.seafall.refusals_fr import refusal
+
+    options = {"provinces": [{"colour": "blue", "gold": 2, "reputation": 1},
+                             {"colour": "red"}, {"colour": "green"}],
+               "components": {"advisors": [{"name": "Miser", "guild": "explorers", "gold": 3,
+                                            "reputation": 0, "expertise": {"explore": 1}}]},
+               "forum": ["Miser", "Savage"]}
+    g = Game(options)
+    with pytest.raises(IllegalCommand, match="Miser has no reputation cost: hire it with gold"
+                       ) as refused:
+        g.do("hire_advisor", advisor="Miser", pay="reputation")
+    assert refusal(str(refused.value)) == ("Miser n’a pas de coût en réputation : "
+                                           "engagez-le avec de l’or")
+    hires = [c["args"] for c in g.engine.legal_commands(g.state)
+             if c["type"] == "hire_advisor"]
+    assert hires == [{"advisor": "Savage", "pay": "reputation"}]  # 2 gold buys neither
+    after = undo_restores(options, [Command("hire_advisor", {"advisor": "Savage",
+                                                             "pay": "reputation"}, "blue")])
+    assert after.provinces["blue"].reputation == 0 and after.forum == ["Miser"]
 
 
 @pytest.mark.parametrize("cost, good, paid", [
