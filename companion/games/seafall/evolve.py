@@ -89,6 +89,7 @@ def _treasure_bought(state: SeaFallState, p: Mapping[str, Any]) -> None:
     prov.treasures.append(card)
     if state.turn is not None:
         state.turn.hired = True
+        state.turn.bought_treasure = True
 
 
 @handles("MilestoneClaimed")

@@ -47,6 +47,10 @@ def hire_advisor(state: SeaFallState, cmd: Command) -> list[Event]:
         raise InvalidCommand("'pay' is 'gold' or 'reputation'")
     turn = _first_step(state, cmd, "hiring an advisor")
     prov = state.provinces[turn.player]
+    if turn.bought_treasure:
+        # "Hire Advisors OR Buy Treasure": a Library lifts the one-advisor limit, not the OR
+        raise IllegalCommand(f"{prov.player} bought a treasure this turn: no advisor can be "
+                             "hired too (hire advisors or buy a treasure, not both)")
     if turn.hired and not _hires_any_number(state, turn.player):
         raise IllegalCommand(f"{prov.player} already hired an advisor or bought a treasure "
                              "this turn")

@@ -176,6 +176,10 @@ _REFUSALS: list[tuple[str, str]] = [
      "on engage un conseiller ou on achète un trésor avant d’en activer un"),
     (r"(.+) already hired an advisor or bought a treasure this turn",
      "{1} a déjà engagé un conseiller ou acheté un trésor ce tour-ci"),
+    (r"(.+) bought a treasure this turn: no advisor can be hired too \(hire advisors or buy "
+     r"a treasure, not both\)",
+     "{1} a acheté un trésor ce tour-ci : pas de conseiller à engager en plus (on "
+     "engage des conseillers ou on achète un trésor, pas les deux)"),
     (r"(.+) has no reputation cost: hire it with gold",
      "{1} n’a pas de coût en réputation : engagez-le avec de l’or"),
     (r"(.+) is not in the forum", "{1} n’est pas au forum"),

@@ -232,6 +232,7 @@ class Turn:
     guild: str | None = None
     actions: list[str] = field(default_factory=list)
     hired: bool = False  # step 1 done: an advisor hired or a treasure bought
+    bought_treasure: bool = False  # step 1 was a treasure: no advisor, even with a Library
     milestone_claimed: bool = False
     borrowed: list[str] = field(default_factory=list)  # regions paid for with reputation
 

@@ -9,6 +9,7 @@ from seafall_driver import Game, island, undo_restores
 
 from companion.engine import Command
 from companion.errors import IllegalCommand
+from companion.table import Table
 
 
 def new_game(**options) -> Game:
@@ -263,6 +264,36 @@ def test_an_advisor_without_a_reputation_cost_is_not_hired_with_reputation():
     after = undo_restores(options, [Command("hire_advisor", {"advisor": "Savage",
                                                              "pay": "reputation"}, "blue")])
     assert after.provinces["blue"].reputation == 0 and after.forum == ["Miser"]
+
+
+def test_a_library_does_not_let_a_treasure_buyer_hire_advisors_too():
+    """"Taking Your Turn" step 1 (page 12): hire advisors OR buy a treasure. The Library
+    (RULES-FACTS: any number of advisors from the forum) lifts the one-advisor limit, not
+    the OR. Hiring first then buying was refused; buying first then hiring was accepted."""
+    from companion.games.seafall.refusals_fr import refusal
+
+    options = {"provinces": [{"colour": "blue", "gold": 30, "structures": ["Library"]},
+                             {"colour": "red"}, {"colour": "green"}],
+               "forum": ["Savage", "Madman"],
+               "treasures": [{"name": "Cup", "cost": 6, "colour": "iron", "glory": 1}]}
+    g = Game(options)
+    g.do("buy_treasure", treasure="Cup")
+    with pytest.raises(IllegalCommand, match="Blue bought a treasure this turn: no advisor "
+                                             "can be hired too") as refused:
+        g.do("hire_advisor", advisor="Savage")
+    assert refusal(str(refused.value)).startswith(
+        "Bleu a acheté un trésor ce tour-ci : pas de conseiller à engager en plus")
+    assert "hire_advisor" not in {c["type"] for c in g.engine.legal_commands(g.state)}
+    # undoing the treasure opens the forum again, to as many advisors as the Library allows
+    with Table.in_memory("seafall", {"start_at": "turn", **options}) as table:
+        before = table.state
+        table.apply(Command("buy_treasure", {"treasure": "Cup"}, "blue"))
+        assert table.state.turn.bought_treasure
+        table.undo()
+        assert table.state == before and not table.state.turn.bought_treasure
+        table.apply(Command("hire_advisor", {"advisor": "Savage"}, "blue"))
+        table.apply(Command("hire_advisor", {"advisor": "Madman"}, "blue"))
+        assert [a.name for a in table.state.provinces["blue"].council] == ["Savage", "Madman"]
 
 
 @pytest.mark.parametrize("cost, good, paid", [
