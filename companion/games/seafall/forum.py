@@ -149,6 +149,10 @@ def give_reputation(state: SeaFallState, cmd: Command) -> list[Event]:
                              f"{region_id!r}")
     if prov.reputation < 1:
         raise IllegalCommand(f"{prov.player} has no reputation token to give")
+    if region_id in turn.borrowed:
+        # one token buys the region's powers for the whole turn: a second buys nothing
+        raise IllegalCommand(f"{prov.player} already gave reputation for {region.name} this "
+                             "turn: its powers are theirs until the turn ends")
     em = Emitter(state)
     em("ReputationGiven", player=turn.player, to=to, region=region_id)
     return em.events

@@ -192,6 +192,10 @@ _REFUSALS: list[tuple[str, str]] = [
      "une seule étape peut être revendiquée par tour"),
     (r"(.+) does not control a region ('.+')", "{1} ne contrôle pas de région {q:2}"),
     (r"(.+) has no reputation token to give", "{1} n’a plus de jeton Réputation à donner"),
+    (r"(.+) already gave reputation for (.+) this turn: its powers are theirs until the "
+     r"turn ends",
+     "{1} a déjà donné de la réputation pour les pouvoirs {de:2} ce tour-ci : ils lui "
+     "sont acquis jusqu’à la fin du tour"),
     (r"(.+) has (-?\d+) reputation; (.+) costs (\d+)",
      "{1} a {2} de réputation ; {3} en coûte {4}"),
     # gold (forum.py, the actions)

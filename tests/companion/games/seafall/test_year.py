@@ -329,6 +329,25 @@ def test_claim_one_milestone_per_turn_and_its_events_enter_the_deck():
         g.do("claim_milestone", milestone="Explorer")
 
 
+def test_reputation_is_given_once_a_turn_for_a_region():
+    """"Reputation Tokens": one token lends a region's powers until the turn ends, so a
+    second for the same region buys nothing. It was accepted (the choices offered it once)."""
+    from companion.games.seafall.refusals_fr import refusal
+
+    options = {"provinces": [{"colour": "red", "reputation": 2}, {"colour": "yellow"}]}
+    g = Game(options)
+    g.do("give_reputation", to="yellow", region="yellow")
+    with pytest.raises(IllegalCommand, match="Red already gave reputation for Yellow province "
+                                             "this turn") as refused:
+        g.do("give_reputation", to="yellow", region="yellow")
+    assert refusal(str(refused.value)).startswith(
+        "Rouge a déjà donné de la réputation pour les pouvoirs de la province jaune")
+    assert g.state.provinces["red"].reputation == 1
+    after = undo_restores(options, [Command("give_reputation",
+                                            {"to": "yellow", "region": "yellow"}, "red")])
+    assert after.turn.borrowed == ["yellow"]  # and undone, Red has its 2 tokens back
+
+
 def test_reputation_buys_a_regions_powers_for_the_turn():
     g = Game({"provinces": [{"colour": "red", "reputation": 1}, {"colour": "yellow"}]})
     g.do("give_reputation", to="yellow", region="yellow")
