@@ -214,3 +214,58 @@ def test_no_page_is_wider_than_a_narrow_or_zoomed_phone(devices, server, locale,
         assert plus["x"] + plus["width"] <= card["x"] + card["width"]
         lang = home.locator(".langs a").bounding_box()
         assert lang["x"] >= 0 and lang["x"] + lang["width"] <= width
+
+
+@pytest.mark.parametrize(("locale", "role", "line", "watch", "switch"), [
+    pytest.param("en-GB", "player", "You play Blue — open the table",
+                 "You play Blue. Give up that seat and just watch?",
+                 "You play Blue. Give up that seat and play Green instead?", id="English"),
+    pytest.param("fr-FR", "joueur", "Vous jouez pour Bleu — ouvrir la table",
+                 "Vous jouez pour Bleu. Quitter cette place et seulement regarder\u00a0?",
+                 "Vous jouez pour Bleu. Quitter cette place et jouer pour Vert\u00a0?",
+                 id="French"),
+])
+def test_the_join_link_opened_again_says_the_seat_held_and_asks_before_giving_it_up(
+        devices, server, locale, role, line, watch, switch):
+    """A phone that joined and opened the join link again saw a fresh-looking form, its own
+    province greyed out as "played by Anne", and gave up its seat with no warning. The page
+    says which province it plays, with the way to the table, and asks before it switches
+    seats or becomes a spectator."""
+    ana = join_as(devices, server, "Anne", "blue", locale=locale, role=role)
+    ana.goto(server.join_link())
+    held = ana.locator("#seat-held")
+    expect(held).to_have_text(line)
+    expect(held.get_by_role("link")).to_have_attribute("href", f"/t/{server.table}")
+    blue = ana.locator("input[name=province][value=blue]")
+    expect(blue).to_be_enabled()
+    expect(blue).to_be_checked()
+    expect(ana.locator("#join-name")).to_have_value("Anne")
+    asked: list = []
+
+    def answer(dialog, accept: bool) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    ana.once("dialog", lambda dialog: answer(dialog, False))
+    ana.check("input[name=province][value='']")
+    ana.click("#join-form button[type=submit]")
+    expect(held).to_be_visible()
+    assert asked == [watch]
+    holders = server.services.auth.store.holders(server.table)
+    assert holders.get("blue") == ["Anne"]  # the seat kept
+    ana.once("dialog", lambda dialog: answer(dialog, True))
+    ana.check("input[name=province][value=green]")
+    ana.click("#join-form button[type=submit]")
+    ana.wait_for_url(re.compile(r"/t/[^/]+$"))
+    assert asked == [watch, switch]
+    holders = server.services.auth.store.holders(server.table)
+    assert holders.get("green") == ["Anne"] and not holders.get("blue")
+
+
+def test_a_phone_that_never_joined_sees_the_join_form_as_before(devices, server):
+    page = devices()
+    page.goto(server.join_link())
+    page.wait_for_load_state("networkidle")  # its seat asked, none held
+    expect(page.locator("#join-form")).to_be_visible()
+    expect(page.locator("input[name=province][value=blue]")).not_to_be_checked()
+    expect(page.locator("#seat-held")).to_be_hidden()
