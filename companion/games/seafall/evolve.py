@@ -511,6 +511,9 @@ def _advisor_seized(state: SeaFallState, p: Mapping[str, Any]) -> None:
         victim.active_advisor = None
     if p["keep"]:
         state.provinces[p["player"]].council.append(Advisor(p["advisor"]))
+    else:  # dismissed: to the bottom of the advisor deck ("Terminology" > "Dismiss")
+        state.advisor_deck.append(p["advisor"])
+        state.advisors_below.append([p["advisor"]])
 
 
 @handles("CardSeized")

@@ -253,7 +253,9 @@ _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "StructureRaided": lambda p: f"{p['structure']} at {p['site']} is returned, exhausted.",
     "AdvisorSeized": lambda p: f"{_who(p['player'])} "
                                f"{'takes' if p['keep'] else 'dismisses'} {p['advisor']} "
-                               f"from {_who(p['from_player'])}.",
+                               f"from {_who(p['from_player'])}"
+                               + ("" if p["keep"] else " to the bottom of the advisor deck")
+                               + ".",
     "CardSeized": lambda p: f"{_who(p['player'])} takes {p['card']} "
                             f"from {_who(p['from_player'])}.",
     "EnmityReturned": lambda p: f"{_who(p['holder'])} returns "

@@ -510,7 +510,9 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
                                  "épuisé.",
     "AdvisorSeized": lambda p: f"{_who(p['player'])} "
                                f"{'prend' if p['keep'] else 'rejette'} {p['advisor']} "
-                               f"à {_who(p['from_player'])}.",
+                               f"à {_who(p['from_player'])}"
+                               + ("" if p["keep"] else " sous la pioche des conseillers")
+                               + ".",
     "CardSeized": lambda p: f"{_who(p['player'])} prend {p['card']} "
                             f"à {_who(p['from_player'])}.",
     "EnmityReturned": lambda p: f"{_who(p['holder'])} rend "

@@ -134,6 +134,37 @@ def test_council_room_advisor_changes_hands_with_its_glory(game):
     assert g.state.provinces["blue"].council == []
 
 
+def test_an_advisor_dismissed_in_plunder_goes_to_the_bottom_of_the_advisor_deck():
+    """"Plunder" > "Council Room" (page 17): the raider may dismiss the advisor instead;
+    "Terminology" > "Dismiss": a dismissed card goes to the bottom of its deck. It vanished
+    from the game; now it is in the deck, known to lie under the cards above it (it comes up
+    only after them), and undo takes it back to Blue's council."""
+    from companion.games.seafall.engine import SeaFall
+
+    options = {"provinces": [
+        {"colour": "red", "ships": [{"raid": 5, "location": "blue"}, {"raid": 4}],
+         "active_advisor": "Savage"},
+        {"colour": "blue", "ships": [{"location": "isle"}, {"location": "isle"}],
+         "advisors": ["Captain"]}],
+        "islands": [island()], "advisor_deck": ["Brute", "Madman"]}
+    g = Game(options)
+    win_raid(g, province="blue")
+    g.do("plunder", choice="blue/council-room")
+    g.do("plunder", choice="dismiss:Captain")
+    state = g.state
+    assert state.provinces["blue"].council == [] and "Captain" not in [
+        a.name for a in state.provinces["red"].council]
+    assert state.advisor_deck[-1] == "Captain" and state.advisors_below == [["Captain"]]
+    seized = g.last("AdvisorSeized")
+    assert SeaFall().describe(seized, state=state) == (
+        "Red dismisses Captain from Blue to the bottom of the advisor deck.")
+    assert SeaFall().describe(seized, "fr", state) == (
+        "Rouge rejette Captain à Bleu sous la pioche des conseillers.")
+    assert g.replayed() == state
+    after = undo_restores(options, g.commands)
+    assert after.advisor_deck[-1] == "Captain"
+
+
 def test_treasure_room_card_moves_with_its_glory(game):
     g = province_raid(game, treasures=[{"name": "Idol", "glory": 2}], glory=4)
     win_raid(g, province="blue")
