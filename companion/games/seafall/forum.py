@@ -1,7 +1,7 @@
 """The turn's first step: hire an advisor from the forum, or buy a treasure (rulebook,
 "Taking Your Turn" > "1. Hire Advisors OR Buy Treasure"); and milestones, claimed at most one
-per turn ("4. Claim a Milestone"); and reputation given for a region's powers ("Tokens and
-Enmity" > "Reputation Tokens").
+per turn, after an action, so once a guild is hired ("4. Claim a Milestone"); and reputation
+given for a region's powers ("Tokens and Enmity" > "Reputation Tokens").
 """
 
 from __future__ import annotations
@@ -124,6 +124,10 @@ def claim_milestone(state: SeaFallState, cmd: Command) -> list[Event]:
         raise IllegalCommand(f"{name} was claimed by {by}")
     if turn.milestone_claimed:
         raise IllegalCommand("only one milestone can be claimed in a turn")
+    if turn.guild is None:
+        # "Taking Your Turn" step 4 and "Milestones": claimed after an action, so once the
+        # guild's step has begun (which closes steps 1 and 2 for the turn)
+        raise IllegalCommand("a milestone is claimed after an action: hire a guild first")
     em = Emitter(state)
     em("MilestoneClaimed", player=turn.player, milestone=name, events=milestone.events)
     if milestone.glory:

@@ -190,6 +190,8 @@ _REFUSALS: list[tuple[str, str]] = [
     (r"(.+) was claimed by (.+)", "{1} a été revendiquée par {2}"),
     (r"only one milestone can be claimed in a turn",
      "une seule étape peut être revendiquée par tour"),
+    (r"a milestone is claimed after an action: hire a guild first",
+     "une étape se revendique après une action : engagez d’abord une guilde"),
     (r"(.+) does not control a region ('.+')", "{1} ne contrôle pas de région {q:2}"),
     (r"(.+) has no reputation token to give", "{1} n’a plus de jeton Réputation à donner"),
     (r"(.+) already gave reputation for (.+) this turn: its powers are theirs until the "

@@ -28,6 +28,7 @@ def recorded_game() -> Game:
         "events": ["Storm"], "glory_target": 11,
     })
     g.do("end_turn")  # Green sits first (the least prominent title)
+    g.do("hire_guild", guild="builders")
     g.do("claim_milestone", milestone="Builder")
     while not g.state.game_over:
         g.do("end_turn")
@@ -103,6 +104,7 @@ def final_game(red: int, blue: int, past_milestones: dict[str, int]) -> Game:
                     "milestone_glory": past_milestones}],
         "glory_target": 1,
     })
+    g.do("hire_guild", guild="explorers")
     g.do("claim_milestone", milestone="The last island")  # Green finds the island
     for _ in range(3):
         g.do("end_turn")

@@ -61,6 +61,7 @@ def test_treasures_milestones_and_events_enter_the_game():
     g.do("add_component", kind="event", card={"name": "Storm"})
     assert [t.name for t in g.state.treasures] == ["Idol"]
     assert g.state.bagged_events == ["Tidal Wave"] and g.state.event_deck == ["Storm"]
+    g.do("hire_guild", guild="explorers")
     g.do("claim_milestone", milestone="Sunken City")
     assert g.state.event_deck == ["Storm", "Tidal Wave"]
     with pytest.raises(IllegalCommand, match="already claimed"):

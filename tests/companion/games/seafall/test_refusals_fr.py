@@ -384,6 +384,7 @@ def test_a_milestones_claimer_and_a_reputations_taker_are_named_by_their_players
     assert _refused(g, "give_reputation", to="blue", region="isle") == (
         "Blue does not control a region 'isle'",
         "Bleu ne contrôle pas de région «\u00a0isle\u00a0»")
+    g.do("hire_guild", guild="builders")
     g.do("claim_milestone", milestone="Builder")
     g.do("end_turn")
     assert _refused(g, "claim_milestone", milestone="Builder") == (

@@ -319,6 +319,7 @@ def test_claim_one_milestone_per_turn_and_its_events_enter_the_deck():
     g = Game({"milestones": [{"name": "Explorer", "glory": 5, "events": ["Plague"]},
                              {"name": "Builder", "glory": 5}],
               "bagged_events": ["Plague"]})
+    g.do("hire_guild", guild="explorers")
     g.do("claim_milestone", milestone="Explorer")
     assert g.state.provinces["blue"].glory == 5
     assert g.state.event_deck == ["Plague"] and g.state.bagged_events == []
@@ -327,6 +328,33 @@ def test_claim_one_milestone_per_turn_and_its_events_enter_the_deck():
     g.do("end_turn")
     with pytest.raises(IllegalCommand, match="Explorer was claimed by Blue"):
         g.do("claim_milestone", milestone="Explorer")
+
+
+def test_a_milestone_is_claimed_after_an_action_not_at_the_start_of_the_turn():
+    """"Taking Your Turn" step 4 and "Milestones" (pages 6 and 12): a milestone is claimed
+    after an action, at the end of the turn (or after the first action). It was accepted
+    as the turn's first command, and offered then. Now it waits for the guild's step, which
+    closes hiring, buying and activating for the turn."""
+    from companion.games.seafall.refusals_fr import refusal
+
+    options = {"provinces": [{"colour": "blue", "gold": 30}, {"colour": "red"}],
+               "forum": FORUM, "milestones": [{"name": "Explorer", "glory": 5}]}
+    g = Game(options)
+    with pytest.raises(IllegalCommand, match="a milestone is claimed after an action: hire a "
+                                             "guild first") as refused:
+        g.do("claim_milestone", milestone="Explorer")
+    assert refusal(str(refused.value)) == ("une étape se revendique après une action : "
+                                           "engagez d’abord une guilde")
+    assert "claim_milestone" not in {c["type"] for c in g.engine.legal_commands(g.state)}
+    g.do("hire_guild", guild="explorers")
+    assert "claim_milestone" in {c["type"] for c in g.engine.legal_commands(g.state)}
+    g.do("claim_milestone", milestone="Explorer")
+    for command, args in (("hire_advisor", {"advisor": "Savage"}),
+                          ("activate_advisor", {"advisor": "Savage"})):
+        with pytest.raises(IllegalCommand, match="before"):
+            g.do(command, **args)
+    after = undo_restores(options, g.commands)
+    assert after.milestones[0].claimed_by == "blue" and after.provinces["blue"].glory == 5
 
 
 def test_reputation_is_given_once_a_turn_for_a_region():
