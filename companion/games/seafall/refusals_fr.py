@@ -42,7 +42,7 @@ DOING = {  # what a player was doing when another province's player was refused
     "raiding": "piller", "improving the province": "modifier la province",
     "training an advisor": "former un conseiller", "keeping an advisor": "garder un conseiller",
     "improving a ship": "améliorer un bateau", "hiring an advisor": "engager un conseiller",
-    "buying a treasure": "acheter un trésor",
+    "buying a treasure": "acheter un trésor", "revealing the event": "révéler l’événement",
 }
 WAITING = {"a decision on fortune": "une décision sur la chance",
            "damage to be assigned": "la répartition des dégâts",

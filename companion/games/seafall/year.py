@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from companion.engine import Command, Event
 from companion.errors import IllegalCommand, InvalidCommand
-from companion.games.seafall.args import only, text
+from companion.games.seafall.args import only, require_player, text
 from companion.games.seafall.decks import on_top
 from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.state import TITLES, SeaFallState
@@ -209,6 +209,10 @@ def reveal_event(state: SeaFallState, cmd: Command) -> list[Event]:
     name = text(args, "event", cmd.type) or ""
     if state.phase != "event":
         raise IllegalCommand("no event is waiting to be revealed")
+    if state.astrolabe is not None:
+        # "Non-Winter Rounds" step 1: the astrolabe holder turns the card over (the table,
+        # acting for all, may too)
+        require_player(state, cmd, state.astrolabe, "revealing the event")
     if name not in state.event_deck:
         raise IllegalCommand(f"{name!r} is not in the event deck")
     if name not in on_top(state.event_deck, state.events_below):

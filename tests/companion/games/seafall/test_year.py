@@ -106,6 +106,25 @@ def test_rounds_go_clockwise_from_the_astrolabe_and_events_are_dismissed():
     assert g.prompt.command == "reveal_event"
 
 
+def test_the_astrolabe_holder_reveals_the_event():
+    """"Non-Winter Rounds" step 1 (page 12): the player who holds the astrolabe turns over
+    the event card; the table may too. Another player's reveal_event was accepted."""
+    from companion.games.seafall.refusals_fr import refusal
+
+    options = {"start_at": "winter", "advisor_deck": [], "events": ["Calm seas", "Storm"],
+               **three()}
+    g = new_game(**{k: v for k, v in options.items() if k != "start_at"})
+    assert g.state.astrolabe == "red"
+    with pytest.raises(IllegalCommand, match=r"revealing the event is Red's \(red\) to do, "
+                                             r"not Blue's \(blue\)") as refused:
+        g.do("reveal_event", "blue", event="Storm")
+    assert refusal(str(refused.value)).startswith("révéler l’événement")
+    g.do("reveal_event", "red", event="Storm")
+    assert g.state.event == "Storm"
+    assert undo_restores(options, [Command("reveal_event", {"event": "Storm"})]).event == \
+        "Storm"  # the table may reveal it too, and undo puts it back in the deck
+
+
 def test_after_six_rounds_a_new_year_begins_with_winter_and_enmity_moves():
     """Winter step 4 (not in a game's first winter): province site tokens go to that
     province's At War With space, island site tokens onto the island's garrison; the forum
