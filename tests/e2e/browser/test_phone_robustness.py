@@ -269,3 +269,28 @@ def test_a_phone_that_never_joined_sees_the_join_form_as_before(devices, server)
     expect(page.locator("#join-form")).to_be_visible()
     expect(page.locator("input[name=province][value=blue]")).not_to_be_checked()
     expect(page.locator("#seat-held")).to_be_hidden()
+
+
+def test_a_new_turn_is_said_once_to_a_screen_reader(devices, server):
+    """A screen reader heard nothing when the turn passed on another phone: the heading is
+    drawn again in silence. A new heading is said once in a polite live region; a version
+    that leaves it as it was says nothing, nor does the page's first drawing."""
+    ana = join_as(devices, server, "Ana", "blue")
+    region = ana.locator("#announce")
+    expect(region).to_have_attribute("aria-live", "polite")
+    expect(region).to_have_text("")
+    ana.evaluate("""() => {
+        window.said = [];
+        const region = document.getElementById('announce');
+        new MutationObserver(() => window.said.push(region.textContent))
+            .observe(region, {childList: true, characterData: true, subtree: true});
+    }""")
+    table = demo(server)
+    table.apply(Command("hire_guild", {"guild": "merchants"}, "blue"))  # the same turn
+    expect(ana.locator("#status")).to_have_attribute("data-version", str(table.version))
+    table.apply(Command("end_turn", {}, "blue"))
+    expect(ana.locator("#status")).to_have_attribute("data-version", str(table.version))
+    heading = ana.locator("#status").inner_text()
+    assert "Green" in heading
+    expect(region).to_have_text(heading)
+    assert ana.evaluate("window.said") == [heading]

@@ -1180,12 +1180,19 @@ function renderUndoRedo() {
   $("#redo").disabled = !view.can_redo || !canAct() || carried || !mayRedoNext();
 }
 
+let announced = null;  // the status line a screen reader was last told of
+
 function renderState() {
   // a new version is drawn once its /choices and /history are in (update): until then the
   // screen stays as it is, whole, and so does the version its buttons are sent against
   if (loading) return;
   const state = view.state;
-  $("#status").textContent = statusLine(state);
+  const heading = statusLine(state);
+  $("#status").textContent = heading;
+  // a screen reader hears nothing of a heading redrawn: a new one (the turn passed, another
+  // phone moved the round on) is said once in a polite live region, not the page's first
+  if (announced !== null && heading !== announced) $("#announce").textContent = heading;
+  announced = heading;
   // the table's version, for tests and debugging: no word of it for players ("v131 spectator")
   shown = view.version;  // drawn with its choices: what the buttons act on
   $("#status").dataset.version = String(shown);
