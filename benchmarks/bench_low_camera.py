@@ -1,12 +1,15 @@
-"""A camera lower over the tray than the framing default, with no tray setup: rolls read
-at the framing default (as before the eighty-second session) and at the size the
-camera's rolls taught (``vision/camerasize.py``).
+"""A camera lower or higher over the tray than the framing default, with no tray setup:
+rolls read at the framing default (as before the eighty-second session) and at the size
+the camera's rolls taught (``vision/camerasize.py``).
 
 * Pip d6: the d6 photos of a split cut to 1280x720 about their dice so that the dice are
-  each of ``--times`` the framing default's size (a 16:9 cut of these 4:3 photos holds
-  their dice at 1.33 times it or more), read in turn as one camera's rolls; ``whole``
+  each of ``--times`` the framing default's size (a 16:9 cut of these square photos holds
+  their dice at 1.4 to 2.3 times it or more), read in turn as one camera's rolls; ``whole``
   reads the photos as they are (dice about the default, each photo framed its own way: a
-  camera whose dice change size every roll). A die is found when its box and its label's
+  camera whose dice change size every roll). Where the photo shrunk so fits in 1280x720
+  whole (dice under about the default's size: a higher camera), it is laid in the middle
+  of a frame of its median colour (a plain floor round the tray); photos whose dice are
+  between that and the cut's least are left out. A die is found when its box and its label's
   each hold the other's centre, as ``bench_vision_accuracy.py`` counts.
 
 Prints, per case and way: the dice, those read right and sure, those read sure and wrong
@@ -45,8 +48,9 @@ FRAME = (1280, 720)
 def low_camera(split: str, times: float, limit: int | None
                ) -> Iterator[tuple[np.ndarray, list[tuple[str, Box]]]]:
     """The split's photos cut to 16:9 about their dice's median centre so that their dice
-    are ``times`` the framing default at 1280x720 (photos too small for it are left out),
-    with the labelled dice wholly in the cut; ``times`` 0: the photos as they are."""
+    are ``times`` the framing default at 1280x720, or shrunk onto a plain frame when the
+    cut would be larger than the photo (the module's docstring), with the labelled dice
+    wholly in the cut; ``times`` 0: the photos as they are."""
     for path, small, truth in frames(split, limit):
         if not times:
             yield small, truth
@@ -58,6 +62,9 @@ def low_camera(split: str, times: float, limit: int | None
         ch = int(side / (times * DEFAULT_DIE_FRACTION))
         cw = int(ch * FRAME[0] / FRAME[1])
         if cw > full.shape[1] or ch > full.shape[0]:
+            scale = FRAME[1] / ch
+            if full.shape[0] * scale <= FRAME[1] and full.shape[1] * scale <= FRAME[0]:
+                yield far_off(full, boxes, scale)  # a higher camera
             continue
         cx = np.median([b[0] + b[2] / 2 for _, b in boxes])
         cy = np.median([b[1] + b[3] / 2 for _, b in boxes])
@@ -70,6 +77,21 @@ def low_camera(split: str, times: float, limit: int | None
                   if x >= x0 and y >= y0 and x + w <= x0 + cw and y + h <= y0 + ch]
         if inside:
             yield image, inside
+
+
+def far_off(full: np.ndarray, boxes: list[tuple[str, Box]], scale: float
+            ) -> tuple[np.ndarray, list[tuple[str, Box]]]:
+    """A photo shrunk by ``scale`` into the middle of a 1280x720 frame of its median
+    colour, with its labelled dice in the frame's pixels (a camera higher than the framing
+    default over a plain floor)."""
+    small = cv2.resize(full, (round(full.shape[1] * scale), round(full.shape[0] * scale)),
+                       interpolation=cv2.INTER_AREA)
+    frame = np.empty((FRAME[1], FRAME[0], 3), np.uint8)
+    frame[:] = np.median(small.reshape(-1, 3), axis=0)
+    y0, x0 = (FRAME[1] - small.shape[0]) // 2, (FRAME[0] - small.shape[1]) // 2
+    frame[y0:y0 + small.shape[0], x0:x0 + small.shape[1]] = small
+    return frame, [(face, (x * scale + x0, y * scale + y0, w * scale, h * scale))
+                   for face, (x, y, w, h) in boxes]
 
 
 def timed(read: Callable[[np.ndarray], TrayRead], image: np.ndarray, times: list[float]
@@ -91,8 +113,10 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", default="val")
     parser.add_argument("--limit", type=int, default=None, help="the first N photos only")
-    parser.add_argument("--times", type=float, nargs="*", default=[0, 1.4, 1.7, 2.0, 2.5, 3.0],
-                        help="pip dice at these times the framing default (0: whole photos)")
+    parser.add_argument("--times", type=float, nargs="*",
+                        default=[0, 0.5, 0.7, 1.4, 1.7, 2.0, 2.5, 3.0],
+                        help="pip dice at these times the framing default (0: whole photos; "
+                        "under 1, the photo shrunk onto a plain frame: a higher camera)")
     args = parser.parse_args(argv)
     print(f"{'case':<14}{'way':<9}{'dice':>6}{'right':>7}{'silent':>7}{'found':>7}"
           f"{'searches':>9}{'warned':>7}{'ms med':>8}{'mean':>8}")

@@ -12,9 +12,10 @@ median box side over the size is 0.82-1.20 on the d6 val photos read at the fram
 default. Read at too small a size, dice are boxed larger than it (1.24-1.77 on those
 photos cut to 60% about their dice, whose dice are 1.6 times the default), so a photo
 whose boxes are larger than its size is read again at larger sizes and the read whose
-boxes best fit their size is kept (:func:`best_read`). Boxes smaller than the size are
-no sign of smaller dice: read at a size well under theirs, dice are boxed about their
-pips, which fit the size as well as dice do, so an untold size is never looked under.
+boxes best fit their size is kept (:func:`best_read`). Boxes a little smaller than the
+size are no sign of smaller dice: read at a size well under theirs, dice are boxed about
+their pips, which fit the size as well as dice do. Boxes well under it are
+(:data:`UNDER_FIT`): a camera higher than the framing assumes, or a photo from far off.
 
 Eightieth session, the d6 photos cut about their dice to a share of their side and
 brought to 1200 px (phones held closer; ``docs/vision.md``, *Photos taken close*), dice
@@ -28,6 +29,10 @@ not taken (:func:`holds_dice`), and a die the two sizes read apart is left to th
 (:func:`disagreeing`): the test photos read by ``read-dice`` went from 2 dice sure and
 wrong and 7 missed to none of either (val and train as before, but for 3 dice of the val
 photos cut close left to the table).
+Eighty-fourth session: boxes well under an untold size are looked under
+(:data:`UNDER_FIT`); before, a camera higher than the framing default with no setup
+missed dice with no word (the d6 val photos shrunk to 0.6 on a plain floor, their dice
+about half the default: 172 right and 1 silent of 204, now 190 and 0).
 """
 
 from __future__ import annotations
@@ -48,6 +53,21 @@ SIZES = (1.0, 1.25, 1.6, 2.0, 2.5, 3.2)
 smaller: read smaller than they are, dice are boxed about their pips, which fit the size
 as well as dice do (the d6 val photos cut about their dice read 72 dice right with
 0.8 and 0.62 tried too, against 119)."""
+
+UNDER_FIT = 0.72
+"""An untold size whose boxes' median side over it (:func:`box_fit`) is under this is
+looked under, at the first :data:`UNDER` sizes of :data:`SMALLER` (:func:`best_read`):
+the dice are smaller than the framing default (a camera mounted higher, a photo from far
+off), and the detectors, looking for dice of the default size, miss some with no word.
+Whole d6 photos fit their default 0.77-1.26 (train) and 0.82-1.20 (val); shrunk to 0.8
+and 0.6 on a plain floor, 0.72-0.79 and 0.61-0.72 (the first 12 val photos), and shrunk
+to 0.7 the default read misses 19 of the val photos' 204 dice. Looking under every photo
+instead picks up the pips of dice read at a size well under theirs (:data:`SIZES`)."""
+
+UNDER = 4
+"""How many of :data:`SMALLER` an untold size is looked under at (0.8 to 0.4 times it):
+dice under 0.4 of the default are under 18 px at 1280x720, too small to read surely
+(every die is left to the table with a warning once they are found)."""
 
 SMALLER = (0.8, 0.62, 0.5, 0.4, 0.31, 0.25, 0.2, 0.16)
 """The die sizes also tried, over the size told, when a reader was told one that the dice
@@ -93,17 +113,27 @@ def best_read(read_at: Callable[[float], TrayRead], die_px: float, short_side: i
     it, when its boxes are smaller than :data:`TOLD_BAND`, or larger than it with no
     larger size to try (a die past a third of the picture), or whenever it is past
     :data:`TOLD_LARGE` of the picture (a read of no dice too, then taking only a read
-    with a sure die). None under :data:`SMALLEST`
-    or past a third of the picture's short side is tried. Boxes smaller than an untold
-    size are no sign of dice smaller than it: a photo that boxed its dice at 0.83 of the
-    framing default boxed clumps of dice at 3.2 times it, fitting better (0.95), and read
-    them wrong. A read of no dice at an untold size is looked over at the larger sizes
-    too (:func:`_found_larger`)."""
+    with a sure die); a size told that read few dice sure is looked over
+    (:func:`_sure_larger`). An untold size is looked under only when its boxes are well
+    under it (:data:`UNDER_FIT`). None under :data:`SMALLEST`
+    or past a third of the picture's short side is tried. Boxes a little smaller than an
+    untold size are no sign of dice smaller than it: a photo that boxed its dice at 0.83
+    of the framing default boxed clumps of dice at 3.2 times it, fitting better (0.95),
+    and read them wrong. A read of no dice at an untold size is looked over at the larger
+    sizes too (:func:`_found_larger`)."""
     fit = box_fit(first, die_px)
     large = told and die_px > TOLD_LARGE * short_side
     if fit is None and not large:
         return (first, die_px) if told else _found_larger(read_at, die_px, short_side, first)
+    if told and fit is not None and sum(not d.uncertain for d in first.dice) < FEW_SURE:
+        sure = _sure_larger(read_at, die_px, short_side, first)
+        if sure is not None:
+            return sure
+    if not told and (mixed := _mixed(read_at, die_px, short_side, first)) is not None:
+        return mixed
     factors: tuple[float, ...] = SIZES[1:] if fit is not None and fit > 1 else ()
+    if not told and fit is not None and fit < UNDER_FIT:
+        factors = SMALLER[:UNDER]
     if told and (fit is None or fit < TOLD_BAND[0] or large
                  or (fit > 1 and die_px * SIZES[1] > short_side / 3)):
         factors = SMALLER
@@ -186,6 +216,104 @@ def told_size_wrong(read: TrayRead, told: float) -> TrayRead:
     (the camera was moved since the tray was calibrated, or the size given is for other
     photos)."""
     return left_to_the_table(read, TOLD_SIZE_WRONG(px=round(told)))
+
+
+MIXED_LARGE = 1.4
+"""A die boxed at least this many times the size it was read at is a whole die larger
+than the size (:func:`_mixed`)."""
+
+MIXED_SMALL = 0.6
+"""A die boxed under this share of the larger dice's median side is a piece of one
+(:func:`_mixed`)."""
+
+
+def _mixed_size(read: TrayRead, die_px: float) -> float | None:
+    """The median side of a read's whole dice larger than its size, when its boxes mix
+    them with pieces (:func:`_mixed`), else None."""
+    sure = [max(d.box[2], d.box[3]) for d in read.dice if not d.uncertain]
+    large = [side for side in sure if side >= MIXED_LARGE * die_px]
+    if not large or 3 * len(large) < len(sure):
+        return None
+    size = float(np.median(large))
+    if min(max(d.box[2], d.box[3]) for d in read.dice) >= MIXED_SMALL * size:
+        return None
+    return size
+
+
+MIXED_TRIES = 3
+"""How many larger sizes :func:`_mixed` reads at, each a read that still mixed whole dice
+and pieces telling the next."""
+
+
+def _mixed(read_at: Callable[[float], TrayRead], die_px: float, short_side: int,
+           first: TrayRead) -> tuple[TrayRead, float] | None:
+    """For a read at an untold size whose boxes mix whole dice larger than the size
+    (:data:`MIXED_LARGE`, a third of its sure dice or more) with pieces of dice
+    (:data:`MIXED_SMALL` of those): the read at the larger dice's median side, if its
+    boxes fit it (:data:`TOLD_BAND`) and its sure dice are boxed alike
+    (:data:`MIXED_ALIKE`; a read that still mixes tells the next size,
+    :data:`MIXED_TRIES` in all), the dice it reads apart from ``first`` left to the
+    table (:func:`disagreeing`); else None. Such a read's
+    median box fits the size (a helper: a val photo's centre half, white dice of 150 px
+    on a light floor where the default is 87 px, read 152, 87, 62, 145 and 61 px: a pip
+    of a 2 read as a sure "1", and a sure "2" on bare cardboard), so the larger sizes
+    were not tried."""
+    read, size = first, die_px
+    for _ in range(MIXED_TRIES):
+        larger = _mixed_size(read, size)
+        if larger is None or not SMALLEST <= larger <= short_side / 3 or larger <= size:
+            break
+        read, size = read_at(larger), larger
+    if read is first:
+        return None
+    fit = box_fit(read, size)
+    sure = [max(d.box[2], d.box[3]) for d in read.dice if not d.uncertain]
+    if (fit is None or not TOLD_BAND[0] <= fit <= TOLD_BAND[1] or not sure
+            or min(sure) < MIXED_ALIKE * float(np.median(sure))):
+        return None
+    return disagreeing(read, first), size
+
+
+MIXED_ALIKE = 0.7
+"""The read :func:`_mixed` takes has its sure dice boxed alike: none under this share of
+their median side (a val photo cut to 40%, read at 110 px, boxed dice of 161-166 px and
+half a 2, 107 px, read a sure "1")."""
+
+
+FEW_SURE = 3
+"""A size told whose read has fewer dice sure than this is looked over
+(:func:`_sure_larger`)."""
+
+FARTHER = (4.0, 5.0, 6.4, 8.0)
+"""Larger sizes than :data:`SIZES`, over a size told, tried for a told size that read
+few dice sure (:func:`_sure_larger`): ``--die-px 40`` given for a 2,736 px photo's 170
+px dice."""
+
+
+def _sure_larger(read_at: Callable[[float], TrayRead], die_px: float, short_side: int,
+                 first: TrayRead) -> tuple[TrayRead, float] | None:
+    """For a size told whose read (``first``) has dice but fewer than :data:`FEW_SURE`
+    sure: the read at a larger size (:data:`SIZES`, :data:`FARTHER`) with more dice read
+    sure than ``first``, at least two and as many as ``first`` found (the best fitting of
+    those with the most); else None. A size told far under the dice's boxes their pips,
+    which fit it: a helper's ``--die-px 40`` on a val photo of 170 px dice read 4 dice of
+    12, every one left to the table, with no warning; told 20 px, it said the dice were
+    too small and to bring the camera closer; a checked-in photo's 137 px dice told 34
+    read a pip of a 4 as a sure "1". The size found is then taken for the told size being
+    wrong (:func:`told_size_wrong`)."""
+    least = max(2, len(first.dice), sum(not d.uncertain for d in first.dice) + 1)
+    best: tuple[int, float, TrayRead, float] | None = None
+    for size in (die_px * f for f in SIZES[1:] + FARTHER):
+        if not SMALLEST <= size <= short_side / 3:
+            continue
+        read = read_at(size)
+        fit = box_fit(read, size)
+        sure = sum(not d.uncertain for d in read.dice)
+        if fit is None or sure < least:
+            continue
+        if best is None or (sure, -abs(math.log(fit))) > (best[0], -best[1]):
+            best = (sure, abs(math.log(fit)), read, size)
+    return None if best is None else (best[2], best[3])
 
 
 def _found_larger(read_at: Callable[[float], TrayRead], die_px: float, short_side: int,

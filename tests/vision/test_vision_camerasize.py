@@ -14,7 +14,7 @@ from tests.vision.helpers import photo
 from vision.boxes import hold_each_other
 from vision.camerasize import FIT_BAND, CameraSize
 from vision.detection import DEFAULT_DIE_FRACTION
-from vision.dicescale import box_fit
+from vision.dicescale import UNDER_FIT, box_fit
 from vision.enrollment import Profile
 from vision.reader import DiceReader
 from vision.reading import TrayRead
@@ -126,3 +126,51 @@ def test_symbol_dice_are_read_as_their_reader_reads_them() -> None:
     read = camera.read(reader, image)
     assert read.dice and camera.searches == 0 and camera.size("seafall") is None
     assert replace(read, ms=0.0) == replace(reader.read(image), ms=0.0)
+
+
+def high_camera(name: str, times: float) -> tuple[np.ndarray, list[tuple[str, tuple]]]:
+    """A labelled photo shrunk so that its dice are ``times`` the framing default at
+    1280x720, in the middle of a frame of its median colour (a camera mounted higher than
+    the framing assumes, over a plain floor): the frame and its dice (faces, boxes)."""
+    p = photo(name)
+    image = p.image()
+    side = float(np.median([max(b[2], b[3]) for b in p.boxes]))
+    scale = times * DEFAULT_DIE_FRACTION * 720 / side
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    frame = np.empty((720, 1280, 3), np.uint8)
+    frame[:] = np.median(small.reshape(-1, 3), axis=0)
+    y0, x0 = (720 - small.shape[0]) // 2, (1280 - small.shape[1]) // 2
+    frame[y0:y0 + small.shape[0], x0:x0 + small.shape[1]] = small
+    dice = [(face, (x * scale + x0, y * scale + y0, w * scale, h * scale))
+            for face, (x, y, w, h) in zip(p.faces, p.boxes, strict=True)]
+    return frame, dice
+
+
+def test_dice_well_under_the_framing_default_are_looked_for_at_smaller_sizes() -> None:
+    """A camera higher than the framing assumes (25 dice at 0.55 of the default): read at
+    the default, dice are missed with no word (vision/dicescale.py, UNDER_FIT); the
+    camera's roll is read at smaller sizes too, and the size its dice fit is learned."""
+    frame, dice = high_camera(TRAY, 0.55)
+    plain = DiceReader("d6", size_search=False).read(frame)
+    plain_right, plain_wrong = right_and_sure(plain, dice)
+    fit = box_fit(plain, DEFAULT_DIE_FRACTION * 720)
+    assert fit is not None and fit < UNDER_FIT
+    camera = CameraSize()
+    read = camera.read(DiceReader("d6"), frame)
+    right, wrong = right_and_sure(read, dice)
+    assert wrong == 0 and right >= len(dice) - 1 > plain_right + 3
+    learned = camera.size("d6")
+    assert learned is not None and learned < UNDER_FIT * DEFAULT_DIE_FRACTION * 720
+    assert camera.read(DiceReader("d6"), frame).die_px == learned
+    assert camera.searches == 1
+
+
+def test_dice_at_the_framing_default_are_not_looked_under() -> None:
+    """Boxes a little under the size are no sign of smaller dice: a photo as taken is read
+    once at the default, its dice all found."""
+    frame, dice = high_camera(SHEET, 0.9)
+    read = DiceReader("d6").read(frame)
+    fit = box_fit(read, DEFAULT_DIE_FRACTION * 720)
+    assert fit is not None and fit >= UNDER_FIT
+    assert read.die_px == pytest.approx(DEFAULT_DIE_FRACTION * 720)
+    assert right_and_sure(read, dice) == (len(dice), 0)

@@ -14,9 +14,12 @@ import pytest
 
 from vision.boxes import hold_each_other
 from vision.dicescale import (
+    FARTHER,
     SIZES,
     SMALLER,
     SMALLEST,
+    UNDER,
+    UNDER_FIT,
     best_read,
     box_fit,
     told_size_is_wrong,
@@ -128,20 +131,86 @@ def test_best_read_keeps_the_size_the_boxes_fit_nearest() -> None:
     assert size == 100.0 and box_fit(read, size) == pytest.approx(1.0)
 
 
-def test_best_read_looks_smaller_only_for_a_size_told() -> None:
-    """Boxes smaller than the size: an untold one is kept (its dice are not smaller than
-    the framing default; clumps of them fit a larger size); under a told one the reader
-    looks, never under SMALLEST."""
+def test_best_read_looks_smaller_for_an_untold_size_only_when_boxes_are_well_under_it(
+        ) -> None:
+    """Boxes a little smaller than an untold size are kept (the dice are not smaller than
+    the framing default; clumps of them fit a larger size); boxes well under it are a
+    camera higher than the framing assumes, looked under at the first UNDER of SMALLER;
+    under a told one the reader looks further, never under SMALLEST."""
     asked: list[float] = []
-    first = _read_of(30.0)
-    assert best_read(_reader_of(30.0, asked), 60.0, 300, first) == (first, 60.0)
-    assert asked == []
-    near = _read_of(54.0)  # 0.9 of the size told: in TOLD_BAND, not looked under
+    near = _read_of(54.0)  # 0.9 of the size: kept, untold or told (TOLD_BAND)
+    assert best_read(_reader_of(30.0, asked), 60.0, 300, near) == (near, 60.0)
     assert best_read(_reader_of(30.0, asked), 60.0, 300, near, told=True) == (near, 60.0)
     assert asked == []
+    first = _read_of(30.0)  # 0.5 of the size, under UNDER_FIT
+    assert box_fit(first, 60.0) < UNDER_FIT
+    read, size = best_read(_reader_of(30.0, asked), 60.0, 300, first)
+    assert asked == [60.0 * f for f in SMALLER[:UNDER] if 60.0 * f >= SMALLEST]
+    assert size == 30.0 and read is not first
+    asked.clear()
     read, size = best_read(_reader_of(30.0, asked), 60.0, 300, first, told=True)
     assert asked == [60.0 * f for f in SMALLER if 60.0 * f >= SMALLEST]
     assert size == 30.0 and read is not first
+
+
+def _unsure(read: TrayRead) -> TrayRead:
+    return replace(read, dice=tuple(replace(d, uncertain=True) for d in read.dice))
+
+
+def test_a_read_that_mixes_whole_dice_larger_than_the_size_with_pieces_is_read_at_theirs(
+        ) -> None:
+    """A helper's val photo cut to its centre half: white dice of 150 px on a light floor,
+    the default 87 px, boxed 152, 87, 62, 145 and 61 (a pip of a 2 read as a sure "1", a
+    sure "2" on bare cardboard); their median fits the default, so no larger size was
+    tried. Now it is read at the whole dice's size (a piece is no die of its own to agree
+    with: vision.dicescale.disagreeing)."""
+    sides = [(152, "6", False), (87, "1", False), (62, "2", True), (145, "1", False),
+             (61, "2", False)]
+    first = TrayRead("d6", tuple(DieRead(face, 0.9, unsure, (200 * i, 0, side, side), None)
+                                 for i, (side, face, unsure) in enumerate(sides)),
+                     "frame", 0.0)
+    assert box_fit(first, 87.0) == pytest.approx(1.0)
+    asked: list[float] = []
+
+    def read_at(size: float) -> TrayRead:
+        asked.append(size)
+        return TrayRead("d6", (DieRead("6", 0.95, False, (0, 0, 150, 150), None),
+                               DieRead("2", 0.99, False, (180, 0, 160, 160), None),
+                               DieRead("1", 0.93, False, (600, 0, 150, 150), None)),
+                        "frame", 0.0)
+
+    read, size = best_read(read_at, 87.0, 1368, first)
+    assert asked == [148.5] and size == 148.5
+    assert [(d.face, d.uncertain) for d in read.dice] == [("6", False), ("2", False),
+                                                         ("1", False)]
+    asked.clear()  # dice of one size, a few boxed with their sides: read as before
+    alike = TrayRead("d6", tuple(DieRead("3", 0.9, False, (200 * i, 0, side, side), None)
+                                 for i, side in enumerate([87, 90, 125, 80, 84])),
+                     "frame", 0.0)
+    assert best_read(read_at, 87.0, 1368, alike) == (alike, 87.0) and asked == []
+
+
+def test_a_size_told_that_read_few_dice_sure_is_looked_over() -> None:
+    """Told far under the dice's size, the reader boxes their pips, which fit it, and
+    reads them unsure or as sure "1"s (a helper: --die-px 40 on a photo of 170 px dice
+    read 4 dice of 12, all unsure, no warning): a larger size reading more dice sure is
+    taken, up to FARTHER, and the size told is then taken for wrong."""
+    asked: list[float] = []
+
+    def read_at(size: float) -> TrayRead:
+        asked.append(size)
+        many = replace(_read_of(size), dice=_read_of(size).dice * 4)  # 12 dice boxed so
+        return many if size >= 150 else _unsure(_read_of(size))
+
+    pips = _unsure(_read_of(40.0))
+    read, size = best_read(read_at, 40.0, 2736, pips, told=True)
+    assert size == 40.0 * FARTHER[0] and len(read.dice) == 12
+    assert told_size_is_wrong(40.0, size)
+    asked.clear()  # three sure or more: read as told, nothing more asked
+    assert best_read(read_at, 40.0, 2736, _read_of(40.0), told=True) == (_read_of(40.0), 40.0)
+    assert asked == []
+    two = replace(_read_of(40.0), dice=_read_of(40.0).dice[:2])  # the right size, 2 dice
+    assert best_read(lambda size: two, 40.0, 2736, two, told=True) == (two, 40.0)
 
 
 def test_best_read_looks_under_a_size_told_past_a_quarter_of_the_picture() -> None:
