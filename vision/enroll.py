@@ -15,7 +15,7 @@ from vision import profilecheck
 from vision.boxes import TOP_FACE_SHIFT, toward_top_face
 from vision.crops import crop
 from vision.detection import detection_like, to_work
-from vision.enrollment import EnrollmentError, Profile
+from vision.enrollment import SURE_FROM_CROPS, EnrollmentError, Profile
 from vision.faces import faces_of
 from vision.imagefile import ImageError, read_file
 from vision.storage import check_name
@@ -255,8 +255,9 @@ def enroll(
     few = [f for f in sorted(crops) if len(crops[f]) < FEW_CROPS]
     if few and notes is not None:  # saved, but said: docs/vision.md asks for 5 a face
         notes.append(f"{_few_crops(crops, few)}: show each face at least {FEW_CROPS} "
-                     "times for a profile that reads it surely (and its crops are checked "
-                     "against one another from 3)")
+                     "times for a profile that reads it surely (its crops are checked "
+                     "against one another from 3, and a face of fewer than "
+                     f"{SURE_FROM_CROPS} is never read sure)")
     profile = Profile.from_crops(name, die, crops)
     where = [origins[face][k] for face in profile.labels for k in range(len(crops[face]))]
     found = [profilecheck.describe(c, where[c.index])

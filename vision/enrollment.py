@@ -89,6 +89,16 @@ at every die not clearly sure (every die the wider crop is cut for) read the sam
 turn)."""
 
 
+SURE_FROM_CROPS = 2
+"""A face the profile holds fewer crops of (enrolled and learned) is never read sure: its
+dice are left to the table. The lead rule's margins were placed on profiles of 5 crops a
+face and more (:mod:`vision.leadrule`); one crop is one view of a face, with nothing to
+tell what in it is the face and what the light or the cut. A helper's profile of one
+train crop a face read the val photos' dice 90 right and sure, 109 unsure and one sure
+and wrong, a red 4 read "2" at a confidence of 0.43 (eighty-fourth session). From 2, as
+before: the checked-in photos' d6 faces enrolled as symbols hold 2 crops of 1 and of 4,
+and their 4s are read right and sure."""
+
 EMBED_VETO: float | None = 0.15
 """A die read sure whose embedding part alone (:mod:`vision.embedding`) puts another face
 ahead of the read one by at least this lead (that face's best embedding similarity less the
@@ -471,7 +481,18 @@ class Profile:
             for i, guess in zip(unsure, again, strict=True):
                 if not guess.uncertain:  # only a die the frame makes sure is read again
                     guesses[i] = guess
-        return guesses
+        return self._few_crops_unsure(guesses)
+
+    def _few_crops_unsure(self, guesses: list[FaceGuess]) -> list[FaceGuess]:
+        """``guesses`` with each die read sure as a face of fewer than
+        :data:`SURE_FROM_CROPS` crops marked uncertain."""
+        held = np.bincount(self.owners, minlength=len(self.labels))
+        few = {label for label, n in zip(self.labels, held, strict=True)
+               if n < SURE_FROM_CROPS}
+        if not few:
+            return guesses
+        return [replace(g, uncertain=True, confidence=min(g.confidence, 0.5))
+                if not g.uncertain and g.face in few else g for g in guesses]
 
     def _vetoed(self, guesses: list[FaceGuess], embedded_rows: np.ndarray) -> None:
         """Mark uncertain, in place, each sure guess whose embedding scores

@@ -805,3 +805,22 @@ def test_cutting_about_the_top_face_reads_as_many_dice_in_perspective_and_none_w
         scores[shift] = score_trays(reader, trays)
     assert scores[TOP_FACE_SHIFT]["right"] >= scores[0.0]["right"]
     assert scores[TOP_FACE_SHIFT]["silent"] == 0
+
+
+def test_a_face_of_a_single_crop_is_never_read_sure() -> None:
+    """One crop of a face is one view of it (a helper's profile of one crop a face read a
+    red 4 as a sure "2" at 0.43): its dice are left to the table; the faces of 5 crops
+    read as before (vision.enrollment.SURE_FROM_CROPS)."""
+    crops = seafall_crops(3)
+    few = {**crops, "strong": crops["strong"][:1]}
+    full = Profile.from_crops("full", "seafall", crops)
+    single = Profile.from_crops("single", "seafall", few)
+    held = seafall_crops(4)  # other dice of every face
+    tried = [c for face in SEAFALL_FACES for c in held[face]]
+    before, after = full.classify_many(tried), single.classify_many(tried)
+    assert any(not g.uncertain and g.face == "strong" for g in before)
+    assert not any(not g.uncertain and g.face == "strong" for g in after)
+    assert all(g.uncertain or g.confidence <= 0.5 for g in after if g.face == "strong")
+    for a, b in zip(before, after, strict=True):
+        if a.face != "strong" and b.face != "strong" and not a.uncertain:
+            assert (b.face, b.uncertain) == (a.face, False)
