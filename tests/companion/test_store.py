@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import subprocess
 import sys
@@ -280,14 +281,11 @@ def test_checking_an_open_database_keeps_the_processs_sqlite_locks(db: Path) -> 
 def test_the_documented_schema_is_a_new_databases(db: Path) -> None:
     """docs/store.md, "Schema": its version and its tables are those a new database has (it
     said version 1 and four tables when a new database had version 3 and eight)."""
-    import re
-
     doc = (Path(__file__).resolve().parents[2] / "docs" / "store.md").read_text("utf-8")
     section = doc[doc.index("\n## Schema (version "):doc.index("\n### Migrations")]
     documented = int(re.search(r"## Schema \(version (\d+)\)", section).group(1))
     tables = re.findall(r"^\| `(\w+)` \|", section, flags=re.MULTILINE)
-    with SQLiteStore(db):
-        pass
+    SQLiteStore(db).close()  # a new database, as a first start makes it
     conn = sqlite3.connect(db)
     try:
         created = [row[0] for row in conn.execute(

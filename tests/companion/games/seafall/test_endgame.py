@@ -101,12 +101,18 @@ def test_green_keeps_only_the_advisor_cheaper_than_all_others_kept():
                             ("red", "Savage")):
         assert g.prompt.player == colour
         g.do("keep_advisor", choice=advisor)
-    assert g.prompt.player == "green"
-    assert [o.value for o in g.prompt.options] == ["Madman"]
+    keeps_only(g, "green", "Madman", refused="Captain")
+
+
+def keeps_only(g, colour: str, only: str, refused: str) -> None:
+    """``colour`` is asked to keep an advisor, may keep ``only`` (not ``refused``: it costs
+    too much), and keeps it."""
+    assert g.prompt.player == colour
+    assert [o.value for o in g.prompt.options] == [only]
     with pytest.raises(IllegalCommand, match="cannot be kept"):
-        g.do("keep_advisor", choice="Captain")
-    g.do("keep_advisor", choice="Madman")
-    assert g.state.provinces["green"].kept_advisor == "Madman"
+        g.do("keep_advisor", choice=refused)
+    g.do("keep_advisor", choice=only)
+    assert g.state.provinces[colour].kept_advisor == only
 
 
 def test_a_winner_by_tie_keeps_last_and_under_every_other_keep():
@@ -137,12 +143,7 @@ def test_a_winner_by_tie_keeps_last_and_under_every_other_keep():
     to_step(g, 3)
     g.do("keep_advisor", choice="Foreman")
     g.do("keep_advisor", choice="Savage")
-    assert g.prompt.player == "red"
-    assert [o.value for o in g.prompt.options] == ["Local Guide"]
-    with pytest.raises(IllegalCommand, match="cannot be kept"):
-        g.do("keep_advisor", choice="Captain")
-    g.do("keep_advisor", choice="Local Guide")
-    assert g.state.provinces["red"].kept_advisor == "Local Guide"
+    keeps_only(g, "red", "Local Guide", refused="Captain")
     assert undo_restores(g.options, g.commands).provinces["red"].kept_advisor == "Local Guide"
 
 
