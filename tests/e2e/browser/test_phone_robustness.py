@@ -99,6 +99,30 @@ def test_a_tap_while_a_new_version_loads_is_sent_against_the_screen_shown(device
     assert shown_version(ana) == table.version
 
 
+def test_the_keyboard_goes_on_when_the_stream_brings_a_commands_version_first(devices,
+                                                                             server):
+    """Under load the live stream brought the new version of a command answered from the
+    keyboard before the command's own answer did; that version is drawn only once its
+    actions are read, and the keyboard stayed on the button pressed until the drawing took
+    it away, and was left at the top of the page (a full run's failure). It now goes on to
+    the status line once the screen is drawn."""
+    ana = join_as(devices, server, "Ana", "blue")
+    sent = re.compile(rf"/api/tables/{server.table}/commands")
+    answers = hold(ana, sent)
+    pattern = loads(server.table)
+    held = hold(ana, pattern)
+    ana.locator("#prompt button[data-value=explorers]").focus()
+    ana.keyboard.press("Enter")
+    wait_held(ana, answers)
+    answer = answers[0].fetch()  # the table applies it; the stream tells the phone first
+    wait_held(ana, held)
+    answers.pop().fulfill(response=answer)
+    ana.unroute(sent)
+    release(ana, pattern, held)
+    expect(ana.locator("#prompt")).to_be_hidden()
+    ana.wait_for_function("document.activeElement && document.activeElement.id === 'status'")
+
+
 def test_two_phones_taking_damage_at_once_the_later_one_gets_the_plain_conflict(devices,
                                                                                 server):
     """Two phones pressed damage options at the same time: the later one got the engine's

@@ -124,7 +124,7 @@ async function command(type, args, prompt) {
     const out = await send(`${base}/commands`, body, tableId);
     if (errorShownAt) notice(null);  // it went through: an error shown before it is over
     await update({version: out.version, table: out, events: out.events || [], own: true});
-    keepKeyboard();
+    keyboardAfterDrawing();
     return true;
   } catch (err) {
     showError(err);
@@ -138,6 +138,17 @@ async function command(type, args, prompt) {
 // After a command the button tapped may be gone (a prompt answered, an action taken): the
 // keyboard goes on to the next prompt's first choice, else to where the game stands, never
 // back to the top of the page.
+// A command answered from the keyboard: once the screen shows its outcome, the keyboard
+// goes on where the game stands (keepKeyboard). The live stream may bring the same version
+// first, and it is then drawn only once its choices and history are in: the focus is kept
+// for that drawing (under load, the button pressed stayed focused until it was drawn away,
+// and the keyboard was left at the top of the page).
+let keyboardWaits = false;
+function keyboardAfterDrawing() {
+  keyboardWaits = loading > 0;
+  if (!keyboardWaits) keepKeyboard();
+}
+
 function keepKeyboard() {
   const focused = document.activeElement;
   if (focused && focused !== document.body && document.contains(focused)) return;
@@ -1213,6 +1224,7 @@ function renderState() {
   fill($("#provinces"), (state.seating || Object.keys(state.provinces)).map(
     (c) => provinceCard(state, c, who && who.province === c)));
   fill($("#enmity"), enmityList(state));
+  if (keyboardWaits) { keyboardWaits = false; keepKeyboard(); }
 }
 
 // Each says whether it got its answer: one lost (a phone's Wi-Fi dropping a request) is
