@@ -35,12 +35,9 @@ ARGS ?=
 run: $(STAMP)
 	$(BIN)/tableside serve --demo --host 0.0.0.0 --port 8000 $(ARGS)
 
-# The suite runs on every core and one worker more (pytest-xdist): a third of the two cores'
-# time went idle while tests waited on their servers, browsers and cameras. A worker that
-# runs out of tests takes some of another's, so the slow ones at the end are shared;
-# make test TEST_ARGS= runs it in one process.
-WORKERS := $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
-TEST_ARGS ?= -n $(WORKERS) --dist worksteal
+# The suite runs on every core (pytest-xdist; a worker that runs out of tests takes some of
+# another's, so the slow ones at the end are shared); make test TEST_ARGS= runs it in one process.
+TEST_ARGS ?= -n auto --dist worksteal
 
 test: $(STAMP) node-deps
 	$(BIN)/python -m pytest $(TEST_ARGS)
