@@ -85,7 +85,7 @@ def test_a_file_edited_by_hand_is_refused_with_the_reason(exported, edit, why) -
     assert not imported(doc, sessions)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=75, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_a_damaged_campaign_file_is_refused_or_imports_whole(exported, data) -> None:
     doc, sessions = exported

@@ -657,9 +657,12 @@ def test_the_tv_reads_each_new_event_aloud_with_a_voice_of_its_own(devices, serv
     expect(quiet.locator("#speak")).to_have_text("Pas de voix ici")
 
 
-@pytest.mark.parametrize("size", [{"width": 1280, "height": 720}, TV])
-@pytest.mark.parametrize(("locale", "words"), [("fr-FR", "Pas de voix ici"),
-                                               ("en-GB", "No voice here")])
+@pytest.mark.parametrize(("size", "locale", "words"), [
+    # French, whose words were squeezed (English, shorter, read alike: left out for the
+    # suite's time)
+    ({"width": 1280, "height": 720}, "fr-FR", "Pas de voix ici"),
+    (TV, "fr-FR", "Pas de voix ici"),
+])
 def test_the_tvs_no_voice_switch_reads_on_one_line_beside_a_long_status(devices, server, size,
                                                                           locale, words):
     """The switch and the connection keep the width their words need; a long status line

@@ -203,7 +203,7 @@ NARROW = (320, 260, 195)
 
 
 @pytest.mark.parametrize(("locale", "role"), [
-    pytest.param("en-GB", "player", id="English"),
+    # French only: its words are the longer (English read alike: left out for the suite's time)
     pytest.param("fr-FR", "joueur", id="French"),
 ])
 def test_no_page_is_wider_than_a_narrow_or_zoomed_phone(devices, server, locale, role):

@@ -119,7 +119,7 @@ def test_the_export_as_written_imports_and_plays(export: dict[str, Any]) -> None
     assert imported_then_played(copy.deepcopy(export), seed=1)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data(), seed=st.integers(0, 2**31))
 def test_a_damaged_setup_state_is_refused_or_plays(export: dict[str, Any],
                                                    data: st.DataObject, seed: int) -> None:
@@ -129,7 +129,7 @@ def test_a_damaged_setup_state_is_refused_or_plays(export: dict[str, Any],
     imported_then_played(doc, seed)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data(), seed=st.integers(0, 2**31))
 def test_a_damaged_event_is_refused_or_plays(export: dict[str, Any], data: st.DataObject,
                                              seed: int) -> None:

@@ -69,7 +69,7 @@ def demo_with_war() -> dict:
     return options
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_play_keeps_the_books(seed):
     rnd = random.Random(seed)
