@@ -101,7 +101,12 @@ def box_fit(read: TrayRead, die_px: float) -> float | None:
     read with no dice."""
     if not read.dice:
         return None
-    return float(np.median([max(d.box[2], d.box[3]) for d in read.dice])) / die_px
+    return float(np.median(_sides(read))) / die_px
+
+
+def _sides(read: TrayRead, sure: bool = False) -> list[int]:
+    """The longer side of each die's box (of the sure dice only, with ``sure``)."""
+    return [max(d.box[2], d.box[3]) for d in read.dice if not (sure and d.uncertain)]
 
 
 def best_read(read_at: Callable[[float], TrayRead], die_px: float, short_side: int,
@@ -230,12 +235,12 @@ MIXED_SMALL = 0.6
 def _mixed_size(read: TrayRead, die_px: float) -> float | None:
     """The median side of a read's whole dice larger than its size, when its boxes mix
     them with pieces (:func:`_mixed`), else None."""
-    sure = [max(d.box[2], d.box[3]) for d in read.dice if not d.uncertain]
+    sure = _sides(read, sure=True)
     large = [side for side in sure if side >= MIXED_LARGE * die_px]
     if not large or 3 * len(large) < len(sure):
         return None
     size = float(np.median(large))
-    if min(max(d.box[2], d.box[3]) for d in read.dice) >= MIXED_SMALL * size:
+    if min(_sides(read)) >= MIXED_SMALL * size:
         return None
     return size
 
@@ -267,7 +272,7 @@ def _mixed(read_at: Callable[[float], TrayRead], die_px: float, short_side: int,
     if read is first:
         return None
     fit = box_fit(read, size)
-    sure = [max(d.box[2], d.box[3]) for d in read.dice if not d.uncertain]
+    sure = _sides(read, sure=True)
     if (fit is None or not TOLD_BAND[0] <= fit <= TOLD_BAND[1] or not sure
             or min(sure) < MIXED_ALIKE * float(np.median(sure))):
         return None
