@@ -60,8 +60,13 @@ def install_command(
 Runner = Callable[[Sequence[str]], "subprocess.CompletedProcess[str]"]
 
 
+INSTALL_TIMEOUT_S = 120.0
+"""How long mpremote may take; a copy to a Pico takes a few seconds."""
+
+
 def _run(command: Sequence[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(list(command), capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(list(command), capture_output=True, text=True,
+                          timeout=INSTALL_TIMEOUT_S, check=False)
 
 
 def install(port: str, runner: Runner = _run) -> str:
@@ -73,7 +78,13 @@ def install(port: str, runner: Runner = _run) -> str:
     if port.startswith("/") and not Path(port).exists():
         raise InstallError(f"{port} does not exist: is the box plugged in? ('auto', the "
                            "default, finds a Pico by its USB id)")
-    result = runner(install_command(port))
+    try:
+        result = runner(install_command(port))
+    except subprocess.TimeoutExpired as stuck:
+        raise InstallError(f"mpremote did not finish on {port} within {stuck.timeout:g} s: the "
+                           "board did not answer. Unplug the box, plug it in again and retry; "
+                           "if it hangs again, hold BOOTSEL while plugging it in and copy "
+                           "MicroPython onto it first (docs/hardware.md)") from None
     output = (result.stdout or "") + (result.stderr or "")
     if result.returncode != 0:
         lines = [line for line in output.strip().splitlines() if line.strip()]

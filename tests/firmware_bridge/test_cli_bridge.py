@@ -236,6 +236,21 @@ def test_installer_reports_mpremote_failure(tmp_path: Path) -> None:
         installer.install(str(port), runner=runner)
 
 
+def test_installer_says_so_when_mpremote_hangs(tmp_path: Path) -> None:
+    """QA: a board that never answered left mpremote running past its limit, and the
+    command ended in a TimeoutExpired traceback. A process that overruns is a clear error."""
+    def runner(command):  # a real process that outlives its limit, as a hung mpremote does
+        return subprocess.run([sys.executable, "-c", "import time; time.sleep(30)"],
+                              capture_output=True, text=True, timeout=0.5, check=False)
+
+    port = tmp_path / "ttyACM9"
+    port.touch()
+    with pytest.raises(installer.InstallError) as error:
+        installer.install(str(port), runner=runner)
+    assert str(error.value).startswith(f"mpremote did not finish on {port} within 0.5 s")
+    assert "plug it in again" in str(error.value)
+
+
 def test_installer_mpremote_is_installed_and_runs() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "mpremote", "version"], capture_output=True, text=True, timeout=60
