@@ -156,9 +156,13 @@ def options(state: SeaFallState) -> tuple[str, list[tuple[str, str]]]:
         return "Which card do you take?", opts
     if step == "structure":
         kind = state.catalogue.structures[site.structure or ""]
+        # the good is offered only while the supply has one ("Plunder" > "Structure",
+        # page 17: a good taken from the supply); else the gold alone (the question as
+        # ever: the phone reads the good and the gold from it)
+        good = [("good", f"a {kind.colour} from the supply")] \
+            if state.supply.goods.get(kind.colour, 0) > 0 else []
         return (f"{kind.name}: take a {kind.colour} or {kind.cost // 2} gold?",
-                [("good", f"a {kind.colour} from the supply"),
-                 ("gold", f"{kind.cost // 2} gold")])
+                [*good, ("gold", f"{kind.cost // 2} gold")])
     raise AssertionError(f"plunder has nothing to ask at step {step!r}")
 
 
@@ -288,9 +292,9 @@ def _site_step(em: Emitter, choice: str) -> None:
         kind = em.state.catalogue.structures[site.structure or ""]
         em("StructureRaided", site=site.id, structure=kind.name)
         em("GloryChanged", player=site.region, amount=-1, reason=f"lost {kind.name}")
-        if choice == "good" and em.state.supply.goods.get(kind.colour, 0) > 0:
+        if choice == "good":  # offered only while the supply has one (options)
             em("GoodsSeized", goods=[kind.colour], source="supply", site=site.id)
-        elif choice == "gold":
+        else:
             em("GoldTaken", player=end.player, amount=kind.cost // 2, source=site.id)
     em("PlunderStepDone")
 

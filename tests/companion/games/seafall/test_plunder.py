@@ -288,3 +288,35 @@ def test_a_field_plundered_with_its_enmity_returned_is_not_plundered_again_this_
     g = field_plundered_with_returned_enmity()
     assert "red/field-1" not in [s.id for s in plunderable(g.state, "green", "red", 7)]
     assert "red/field-2" in [s.id for s in plunderable(g.state, "green", "red", 7)]
+
+
+def test_a_structure_with_its_good_gone_from_the_supply_offers_only_the_gold():
+    """"Plunder" > "Structure" (page 17): the raider takes a good of the structure's colour
+    from the supply, or half its cost in gold. With no such good left in the supply, the
+    good is not offered (it used to be, and gave nothing): the gold is, and it is paid."""
+    options = {"provinces": [
+        {"colour": "red", "active_advisor": "Savage",
+         "ships": [{"location": "blue", "raid": 5}, {"location": "blue"}]},
+        {"colour": "blue", "structures": ["Gun Tower"], "defense": 3, "dangerous": False,
+         "ships": [{"location": "isle"}, {"location": "isle"}]}],
+        "supply": {"goods": {"iron": 0}}, "islands": [island()]}
+    g = Game(options)
+    win_raid(g, province="blue")
+    g.do("plunder", choice="blue/build-1")
+    assert [o.value for o in g.prompt.options] == ["gold"]
+    with pytest.raises(IllegalCommand, match="'good' is not an answer"):
+        g.do("plunder", choice="good")
+    g.do("plunder", choice="gold")
+    assert g.state.provinces["red"].gold == 5
+    assert g.state.endeavor is None
+    assert g.replayed() == g.state
+    undo_restores(options, g.commands)
+
+
+def test_a_structure_with_its_good_in_the_supply_offers_both():
+    g = province_raid(Game, structures=["Gun Tower"])
+    win_raid(g, province="blue")
+    g.do("plunder", choice="blue/build-1")
+    assert [o.value for o in g.prompt.options] == ["good", "gold"]
+    g.do("plunder", choice="good")
+    assert g.state.ships["red-1"].goods + g.state.ships["red-2"].goods == ["iron"]
