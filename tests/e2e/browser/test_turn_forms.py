@@ -5,6 +5,8 @@ JSON command before."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from companion.engine import Command
@@ -358,3 +360,101 @@ def test_the_builder_says_a_dangerous_site_once(devices, server, locale, role, w
     expect(dangerous).to_contain_text(word)
     assert dangerous.inner_text().count(word) == 1, dangerous.inner_text()
     expect(builder.locator("button[data-site='isle/2']")).not_to_contain_text(word)
+
+
+def test_the_sail_picks_are_kept_across_a_reload_until_sent(devices, server):
+    """A phone that slept and reloaded (or a pull-to-refresh) found the sail form back at
+    its defaults: a ship's place and the goods ticked are kept in the tab for that point of
+    the turn, and forgotten once the sail is sent."""
+    table_id, table = new_table(server, {
+        "provinces": [{"colour": "blue", "player": "Ana", "warehouse": ["wood"]},
+                      {"colour": "red", "player": "Bo"}],
+        "islands": [{"id": "isle", "name": "Iron isle", "space": "(0, 2, 2)"}]})
+    table.apply(Command("hire_guild", {"guild": "explorers"}, "blue"))
+    ana = join_as(devices, server, "Ana", "blue", table=table_id)
+    sail = ana.locator("#actions details[data-type=sail]")
+    ship = sail.locator("select[data-ship=blue-1]")
+    load = sail.locator("[data-key='goods before']").get_by_label("Load the wood onto Blue ship 1")
+    sail.locator("summary").click()
+    ship.select_option("isle")
+    load.check()
+    ana.reload()
+    expect(sail).to_have_attribute("open", "")  # the picks shown, not shut away
+    expect(ship).to_have_value("isle")
+    expect(load).to_be_checked()
+    expect(sail.locator("select[data-ship=blue-2]")).to_have_value("")
+    sail.get_by_role("button", name="Sail").click()
+    expect(sail).to_have_count(0)
+    assert table.state.ships["blue-1"].location == "isle"
+    assert table.state.ships["blue-1"].goods == ["wood"]
+    table.undo("blue")  # the same point of the turn again: the picks sent are not kept
+    ana.reload()
+    sail.locator("summary").click()
+    expect(ship).to_have_value("")
+    expect(load).not_to_be_checked()
+
+
+def test_the_builder_picks_are_kept_across_a_reload_until_sent(devices, server):
+    """The endeavor builder's kind, flagship and site came back at their defaults after a
+    reload: kept in the tab, with the odds of the site picked, and forgotten once the
+    endeavor is started."""
+    table_id, table = new_table(server, {
+        "provinces": [{"colour": "blue", "player": "Ana",
+                       "ships": [{"location": "isle"}, {"location": "isle"}]},
+                      {"colour": "red", "player": "Bo"}],
+        "islands": [{"id": "isle", "name": "Iron isle", "space": "(0, 2, 2)",
+                     "sites": [{"name": "1", "defense": 5}, {"name": "2", "defense": 3}]}]})
+    table.apply(Command("hire_guild", {"guild": "explorers"}, "blue"))
+    ana = join_as(devices, server, "Ana", "blue", table=table_id)
+    builder = ana.locator("#builder")
+    picks = ("button[data-kind=explore]", "button[data-ship=blue-2]",
+             "button[data-site='isle/2']")
+    for picked in picks:
+        builder.locator(picked).click()
+        expect(builder.locator(picked)).to_have_attribute("aria-pressed", "true")
+    expect(ana.locator("#builder-preview")).to_contain_text("defense 3")
+    ana.reload()
+    for picked in picks:
+        expect(builder.locator(picked)).to_have_attribute("aria-pressed", "true")
+    expect(builder.locator("button[data-ship=blue-1]")).to_have_attribute("aria-pressed",
+                                                                          "false")
+    expect(ana.locator("#builder-preview")).to_contain_text("defense 3")
+    ana.locator("#start-endeavor").click()
+    expect(ana.locator("#prompt")).to_be_visible()  # the roll asked
+    assert table.state.endeavor.flagship == "blue-2"
+    table.undo("blue")  # the same point of the turn again: the picks sent are not kept
+    ana.reload()
+    expect(builder.locator("button[data-ship=blue-1]")).to_have_attribute("aria-pressed",
+                                                                          "true")
+    expect(builder.locator("button[data-site]").first).to_be_visible()
+    expect(builder.locator("button[data-site][aria-pressed=true]")).to_have_count(0)
+    expect(ana.locator("#builder-preview")).to_have_count(0)
+
+
+def test_a_damage_card_name_typed_stays_past_a_conflict(devices, server):
+    """A damage card's name typed, sent as another phone took a damage point meanwhile:
+    refused as a conflict (409), the page redraws the game as it is now and the name typed
+    was gone. The same card is still to draw: the form is open again with the name."""
+    table_id, table = damage_to_take(server)
+    ana = join_as(devices, server, "Ana", "blue", table=table_id)
+    prompt = ana.locator("#prompt")
+    prompt.locator("button[data-value='card:blue-1']").click()
+    form = prompt.locator("form.option-inputs")
+    form.locator("input[name=card]").fill("Broken mast")
+    moved = []
+
+    def another_phone_first(route):
+        if not moved and route.request.method == "POST":  # just before this phone's
+            table.apply(Command("assign_damage", {"choice": "card:blue-1"}, "blue"))
+            moved.append(True)
+        route.continue_()
+
+    ana.route(re.compile(r"/commands$"), another_phone_first)
+    form.get_by_role("button", name="Choose").click()
+    expect(ana.locator("#notice")).to_contain_text("The table changed meanwhile")
+    expect(ana.locator("#status")).to_have_attribute("data-version", str(table.version))
+    expect(form.locator("input[name=card]")).to_have_value("Broken mast")
+    assert [d.name for d in table.state.ships["blue-1"].damage] == ["damage"]
+    form.get_by_role("button", name="Choose").click()  # sent again: it goes through
+    expect(prompt).to_be_hidden()
+    assert [d.name for d in table.state.ships["blue-1"].damage] == ["damage", "Broken mast"]

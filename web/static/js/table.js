@@ -81,7 +81,7 @@ function showError(err) {
   if (!(err instanceof ApiError)) console.error(err);
   if (err instanceof ApiError && err.code === "conflict") {
     notice(t("error.conflict"), "warn");
-    refresh();
+    refresh().finally(() => { retyped = null; });  // drawn: what was typed is back, or not offered
     return;
   }
   notice(err instanceof ApiError ? err.message : t("error.network"), "error");
@@ -113,7 +113,9 @@ function canTakeTurn() {
 }
 
 // Send a command answering a prompt or taken from /choices; true once it went through.
-async function command(type, args, prompt) {
+// `typed`: what was typed with a prompt's option (optionInputs), given back to the form
+// when the command comes back as a conflict and the redrawn prompt still offers the option.
+async function command(type, args, prompt, typed = null) {
   if (busy) return false;
   busy = true;
   document.body.classList.add("busy");
@@ -127,6 +129,7 @@ async function command(type, args, prompt) {
     keyboardAfterDrawing();
     return true;
   } catch (err) {
+    if (typed && err instanceof ApiError && err.code === "conflict") retyped = typed;
     showError(err);
     return false;
   } finally {
@@ -289,6 +292,12 @@ async function sendPhoto(input) {
 // value, a damage card's name and powers) opens a small form under the choices; what is
 // typed is kept while the page redraws.
 let typing = null;  // {prompt: id, value: the option's, values: {arg: text, or effect rows}}
+// What was typed with an option sent and refused as a conflict (another phone moved the
+// game on meanwhile: a damage point taken there, an undo and redo): the page redraws the
+// game as it is now, and the form opens again with what was typed (a damage card's name,
+// its powers) if the prompt still offers that option; the prompt's id may have changed
+// (one damage point less to take). {command, value, values}, until the refresh has drawn.
+let retyped = null;
 
 function choicePrompt(prompt) {
   const open = typing ? prompt.options.find((o) => o.value === typing.value) : null;
@@ -360,7 +369,9 @@ function optionInputs(prompt, option) {
       if (raw === "" && input.default !== null) continue;  // the engine's default
       args[input.arg] = input.kind === "number" ? Number(raw) : raw;
     }
-    command(prompt.command, args, prompt);  // refused: the form stays, with what was typed
+    // refused: the form stays, with what was typed; also past a conflict's redraw
+    command(prompt.command, args, prompt,
+            {command: prompt.command, value: option.value, values: typing.values});
   });
   return form;
 }
@@ -387,6 +398,11 @@ function renderPrompt() {
   box.hidden = false;
   const prompt = prompts[0];
   if (typing && typing.prompt !== prompt.id) typing = null;  // answered, or undone past
+  if (retyped && !typing && prompt.kind === "choice" && prompt.command === retyped.command) {
+    const again = prompt.options.find((o) => o.value === retyped.value && (o.inputs || []).length);
+    if (again) typing = {prompt: prompt.id, value: again.value, values: retyped.values};
+    if (again) retyped = null;
+  }
   // a redraw while a player types would close the phone's keyboard: the same prompt, as
   // the same player, is left as it is
   const key = JSON.stringify([prompt, canAct(), who && who.province, typing && typing.value]);
@@ -423,8 +439,64 @@ function renderPrompt() {
   }
 }
 
+// ---- picks not sent yet -----------------------------------------------------------------
+
+// What a player picked in the sail form and the endeavor builder, not sent yet, is kept in
+// this tab (sessionStorage) as a roll's count is: a reload, or a phone that slept and
+// reloaded, found the forms back at their defaults. The picks are tied to the point of the
+// game they were made at (the same turn, before its next action): at another point they
+// are forgotten, and so they are once sent. Restored, a pick no longer offered is dropped.
+function decisionPoint(state) {
+  const turn = state && state.turn;
+  if (!turn) return null;
+  return JSON.stringify([state.game_number, state.phase, state.year, state.round,
+                         (state.turns_taken || []).length, turn.player, turn.guild,
+                         (turn.actions || []).length]);
+}
+const picksKey = (form) => `tableside.${form}.${tableId}`;
+function keptPicks(form) {  // the picks kept for this point of the game, or null
+  const at = decisionPoint(view && view.state);
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(picksKey(form)) || "null");
+    return at !== null && kept && kept.at === at && kept.picks && typeof kept.picks === "object"
+      ? kept.picks : null;
+  } catch (err) { return null; }
+}
+function keepPicks(form, picks) {
+  const at = decisionPoint(view && view.state);
+  if (at === null) return;
+  try { sessionStorage.setItem(picksKey(form), JSON.stringify({at, picks})); }
+  catch (err) { /* private browsing: the picks live as long as the page */ }
+}
+function forgetPicks(form) {
+  try { sessionStorage.removeItem(picksKey(form)); } catch (err) { /* nothing kept */ }
+}
+// the game moved on (an action taken, the turn over, a game taken back): picks kept for
+// the point before are over
+function forgetPassedPicks() {
+  for (const form of ["sail", "builder"]) {
+    let kept = null;
+    try { kept = JSON.parse(sessionStorage.getItem(picksKey(form)) || "null"); }
+    catch (err) { kept = null; }
+    if (kept && kept.at !== decisionPoint(view.state)) forgetPicks(form);
+  }
+}
+
 // ---- the endeavor builder ---------------------------------------------------------------
 
+const siteOf = (c) => c.args.site || c.args.province;
+let builderAt = null;  // the point of the game the builder's picks were made at
+
+function keepBuilder() {
+  keepPicks("builder", {kind: builder.kind, flagship: builder.flagship,
+                        site: builder.choice ? siteOf(builder.choice) : null});
+}
+
+// The odds shown for an endeavor picked: the engine's preview of it, or why there is none.
+function previewOf(choice) {
+  const e = choice.endeavor;
+  return e && e.odds ? e : {error: choicePhrases[choice.summary] ?? choice.summary};
+}
 
 function renderBuilder() {
   const box = $("#builder");
@@ -435,12 +507,30 @@ function renderBuilder() {
   }
   box.hidden = false;
   const kinds = [...new Set(endeavors.map((c) => c.type))];
+  // picks made at another point of the game are over; on a page just loaded, the picks
+  // kept in the tab come back, as far as they are still offered
+  const at = decisionPoint(state);
+  if (builderAt !== at) {
+    builderAt = at;
+    const kept = keptPicks("builder") || {};
+    builder = {kind: kept.kind, flagship: kept.flagship, choice: null, preview: null,
+               site: kept.site};
+  }
   if (!kinds.includes(builder.kind)) builder = {kind: kinds[0], flagship: null, choice: null, preview: null};
   const ofKind = endeavors.filter((c) => c.type === builder.kind);
   const ships = [...new Set(ofKind.map((c) => c.args.flagship))];
-  if (!ships.includes(builder.flagship)) { builder.flagship = ships[0]; builder.choice = null; }
+  if (!ships.includes(builder.flagship)) {
+    builder.flagship = ships[0]; builder.choice = null; builder.site = undefined;
+  }
   const targets = ofKind.filter((c) => c.args.flagship === builder.flagship);
-  if (!targets.includes(builder.choice)) builder.choice = null;
+  // the site picked, found again among the choices of a new version (they are new objects)
+  const site = builder.choice ? siteOf(builder.choice) : builder.site;
+  builder.site = undefined;
+  const again = site == null ? null : targets.find((c) => siteOf(c) === site);
+  if (again !== builder.choice) {
+    builder.choice = again || null;
+    builder.preview = again ? previewOf(again) : null;
+  }
 
   const step = (label, items) => h("fieldset", {class: "step"}, h("legend", {text: label}), h("div", {class: "choices"}, items));
   const sel = (active) => "choice" + (active ? " selected" : "");
@@ -449,17 +539,19 @@ function renderBuilder() {
     h("h2", {text: t("builder.title")}),
     step(t("builder.kind"), kinds.map((k) => h("button", {type: "button", class: sel(k === builder.kind),
       "aria-pressed": String(k === builder.kind), "data-kind": k, "data-key": "kind " + k,
-      text: t("command." + k, null, k), onclick: () => { builder.kind = k; builder.choice = null; renderBuilder(); }}))),
+      text: t("command." + k, null, k),
+      onclick: () => { builder.kind = k; builder.choice = null; renderBuilder(); keepBuilder(); }}))),
     step(t("builder.flagship"), ships.map((s) => h("button", {type: "button", class: sel(s === builder.flagship),
       "aria-pressed": String(s === builder.flagship), "data-ship": s, "data-key": "ship " + s,
-      text: shipName(state, s), onclick: () => { builder.flagship = s; builder.choice = null; renderBuilder(); }}))),
+      text: shipName(state, s),
+      onclick: () => { builder.flagship = s; builder.choice = null; renderBuilder(); keepBuilder(); }}))),
     step(t("builder.site"), targets.map((c) => {
       const label = c.args.site ? placeName(state, c.args.site)
         : t("builder.province", {player: provinceName(state, c.args.province)});
       return h("button", {type: "button", class: sel(c === builder.choice) + " site",
         "aria-pressed": String(c === builder.choice), "data-site": c.args.site || c.args.province,
         "data-key": "site " + (c.args.site || c.args.province),
-        onclick: () => { builder.choice = c; builder.preview = null; renderBuilder(); previewOdds(c); }},
+        onclick: () => { builder.choice = c; builder.preview = null; renderBuilder(); previewOdds(c); keepBuilder(); }},
         h("span", {class: "site-name", text: label}),
         // a dangerous site is said once, by the summary ("defense 5 (dangerous)"): a badge
         // after it said it twice
@@ -470,7 +562,9 @@ function renderBuilder() {
       h("button", {type: "button", class: "primary big", id: "start-endeavor", disabled: !canAct(),
         "data-key": "start",
         text: t("builder.start", {kind: t("end.kind." + builder.kind, null, builder.kind)}),
-        onclick: () => command(builder.choice.type, builder.choice.args, null)})) : null);
+        onclick: async () => {
+          if (await command(builder.choice.type, builder.choice.args, null)) forgetPicks("builder");
+        }})) : null);
 }
 
 function previewBlock(p) {
@@ -491,8 +585,7 @@ function previewBlock(p) {
 // Odds before starting: the engine previews each endeavor it lists (the pool line by line
 // with its reasons, and the exact odds of that very roll, every power included).
 function previewOdds(choice) {
-  const e = choice.endeavor;
-  builder.preview = e && e.odds ? e : {error: choicePhrases[choice.summary] ?? choice.summary};
+  builder.preview = previewOf(choice);
   renderBuilder();
 }
 
@@ -531,7 +624,8 @@ function renderActions() {
       : h("details", {class: "action-group", "data-type": type,
       // research is a form to fill when the cards are drawn: shut until tapped
       "data-key": type, open: (opened.has(type) ? opened.get(type)
-        : list.length === 1 && type !== "research") || null},
+        : (list.length === 1 && type !== "research") || (type === "sail" && keptPicks("sail") !== null))
+        || null},
       h("summary", {"data-key": "summary " + type,
                     // as the player leaves it, also past a version without the group
                     onclick: (e) => opened.set(type, !e.currentTarget.parentElement.open)},
@@ -648,9 +742,30 @@ function sailForm(list) {
       if (box.disabled) box.checked = false;
     }
   };
+  // the picks kept in the tab (a reload), as far as they are still offered; each change kept
+  const kept = keptPicks("sail");
+  if (kept) {
+    for (const sel of form.querySelectorAll("select[name=sail]")) {
+      const value = (kept.ships || {})[sel.dataset.ship];
+      if (value && [...sel.options].some((o) => o.value === value)) sel.value = value;
+    }
+    for (const box of form.querySelectorAll("input[type=checkbox]")) {
+      box.checked = Array.isArray(kept[box.name]) && kept[box.name].includes(box.value);
+    }
+  }
+  const keep = () => {
+    const picks = {ships: Object.fromEntries([...form.querySelectorAll("select[name=sail]")]
+      .filter((sel) => sel.value !== "").map((sel) => [sel.dataset.ship, sel.value]))};
+    for (const name of ["before", "after"]) {
+      picks[name] = [...form.querySelectorAll(`input[name=${name}]:checked`)].map((box) => box.value);
+    }
+    const any = Object.keys(picks.ships).length || picks.before.length || picks.after.length;
+    if (any) keepPicks("sail", picks); else forgetPicks("sail");  // all back to the defaults
+  };
   form.addEventListener("change", endsAtHome);
+  form.addEventListener("change", keep);
   endsAtHome();
-  form.addEventListener("submit", (event) => {
+  form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const moves = [...form.querySelectorAll("select[name=sail]")]
       .filter((sel) => sel.value !== "")
@@ -660,7 +775,7 @@ function sailForm(list) {
     const args = {moves};
     for (const when of ["before", "after"]) if (ticked(when).length) args[when] = ticked(when);
     if (!moves.length && !args.before && !args.after) { notice(t("sail.none"), "error"); return; }
-    command("sail", args, null);
+    if (await command("sail", args, null)) forgetPicks("sail");
   });
   return form;
 }
@@ -1208,6 +1323,7 @@ function renderState() {
   shown = view.version;  // drawn with its choices: what the buttons act on
   $("#status").dataset.version = String(shown);
   renderMe();
+  forgetPassedPicks();
   if (seatRole !== (who ? who.role : null)) { seatRole = who ? who.role : null; renderSeat(); }
   renderPrompt();
   renderCampaignNext(state);
