@@ -9,7 +9,8 @@ Province sites: the raider picks one site whose plunder value is at most the suc
   War With space first): field -> its gold; structure -> back to the supply exhausted (owner
   loses 1 glory), and a good of its colour or half its cost in gold; vault -> half the gold,
   rounded up; council room -> any advisor (kept refreshed or dismissed); warehouse -> half
-  the goods, rounded up, of the raider's choice; treasure room -> one card.
+  the goods, rounded up, of the raider's choice; treasure room -> one card. A room with
+  nothing in it is not offered (docs/seafall.md).
 
 Choices are the player's; where the rules leave only one way, it happens at once.
 """
@@ -71,9 +72,35 @@ def plunderable(state: SeaFallState, raider: str, target: str, successes: int) -
             continue  # plundered this year, its enmity returned rather than placed
         if site.kind == "building_site" and site.structure is None:
             continue
+        if _empty_room(state, site):
+            continue
         if can_pay_enmity(state, raider, value, target):
             out.append(site)
     return out
+
+
+def _empty_room(state: SeaFallState, site: Site) -> bool:
+    """A room of the province board with nothing in it to take: not offered as plunder.
+
+    Our reading ("Plunder" > "Province Sites", page 17): each room's plunder is what it
+    holds (an advisor of the council room, a card of the treasure room, half the goods of
+    the warehouse, half the gold of the vault); an empty one would cost the raider its
+    enmity tokens for nothing. Which province raids are allowed is unchanged
+    (:func:`check_province_raid`): the rulebook ties that to enmity and tokens only, and a
+    raid whose plunder finds nothing ends with none (the glory of a success stands)."""
+    victim = state.provinces[site.region]
+    return {
+        "council_room": not victim.council,
+        "treasure_room": not (victim.treasures or victim.research),
+        "warehouse": not victim.warehouse,
+        "vault": victim.gold == 0,
+    }.get(site.kind, False)
+
+
+def _within(state: SeaFallState, target: str, successes: int) -> bool:
+    """Whether any site of the province has a plunder value within the successes."""
+    return any(s.plunder_value is not None and s.plunder_value <= successes
+               for s in state.region_sites(target))
 
 
 def check_province_raid(state: SeaFallState, raider: str, target: str) -> None:
@@ -101,7 +128,9 @@ def begin(em: Emitter) -> None:
     assert end is not None
     if end.target is not None:
         if not plunderable(em.state, end.player, end.target, end.successes):
-            em("PlunderSkipped", reason="no site's plunder value is within the successes")
+            em("PlunderSkipped", reason="no site's plunder value is within the successes"
+               if not _within(em.state, end.target, end.successes)
+               else "no site within the successes has anything to take")
             em("EndeavorEnded")
         return  # the raider chooses the site
     site = em.state.sites[end.site or ""]
@@ -239,10 +268,6 @@ def _choose_province_site(em: Emitter, choice: str) -> None:
     step = {"building_site": "structure", "council_room": "council_room",
             "treasure_room": "treasure_room"}.get(site.kind)
     picks = (len(victim.warehouse) + 1) // 2 if site.kind == "warehouse" else 0
-    if site.kind == "council_room" and not victim.council:
-        step = None
-    if site.kind == "treasure_room" and not (victim.treasures or victim.research):
-        step = None
     em("PlunderChosen", site=site.id, step=step, picks=picks)
     payment = pay_enmity(em.state, end.player, site.plunder_value or 0, end.target)
     if payment.returned:

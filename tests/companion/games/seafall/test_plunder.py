@@ -224,7 +224,7 @@ def test_province_raid_refused_when_the_cheapest_site_needs_more_tokens(game):
 
 
 def test_sites_beyond_the_successes_or_tokens_are_not_offered(game):
-    g = province_raid(game, red={"enmity": 3})
+    g = province_raid(game, red={"enmity": 3}, warehouse=["iron"])
     win_raid(g, province="blue")
     values = [o.value for o in g.prompt.options]
     assert "blue/vault" not in values and "blue/treasure-room" not in values  # need 4 and 5
@@ -320,3 +320,45 @@ def test_a_structure_with_its_good_in_the_supply_offers_both():
     assert [o.value for o in g.prompt.options] == ["good", "gold"]
     g.do("plunder", choice="good")
     assert g.state.ships["red-1"].goods + g.state.ships["red-2"].goods == ["iron"]
+
+
+def test_an_empty_room_is_not_offered_as_plunder():
+    """"Plunder" > "Province Sites" (page 17): a room's plunder is what it holds. Blue's
+    council room, treasure room, warehouse and vault are empty: none is offered (the
+    council and treasure rooms were, and the raider paid 3 or 5 enmity for nothing). The
+    raid itself stays allowed (the sites have no enmity): its fields are offered."""
+    g = province_raid(Game, gold=0)
+    win_raid(g, province="blue")
+    values = [o.value for o in g.prompt.options]
+    assert values == ["blue/field-1", "blue/field-2", "none"]
+    with pytest.raises(IllegalCommand, match="not an answer"):
+        g.do("plunder", choice="blue/council-room")
+
+
+def test_rooms_with_something_in_them_are_offered():
+    g = province_raid(Game, gold=1, warehouse=["iron"], advisors=["Captain"],
+                      treasures=[{"name": "Idol"}])
+    win_raid(g, province="blue")
+    values = [o.value for o in g.prompt.options]
+    assert {"blue/warehouse", "blue/council-room", "blue/vault",
+            "blue/treasure-room"} <= set(values)
+
+
+def test_a_raid_whose_plunder_within_reach_is_all_empty_rooms_ends_without_plunder():
+    """Three successes reach a field, the warehouse and the council room; the fields have
+    enmity already and the rooms are empty: the raid succeeds (glory) and takes nothing."""
+    options = {"provinces": [
+        {"colour": "red", "ships": [{"raid": 3, "location": "blue"},
+                                    {"raid": 4, "location": "blue"}]},
+        {"colour": "blue", "gold": 0, "defense": 3, "dangerous": False,
+         "site_enmity": {"field-1": {"green": 1}, "field-2": {"green": 1}},
+         "ships": [{"location": "isle"}, {"location": "isle"}]}, {"colour": "green"}],
+        "islands": [island()]}
+    g = Game(options)
+    g.do("hire_guild", guild="soldiers")
+    g.do("raid", flagship="red-1", province="blue")
+    g.roll(*(["standard"] * g.state.endeavor.dice))
+    skipped = g.last("PlunderSkipped").payload
+    assert skipped["reason"] == "no site within the successes has anything to take"
+    assert g.state.endeavor is None and g.state.provinces["red"].glory == 1
+    assert g.state.provinces["red"].home_enmity == 8
