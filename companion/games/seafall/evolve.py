@@ -466,6 +466,7 @@ def _goods_seized(state: SeaFallState, p: Mapping[str, Any]) -> None:
             state.provinces[source].warehouse.remove(good)
             end.picks_left -= 1
         end.goods_to_place.append(good)
+    end.goods_from = source
 
 
 @handles("GoodLoaded")
@@ -478,8 +479,17 @@ def _good_loaded(state: SeaFallState, p: Mapping[str, Any]) -> None:
 @handles("GoodLeft")
 def _good_left(state: SeaFallState, p: Mapping[str, Any]) -> None:
     end = _endeavor(state)
-    end.goods_to_place.remove(p["good"])
-    state.supply.goods[p["good"]] = state.supply.goods.get(p["good"], 0) + 1
+    good = p["good"]
+    end.goods_to_place.remove(good)
+    # it stays where it was taken from (docs/seafall.md, "Plundered goods"); an event
+    # written before it said so ("source" absent) sent it to the supply
+    source = p.get("source", "supply")
+    if source == "site":
+        state.sites[p["site"]].good_present = True
+    elif source in state.provinces:
+        state.provinces[source].warehouse.append(good)
+    else:
+        state.supply.goods[good] = state.supply.goods.get(good, 0) + 1
 
 
 @handles("UpgradeSeized")

@@ -247,7 +247,7 @@ def plunder(state: SeaFallState, cmd: Command) -> list[Event]:
     elif end.goods_to_place:
         good = end.goods_to_place[0]
         if choice == "leave":
-            em("GoodLeft", good=good)
+            _leave(em, good)
         else:
             em("GoodLoaded", ship=choice, good=good)
     else:
@@ -324,6 +324,14 @@ def _site_step(em: Emitter, choice: str) -> None:
     em("PlunderStepDone")
 
 
+def _leave(em: Emitter, good: str) -> None:
+    """A good no ship of the raider's takes stays where it was: on the island site, in the
+    supply, or in the defender's warehouse (docs/seafall.md, "Plundered goods")."""
+    end = em.state.endeavor
+    assert end is not None
+    em("GoodLeft", good=good, source=end.goods_from or "supply", site=end.plunder_site)
+
+
 def advance(em: Emitter) -> None:
     """Resolve what needs no choice; end the endeavor when nothing is left to choose."""
     while True:
@@ -341,7 +349,7 @@ def advance(em: Emitter) -> None:
             ships = _ships_with_room(em.state)
             good = end.goods_to_place[0]
             if not ships:
-                em("GoodLeft", good=good)
+                _leave(em, good)
                 continue
             if len(ships) == 1:
                 em("GoodLoaded", ship=ships[0], good=good)

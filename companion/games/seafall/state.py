@@ -223,6 +223,9 @@ class Endeavor:
     plunder_site: str | None = None
     plunder_step: str | None = None  # a choice the plundered site still asks for
     goods_to_place: list[str] = field(default_factory=list)
+    # where the goods to place were taken from ("site", "supply" or the defender's colour
+    # for its warehouse): what no ship has room for stays there
+    goods_from: str | None = None
     picks_left: int = 0
 
 

@@ -362,3 +362,49 @@ def test_a_raid_whose_plunder_within_reach_is_all_empty_rooms_ends_without_plund
     assert skipped["reason"] == "no site within the successes has anything to take"
     assert g.state.endeavor is None and g.state.provinces["red"].glory == 1
     assert g.state.provinces["red"].home_enmity == 8
+
+
+def test_a_good_no_ship_has_room_for_stays_on_its_island_site():
+    """"Plunder" (page 17): plunder goes onto the raider's ships in the region (the island
+    good "to a ship in this region"); what no ship has room for is not taken, so the cube
+    stays on its site (it used to go to the supply, emptying the site)."""
+    options = {"provinces": [
+        {"colour": "red", "ships": [{"raid": 5, "location": "isle", "goods": ["wood", "wood"]},
+                                    {"raid": 2, "location": "red"}]},
+        {"colour": "blue"}],
+        "islands": [island(sites=[{"name": "1", "defense": 1, "kind": "good",
+                                   "colour": "iron", "good_present": True}])]}
+    g = Game(options)
+    win_raid(g)
+    assert g.last("GoodLeft").payload == {"good": "iron", "source": "site", "site": "isle/1"}
+    assert g.state.sites["isle/1"].good_present
+    assert g.state.supply.goods["iron"] == 9  # as set up: the site's cube is not in it
+    assert g.state.sites["isle/1"].enmity == {"red": 1}  # raided all the same
+    assert g.replayed() == g.state
+    undo_restores(options, g.commands)
+
+
+def test_warehouse_goods_no_ship_has_room_for_stay_in_the_defenders_warehouse():
+    """"Plunder" > "Warehouse" (page 17): half the goods, of the raider's choice; a good
+    no ship of the raider's can carry stays in the defender's warehouse, not in the supply."""
+    options = {"provinces": [
+        {"colour": "red", "active_advisor": "Savage",
+         "ships": [{"raid": 5, "location": "blue", "goods": ["wood"]},
+                   {"raid": 4, "location": "blue", "goods": ["wood", "wood"]}]},
+        {"colour": "blue", "warehouse": ["iron", "iron", "spice"],
+         "ships": [{"location": "isle"}, {"location": "isle"}]}],
+        "islands": [island()]}
+    g = Game(options)
+    win_raid(g, province="blue")
+    g.do("plunder", choice="blue/warehouse")
+    # the spice picked, the second pick can only be an iron; the spice goes onto red-1,
+    # the only ship with room, and the iron, with no room left anywhere, stays
+    g.do("plunder", choice="spice")
+    assert g.state.ships["red-1"].goods == ["wood", "spice"]
+    assert g.last("GoodLeft").payload["source"] == "blue"
+    assert sorted(g.state.provinces["blue"].warehouse) == ["iron", "iron"]
+    assert g.state.supply.goods["iron"] == 8 and g.state.supply.goods["spice"] == 9
+    assert g.state.endeavor is None
+    assert g.replayed() == g.state
+    after = undo_restores(options, g.commands)
+    assert sorted(after.provinces["blue"].warehouse) == ["iron", "iron"]
