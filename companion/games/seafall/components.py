@@ -18,6 +18,7 @@ from companion.games.seafall.effects import EXPERTISE as EFFECT_EXPERTISE
 from companion.games.seafall.effects import Effect, parse_effects
 
 GOODS = ("wood", "linen", "spice", "iron")
+COLOURS = ("blue", "green", "gray", "red", "yellow", "purple")  # the provinces' colours
 GUILDS = ("merchants", "builders", "explorers", "soldiers")
 EXPERTISE = EFFECT_EXPERTISE  # the kinds of advisor expertise
 

@@ -4,11 +4,16 @@ Map?" and "Ships and Sailing" > "Sailing").
 The default adjacency is a fan transcription of the base board (``data/map_adjacency.csv``,
 BSD 3-Clause, provenance in ``data/MAP-README.txt``): open-sea hexes named ``"(col, a, b)"``
 (column 0 touches the coastal waters), ``coastal_waters`` and the home harbors
-``"<colour>_harbor"`` (the transcription has no yellow harbor). Labels are normalised, so
-``"(6, -3,  3)"`` and ``"(6,-3,3)"`` name the same hex.
+``"<colour>_harbor"``. Labels are normalised, so ``"(6, -3,  3)"`` and ``"(6,-3,3)"`` name
+the same hex.
 
-Where a place has no known space (an island whose hex was not recorded, a harbor the data
-lacks), distances through it cannot be checked: :meth:`SeaMap.adjacent` answers ``None``.
+Every home harbor touches the coastal waters and nothing else, whatever the data holds
+(rulebook, "What's on the Map?" > "The Basics", page 6: the coastal waters lie between the
+home harbors and the open sea; "Terminology" > "Coastal Waters", page 23): so the yellow
+harbor, which the transcription lacks, is known too (:func:`harbors_on_the_coast`).
+
+Where a place has no known space (an island whose hex was not recorded), distances through
+it cannot be checked: :meth:`SeaMap.adjacent` answers ``None``.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+
+from companion.games.seafall.components import COLOURS
 
 _HEX = re.compile(r"^\(\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*\)$")
 COASTAL_WATERS = "coastal_waters"
@@ -111,4 +118,16 @@ def parse_adjacency(text: str) -> SeaMap:
 def default_map() -> SeaMap:
     """The base board's adjacency (``data/map_adjacency.csv``); immutable, loaded once."""
     data = resources.files(__package__).joinpath("data").joinpath("map_adjacency.csv")
-    return parse_adjacency(data.read_text("utf-8"))
+    return harbors_on_the_coast(parse_adjacency(data.read_text("utf-8")))
+
+
+def harbors_on_the_coast(sea: SeaMap, colours: tuple[str, ...] = COLOURS) -> SeaMap:
+    """``sea`` with each province's home harbor next to the coastal waters only, as the
+    board has it (a harbor the data lacks is added; a link of a harbor to any other space
+    is dropped)."""
+    harbors = {harbor_space(c) for c in colours}
+    links = {k: set(v) - harbors for k, v in sea.neighbours.items() if k not in harbors}
+    links.setdefault(COASTAL_WATERS, set()).update(harbors)
+    for harbor in harbors:
+        links[harbor] = {COASTAL_WATERS}
+    return SeaMap({k: frozenset(v) for k, v in links.items()})

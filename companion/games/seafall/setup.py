@@ -26,7 +26,13 @@ from importlib import resources
 from typing import Any
 
 from companion.errors import InvalidCommand, SetupRefused
-from companion.games.seafall.components import EXPERTISE, GOODS, Catalogue, default_catalogue
+from companion.games.seafall.components import (
+    COLOURS,
+    EXPERTISE,
+    GOODS,
+    Catalogue,
+    default_catalogue,
+)
 from companion.games.seafall.effects import parse_effects
 from companion.games.seafall.glory import held_glory
 from companion.games.seafall.map import default_map, harbor_space, normalise
@@ -49,7 +55,6 @@ from companion.games.seafall.state import (
 )
 from companion.names import MAX_NAME, name_key, player_name
 
-COLOURS = ("blue", "green", "gray", "red", "yellow", "purple")
 GOODS_PER_COLOUR = 10  # RULES-FACTS.md, "Starting component counts"
 ENMITY_TOKENS = 8  # rulebook, "Tokens and Enmity"
 

@@ -7,7 +7,13 @@ import pytest
 from seafall_driver import island
 
 from companion.errors import InvalidCommand
-from companion.games.seafall.map import default_map, harbor_space, normalise, parse_adjacency
+from companion.games.seafall.map import (
+    default_map,
+    harbor_space,
+    harbors_on_the_coast,
+    normalise,
+    parse_adjacency,
+)
 
 
 @pytest.mark.parametrize("raw, canonical", [
@@ -26,11 +32,11 @@ def test_map_default_is_symmetric_with_harbors_on_the_coastal_waters():
     """"What's on the Map?": each home harbor opens onto the coastal waters, which lie
     between the harbors and the open sea (column 0 of the hexes)."""
     sea = default_map()
-    assert len(sea.neighbours) == 148
+    assert len(sea.neighbours) == 149  # the data's 148 spaces and the yellow harbor
     for a, near in sea.neighbours.items():
         assert a not in near
         assert all(a in sea.neighbours[b] for b in near)
-    for colour in ("blue", "green", "gray", "red", "purple"):
+    for colour in ("blue", "green", "gray", "red", "yellow", "purple"):
         assert sea.neighbours[harbor_space(colour)] == {"coastal_waters"}
     assert sea.adjacent("coastal_waters", "(0, 3, 3)") is True
     assert sea.adjacent("coastal_waters", "(1, 3, 4)") is False
@@ -38,12 +44,30 @@ def test_map_default_is_symmetric_with_harbors_on_the_coastal_waters():
 
 
 def test_map_unknown_places_cannot_be_checked():
-    """The transcription has no yellow harbor: a step from it is neither allowed nor refused
-    by the map (None), and the sail action records it as unchecked."""
+    """A place the map does not know (an island's hex never recorded): a step to it is
+    neither allowed nor refused by the map (None)."""
     sea = default_map()
-    assert not sea.knows("yellow_harbor")
-    assert sea.adjacent("yellow_harbor", "coastal_waters") is None
-    assert sea.distance("yellow_harbor", "coastal_waters") is None
+    assert not sea.knows("fog")
+    assert sea.adjacent("fog", "coastal_waters") is None
+    assert sea.distance("coastal_waters", "fog") is None
+
+
+def test_map_every_home_harbor_touches_the_coastal_waters_only():
+    """"What's on the Map?" > "The Basics" (page 6) and "Terminology" > "Coastal Waters"
+    (page 23): the coastal waters lie between the home harbors and the open sea. The
+    transcription has no yellow harbor: it is known all the same, next to the coastal
+    waters alone, and a harbor given other links by the data keeps only that one."""
+    sea = default_map()
+    for colour in ("blue", "green", "gray", "red", "yellow", "purple"):
+        assert sea.neighbours[harbor_space(colour)] == {"coastal_waters"}
+        assert harbor_space(colour) in sea.neighbours["coastal_waters"]
+    assert sea.distance("yellow_harbor", "(0, 3, 3)") == 2
+    odd = harbors_on_the_coast(parse_adjacency(
+        ',coastal_waters,red_harbor,"(0, 0, 0)"\n'
+        'coastal_waters,0,0,1\nred_harbor,0,0,1\n"(0, 0, 0)",1,1,0\n'), ("red", "yellow"))
+    assert odd.neighbours["red_harbor"] == {"coastal_waters"}
+    assert odd.neighbours["(0, 0, 0)"] == {"coastal_waters"}
+    assert odd.neighbours["yellow_harbor"] == {"coastal_waters"}
 
 
 @pytest.mark.parametrize("text", [

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from seafall_driver import island
+from seafall_driver import island, undo_restores
 
+from companion.engine import Command
 from companion.errors import IllegalCommand, InvalidCommand
 
 OUT = ["coastal_waters", "(0, 3, 3)", "(1, 3, 4)"]  # three steps out of the blue harbor
@@ -89,12 +90,28 @@ def test_sail_unknown_island_space_is_accepted_and_recorded(game):
     assert "not checked against the map" in g.engine.describe(events[-1])
 
 
-def test_sail_from_a_harbor_missing_from_the_map_is_unchecked(game):
-    """The map data has no yellow harbor: Yellow's first step cannot be checked."""
-    g = game({"provinces": [{"colour": "yellow"}, {"colour": "red"}]})
+def test_sail_from_the_harbor_missing_from_the_map_data_is_checked(game):
+    """"What's on the Map?" > "The Basics" (page 6); "Terminology" > "Coastal Waters" (page
+    23): a home harbor touches only the coastal waters. The map data has no yellow harbor;
+    Yellow's first step is checked all the same: the coastal waters, yes; an island far
+    out in the open sea in one step, no (it used to be accepted as unchecked)."""
+    options = {"provinces": [{"colour": "yellow", "ships": [{"sail": 1}, {}]},
+                             {"colour": "red"}],
+               "islands": [island("far", space="(14, 0, 14)")]}
+    g = game(options)
     g.do("hire_guild", guild="builders")
+    with pytest.raises(IllegalCommand, match="far is not next to yellow on the map"):
+        g.do("sail", moves=[{"ship": "yellow-1", "path": ["far"]}])
+    with pytest.raises(IllegalCommand, match="is not next to"):
+        g.do("sail", moves=[{"ship": "yellow-1", "path": ["(0, 3, 3)"]}])
     events = g.do("sail", moves=[{"ship": "yellow-1", "path": ["coastal_waters"]}])
-    assert events[-1].payload["unchecked"] == ["yellow -> coastal_waters"]
+    assert events[-1].payload["unchecked"] == []
+    assert g.state.ships["yellow-1"].location == "coastal_waters"
+    after = undo_restores(options, [Command("hire_guild", {"guild": "builders"}, None),
+                                    Command("sail", {"moves": [{"ship": "yellow-1",
+                                                                "path": ["coastal_waters"]}]},
+                                            None)])
+    assert after.ships["yellow-1"].location == "coastal_waters"
 
 
 @pytest.mark.parametrize("moves, message", [
