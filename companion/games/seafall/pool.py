@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from companion.games.seafall.effects import Effect, of_kind
 from companion.games.seafall.enmity import at_war_tokens, enmity_in_region
+from companion.games.seafall.powers import standing_effects, standing_sources
 from companion.games.seafall.ships import ship_value, upgrade_effects, value_breakdown
 from companion.games.seafall.state import Card, PoolLine, SeaFallState, Ship, Site
 
@@ -52,8 +53,10 @@ def endeavor_effects(
 ) -> list[Effect]:
     """Every power that acts on this endeavor, support ship aside.
 
-    From the active advisor, the flagship's face-up upgrades, the region's own powers (an
-    island's "re-roll weak successes") and the research cards played.
+    From the active advisor, the powers standing for the player (held treasures, own
+    structures, the event revealed: :func:`~companion.games.seafall.powers.standing_effects`,
+    which work as an advisor's do), the flagship's face-up upgrades, the region's own powers
+    (an island's "re-roll weak successes") and the research cards played.
     """
     province = state.provinces[player]
     found: list[Effect] = []
@@ -61,6 +64,7 @@ def endeavor_effects(
         advisor = state.catalogue.advisors.get(province.active_advisor)
         if advisor is not None:
             found.extend(advisor.effects)
+    found.extend(standing_effects(state, player))
     found.extend(upgrade_effects(state, flagship, "flagship"))
     found.extend(state.regions[region_id].effects)
     for card in research:
@@ -111,6 +115,11 @@ def build_pool(
                 PoolLine(f"advisor {advisor.name}: {stat.title()} +{advisor.expertise[stat]}",
                          advisor.expertise[stat])
             )
+    # expertise standing for the player, as an advisor's (effects.py, "expertise"): the same
+    # amounts advisors.active_expertise counts for taxes, buying, selling...
+    for source, eff in standing_sources(state, player):
+        if eff.effect == "expertise" and eff.kind == stat and eff.amount:
+            lines.append(PoolLine(f"{source}: {stat.title()} {eff.amount:+d}", eff.amount))
 
     symbol = site.symbol if site is not None and site.kind == "unexplored" else None
     effects = endeavor_effects(state, player, kind, flagship, region_id, symbol, research)
@@ -183,4 +192,7 @@ def _effect_source(
             return f"research card {card.name}"
     if eff in state.regions[region_id].effects:
         return f"power of {state.regions[region_id].name}"
+    for source, standing in standing_sources(state, player):
+        if eff is standing:
+            return f"{source}'s power"
     return f"{flagship.name}'s upgrade"

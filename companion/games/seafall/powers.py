@@ -12,18 +12,25 @@ from companion.games.seafall.effects import Effect, of_kind
 from companion.games.seafall.state import SeaFallState
 
 
-def standing_effects(state: SeaFallState, player: str) -> list[Effect]:
-    """Effects working for ``player`` now from held treasures, own structures and the event."""
-    found: list[Effect] = []
+def standing_sources(state: SeaFallState, player: str) -> list[tuple[str, Effect]]:
+    """Each effect working for ``player`` now, with where it comes from ("treasure Idol",
+    "structure Port", "event Storm"): held treasures, own structures and the event."""
+    found: list[tuple[str, Effect]] = []
     for card in state.provinces[player].treasures:
-        found.extend(card.effects)
+        found.extend((f"treasure {card.name}", e) for e in card.effects)
     for site in state.region_sites(player):
         kind = state.catalogue.structures.get(site.structure or "")
         if kind is not None:
-            found.extend(kind.effects)
+            found.extend((f"structure {kind.name}", e) for e in kind.effects)
     if state.event is not None:
-        found.extend(state.event_powers.get(state.event, []))
+        found.extend((f"event {state.event}", e)
+                     for e in state.event_powers.get(state.event, []))
     return found
+
+
+def standing_effects(state: SeaFallState, player: str) -> list[Effect]:
+    """Effects working for ``player`` now from held treasures, own structures and the event."""
+    return [e for _, e in standing_sources(state, player)]
 
 
 def standing_amount(state: SeaFallState, player: str, effect: str, kind: str | None = None
