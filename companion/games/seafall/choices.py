@@ -39,7 +39,8 @@ def legal_commands(state: SeaFallState, decide: Any) -> list[dict[str, Any]]:
     """``[{"type", "args", "summary"}]`` for the current player, or [] (a prompt is open,
     no turn is under way). ``decide`` is the engine's ``decide``."""
     turn = state.turn
-    if turn is None or state.endeavor is not None or state.phase != "turns":
+    if turn is None or state.endeavor is not None or state.phase != "turns" \
+            or turn.hold_over is not None:
         return []
     out = []
     for kind, args, *extra in _candidates(state, turn.player):

@@ -30,7 +30,7 @@ from companion.games.seafall.effects import parse_effects
 from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.enmity import can_pay_enmity
 from companion.games.seafall.pool import PoolPlan, build_pool
-from companion.games.seafall.ships import MAX_DAMAGE_CARDS, ship_value
+from companion.games.seafall.ships import MAX_DAMAGE_CARDS, lighten_hold, ship_value
 from companion.games.seafall.sitenames import site_called
 from companion.games.seafall.state import Endeavor, SeaFallState, Ship
 from companion.games.seafall.turn import check_action, current_turn, finish_turn, no_endeavor
@@ -296,6 +296,8 @@ def sink(em: Emitter, ship: Ship, reason: str) -> None:
 def return_good(state: SeaFallState, cmd: Command) -> list[Event]:
     args = only(cmd, "choice")
     choice = text(args, "choice", cmd.type) or ""
+    if state.turn is not None and state.turn.hold_over is not None:
+        return _return_after_upgrade(state, cmd, choice)
     _current(state, cmd, "hold")
     ship = _overloaded(state)
     assert ship is not None
@@ -304,6 +306,24 @@ def return_good(state: SeaFallState, cmd: Command) -> list[Event]:
     em = Emitter(state)
     em("GoodsReturned", ship=ship.id, goods=[choice], reason="hold damaged")
     advance(em)
+    return em.events
+
+
+def _return_after_upgrade(state: SeaFallState, cmd: Command, choice: str) -> list[Event]:
+    """A good returned from a ship whose hold an upgrade returned left over its value (the
+    upgrade action, or a docks plunder): as for a damaged hold, the player's choice; the
+    rest goes at once when the goods left over are all alike; a plunder then goes on."""
+    assert state.turn is not None and state.turn.hold_over is not None
+    ship = state.ships[state.turn.hold_over]
+    require_player(state, cmd, ship.owner,
+                   f"returning {state.provinces[ship.owner].player}'s goods")
+    if choice not in ship.goods:
+        raise IllegalCommand(f"{ship.name} carries no {choice}")
+    reason = "hold over its value"
+    em = Emitter(state)
+    em("GoodsReturned", ship=ship.id, goods=[choice], reason=reason)
+    lighten_hold(em, ship.id, reason)
+    plunder.advance(em)
     return em.events
 
 

@@ -133,6 +133,14 @@ class SeaFall:
                 options=tuple(Option(e, e) for e in on_top(state.event_deck,
                                                            state.events_below)),
                 command="reveal_event", arg="event")]
+        if state.turn is not None and state.turn.hold_over is not None:
+            # a hold over its value after an upgrade was returned: before anything else
+            ship = state.ships[state.turn.hold_over]
+            return [ChoicePrompt(id=f"turn:{ship.owner}:hold:{ship.id}:{len(ship.goods)}",
+                                 player=ship.owner,
+                                 question=f"{ship.name}'s hold is over: return which good?",
+                                 options=tuple(Option(g, g) for g in sorted(set(ship.goods))),
+                                 command="return_good")]
         if end is None:
             if state.turn is not None and state.turn.guild is None:
                 return [ChoicePrompt(

@@ -13,6 +13,7 @@ from companion.engine import Event
 from companion.games.seafall.decks import drawn
 from companion.games.seafall.effects import parse_effects
 from companion.games.seafall.integrity import load_state
+from companion.games.seafall.ships import excess_goods
 from companion.games.seafall.state import (
     Advisor,
     Card,
@@ -349,6 +350,9 @@ def _goods_returned(state: SeaFallState, p: Mapping[str, Any]) -> None:
     for good in p["goods"]:
         ship.goods.remove(good)
         state.supply.goods[good] = state.supply.goods.get(good, 0) + 1
+    turn = state.turn
+    if turn is not None and turn.hold_over == ship.id and not excess_goods(state, ship):
+        turn.hold_over = None
 
 
 @handles("ShipSank")
@@ -377,7 +381,11 @@ def _ship_sank(state: SeaFallState, p: Mapping[str, Any]) -> None:
 
 @handles("HoldOverloaded")
 def _hold_overloaded(state: SeaFallState, p: Mapping[str, Any]) -> None:
-    _endeavor(state).stage = "hold"
+    end = state.endeavor
+    if end is not None and end.stage in ("damage", "hold"):  # a hold damaged in an endeavor
+        end.stage = "hold"
+    elif state.turn is not None:  # an upgrade returned (the action, or a docks plunder)
+        state.turn.hold_over = p["ship"]
 
 
 @handles("GloryChanged")

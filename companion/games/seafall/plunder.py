@@ -22,9 +22,10 @@ from companion.errors import IllegalCommand
 from companion.games.seafall.args import only, require_player, text
 from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.enmity import can_pay_enmity, pay_enmity
-from companion.games.seafall.ships import MAX_UPGRADES, free_hold
+from companion.games.seafall.ships import MAX_UPGRADES, free_hold, lighten_hold
 from companion.games.seafall.sitenames import site_called
 from companion.games.seafall.state import SeaFallState, Site
+from companion.games.seafall.turn import hold_waits
 
 DOCKS_UPGRADE_COST = 10
 MARKET_GOODS = 2
@@ -234,6 +235,7 @@ def plunder(state: SeaFallState, cmd: Command) -> list[Event]:
         raise IllegalCommand("no raid is waiting for plunder to be chosen")
     require_player(state, cmd, end.player,
                    f"choosing {state.provinces[end.player].player}'s plunder")
+    hold_waits(state)  # a docks plunder's returned Hale: goods back to the supply first
     question, opts = options(state)
     if choice not in dict(opts):
         raise IllegalCommand(f"{choice!r} is not an answer to {question!r}; choose one of: "
@@ -295,6 +297,7 @@ def _site_step(em: Emitter, choice: str) -> None:
             if replaced:
                 em("GloryChanged", player=end.player, amount=-1,
                    reason=f"upgrade {replaced} returned")
+                lighten_hold(em, ship_id, f"upgrade {replaced} returned")
     elif step == "council_room":
         how, _, name = choice.partition(":")
         victim = site.region
@@ -338,6 +341,8 @@ def advance(em: Emitter) -> None:
         end = em.state.endeavor
         if end is None or end.stage != "plunder" or end.plunder_site is None:
             return
+        if em.state.turn is not None and em.state.turn.hold_over is not None:
+            return  # goods to return first (return_good), then the plunder goes on
         if end.picks_left > 0:
             goods = em.state.provinces[em.state.sites[end.plunder_site].region].warehouse
             if len(set(goods)) > 1:

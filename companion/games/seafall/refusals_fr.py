@@ -73,6 +73,9 @@ def _doing(text: str) -> str:
     plunder = re.fullmatch(r"choosing (.+)'s plunder", text)
     if plunder:
         return f"choisir le butin {de(default_name(plunder[1]))}"
+    goods = re.fullmatch(r"returning (.+)'s goods", text)
+    if goods:
+        return f"rendre les ressources {de(default_name(goods[1]))}"
     return text
 
 
@@ -277,6 +280,8 @@ _REFUSALS: list[tuple[str, str]] = [
      "{1} peut vendre {2} ressource(s) avec cette action, pas {3}"),
     (r"goods are bought from island sites", "les ressources s’achètent sur les lieux des îles"),
     (r"there is no good cube for sale at (.+)", "aucune ressource n’est à vendre {atsite:1}"),
+    (r"(.+)'s hold is over its value: return goods to the supply first",
+     "la cale de {1} dépasse sa valeur : rendez d’abord des ressources à la réserve"),
     (r"(.+)'s hold is full \(return a good to make room\)",
      "la cale de {1} est pleine (rendez une ressource pour faire de la place)"),
     (r"(.+) holds no (\w+) to sell", "{1} ne contient pas de {good:2} à vendre"),

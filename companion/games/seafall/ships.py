@@ -8,8 +8,13 @@ power until repaired ("Damage").
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from companion.games.seafall.effects import Effect
 from companion.games.seafall.state import SeaFallState, Ship
+
+if TYPE_CHECKING:
+    from companion.games.seafall.emitter import Emitter
 
 MAX_UPGRADES = 2  # "Each ship may have a maximum of two upgrades at any time."
 MAX_DAMAGE_CARDS = 2  # "Ships may have no more than two damage cards."
@@ -65,3 +70,23 @@ def value_breakdown(state: SeaFallState, ship: Ship, stat: str) -> list[tuple[st
 def free_hold(state: SeaFallState, ship: Ship) -> int:
     """How many more goods the ship's hold takes."""
     return max(0, ship_value(state, ship, "hold") - len(ship.goods))
+
+
+def excess_goods(state: SeaFallState, ship: Ship) -> int:
+    """How many goods the ship carries beyond its hold value."""
+    return max(0, len(ship.goods) - ship_value(state, ship, "hold"))
+
+
+def lighten_hold(em: Emitter, ship_id: str, reason: str) -> None:
+    """A ship whose hold value just fell (an upgrade such as Hale returned for another, in
+    the upgrade action or a docks plunder) returns its goods beyond the hold to the supply,
+    as a damaged hold does ("Endeavors and Damage" > "Damage", page 11): the player chooses
+    which (``HoldOverloaded``, then ``return_good``), unless the goods are all alike."""
+    ship = em.state.ships[ship_id]
+    excess = excess_goods(em.state, ship)
+    if not excess:
+        return
+    if len(set(ship.goods)) == 1:
+        em("GoodsReturned", ship=ship.id, goods=ship.goods[:excess], reason=reason)
+    elif em.state.turn is None or em.state.turn.hold_over != ship.id:
+        em("HoldOverloaded", ship=ship.id)

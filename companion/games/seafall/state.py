@@ -238,6 +238,9 @@ class Turn:
     bought_treasure: bool = False  # step 1 was a treasure: no advisor, even with a Library
     milestone_claimed: bool = False
     borrowed: list[str] = field(default_factory=list)  # regions paid for with reputation
+    # a ship of the player whose hold an upgrade returned left over its value: the turn
+    # waits for goods returned to the supply ("Damage", as a damaged hold; ships.lighten_hold)
+    hold_over: str | None = None
 
 
 @dataclass

@@ -32,10 +32,21 @@ def current_turn(state: SeaFallState) -> Turn:
 
 
 def no_endeavor(state: SeaFallState) -> None:
+    """Refuse a command while an endeavor, or a hold over its value, waits for answers."""
     end = state.endeavor
     if end is not None:
         prov = state.provinces[end.player]
         raise IllegalCommand(f"{prov.player}'s {end.kind} is not finished yet")
+    hold_waits(state)
+
+
+def hold_waits(state: SeaFallState) -> None:
+    """Refuse a command while a ship's hold is over its value after an upgrade was returned:
+    its goods go back to the supply first (``return_good``)."""
+    if state.turn is not None and state.turn.hold_over is not None:
+        ship = state.ships[state.turn.hold_over]
+        raise IllegalCommand(f"{ship.name}'s hold is over its value: return goods to the "
+                             "supply first")
 
 
 def check_action(state: SeaFallState, action: str) -> None:

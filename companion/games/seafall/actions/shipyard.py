@@ -41,7 +41,7 @@ from companion.games.seafall.advisors import active_expertise
 from companion.games.seafall.args import find_ship, flag, names, only, require_player, text
 from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.enmity import enmity_in_region
-from companion.games.seafall.ships import MAX_UPGRADES
+from companion.games.seafall.ships import MAX_UPGRADES, lighten_hold
 from companion.games.seafall.state import Region, SeaFallState, Ship
 from companion.games.seafall.turn import current_turn, no_endeavor
 
@@ -143,4 +143,5 @@ def upgrade(state: SeaFallState, cmd: Command) -> list[Event]:
     em("GloryChanged", player=player, amount=1, reason=f"upgrade {name}")
     if replace is not None:
         em("GloryChanged", player=player, amount=-1, reason=f"upgrade {replace} returned")
+        lighten_hold(em, ship.id, f"upgrade {replace} returned")  # Hale's hold gone
     return em.events

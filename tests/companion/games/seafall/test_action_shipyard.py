@@ -4,7 +4,7 @@ Enmity" > "Reputation Tokens" for the Port)."""
 from __future__ import annotations
 
 import pytest
-from seafall_driver import island
+from seafall_driver import Game, island, undo_restores
 
 from companion.errors import IllegalCommand, InvalidCommand
 
@@ -278,3 +278,64 @@ def test_repair_borrowed_port_does_not_rebuild(game):
         g.do("repair", free=True)
     with pytest.raises(IllegalCommand, match="no Port"):
         g.do("repair", free=True, rebuild=["red-1"])
+
+
+def hale_ship(goods):
+    options = {"provinces": [
+        {"colour": "red", "gold": 40,
+         "ships": [{"upgrades": ["Hale", "Bold"], "goods": goods}, {}]},
+        {"colour": "blue"}]}
+    g = Game(options)
+    g.do("hire_guild", guild="builders")
+    return g
+
+
+def test_returning_hale_for_another_upgrade_returns_the_goods_beyond_the_hold():
+    """"Builders Guild" > "Upgrade" (a full ship returns an upgrade for the new one) and
+    "Endeavors and Damage" > "Damage" (page 11: a hold that shrinks returns its goods beyond
+    its value to the supply, the player choosing which). Hale returned for Swift takes the
+    hold from 3 to 2 with 3 goods aboard: the turn asks which good goes back (it used to
+    keep all 3), and nothing else is taken before."""
+    from companion.games.seafall.engine import SeaFall
+    from companion.games.seafall.ships import ship_value
+
+    g = hale_ship(["iron", "wood", "spice"])
+    g.do("upgrade", ship="red-1", upgrade="Swift", replace="Hale")
+    ship = g.state.ships["red-1"]
+    assert ship_value(g.state, ship, "hold") == 2 and len(ship.goods) == 3
+    prompt = g.prompt
+    assert prompt.command == "return_good" and prompt.player == "red"
+    assert prompt.question == "Red ship 1's hold is over: return which good?"
+    assert [o.value for o in prompt.options] == ["iron", "spice", "wood"]
+    assert SeaFall().legal_commands(g.state) == []
+    with pytest.raises(IllegalCommand, match="hold is over its value: return goods"):
+        g.do("end_turn")
+    with pytest.raises(IllegalCommand, match="'s goods is Red's"):
+        g.do("return_good", actor="blue", choice="wood")
+    with pytest.raises(IllegalCommand, match="carries no linen"):
+        g.do("return_good", choice="linen")
+    g.do("return_good", choice="wood")
+    assert sorted(g.state.ships["red-1"].goods) == ["iron", "spice"]
+    assert g.state.supply.goods["wood"] == 10 and g.state.turn.hold_over is None
+    assert g.engine.prompts(g.state) == []
+    g.do("end_turn")  # the turn goes on
+    assert g.replayed() == g.state
+    after = undo_restores(g.options, g.commands[:3])  # undo the good returned
+    assert after.turn.hold_over is None
+    before = undo_restores(g.options, g.commands[:2])  # undo the upgrade
+    assert before.turn.hold_over == "red-1"
+
+
+def test_goods_all_alike_beyond_the_hold_go_back_at_once():
+    g = hale_ship(["iron", "iron", "iron"])
+    g.do("upgrade", ship="red-1", upgrade="Swift", replace="Hale")
+    assert g.state.ships["red-1"].goods == ["iron", "iron"]
+    assert g.last("GoodsReturned").payload["goods"] == ["iron"]
+    assert g.engine.prompts(g.state) == [] and g.state.turn.hold_over is None
+
+
+def test_returning_an_upgrade_that_leaves_the_hold_enough_asks_nothing():
+    g = hale_ship(["iron", "wood"])
+    g.do("upgrade", ship="red-1", upgrade="Swift", replace="Hale")
+    assert sorted(g.state.ships["red-1"].goods) == ["iron", "wood"]
+    assert "HoldOverloaded" not in g.types() and g.state.turn.hold_over is None

@@ -408,3 +408,30 @@ def test_warehouse_goods_no_ship_has_room_for_stay_in_the_defenders_warehouse():
     assert g.replayed() == g.state
     after = undo_restores(options, g.commands)
     assert sorted(after.provinces["blue"].warehouse) == ["iron", "iron"]
+
+
+def test_a_docks_upgrade_in_place_of_hale_returns_the_goods_beyond_the_hold():
+    """"Plunder" > "Docks" (page 17) with a full ship: Hale returned for the docks' upgrade
+    takes the hold from 3 to 2. As for a damaged hold ("Endeavors and Damage" > "Damage",
+    page 11) the raider chooses the good that goes back to the supply (3 goods used to stay
+    aboard); the raid ends once it is returned, and undo restores each step."""
+    options = {"provinces": [
+        {"colour": "red", "ships": [{"raid": 5, "location": "isle", "upgrades": ["Hale", "Bold"],
+                                     "goods": ["iron", "wood", "spice"]},
+                                    {"raid": 2, "location": "isle"}]},
+        {"colour": "blue"}],
+        "islands": [island(sites=[{"name": "1", "defense": 1, "kind": "docks",
+                                   "colour": "iron"}])]}
+    g = Game(options)
+    win_raid(g)
+    g.do("plunder", choice="Terrible@red-1:replace:Hale")
+    assert g.state.endeavor is not None and g.state.turn.hold_over == "red-1"
+    assert g.prompt.command == "return_good"
+    with pytest.raises(IllegalCommand, match="hold is over its value"):
+        g.do("plunder", choice="none")
+    g.do("return_good", choice="spice")
+    assert sorted(g.state.ships["red-1"].goods) == ["iron", "wood"]
+    assert g.state.endeavor is None and g.types()[-1] == "EndeavorEnded"
+    assert g.replayed() == g.state
+    assert undo_restores(options, g.commands).endeavor is None
+    assert undo_restores(options, g.commands[:-1]).turn.hold_over == "red-1"
