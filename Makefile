@@ -39,8 +39,12 @@ run: $(STAMP)
 # another's, so the slow ones at the end are shared); make test TEST_ARGS= runs it in one process.
 TEST_ARGS ?= -n auto --dist worksteal
 
+# Python's compiled files are written even where the environment says not to
+# (PYTHONDONTWRITEBYTECODE): the suite starts some two hundred Python processes (command-line
+# tests, servers, the durability test's workers killed and started again), and each compiled
+# the project's modules from source again (docs/dependencies.md, pytest-xdist).
 test: $(STAMP) node-deps
-	$(BIN)/python -m pytest $(TEST_ARGS)
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest $(TEST_ARGS)
 
 # The firmware test runs the button box code under real MicroPython (an npm package run by
 # Node), and the accessibility test injects axe-core (an npm package) into the pages. Without
