@@ -40,6 +40,25 @@ def test_transcript_replays_to_its_golden_events(capsys, name):
     assert events == json.loads(golden.read_text())
 
 
+@pytest.mark.parametrize("name", ["blue-sails-two-speeds", "gray-raids-yellow"])
+def test_play_says_each_event_as_the_servers_history_does(capsys, name):
+    """docs/api.md: the English texts are exactly `tableside play`'s. QA: play wrote ships
+    and places by their ids ("isle-a, isle-a") where the server names them ("Isle A")."""
+    from companion.engine import Event
+    from companion.store.records import COMMAND_REDONE, COMMAND_UNDONE
+    from web.cli.play import play
+    from web.live import event_text
+
+    _, out = run_json(capsys, TRANSCRIPTS / f"{name}.jsonl")
+    table, events, error = play("seafall", (TRANSCRIPTS / f"{name}.jsonl").read_text())
+    assert error is None and len(events) == len(out["events"])
+    served = [event_text(table, Event(e.type, dict(e.payload))) for e in events
+              if e.type not in (COMMAND_UNDONE, COMMAND_REDONE)]
+    said = [e["text"] for e in out["events"] if e["type"] not in (COMMAND_UNDONE, COMMAND_REDONE)]
+    assert said == served
+    assert any("An island" in t or "Yellow" in t for t in said)
+
+
 def test_gray_raid_transcript_ends_where_the_rulebook_says(capsys):
     _, out = run_json(capsys, TRANSCRIPTS / "gray-raids-yellow.jsonl")
     state = out["state"]

@@ -17,6 +17,7 @@ at all (missing, a folder, not UTF-8 text), and nothing is played.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import sys
 from collections.abc import Iterator
@@ -183,8 +184,13 @@ def run(args: argparse.Namespace) -> int:
         engine = table.engine if table is not None else find_game(args.game)
         describe = getattr(engine, "describe", None)
 
+        # with the game's state, ships and places by their names, as the server's history
+        # says them (docs/api.md: the English texts are the same)
+        named = ({"state": table.state} if table is not None and describe is not None
+                 and "state" in inspect.signature(describe).parameters else {})
+
         def text_of(e: StoredEvent) -> str:
-            return describe(Event(e.type, dict(e.payload))) if describe else e.type
+            return describe(Event(e.type, dict(e.payload)), **named) if describe else e.type
 
         if args.json:
             out = {
