@@ -426,7 +426,8 @@ class Table:
             return self._pos.applied[-1].before
 
     def reload(self) -> None:
-        """Catch up with records that another process appended (after a conflict)."""
+        """Catch up with records that another process appended (done by itself after a
+        change loses a race to another writer: :class:`VersionConflict`)."""
         with self._lock:
             self._pos = _load(self._engine, self._store, self.session_id)
             self._notify()
@@ -455,16 +456,34 @@ class Table:
                                 tuple(s.command_no for s in applied),
                                 tuple(s.command_no for s in redoable))
 
-        return self._store.append(self.session_id, record, expected_version=self._pos.version,
-                                  expected_last_command=self._pos.last_command,
-                                  snapshot=snapshot)
+        try:
+            return self._store.append(self.session_id, record,
+                                      expected_version=self._pos.version,
+                                      expected_last_command=self._pos.last_command,
+                                      snapshot=snapshot)
+        except VersionConflict:
+            self._catch_up()
+            raise
+
+    def _catch_up(self) -> None:
+        """After a race lost to another writer of the same database (another process, or
+        another table on the session): the table reloads what the store holds, so the
+        conflict says the version to reload the page at and the next change works. Without
+        it the table kept the version it had, and every change conflicted for good."""
+        try:
+            self.reload()
+        except Exception:  # the conflict is what the caller hears; the next change retries
+            _log.exception("table %s: cannot reload after a conflict", self.session_id)
 
     def _rebuild(self) -> None:
         """Replay the whole log to recover the states a snapshot does not carry."""
         full = replay(self._engine, self._store.records(self.session_id))
         if (full.version, full.applied_numbers, full.redoable_numbers) != (
                 self._pos.version, self._pos.applied_numbers, self._pos.redoable_numbers):
-            raise VersionConflict(self.session_id, self._pos.version, full.version)
+            conflict = VersionConflict(self.session_id, self._pos.version, full.version)
+            self._pos = full  # the log is the truth: another writer moved it on
+            self._notify()
+            raise conflict
         self._pos = full
 
 

@@ -213,6 +213,33 @@ def test_table_two_tables_on_one_session_conflict_instead_of_overwriting(
     assert counters(table) == {"red": 1, "blue": 1}
 
 
+def test_table_that_lost_a_race_to_another_writer_reloads_itself(
+        table: Table, store: SQLiteStore, tmp_path: Path) -> None:
+    """QA: two servers on one database file. The one that lost a race kept its version and
+    answered every command, undo and redo with the same conflict for good (docs/store.md:
+    "a table that lost a race calls reload()", which nothing called). Now the conflict
+    reloads it: the conflict names the version the store holds, and the next change,
+    sent at that version, works."""
+    heard: list[int] = []
+    table.add_listener(lambda t: heard.append(t.version))
+    table.apply(add("red"))
+    with SQLiteStore(tmp_path / "t.sqlite3") as other_store:  # another process's connection
+        other = Table.open(other_store, table.session_id)
+        for change in (lambda: table.apply(add("red"), expected_version=table.version),
+                       lambda: table.undo("red", expected_version=table.version)):
+            other.apply(add("blue"))
+            with pytest.raises(VersionConflict) as conflict:
+                change()
+            assert conflict.value.actual == other.version
+            assert table.version == other.version and counters(table) == counters(other)
+            assert heard[-1] == other.version  # the phones hear the table as it is
+        table.apply(add("red"), expected_version=table.version)
+        table.undo("red", expected_version=table.version)
+        table.redo("red", expected_version=table.version)
+        assert counters(table) == {"red": 2, "blue": 2}
+        assert counters(Table.open(other_store, table.session_id)) == counters(table)
+
+
 def test_table_history_shows_who_did_what_and_what_is_undone(table: Table) -> None:
     table.apply(add("red"))
     table.apply(add("blue"))
