@@ -78,6 +78,15 @@ class CampaignInfo:
                      if g.version == self.version and not g.withdrawn), None)
 
     @property
+    def over(self) -> dict[str, JSON] | None:
+        """The campaign is over when its latest ledger was recorded from its final game:
+        the ledger's ``campaign_over`` (who is crowned, and in which game), else None. Such a
+        ledger keeps what the final game carried (the campaign page shows it) and sets up no
+        game (the engine refuses it)."""
+        over = self.ledger.get("campaign_over")
+        return over if isinstance(over, dict) else None
+
+    @property
     def last_step(self) -> tuple[str, str] | None:
         """What :meth:`CampaignTables.take_back_campaign_step` would take back:
         ``("game", session)``, the game set up from the latest ledger; else
@@ -91,7 +100,7 @@ class CampaignInfo:
     def to_json(self) -> dict[str, JSON]:
         return {"id": self.id, "name": self.name, "game": self.game,
                 "created_at": self.created_at, "version": self.version,
-                "current": self.current, "ledger": self.ledger,
+                "current": self.current, "ledger": self.ledger, "over": self.over,
                 "games": [{"version": g.version, "session": g.session_id,
                            "recorded": g.recorded, "withdrawn": g.withdrawn}
                           for g in self.games],

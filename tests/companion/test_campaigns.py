@@ -90,6 +90,59 @@ def test_a_recorded_game_is_backed_up(store, caplog):
     assert "was not backed up" in caplog.text
 
 
+FINAL_SETUP = {  # the island at the end of the world is in reach: this game is the last
+    "provinces": [{"colour": "red", "title": "prince", "campaign_glory": 30, "glory": 1},
+                  {"colour": "blue", "title": "duke", "campaign_glory": 20, "glory": 1},
+                  {"colour": "green", "title": "count", "campaign_glory": 10}],
+    "milestones": [{"name": "The last island", "glory": 1, "end_of_world": True}],
+    "glory_target": 1, "start_at": "turn",
+}
+
+
+def play_final_game(table: Table) -> None:
+    """Green finds the island at the end of the world; the game ends and is recorded, the
+    Emperor crowned at step 6 (rulebook, "The Crowning of an Emperor")."""
+    table.apply(Command("hire_guild", {"guild": "explorers"}))
+    table.apply(Command("claim_milestone", {"milestone": "The last island"}))
+    for _ in range(3):
+        table.apply(Command("end_turn", {}))
+    while table.state.phase != "recorded":
+        [p] = table.prompts()
+        if p.kind == "roll":
+            table.apply(Command("roll", {"faces": ["blank"] * p.count}))
+        else:
+            table.apply(Command(p.command, {p.arg: p.options[0].value}))
+
+
+def test_the_final_game_of_a_campaign_is_recorded(store):
+    """The final game (an Emperor crowned) is recorded like any other: its glory, titles and
+    record line carried into a last ledger, marked as the campaign's end, backed up and kept
+    from undo. Only then is a next game refused. Recording it was refused ("the campaign is
+    over") and the game stayed under way for good."""
+    campaign = start_campaign(store, "Last", "seafall", FINAL_SETUP)
+    table = start_next_game(store, campaign.id)
+    play_final_game(table)
+    assert table.state.emperor == "red"
+    info = record_game(store, campaign.id)
+    assert info.current is None and info.version == 2
+    assert info.over == {"emperor": "red", "player": table.state.provinces["red"].player,
+                         "game": 1}
+    assert info.to_json()["over"] == info.over
+    assert info.ledger["record"][-1]["game"] == 1
+    assert {p["colour"]: p["campaign_glory"] for p in info.ledger["provinces"]}["red"] == 31
+    assert store.campaign_recorded(table.session_id) == "Last"  # its table is kept as is
+    [kept] = backup.backups(store.path)
+    assert kept.label == "game-recorded"
+    with pytest.raises(IllegalCommand, match=r"the campaign is over: .* \(red\) is crowned"):
+        start_next_game(store, campaign.id)
+    assert store.campaign(campaign.id).current is None  # nothing set up, nothing linked
+    # its recording taken back, the game is under way again, the campaign not over
+    again = store.take_back_campaign_step(campaign.id)
+    assert again.current == table.session_id and again.over is None
+    assert store.campaign(campaign.id).over is None
+    assert record_game(store, campaign.id).over is not None
+
+
 def test_a_bad_first_setup_is_refused(store):
     with pytest.raises(InvalidCommand, match="3 to 5 provinces"):
         start_campaign(store, "Too few", "seafall", {"provinces": [{"colour": "red"},

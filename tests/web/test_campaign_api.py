@@ -29,7 +29,8 @@ def test_a_campaign_over_http(client, services):
     assert [p["colour"] for p in summary["provinces"]] == \
         [p["colour"] for p in first_setup()["provinces"]]
     assert client.get("/api/campaigns").json["campaigns"] == [
-        {"id": cid, "name": "Ours", "game": "seafall", "version": 1, "current": None}]
+        {"id": cid, "name": "Ours", "game": "seafall", "version": 1, "current": None,
+         "over": None}]
 
     r = client.post(f"/api/campaigns/{cid}/record")
     assert r.status_code == 409 and "no game under way" in r.json["message"]
@@ -57,7 +58,8 @@ def test_a_campaign_over_http(client, services):
     assert r.json["phrases"][r.json["message"]].startswith("la partie n’est pas encore finie")
 
     play_out(services.tables.get(session), script()[1])
-    assert client.get(f"/api/campaigns/{cid}").json["recording"] == {"ready": True}
+    assert client.get(f"/api/campaigns/{cid}").json["recording"] == {"ready": True,
+                                                                     "final": False}
     r = client.post(f"/api/campaigns/{cid}/record")
     assert r.status_code == 200, r.json
     summary = r.json["summary"]
@@ -196,6 +198,35 @@ def test_the_host_takes_back_a_game_set_up_wrong_and_a_recording(app, client, se
     assert r.json["summary"]["game"] == 1
     assert client.get(f"/api/tables/{session}").json["campaign"]["recorded"] is False
     assert client.post(f"/api/tables/{session}/undo", json={}).status_code == 200
+
+
+def test_the_final_game_is_recorded_and_ends_the_campaign(client, services):
+    """The final game (the Emperor crowned) could not be recorded: ``ready`` was false, no
+    Record button, the campaign stuck under way. It records as any other; then the next
+    game is refused, with the Emperor named, in French too."""
+    from tests.companion.test_campaigns import FINAL_SETUP, play_final_game
+
+    cid = client.post("/api/campaigns", json={"name": "Last", "setup": FINAL_SETUP}).json["id"]
+    session = client.post(f"/api/campaigns/{cid}/next").json["table"]
+    table = services.tables.get(session)
+    play_final_game(table)
+    red = table.state.provinces["red"].player
+    assert client.get(f"/api/campaigns/{cid}").json["recording"] == {"ready": True,
+                                                                     "final": True}
+    r = client.post(f"/api/campaigns/{cid}/record")
+    assert r.status_code == 200, r.json
+    over = {"emperor": "red", "player": red, "game": 1}
+    assert r.json["over"] == over and r.json["current"] is None
+    assert r.json["summary"]["emperor"] == {"colour": "red", "player": red, "game": 1}
+    assert r.json["summary"]["record"][-1]["game"] == 1
+    assert client.get("/api/campaigns").json["campaigns"][0]["over"] == over
+    assert client.get(f"/api/tables/{session}").json["campaign"]["recorded"] is True
+    assert client.post(f"/api/tables/{session}/undo", json={}).status_code == 409
+    r = client.post(f"/api/campaigns/{cid}/next", headers={"Accept-Language": "fr"})
+    assert r.status_code == 409
+    assert r.json["message"] == f"the campaign is over: {red} (red) is crowned Emperor"
+    assert r.json["phrases"][r.json["message"]].startswith("la campagne est finie")
+    assert client.get(f"/api/campaigns/{cid}").json["current"] is None
 
 
 def after_game_1(client, services) -> str:

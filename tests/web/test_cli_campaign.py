@@ -45,6 +45,30 @@ def test_a_campaign_from_the_command_line(tmp_path: Path, capsys):
     assert run(capsys, "campaign", "import", str(export), "--db", other)[1].strip() == cid
 
 
+def test_the_final_game_is_recorded_and_the_campaign_listed_as_over(tmp_path: Path, capsys):
+    """Recording the final game said "error: the campaign is over" and the list said the
+    game was under way for good."""
+    from tests.companion.test_campaigns import FINAL_SETUP, play_final_game
+
+    db = str(tmp_path / "t.sqlite3")
+    setup = tmp_path / "final.json"
+    setup.write_text(json.dumps(FINAL_SETUP))
+    cid = run(capsys, "campaign", "new", "Last", "--setup", str(setup), "--db", db)[1].strip()
+    session = run(capsys, "campaign", "next", cid, "--db", db)[1].strip()
+    with SQLiteStore(db) as store:
+        table = Table.open(store, session)
+        play_final_game(table)
+        red = table.state.provinces["red"].player
+    status, out, err = run(capsys, "campaign", "record", cid, "--db", db)
+    assert (status, err) == (0, "")
+    assert out == f"recorded; the campaign is over after game 1: {red} (red) is crowned " \
+        "Emperor\n"
+    out = run(capsys, "campaign", "list", "--db", db)[1]
+    assert "over after game 1" in out and "under way" not in out and "next game" not in out
+    status, _, err = run(capsys, "campaign", "next", cid, "--db", db)
+    assert status == 2 and f"the campaign is over: {red} (red) is crowned Emperor" in err
+
+
 def test_a_setup_script_with_a_byte_order_mark_before_a_comment(tmp_path: Path, capsys):
     """Windows Notepad's BOM hid the script's first comment line: "not JSON"."""
     setup = tmp_path / "bom.jsonl"

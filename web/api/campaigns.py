@@ -8,7 +8,8 @@ its game draws from the latest ledger (titles, the historical record, permanent 
 ``POST /api/campaigns/<id>/take-back`` takes back the last of those two steps. A campaign
 with a game under way says whether it can be recorded now (``"recording": {"ready": ...}``,
 with the engine's reason when not), so that its page offers the step only once it will
-be taken.
+be taken. A campaign whose final game is recorded is ``"over"`` (who is crowned, and in which
+game; its summary's ``emperor`` too): its next game is refused.
 
 Editing a campaign is the host's: the host of its latest game sets up the next one (and
 becomes host of the new table, with a new PIN); recording needs the host of the game under
@@ -84,23 +85,25 @@ def _set_up_from(info: CampaignInfo) -> Any:
 def _recording(session_id: str) -> dict[str, Any]:
     """Whether the game under way can be recorded now: ``{"ready": true}``, or the reason
     it cannot (the engine's refusal, as recording would answer it, with its ``phrases`` in
-    the request's language): the game is not over yet, or the campaign is."""
+    the request's language): the game is not over and recorded yet. The campaign's final
+    game is recorded like any other (its ledger marked ``campaign_over``)."""
     try:
         table = _services().tables.get(session_id)
-        table.engine.next_game(table.state)
+        ledger = table.engine.next_game(table.state)
     except IllegalCommand as exc:
         reason = said_of(exc)
         return {"ready": False, "reason": reason, **refusal_phrases(reason)}
     except (NotFound, Unopenable) as exc:
         return {"ready": False, "reason": said_of(exc)}
-    return {"ready": True}
+    # the final game (the Emperor crowned): recorded, it ends the campaign
+    return {"ready": True, "final": isinstance(ledger, dict) and "campaign_over" in ledger}
 
 
 @bp.get("")
 def list_campaigns() -> Any:
     return jsonify({"campaigns": [
         {"id": c.id, "name": c.name, "game": c.game, "version": c.version,
-         "current": c.current} for c in _store().campaigns()]})
+         "current": c.current, "over": c.over} for c in _store().campaigns()]})
 
 
 @bp.get("/<campaign_id>")

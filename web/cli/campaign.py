@@ -115,9 +115,17 @@ def _list(args: argparse.Namespace) -> int:
     if not campaigns:
         print("no campaigns")
     for c in campaigns:
-        print(f"{c.id}  {c.game}  {c.name}  next game {c.ledger.get('game', c.version)}"
-              + (f", under way: {c.current}" if c.current else ""))
+        print(f"{c.id}  {c.game}  {c.name}  " + (_finished(c.over) if c.over else
+              f"next game {c.ledger.get('game', c.version)}"
+              + (f", under way: {c.current}" if c.current else "")))
     return 0
+
+
+def _finished(over: dict[str, Any]) -> str:
+    """A campaign whose final game is recorded: who is crowned."""
+    who = over.get("player") or over.get("emperor")
+    return (f"over after game {over.get('game', '?')}: {who} ({over.get('emperor')}) is "
+            "crowned Emperor")
 
 
 def _show(args: argparse.Namespace) -> int:
@@ -142,7 +150,8 @@ def _next(args: argparse.Namespace) -> int:
 def _record(args: argparse.Namespace) -> int:
     with open_store(args, create=False) as store:
         info = record_game(store, args.campaign_id)
-    print(f"recorded; the next game is game {info.ledger.get('game', info.version)}")
+    print(f"recorded; the campaign is {_finished(info.over)}" if info.over else
+          f"recorded; the next game is game {info.ledger.get('game', info.version)}")
     return 0
 
 
@@ -161,8 +170,9 @@ def _take_back(args: argparse.Namespace) -> int:
     print(f"took back the setting up of game {session}: it is a table of its own now"
           if kind == "game" else
           f"took back the recording of game {session}: it is the game under way again")
-    print(f"the next game to set up is game {info.ledger.get('game', info.version)}"
-          if info.current is None else f"under way: {info.current}")
+    print(f"under way: {info.current}" if info.current is not None else
+          f"the campaign is {_finished(info.over)}" if info.over else
+          f"the next game to set up is game {info.ledger.get('game', info.version)}")
     return 0
 
 

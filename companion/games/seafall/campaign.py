@@ -16,13 +16,19 @@ the end of the world is found) is claimed: :func:`crown_if_the_world_ends` names
 once glory is recorded
 ("The Crowning of an Emperor"): the most campaign glory, then the most milestone glory in the
 historical record, then the least prominent title held during that final game.
+
+The final game is recorded like any other: :func:`next_game` still computes its ledger (the
+final campaign glory, titles and historical record, which the campaign page shows), marked
+``"campaign_over": {"emperor": colour, "player": name, "game": n}``. Such a ledger sets up
+no game: the setup refuses it (:func:`refuse_if_over`), so the campaign's next game is
+refused only once the final one is recorded.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion.errors import IllegalCommand
+from companion.errors import IllegalCommand, InvalidCommand
 from companion.games.seafall.codec import dump
 from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.state import TITLES, SeaFallState
@@ -33,9 +39,6 @@ def next_game(state: SeaFallState) -> dict[str, Any]:
     if state.phase != "recorded":
         raise IllegalCommand("the game is not over and recorded yet: finish the end of the "
                              "game first")
-    if state.emperor is not None:
-        raise IllegalCommand(f"the campaign is over: {state.provinces[state.emperor].player} "
-                             f"({state.emperor}) is crowned Emperor")
     provinces = []
     for colour in state.seating:
         prov = state.provinces[colour]
@@ -87,7 +90,13 @@ def next_game(state: SeaFallState) -> dict[str, Any]:
         })
     held = {p.kept_advisor for p in state.provinces.values() if p.kept_advisor}
     catalogue = state.catalogue.to_json()
+    over: dict[str, Any] = {}
+    if state.emperor is not None:  # the final game: its ledger is kept, to set up nothing
+        over = {"campaign_over": {"emperor": state.emperor,
+                                  "player": state.provinces[state.emperor].player,
+                                  "game": state.game_number}}
     return {
+        **over,
         "game": state.game_number + 1,
         "provinces": provinces,
         "islands": islands,
@@ -102,6 +111,19 @@ def next_game(state: SeaFallState) -> dict[str, Any]:
         "record": [dict(r) for r in state.record],
         "research_allowed": state.research_allowed,
     }
+
+
+def refuse_if_over(options: Any) -> None:
+    """A ledger recorded from the campaign's final game (``campaign_over``) sets up no game:
+    the Emperor is crowned."""
+    over = options.get("campaign_over") if isinstance(options, dict) else None
+    if over is None:
+        return
+    if not isinstance(over, dict) or not isinstance(over.get("emperor"), str):
+        raise InvalidCommand("'campaign_over' names the Emperor: {\"emperor\": colour, "
+                             "\"player\": name, \"game\": n}")
+    raise IllegalCommand(f"the campaign is over: {over.get('player') or over['emperor']} "
+                         f"({over['emperor']}) is crowned Emperor")
 
 
 # -- the historical record and the end of the campaign ------------------------------------
@@ -186,6 +208,11 @@ def campaign_summary(ledger: dict[str, Any]) -> dict[str, Any]:
     from companion.games.seafall.membership import apply_changes
     from companion.games.seafall.setup import initial_state
 
+    over = ledger.get("campaign_over")
+    if over is not None:  # the final game's ledger: read as the game it would set up
+        if not isinstance(over, dict):
+            refuse_if_over(ledger)  # says what it should be
+        ledger = {k: v for k, v in ledger.items() if k != "campaign_over"}
     if "campaign_changes" in ledger:  # a game's setup: who joined, came back, left, is away
         ledger = apply_changes(ledger)
     # A player who missed games is owed a catch-up before the next game can be set up, and
@@ -226,7 +253,11 @@ def campaign_summary(ledger: dict[str, Any]) -> dict[str, Any]:
             "record": record_with_players(state.record,
                                           {c: state.provinces[c].player for c in state.seating}),
             "permanent_enmity": enmity,
-            "titles": list(TITLES)}
+            "titles": list(TITLES),
+            # the campaign is over (its final game recorded): who is crowned, else None
+            "emperor": None if over is None else {
+                "colour": over.get("emperor"), "player": over.get("player"),
+                "game": over.get("game")}}
 
 
 def record_with_players(record: list[dict[str, Any]], players: dict[str, str]

@@ -479,6 +479,9 @@ def default_provinces() -> list[dict[str, Any]]:
 def initial_state(options: Mapping[str, Any]) -> SeaFallState:
     """Validate setup options and build the state a new game starts from."""
     options = _obj(options, "the setup options")
+    from companion.games.seafall.campaign import refuse_if_over
+
+    refuse_if_over(options)  # the final game's ledger: the Emperor is crowned
     if "campaign_changes" in options:  # joining, returning, leaving: applied first
         from companion.games.seafall.membership import apply_changes
 

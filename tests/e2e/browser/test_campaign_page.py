@@ -107,3 +107,38 @@ def test_a_player_ticked_as_missing_the_game_and_leaving_is_asked_which(devices,
     assert asked == ["Cat will leave the campaign for good. Go on?"]
     state = server.services.tables.get(server.services.store.campaign(info.id).current).state
     assert "green" not in state.provinces
+
+
+def test_the_final_game_is_recorded_and_the_emperor_shown(devices, server):
+    """The campaign's final game (the island at the end of the world found, the Emperor
+    crowned): its table no longer promises a next game, the campaign page offers to record
+    it, and once recorded names the Emperor and sets up nothing. There was no Record button
+    (the standings stayed those before the game) and the table said a next game would be
+    set up."""
+    from companion.campaigns import start_campaign, start_next_game
+    from tests.companion.test_campaigns import FINAL_SETUP, play_final_game
+
+    store = server.services.store
+    info = start_campaign(store, "Last voyage", "seafall", FINAL_SETUP)
+    session = start_next_game(store, info.id).session_id
+    table = server.services.tables.get(session)
+    play_final_game(table)
+    red = table.state.provinces["red"].player
+    page = devices("en-GB")
+    page.goto(server.url(f"/host/{session}?pin={server.services.auth.demo_host(session)}"))
+    page.goto(server.url(f"/t/{session}"))
+    expect(page.locator("#campaign-next")).to_contain_text("the Emperor is crowned")
+    expect(page.locator("#campaign-next")).not_to_contain_text("sets up the next game")
+    page.goto(server.url(f"/campaigns/{info.id}"))
+    expect(page.locator("#campaign-actions")).to_contain_text("which ends with it")
+    page.get_by_role("button", name="Record the game into the campaign").click()
+    expect(page.locator("#campaign-result")).to_have_text("Recorded: the campaign is over.")
+    expect(page.locator("#campaign-emperor")).to_have_text(
+        f"The campaign is over: {red} is crowned Emperor (game 1).")
+    expect(page.locator("#campaign-meta")).to_contain_text("over after game 1")
+    expect(page.locator("#campaign-finished")).to_be_visible()
+    expect(page.locator("#next-form")).to_have_count(0)
+    expect(page.locator('article[data-province="red"] .pill.emperor')).to_have_text("Emperor")
+    expect(page.locator("#campaign-record li")).to_have_count(1)
+    expect(page.locator("#campaign-games li")).to_have_text(["Game 1 recorded"])
+    assert store.campaign(info.id).over is not None

@@ -68,16 +68,24 @@ function render(c) {
   const s = c.summary || {};
   document.title = `${c.name} · Tableside`;
   $("#campaign-name").textContent = c.name;
-  $("#campaign-meta").textContent = t(c.current ? "campaign.meta_playing" : "campaign.meta",
-    {game: config.game_titles[c.game] || c.game, number: gameNumber(c), target: s.glory_target ?? "?"});
+  // a campaign over (its final game recorded) names its Emperor, and sets up no game
+  const over = !c.current && c.over ? c.over : null;
+  $("#campaign-meta").textContent = t(over ? "campaign.meta_over" : c.current ? "campaign.meta_playing" : "campaign.meta",
+    {game: config.game_titles[c.game] || c.game, number: over ? over.game ?? gameNumber(c) - 1 : gameNumber(c),
+     target: s.glory_target ?? "?"});
   const names = {};
   for (const p of s.provinces || []) names[p.colour] = playerName(p.player, p.colour);
+  const emperor = $("#campaign-emperor");
+  emperor.hidden = !over;
+  emperor.textContent = over ? t("campaign.over", {player: names[over.emperor] || playerName(over.player, over.emperor),
+                                                   game: over.game ?? "?"}) : "";
   const fact = (key, value) => h("div", {class: "fact"},
     h("dt", {text: t(key)}), h("dd", {text: value === null || value === undefined ? "—" : String(value)}));
   fill($("#campaign-provinces"), h("div", {class: "provinces"}, (s.provinces || []).map((p) =>
     h("article", {class: "province", "data-province": p.colour},
       h("h3", {}, h("span", {class: `swatch c-${p.colour}`, "aria-hidden": "true"}), names[p.colour],
         p.title ? h("span", {class: "pill", text: titleName(p.title)}) : null,
+        over && over.emperor === p.colour ? h("span", {class: "pill emperor", text: t("campaign.emperor")}) : null,
         p.absent ? h("span", {class: "pill absent", text: t("campaign.absent_now")}) : null),
       h("dl", {class: "facts"},
         fact("campaign.glory", p.campaign_glory),
@@ -145,7 +153,7 @@ async function hostActions(c) {
       button.disabled = true;
       try {
         const updated = await send(`${url}/record`, {});
-        fill(result, h("p", {class: "notice info", text: t("campaign.recorded_into")}));
+        fill(result, h("p", {class: "notice info", text: t(updated.over ? "campaign.recorded_final" : "campaign.recorded_into")}));
         await show(updated);
       } catch (err) {
         await failed(err);
@@ -153,7 +161,13 @@ async function hostActions(c) {
         button.disabled = false;
       }
     }));
-    fill($("#campaign-actions"), h("p", {class: "muted", text: t("campaign.record_help")}), button,
+    fill($("#campaign-actions"), h("p", {class: "muted",
+      text: t((c.recording || {}).final ? "campaign.record_help_final" : "campaign.record_help")}), button,
+      takeBack(c, url, result, failed));
+    return;
+  }
+  if (c.over) {  // the final game recorded: no next game (its recording can be taken back)
+    fill($("#campaign-actions"), h("p", {class: "muted", id: "campaign-finished", text: t("campaign.finished")}),
       takeBack(c, url, result, failed));
     return;
   }

@@ -1260,7 +1260,7 @@ async function renderCampaignNext(state, ask = false) {
   if (box.hidden) carried = false;
   // once the next game is set up, its table is where the players go (they join it again)
   fill(box, box.hidden ? null : [
-    h("p", {text: t(carried ? "table.campaign_carried" : "table.campaign_next")}),
+    h("p", {text: t(carried ? "table.campaign_carried" : state.emperor ? "table.campaign_final" : "table.campaign_next")}),
     carried && nextGame ? h("a", {class: "button primary", id: "next-game",
       href: `/t/${encodeURIComponent(nextGame)}`, text: t("table.campaign_next_game")}) : null,
     h("a", {class: "button" + (carried && nextGame ? " secondary" : " primary"),

@@ -135,8 +135,29 @@ def test_finding_the_end_of_the_world_crowns_an_emperor(red, blue, milestones, e
     assert (crowned["player"], crowned["decided_by"]) == (emperor, decided_by)
     assert g.state.emperor == emperor
     assert g.state.record[-1]["milestone_glory"] == {"green": 1}
+    # the final game is recorded like any other: its ledger, marked as the campaign's end
+    ledger = next_game(g.state)
+    assert ledger["campaign_over"] == {"emperor": emperor,
+                                       "player": g.state.provinces[emperor].player, "game": 1}
+    assert ledger["record"] == g.state.record
+    # only then is a next game refused
+    with pytest.raises(IllegalCommand, match="campaign is over: .* is crowned Emperor"):
+        Game(ledger)
     with pytest.raises(IllegalCommand, match="campaign is over"):
-        next_game(g.state)
+        Game({**ledger, "campaign_changes": [{"absent": {"colour": "red"}}]})
+
+
+def test_the_final_games_ledger_shows_the_emperor_on_the_campaign_page():
+    """The campaign page reads the final ledger as any other, with who is crowned."""
+    from companion.games.seafall.campaign import campaign_summary
+
+    g = final_game(30, 20, {})
+    summary = campaign_summary(next_game(g.state))
+    assert summary["emperor"] == {"colour": "red", "player": g.state.provinces["red"].player,
+                                  "game": 1}
+    assert {p["colour"]: p["campaign_glory"] for p in summary["provinces"]}["red"] == 31
+    assert summary["record"][-1]["game"] == 1
+    assert campaign_summary(next_game(recorded_game().state))["emperor"] is None
 
 
 def test_the_campaign_goes_on_until_the_end_of_the_world_is_found():
