@@ -2,7 +2,9 @@
 
 ``Debouncer.sample(raw_bitmap, now_ms)`` is called from a periodic timer (every
 ``sample_ms``); a button's level is accepted once it has read the same for ``samples``
-consecutive samples. A button stably down for ``hold_ms`` yields one HOLD. Edges go into a
+consecutive samples. A button stably down for ``hold_ms`` yields one HOLD. A button already
+down when the debouncer starts (the box booting, a replug) yields nothing, not even its
+release: it was pressed for something else, before this start. Edges go into a
 preallocated single-producer/single-consumer ring so that the timer callback never touches
 the protocol state that the main loop owns.
 """
@@ -74,6 +76,9 @@ class Debouncer:
         self.hold_ms = hold_ms
         self.stable = 0  # debounced bitmap
         self.held = 0  # buttons that already reported HOLD in this press
+        self.stale = 0  # down since before the start: no edges until released
+        self._unsettled = (1 << count) - 1  # first level not yet read `samples` times
+        self._first = 0  # the level an unsettled button read last
         self._runs = [0] * count
         self._down_at = [0] * count
         self.ring = ring if ring is not None else EdgeRing(32)
@@ -83,6 +88,10 @@ class Debouncer:
         for i in range(self.count):
             bit = 1 << i
             is_down = raw & bit
+            if self._unsettled & bit:
+                if self._settle(i, bit, is_down, now):
+                    stable |= bit
+                continue
             was_down = stable & bit
             if bool(is_down) != bool(was_down):
                 run = self._runs[i] + 1
@@ -94,6 +103,8 @@ class Debouncer:
                 if is_down:
                     self._down_at[i] = now
                     self.ring.put(i, PRESS, now, stable)
+                elif self.stale & bit:
+                    self.stale &= ~bit  # released at last: its next press counts
                 else:
                     self.held &= ~bit
                     self.ring.put(i, RELEASE, now, stable)
@@ -101,10 +112,29 @@ class Debouncer:
                 self._runs[i] = 0
                 if (
                     was_down
-                    and not self.held & bit
+                    and not (self.held | self.stale) & bit
                     and self.hold_ms > 0
                     and ticks_diff(now, self._down_at[i]) >= self.hold_ms
                 ):
                     self.held |= bit
                     self.ring.put(i, HOLD, now, stable)
         self.stable = stable
+
+    def _settle(self, i: int, bit: int, is_down: int, now: int) -> bool:
+        """A button's first level, once read ``samples`` times in a row: down (True) means
+        held since before the start (stale), up means ready for its first press."""
+        if bool(is_down) == bool(self._first & bit):
+            run = self._runs[i] + 1
+        else:
+            self._first ^= bit
+            run = 1
+        if run < self.samples:
+            self._runs[i] = run
+            return False
+        self._runs[i] = 0
+        self._unsettled &= ~bit
+        if not is_down:
+            return False
+        self.stale |= bit
+        self._down_at[i] = now
+        return True

@@ -105,6 +105,33 @@ def test_box_maintenance_when_button_0_is_held_at_power_up() -> None:
     assert boxmod.maintenance_requested(m, CONFIG)
 
 
+def _events(wire: Wire) -> list[tuple[str, str]]:
+    frames = FrameParser().feed(bytes(wire.to_host))
+    return [(f.fields[0], f.fields[1]) for f in frames if f.kind == "EVT"]
+
+
+def test_box_a_button_held_through_a_replug_fires_nothing_until_pressed_again() -> None:
+    # Undo held while the cable is out and back in: the rebooted box must not send a second
+    # undo (nor, for a held confirm, answer the next prompt) for the press before the replug.
+    m = FakeMachine()
+    m.Pin(CONFIG["buttons"][1], m.Pin.IN, m.Pin.PULL_UP).drive_low()
+    m.reboot()  # USB power back: the board boots with the button down
+    wire = Wire()
+    box = make_box(m, wire)
+    undo = m.pins[CONFIG["buttons"][1]]
+    wire.to_box += encode(None, None, "HELLO", ["1.0", "n1", box.device.boot_id])
+    run(m, box, 1500)  # long enough for a hold too
+    assert _events(wire) == []
+    undo.drive_high()
+    run(m, box, 50)
+    assert _events(wire) == []  # its release means nothing either
+    undo.drive_low()
+    run(m, box, 50)
+    undo.drive_high()
+    run(m, box, 50)
+    assert _events(wire) == [("1", "P"), ("1", "R")]
+
+
 @pytest.mark.parametrize(
     "overrides", [{"buttons": ()}, {"buttons": tuple(range(9))}, {"leds": (10, 11, 12, 13, 14)}]
 )

@@ -97,6 +97,31 @@ def test_bridge_unplug_and_replug_under_the_stable_link(box, link) -> None:
     assert LinkState.LOST in rec.states()
 
 
+def test_bridge_a_button_held_through_a_replug_is_not_pressed_again(box, link) -> None:
+    # The QA run: undo held while the box was unplugged and plugged back took back a second
+    # move. The rebooted box must send nothing for it until it has been released.
+    rec = Recorder()
+    with SerialBridge(str(link), backoff=FAST) as bridge:
+        bridge.add_listener(rec)
+        assert wait_for(connected(bridge))
+        box.drive(2, 0)
+        assert wait_for(lambda: len(rec.events()) == 1)
+        box.unplug()
+        assert wait_for(lambda: bridge.status().state is not LinkState.CONNECTED)
+        box.plug()
+        assert wait_for(connected(bridge))
+        time.sleep(0.9)  # past the hold time: no hold either
+        box.drive(2, 1)
+        box.press(5, 0.03)
+        assert wait_for(lambda: len(rec.events()) == 3)
+        time.sleep(0.1)
+    assert [(e.button, e.kind) for e in rec.events()] == [
+        (2, ButtonKind.PRESS),
+        (5, ButtonKind.PRESS),
+        (5, ButtonKind.RELEASE),
+    ]
+
+
 def test_bridge_leds_reach_the_box_and_are_reasserted_after_a_reboot(box, link) -> None:
     with SerialBridge(str(link), backoff=FAST) as bridge:
         assert wait_for(connected(bridge))

@@ -12,6 +12,13 @@ def drain(ring: EdgeRing) -> list[tuple[int, str, int, int]]:
     return out
 
 
+def ready(debouncer: Debouncer, start: int = 0, period: int = 2) -> Debouncer:
+    """Every button read released just before ``start``, as after a start with hands off."""
+    for k in range(debouncer.samples, 0, -1):
+        debouncer.sample(0, start - k * period)
+    return debouncer
+
+
 def run(debouncer: Debouncer, levels: list[int], start: int = 0, period: int = 2) -> int:
     t = start
     for raw in levels:
@@ -21,13 +28,13 @@ def run(debouncer: Debouncer, levels: list[int], start: int = 0, period: int = 2
 
 
 def test_debounce_bounce_shorter_than_the_window_yields_one_press_and_one_release() -> None:
-    d = Debouncer(2, samples=4, hold_ms=0)
+    d = ready(Debouncer(2, samples=4, hold_ms=0))
     run(d, [1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0])
     assert [(b, k) for b, k, _, _ in drain(d.ring)] == [(0, PRESS), (0, RELEASE)]
 
 
 def test_debounce_accepts_a_level_after_n_equal_samples() -> None:
-    d = Debouncer(1, samples=4, hold_ms=0)
+    d = ready(Debouncer(1, samples=4, hold_ms=0))
     run(d, [1, 1, 1])
     assert drain(d.ring) == []
     d.sample(1, 6)
@@ -35,7 +42,7 @@ def test_debounce_accepts_a_level_after_n_equal_samples() -> None:
 
 
 def test_debounce_hold_fires_once_after_hold_ms_then_release() -> None:
-    d = Debouncer(1, samples=1, hold_ms=600)
+    d = ready(Debouncer(1, samples=1, hold_ms=600))
     run(d, [1] * 400)  # 800 ms down
     run(d, [0], start=800)
     kinds = [(k, t) for _, k, t, _ in drain(d.ring)]
@@ -43,7 +50,7 @@ def test_debounce_hold_fires_once_after_hold_ms_then_release() -> None:
 
 
 def test_debounce_edges_carry_the_whole_bitmap() -> None:
-    d = Debouncer(3, samples=1, hold_ms=0)
+    d = ready(Debouncer(3, samples=1, hold_ms=0))
     d.sample(0b001, 0)
     d.sample(0b101, 2)
     d.sample(0b100, 4)
@@ -55,13 +62,35 @@ def test_debounce_edges_carry_the_whole_bitmap() -> None:
 
 
 def test_debounce_hold_survives_ticks_wrapping() -> None:
-    d = Debouncer(1, samples=1, hold_ms=100)
     start = (1 << 30) - 50
+    d = ready(Debouncer(1, samples=1, hold_ms=100), start)
     t = start
     for _ in range(60):
         d.sample(1, t % (1 << 30))
         t += 2
     assert [k for _, k, _, _ in drain(d.ring)] == [PRESS, HOLD]
+
+
+def test_debounce_a_button_down_at_the_start_gives_nothing_until_released() -> None:
+    # Held through a replug: its press was for something before; its release, and any hold,
+    # mean nothing either. Its next press is a press like any other.
+    d = Debouncer(2, samples=4, hold_ms=600)
+    t = run(d, [0b01] * 400)  # 800 ms down from the start
+    assert drain(d.ring) == []
+    assert d.stable == 0b01  # the heartbeat still says it is down
+    t = run(d, [0b11] * 6 + [0b01] * 6, start=t)  # another button works meanwhile
+    assert [(b, k, m) for b, k, _, m in drain(d.ring)] == [(1, PRESS, 0b11), (1, RELEASE, 0b01)]
+    t = run(d, [0] * 6 + [1] * 6 + [0] * 6, start=t)
+    assert [(b, k, m) for b, k, _, m in drain(d.ring)] == [(0, PRESS, 1), (0, RELEASE, 0)]
+
+
+def test_debounce_a_bouncing_start_settles_before_a_button_counts_as_held() -> None:
+    d = Debouncer(1, samples=4, hold_ms=0)
+    run(d, [1, 0, 1, 1, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0])
+    assert drain(d.ring) == []  # down at the start, however it bounced: no press, no release
+    d = Debouncer(1, samples=4, hold_ms=0)
+    run(d, [0, 1, 0, 0, 0, 0, 1, 1, 1, 1])
+    assert [k for _, k, _, _ in drain(d.ring)] == [PRESS]  # up at the start: presses count
 
 
 def test_edge_ring_keeps_capacity_edges_and_counts_overflow() -> None:

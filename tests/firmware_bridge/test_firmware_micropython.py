@@ -87,7 +87,8 @@ def test_firmware_runs_under_real_micropython_and_matches_cpython(monkeypatch) -
     assert "crc check: 29B1 29B1" in mp_lines
     assert "frame: b'$42,17,EVT,3,D,08,98765*30E5\\n'" in mp_lines
     assert "garbage frames: 0" in mp_lines
-    assert "debounce: [(0, 'P', 14, 1), (0, 'H', 614, 1), (0, 'R', 818, 0)]" in mp_lines
+    assert "debounce: [(0, 'P', 22, 1), (0, 'H', 622, 1), (0, 'R', 826, 0)]" in mp_lines
+    assert "debounce held at start: [(1, 'P', 832, 2), (1, 'R', 842, 0)]" in mp_lines
     assert "box frames: [(None, 'HELLO', ['1.0', '1.0.0']), (0, 'EVT', ['1', 'P'])," in (
         " ".join(mp_lines)
     )

@@ -44,6 +44,7 @@ def run(gpio: GpioButtonBox, clock: FakeClock, ms: int) -> list[ButtonEvent]:
 
 
 def test_gpio_bouncy_press_gives_one_press_and_one_release(gpio, factory, clock) -> None:
+    run(gpio, clock, 20)  # every button read released first
     pin = factory.pin(27)
     for _ in range(3):  # bounce: three flips within 3 ms
         pin.drive_low()
@@ -62,6 +63,7 @@ def test_gpio_bouncy_press_gives_one_press_and_one_release(gpio, factory, clock)
 
 
 def test_gpio_long_press_holds_once(gpio, factory, clock) -> None:
+    run(gpio, clock, 20)
     factory.pin(17).drive_low()
     found = run(gpio, clock, 1000)
     factory.pin(17).drive_high()
@@ -95,10 +97,24 @@ def test_gpio_sampler_thread_publishes_to_listeners(factory) -> None:
 
     with GpioButtonBox(BUTTONS, pin_factory=factory).start() as gpio:
         gpio.add_listener(listener)
+        time.sleep(0.2)  # the sampler has read every button released
         factory.pin(22).drive_low()
         assert got.wait(2.0)
         assert gpio.stop(2.0)
     assert seen[0][0].button == 2 and seen[0][1] == "gpio-listeners"
+
+
+def test_gpio_a_button_down_when_the_box_starts_is_ignored_until_released(
+    gpio, factory, clock
+) -> None:
+    factory.pin(17).drive_low()  # held as `tableside serve` starts
+    found = run(gpio, clock, 1000)
+    factory.pin(17).drive_high()
+    found += run(gpio, clock, 20)
+    assert found == [] and gpio.buttons_down() == 0
+    factory.pin(17).drive_low()
+    found = run(gpio, clock, 20)
+    assert [(e.button, e.kind) for e in found] == [(0, ButtonKind.PRESS)]
 
 
 def test_gpio_close_releases_the_pins(factory, clock) -> None:

@@ -31,7 +31,7 @@ print("seq:", bbp.seq_diff(0, 65535), bbp.seq_diff(65535, 0), bbp.ticks_diff(5, 
 
 d = debounce.Debouncer(2, samples=4, hold_ms=600)
 t = 0
-for raw in [1, 0, 1, 0] + [1] * 400 + [0, 1, 0] + [0] * 10:
+for raw in [0] * 4 + [1, 0, 1, 0] + [1] * 400 + [0, 1, 0] + [0] * 10:
     d.sample(raw, t)
     t += 2
 edges = []
@@ -40,6 +40,17 @@ while e is not None:
     edges.append(e)
     e = d.ring.get()
 print("debounce:", edges)
+d = debounce.Debouncer(2, samples=4, hold_ms=600)
+t = 0
+for raw in [2, 0, 2] + [2] * 400 + [0] * 10 + [2] * 5 + [0] * 5:
+    d.sample(raw, t)
+    t += 2
+edges = []
+e = d.ring.get()
+while e is not None:
+    edges.append(e)
+    e = d.ring.get()
+print("debounce held at start:", edges)
 print("leds:", leds.is_lit("B100/100", 50), leds.is_lit("B100/100", 150), leds.parse_mode("x"))
 
 dev = device.DeviceSession("0badf00d", "e661", "1.0.0")
@@ -65,6 +76,11 @@ def read():
 box = Box(m, CONFIG, read, to_host.append, m.ticks_ms, lambda n: bytes(range(n)))
 print("boot id:", box.device.boot_id, "board:", box.device.board_uid)
 to_box.append(bbp.encode(None, None, "HELLO", ["1.0", "cafe0001", box.device.boot_id]))
+m.pins[2].drive_low()  # held at power-up: ignored
+for _ in range(20):
+    m.advance(1)
+    box.step()
+m.pins[2].drive_high()
 m.pins[3].drive_low()
 for _ in range(40):
     m.advance(1)
