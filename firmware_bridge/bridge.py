@@ -9,6 +9,7 @@ reader. ``status()`` gives the link state and counters for the dashboard.
 
 from __future__ import annotations
 
+import errno
 import logging
 import termios
 import threading
@@ -41,11 +42,35 @@ class BridgeStatus:
     buttons_down: int
 
 
+BUSY = "another program has the box open"
+
+
+class PortBusy(serial.SerialException):
+    """The port is locked by another program (pyserial's "Could not exclusively lock port
+    ...: Resource temporarily unavailable"): a box talks to one program at a time."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(errno.EBUSY, f"{BUSY} on {url}")
+        self.url = url
+
+    def __str__(self) -> str:
+        return (
+            f"{BUSY} on {self.url} (`tableside serve`, `tableside bridge monitor` or "
+            "mpremote): it talks to one program at a time; tried again until it is free"
+        )
+
+
 def open_serial(url: str, baudrate: int = BAUDRATE, read_timeout: float = 0.01) -> Any:
-    """The port at ``url`` opened exclusively (a path, /dev/serial/by-id/..., loop://, ...)."""
-    return serial.serial_for_url(
-        url, baudrate=baudrate, timeout=read_timeout, write_timeout=1.0, exclusive=True
-    )
+    """The port at ``url`` opened exclusively (a path, /dev/serial/by-id/..., loop://, ...);
+    ``PortBusy`` when another program holds it."""
+    try:
+        return serial.serial_for_url(
+            url, baudrate=baudrate, timeout=read_timeout, write_timeout=1.0, exclusive=True
+        )
+    except serial.SerialException as exc:
+        if exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK) and "lock" in str(exc):
+            raise PortBusy(url) from exc
+        raise
 
 
 class SerialBridge:

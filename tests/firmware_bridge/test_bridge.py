@@ -139,6 +139,7 @@ def test_bridge_port_is_opened_exclusively(box, link) -> None:
         with SerialBridge(str(link), backoff=FAST) as bridge:
             assert wait_for(lambda: "cannot open" in bridge.status().reason)
             assert bridge.status().state is LinkState.DISCONNECTED
+            assert "another program has the box open" in bridge.status().reason
             holder.close()
             assert wait_for(connected(bridge))
     finally:

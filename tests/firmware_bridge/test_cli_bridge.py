@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge import installer
+from firmware_bridge.bridge import open_serial
 from firmware_bridge.pty_box import FakePtyBox
 from web.cli import bridge as cli
 
@@ -120,6 +121,30 @@ def test_cli_monitor_of_a_port_that_will_not_open_says_why(tmp_path: Path, capsy
     assert f"health: disconnected ({why}" in out.getvalue()
     assert capsys.readouterr().err.startswith(
         f"tableside bridge monitor: error: the box never connected on {tmp_path}: {why}")
+
+
+def test_cli_monitor_of_a_box_that_serve_holds_says_another_program_has_it(
+    tmp_path: Path, capsys
+) -> None:
+    """It said "Could not exclusively lock port ...: [Errno 11] Resource temporarily
+    unavailable" while `tableside serve` had the box."""
+    link = tmp_path / "usb-MicroPython_Board-if00"
+    with FakePtyBox(link, seed=9):
+        holder = open_serial(str(link))  # as `tableside serve`'s bridge does
+        try:
+            out = io.StringIO()
+            args = parse(["bridge", "monitor", str(link), "--duration", "0.6", "--interval",
+                          "0.3"])
+            assert args.handler(args, out=out) == 1
+        finally:
+            holder.close()
+    err = capsys.readouterr().err
+    assert err.startswith(f"tableside bridge monitor: error: the box never connected on {link}: "
+                          "another program has the box open, probably `tableside serve`")
+    assert "stop it" in err and err.count("\n") == 1
+    assert "another program has the box open on " + str(link) in out.getvalue()
+    for words in ("Resource temporarily unavailable", "exclusively lock", "Errno"):
+        assert words not in err + out.getvalue()
 
 
 def test_cli_monitor_of_a_port_that_does_not_exist_exits_1(tmp_path: Path, capsys) -> None:

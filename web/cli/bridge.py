@@ -28,7 +28,7 @@ import tty
 from collections.abc import Iterator
 from typing import TextIO
 
-from firmware_bridge.bridge import SerialBridge
+from firmware_bridge.bridge import BUSY, SerialBridge
 from firmware_bridge.events import ButtonEvent
 from firmware_bridge.installer import InstallError, install
 from firmware_bridge.keys import SoftwareButtonBox
@@ -229,6 +229,10 @@ def run_monitor(args: argparse.Namespace, out: TextIO | None = None) -> int:
         status = bridge.status()
     if not connected.is_set() and not status.state.is_up:
         why = f": {status.reason}" if status.reason else ""
+        if BUSY in status.reason:
+            why = (f": {BUSY}, probably `tableside serve` (which then has the box: its "
+                   "dashboard says how the box is); stop it, or the other monitor or "
+                   "mpremote, then run this again")
         return _fail("bridge monitor", f"the box never connected on {args.port}{why}",
                      EXIT_FAILED)
     return 0
