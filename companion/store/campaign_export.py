@@ -131,7 +131,35 @@ def parse_campaign(doc: Any) -> dict[str, Any]:
                 entry.get("ledger_version") not in {None, *range(2, len(ledgers) + 1)}:
             raise ValueError(f"step {number} taken back in the campaign export names a game "
                              "or a ledger the export does not have")
+    _check_ledgers(doc["game"], ledgers)
     return {**doc, "withdrawn": withdrawn}
+
+
+def _check_ledgers(game: str, ledgers: list[dict[str, Any]]) -> None:
+    """Each ledger's game data, read by the game's engine as the setup of the game it sets
+    up would read it: a value edited by hand (campaign glory "lots", a province without
+    ships) was imported, and the campaign broke at its next setup."""
+    from companion.errors import IllegalCommand, InvalidCommand
+    from companion.games import find_game
+
+    try:
+        engine = find_game(game)
+    except KeyError:
+        raise ValueError(f"the campaign export is of {game!r}, a game this version does not "
+                         "play") from None
+    check = getattr(engine, "check_ledger", None)
+    if check is None:
+        return
+    for number, entry in enumerate(ledgers, 1):
+        try:
+            check(entry["ledger"])
+        except (InvalidCommand, IllegalCommand) as exc:
+            game_number = entry["ledger"].get("game")
+            what = [f"setting up game {game_number}"] if _whole(game_number, 1, 10**6) else []
+            what.append(f"recorded from table {entry['from_session']}" if number > 1 else
+                        "the campaign's first setup")
+            raise ValueError(f"ledger {number} of the campaign export ({', '.join(what)}) is "
+                             f"damaged: {exc}; nothing was imported") from None
 
 
 def _whole(value: Any, low: int, high: int) -> bool:

@@ -85,6 +85,41 @@ def test_a_file_edited_by_hand_is_refused_with_the_reason(exported, edit, why) -
     assert not imported(doc, sessions)
 
 
+def _province(doc: dict[str, Any], number: int) -> dict[str, Any]:
+    return doc["ledgers"][number - 1]["ledger"]["provinces"][0]
+
+
+@pytest.mark.parametrize(("edit", "why"), [
+    pytest.param(lambda d: _province(d, 2).update(campaign_glory="lots"),
+                 r"ledger 2 of the campaign export \(setting up game 2, recorded from table "
+                 r"\w+\) is damaged: province \w+: 'campaign_glory' must be a whole number",
+                 id="campaign glory"),
+    pytest.param(lambda d: d["ledgers"][1]["ledger"]["record"][0].update(glory={"blue": "x"}),
+                 r"ledger 2 .* is damaged: 'record' entry 1: 'glory' must be", id="record glory"),
+    pytest.param(lambda d: _province(d, 2).update(ships=[]),
+                 r"ledger 2 .* is damaged: province \w+: 'ships' lists one or two ships",
+                 id="no ships"),
+    pytest.param(lambda d: d["ledgers"][0]["ledger"].update(provinces="oops"),
+                 r"ledger 1 of the campaign export \(setting up game 1, the campaign's first "
+                 r"setup\) is damaged: 'provinces'", id="first setup"),
+    pytest.param(lambda d: d["ledgers"][1]["ledger"].update(campaign_over="yes"),
+                 r"ledger 2 .* is damaged: 'campaign_over' names the Emperor", id="over"),
+    pytest.param(lambda d: d.update(game="chess"), r"of 'chess', a game this version does "
+                 r"not play", id="game"),
+])
+def test_damaged_game_data_in_a_ledger_is_refused(exported, edit, why) -> None:
+    """docs/store.md: each ledger's game data is read as its game's setup would read it,
+    and the file refused naming the ledger, the game and the field. A campaign glory of
+    "lots", a record's glory of "x" or a province without ships were imported (status 0)
+    and the campaign broke at its next setup."""
+    doc, sessions = exported
+    doc = copy.deepcopy(doc)
+    edit(doc)
+    with pytest.raises(ValueError, match=why):
+        parse_campaign(doc)
+    assert not imported(doc, sessions)
+
+
 @settings(max_examples=75, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_a_damaged_campaign_file_is_refused_or_imports_whole(exported, data) -> None:

@@ -126,6 +126,21 @@ def refuse_if_over(options: Any) -> None:
                          f"({over['emperor']}) is crowned Emperor")
 
 
+def check_ledger(ledger: Any) -> None:
+    """A ledger as a campaign keeps it (a campaign file being imported): read as the setup
+    of the game it sets up would read it (``InvalidCommand`` naming the field), with what
+    a stored ledger may hold besides: the catch-up owed to a player who missed games (made
+    when the next game is set up) and the end of the campaign (``campaign_over``, naming
+    one of its provinces)."""
+    if not isinstance(ledger, dict):
+        raise InvalidCommand("the ledger is a JSON object (the setup of the game to come)")
+    summary = campaign_summary(ledger)
+    over = summary["emperor"]
+    if over is not None and over["colour"] not in {p["colour"] for p in summary["provinces"]}:
+        raise InvalidCommand(f"'campaign_over' crowns {over['colour']}, which is not one of "
+                             "its provinces")
+
+
 # -- the historical record and the end of the campaign ------------------------------------
 
 
@@ -210,7 +225,7 @@ def campaign_summary(ledger: dict[str, Any]) -> dict[str, Any]:
 
     over = ledger.get("campaign_over")
     if over is not None:  # the final game's ledger: read as the game it would set up
-        if not isinstance(over, dict):
+        if not isinstance(over, dict) or not isinstance(over.get("emperor"), str):
             refuse_if_over(ledger)  # says what it should be
         ledger = {k: v for k, v in ledger.items() if k != "campaign_over"}
     if "campaign_changes" in ledger:  # a game's setup: who joined, came back, left, is away

@@ -273,6 +273,11 @@ class SeaFall:
         """Setup options of the campaign's next game, from a recorded game."""
         return campaign.next_game(state)
 
+    def check_ledger(self, ledger: Any) -> None:
+        """Refuse a ledger the campaign could not set its next game up from (a campaign
+        file edited by hand): ``InvalidCommand`` naming the field."""
+        campaign.check_ledger(ledger)
+
     def campaign_summary(self, ledger: dict[str, Any]) -> dict[str, Any]:
         """What a campaign page shows, from one of the campaign's ledgers."""
         return campaign.campaign_summary(ledger)
