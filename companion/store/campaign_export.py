@@ -89,7 +89,7 @@ def parse_campaign(doc: Any) -> dict[str, Any]:
     """Check an exported campaign document: ``ValueError`` names what is wrong. Returns the
     document with its ``withdrawn`` list (empty for format ``/1``)."""
     if not isinstance(doc, dict) or doc.get("format") not in CAMPAIGN_FORMATS:
-        raise ValueError(f"not a Tableside campaign export (format {CAMPAIGN_FORMAT})")
+        raise ValueError(_wrong_format(doc))
     for key in ("id", "name", "game", "created_at"):
         if not isinstance(doc.get(key), str) or not doc[key]:
             raise ValueError(f"the campaign export needs a text '{key}'")
@@ -160,6 +160,19 @@ def _check_ledgers(game: str, ledgers: list[dict[str, Any]]) -> None:
                         "the campaign's first setup")
             raise ValueError(f"ledger {number} of the campaign export ({', '.join(what)}) is "
                              f"damaged: {exc}; nothing was imported") from None
+
+
+def _wrong_format(doc: Any) -> str:
+    """What the file says it is, and what this version reads: the message named the format
+    expected as if the file said it ("format tableside-campaign/2" for a file saying /9)."""
+    reads = f"this version reads {' and '.join(CAMPAIGN_FORMATS)}"
+    found = doc.get("format") if isinstance(doc, dict) else None
+    if isinstance(found, str) and found.startswith("tableside-campaign/"):
+        return (f"the campaign export is in format {found}, which this version of Tableside "
+                f"does not read ({reads}; a newer Tableside wrote it?)")
+    said = f"its format is {found!r}" if isinstance(doc, dict) and "format" in doc else \
+        "it names no format" if isinstance(doc, dict) else "it is not a JSON object"
+    return f"not a Tableside campaign export: {said} ({reads})"
 
 
 def _whole(value: Any, low: int, high: int) -> bool:

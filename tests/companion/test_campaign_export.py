@@ -85,6 +85,31 @@ def test_a_file_edited_by_hand_is_refused_with_the_reason(exported, edit, why) -
     assert not imported(doc, sessions)
 
 
+@pytest.mark.parametrize(("fmt", "said"), [
+    ("tableside-campaign/9", "the campaign export is in format tableside-campaign/9, which "
+     "this version of Tableside does not read (this version reads tableside-campaign/1 and "
+     "tableside-campaign/2; a newer Tableside wrote it?)"),
+    ("tableside-session/1", "not a Tableside campaign export: its format is "
+     "'tableside-session/1' (this version reads tableside-campaign/1 and "
+     "tableside-campaign/2)"),
+    (None, "not a Tableside campaign export: it names no format (this version reads "
+     "tableside-campaign/1 and tableside-campaign/2)"),
+])
+def test_a_wrong_format_says_what_the_file_says(exported, fmt, said) -> None:
+    """A file saying /9 was refused as "not a Tableside campaign export (format
+    tableside-campaign/2)": the format this version reads, named as if the file said it."""
+    doc = copy.deepcopy(exported[0])
+    if fmt is None:
+        del doc["format"]
+    else:
+        doc["format"] = fmt
+    with pytest.raises(ValueError) as refused:
+        parse_campaign(doc)
+    assert str(refused.value) == said
+    with pytest.raises(ValueError, match="it is not a JSON object"):
+        parse_campaign([doc])
+
+
 def _province(doc: dict[str, Any], number: int) -> dict[str, Any]:
     return doc["ledgers"][number - 1]["ledger"]["provinces"][0]
 
