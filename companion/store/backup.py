@@ -14,10 +14,15 @@ only files this module deletes.
 
 :func:`restore` puts a backup back. It refuses while another program (``serve``) has the
 database open, as that program would go on from the state it holds: ``serve`` holds a
-shared lock on ``<database>.lock`` for as long as it runs (:func:`serving`), which restore
-asks for alone without waiting (SQLite's own locks are no proof: a process that opens and
-closes the database file outside SQLite, as :func:`inspect` reads its header, lets go of
-its connections' locks on it). The database it
+lock on ``<database>.lock`` for as long as it runs (:func:`serving`), which restore asks
+for too, without waiting (SQLite's own locks are no proof: a process that opens and closes
+the database file outside SQLite, as :func:`inspect` reads its header, lets go of its
+connections' locks on it). The lock is held alone, so a second ``serve`` on the same
+database is refused as it starts too (:class:`AlreadyServed`: two servers each kept their
+tables in memory, and the one that lost a race stayed stuck). Whoever holds it writes in
+the file who it is (``serve`` or ``restore``, and its process id), so the one refused is
+told which. The other commands (``sessions``, ``campaign``, ``backup take`` and ``list``)
+do not take it: they run while serving. The database it
 replaces is first copied into the backups too (``before-restore``), so a restore is undone
 by restoring that copy; a database too damaged to copy is moved aside instead
 (``.damaged-<time>``, with its journal files). A backup that holds none of the games of
@@ -30,6 +35,7 @@ import fcntl
 import os
 import re
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -255,6 +261,22 @@ class RestoreUnderWay(StoreError):
         self.path = str(path)
 
 
+class AlreadyServed(StoreError):
+    """Another ``tableside serve`` has the database: one server per database (each keeps
+    its tables in memory; two would each miss the other's changes)."""
+
+    def __init__(self, path: Path, pid: int | None) -> None:
+        which = f" (process {pid})" if pid is not None else ""
+        stop = f"kill {pid}" if pid is not None else "kill its process"
+        super().__init__(
+            f"{path}: another tableside serve{which} is serving this database; only one "
+            "may serve it at a time, and nothing was started or changed. Use that server "
+            f"(its address is on its terminal), or stop it first (Ctrl-C in its terminal, or "
+            f"{stop}), or serve another database with --db")
+        self.path = str(path)
+        self.pid = pid
+
+
 def lock_path(db_path: Path) -> Path:
     """The file ``serve`` and :func:`restore` lock: ``<database>.lock`` beside it. It is
     left there (removing a lock file another process may be waiting on is a race); only the
@@ -262,33 +284,59 @@ def lock_path(db_path: Path) -> Path:
     return db_path.with_name(db_path.name + ".lock")
 
 
-def _lock(db_path: Path, how: int) -> int | None:
-    """An open descriptor of :func:`lock_path` locked ``how`` (``flock``, without waiting),
-    None when the lock is taken by another; OSError when the file cannot be made."""
+def _lock(db_path: Path, holder: str) -> int | None:
+    """An open descriptor of :func:`lock_path` locked alone (``flock``, without waiting),
+    with ``holder`` and this process's id written in it; None when the lock is taken by
+    another; OSError when the file cannot be made."""
     fd = os.open(lock_path(db_path), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     try:
-        fcntl.flock(fd, how | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(fd)
         return None
+    try:  # who holds it, for the one refused (a file that takes no write: said without)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{holder} {os.getpid()}\n".encode(), 0)
+    except OSError:
+        pass
     return fd
+
+
+def holder(db_path: Path, wait: float = 0.5) -> tuple[str, int | None]:
+    """Who holds :func:`lock_path` as it says (``serve``, ``restore``, or ``""`` when it
+    does not say), and its process id. One that has just taken the lock is given ``wait``
+    seconds to write it."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            words = lock_path(db_path).read_text(errors="replace").split()
+        except OSError:
+            words = []
+        if len(words) == 2 and words[1].isdigit():
+            return words[0], int(words[1])
+        if time.monotonic() >= deadline:
+            return "", None
+        time.sleep(0.02)
 
 
 @contextmanager
 def serving(db_path: Path) -> Iterator[None]:
-    """Held by ``tableside serve`` for as long as it has the database open: a shared lock
-    (``flock``) on :func:`lock_path`, which :func:`restore` must have alone. A server that
-    crashes, is killed or loses power holds it no longer (the kernel's locks die with their
-    process): nothing is left stuck. :class:`RestoreUnderWay` while a restore writes. Where
-    the lock file cannot be made (a read-only card), it is served without: no restore can
-    write there either."""
+    """Held by ``tableside serve`` for as long as it has the database open: the lock
+    (``flock``) on :func:`lock_path`, alone: :class:`AlreadyServed` while another serve has
+    it, :class:`RestoreUnderWay` while a restore writes (:func:`restore` must have it too).
+    A server that crashes, is killed or loses power holds it no longer (the kernel's locks
+    die with their process): nothing is left stuck. Where the lock file cannot be made (a
+    read-only card), it is served without: no restore can write there either."""
     try:
-        fd = _lock(db_path, fcntl.LOCK_SH)
+        fd = _lock(db_path, "serve")
     except OSError:
         yield
         return
     if fd is None:
-        raise RestoreUnderWay(db_path)
+        who, pid = holder(db_path)
+        if who == "restore":
+            raise RestoreUnderWay(db_path)
+        raise AlreadyServed(db_path, pid)
     try:
         yield
     finally:
@@ -299,7 +347,7 @@ def serving(db_path: Path) -> Iterator[None]:
 def _alone(db_path: Path) -> Iterator[None]:
     """No server has the database open, and none opens it until this is done:
     :class:`DatabaseInUse` otherwise."""
-    fd = _lock(db_path, fcntl.LOCK_EX)
+    fd = _lock(db_path, "restore")
     if fd is None:
         raise DatabaseInUse(db_path)
     try:

@@ -3,7 +3,11 @@ starts, where it would otherwise run looking for it for ever (or serve elsewhere
 
 from __future__ import annotations
 
+import signal
 import socket
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -144,3 +148,55 @@ def test_serve_says_when_it_creates_a_new_database(tmp_path, capsys, monkeypatch
             assert path.is_file()
             assert main(["serve", "--port", port, *argv, *NO_HARDWARE]) == 2
             assert "new database" not in capsys.readouterr().out  # the second time, not new
+
+
+def _serve_in_another_process(db: Path) -> subprocess.Popen[str]:
+    """``tableside serve`` on ``db`` in a process of its own, once it serves."""
+    proc = subprocess.Popen([sys.executable, "-m", "web", "serve", "--port", "0", "--db",
+                             str(db), *NO_HARDWARE], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            cwd=Path(__file__).resolve().parents[2])
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if "Tableside is serving on" in line:
+            return proc
+    proc.kill()
+    pytest.fail(f"serve did not start: {proc.communicate()}")
+
+
+def test_a_second_serve_on_a_database_served_is_refused(tmp_path, capsys):
+    """QA: a second serve on the same --db started, and the first one's tables then
+    conflicted on every command for good (each server keeps its tables in memory). It is
+    refused as it starts, saying which database, that another serve holds it and how to stop
+    it; restore stays refused while serving; the commands that read or copy the database
+    (sessions, campaign, backup take and list) work as ever while it serves."""
+    db = tmp_path / "t.sqlite3"
+    with SQLiteStore(db) as store:
+        session = store.create_session("seafall", {}, []).id
+    server = _serve_in_another_process(db)
+    try:
+        capsys.readouterr()
+        assert main(["serve", "--port", "0", "--db", str(db), *NO_HARDWARE]) == 2
+        out, err = capsys.readouterr()
+        assert err == (f"tableside serve: {db}: another tableside serve (process "
+                       f"{server.pid}) is serving this database; only one may serve it at a "
+                       "time, and nothing was started or changed. Use that server (its "
+                       "address is on its terminal), or stop it first (Ctrl-C in its "
+                       f"terminal, or kill {server.pid}), or serve another database with "
+                       "--db\n")
+        assert "serving on" not in out and "backed up" not in out
+        assert main(["backup", "take", "--db", str(db)]) == 0
+        assert main(["backup", "list", "--db", str(db)]) == 0
+        assert main(["sessions", "list", "--db", str(db)]) == 0
+        assert main(["campaign", "list", "--db", str(db)]) == 0
+        out, err = capsys.readouterr()
+        assert session in out and err == ""
+        assert main(["backup", "restore", "latest", "--db", str(db)]) == 2
+        assert "open in another program (is tableside serve running?)" in (
+            capsys.readouterr().err)
+        assert [b.label for b in backups(db)] == ["", "serve-start"]  # no before-restore
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.communicate(timeout=30)
+    assert server.returncode == 0
+    assert main(["backup", "restore", "latest", "--db", str(db)]) == 0  # once it stopped

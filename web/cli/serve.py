@@ -44,7 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", type=Path, default=None,
                    help=f"the database file (default {default_db_path()}); its folder "
                         "must exist (the default's is made); a new one is said on the "
-                        "console; dice read pictures are kept in reads/ beside it")
+                        "console; dice read pictures are kept in reads/ beside it; one "
+                        "serve per database: a second is refused")
     p.add_argument("--demo", action="store_true",
                    help="run the whole loop with a demonstration SeaFall table, recorded "
                         "dice frames and a simulated button box (on a Raspberry Pi, the "
