@@ -200,7 +200,9 @@ class ImageSource(FrameSource):
 
 class ImagesSource(FrameSource):
     """The images of a folder in name order; unreadable files are skipped, each noted in
-    :attr:`skipped` (a folder of nothing else is an error)."""
+    :attr:`skipped` (a folder of nothing else is an error). The folder itself gone part way
+    (moved, deleted, a drive unmounted) is a camera unplugged: :class:`SourceLost`, told
+    once, and ``reopen()`` goes on from the image after the last one read when it is back."""
 
     def __init__(self, directory: str | Path, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(clock)
@@ -211,26 +213,39 @@ class ImagesSource(FrameSource):
         self.name = f"images:{self.directory}"
         if not self.directory.is_dir():
             raise _not_a_folder(self.directory)
-        self.paths = sorted(
-            p for p in self.directory.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES
-        )
+        self.paths = self._scan()
         if not self.paths:
             raise SourceError(f"images:{self.directory}: no images in the folder")
         self._next = 0
+        self._gone = False  # the folder went away; reopen() goes on where it was
+        self._last: str | None = None  # the name of the image last delivered
+
+    def _scan(self) -> list[Path]:
+        return sorted(
+            p for p in self.directory.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES
+        )
 
     def read(self) -> Frame | None:
         """The next readable image; ``None`` at the end. A folder of which no file is a
-        readable image is as empty: :class:`SourceError`, naming them."""
+        readable image is as empty: :class:`SourceError`, naming them. The folder gone:
+        :class:`SourceLost` (its files are not each told as unreadable)."""
         self._check_open()
+        if self._gone:
+            raise self._lost()
         while self._next < len(self.paths):
             path = self.paths[self._next]
-            self._next += 1
             try:
                 image = _read_image(path)
             except SourceError as exc:
+                if not self.directory.is_dir():  # not this file: the whole folder is gone
+                    self._gone = True
+                    raise self._lost() from None
+                self._next += 1
                 if str(exc) not in self.skipped:  # told once, not again on each pass
                     self.skipped.append(str(exc))
                 continue
+            self._next += 1
+            self._last = path.name
             return self._frame(image, str(path))
         if self._index == 0:
             names = ", ".join(p.name for p in self.paths[:3])
@@ -239,7 +254,23 @@ class ImagesSource(FrameSource):
                               "corrupt or not images)")
         return None
 
+    def _lost(self) -> SourceLost:
+        why = missing(self.directory, "folder")
+        return SourceLost(f"{self.name}: the folder is gone ({why}: moved or deleted?); "
+                          "it is read again when it is back")
+
     def reopen(self) -> None:
+        """Start over; after the folder went away, go on from the image after the last one
+        read once it is back (:class:`SourceLost` while it is not)."""
+        if self._gone:
+            if not self.directory.is_dir():
+                raise SourceLost(f"{self.name}: the folder is still gone")
+            super().reopen()
+            self.paths = self._scan()
+            last = self._last
+            self._next = sum(1 for p in self.paths if last is not None and p.name <= last)
+            self._gone = False
+            return
         super().reopen()
         self._next = 0
         self._index = 0

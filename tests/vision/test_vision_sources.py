@@ -84,6 +84,31 @@ def test_images_source_reads_a_folder_in_order_and_skips_broken_files(tmp_path: 
         assert source.new_skips() == []  # and handed out once
 
 
+def test_images_source_whose_folder_goes_away_is_lost_and_comes_back(tmp_path: Path) -> None:
+    """The QA run: the folder moved away mid-game gave thousands of "skipped ...: no such
+    file" notes, then the recording ended; moving it back brought nothing back."""
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for name in ("a.jpg", "b.jpg", "c.jpg", "d.jpg"):
+        shutil.copy(PHOTOS / "IMG_20191208_112609.jpg", folder / name)
+    source = open_source(f"images:{folder}")
+    assert Path(source.read().ref).name == "a.jpg"
+    folder.rename(tmp_path / "away")
+    with pytest.raises(SourceLost, match=r"the folder is gone \(no such folder"):
+        source.read()
+    with pytest.raises(SourceLost):  # again, as a camera still unplugged: nothing skipped
+        source.read()
+    assert source.skipped == [] and source.new_skips() == []
+    with pytest.raises(SourceLost, match="still gone"):
+        source.reopen()
+    (tmp_path / "away").rename(folder)
+    source.reopen()
+    assert [Path(f.ref).name for f in source] == ["b.jpg", "c.jpg", "d.jpg"]  # goes on
+    assert source.skipped == []
+    source.reopen()  # a reopen otherwise starts over, as before
+    assert Path(source.read().ref).name == "a.jpg"
+
+
 def test_a_folder_of_which_no_image_can_be_read_is_an_error(tmp_path: Path) -> None:
     """Before, it was a recording of no frame: `watch` said the dice had not settled yet."""
     (tmp_path / "a.jpg").write_bytes(b"broken")

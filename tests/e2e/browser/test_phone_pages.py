@@ -2383,6 +2383,16 @@ def test_a_roll_prompt_says_what_the_camera_sees(devices, server):
         expect(watch).to_have_attribute("data-tray", "lost")
         expect(watch).to_contain_text("enter the faces, or take a photo")
         expect(ana.locator("#prompt .tally")).to_be_visible()  # typing the faces stays open
+        # then no camera at all (a recording ended; an images: folder gone before, which
+        # said nothing on the phones): the line stays, saying so, not dropped
+        camera.frames[:] = []
+        camera.loop = False
+        camera.plugged = True
+        expect(watch).to_have_attribute("data-tray", "absent")
+        expect(watch).to_have_text("No camera is watching the tray (it is not there): enter "
+                                   "the faces by hand, or take a photo.")
+        expect(seen).to_contain_text("elle n’est pas là")
+        expect(on_tv).to_have_attribute("data-tray", "absent")
     finally:
         assert runtime.stop(timeout=3.0)
         server.services.runtime = None

@@ -2,8 +2,9 @@
 // While the table waits for dice, the screens say what the camera sees: dice moving,
 // something in the tray (a hand, or a player's shadow: the dice are read once it is clear,
 // docs/vision.md, "Settle detection"), dice at rest being read, a read to check, why a
-// settled tray was not read, the picture lost. Only for the table the camera reads for
-// (GET /api/hardware's "table"), polled every few seconds while the line is on the page.
+// settled tray was not read, the picture lost, no camera there (the faces typed). Only for
+// the table the camera reads for (GET /api/hardware's "table"), polled every few seconds
+// while the line is on the page.
 // A camera read left for the table to confirm changes no table version, so the live stream
 // does not bring it: a new read named by the camera's status (last_read_id) is announced
 // through `onNewRead`.
@@ -22,6 +23,8 @@ const TRAYS = ["moving", "hand", "still", "settled"];
 // roll was undone (the dice still lie there: throw again, or apply it again)
 export function cameraLine(camera, read, readKey = "watch.read", undoneKey = "watch.undone") {
   if (camera.state === "lost" || camera.state === "reopening") return ["lost", t("watch.lost")];
+  // asked for but not there (not found, gone, a recording ended): the faces are typed
+  if (camera.state === "absent") return ["absent", t("watch.absent")];
   if (camera.state !== "running") return null;
   const tray = camera.tray;
   if (camera.last_error && (tray === "settled" || tray === "still")) {
@@ -45,9 +48,10 @@ export function cameraWatcher(tableId, {currentRead = () => null, onNewRead = nu
   // the camera of a GET /api/hardware answer, when it reads for this table
   const ours = (status) => (status && status.table === tableId ? status.camera : null);
 
+  // (a camera turned off by design says nothing; one absent says so, and is polled for)
   function thisTable() {
     const camera = ours(hardware);
-    return camera && camera.state !== "absent" && camera.state !== "off" ? camera : null;
+    return camera && camera.state !== "off" ? camera : null;
   }
 
   // the line's element, to put under a roll prompt (filled by render)
