@@ -116,8 +116,8 @@ class Auth:
     clock: Callable[[], float] = time.time
     token_hours: float = JOIN_TOKEN_HOURS
     limiter: RateLimiter = field(init=False)
-    _invites: dict[str, tuple[str, float]] = field(default_factory=dict)  # current, in memory
     _demo_pins: dict[str, str] = field(default_factory=dict)
+    _demo_invited: set[str] = field(default_factory=set)  # demo tables given a link this run
     started_at: float = field(init=False)  # when this server started (its clock)
 
     def __post_init__(self) -> None:
@@ -136,21 +136,31 @@ class Auth:
         token = secrets.token_urlsafe(16)
         expires = self.clock() + self.token_hours * 3600
         self.store.add_invite(table_id, token, expires)
-        self._invites[table_id] = (token, expires)
         return Invite(join_url(base_url, table_id, token), token, expires)
 
     def invite(self, table_id: str, base_url: str) -> Invite:
-        """The table's current join link, or a new one if it has none still valid (tokens
-        are stored hashed, so after a restart the link is a new one)."""
-        current = self._invites.get(table_id)
+        """The table's current join link, or a new one if it has none still valid. The
+        current link is kept in the auth file, so a restart on the same database keeps it
+        (a printed QR code still works until it expires)."""
+        current = self.store.current_invite(table_id)
         if current is not None and self.store.invite_valid(table_id, current[0], self.clock()):
             return Invite(join_url(base_url, table_id, current[0]), *current)
         return self.new_invite(table_id, base_url)
 
+    def demo_invite(self, table_id: str, base_url: str) -> Invite:
+        """The demo table's join link: a new one at each start of the server (as its host
+        PIN), then the same one for the rest of the run."""
+        if table_id in self._demo_invited:
+            return self.invite(table_id, base_url)
+        self._demo_invited.add(table_id)
+        return self.new_invite(table_id, base_url)
+
     def gone_by_restart(self, table_id: str, token: str) -> bool:
-        """Whether a join link that no longer works was the table's link when its server
-        last started, not yet expired: the first link made since (tokens are stored hashed,
-        so a restart makes a new one) replaced it, not the host."""
+        """Whether a join link that no longer works was the demo table's link when its
+        server last started, not yet expired: the demo's new link of this start replaced
+        it, not the host. (A normal table keeps its link across a restart.)"""
+        if table_id not in self._demo_invited:
+            return False
         expires = self.store.invite_expiry(table_id, token)
         start = self.started_at + self.token_hours * 3600  # the expiry of a link made at start
         if expires is None or expires <= self.clock() or expires >= start:
@@ -234,7 +244,7 @@ def demo_links(auth: Auth, table_id: str, base_url: str) -> dict[str, Any]:
     """For the console and the home page of ``tableside serve --demo``: the host link with
     its PIN and the join link with its QR code (SVG and console text)."""
     pin = auth.demo_host(table_id)
-    invite = auth.invite(table_id, base_url)
+    invite = auth.demo_invite(table_id, base_url)
     return {"host_url": host_url(base_url, table_id, pin), "host_pin": pin,
             **invite.to_json(), "qr_text": qr_text(invite.join_url)}
 

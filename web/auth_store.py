@@ -5,7 +5,12 @@ their roles. Its own small SQLite file next to the game database (``tableside.sq
 It is web's alone: the companion's event store knows nothing of phones, and a database
 exported for a campaign carries no credentials. Secrets are never stored as given: the host
 PIN is kept as a salted PBKDF2 hash, join tokens and session cookies as SHA-256 hashes
-(they are long random strings, so a plain hash is enough), so a copied file lets nobody in.
+(they are long random strings, so a plain hash is enough), so a copied file lets nobody in
+as host or as a seated player. One exception: each table's current join link is also kept
+as given (``current_invites``), so that after a restart (a power cut at the table) the host
+page shows the same link and a printed or shared QR code still works until it expires; a
+copied file can at most join a table through that link, as anyone shown the QR code can,
+and the host's "new link" cuts it.
 """
 
 from __future__ import annotations
@@ -34,6 +39,11 @@ CREATE TABLE IF NOT EXISTS invites (
     table_id TEXT NOT NULL,
     expires_at REAL NOT NULL,
     revoked INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS current_invites (
+    table_id TEXT PRIMARY KEY,
+    token TEXT NOT NULL,
+    expires_at REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS sessions (
     sid_hash TEXT PRIMARY KEY,
@@ -135,6 +145,17 @@ class AuthStore:
             self._conn.execute("UPDATE invites SET revoked = 1 WHERE table_id = ?", (table_id,))
             self._conn.execute("INSERT INTO invites (token_hash, table_id, expires_at) "
                                "VALUES (?, ?, ?)", (token_hash(token), table_id, expires_at))
+            self._conn.execute("INSERT INTO current_invites (table_id, token, expires_at) "
+                               "VALUES (?, ?, ?) ON CONFLICT(table_id) DO UPDATE SET "
+                               "token = excluded.token, expires_at = excluded.expires_at",
+                               (table_id, token, expires_at))
+
+    def current_invite(self, table_id: str) -> tuple[str, float] | None:
+        """The table's newest join token as given and when it expires (kept so that a
+        restart shows the same link), or None if it has none."""
+        rows = self._run("SELECT token, expires_at FROM current_invites WHERE table_id = ?",
+                         (table_id,))
+        return (rows[0][0], rows[0][1]) if rows else None
 
     def invite_expiry(self, table_id: str, token: str) -> float | None:
         """When the table's join token expires (or expired), or None for a token never made."""

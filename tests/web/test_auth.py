@@ -174,7 +174,8 @@ def test_join_links_expire_and_a_new_one_replaces_the_old(app, clock):
                              json={**body, "token": fresh}).status_code == 200
 
 
-def test_a_join_link_from_before_a_restart_says_the_server_restarted(services, clock, tmp_path):
+def test_a_demo_join_link_from_before_a_restart_says_the_server_restarted(services, clock,
+                                                                         tmp_path):
     """`tableside serve --demo` makes a new link at each start: an old link said it had
     expired or that the host made a new one. The link current when the server stopped says
     the server restarted; one the host had replaced before still says so, in French too."""
@@ -187,8 +188,9 @@ def test_a_join_link_from_before_a_restart_says_the_server_restarted(services, c
     clock.now += 3600
     services.auth.store.close()  # the server stops, and starts again an hour later
     services.auth = Auth(AuthStore.beside(tmp_path / "t.sqlite3"), clock=clock)
-    new = services.auth.invite(tid, "http://table/").token  # what the console shows
+    new = demo_links(services.auth, tid, "http://table/")["token"]  # what the console shows
     assert new not in (current, replaced)
+    assert demo_links(services.auth, tid, "http://table/")["token"] == new  # for this run
 
     def said(token: str, lang: str = "en") -> str:
         page = browser(app).get(f"/join/{tid}?token={token}", headers={"Accept-Language": lang})
@@ -201,6 +203,46 @@ def test_a_join_link_from_before_a_restart_says_the_server_restarted(services, c
     assert "expired" in said(replaced) and "restarted" not in said(replaced)
     clock.now += 12 * 3600  # expired anyway by now
     assert "expired" in said(current)
+
+
+def test_a_tables_join_link_survives_a_restart_on_the_same_database(tmp_path, clock):
+    """After `tableside serve` restarted on the same database, a host-made link (a printed
+    QR code) said "the table's server was restarted": the link was kept only in memory.
+    It still works until it expires, and the host page shows the same link."""
+    db = tmp_path / "t.sqlite3"
+
+    def start() -> Services:
+        services = Services(SQLiteStore(db))
+        services.auth.store.close()
+        services.auth = Auth(AuthStore.beside(db), clock=clock)
+        return services
+
+    first = start()
+    host = browser(create_app(first, {"TESTING": True}))
+    tid = create(host)["id"]
+    link = host.get(f"/api/tables/{tid}/invite").json
+    cookie = host.get_cookie("tableside_session").value
+    first.close()
+    clock.now += 3600  # a power cut; the server starts again an hour later
+    second = start()
+    try:
+        app = create_app(second, {"TESTING": True})
+        again = app.test_client()
+        again.set_cookie("tableside_session", cookie)
+        assert again.get(f"/api/tables/{tid}/invite").json["token"] == link["token"]
+        page = browser(app).get(urlparse(link["join_url"]).path + "?token=" + link["token"])
+        html = page.get_data(as_text=True)
+        assert 'id="join-form"' in html and 'id="link-gone"' not in html
+        joined = browser(app).post(f"/api/tables/{tid}/join", json={
+            "token": link["token"], "name": "Ann", "province": "red"})
+        assert joined.status_code == 200 and joined.json["province"] == "red"
+        clock.now = link["expires_at"] + 1  # it still expires
+        late = browser(app).post(f"/api/tables/{tid}/join", json={
+            "token": link["token"], "name": "Bob", "province": "blue"})
+        assert late.status_code == 403
+        assert again.get(f"/api/tables/{tid}/invite").json["token"] != link["token"]
+    finally:
+        second.close()
 
 
 def test_a_made_up_join_link_says_it_is_no_join_link_not_that_it_expired(app):
