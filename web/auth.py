@@ -38,6 +38,7 @@ from flask import Flask, current_app, g, request
 
 from companion.engine import Command
 from companion.errors import IllegalCommand, InvalidCommand
+from companion.prompts import RollPrompt
 from companion.table import Table
 from vision.said import Message, message
 from web.auth_store import AuthStore, Member
@@ -470,7 +471,8 @@ def _refused(table: Table, command: Command) -> str | None:
 
 def authorize_step(table: Table, which: str, actor: Any) -> str | None:
     """The actor of an undo or redo this session may make: players take back (or redo)
-    their own commands only; anyone else's needs the host."""
+    their own commands only, and the camera's read of their own roll; anyone else's needs
+    the host."""
     member = current(table.session_id)
     if rank(member.role) < rank("player"):
         raise Forbidden(_refusal(member, "player"))
@@ -483,8 +485,25 @@ def authorize_step(table: Table, which: str, actor: Any) -> str | None:
     stack = table.applied if which == "undo" else table.redoable
     if stack:
         record = table.store.record(table.session_id, stack[-1])
-        if seat_of(table, record.actor) != member.province:
+        if member.province not in (seat_of(table, record.actor), roller(table, record, which)):
             said = UNDO_OTHERS if which == "undo" else REDO_OTHERS
             raise Forbidden(said(whose=_whose(table, record.actor),
                                  command=record.type.replace("_", " ")))
     return member.province
+
+
+def roller(table: Table, record: Any, which: str) -> str | None:
+    """The province whose roll a camera's command answered (the roll prompt's player, as
+    the game stood before it), for the command an undo (``which`` "undo") would take back
+    or a redo would bring back: its roller may undo or redo it, as a roll she answered from
+    her phone or a button. None for any other command."""
+    if record.actor != "camera":
+        return None
+    try:
+        state = table.before_last() if which == "undo" else table.state
+    except IllegalCommand:
+        return None
+    for prompt in table.engine.prompts(state):
+        if isinstance(prompt, RollPrompt) and prompt.command == record.type:
+            return seat_of(table, prompt.player) if prompt.player is not None else None
+    return None

@@ -249,3 +249,45 @@ def test_a_province_is_played_by_one_session_until_the_host_frees_it(table: Tabl
     assert table.send("host", "DELETE", "/api/tables/{id}/seats/red").status_code == 200
     assert eve.post(table.url("/join"), json=body).json["role"] == "player"
     assert table.send("red", "GET", "/api/tables/{id}/me").json["role"] == "spectator"
+
+
+def test_the_roller_may_undo_and_redo_the_cameras_read_of_her_roll() -> None:
+    """The demo camera applied "Dice read (camera)" to Blue's explore: on her phone Undo was
+    off and the server refused it (the command's actor is the camera), only the host could
+    take it back. The roller (the roll prompt's player) may undo and redo it, as a roll she
+    answered herself; another player may not, and the history says whose roll it was."""
+    from companion.engine import Command
+    from companion.games.seafall.setup import demo_options
+
+    services = Services(SQLiteStore(MEMORY))
+    try:
+        app = create_app(services, {"TESTING": True})
+        host = browser(app)
+        tid = host.post("/api/tables", json={"game": "seafall",
+                                             "options": demo_options()}).json["id"]
+        blue, green = join(app, host, tid, "Bo", "blue"), join(app, host, tid, "Gus", "green")
+        table = services.tables.get(tid)
+        table.apply(Command("hire_guild", {"guild": "explorers"}, "blue"))
+        table.apply(Command("sail", {"moves": [{"ship": "blue-1",
+                                                "path": ["coastal_waters", "isle-a"]}]}, "blue"))
+        table.apply(Command("explore", {"flagship": "blue-1", "site": "isle-a/3"}, "blue"))
+        table.apply(Command("roll", {"faces": ["strong", "strong"], "source": "camera"},
+                            "camera"))
+
+        def last(who: Any) -> dict[str, Any]:
+            return who.get(f"/api/tables/{tid}/history").json["history"][-1]
+
+        assert last(blue)["actor"] == "camera" and last(blue)["roller"] == "blue"
+        refused = green.post(f"/api/tables/{tid}/undo", json={})
+        assert refused.status_code == 403
+        assert refused.json["said"]["key"] == "auth.undo_others"
+        assert blue.post(f"/api/tables/{tid}/undo", json={}).status_code == 200
+        camera = [e for e in blue.get(f"/api/tables/{tid}/history").json["history"]
+                  if e["actor"] == "camera"]
+        assert camera[-1]["undone"] and camera[-1]["roller"] == "blue"  # the redo's
+        assert green.post(f"/api/tables/{tid}/redo", json={}).status_code == 403
+        assert blue.post(f"/api/tables/{tid}/redo", json={}).status_code == 200
+        history = blue.get(f"/api/tables/{tid}/history").json["history"]
+        assert [e["actor"] for e in history if "roller" in e] == ["camera"]  # hers: no roller
+    finally:
+        services.close()

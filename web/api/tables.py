@@ -118,8 +118,16 @@ def history(session_id: str) -> Any:
     private_to = getattr(table.engine, "private_to", None)
     lang = i18n.request_language(request)  # ?lang=, else the cookie, else Accept-Language
     entries = []
+    # the camera's command an undo would take back, or a redo bring back: whose roll it
+    # answered, whose player may take it back too (auth.authorize_step)
+    steps = {stack[-1]: which for which, stack in
+             (("undo", table.applied), ("redo", table.redoable)) if stack}
     for entry in table.history():
         item = entry.to_json()
+        which = steps.get(entry.record.command_no)
+        if which is not None and entry.record.actor == "camera" and \
+                entry.record.kind.value == "command":
+            item["roller"] = auth.roller(table, entry.record, which)
         item["events"] = []
         for e in entry.record.events:
             owner = private_to(Event(e.type, dict(e.payload))) if private_to else None

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from typing import Any
 
+from companion.games.seafall.names_fr import advisor_name, feminine, the_advisor
 from companion.games.seafall.powerwords import card_with_powers
 
 PLAYERS: ContextVar[Mapping[str, str] | None] = ContextVar("seafall_log_players", default=None)
@@ -100,11 +101,11 @@ _PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(f"^{p}$"), fr) for p,
     (r"event (.+)'s power", r"pouvoir de l’événement \1"),
     (r"structure (.+) returned", r"bâtiment \1 rendu"),
     (r"structure (.+)", r"bâtiment \1"),
-    (r"lost advisor (.+)", r"perte du conseiller \1"),
-    (r"advisor (.+)'s power at a site marked (.+)", r"pouvoir du conseiller \1 sur un lieu \2"),
-    (r"advisor (.+)'s power", r"pouvoir du conseiller \1"),
-    (r"advisor (.+): (\w+) \+(\d+)", r"expertise du conseiller \1 : {stat2} +\3"),
-    (r"advisor (.+)", r"conseiller \1"),
+    (r"lost advisor (.+)", r"perte du conseiller {adv1}"),
+    (r"advisor (.+)'s power at a site marked (.+)", r"pouvoir du conseiller {adv1} sur un lieu \2"),
+    (r"advisor (.+)'s power", r"pouvoir du conseiller {adv1}"),
+    (r"advisor (.+): (\w+) \+(\d+)", r"expertise du conseiller {adv1} : {stat2} +\3"),
+    (r"advisor (.+)", r"conseiller {adv1}"),
     (r"treasure (.+)", r"trésor \1"),
     (r"milestone (.+)", r"étape \1"),
     (r"lost (.+)", r"perte de \1"),
@@ -180,6 +181,7 @@ def phrase(text: object) -> str:
         for i, group in enumerate(match.groups(), start=1):
             out = (out.replace(f"{{stat{i}}}", _stat(group))
                    .replace(f"{{colour{i}}}", _who(group))
+                   .replace(f"{{adv{i}}}", advisor_name(group))
                    .replace(f"{{de{i}}}", de(default_name(group or ""))))
         if "{step1}" in out:
             out = out.replace("{step1}", END_STEPS.get(int(match.group(1)), match.group(2)))
@@ -284,6 +286,11 @@ def pool_line(reason: str, dice: int) -> str:
     return reason if reason.endswith(" " + amount) else f"{reason} {amount}"
 
 
+def _card_name(p: Mapping[str, Any]) -> str:
+    name = p["card"]["name"]
+    return advisor_name(name) if p["kind"] == "advisor" else str(name)
+
+
 def _place(where: Any) -> str:
     return PLACES.get(str(where), str(where))
 
@@ -369,7 +376,7 @@ def _sank(p: Mapping[str, Any]) -> str:
 TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "GameSetUp": lambda p: "Une nouvelle partie de SeaFall est mise en place.",
     "ComponentAdded": lambda p: f"{COMPONENTS.get(p['kind'], p['kind'])} entre en jeu : "
-                                f"{p['card']['name']}"
+                                f"{_card_name(p)}"
                                 + (" (dans le coffret de rangement)" if p.get("bagged") else "")
                                 + ".",
     "IslandAdded": lambda p: "Une nouvelle île apparaît sur la carte : "
@@ -379,8 +386,9 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "WinterBegan": lambda p: f"Hiver de l’année {p['year']}.",
     "AstrolabeGiven": lambda p: f"{_who(p['player'])} reçoit l’astrolabe et la pioche "
                                 "Évènement (le moins de gloire).",
-    "ForumDismissed": lambda p: f"Le forum est vidé : {', '.join(p['advisors'])}.",
-    "AdvisorDealt": lambda p: f"{p['advisor']} arrive au forum.",
+    "ForumDismissed": lambda p: "Le forum est vidé : "
+                                f"{', '.join(map(advisor_name, p['advisors']))}.",
+    "AdvisorDealt": lambda p: f"{the_advisor(p['advisor'], capital=True)} arrive au forum.",
     "FieldsHarvested": lambda p: f"{_who(p['player'])} récolte {p['gold']} or"
                                  + (f" ({_n(len(p['skipped']), 'champ')} sous hostilité, "
                                     "sans revenu)" if p["skipped"] else "")
@@ -406,11 +414,11 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "EndStepBegan": lambda p: f"Fin de partie, étape {p['step']} : "
                               f"{END_STEPS.get(p['step'], p['name'])}.",
     "ProvinceImproved": _improved,
-    "AdvisorTrained": lambda p: f"{_who(p['player'])} forme {p['advisor']} grâce à "
-                                f"{p['retired']}.",
+    "AdvisorTrained": lambda p: f"{_who(p['player'])} forme {the_advisor(p['advisor'])} grâce à "
+                                f"{the_advisor(p['retired'])}.",
     "TrainingSkipped": lambda p: f"{_who(p['player'])} ne forme aucun conseiller "
                                  f"({phrase(p['reason'])}).",
-    "AdvisorKept": lambda p: f"{_who(p['player'])} garde {p['advisor']}." if p["advisor"]
+    "AdvisorKept": lambda p: f"{_who(p['player'])} garde {the_advisor(p['advisor'])}." if p["advisor"]
                              else f"{_who(p['player'])} ne garde aucun conseiller "
                                   f"({phrase(p['reason'])}).",
     "ShipImproved": lambda p: f"{_who(p['player'])} améliore la valeur de "
@@ -453,11 +461,13 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
                            f"(objectif {p['target']}).",
     "TurnStarted": lambda p: f"Début du tour {_of(p['player'])}.",
     "TurnEnded": lambda p: f"Fin du tour {_of(p['player'])}.",
-    "AdvisorActivated": lambda p: f"{_who(p['player'])} active {p['advisor']}.",
-    "AdvisorExhausted": lambda p: f"{p['advisor']} ({_who(p['player'])}) est épuisé.",
+    "AdvisorActivated": lambda p: f"{_who(p['player'])} active {the_advisor(p['advisor'])}.",
+    "AdvisorExhausted": lambda p: f"{the_advisor(p['advisor'], capital=True)} "
+                                  f"({_who(p['player'])}) est épuisé"
+                                  f"{'e' if feminine(p['advisor']) else ''}.",
     "ActionTaken": lambda p: f"{_who(p['player'])} choisit l’action « "
                              f"{ACTIONS.get(p['action'], p['action'].replace('_', ' '))} ».",
-    "AdvisorHired": lambda p: f"{_who(p['player'])} engage {p['advisor']} pour "
+    "AdvisorHired": lambda p: f"{_who(p['player'])} engage {the_advisor(p['advisor'])} pour "
                               + (f"{p['gold']} or." if p["reputation"] == 0
                                  else _n(p['reputation'], 'jeton Réputation',
                                          'jetons Réputation') + "."),
@@ -517,7 +527,7 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "StructureRaided": lambda p: f"{p['structure']} sur {p['site']} retourne à la réserve, "
                                  "épuisé.",
     "AdvisorSeized": lambda p: f"{_who(p['player'])} "
-                               f"{'prend' if p['keep'] else 'rejette'} {p['advisor']} "
+                               f"{'prend' if p['keep'] else 'rejette'} {the_advisor(p['advisor'])} "
                                f"à {_who(p['from_player'])}"
                                + ("" if p["keep"] else " sous la pioche des conseillers")
                                + ".",

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from functools import partial
 
 from companion.games.seafall.log_fr import COLOURS, GOODS, GUILDS, STATS, de, default_name, to
+from companion.games.seafall.names_fr import advisor_name, feminine, the_advisor
 from companion.games.seafall.sitenames import french_site_name
 
 ACTIONS = {"sail": "naviguer", "buy": "acheter", "sell": "vendre",
@@ -130,6 +131,12 @@ WORDS: dict[str, Callable[[str], str]] = {
     "site": french_site_name,
     "ofsite": lambda w: de(french_site_name(w)),
     "atsite": lambda w: to(french_site_name(w)),
+    # an advisor by its French name where it has one (names_fr): alone, « Capitaine »; with
+    # its article, « la Capitaine »; a word agreeing with it (« placée », « engagez-la »)
+    "adv": lambda w: advisor_name(default_name(w)),
+    "theadv": lambda w: the_advisor(default_name(w)),
+    "e": lambda w: "e" if feminine(w) else "",
+    "le": lambda w: "la" if feminine(w) else "le",
 }
 
 # (English refusal as a pattern, French): ``{N}`` is group N as it is; ``{word:N}`` is group N
@@ -165,10 +172,10 @@ _REFUSALS: list[tuple[str, str]] = [
      "{1} a déjà engagé la guilde des {guild:2} ce tour-ci"),
     (r"advisors are activated before a guild is hired",
      "un conseiller s’active avant d’engager une guilde"),
-    (r"(.+) already has (.+) active", "{1} a déjà {2} comme conseiller actif"),
+    (r"(.+) already has (.+) active", "{1} a déjà {theadv:2} comme conseiller actif"),
     (r"(.+) has no advisor (.+) in the council room",
-     "{1} n’a pas de conseiller {2} dans sa salle du conseil"),
-    (r"(.+) is exhausted until winter", "{1} est épuisé jusqu’à l’hiver"),
+     "{1} n’a pas de conseiller {adv:2} dans sa salle du conseil"),
+    (r"(.+) is exhausted until winter", "{theadv:1} est épuisé{e:1} jusqu’à l’hiver"),
     (r"only island sites are explored", "seuls les lieux des îles s’explorent"),
     (r"(.+) has not been explored yet", "{site:1} n’a pas encore été exploré"),
     (r"(.+) is already recorded as (.+)", "{site:1} est déjà noté comme {sticker:2}"),
@@ -184,8 +191,8 @@ _REFUSALS: list[tuple[str, str]] = [
      "{1} a acheté un trésor ce tour-ci : pas de conseiller à engager en plus (on "
      "engage des conseillers ou on achète un trésor, pas les deux)"),
     (r"(.+) has no reputation cost: hire it with gold",
-     "{1} n’a pas de coût en réputation : engagez-le avec de l’or"),
-    (r"(.+) is not in the forum", "{1} n’est pas au forum"),
+     "{theadv:1} n’a pas de coût en réputation : engagez-{le:1} avec de l’or"),
+    (r"(.+) is not in the forum", "{theadv:1} n’est pas au forum"),
     (r"(.+) is not among the treasures for sale", "{1} n’est pas parmi les trésors en vente"),
     (r"(.+) has no colour: no good discounts it",
      "{1} n’a pas de couleur : aucune ressource n’en baisse le prix"),
@@ -202,13 +209,13 @@ _REFUSALS: list[tuple[str, str]] = [
      "{1} a déjà donné de la réputation pour les pouvoirs {de:2} ce tour-ci : ils lui "
      "sont acquis jusqu’à la fin du tour"),
     (r"(.+) has (-?\d+) reputation; (.+) costs (\d+)",
-     "{1} a {2} de réputation ; {3} en coûte {4}"),
+     "{1} a {2} de réputation ; {theadv:3} en coûte {4}"),
     # gold (forum.py, the actions)
     (r"(.+) has (-?\d+) gold; research costs (\d+)", "{1} a {2} or ; rechercher coûte {3}"),
     (r"(.+) has (-?\d+) gold; the (\w+) at (.+) costs (\d+)",
      "{1} a {2} or ; la ressource {good:3} à {4} coûte {5}"),
     (r"(.+) has (-?\d+) gold; (.+) costs (\d+) here", "{1} a {2} or ; {3} coûte {4} ici"),
-    (r"(.+) has (-?\d+) gold; (.+) costs (\d+)", "{1} a {2} or ; {3} coûte {4}"),
+    (r"(.+) has (-?\d+) gold; (.+) costs (\d+)", "{1} a {2} or ; {theadv:3} coûte {4}"),
     # building (actions/build.py)
     (r"(.+) has no free building site: name a 'site' and 'replace' its structure",
      "{1} n’a plus de chantier libre : nommez un lieu («\u00a0site\u00a0») et remplacez son "
@@ -336,9 +343,9 @@ _REFUSALS: list[tuple[str, str]] = [
      "le forum est plein : aucun conseiller n’est à distribuer"),
     (r"no event is waiting to be revealed", "aucun évènement n’attend d’être révélé"),
     (r"('.+') is not in the event deck", "{q:1} n’est pas dans la pioche Évènement"),
-    (r"(.+) is not in the advisor deck", "{1} n’est pas dans la pioche Conseiller"),
+    (r"(.+) is not in the advisor deck", "{theadv:1} n’est pas dans la pioche Conseiller"),
     (r"(.+) was put on the bottom of the advisor deck: the cards above it come first",
-     "{1} a été placé sous la pioche Conseiller : les cartes au-dessus viennent d’abord"),
+     "{theadv:1} a été placé{e:1} sous la pioche Conseiller : les cartes au-dessus viennent d’abord"),
     (r"('.+') was put on the bottom of the event deck this year: the cards above it come "
      r"first", "{q:1} a été placé sous la pioche Évènement cette année : les cartes "
      "au-dessus viennent d’abord"),

@@ -93,6 +93,10 @@ CASES = [
                                "advisor?", "Old Salt@Savage"),
                  "Bo : former quel conseiller, avec quel conseiller retraité ?",
                  ["former Savage avec Old Salt"], id="train advisor"),
+    pytest.param(STATE, {**choice("deal_advisor", "Deal the forum: which advisor came up? "
+                                  "(2 of 5)", "Captain", "Savage"), "player": None},
+                 "Forum : quel conseiller vient d’être révélé ? (2 sur 5)",
+                 ["Capitaine", "EN Savage"], id="advisors by their French names"),
     pytest.param(STATE, choice("reveal_event", "Year 2, round 3: which event is revealed?",
                                "Storm"),
                  "Année 2, manche 3 : quel évènement est révélé ?", ["EN Storm"],

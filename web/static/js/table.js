@@ -1283,11 +1283,12 @@ function seatOf(actor) {
 }
 
 // Whether the command an undo would take back is this phone's to undo: a player takes back
-// their own (the host, or anyone acting for all, any), as the server decides (web/auth.py).
+// their own (the host, or anyone acting for all, any), and the camera's read of her roll
+// (its `roller`), as the server decides (web/auth.py).
 function mayUndoLast() {
   if (forAll() || !who.province) return true;
   const last = [...history].reverse().find((e) => e.kind === "command" && !e.undone);
-  return !last || seatOf(last.actor) === who.province;
+  return !last || seatOf(last.actor) === who.province || last.roller === who.province;
 }
 
 // The same for redo: the command it would bring back is the first one taken back after
@@ -1298,7 +1299,7 @@ function mayRedoNext() {
   let last = -1;
   commands.forEach((e, i) => { if (!e.undone) last = i; });
   const next = commands.slice(last + 1).find((e) => e.undone);
-  return !next || seatOf(next.actor) === who.province;
+  return !next || seatOf(next.actor) === who.province || next.roller === who.province;
 }
 
 function renderUndoRedo() {

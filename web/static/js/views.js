@@ -30,6 +30,13 @@ export function regionLabel(region) {
     && has("province.default." + region.owner) ? t("province.default." + region.owner) : region.name;
 }
 
+// An advisor by the name the page's language gives it (`advisor.name.<English name>` in the
+// catalogue: the French rulebook's names, companion/games/seafall/names_fr.py); an advisor
+// the catalogue does not name, as the engine names it. Commands keep the English name.
+export function advisorName(name) {
+  return t("advisor.name." + name, null, String(name));
+}
+
 export function titleName(title) {
   return t("option.title." + title, null, title);
 }
@@ -194,7 +201,7 @@ export function provinceCard(state, colour, mine) {
   const prov = state.provinces[colour];
   const built = structuresOf(state, colour);
   const advisors = (prov.council || []).map((a) => (a.name === prov.active_advisor
-    ? t("prov.active", {advisor: a.name}) : a.name) + (a.exhausted ? ` (${t("ship.exhausted")})` : ""));
+    ? t("prov.active", {advisor: advisorName(a.name)}) : advisorName(a.name)) + (a.exhausted ? ` (${t("ship.exhausted")})` : ""));
   return h("article", {class: "province" + (mine ? " mine" : ""), "data-province": colour},
     h("h3", {},
       h("span", {class: `swatch c-${colour}`, "aria-hidden": "true"}),
@@ -603,7 +610,7 @@ function localOption(state, prompt, value) {
         return m[3] ? tr("option.plunder.upgrade_replace", {upgrade: m[1], ship: shipName(state, m[2]), old: m[3]})
           : tr("option.plunder.upgrade", {upgrade: m[1], ship: shipName(state, m[2])});
       }
-      if (head === "keep" || head === "dismiss") return tr("option.plunder." + head, {advisor: rest});
+      if (head === "keep" || head === "dismiss") return tr("option.plunder." + head, {advisor: advisorName(rest)});
       if (head === "treasures" || head === "research") return tr("option.plunder." + head, {card: rest});
       if (value === "good" || value === "gold") {
         const m = /take an? (\S+) or (\d+) gold\?$/.exec(prompt.question || "");
@@ -629,8 +636,13 @@ function localOption(state, prompt, value) {
     }
     case "train_advisor": {
       const at = value.indexOf("@");
-      return at > 0 ? tr("option.train_advisor", {retired: value.slice(0, at), advisor: value.slice(at + 1)}) : null;
+      return at > 0 ? tr("option.train_advisor", {retired: advisorName(value.slice(0, at)),
+                                                  advisor: advisorName(value.slice(at + 1))}) : null;
     }
+    // an advisor dealt to the forum, or kept at the end of the game: its name in the language
+    case "deal_advisor":
+    case "keep_advisor":
+      return has("advisor.name." + value) ? advisorName(value) : null;
     case "improve_ship": {
       const colon = value.lastIndexOf(":");
       const stat = value.slice(colon + 1);
@@ -646,7 +658,7 @@ function localOption(state, prompt, value) {
       if (head === "take") return tr("option.settle_enmity.take", {place: place(state, rest)});
       if (head === "cross") return tr("option.settle_enmity.cross", {region: regionName(state, rest)});
       return null;
-    default: return null;  // names (advisors, events): shown as the engine gives them
+    default: return null;  // names (events, cards): shown as the engine gives them
   }
 }
 
