@@ -5,7 +5,9 @@ unknown resource, 429 too many attempts (:class:`TooManyRequests`), 409 the rule
 (:class:`IllegalCommand`) or the page is stale (``conflict``: :class:`VersionConflict`, with
 the current version so the page can refresh, or a campaign moved on, ``CampaignConflict``),
 507 the disk is full, so nothing was written (``storage_full``: :class:`StorageFull`),
-503 the disk is read-only, so nothing was written (``storage_read_only``),
+503 the disk is read-only, so nothing was written (``storage_read_only``), or it failed a
+read or a write (a disk I/O error: ``storage_failing``; the storage alert then stays on the
+pages until serve restarts),
 413 a request over the upload limit, a photo too large (``too_large``: says the limit in MB),
 500 a stored table this Tableside cannot open
 (:class:`Unopenable`) or a bug. A message made from a message key (:mod:`vision.said`: the
@@ -24,7 +26,13 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from companion.errors import SETUP_REFUSALS, IllegalCommand, InvalidCommand, SetupRefused
 from companion.games import find_game
 from companion.store.campaigns import CONFLICTS, CampaignConflict
-from companion.store.errors import StorageFull, StorageRefused, VersionConflict, refused
+from companion.store.errors import (
+    StorageFailing,
+    StorageFull,
+    StorageRefused,
+    VersionConflict,
+    refused,
+)
 from vision.said import Message, message, said_json, said_of
 from web.i18n import request_language
 
@@ -161,8 +169,13 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(StorageRefused)
     def _refused(exc: StorageRefused) -> Any:  # the Pi's card: nothing was written
+        services = app.extensions.get("tableside")
+        if services is not None:  # a failing card: the storage alert on every page
+            services.storage_refused(exc)
         if isinstance(exc, StorageFull):
             return error_response(507, "storage_full", str(exc))
+        if isinstance(exc, StorageFailing):
+            return error_response(503, "storage_failing", str(exc))
         return error_response(503, "storage_read_only", str(exc))
 
     @app.errorhandler(NotFound)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.errors import IllegalCommand
 from companion.games import game_names
-from companion.store.errors import UnknownSession
+from companion.store.errors import StorageFailing, StorageRefused, UnknownSession
 from companion.store.protocol import EventStore
 from companion.table import Table
 from firmware_bridge.keys import SoftwareButtonBox
@@ -103,6 +103,9 @@ class Services:
     auth: Auth = field(init=False)
     # rule lookup (web.rules): its own index file beside the database, or in memory
     rules: RuleIndex | None = None
+    # the disk failed a read or a write (a disk I/O error) since serve started: the storage
+    # status says so until serve restarts (docs/runtime.md, "Storage")
+    storage_failing: bool = False
 
     def __post_init__(self) -> None:
         self.tables = Tables(self.store)
@@ -110,6 +113,15 @@ class Services:
         self.auth = Auth(AuthStore.beside(getattr(self.store, "path", None)))
         if self.rules is None:
             self.rules = RuleIndex(index_path(getattr(self.store, "path", None)))
+
+    def storage_refused(self, exc: StorageRefused) -> None:
+        """A write (or a read) the disk refused: one that failed (a disk I/O error) is an
+        alert on every page from now on, said at once, not at the next read of the disk."""
+        if isinstance(exc, StorageFailing) and not self.storage_failing:
+            self.storage_failing = True
+            log.error("the disk failed: %s", exc)
+            if self.runtime is not None:
+                self.runtime.storage.forget()
 
     def buttons_for(self, table: Table) -> TableButtons:
         """The button meanings of a table (its game's mapping), made on first use."""

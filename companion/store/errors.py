@@ -129,7 +129,8 @@ class DatabaseInUse(StoreError):
 
 class StorageRefused(StoreError):
     """The disk would not take the write: nothing of the change was written, and what was
-    there is as it was. :class:`StorageFull` or :class:`StorageReadOnly`."""
+    there is as it was. :class:`StorageFull`, :class:`StorageReadOnly` or
+    :class:`StorageFailing`."""
 
     def __init__(self, path: Path | str | None, why: str, then: str) -> None:
         where = f"the disk holding {path}" if path is not None else "the memory it is kept in"
@@ -156,6 +157,18 @@ class StorageReadOnly(StorageRefused):
                          "stick and replace the card")
 
 
+class StorageFailing(StorageRefused):
+    """The disk failed to read or write (SQLite's ``SQLITE_IOERR`` and its variants, "disk
+    I/O error", or ``EIO``): most often a memory card that is failing, before the kernel
+    mounts it read-only. SQLite takes the transaction back whole."""
+
+    def __init__(self, path: Path | str | None) -> None:
+        super().__init__(path, "failed to read or write (a disk I/O error: a memory card "
+                               "that is failing does this)",
+                         "restart the Pi; if it happens again, the card is failing: copy the "
+                         "latest backup to a USB stick and replace the card")
+
+
 def is_full(exc: BaseException) -> bool:
     """Whether ``exc`` says that the disk (or a quota) is full."""
     if isinstance(exc, sqlite3.Error):
@@ -172,8 +185,12 @@ def refused(exc: BaseException, path: Path | str | None) -> StorageRefused | Non
         code = getattr(exc, "sqlite_errorcode", None)
         if code is not None and code & 0xFF == sqlite3.SQLITE_READONLY:  # and its variants
             return StorageReadOnly(path)
+        if code is not None and code & 0xFF == sqlite3.SQLITE_IOERR:  # "disk I/O error"
+            return StorageFailing(path)
     elif isinstance(exc, OSError) and exc.errno == errno.EROFS:
         return StorageReadOnly(path)
+    elif isinstance(exc, OSError) and exc.errno == errno.EIO:
+        return StorageFailing(path)
     return None
 
 

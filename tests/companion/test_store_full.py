@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from companion.engine import Command
-from companion.store import SQLiteStore, StorageFull, StorageReadOnly, StoreError
+from companion.store import SQLiteStore, StorageFailing, StorageFull, StorageReadOnly, StoreError
 from companion.store.errors import is_full, refused
 from companion.table import Table
 from tests.support import tally
@@ -123,3 +123,61 @@ def test_what_counts_as_read_only():
     assert isinstance(refused(OSError(errno.ENOSPC, "full"), None), StorageFull)
     assert refused(OSError(errno.EACCES, "denied"), "/data") is None
     assert refused(sqlite3.OperationalError("database is locked"), "/data") is None
+
+
+def _immutable(path: Path, on: bool) -> bool:
+    """``chattr +i`` (or ``-i``) on ``path``: the kernel then refuses every write to it, as
+    a failing card does; False where it cannot be set (not root, a file system without it)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("chattr") is None:
+        return False
+    done = subprocess.run(["chattr", "+i" if on else "-i", str(path)], capture_output=True)
+    return done.returncode == 0
+
+
+def test_a_disk_io_error_refuses_a_command_whole_and_says_what_to_do(tmp_path: Path):
+    """QA: a failing card (here its -wal made immutable: SQLite's own "disk I/O error",
+    SQLITE_IOERR_WRITE) was a bug's 500 with a traceback. It is refused as a read-only disk
+    is: nothing of it written, the table as it was, and what to do (restart; if it
+    recurs, the card is failing: back up and replace it)."""
+    path = tmp_path / "tableside.sqlite3"
+    store = SQLiteStore(path)
+    table = Table.create(store, "tally", {"players": ["red", "blue"], "goal": 10**9})
+    add(table)
+    version, state = table.version, table.state
+    wal = path.with_name(path.name + "-wal")
+    if not _immutable(wal, True):
+        store.close()
+        pytest.skip("chattr +i cannot be set here (not root, or not on this file system)")
+    try:
+        with pytest.raises(StorageFailing) as refused_:
+            add(table)
+        with pytest.raises(StorageFailing):
+            table.undo("red")
+    finally:
+        _immutable(wal, False)
+    message = str(refused_.value)
+    assert message.startswith(f"the disk holding {path} failed to read or write (a disk I/O "
+                              "error: a memory card that is failing does this): nothing was "
+                              "written, and everything is as it was; restart the Pi; if it "
+                              "happens again, the card is failing: copy the latest backup to "
+                              "a USB stick and replace the card")
+    cause = refused_.value.__cause__
+    assert isinstance(cause, sqlite3.OperationalError) and "disk I/O error" in str(cause)
+    assert (table.version, table.state) == (version, state)
+    add(table)  # the card is back (after a restart)
+    store.close()
+    with SQLiteStore(path) as again:
+        assert Table.open(again, table.session_id).version == table.version
+
+
+def test_what_counts_as_a_failing_disk():
+    io_error = sqlite3.OperationalError("disk I/O error")
+    io_error.sqlite_errorcode = sqlite3.SQLITE_IOERR_WRITE  # type: ignore[attr-defined]
+    said = refused(io_error, "/data")
+    assert isinstance(said, StorageFailing) and said.path == "/data"
+    assert isinstance(refused(OSError(errno.EIO, "Input/output error"), "/data"),
+                      StorageFailing)
+    assert not isinstance(refused(OSError(errno.EROFS, "read-only"), "/data"), StorageFailing)

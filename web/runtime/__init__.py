@@ -167,7 +167,8 @@ class Runtime:
             return None
         reads = self.services.dice().store
         return read_storage(folder, lambda: (reads.frames_bytes(), reads.frames_budget),
-                            backups=folder / BACKUPS_DIR)
+                            backups=folder / BACKUPS_DIR,
+                            failing=getattr(self.services, "storage_failing", False))
 
     # -- building the parts -------------------------------------------------------------------
     def _make_camera(self, factory: Callable[[], FrameSource] | None,

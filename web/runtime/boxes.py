@@ -103,6 +103,9 @@ class ButtonBoxes:
             result = buttons.press(table, event)
         except StorageRefused as exc:  # nothing was written: the storage status says why
             log.warning("button %d on table %s: %s", event.button, table.session_id, exc)
+            storage_refused = getattr(self.services, "storage_refused", None)
+            if storage_refused is not None:
+                storage_refused(exc)
             return
         except Exception as exc:  # the rules said no, or a stale table: log it, go on
             log.info("button %d on table %s: %s", event.button, table.session_id, exc)

@@ -141,6 +141,10 @@ class Cached(Generic[T]):
         self._at: float | None = None
         self._last: T | None = None
 
+    def forget(self) -> None:
+        """Read it again when next asked (news that cannot wait for the next read)."""
+        self._at = None
+
     def status(self) -> T | None:
         now = self._clock()
         if self._at is None or now - self._at >= CACHE_SECONDS:

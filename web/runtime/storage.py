@@ -5,7 +5,9 @@ A Pi keeps everything on its memory card: the campaign's database, its backups, 
 reads' pictures. A card that fills up refuses the next command (the API answers 507, and
 nothing is written: companion.store.StorageFull), which a table finds out in the middle of
 a game; so does a card the kernel mounted read-only as it failed (503,
-companion.store.StorageReadOnly: ``alert`` at once). Here it is said before: ``warning``
+companion.store.StorageReadOnly: ``alert`` at once), and one that failed a read or a write
+(a disk I/O error, 503, companion.store.StorageFailing: ``alert`` from then on, until serve
+restarts). Here it is said before: ``warning``
 under :data:`WARNING_FREE` free, ``alert`` under :data:`ALERT_FREE`, with what of
 Tableside's takes room (the dice pictures, the backups). The pictures are kept within their
 own budget (web.runtime.reads.FRAMES_BUDGET), so what fills a card is most often something
@@ -30,6 +32,10 @@ ALERT_FREE = 200 * MB  # the next backup or a burst of reads may not fit
 READ_ONLY_DETAIL = ("the disk holding the games is read-only (a memory card that fails is "
                     "mounted so): no move can be saved; restart the Pi, and if it stays so, "
                     "copy the latest backup to a USB stick and replace the card")
+FAILING_DETAIL = ("the disk holding the games failed to read or write (a disk I/O error: a "
+                  "memory card that is failing does this): the move was not saved; restart "
+                  "the Pi; if it happens again, the card is failing: copy the latest backup "
+                  "to a USB stick and replace the card")
 
 
 @dataclass
@@ -44,7 +50,7 @@ class StorageStatus:
     pictures_bytes: int | None = None  # the dice reads' frames kept
     pictures_budget: int | None = None
     backups_bytes: int | None = None
-    cause: str | None = None  # below ok: "low" (free space), or "read_only"
+    cause: str | None = None  # below ok: "low" (free space), "read_only" or "failing"
 
     def to_json(self) -> dict[str, Any]:
         return said_fields(asdict(self))
@@ -60,11 +66,15 @@ def _mb(n: int) -> str:
 
 def storage_status(path: Path, free: int, total: int, pictures: int | None = None,
                    budget: int | None = None, backups: int | None = None,
-                   read_only: bool = False) -> StorageStatus:
-    """What the free space, or a disk mounted read-only, means for the table (pure)."""
+                   read_only: bool = False, failing: bool = False) -> StorageStatus:
+    """What the free space, a disk mounted read-only, or one that failed a read or a write
+    (``failing``: a disk I/O error seen since serve started) means for the table (pure)."""
     if read_only:
         return StorageStatus(ALERT, READ_ONLY_DETAIL, str(path), free, total, pictures,
                              budget, backups, "read_only")
+    if failing:
+        return StorageStatus(ALERT, FAILING_DETAIL, str(path), free, total, pictures,
+                             budget, backups, "failing")
     room = []
     if pictures:
         room.append(f"the dice pictures take {_mb(pictures)}"
@@ -95,8 +105,9 @@ def folder_bytes(folder: Path) -> int:
 
 
 def read_storage(path: Path, pictures: Callable[[], tuple[int, int] | None] = lambda: None,
-                 backups: Path | None = None) -> StorageStatus | None:
-    """The room on the disk holding ``path`` now, or None where it cannot be asked."""
+                 backups: Path | None = None, failing: bool = False) -> StorageStatus | None:
+    """The room on the disk holding ``path`` now, or None where it cannot be asked
+    (``failing``: the disk failed a read or a write since serve started)."""
     here = path
     while not here.exists() and here.parent != here:  # the disk it will be on
         here = here.parent
@@ -108,4 +119,5 @@ def read_storage(path: Path, pictures: Callable[[], tuple[int, int] | None] = la
     kept = pictures()
     used, budget = kept if kept is not None else (None, None)
     return storage_status(path, usage.free, usage.total, used, budget,
-                          folder_bytes(backups) if backups is not None else None, read_only)
+                          folder_bytes(backups) if backups is not None else None, read_only,
+                          failing)

@@ -5,6 +5,7 @@ while a dice read waits for the table, to be confirmed once there is room."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -235,5 +236,60 @@ def test_a_read_only_disk_answers_503_and_the_table_is_unchanged(tmp_path: Path)
         assert state(client, tid) == before
         services.store._conn.execute("PRAGMA query_only = 0")
         assert new_table(client) != tid
+    finally:
+        services.close()
+
+
+class _FailingCard:
+    """The store's connection on a card that fails: every commit is SQLite's "disk I/O
+    error" (SQLITE_IOERR_FSYNC), at the sqlite layer, while ``failing``."""
+
+    def __init__(self, conn) -> None:
+        self._conn, self.failing = conn, True
+
+    def execute(self, sql: str, *args):
+        if self.failing and sql == "COMMIT":
+            error = sqlite3.OperationalError("disk I/O error")
+            error.sqlite_errorcode = sqlite3.SQLITE_IOERR_FSYNC
+            raise error
+        return self._conn.execute(sql, *args)
+
+    def __getattr__(self, name: str):
+        return getattr(self._conn, name)
+
+
+def test_a_disk_io_error_answers_503_with_the_storage_alert_and_the_table_unchanged(
+        tmp_path: Path):
+    """QA: a failing SD card ("disk I/O error") was answered as a bug, 500 with a
+    traceback. It is answered as a read-only card is: 503, nothing written, what to do; and
+    the storage part of the hardware status (the alert at the top of every page) says the
+    card failed from then on, until serve restarts."""
+    data = tmp_path / "data"
+    services = Services(SQLiteStore(data / "tableside.sqlite3"), data_dir=data)
+    services.runtime = Runtime(services, RuntimeOptions(camera="none", box="none", gpio=False),
+                               pi_model=None, power=lambda: None)
+    try:
+        client = browser(create_app(services, {"TESTING": True}))
+        tid = new_table(client)
+        before = state(client, tid)
+        assert client.get("/api/hardware").json["storage"]["state"] == OK
+        card = _FailingCard(services.store._conn)
+        services.store._conn = card
+        answer = client.post(f"/api/tables/{tid}/commands", json={
+            "type": "note", "text": "lost?", "expected_version": before["version"]})
+        assert answer.status_code == 503, answer.json
+        assert answer.json["error"] == "storage_failing"
+        assert "failed to read or write (a disk I/O error" in answer.json["message"]
+        assert "nothing was written" in answer.json["message"]
+        assert ("restart the Pi; if it happens again, the card is failing: copy the latest "
+                "backup to a USB stick and replace the card") in answer.json["message"]
+        storage = client.get("/api/hardware").json["storage"]
+        assert (storage["state"], storage["cause"]) == (ALERT, "failing")
+        assert "restart the Pi" in storage["detail"]
+        card.failing = False  # after the restart, on a card that works again
+        services.store._conn = card._conn
+        assert state(client, tid) == before
+        with SQLiteStore(data / "tableside.sqlite3") as other:
+            assert other.version(tid) == before["version"]
     finally:
         services.close()
