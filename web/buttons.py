@@ -138,7 +138,7 @@ class TableButtons:
     def _act(self, table: Table, answer: dict[str, Any]) -> list[StoredEvent]:
         action = answer["action"]
         if action == "undo":
-            return table.undo()
+            return table.undo(_undo_actor(table))
         if action == "next":
             command = self._next_command(table)
             assert command is not None
@@ -186,6 +186,25 @@ class TableButtons:
         except (IllegalCommand, InvalidCommand):
             return None
         return command
+
+
+def _undo_actor(table: Table) -> str | None:
+    """Who an undo from the box is recorded as (the history card shows it; it was null):
+    as the box's answers to a prompt, the player the table is asking; with no prompt for a
+    player, the player whose command it takes back."""
+    player = getattr(_first(table), "player", None)
+    if isinstance(player, str):
+        return player
+    if not table.applied:
+        return None  # nothing to undo: the table says so
+    actor = table.store.record(table.session_id, table.applied[-1]).actor
+    check = getattr(table.engine, "check_actor", None)
+    try:  # an actor the table does not know for an undo: recorded as the table's
+        if check is not None and actor is not None:
+            check(table.state, actor)
+    except InvalidCommand:
+        return None
+    return actor
 
 
 def _first(table: Table) -> Any:

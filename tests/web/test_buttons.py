@@ -58,6 +58,18 @@ def test_undo_and_next(client):
     assert out["table"]["state"]["turn"]["player"] == "blue"
 
 
+def test_an_undo_from_the_box_is_recorded_with_who_did_it(client):
+    """QA: the box's undos were recorded with actor null (the history card named no one),
+    where its answers to a prompt are the prompt's player's. An undo is recorded as the
+    player the table is asking, as those are."""
+    tid = table(client)
+    click(client, tid, OPTION_1, long=True)  # red hires the explorers
+    click(client, tid, UNDO)
+    history = client.get(f"/api/tables/{tid}/history").json["history"]
+    assert [(h["kind"], h["actor"]) for h in history[-2:]] == [("command", "red"),
+                                                              ("undo", "red")]
+
+
 def to_fortune_prompt(client, tid: str) -> None:
     """Red explores and rolls one success against defense 4: spend fortune? (0-2)."""
     client.post(f"/api/tables/{tid}/commands", json={"type": "hire_guild", "guild": "explorers"})
