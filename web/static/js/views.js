@@ -263,8 +263,10 @@ export function enmityList(state) {
   return items.length ? h("ul", {class: "enmity"}, items) : h("p", {class: "muted", text: t("enmity.none")});
 }
 
-// The odds of an endeavor: the headline figures and a bar per number of successes.
-export function oddsBlock(odds, defense) {
+// The odds of an endeavor: the headline figures and a bar per number of successes; with
+// `fortune`, the tokens the odds count as spent (companion/games/seafall/odds.py
+// `pool_rules`: the province's fortune, what a dangerous site allows), said under them.
+export function oddsBlock(odds, defense, fortune) {
   if (!odds) return null;
   const best = Math.max(...odds.successes, 0.0001);
   return h("div", {class: "odds"},
@@ -278,6 +280,7 @@ export function oddsBlock(odds, defense) {
       h("div", {class: "big-figure"},
         h("span", {class: "figure", text: num(odds.expected_damage)}),
         h("span", {class: "figure-label", text: t("odds.expected_damage")}))),
+    fortune > 0 ? h("p", {class: "odds-fortune muted small", text: t("odds.fortune_counted", {count: fortune})}) : null,
     h("table", {class: "dist"},
       h("caption", {text: t("odds.distribution")}),
       odds.successes.map((p, k) => h("tr", {class: defense !== undefined && k >= defense ? "enough" : ""},
@@ -285,6 +288,14 @@ export function oddsBlock(odds, defense) {
         h("td", {class: "bar-cell"},
           h("span", {class: "dist-bar", style: `width:${Math.round(100 * p / best)}%`})),
         h("td", {class: "num", text: pct(p)})))));
+}
+
+// The fortune tokens an endeavor's odds count as spent: the player's, all of them, or at a
+// dangerous site only those a power allows there (PoolRules.usable_fortune).
+export function usableFortune(state, end) {
+  const prov = (state.provinces || {})[end.player] || {};
+  const held = typeof prov.fortune === "number" ? prov.fortune : 0;
+  return end.dangerous ? Math.min(held, end.fortune_allowed || 0) : held;
 }
 
 // A dice-pool line's modifiers, each with its reason in the page's language where the
@@ -328,7 +339,7 @@ export function endeavorBlock(state, phrases) {
       h("span", {class: "defense", text: t("end.defense", {count: end.defense})})),
     h("ul", {class: "pool", "aria-label": t("end.pool")}, pool),
     extras.length ? h("ul", {class: "pool-extras"}, extras.map((x) => h("li", {text: x}))) : null,
-    end.stage === "roll" && !(end.faces || []).length ? oddsBlock(end.odds, end.defense) : null,
+    end.stage === "roll" && !(end.faces || []).length ? oddsBlock(end.odds, end.defense, usableFortune(state, end)) : null,
     (end.faces || []).length ? h("div", {class: "rolled"},
       h("span", {class: "muted", text: t("end.rolled")}), diceFaces(end.faces)) : null,
     end.stage === "fortune" ? h("p", {class: "result"},  // not counted until fortune is spent
