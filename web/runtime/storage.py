@@ -29,6 +29,7 @@ from web.runtime.status import ALERT, OK, WARNING, said_fields
 MB = 1024 * 1024
 WARNING_FREE = 1024 * MB  # a few games' pictures and backups
 ALERT_FREE = 200 * MB  # the next backup or a burst of reads may not fit
+FULL_FREE = MB  # less is no room at all (0 MB said): the disk is full, not almost
 READ_ONLY_DETAIL = ("the disk holding the games is read-only (a memory card that fails is "
                     "mounted so): no move can be saved; restart the Pi, and if it stays so, "
                     "copy the latest backup to a USB stick and replace the card")
@@ -50,7 +51,7 @@ class StorageStatus:
     pictures_bytes: int | None = None  # the dice reads' frames kept
     pictures_budget: int | None = None
     backups_bytes: int | None = None
-    cause: str | None = None  # below ok: "low" (free space), "read_only" or "failing"
+    cause: str | None = None  # below ok: "low" or "full" (free space), "read_only", "failing"
 
     def to_json(self) -> dict[str, Any]:
         return said_fields(asdict(self))
@@ -83,6 +84,12 @@ def storage_status(path: Path, free: int, total: int, pictures: int | None = Non
     if backups:
         room.append(f"the backups take {_mb(backups)} ('tableside backup list')")
     mine = f"; of Tableside's, {' and '.join(room)}" if room else ""
+    if free < FULL_FREE:  # not "almost": the next write is refused
+        state, detail = ALERT, ("the disk holding the games is full (" + _mb(free) + " free): "
+                                "no move can be saved (nothing is lost: they are refused); "
+                                "free some space now" + mine)
+        return StorageStatus(state, detail, str(path), free, total, pictures, budget, backups,
+                             "full")
     if free < ALERT_FREE:
         state, detail = ALERT, (f"only {_mb(free)} free on the disk holding the games: the "
                                 "next moves may not be saved (nothing is lost: they are "

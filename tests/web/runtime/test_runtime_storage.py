@@ -293,3 +293,21 @@ def test_a_disk_io_error_answers_503_with_the_storage_alert_and_the_table_unchan
             assert other.version(tid) == before["version"]
     finally:
         services.close()
+
+
+def test_a_disk_with_no_room_left_is_full_not_almost_full():
+    """QA: with 0 bytes free the banner said "almost full". Under 1 MB it is full (cause
+    ``full``: the pages say "full"), and the detail says so."""
+    status = storage_status(Path("/data"), 0, 16 * GB, backups=40 * MB)
+    assert (status.state, status.cause) == (ALERT, "full")
+    assert status.detail.startswith("the disk holding the games is full (0 MB free): no move "
+                                    "can be saved")
+    assert "the backups take 40 MB" in status.detail and "almost" not in status.detail
+    assert storage_status(Path("/data"), MB, 16 * GB).cause == "low"
+    import json
+
+    for lang in ("en", "fr"):
+        said = json.loads((Path(__file__).resolve().parents[3] / "web" / "i18n"
+                           / f"{lang}.json").read_text(encoding="utf-8"))
+        assert said["hw.storage.state.alert_full"] and said["hw.storage.alert_full"]
+        assert "almost" not in said["hw.storage.alert_full"]
