@@ -82,6 +82,26 @@ def test_a_leader_is_set_only_before_round_1_and_the_refusal_reads_in_french(app
         "la réputation et la chance d’un leadeur se fixent avant la manche 1")
 
 
+def test_the_same_island_added_twice_is_refused_with_a_french_phrase(app):
+    """"Fill with the demonstration's example island", then "Add the island" twice gave two
+    "Example isle A": the second is refused (409) with its reason, which the page shows."""
+    host = browser(app)
+    tid = host.post("/api/tables", json={"game": "seafall", "options": FOUR}).json["id"]
+    url = f"/api/tables/{tid}/commands"
+    assert host.post(url, json={"type": "add_island", "island": ISLAND}).status_code == 200
+    again = {k: v for k, v in ISLAND.items() if k != "space"}  # the sample has no space
+    refused = host.post(url, headers={"Accept-Language": "fr"},
+                        json={"type": "add_island", "island": again})
+    assert refused.status_code == 409
+    message = refused.json["message"]
+    assert message == "there is already an island named 'Tortuga': give this one another name"
+    assert refused.json["phrases"][message] == (
+        "il y a déjà une île nommée «\u00a0Tortuga\u00a0» : donnez-lui un autre nom")
+    state = host.get(f"/api/tables/{tid}").json["state"]
+    assert [r["name"] for r in state["regions"].values() if r["kind"] == "island"] == [
+        "Tortuga"]
+
+
 def test_the_table_page_carries_the_map_hexes_and_the_sample_island(app):
     host = browser(app)
     tid = host.post("/api/tables", json={"game": "seafall", "options": FOUR}).json["id"]

@@ -10,7 +10,8 @@ typo or an unknown power is refused with the reason instead of surfacing mid-gam
   supply, treasures to those for sale, events to the event deck (or the storage chest with
   ``"bagged": true``).
 * ``add_island {"island": {...}}``: an island as in the setup options (sites, powers,
-  docks, market, map space).
+  docks, market, map space); its name may not be an island's already (case and spacing
+  aside).
 * ``set_leader {"province": "blue", "reputation": 2, "fortune": 3}``: a leader card's
   reputation and fortune, as printed (rulebook, "Setup": each player takes as many
   reputation and fortune tokens as their leader card shows). Only in the game's first winter,
@@ -127,10 +128,22 @@ def add_island(state: SeaFallState, cmd: Command) -> list[Event]:
     raw = args.get("island")
     if not isinstance(raw, Mapping):
         raise InvalidCommand("'island' is a JSON object, as in the setup options")
-    _add_island(dict(raw), state.clone())  # validates; raises InvalidCommand
+    trial = state.clone()
+    _add_island(dict(raw), trial)  # validates; raises InvalidCommand
+    name = next(r.name for rid, r in trial.regions.items() if rid not in state.regions)
+    same = [r.name for r in state.regions.values()
+            if r.kind == "island" and _same_name(r.name, name)]
+    if same:  # two islands of one name could not be told apart (a site, a ship, the log)
+        raise IllegalCommand(f"there is already an island named {same[0]!r}: give this one "
+                             "another name")
     em = Emitter(state)
     em("IslandAdded", island=dict(raw))
     return em.events
+
+
+def _same_name(a: str, b: str) -> bool:
+    """Whether two names are one (case and spacing aside: "Isle A" and "isle  a")."""
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
 @handles("IslandAdded")

@@ -426,6 +426,8 @@ _REFUSALS: list[tuple[str, str]] = [
      "choisissez un champ de la province {colour:1}, par exemple {Q0}{2}{Q1}"),
     (r"(\w+) controls only its own province's garrison here",
      "{colour:1} ne contrôle ici que la garnison de sa propre province"),
+    (r"there is already an island named ('.+'): give this one another name",
+     "il y a déjà une île nommée {q:1} : donnez-lui un autre nom"),
     # broad: last, so that a narrower refusal is never taken for it
     (r"(.+) is not at (.+)", "{1} n’est pas à {2}"),
 ]

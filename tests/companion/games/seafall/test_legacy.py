@@ -80,6 +80,36 @@ def test_a_new_island_is_charted_and_can_be_explored():
     assert g.replayed() == g.state
 
 
+def test_an_island_of_a_name_already_charted_is_refused_and_undo_frees_the_name():
+    """The board setup took "Example isle A" twice (the demo's sample island, added twice):
+    two islands of one name, which no one could tell apart. The second is refused, with the
+    reason, in French too; once the first is undone the name is free again."""
+    from companion.engine import Command
+    from companion.games.seafall.refusals_fr import refusal
+    from companion.table import Table
+
+    first = Command("add_island", {"island": {"name": "Example isle A", "garrison": 2}})
+    again = Command("add_island", {"island": {"name": " example  ISLE a", "garrison": 1}})
+    with Table.in_memory("seafall", {"start_at": "turn", "provinces": [
+            {"colour": "red"}, {"colour": "blue"}]}) as table:
+        table.apply(first)
+        version = table.version
+        with pytest.raises(IllegalCommand) as refused:
+            table.apply(again)
+        said = str(refused.value)
+        assert said == ("there is already an island named 'Example isle A': give this one "
+                        "another name")
+        assert refusal(said) == ("il y a déjà une île nommée «\u00a0Example isle A\u00a0» : "
+                                 "donnez-lui un autre nom")
+        assert table.version == version
+        assert [r.name for r in table.state.regions.values() if r.kind == "island"] == [
+            "Example isle A"]
+        table.undo()
+        table.apply(again)  # the name is free once the first is taken back
+        assert [r.name for r in table.state.regions.values() if r.kind == "island"] == [
+            " example  ISLE a"]
+
+
 WINTER = {"start_at": "winter", "provinces": [{"colour": c} for c in
                                                ("blue", "gray", "red", "yellow")]}
 
