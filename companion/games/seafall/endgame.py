@@ -12,7 +12,9 @@ a log line; where they have a choice, a prompt lists the legal options.
    the others kept, so the winner keeps last (even when a tie would put them first).
 4. Each player improves one value of one ship (at most 5, RULES-FACTS).
 5. Each player rolls one die per fortune and reputation token left: one success takes back
-   an enmity token, two cross out one of their permanent stickers; the tokens left become
+   an enmity token, two cross out one of their permanent stickers (a player the roll can
+   change nothing for, with no token out and no sticker a roll could cross out, is passed
+   by without rolling); the tokens left become
    stickers where they lie (six slots a region; when full, another colour's sticker is
    covered; when all six are the player's own, 1 glory is lost instead), and every token
    goes home.
@@ -339,7 +341,15 @@ def _settle_enmity_step(em: Emitter, player: str) -> bool:
     state = em.state
     prov = state.provinces[player]
     if state.enmity is None or state.enmity.player != player:
-        em("EnmitySettlingBegan", player=player, dice=prov.fortune + prov.reputation)
+        dice = prov.fortune + prov.reputation
+        stickers = sum(r.permanent_enmity.get(player, 0) for r in state.regions.values())
+        if dice > 0 and not token_locations(state, player) and (stickers == 0 or dice < 2):
+            # the roll can change nothing: a success takes back a token (none is out) and
+            # two cross out a sticker (none, or one die makes one success at most); with no
+            # token out, none becomes a sticker either. Passed by, as steps 2 to 4 do.
+            em("EnmityRollPassedBy", player=player, dice=dice, stickers=stickers)
+            return True
+        em("EnmitySettlingBegan", player=player, dice=dice)
         if prov.fortune + prov.reputation == 0:
             em("EnmityRolled", player=player, faces=[], successes=0)
         return _settle_enmity_step(em, player)

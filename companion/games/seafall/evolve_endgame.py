@@ -146,6 +146,11 @@ def _sticker_lost(state: SeaFallState, p: Mapping[str, Any]) -> None:
     state.sticker_to_place.pop(0)
 
 
+@handles("EnmityRollPassedBy")
+def _enmity_roll_passed_by(state: SeaFallState, p: Mapping[str, Any]) -> None:
+    _done(state, p["player"])  # no token out: nothing to settle
+
+
 @handles("EnmitySettled")
 def _enmity_settled(state: SeaFallState, p: Mapping[str, Any]) -> None:
     state.enmity = None

@@ -180,6 +180,11 @@ _TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
                                   if p["covered"] else "") + ".",
     "StickerLost": lambda p: f"{p['region']} is full of {_who(p['player'])}'s stickers.",
     "EnmitySettled": lambda p: f"{_who(p['player'])}'s enmity is settled.",
+    "EnmityRollPassedBy": lambda p: f"{_who(p['player'])} has no enmity token out and "
+                                    + ("no sticker to cross out" if not p["stickers"] else
+                                       f"{_n(p['dice'], 'die')} cannot make the 2 successes "
+                                       "that cross out a sticker")
+                                    + ": no roll for enmity.",
     "GloryRecorded": lambda p: "Glory recorded: " + ", ".join(
         f"{_who(c)} {g} (campaign {p['campaign'][c]})" for c, g in p["glory"].items()) + ".",
     "TitlesRanked": lambda p: "Titles by campaign glory: " + "; ".join(

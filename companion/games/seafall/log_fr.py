@@ -441,6 +441,11 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "StickerLost": lambda p: f"{p['region']} est déjà couverte d’autocollants "
                              f"{_of(p['player'])}.",
     "EnmitySettled": lambda p: f"L’hostilité {_of(p['player'])} est réglée.",
+    "EnmityRollPassedBy": lambda p: f"{_who(p['player'])} n’a aucun jeton d’hostilité sorti "
+                                    + ("ni autocollant à rayer" if not p["stickers"] else
+                                       f"et {_n(p['dice'], 'dé')} ne peut faire les 2 succès "
+                                       "qui rayent un autocollant")
+                                    + " : pas de lancer pour l’hostilité.",
     "GloryRecorded": lambda p: "Gloire notée : " + ", ".join(
         f"{_who(c)} {g} (campagne {p['campaign'][c]})" for c, g in p["glory"].items()) + ".",
     "TitlesRanked": lambda p: "Rangs selon la gloire de campagne : " + " ; ".join(

@@ -221,6 +221,51 @@ def test_green_crosses_out_a_sticker_takes_back_a_token_and_stickers_the_rest():
                                                                                   "duke")
 
 
+def test_a_player_the_enmity_roll_can_change_nothing_for_is_passed_by():
+    """"Determine Enmity" (End of Game, step 5): a success takes back a token, two cross out
+    a sticker, and the tokens left become stickers. With no token out and no sticker of
+    theirs, or a sticker but a single die (one success at most), the roll changes nothing:
+    the player is passed by with a log line, as steps 2 to 4 pass by a player with no
+    choice. They were asked to "roll 1 die for enmity" all the same. With a sticker and two
+    dice, or a token out and one die, the roll can matter: asked."""
+    g = ending([
+        {"colour": "green", "glory": 1, "fortune": 2},  # nothing out, no sticker
+        {"colour": "blue", "glory": 2, "fortune": 1},  # a sticker on Red's, one die
+        {"colour": "yellow", "glory": 3, "fortune": 1},  # a token out, one die
+        {"colour": "red", "glory": 12, "fortune": 2, "permanent_enmity": {"blue": 1},
+         "site_enmity": {"field-1": {"yellow": 1}}},
+    ], islands=[island(permanent_enmity={"red": 1})])
+    to_step(g, 5)
+    passed = [e.payload for e in g.events if e.type == "EnmityRollPassedBy"]
+    assert passed == [{"player": "green", "dice": 2, "stickers": 0},
+                      {"player": "blue", "dice": 1, "stickers": 1}]
+    # Yellow's token could be taken back with one success: asked, one die
+    assert g.prompt.kind == "roll" and g.prompt.player == "yellow" and g.prompt.count == 1
+    g.do("roll", faces=["blank"])
+    assert g.state.regions["red"].permanent_enmity == {"blue": 1, "yellow": 1}
+    said = [(g.engine.describe(e, state=g.state), g.engine.describe(e, "fr", g.state))
+            for e in g.events if e.type == "EnmityRollPassedBy"]
+    assert "no enmity token out and no sticker to cross out: no roll" in said[0][0]
+    assert "1 die cannot make the 2 successes that cross out a sticker" in said[1][0]
+    assert "pas de lancer pour l’hostilité" in said[1][1]
+    # Red has a sticker (on the island) and two dice: two successes would cross it out
+    assert g.prompt.kind == "roll" and g.prompt.player == "red" and g.prompt.count == 2
+    g.do("roll", faces=["standard", "standard"])
+    g.do("settle_enmity", choice="cross:isle")
+    # no success left and no token out: Red is done, and the game goes on to the end
+    assert g.state.phase == "recorded"
+    assert g.state.regions["isle"].permanent_enmity == {}
+    assert g.state.provinces["blue"].glory == 2  # nothing changed for the players passed by
+
+
+def test_a_token_out_is_rolled_for_even_with_one_die():
+    g = ending([{"colour": "green", "glory": 1, "fortune": 1},
+                {"colour": "red", "glory": 12, "site_enmity": {"field-1": {"green": 1}}}])
+    to_step(g, 5)
+    assert g.prompt.kind == "roll" and g.prompt.player == "green" and g.prompt.count == 1
+    assert "EnmityRollPassedBy" not in g.types()
+
+
 def test_a_full_region_covers_another_colour_or_costs_glory():
     """Six slots a region: when full, another colour's sticker is covered (the player
     chooses whose); when all six are the player's own, a glory is lost instead."""
