@@ -102,6 +102,8 @@ def test_a_player_ticked_as_missing_the_game_and_leaving_is_asked_which(devices,
     page.wait_for_timeout(300)
     assert asked == [] and server.services.store.campaign(info.id).current is None
     page.locator("input[name=absent][value=green]").uncheck()
+    # the form changed: the warning goes at once (it stayed through the next submit)
+    expect(page.locator("#absent-and-leaving")).to_have_count(0)
     page.locator("#next-form button[type=submit]").click()
     expect(page.locator("#campaign-result .pin")).to_be_visible()
     assert asked == ["Cat will leave the campaign for good. Go on?"]

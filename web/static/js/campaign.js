@@ -194,6 +194,12 @@ async function hostActions(c) {
       }
     });
   }
+  // the warning below (ticked as missing and leaving) goes once the form changes: it stayed
+  // on screen after a box was unticked, through the next submit
+  form.addEventListener("change", () => {
+    const warning = result.querySelector("#absent-and-leaving");
+    if (warning) fill(result);
+  });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const ticked = (name) => [...form.querySelectorAll(`input[name=${name}]:checked`)].map((box) => box.value);
