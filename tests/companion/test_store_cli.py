@@ -254,6 +254,14 @@ def test_sessions_host_pin_gives_the_host_a_new_pin(db: Path, tmp_path: Path,
         assert running.check_pin("game1", pin) and not running.check_pin("game1", "111111")
     finally:
         running.close()
+    assert "assumes" not in out  # the address was given
+    # without --base-url, the link assumes serve's default port, and says so: it printed
+    # port 8000 as if known while the server ran on another
+    assert cli("sessions", "host-pin", "game1", "--db", str(db)) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"host link: http://[^/]+:8000/host/game1\?pin=\d{6}", out)
+    assert "assumes the server's default port, 8000: if it runs on another port or " \
+        "address, pass --base-url http://HOST:PORT" in out
     assert cli("sessions", "host-pin", "nope", "--db", str(db)) == 2
     assert "no table session 'nope'" in capsys.readouterr().err
     empty = tmp_path / "none.sqlite3"

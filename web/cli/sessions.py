@@ -56,7 +56,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("session_id", metavar="ID")
     p.add_argument("--base-url", default=None, metavar="URL",
                    help="the address phones open, for the host link printed (default: this "
-                        "machine's address on the local network, port 8000)")
+                        "machine's address on the local network, port 8000, serve's default: "
+                        "pass it when the server runs on another port)")
 
     p = add("import", "import a session from an export file ('-' reads standard input)",
             _import)
@@ -146,6 +147,11 @@ def _host_pin(args: argparse.Namespace) -> int:
     base = args.base_url or lan_base_url("0.0.0.0", 8000)
     print(f"table {args.session_id}: the new host PIN is {pin} (the old one no longer works)")
     print(f"host link: {host_url(base, args.session_id, pin)}")
+    if args.base_url is None:
+        # the server's port is known only to the server (it writes it nowhere): the link
+        # above assumed serve's default, which printed a wrong link for another --port
+        print("(this link assumes the server's default port, 8000: if it runs on another "
+              "port or address, pass --base-url http://HOST:PORT for the right link)")
     return 0
 
 
