@@ -502,6 +502,16 @@ class LiveServer:
             self.server.task_dispatcher.shutdown()
             restore()
 
+    def close(self) -> None:
+        """Let go of the port and the worker threads of a server that will not :meth:`run`
+        (``tableside serve`` listens first, then opens its database: one it cannot open
+        stops it there)."""
+        from waitress import wasyncore
+
+        self.broker.close()
+        wasyncore.close_all(self.server._map, ignore_all=True)
+        self.server.task_dispatcher.shutdown()
+
     def stop(self) -> None:
         """End the streams, then the server (from any thread); :meth:`run` returns."""
         from waitress import wasyncore

@@ -54,24 +54,52 @@ def test_serve_with_a_number_that_is_none_says_so(tmp_path, capsys, option, valu
 NO_HARDWARE = ["--camera", "none", "--box", "none", "--gpio", "none", "--quiet"]
 
 
-def test_serve_backs_the_database_up_when_it_starts(tmp_path, capsys):
+@pytest.fixture
+def stops_at_once(monkeypatch):
+    """serve starts (its port, its database, its runtime), then stops at once: the server's
+    run returns as if Ctrl-C had been pressed."""
+    from web.live import LiveServer
+
+    monkeypatch.setattr(LiveServer, "run", lambda self: self.close())
+
+
+def test_serve_backs_the_database_up_when_it_starts(tmp_path, capsys, stops_at_once):
     """docs/store.md, "Backups": a database with games in it is copied as serve starts (here
-    it then stops at once: its port is taken); a start with nothing written since the last
-    backup adds none."""
+    it then stops at once); a start with nothing written since the last backup adds none."""
     db = tmp_path / "t.sqlite3"
     with SQLiteStore(db) as store:
+        store.create_session("seafall", {}, [])
+    assert main(["serve", "--port", "0", "--db", str(db), *NO_HARDWARE]) == 0
+    [started] = backups(db)
+    assert started.label == "serve-start"
+    assert f"database backed up to {started.path}" in capsys.readouterr().out
+    assert main(["serve", "--port", "0", "--db", str(db), *NO_HARDWARE]) == 0
+    assert "backed up" not in capsys.readouterr().out
+    assert len(backups(db)) == 1
+
+
+def test_serve_on_a_port_in_use_says_what_to_do_and_makes_nothing(tmp_path, capsys):
+    """QA: serve on a port in use said only "[Errno 98] Address already in use", after it
+    had made a new database and taken its backup at start. It says what to do (another
+    server runs there: stop it or pass --port), and it stops before the database: none is
+    made, none backed up."""
+    db = tmp_path / "t.sqlite3"
+    old = tmp_path / "old.sqlite3"
+    with SQLiteStore(old) as store:
         store.create_session("seafall", {}, [])
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = str(taken.getsockname()[1])
-        assert main(["serve", "--port", port, "--db", str(db), *NO_HARDWARE]) == 2
-        [started] = backups(db)
-        assert started.label == "serve-start"
-        assert f"database backed up to {started.path}" in capsys.readouterr().out
-        assert main(["serve", "--port", port, "--db", str(db), *NO_HARDWARE]) == 2
-        assert "backed up" not in capsys.readouterr().out
-        assert len(backups(db)) == 1
+        for path in (db, old):
+            assert main(["serve", "--port", port, "--db", str(path), *NO_HARDWARE]) == 2
+            out, err = capsys.readouterr()
+            assert err == (f"tableside serve: cannot listen on 127.0.0.1:{port}: [Errno 98] "
+                           "Address already in use; another server is running there (another "
+                           "tableside serve?): stop it, or pass another --port (0: any free "
+                           "port)\n")
+            assert out == ""  # neither "new database" nor "backed up"
+    assert not db.exists() and backups(old) == []
 
 
 def test_serve_on_a_damaged_database_names_its_latest_backup(tmp_path, capsys):
@@ -96,16 +124,12 @@ def test_serve_on_a_damaged_database_names_its_latest_backup(tmp_path, capsys):
     ("images:/nowhere", "into the tray under the camera", "send a photo"),
 ])
 def test_serve_demo_without_a_camera_says_to_send_a_photo(tmp_path, capsys, camera, said,
-                                                          not_said):
+                                                          not_said, stops_at_once):
     """serve --demo --camera none said to throw the dice "into the tray under the camera"
     right above "Camera: turned off": with no camera the players send a photo from a phone
-    or enter the faces by hand. (Its port taken, serve stops after the demo's first roll.)"""
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = str(taken.getsockname()[1])
-        assert main(["serve", "--demo", "--camera", camera, "--box", "none", "--gpio", "none",
-                     "--quiet", "--port", port, "--db", str(tmp_path / "t.sqlite3")]) == 2
+    or enter the faces by hand. (serve stops at once, after the demo's first roll.)"""
+    assert main(["serve", "--demo", "--camera", camera, "--box", "none", "--gpio", "none",
+                 "--quiet", "--port", "0", "--db", str(tmp_path / "t.sqlite3")]) == 0
     out = capsys.readouterr().out
     [demo] = [line for line in out.splitlines() if line.startswith("Demo: Blue")]
     assert said in demo and not_said not in demo
@@ -125,10 +149,12 @@ def test_serve_does_not_open_a_database_a_backup_is_being_restored_into(tmp_path
     assert backups(db) == []  # it stopped before anything, its backup at start included
 
 
-def test_serve_says_when_it_creates_a_new_database(tmp_path, capsys, monkeypatch):
+def test_serve_says_when_it_creates_a_new_database(tmp_path, capsys, monkeypatch,
+                                                  stops_at_once):
     """QA: a mistyped --db served a new empty database without a word (its folders made
     too). A --db in no folder is refused, naming the folder, and nothing is made; a new
-    database is said on the console; the default's folder is still made on first use."""
+    database is said on the console, and so is an empty file (0 bytes) given as one, used
+    silently before; the default's folder is still made on first use."""
     db = tmp_path / "mistyped" / "dir" / "x.sqlite3"
     assert main(["serve", "--db", str(db), *NO_HARDWARE]) == 2
     err = capsys.readouterr().err
@@ -137,17 +163,20 @@ def test_serve_says_when_it_creates_a_new_database(tmp_path, capsys, monkeypatch
     assert not (tmp_path / "mistyped").exists()
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "fresh"))
     default = tmp_path / "fresh" / "tableside" / "tableside.sqlite3"
-    with socket.socket() as taken:  # serve opens the database, then stops: its port is taken
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = str(taken.getsockname()[1])
-        for argv, path in (([], default), (["--db", str(tmp_path / "t.sqlite3")],
-                                           tmp_path / "t.sqlite3")):
-            assert main(["serve", "--port", port, *argv, *NO_HARDWARE]) == 2
-            assert f"Tableside: new database created at {path}\n" in capsys.readouterr().out
-            assert path.is_file()
-            assert main(["serve", "--port", port, *argv, *NO_HARDWARE]) == 2
-            assert "new database" not in capsys.readouterr().out  # the second time, not new
+    for argv, path in (([], default), (["--db", str(tmp_path / "t.sqlite3")],
+                                       tmp_path / "t.sqlite3")):
+        assert main(["serve", "--port", "0", *argv, *NO_HARDWARE]) == 0
+        assert f"Tableside: new database created at {path}\n" in capsys.readouterr().out
+        assert path.is_file()
+        assert main(["serve", "--port", "0", *argv, *NO_HARDWARE]) == 0
+        assert "new database" not in capsys.readouterr().out  # the second time, not new
+    empty = tmp_path / "empty.sqlite3"
+    empty.touch()
+    assert main(["serve", "--port", "0", "--db", str(empty), *NO_HARDWARE]) == 0
+    assert (f"Tableside: new database created at {empty} (the file there was empty)\n"
+            in capsys.readouterr().out)
+    with SQLiteStore(empty, create=False) as store:
+        assert store.sessions() == []
 
 
 def _serve_in_another_process(db: Path) -> subprocess.Popen[str]:

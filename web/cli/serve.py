@@ -9,10 +9,11 @@ in is used instead. Ctrl-C or SIGTERM stops it cleanly."""
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.store.backup import latest as latest_backup
 from companion.store.backup import serving
@@ -40,12 +41,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="address to listen on (0.0.0.0: every network interface; default "
                         "%(default)s)")
     p.add_argument("--port", type=_port, default=8000,
-                   help="port (default %(default)s; 0: any free port)")
+                   help="port (default %(default)s; 0: any free port); it is listened on "
+                        "before the database is opened: a port in use stops serve at once")
     p.add_argument("--db", type=Path, default=None,
                    help=f"the database file (default {default_db_path()}); its folder "
-                        "must exist (the default's is made); a new one is said on the "
-                        "console; dice read pictures are kept in reads/ beside it; one "
-                        "serve per database: a second is refused")
+                        "must exist (the default's is made); a new one (or an empty "
+                        "file, made one) is said on the console; dice read pictures are "
+                        "kept in reads/ beside it; one serve per database: a second is "
+                        "refused")
     p.add_argument("--demo", action="store_true",
                    help="run the whole loop with a demonstration SeaFall table, recorded "
                         "dice frames and a simulated button box (on a Raspberry Pi, the "
@@ -147,7 +150,7 @@ def _port(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     from web.app import create_app
     from web.auth import console_text, lan_base_url
-    from web.live import LiveServer
+    from web.live import Broker, LiveServer
     from web.runtime import Runtime, RuntimeOptions
     from web.runtime.console import HardwareConsole
     from web.services import Services
@@ -173,8 +176,28 @@ def run(args: argparse.Namespace) -> int:
     held = ExitStack()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)  # the default's folder, on first use
-        held.enter_context(serving(path))  # until serve stops: no restore under it
-        new = not path.exists()
+        held.enter_context(serving(path))  # until serve stops: no restore, no other serve
+    except (OSError, StoreError) as exc:
+        held.close()
+        print(f"tableside serve: {exc}", file=sys.stderr)
+        return 2
+    # the port first: a serve that cannot listen makes no database and takes no backup
+    broker, app = Broker(), _AppLater()
+    try:
+        server = LiveServer(app, broker, host=args.host, port=args.port, threads=args.threads)
+    except OSError as exc:
+        held.close()
+        print(f"tableside serve: cannot listen on {args.host}:{args.port}: {exc}"
+              + ("; another server is running there (another tableside serve?): stop it, or "
+                 "pass another --port (0: any free port)" if exc.errno == errno.EADDRINUSE
+                 else ""), file=sys.stderr)
+        return 2
+    ran: list[bool] = []
+    held.callback(lambda: None if ran else server.close())  # run() let go of it all itself
+    try:
+        # an empty file (0 bytes) is no database yet: it is made one, and said so
+        empty = path.is_file() and path.stat().st_size == 0
+        new = not path.exists() or empty
         store = SQLiteStore(path)
     except (OSError, StoreError) as exc:
         held.close()
@@ -185,9 +208,11 @@ def run(args: argparse.Namespace) -> int:
                   f"tableside backup restore latest --db {path}", file=sys.stderr)
         return 2
     if new:
-        print(f"Tableside: new database created at {path}", flush=True)
+        print(f"Tableside: new database created at {path}"
+              + (" (the file there was empty)" if empty else ""), flush=True)
     _back_up(path, "serve-start")
-    services = Services(store, data_dir=path.parent, pictures_budget=args.pictures_mb)
+    services = Services(store, data_dir=path.parent, pictures_budget=args.pictures_mb,
+                        live=broker)
     console: HardwareConsole | None = None
     try:
         options = RuntimeOptions(demo=args.demo, camera=args.camera, box=args.box,
@@ -199,15 +224,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
         if args.demo:
             _start_demo(services)
-        app = create_app(services)
         # waitress, with the live streams closed first on Ctrl-C / SIGTERM (web.live)
-        try:
-            server = LiveServer(app, services.live, host=args.host, port=args.port,
-                                threads=args.threads)
-        except OSError as exc:
-            print(f"tableside serve: cannot listen on {args.host}:{args.port}: {exc}",
-                  file=sys.stderr)
-            return 2
+        app.app = create_app(services)
         services.runtime.start()
         if args.demo and services.demo_table is not None:
             print(console_text(services.auth, services.demo_table,
@@ -217,6 +235,7 @@ def run(args: argparse.Namespace) -> int:
               flush=True)
         if not args.quiet:
             console = HardwareConsole(services.runtime.status, sys.stdout).start()
+        ran.append(True)  # run() lets go of the port and the threads as it returns
         server.run()
         print("Tableside: stopping", flush=True)
     except KeyboardInterrupt:
@@ -228,6 +247,17 @@ def run(args: argparse.Namespace) -> int:
         _back_up(path, "serve-stop")
         held.close()
     return 0
+
+
+class _AppLater:
+    """The web application, given to the server before it exists: serve listens first, then
+    opens the database the application is made on (no request is served before
+    ``LiveServer.run``)."""
+
+    app: Any = None
+
+    def __call__(self, environ: Any, start_response: Any) -> Any:
+        return self.app(environ, start_response)
 
 
 def _back_up(path: Path, why: str) -> None:
