@@ -209,7 +209,7 @@ def apply_changes(options: Mapping[str, Any]) -> dict[str, Any]:
                              "\"leave\"|\"absent\": {...}}")
     _refuse_absent_and_leaving(changes)
     leaving = set(_colours_of(changes, "leave"))
-    for change in changes:
+    for number, change in enumerate(changes):
         if not isinstance(change, Mapping) or len(change) != 1 or \
                 next(iter(change)) not in CHANGES:
             raise InvalidCommand(f"each campaign change is one of {', '.join(CHANGES)}, "
@@ -236,8 +236,23 @@ def apply_changes(options: Mapping[str, Any]) -> dict[str, Any]:
         elif kind == "absent":
             out = miss_game(out, colour)
         else:
-            out = leave(out, colour)
+            out = _leave_before_joins(out, colour, _colours_of(changes[number + 1:], "join"))
     return out
+
+
+def _leave_before_joins(options: dict[str, Any], colour: str, joining: list[str]
+                        ) -> dict[str, Any]:
+    """A leave applied in order; refused below 3 provinces. When a join listed after it would
+    have kept the count (3 players, one leaving and one joining), the refusal says so: it
+    said only that a game needs 3 provinces, and the order of the changes was the cause."""
+    try:
+        return leave(options, colour)
+    except IllegalCommand:
+        if not joining:
+            raise
+        raise IllegalCommand(f"a game of SeaFall needs at least 3 provinces: {colour} leaves "
+                             f"before {joining[0]} joins; list the join before the leave to "
+                             "keep the count") from None
 
 
 # -- helpers ------------------------------------------------------------------------------

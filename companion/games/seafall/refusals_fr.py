@@ -406,6 +406,10 @@ _REFUSALS: list[tuple[str, str]] = [
     (r"(\w+) has no missed games to catch up", "{colour:1} n’a aucune partie manquée à rattraper"),
     (r"a game of SeaFall needs at least (\d+) provinces",
      "une partie de SeaFall demande au moins {1} provinces"),
+    (r"a game of SeaFall needs at least (\d+) provinces: (\w+) leaves before (\w+) joins; "
+     r"list the join before the leave to keep the count",
+     "une partie de SeaFall demande au moins {1} provinces : {colour:2} part avant que "
+     "{colour:3} n’arrive ; placez l’arrivée avant le départ pour garder le compte"),
     (r"(\w+) cannot both miss this game and leave the campaign for good: choose one",
      "{colour:1} ne peut pas à la fois manquer cette partie et quitter la campagne pour de "
      "bon : choisissez l’un des deux"),

@@ -141,6 +141,26 @@ def test_leaving_cannot_drop_a_game_below_three_provinces():
         leave(ledger(), "red")
 
 
+def test_a_leave_listed_before_a_join_says_to_list_the_join_first():
+    """Three players, one leaving and one joining: listed leave first, the count falls to 2
+    before the newcomer joins. The refusal said only "a game of SeaFall needs at least 3
+    provinces"; it now says the join listed first keeps the count (in French too)."""
+    from companion.games.seafall.refusals_fr import refusal
+
+    changes = [{"leave": {"colour": "red"}},
+               {"join": {"colour": "gray", "player": "Dan", **GRAY}}]
+    with pytest.raises(IllegalCommand) as refused:
+        Game({**ledger(), "start_at": "winter", "campaign_changes": changes})
+    said = str(refused.value)
+    assert said == ("a game of SeaFall needs at least 3 provinces: red leaves before gray "
+                    "joins; list the join before the leave to keep the count")
+    assert refusal(said) is not None and "placez l’arrivée avant le départ" in refusal(said)
+    with pytest.raises(IllegalCommand) as alone:  # no join after it: the plain refusal
+        Game({**ledger(), "start_at": "winter", "campaign_changes": changes[:1]})
+    assert str(alone.value) == "a game of SeaFall needs at least 3 provinces"
+    assert Game({**ledger(), "start_at": "winter", "campaign_changes": changes[::-1]})
+
+
 # -- missing a game -------------------------------------------------------------------------
 
 
