@@ -56,6 +56,10 @@ READ_FAILED = "the last read failed: "
 
 # what the hardware card says of the camera (vision.said: in the page's language)
 READ_FAILED_DETAIL = message("camera.read_failed", READ_FAILED + "{why}")
+READ_LOST_DETAIL = message("camera.read_lost", READ_FAILED + "{why} (this roll was not "
+                           "kept: throw the dice again then)")
+"""A read the disk would not take (full, read-only, failing): the roll is not kept, so the
+table throws again once there is room (docs/runtime.md, *Storage*)."""
 EARLY_NOTE = message(
     "camera.early",
     "the tray came to rest with no roll asked for: any dice in it are read for the next roll "
@@ -283,7 +287,9 @@ class CameraLoop:
         except (ValueError, StorageRefused) as exc:  # the table cannot take it (no profile for
             # its die, ...), or the disk takes no write: said, without a traceback
             log.warning("a settled frame was not read: %s", exc)
-            self._set(detail=READ_FAILED_DETAIL(why=said_of(exc)), last_error=said_of(exc))
+            said = (READ_LOST_DETAIL if isinstance(exc, StorageRefused)
+                    else READ_FAILED_DETAIL)(why=said_of(exc))
+            self._set(detail=said, last_error=said_of(exc))
             return
         except Exception as exc:  # a read that fails must not stop the camera
             log.exception("reading a settled frame failed")

@@ -1013,3 +1013,30 @@ def test_wood_in_view_is_taken_into_the_tray_and_its_rolls_read_sure(seafall_ser
     status = runtime.camera.status()
     assert status["reads"] == 1 and status["setup_note"] == STILL_SKIN_NOTE
     assert table.view(None)["rolled"] == [list(faces)]
+
+
+def test_a_roll_the_full_disk_would_not_take_says_to_throw_again(services, monkeypatch):
+    """QA: a roll thrown while the disk was full was lost without a word of it, where
+    docs/runtime.md said it was kept pending. The camera's read cannot be written, so the
+    camera's status says the roll was not kept and to throw the dice again once space is
+    freed (and the doc says so)."""
+    from companion.store import StorageFull
+
+    table = services.tables.create("dicegame", {"die": "d6", "count": 2, "rolls": 1})
+
+    def full(*args, **kwargs):
+        raise StorageFull("/data")
+
+    monkeypatch.setattr(services.dice(), "read_frame", full)
+    empty = empty_tray(photo(SHEET))
+    frames = [empty] * 4 + [photo(SHEET).image()] * 6
+    runtime = runtime_with(services, lambda: FakeSource(frames, clock=Ticking()))
+    assert runtime.camera is not None
+    runtime.camera.run(frames=len(frames))
+    status = runtime.camera.status()
+    assert status["reads"] == 0 and "is full" in status["last_error"]
+    assert status["detail"].startswith(READ_FAILED + "the disk holding /data is full")
+    assert status["detail"].endswith("free some space, then try again (this roll was not "
+                                      "kept: throw the dice again then)")
+    assert status["detail_said"]["key"] == "camera.read_lost"
+    assert table.view(None)["rolled"] == []
