@@ -1415,15 +1415,17 @@ async function loadRead() {
 // the dice thrown against their odds, while its card is open
 const stats = diceStats(base, $("#dice-stats"), $("#dice-stats-body"), () => view && view.state);
 
-// A new version arrived (stream, poll, or our own command's answer).
+// A new version arrived (stream, poll, or our own command's answer), or the table went back
+// (`back`: a backup restored; live.js), taken as the server has it and said.
 async function update(message) {
-  if (!message || !message.table || message.version < version()) return;
-  const fresh = !view || message.version !== view.version;
+  if (!message || !message.table || (message.version < version() && !message.back)) return;
+  const fresh = !view || message.version !== view.version || message.back;
   view = message.table;
   if (fresh) {
     staleError();
     // a word on this phone's last step ("Undone.") is over once another change comes
     if (!message.own && noticeKind === "info") notice(null);
+    if (message.back) notice(t("live.went_back"), "info");
     loading++;
     let got;
     try {

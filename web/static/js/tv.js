@@ -178,7 +178,7 @@ async function invite() {
     onDice: readChanged,
     onButtons: async () => { await boxCount.load((view.prompts || [])[0]); render(); },
     onUpdate: async (m) => {
-      if (m.version <= version()) return;
+      if (m.version <= version() && !m.back) return;  // back: a backup restored (live.js)
       view = m.table;
       render();  // at once; the history (the dice of the roll) and the box's count follow
       readChanged();
