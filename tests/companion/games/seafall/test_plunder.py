@@ -159,7 +159,7 @@ def test_an_advisor_dismissed_in_plunder_goes_to_the_bottom_of_the_advisor_deck(
     assert SeaFall().describe(seized, state=state) == (
         "Red dismisses Captain from Blue to the bottom of the advisor deck.")
     assert SeaFall().describe(seized, "fr", state) == (
-        "Rouge rejette Captain à Bleu sous la pioche des conseillers.")
+        "Rouge rejette la Capitaine à Bleu sous la pioche des conseillers.")
     assert g.replayed() == state
     after = undo_restores(options, g.commands)
     assert after.advisor_deck[-1] == "Captain"
