@@ -21,3 +21,38 @@ def test_odds_are_probabilities_and_fortune_is_the_token():
     views = (JS / "views.js").read_text("utf-8")
     assert 'oddsBlock(end.odds, end.defense, usableFortune(state, end))' in views
     assert 'fortune > 0 ? h("p", {class: "odds-fortune' in views
+
+
+def test_a_sea_space_is_a_zone():
+    fr = i18n.load("fr").strings
+    assert fr["sail.to"] == "vers {place} ({count} zones)"
+    assert fr["sail.stop_at_one"] == "s’arrête {place} après {count} zone"
+    assert fr["ship.sea.near"] == "en mer, à {count} zones de {places}"
+    assert not [k for k, v in fr.items() if " case" in v and k.startswith(("sail.", "ship."))]
+
+
+def test_french_takes_the_singular_for_0_and_1():
+    fr, en = i18n.load("fr").strings, i18n.load("en").strings
+    assert fr["odds.expected_damage_one"] == "dégât attendu"
+    assert fr["input.chars_one"] == "{n} caractère sur {max}"
+    assert set(en) >= {"odds.expected_damage_one", "input.chars_one"}
+    views = (JS / "views.js").read_text("utf-8")
+    assert 't("odds.expected_damage", {count: odds.expected_damage})' in views
+
+
+def test_the_pages_french_words():
+    fr = i18n.load("fr").strings
+    assert fr["refused.title"] == "Accès refusé"
+    assert fr["said.join.wrong_pin"] == "ce n’est pas le code d’hôte de cette table"
+    assert not [k for k, v in fr.items() if "code PIN d’hôte" in v or "QR code" in v]
+    assert fr["tv.qr_alt"] == "Code QR pour rejoindre cette table"
+    assert fr["roll.total"] == "Dés saisis : {count} sur {of}"
+    assert fr["site.good"] == "lieu de ressource"  # as the history says the sticker
+    assert fr["sitename.of_isle"] == "{part} de l’{region}"
+    assert fr["dice.name_unread_many"].startswith("Nommez les {count} dés (touchez-les)")
+
+
+def test_many_unread_dice_are_counted_and_an_unread_die_shows_no_confidence():
+    dice = (JS / "dice.js").read_text("utf-8")
+    assert 'unread.length > UNREAD_LISTED ? t("dice.name_unread_many", {count: unread.length})' in dice
+    assert '!die.corrected && die.face !== "?"' in dice

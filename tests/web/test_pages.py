@@ -83,7 +83,7 @@ def test_a_link_followed_in_a_browser_gets_a_page_not_json(host, app, table_id):
     (docs/ui.md); the API and a script's fetch still get the JSON error."""
     browser_accept = "text/html,application/xhtml+xml,*/*;q=0.8"
     for path, status, words in ((f"/host/{table_id}?pin=000000", 403,
-                                 "Ce n’est pas le code PIN d’hôte de cette table"),
+                                 "Ce n’est pas le code d’hôte de cette table."),
                                 (f"/host/{table_id}", 403,  # cut short: not a wrong PIN
                                  "Ce lien d’hôte ne contient pas de code PIN"),
                                 ("/campaigns/nope", 404, "Introuvable"),

@@ -111,7 +111,7 @@ def test_too_many_attempts_are_said_in_the_pages_language(app):
     page = guesser.get(f"/host/{tid}?pin=000000",
                        headers={"Accept": "text/html", "Accept-Language": "fr"})
     html = page.get_data(as_text=True)
-    assert page.status_code == 429 and "Trop d’essais du code PIN d’hôte" in html
+    assert page.status_code == 429 and "Trop d’essais du code d’hôte" in html
     assert "Too many" not in html
 
 

@@ -31,10 +31,11 @@ COLOURS = {"blue": "Bleu", "green": "Vert", "gray": "Gris", "red": "Rouge",
            "yellow": "Jaune", "purple": "Violet"}
 GUILDS = {"merchants": "marchands", "builders": "bâtisseurs", "explorers": "explorateurs",
           "soldiers": "soldats"}
-ACTIONS = {"sail": "navigation", "buy": "acheter", "sell": "vendre",
-           "repair_or_upgrade": "réparer ou améliorer", "repair": "réparer",
-           "upgrade": "améliorer", "build": "construire", "explore": "explorer",
-           "research": "rechercher", "raid": "piller", "taxes": "taxer"}
+ACTIONS = {"sail": "Naviguer", "buy": "Acheter des ressources", "sell": "Vendre des ressources",
+           "repair_or_upgrade": "Réparer ou améliorer", "repair": "Réparer",
+           "upgrade": "Améliorer", "build": "Construire", "explore": "Explorer",
+           "research": "Rechercher", "raid": "Piller", "taxes": "Taxer"}
+"""The guild actions as the rulebook names them (its guild pages, and « l’action Naviguer »)."""
 STATS = {"explore": "exploration", "raid": "pillage", "sail": "navigation", "hold": "cale"}
 FACES = {"standard": "succès standard", "strong": "franc succès", "weak": "faible succès",
          "blank": "vierge"}  # the glossary's, as the pages name the faces (fr.json face.*)
@@ -79,15 +80,15 @@ _PHRASES: list[tuple[re.Pattern[str], str]] = [(re.compile(f"^{p}$"), fr) for p,
     (r"rebuilds (.+)", r"reconstruit \1"),
     (r"1 reputation token, if (.+) accepts", r"1 jeton Réputation, si \1 accepte"),
     (r"(.+) stops in the coastal waters \(([01]) spaces?\)",
-     r"\1 s’arrête dans la zone côtière après \2 case"),
+     r"\1 s’arrête dans la zone côtière après \2 zone"),
     (r"(.+) stops in the coastal waters \((\d+) spaces\)",
-     r"\1 s’arrête dans la zone côtière après \2 cases"),
+     r"\1 s’arrête dans la zone côtière après \2 zones"),
     (r"(.+) stops at sea ([01]) spaces? toward (.+)",
-     r"\1 s’arrête en mer après \2 case, en direction {de3}"),
+     r"\1 s’arrête en mer après \2 zone, en direction {de3}"),
     (r"(.+) stops at sea (\d+) spaces toward (.+)",
-     r"\1 s’arrête en mer après \2 cases, en direction {de3}"),
-    (r"(.+) to (.+) \(([01]) spaces?\)", r"\1 vers \2 (\3 case)"),
-    (r"(.+) to (.+) \((\d+) spaces\)", r"\1 vers \2 (\3 cases)"),
+     r"\1 s’arrête en mer après \2 zones, en direction {de3}"),
+    (r"(.+) to (.+) \(([01]) spaces?\)", r"\1 {vers2} (\3 zone)"),
+    (r"(.+) to (.+) \((\d+) spaces\)", r"\1 {vers2} (\3 zones)"),
     # engine-written reasons
     (r"successful explore", "exploration réussie"),
     (r"successful raid", "pillage réussi"),
@@ -182,7 +183,8 @@ def phrase(text: object) -> str:
             out = (out.replace(f"{{stat{i}}}", _stat(group))
                    .replace(f"{{colour{i}}}", _who(group))
                    .replace(f"{{adv{i}}}", advisor_name(group))
-                   .replace(f"{{de{i}}}", de(default_name(group or ""))))
+                   .replace(f"{{de{i}}}", de(default_name(group or "")))
+                   .replace(f"{{vers{i}}}", vers(default_name(group or ""))))
         if "{step1}" in out:
             out = out.replace("{step1}", END_STEPS.get(int(match.group(1)), match.group(2)))
         return out
@@ -200,14 +202,34 @@ def to(name: str) -> str:
     return _joined("à", "à ", "à la", name)
 
 
+def vers(name: str) -> str:
+    """« vers » before a place's name: « vers la province bleue », « vers l’Île aux Épices »,
+    « vers Tortuga »."""
+    return _joined("vers", "vers ", "vers la", name)
+
+
+def _isle(name: str) -> bool:
+    """A name that begins with the word « Île » (« Île aux Épices »): French says it with its
+    article, « l’Île aux Épices », as it would « l’île »; no other name is given one."""
+    return re.match(r"[ÎI]le\s+\S", name) is not None
+
+
 def _joined(word: str, elided: str, feminine: str, name: str) -> str:
     if name.startswith("Province ") and name[9:] in _PROVINCE_FR.values():
         return f"{feminine} province {name[9:]}"
+    if _isle(name):
+        return f"{word} l’{name}"
     if name.startswith("le "):  # a place said with its article: « du port d’attache vert »
-        return {"de": "du", "à": "au"}[word] + name[2:]
+        return {"de": "du", "à": "au", "vers": "vers le"}[word] + name[2:]
     if name[:1].lower() in "aeiouyàâéèêëîïôöùûü" and elided.endswith("’"):  # not before h
         return f"{elided}{name}"
     return f"{word} {name}"
+
+
+def aboard(ship: str) -> str:
+    """« à bord » of a ship: « à bord du Bateau vert 1 » (a name the setup gave, « le
+    bateau »), « à bord de The Gull », « d’Elsa »."""
+    return f"à bord du {ship}" if ship.startswith("Bateau ") else f"à bord {de(ship)}"
 
 
 def _with_names(french: str, match: re.Match[str]) -> str:
@@ -321,10 +343,10 @@ def _sailed(p: Mapping[str, Any]) -> str:
     if "elsewhere" in p:  # d’une zone de mer à une autre, dites de même (log._named)
         text = (f"{p['ship']} navigue en mer vers une autre zone de mer"
                 + (f" {p['elsewhere']}" if p["elsewhere"] else "")
-                + f" ({_n(len(p['path']), 'case')} sur {p['sail']})")
+                + f" ({_n(len(p['path']), 'zone')} sur {p['sail']})")
     else:
         text = (f"{p['ship']} navigue {de(str(p['start']))} {to(str(p['to']))} "
-                f"({_n(len(p['path']), 'case')} sur {p['sail']})")
+                f"({_n(len(p['path']), 'zone')} sur {p['sail']})")
     if p.get("together_with"):
         text += f", accompagné {de(p['together_with'])}"
     if p.get("unchecked"):
@@ -523,8 +545,8 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
                            + (f" à {_who(p['from_player'])}" if p.get("from_player") else "")
                            + ".",
     "GoodsSeized": lambda p: f"Butin en ressources : {_list(p['goods'], GOODS) or 'rien'}.",
-    "GoodLoaded": lambda p: f"Une ressource ({_good(p['good'])}) est chargée à bord de "
-                            f"{p['ship']}.",
+    "GoodLoaded": lambda p: f"Une ressource ({_good(p['good'])}) est chargée "
+                            f"{aboard(p['ship'])}.",
     "GoodLeft": lambda p: f"Une ressource ({_good(p['good'])}) reste sur place (cale pleine).",
     "UpgradeSeized": lambda p: f"{p['ship']} récupère l’amélioration {p['upgrade']}"
                                + (f", en rendant {p['replaced']}" if p.get("replaced") else "")
@@ -550,7 +572,7 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
                            f"de {_place(p['source'])} vers {_place(p['to'])} "
                            f"({WHEN.get(p['when'], p['when'])} la navigation).",
     "GoodBought": lambda p: f"{_who(p['player'])} achète une ressource ({_good(p['good'])}) "
-                            f"sur {p['site']} pour {p['price']} or, chargée dans {p['ship']}.",
+                            f"sur {p['site']} pour {p['price']} or, chargée {aboard(p['ship'])}.",
     "GoodSold": lambda p: f"{_who(p['player'])} vend une ressource ({_good(p['good'])}) "
                           f"depuis {_place(p['source'])} pour {p['gold']} or"
                           + (f" ({p['bonus']} grâce à un bâtiment)" if p.get("bonus") else "")

@@ -24,7 +24,7 @@ from companion.games.seafall.log_fr import COLOURS, GOODS, GUILDS, STATS, de, de
 from companion.games.seafall.names_fr import advisor_name, feminine, the_advisor
 from companion.games.seafall.sitenames import french_site_name
 
-ACTIONS = {"sail": "naviguer", "buy": "acheter", "sell": "vendre",
+ACTIONS = {"sail": "naviguer", "buy": "acheter des ressources", "sell": "vendre des ressources",
            "repair_or_upgrade": "réparer ou améliorer", "build": "construire",
            "research": "rechercher", "taxes": "taxer", "explore": "explorer",
            "raid": "piller"}
@@ -100,7 +100,7 @@ def _sea(text: str) -> str:
     near = re.fullmatch(r"the open sea (\d+) spaces? from (.+)", text)
     if near:
         spaces, places = int(near[1]), near[2].rsplit(" and ", 1)
-        return (f"dans la zone de mer à {spaces} case{'s' if spaces > 1 else ''} "
+        return (f"en mer, à {spaces} zone{'s' if spaces > 1 else ''} "
                 f"{de(' et '.join(places))}")
     return f"dans {text}"
 

@@ -299,7 +299,7 @@ def test_french_ui_from_the_browser_language_and_the_switch(devices, server):
     flagship = "vaisseau amiral : valeur imprimée (exploration) de Bateau bleu 1"
     sail = ana.locator("#actions details[data-type=sail]")
     sail.locator("summary").click()
-    sail.get_by_label("Bateau bleu 1").select_option(label="vers Example isle A (2 cases)")
+    sail.get_by_label("Bateau bleu 1").select_option(label="vers Example isle A (2 zones)")
     sail.get_by_role("button", name="Naviguer").click()
     builder = ana.locator("#builder")
     builder.locator("button[data-ship=blue-1]").click()

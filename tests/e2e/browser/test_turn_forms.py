@@ -81,8 +81,8 @@ def test_a_ship_stops_at_sea_short_of_a_place(devices, server, locale, role, lab
 @pytest.mark.parametrize(("locale", "role", "one", "two"), [
     pytest.param("en-GB", "player", "at sea, 1 space from Iron isle and Rock",
                  "at sea, 2 spaces from Iron isle", id="English"),
-    pytest.param("fr-FR", "joueur", "en mer, à 1 case d’Iron isle et Rock",
-                 "en mer, à 2 cases d’Iron isle", id="French"),
+    pytest.param("fr-FR", "joueur", "en mer, à 1 zone d’Iron isle et Rock",
+                 "en mer, à 2 zones d’Iron isle", id="French"),
 ])
 def test_a_ship_on_the_open_sea_is_placed_by_the_nearest_islands(devices, server, locale,
                                                                  role, one, two):

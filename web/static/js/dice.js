@@ -52,6 +52,9 @@ export function readSummary(read) {
   return t("photo.found", {count: dice.length, parts: parts.join(", ")});
 }
 
+// The dice left unread named one by one up to so many ("name dice 3, 7"); beyond, counted
+const UNREAD_LISTED = 6;
+
 export function normalizeRead(read) {
   if (!read) return null;
   const id = read.id ?? read.read_id;
@@ -233,8 +236,10 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
     : tile(i, die, unsure(die) ? " uncertain" : "", !canCorrect,
       h("span", {class: "face-symbol", "aria-hidden": "true", text: faceSymbol(die.face)}),
       h("span", {class: "face-name", text: faceName(die.face)}),
-      // a face a player named is theirs, not the reader's: no reader's confidence on it
-      die.confidence !== null && !die.corrected ? h("span", {class: "conf", text: pct(die.confidence)}) : null,
+      // a face a player named is theirs, not the reader's: no reader's confidence on it;
+      // nor on a die not read yet ("?": its "0 %" read as a verdict)
+      die.confidence !== null && !die.corrected && die.face !== "?"
+        ? h("span", {class: "conf", text: pct(die.confidence)}) : null,
       unsure(die) ? h("span", {class: "unsure", text: t("dice.unsure")}) : null,
       said("dice.added_by", die.addedBy),
       // a die the reader left unread ("?") was named, not corrected
@@ -327,7 +332,9 @@ export function readPanel(tableId, read, {faces, version, canAct, actor, onChang
     read.dice.some((d) => !d.notADie && unsure(d)) && canCorrect
       ? h("p", {class: "warn", text: t("dice.check_unsure")}) : null,
     unread.length && canConfirm ? h("p", {class: "warn", id: "dice-unread",
-      text: t("dice.name_unread", {dice: unread.map((i) => String(i + 1)).join(", "), count: unread.length})}) : null,
+      // which ones, while few; many (a photo of 22 dice none read), how many
+      text: unread.length > UNREAD_LISTED ? t("dice.name_unread_many", {count: unread.length})
+        : t("dice.name_unread", {dice: unread.map((i) => String(i + 1)).join(", "), count: unread.length})}) : null,
     // the reader's warnings and the runtime's notes say why a read waits (the roll's count,
     // dice not known yet, ...): once the table applied it, they are over
     read.status === "applied" || read.status === "undone" || read.status === "closed" ? null

@@ -50,6 +50,14 @@ async function readChanged() {
 const boxAtTable = (hw) => Boolean(hw && ((hw.button_box && hw.button_box.connected)
                                           || (hw.gpio && hw.gpio.state === "running")));
 const where = (kind) => (hw) => `watch.${kind}_${boxConfirms && boxAtTable(hw) ? "box" : "phone"}`;
+
+// A prompt's question beside the badge naming its player: without the name again at its
+// start ("[Blue] Blue takes 3 damage" read « Bleu Bleu subit 3 dégâts »); the badge says who.
+function unnamed(question, who) {
+  if (!who || !question.startsWith(who + " ") && !question.startsWith(who + "\u00a0")) return question;
+  return question.slice(who.length).replace(/^[\s\u00a0]*:?[\s\u00a0]*/, "");
+}
+
 // the fortune counted on the button box, under a spend prompt
 const boxCount = boxFortune(tableId);
 // what the camera sees, under a roll prompt
@@ -96,8 +104,9 @@ function render() {
     end);
   $("#roll-title").hidden = waiting;  // no "Last roll" over the endeavor's card alone
   const prompt = (view.prompts || [])[0];
-  fill($("#tv-prompt"), prompt ? [h("span", {class: "pill", text: prompt.player ? provinceName(state, prompt.player) : t("prompt.title")}),
-    " ", promptQuestion(state, prompt), prompt.kind === "roll" ? trayWatch.element() : null,
+  const who = prompt && prompt.player ? provinceName(state, prompt.player) : null;
+  fill($("#tv-prompt"), prompt ? [h("span", {class: "pill", text: who || t("prompt.title")}),
+    " ", unnamed(promptQuestion(state, prompt), who), prompt.kind === "roll" ? trayWatch.element() : null,
     boxCount.line(prompt)] : null);
   trayWatch.render();
   fitRoll();  // once the prompt above the card is in (measured without it, the first

@@ -77,6 +77,7 @@ export function seaName(state, sea) {
 // 1 of Example isle B", "blue/field-2" "field 2 of Blue province". It follows the id, not
 // the kind, so it stays the same when the site is explored or built on.
 const VOWEL_START = /^[aeiouyàâéèêëîïôöùûü]/i;
+const ISLE_START = /^[ÎI]le\s+\S/;
 export function siteName(state, id) {
   const [regionId, tail] = String(id).split(/\/(.*)/s);
   const region = (state.regions || {})[regionId];
@@ -88,7 +89,10 @@ export function siteName(state, id) {
   if (name !== region.name && has("sitename.of_default")) {
     return t("sitename.of_default", {part: named, region: name.charAt(0).toLowerCase() + name.slice(1)});
   }
-  const key = VOWEL_START.test(name) && has("sitename.of_vowel") ? "sitename.of_vowel" : "sitename.of";
+  // an island named with the word « Île » takes its article (« de l’Île aux Épices »), as
+  // the history says it (log_fr.de); no other name is given one
+  const key = ISLE_START.test(name) && has("sitename.of_isle") ? "sitename.of_isle"
+    : VOWEL_START.test(name) && has("sitename.of_vowel") ? "sitename.of_vowel" : "sitename.of";
   return t(key, {part: named, region: name});
 }
 
@@ -279,7 +283,8 @@ export function oddsBlock(odds, defense, fortune) {
         h("span", {class: "figure-label", text: t("odds.no_damage")})),
       h("div", {class: "big-figure"},
         h("span", {class: "figure", text: num(odds.expected_damage)}),
-        h("span", {class: "figure-label", text: t("odds.expected_damage")}))),
+        // French says « 1 dégât attendu », « 0,5 dégât attendu » (below 2: singular)
+        h("span", {class: "figure-label", text: t("odds.expected_damage", {count: odds.expected_damage})}))),
     fortune > 0 ? h("p", {class: "odds-fortune muted small", text: t("odds.fortune_counted", {count: fortune})}) : null,
     h("table", {class: "dist"},
       h("caption", {text: t("odds.distribution")}),

@@ -172,7 +172,7 @@ def test_a_ship_may_stop_at_sea_on_its_way_to_a_place_out_of_reach():
     last = toward_far["(1, 2, 3)"]
     assert last["summary"] == "Red ship 1 stops at sea 3 spaces toward Far"
     assert log_fr.phrase(last["summary"]) == \
-        "Bateau rouge 1 s’arrête en mer après 3 cases, en direction de Far"
+        "Bateau rouge 1 s’arrête en mer après 3 zones, en direction de Far"
     g.do("sail", **last["args"])
     assert g.state.ships["red-1"].location == "(1, 2, 3)"
     ends = [c["args"]["moves"][0]["path"][-1] for c in stops]
@@ -208,7 +208,7 @@ def test_the_coastal_waters_stop_is_said_as_the_board_says_it():
     assert (coastal["at_sea"], "toward" in coastal) == ({"kind": "coastal"}, False)
     assert coastal["summary"] == "Red ship 1 stops in the coastal waters (1 space)"
     assert log_fr.phrase(coastal["summary"]) == \
-        "Bateau rouge 1 s’arrête dans la zone côtière après 1 case"
+        "Bateau rouge 1 s’arrête dans la zone côtière après 1 zone"
 
 
 def test_a_ship_at_sea_is_offered_the_rest_of_its_way():

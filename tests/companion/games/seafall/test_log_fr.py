@@ -163,8 +163,8 @@ def test_every_event_reads_in_french_and_differs_from_english() -> None:
     ("costs 1 reputation", "coûte 1 point de réputation"),
     ("costs 13 gold", "coûte 13 or"),
     ("brings 4 gold", "rapporte 4 or"),
-    ("The Gull to Isle A (2 spaces)", "The Gull vers Isle A (2 cases)"),
-    ("Blue ship 1 to Green province (1 space)", "Bateau bleu 1 vers Province verte (1 case)"),
+    ("The Gull to Isle A (2 spaces)", "The Gull vers Isle A (2 zones)"),
+    ("Blue ship 1 to Green province (1 space)", "Bateau bleu 1 vers la province verte (1 zone)"),
     ("0 dice against defense 4", "0 dé contre défense 4"),
     ("1 die against defense 4 (dangerous)", "1 dé contre défense 4 (lieu risqué)"),
     ("repairs Blue ship 1", "répare Bateau bleu 1"),
@@ -314,7 +314,7 @@ def test_with_the_tables_state_ships_and_places_are_named_as_the_table_knows_the
     assert engine.describe(sailed, state=g.state).startswith(
         "Blue ship 1 sails from Blue province to Example isle A (2 spaces")
     assert engine.describe(sailed, "fr", g.state).startswith(
-        "Bateau bleu 1 navigue de la province bleue à Example isle A (2 cases")
+        "Bateau bleu 1 navigue de la province bleue à Example isle A (2 zones")
     hired = g.events[-len(events) - 1]
     assert engine.describe(hired, "fr", g.state) == "Bleu engage la guilde des explorateurs."
 

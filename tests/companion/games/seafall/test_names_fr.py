@@ -82,3 +82,18 @@ def test_refusals_and_pool_lines_say_the_french_name():
         "expertise du conseiller Forestier : exploration +1"
     assert log_fr.TEMPLATES["AdvisorExhausted"]({"player": "red", "advisor": "Captain"}) == \
         "La Capitaine (Rouge) est épuisée."
+
+
+def test_the_rulebooks_action_names_and_articles_in_the_french_history():
+    taken = log_fr.TEMPLATES["ActionTaken"]
+    assert taken({"player": "red", "action": "sail"}) == "Rouge choisit l’action «\u00a0Naviguer\u00a0»."
+    assert taken({"player": "red", "action": "buy"}) == \
+        "Rouge choisit l’action «\u00a0Acheter des ressources\u00a0»."
+    assert log_fr.de("Île aux Épices") == "de l’Île aux Épices"
+    assert log_fr.phrase("Green ship 1 to Île aux Épices (2 spaces)") == \
+        "Bateau vert 1 vers l’Île aux Épices (2 zones)"
+    assert log_fr.de("Iron isle") == "d’Iron isle"  # no article made up for a name
+    bought = log_fr.TEMPLATES["GoodBought"]({"player": "green", "good": "iron", "price": 3,
+                                             "site": "lieu 1", "ship": "Bateau vert 1"})
+    assert bought.endswith("chargée à bord du Bateau vert 1.")
+    assert log_fr.aboard("The Gull") == "à bord de The Gull"

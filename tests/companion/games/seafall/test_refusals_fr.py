@@ -200,9 +200,9 @@ def test_another_provinces_ship_is_named_as_the_history_names_it(game):
     pytest.param("coastal_waters", True, "the coastal waters", "dans la zone côtière",
                  id="coastal"),
     pytest.param("(1, 3, 4)", True, "the open sea 1 space from Isle and Rock",
-                 "dans la zone de mer à 1 case d’Isle et Rock", id="near two islands"),
+                 "en mer, à 1 zone d’Isle et Rock", id="near two islands"),
     pytest.param("(0, 3, 3)", False, "the open sea 2 spaces from Isle",
-                 "dans la zone de mer à 2 cases d’Isle", id="two spaces away"),
+                 "en mer, à 2 zones d’Isle", id="two spaces away"),
     pytest.param("green_harbor", True, "the green home harbor", "dans le port d’attache vert",
                  id="a home harbor no province holds"),
 ])
