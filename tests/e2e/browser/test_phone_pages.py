@@ -898,6 +898,17 @@ def test_a_turn_offers_advisors_before_the_guild_and_sails_every_ship_at_once(de
     assert locations["blue-1"] == "isle-a" and locations["blue-2"] == "red"
 
 
+def test_a_french_phone_hires_advisors_by_their_french_names(devices, server):
+    """QA (French table): the hire buttons said "Captain · payer en or" on a French page,
+    where the log and the prompts said « la Capitaine » (names_fr.py)."""
+    ana = join_as(devices, server, "Ana", "blue", locale="fr-FR")
+    hire = ana.locator("#actions details[data-type=hire_advisor]")
+    hire.locator("summary").click()
+    hire.get_by_role("button", name="Capitaine · payer en or").click()
+    table = server.services.tables.get(server.table)
+    assert "Captain" in [a.name for a in table.state.provinces["blue"].council]  # the command's
+
+
 def test_goods_are_loaded_before_sailing_and_unloaded_after_at_home(devices, server):
     """Rulebook, "Ships and Sailing" > "Sailing": before and after sailing, goods go between
     the warehouse and the ships at home (the sail form could move no goods, so none ever

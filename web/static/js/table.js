@@ -19,7 +19,7 @@ import {effectsField, effectsOf} from "./effects.js";
 import {renderBoardSetup} from "./boardsetup.js";
 import {searchRules} from "./rules.js";
 import {
-  actorName as actorNamed, colourName, diceFaces, dieName, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
+  actorName as actorNamed, advisorName, colourName, diceFaces, dieName, endeavorBlock, enmityList, faceName, faceSymbol, gloryTrack, historyEvents,
   goodName, lastRoll, listed, optionLabel, wholeRoll, rollerOf, placeName, playerName, poolLines, promptQuestion, provinceCard,
   provinceName, seaName, shipName, siteName, statusLine, stepText, svgImageUrl,
 } from "./views.js";
@@ -345,7 +345,7 @@ function optionInputs(prompt, option) {
     const count = input.kind !== "number" && input.maximum
       ? h("span", {class: "muted small", "aria-live": "polite"}) : null;
     const counted = () => {
-      if (count) count.textContent = t("input.chars", {n: field.value.length, max: input.maximum});
+      if (count) count.textContent = t("input.chars", {count: field.value.length, n: field.value.length, max: input.maximum});
     };
     field.addEventListener("input", () => { typing.values[input.arg] = field.value; counted(); });
     counted();
@@ -679,6 +679,7 @@ function argText(key, value) {
   if (key === "replace" && typeof value === "string") return t("arg.replace_upgrade", {upgrade: value});
   if (key === "replace" && value === true) return t("arg.replace_structure");
   if (key === "guild") return t("option.guild." + value, null, value);
+  if (key === "advisor") return advisorName(value);  // the French rulebook's names (names_fr.py)
   // an upgrade or a structure with what it does (RULES-FACTS's table), which no button said
   if ((key === "upgrade" || key === "structure") && has("effect." + value)) {
     return t("arg.with_effect", {name: value, effect: t("effect." + value)});
