@@ -440,8 +440,8 @@ TEMPLATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
                                 f"{the_advisor(p['retired'])}.",
     "TrainingSkipped": lambda p: f"{_who(p['player'])} ne forme aucun conseiller "
                                  f"({phrase(p['reason'])}).",
-    "AdvisorKept": lambda p: f"{_who(p['player'])} garde {the_advisor(p['advisor'])}." if p["advisor"]
-                             else f"{_who(p['player'])} ne garde aucun conseiller "
+    "AdvisorKept": lambda p: f"{_who(p['player'])} garde {the_advisor(p['advisor'])}."
+                             if p["advisor"] else f"{_who(p['player'])} ne garde aucun conseiller "
                                   f"({phrase(p['reason'])}).",
     "ShipImproved": lambda p: f"{_who(p['player'])} améliore la valeur de "
                               f"{STATS.get(p['stat'], p['stat'])} {de(p['ship'])}."

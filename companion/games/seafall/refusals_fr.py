@@ -345,7 +345,8 @@ _REFUSALS: list[tuple[str, str]] = [
     (r"('.+') is not in the event deck", "{q:1} n’est pas dans la pioche Évènement"),
     (r"(.+) is not in the advisor deck", "{theadv:1} n’est pas dans la pioche Conseiller"),
     (r"(.+) was put on the bottom of the advisor deck: the cards above it come first",
-     "{theadv:1} a été placé{e:1} sous la pioche Conseiller : les cartes au-dessus viennent d’abord"),
+     "{theadv:1} a été placé{e:1} sous la pioche Conseiller : "
+     "les cartes au-dessus viennent d’abord"),
     (r"('.+') was put on the bottom of the event deck this year: the cards above it come "
      r"first", "{q:1} a été placé sous la pioche Évènement cette année : les cartes "
      "au-dessus viennent d’abord"),

@@ -86,7 +86,8 @@ def test_refusals_and_pool_lines_say_the_french_name():
 
 def test_the_rulebooks_action_names_and_articles_in_the_french_history():
     taken = log_fr.TEMPLATES["ActionTaken"]
-    assert taken({"player": "red", "action": "sail"}) == "Rouge choisit l’action «\u00a0Naviguer\u00a0»."
+    assert taken({"player": "red", "action": "sail"}) == (
+        "Rouge choisit l’action «\u00a0Naviguer\u00a0».")
     assert taken({"player": "red", "action": "buy"}) == \
         "Rouge choisit l’action «\u00a0Acheter des ressources\u00a0»."
     assert log_fr.de("Île aux Épices") == "de l’Île aux Épices"
