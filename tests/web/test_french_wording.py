@@ -42,5 +42,7 @@ def test_the_pages_french_words():
     assert fr["roll.total"] == "Dés saisis : {count} sur {of}"
     assert fr["site.good"] == "lieu de ressource"  # as the history says the sticker
     assert fr["sitename.of_isle"] == "{part} de l’{region}"
+    # the campaign page's own line, not the map's "no enmity on the map"
+    assert fr["campaign.no_permanent_enmity"] == "Aucune hostilité permanente pour l’instant."
     assert fr["dice.name_unread_many"].startswith("Nommez les {count} dés (touchez-les)")
 

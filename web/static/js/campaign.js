@@ -104,7 +104,7 @@ function render(c) {
     h("strong", {text: r.name + ": "}),
     Object.entries(r.permanent_enmity || {}).filter(([, n]) => n)
       .map(([colour, n]) => t("enmity.permanent", {player: names[colour] || colourName(colour), count: n})).join(", "))))
-    : h("p", {class: "muted", text: t("enmity.none")}));
+    : h("p", {class: "muted", text: t("campaign.no_permanent_enmity")}));
   const numbers = gameNumbers(c);
   fill($("#campaign-games"), (c.games || []).map((g, i) => h("li", {},
     g.session ? h("a", {href: `/t/${encodeURIComponent(g.session)}`, text: t("campaign.game_link", {n: numbers[i]})})
