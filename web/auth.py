@@ -485,7 +485,8 @@ def authorize_step(table: Table, which: str, actor: Any) -> str | None:
     stack = table.applied if which == "undo" else table.redoable
     if stack:
         record = table.store.record(table.session_id, stack[-1])
-        if member.province not in (seat_of(table, record.actor), roller(table, record, which)):
+        theirs = {seat_of(table, record.actor), roller(table, record, which)} - {None}
+        if member.province not in theirs:  # a seat no one holds is no one's to take back
             said = UNDO_OTHERS if which == "undo" else REDO_OTHERS
             raise Forbidden(said(whose=_whose(table, record.actor),
                                  command=record.type.replace("_", " ")))
