@@ -1304,6 +1304,11 @@ function mayRedoNext() {
 }
 
 function renderUndoRedo() {
+  // part of the screen drawn with its version (renderState): while a new one loads, a
+  // redraw of the history (the same version again, from the stream or a poll) turned Undo
+  // on for the new version with the version shown still the one before, and a quick tap
+  // was refused as a conflict
+  if (loading) return;
   $("#undo").disabled = !view.can_undo || !canAct() || carried || !mayUndoLast();
   $("#redo").disabled = !view.can_redo || !canAct() || carried || !mayRedoNext();
 }
