@@ -61,6 +61,17 @@ def test_the_export_as_written_imports(exported) -> None:
     assert imported(copy.deepcopy(doc), sessions)
 
 
+def refused_whole(exported, edit, why: str) -> None:
+    """The export edited by ``edit`` is refused with a reason matching ``why``, and none
+    of it is imported."""
+    doc, sessions = exported
+    doc = copy.deepcopy(doc)
+    edit(doc)
+    with pytest.raises(ValueError, match=why):
+        parse_campaign(doc)
+    assert not imported(doc, sessions)
+
+
 @pytest.mark.parametrize(("edit", "why"), [
     (lambda d: d["ledgers"][0].pop("from_session"), "ledger 1 of the campaign export is "
                                                     "malformed"),
@@ -77,12 +88,7 @@ def test_the_export_as_written_imports(exported) -> None:
     (lambda d: d["games"].append(dict(d["games"][0])), "is listed twice"),
 ])
 def test_a_file_edited_by_hand_is_refused_with_the_reason(exported, edit, why) -> None:
-    doc, sessions = exported
-    doc = copy.deepcopy(doc)
-    edit(doc)
-    with pytest.raises(ValueError, match=why):
-        parse_campaign(doc)
-    assert not imported(doc, sessions)
+    refused_whole(exported, edit, why)
 
 
 @pytest.mark.parametrize(("fmt", "said"), [
@@ -137,12 +143,7 @@ def test_damaged_game_data_in_a_ledger_is_refused(exported, edit, why) -> None:
     and the file refused naming the ledger, the game and the field. A campaign glory of
     "lots", a record's glory of "x" or a province without ships were imported (status 0)
     and the campaign broke at its next setup."""
-    doc, sessions = exported
-    doc = copy.deepcopy(doc)
-    edit(doc)
-    with pytest.raises(ValueError, match=why):
-        parse_campaign(doc)
-    assert not imported(doc, sessions)
+    refused_whole(exported, edit, why)
 
 
 @settings(max_examples=75, deadline=None, suppress_health_check=list(HealthCheck))

@@ -29,28 +29,23 @@ junk = bytes([(i * 37 + 11) % 256 for i in range(5000)])
 print("garbage frames:", len(bbp.FrameParser().feed(junk)))
 print("seq:", bbp.seq_diff(0, 65535), bbp.seq_diff(65535, 0), bbp.ticks_diff(5, (1 << 30) - 5))
 
-d = debounce.Debouncer(2, samples=4, hold_ms=600)
-t = 0
-for raw in [0] * 4 + [1, 0, 1, 0] + [1] * 400 + [0, 1, 0] + [0] * 10:
-    d.sample(raw, t)
-    t += 2
-edges = []
-e = d.ring.get()
-while e is not None:
-    edges.append(e)
+def debounced(samples):
+    """The edges a two-button debouncer gives for raw samples 2 ms apart."""
+    d = debounce.Debouncer(2, samples=4, hold_ms=600)
+    t = 0
+    for raw in samples:
+        d.sample(raw, t)
+        t += 2
+    edges = []
     e = d.ring.get()
-print("debounce:", edges)
-d = debounce.Debouncer(2, samples=4, hold_ms=600)
-t = 0
-for raw in [2, 0, 2] + [2] * 400 + [0] * 10 + [2] * 5 + [0] * 5:
-    d.sample(raw, t)
-    t += 2
-edges = []
-e = d.ring.get()
-while e is not None:
-    edges.append(e)
-    e = d.ring.get()
-print("debounce held at start:", edges)
+    while e is not None:
+        edges.append(e)
+        e = d.ring.get()
+    return edges
+
+
+print("debounce:", debounced([0] * 4 + [1, 0, 1, 0] + [1] * 400 + [0, 1, 0] + [0] * 10))
+print("debounce held at start:", debounced([2, 0, 2] + [2] * 400 + [0] * 10 + [2] * 5 + [0] * 5))
 print("leds:", leds.is_lit("B100/100", 50), leds.is_lit("B100/100", 150), leds.parse_mode("x"))
 
 dev = device.DeviceSession("0badf00d", "e661", "1.0.0")
