@@ -905,6 +905,7 @@ def test_a_french_phone_hires_advisors_by_their_french_names(devices, server):
     hire = ana.locator("#actions details[data-type=hire_advisor]")
     hire.locator("summary").click()
     hire.get_by_role("button", name="Capitaine · payer en or").click()
+    expect(ana.locator("#history-list")).to_contain_text("Capitaine")
     table = server.services.tables.get(server.table)
     assert "Captain" in [a.name for a in table.state.provinces["blue"].council]  # the command's
 

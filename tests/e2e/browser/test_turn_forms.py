@@ -54,7 +54,7 @@ def damage_to_take(server, **extra):
     pytest.param("en-GB", "player", "stops in the coastal waters after 1 space", "Sail",
                  "in the coastal waters", "Blue ship 1 sails from Blue province to the coastal "
                  "waters", id="English"),
-    pytest.param("fr-FR", "joueur", "s’arrête dans la zone côtière après 1 case", "Naviguer",
+    pytest.param("fr-FR", "joueur", "s’arrête dans la zone côtière après 1 zone", "Naviguer",
                  "dans la zone côtière", "Bateau bleu 1 navigue de la province bleue à la zone "
                  "côtière", id="French"),
 ])

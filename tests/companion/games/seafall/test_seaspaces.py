@@ -48,26 +48,26 @@ ISLES = [island("isle", name="Iron isle", space="(2, 3, 5)"),
                  "Blue ship 1 sails from Blue province to the coastal waters (1 space of 3).",
                  id="into the coastal waters"),
     pytest.param([{}], ["coastal_waters"], "fr",
-                 "Bateau bleu 1 navigue de la province bleue à la zone côtière (1 case sur 3).",
+                 "Bateau bleu 1 navigue de la province bleue à la zone côtière (1 zone sur 3).",
                  id="into the coastal waters, in French"),
     pytest.param([{"location": "(1, 3, 4)"}], ["(0, 3, 3)"], "en",
                  "Blue ship 1 sails from the open sea 1 space from Iron isle and Rock to the "
                  "open sea 1 space from Rock (1 space of 3).", id="on the open sea"),
     pytest.param([{"location": "(1, 3, 4)"}], ["(0, 3, 3)"], "fr",
                  "Bateau bleu 1 navigue de la zone de mer à 1 case d’Iron isle et Rock à la "
-                 "zone de mer à 1 case de Rock (1 case sur 3).", id="on the open sea, in French"),
+                 "zone de mer à 1 case de Rock (1 zone sur 3).", id="on the open sea, in French"),
     pytest.param([{"location": "(1, 4, 5)"}], ["(2, 4, 6)"], "en",
                  "Blue ship 1 sails on the open sea to another space 1 space from Iron isle "
                  "(1 space of 3).", id="between two spaces as near the same island"),
     pytest.param([{"location": "(1, 4, 5)"}], ["(2, 4, 6)"], "fr",
                  "Bateau bleu 1 navigue en mer vers une autre zone de mer à 1 case d’Iron isle "
-                 "(1 case sur 3).", id="between two spaces as near the same island, in French"),
+                 "(1 zone sur 3).", id="between two spaces as near the same island, in French"),
     pytest.param([{"location": "green_harbor"}], ["coastal_waters"], "en",
                  "Blue ship 1 sails from the green home harbor to the coastal waters "
                  "(1 space of 3).", id="from a home harbor no province holds"),
     pytest.param([{"location": "green_harbor"}], ["coastal_waters"], "fr",
                  "Bateau bleu 1 navigue du port d’attache vert à la zone côtière "
-                 "(1 case sur 3).", id="from a home harbor no province holds, in French"),
+                 "(1 zone sur 3).", id="from a home harbor no province holds, in French"),
 ])
 def test_the_history_says_where_a_ship_sails_at_sea(game, ships, path, lang, line):
     """The history named a ship's place at sea by the map's label ("sails from Blue province
@@ -89,7 +89,7 @@ def test_the_history_says_where_a_ship_sails_at_sea(game, ships, path, lang, lin
     pytest.param("en", "Blue ship 1 sails on the open sea to another space (1 space of 3).",
                  id="English"),
     pytest.param("fr", "Bateau bleu 1 navigue en mer vers une autre zone de mer "
-                       "(1 case sur 3).", id="French"),
+                       "(1 zone sur 3).", id="French"),
 ])
 def test_the_history_says_a_ship_sails_on_where_no_island_is_known(game, lang, line):
     """With no island on the map both ends are "the open sea": said as another space."""
