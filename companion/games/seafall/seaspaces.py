@@ -51,7 +51,7 @@ def at_sea(state: SeaFallState, location: str | None) -> dict[str, Any] | None:
 def sea_name(sea: dict[str, Any], named: Callable[[str], str], lang: str = "en") -> str:
     """A space at sea (:func:`at_sea`) as the history says it, in ``lang`` ("fr", else
     English), ``named`` naming an island by its id: "the coastal waters", "the open sea 1
-    space from Iron isle and Rock", « la zone de mer à 1 case d’Iron isle et Rock » (the
+    space from Iron isle and Rock", « la zone de mer à 1 zone d’Iron isle et Rock » (the
     French rulebook's « zone de mer »). A noun phrase, for "sails from ... to ...".
     """
     french = lang == "fr"
@@ -72,7 +72,7 @@ def sea_name(sea: dict[str, Any], named: Callable[[str], str], lang: str = "en")
 
 def sea_near(sea: dict[str, Any], named: Callable[[str], str], lang: str = "en") -> str:
     """How far a space of the open sea (:func:`at_sea`) is from its nearest islands: "1
-    space from Iron isle and Rock", « à 1 case d’Iron isle et Rock »; "" when no island is
+    space from Iron isle and Rock", « à 1 zone d’Iron isle et Rock »; "" when no island is
     known. Two spaces as near the same islands read alike: the history says a ship sailing
     from one to the other goes "to another space" of the open sea (log.py)."""
     if sea.get("kind") != "open":
@@ -82,6 +82,6 @@ def sea_near(sea: dict[str, Any], named: Callable[[str], str], lang: str = "en")
     french = lang == "fr"
     places, spaces = log_fr.listed([named(i) for i in sea["near"]], lang), sea["spaces"]
     if french:
-        return f"à {spaces} case{'s' if spaces > 1 else ''} {log_fr.de(places)}"
+        return f"à {spaces} zone{'s' if spaces > 1 else ''} {log_fr.de(places)}"
     return f"{spaces} space{'' if spaces == 1 else 's'} from {places}"
 

@@ -54,13 +54,13 @@ ISLES = [island("isle", name="Iron isle", space="(2, 3, 5)"),
                  "Blue ship 1 sails from the open sea 1 space from Iron isle and Rock to the "
                  "open sea 1 space from Rock (1 space of 3).", id="on the open sea"),
     pytest.param([{"location": "(1, 3, 4)"}], ["(0, 3, 3)"], "fr",
-                 "Bateau bleu 1 navigue de la zone de mer à 1 case d’Iron isle et Rock à la "
-                 "zone de mer à 1 case de Rock (1 zone sur 3).", id="on the open sea, in French"),
+                 "Bateau bleu 1 navigue de la zone de mer à 1 zone d’Iron isle et Rock à la "
+                 "zone de mer à 1 zone de Rock (1 zone sur 3).", id="on the open sea, in French"),
     pytest.param([{"location": "(1, 4, 5)"}], ["(2, 4, 6)"], "en",
                  "Blue ship 1 sails on the open sea to another space 1 space from Iron isle "
                  "(1 space of 3).", id="between two spaces as near the same island"),
     pytest.param([{"location": "(1, 4, 5)"}], ["(2, 4, 6)"], "fr",
-                 "Bateau bleu 1 navigue en mer vers une autre zone de mer à 1 case d’Iron isle "
+                 "Bateau bleu 1 navigue en mer vers une autre zone de mer à 1 zone d’Iron isle "
                  "(1 zone sur 3).", id="between two spaces as near the same island, in French"),
     pytest.param([{"location": "green_harbor"}], ["coastal_waters"], "en",
                  "Blue ship 1 sails from the green home harbor to the coastal waters "
