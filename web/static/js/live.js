@@ -52,18 +52,17 @@ export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign
   }
 
   // the server's table went back behind the page (asked when the page was at `asked`)
+  // (the same number with another history is not told: the stream's table and the GET's
+  // differ for some viewers, and a TV redrew and a phone said "put back" for nothing)
   function wentBack(table, asked) {
-    if (table.version < asked) return true;
-    return table.version === version() && seen.version === table.version &&
-      seen.table !== sign(table);
+    return table.version < asked;
   }
 
   function accept(data) {
     if (!data || typeof data.version !== "number") return;
     // older than the page, or the page's number with another table: a stream message sent
     // before the page's own command's answer, or a table put back; the GET tells which
-    const other = data.version === seen.version && data.table && sign(data.table) !== seen.table;
-    if (data.version < version() || other) { poll(); return; }
+    if (data.version < version()) { poll(); return; }
     remember(data.version, data.table);
     if (data.version <= version()) return;
     onUpdate(data);
