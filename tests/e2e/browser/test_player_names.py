@@ -50,10 +50,14 @@ def test_the_tv_cuts_a_long_name_short_with_an_ellipsis(devices, server):
     page.goto(server.url(f"/t/{table}/tv"))
     name = page.locator(".tv-province[data-province=blue] h3 .player-name")
     expect(name).to_have_text(LONG)
-    cut = name.evaluate("""(n) => ({style: getComputedStyle(n).textOverflow,
+    # found and measured in one task: the TV redraws its cards as the history comes in, and
+    # a node found first was measured after it was replaced (no style at all)
+    cut = page.evaluate("""(sel) => { const n = document.querySelector(sel); return {
+        style: getComputedStyle(n).textOverflow,
         cut: n.scrollWidth > n.clientWidth, right: n.getBoundingClientRect().right,
         card: n.closest('.tv-province').getBoundingClientRect().right,
-        bidi: getComputedStyle(n).unicodeBidi})""")
+        bidi: getComputedStyle(n).unicodeBidi}; }""",
+                        ".tv-province[data-province=blue] h3 .player-name")
     assert cut["style"] == "ellipsis" and cut["cut"] and cut["right"] <= cut["card"]
     assert cut["bidi"] == "isolate"
     grid = page.locator(".tv-grid").bounding_box()

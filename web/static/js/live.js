@@ -19,9 +19,8 @@
 // version, or at the same number with another history. Versions older than the page's are
 // dropped as doubles, so a page left open kept showing the game that is gone, badge "live".
 // So each reconnect, poll and stream message older than the page asks GET /api/tables/<id>:
-// a version older than the page had when it asked (the server's versions only grow else),
-// or the same number as the last one this follower saw but another table, is handed over
-// with `back: true`, for the page to take as it is.
+// a version older than the page had when it asked (the server's versions only grow else)
+// is handed over with `back: true`, for the page to take as it is.
 "use strict";
 
 import {getJSON} from "./api.js";
@@ -37,19 +36,6 @@ export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign
   let campaignSeen;  // the table's campaign standing at the last poll (the first poll asks)
   let seatsSeen;  // who plays what at the last poll (the page asked when it loaded)
   let opened = false;  // the stream opened once: a later open is a reconnect
-  const seen = {version: null, table: null};  // the newest table this follower was handed
-
-  // what tells one table of a version from another of the same number (a restored history)
-  // (who this phone is may change its view: then the last one seen is forgotten)
-  const sign = (table) => JSON.stringify([table.state, table.prompts]);
-  const forget = () => { seen.version = null; seen.table = null; };
-
-  function remember(version, table, back = false) {
-    if (table && (back || seen.version === null || version >= seen.version)) {
-      seen.version = version;
-      seen.table = sign(table);
-    }
-  }
 
   // the server's table went back behind the page (asked when the page was at `asked`)
   // (the same number with another history is not told: the stream's table and the GET's
@@ -63,7 +49,6 @@ export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign
     // older than the page, or the page's number with another table: a stream message sent
     // before the page's own command's answer, or a table put back; the GET tells which
     if (data.version < version()) { poll(); return; }
-    remember(data.version, data.table);
     if (data.version <= version()) return;
     onUpdate(data);
   }
@@ -77,7 +62,6 @@ export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign
       const campaignNews = standing !== campaignSeen;
       campaignSeen = standing;
       const back = wentBack(table, asked);
-      remember(table.version, table, back);
       if (back) onUpdate({version: table.version, table, events: null, back: true});
       else if (table.version !== version()) onUpdate({version: table.version, table, events: null});
       else if (pollTimer !== null) {
@@ -87,7 +71,6 @@ export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign
       if (campaignNews && onCampaign) onCampaign();
       const seatsNews = seatsSeen !== undefined && table.seats !== seatsSeen;
       seatsSeen = table.seats;
-      if (seatsNews) forget();
       if (seatsNews && onSeats) onSeats();
     } catch (err) {
       onStatus("offline");
@@ -118,7 +101,7 @@ export function follow(tableId, {version, onUpdate, onStatus, onDice, onCampaign
     // the table's campaign moved on (the game recorded into it, a step taken back)
     if (onCampaign) source.addEventListener("campaign", () => onCampaign());
     // who plays what, or what players may do, changed (a join, the host's settings)
-    source.addEventListener("seats", () => { forget(); if (onSeats) onSeats(); });
+    if (onSeats) source.addEventListener("seats", () => onSeats());
     // a button counted fortune to spend (the button box's fortune + and -)
     if (onButtons) source.addEventListener("buttons", () => onButtons());
     source.onmessage = onMessage;
