@@ -33,7 +33,7 @@ from __future__ import annotations
 import errno
 import os
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -41,6 +41,7 @@ import numpy as np
 
 from vision.decodernotes import damage, heard
 from vision.said import message
+from vision.transparency import hidden_mask
 
 __all__ = ["MAX_ASPECT", "MAX_FILE_BYTES", "MAX_PIXELS", "MIN_CROP_SIDE", "MIN_SIDE",
            "Decoded", "ImageError", "decode", "image_size", "in_a_loop", "missing",
@@ -132,6 +133,10 @@ class Decoded:
     scale: float = 1.0
     full: tuple[int, int] | None = None
     """The file's picture's own ``(width, height)``, upright; None: the image's own."""
+    hidden: np.ndarray | None = field(default=None, compare=False, repr=False)
+    """Where a PNG's picture is not opaque (True), at ``image``'s size: laid over white,
+    what shows there is not what the camera saw (:mod:`vision.transparency`); None where
+    it is opaque throughout."""
 
     @property
     def size(self) -> tuple[int, int]:
@@ -276,13 +281,14 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None,
                          "not a readable image (corrupt or unsupported format)")
     if damage(notes) is not None:  # decoded all the same, part of it made up: refused
         raise ImageError(_CUT_OFF if size is not None and _ends_early(raw) else _DAMAGED)
+    hidden = None
     if _png_alpha(raw):
-        image = _on_white(raw, image)
+        image, hidden = _on_white(raw, image)
     problem = None if size else shape_problem(image.shape[1], image.shape[0], tray)
     if problem:  # a format whose header was not read
         raise ImageError(problem)
     if k == 1 or size is None:
-        return Decoded(image)
+        return Decoded(image, hidden=hidden)
     width, height = size  # the header's, before the JPEG's orientation turned it upright
     if (image.shape[1] > image.shape[0]) != (width > height):
         width, height = height, width
@@ -295,19 +301,21 @@ def _png_alpha(raw: bytes) -> bool:
     return raw[:8] == _PNG and len(raw) > 25 and raw[12:16] == b"IHDR" and raw[25] in (4, 6)
 
 
-def _on_white(raw: bytes, image: np.ndarray) -> np.ndarray:
+def _on_white(raw: bytes, image: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     """A PNG with an alpha channel as it shows on a page: its pixels over white, by their
-    alpha. Decoded without it (``image``), what lies under a transparent part was read as
-    it is stored, whatever it holds: a helper's fully transparent PNG read as 22 dice,
-    sure. ``image`` itself where the alpha cannot be decoded."""
+    alpha, and where it is not opaque (:func:`vision.transparency.hidden_mask`). Decoded
+    without it (``image``), what lies under a transparent part was read as it is stored,
+    whatever it holds: a helper's fully transparent PNG read as 22 dice, sure. ``image``
+    itself (and None) where the alpha cannot be decoded."""
     with heard():
         full = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_UNCHANGED)
     if full is None or full.ndim != 3 or full.shape[2] != 4 or full.shape[:2] != image.shape[:2]:
-        return image
+        return image, None
     if full.dtype == np.uint16:
         full = (full >> 8).astype(np.uint8)
     alpha = full[:, :, 3:4].astype(np.float32) / 255.0
-    return (full[:, :, :3] * alpha + 255.0 * (1.0 - alpha)).round().astype(np.uint8)
+    shown = (full[:, :, :3] * alpha + 255.0 * (1.0 - alpha)).round().astype(np.uint8)
+    return shown, hidden_mask(full[:, :, 3])
 
 
 HEIF_BRANDS = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1",

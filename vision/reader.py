@@ -57,6 +57,7 @@ from vision.pips import count_pips
 from vision.plainsquares import plain_squares as find_plain_squares
 from vision.reading import Box, DieRead, TrayRead
 from vision.sideview import lens_problem, read_under_lens
+from vision.transparency import under_transparency
 
 D6_UNCERTAIN_BELOW = 0.5
 """A pip read with a lower confidence is marked uncertain (tuned on train/val)."""
@@ -560,10 +561,11 @@ class DiceReader:
     def read_path(self, path: str | Path) -> TrayRead:
         """Read a photo file (:class:`ImageError` if it cannot be decoded), boxes in the
         file's own pixels (a very large JPEG is read decoded reduced: see
-        :func:`load_image`)."""
+        :func:`load_image`); dice under a PNG's transparent part are left to the table
+        (:mod:`vision.transparency`)."""
         start = self.clock()
         decoded = read_file(path)
-        read = self.read(decoded.image, str(path))
+        read = under_transparency(self.read(decoded.image, str(path)), decoded.hidden)
         dice = read.dice
         if decoded.scale != 1.0:
             width, height = decoded.size

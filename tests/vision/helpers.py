@@ -367,6 +367,20 @@ def png_claiming(width: int, height: int) -> bytes:
             + chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + chunk(b"IEND", b""))
 
 
+EDITED_PHOTO = "IMG_20191208_112541.jpg"  # seven dice; the 6 at EDITED_SIX read as a sure 3
+EDITED_SIX = (448, 371, 53, 64)  # when its left half was made transparent, before the fix
+
+
+def with_transparent(path: Path, box: tuple[int, int, int, int], share: float = 0.5) -> bytes:
+    """A PNG of a photo with an alpha channel, opaque but for the left ``share`` of ``box``
+    (``x, y, w, h``), made fully transparent (a photo edited: :mod:`vision.transparency`)."""
+    image = cv2.imread(str(path))
+    alpha = np.full(image.shape[:2], 255, np.uint8)
+    x, y, w, h = box
+    alpha[y : y + h, x : x + round(w * share)] = 0
+    return cv2.imencode(".png", np.dstack([image, alpha]))[1].tobytes()
+
+
 def table_crops(seed: int, per_face: int, body: tuple[int, int, int] | None = None,
                 tray: tuple[int, int, int] | None = None, top_shift: float = 0.0,
                 lens_degrees: float | None = None) -> dict[str, list[np.ndarray]]:

@@ -74,6 +74,7 @@ from vision.reader import UNREAD
 from vision.reading import DieRead, TrayRead
 from vision.rolls import RollTracker
 from vision.said import said_of
+from vision.transparency import under_transparency
 from web.errors import NotFound
 from web.runtime.dicereaders import ENROLL_PER_FACE, STARTER_PER_FACE, DiceReaders
 from web.runtime.images import decode_photo
@@ -199,8 +200,9 @@ class DiceService:
         who the roll command is sent as (a province, or None for the table), ``who`` the
         person recorded as having sent the photo."""
         prompt = self._open_prompt(table)
-        frame = decode_photo(data)
-        tray = self.readers.read(prompt.die, frame, "photo", photo=True)
+        frame, hidden = decode_photo(data)
+        tray = under_transparency(self.readers.read(prompt.die, frame, "photo", photo=True),
+                                  hidden)
         return self.record(table, prompt, tray, frame, source="photo", actor=actor, who=who)
 
     def read_frame(self, table: Table, frame: np.ndarray, ref: str = "camera",

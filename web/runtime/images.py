@@ -40,8 +40,10 @@ PHOTO_UNREADABLE = message(
 PHOTO_IS = message("photo.is", "{name} is {why}")
 
 
-def decode_photo(data: bytes, name: str = "the photo") -> np.ndarray:
-    """BGR pixels of an uploaded photo (``InvalidCommand`` with a reason a player can act on).
+def decode_photo(data: bytes, name: str = "the photo") -> tuple[np.ndarray, np.ndarray | None]:
+    """BGR pixels of an uploaded photo (``InvalidCommand`` with a reason a player can act on),
+    and where it is not opaque (a PNG edited: :mod:`vision.transparency`; None where it
+    all is), both at the size kept.
 
     The photo's size is read from its header first (:mod:`vision.imagefile`): a large JPEG
     is decoded straight at the size kept, and a picture too large to decode on the Pi (a
@@ -56,7 +58,12 @@ def decode_photo(data: bytes, name: str = "the photo") -> np.ndarray:
         if str(exc).startswith("not a readable image"):
             raise InvalidCommand(PHOTO_UNREADABLE(name=name)) from None
         raise InvalidCommand(PHOTO_IS(name=name, why=said_of(exc))) from None
-    return shrink(decoded.image)
+    image = shrink(decoded.image)
+    hidden = decoded.hidden
+    if hidden is not None and hidden.shape != image.shape[:2]:  # shrunk: a pixel touched stays
+        hidden = cv2.resize(hidden.astype(np.float32), (image.shape[1], image.shape[0]),
+                            interpolation=cv2.INTER_AREA) > 0
+    return image, hidden
 
 
 def shrink(image: np.ndarray, max_side: int = MAX_SIDE) -> np.ndarray:

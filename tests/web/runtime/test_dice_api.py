@@ -15,7 +15,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support.web import browser, join
-from tests.vision.helpers import PHOTOS, labelled_photos, png_claiming, with_orientation
+from tests.vision.helpers import (
+    EDITED_PHOTO,
+    EDITED_SIX,
+    PHOTOS,
+    labelled_photos,
+    png_claiming,
+    with_orientation,
+    with_transparent,
+)
 from tests.web.runtime.support import certain_photos
 from vision.boxes import hold_each_other
 from web.runtime.readnotes import COUNT
@@ -671,6 +679,23 @@ def test_a_phone_photo_taken_close_is_read_at_its_dices_size(client):
     for die in sure:
         assert any(f == die["face"] and hold_each_other(tuple(b), die["box"])
                    for f, b in truth)
+
+
+def test_a_phone_photo_edited_transparent_over_a_die_waits_for_the_table(client):
+    """A PNG whose left half of a 6 was made transparent read that 6 as a sure 3 and was
+    applied: the die is now uncertain and the read waits, saying why in words a page can
+    translate (vision/transparency.py)."""
+    tid = new_table(client, die="d6", count=7)
+    response = upload(client, tid, with_transparent(PHOTOS / EDITED_PHOTO, EDITED_SIX),
+                      "edited.png")
+    assert response.status_code == 201, response.json
+    read = response.json
+    assert read["status"] == "pending" and state(client, tid)["state"]["rolled"] == []
+    under = [d for d in read["dice"] if hold_each_other(EDITED_SIX, d["box"])]
+    assert len(under) == 1 and under[0]["uncertain"]
+    assert read["said"]["warnings"] == [
+        {"key": "vision.transparent_dice", "values": {"count": 1}}]
+    assert read["warnings"][0].startswith("1 die lies partly under a transparent part")
 
 
 def test_upload_without_the_photo_field_is_400(client):
