@@ -114,16 +114,22 @@ def ink_distances(crops: Sequence[np.ndarray], marks: np.ndarray,
     inside = picked[:, disc]                                              # (N, k)
     rank = int(INK_TOP / 100 * (inside.shape[1] - 1))
     cut = np.partition(inside, rank, axis=1)[:, rank]
-    # summed in float64 along each die's own row, so that a die's map does not hang on how
-    # many dice were made with it (float32 sums come out a little otherwise by batch size)
-    weights = np.where((picked >= cut[:, None, None]) & disc, picked, 0.0).reshape(n, 1, -1)
-    weights = weights.astype(np.float64)
-    ink = (diff.reshape(3, n, -1).transpose(1, 0, 2) * weights).sum(2).T  # (3, N)
+    # only the marks' pixels weigh (a tenth of the disc): summed over them alone, in float64
+    # and each die's in its own order, so that a die's map does not hang on how many dice
+    # were made with it (float32 sums come out a little otherwise by batch size)
+    die, pixel = np.nonzero(((picked >= cut[:, None, None]) & disc).reshape(n, -1))
+    weights = picked.reshape(n, -1)[die, pixel].astype(np.float64)
+    ink = np.stack([np.bincount(die, channel[die, pixel] * weights, n)
+                    for channel in diff.reshape(3, n, -1)])                    # (3, N)
     length = np.sqrt((ink * ink).sum(axis=0))
     # how far the marks agree: their differences' weighted mean over their mean length
-    agreed = length / np.maximum((dist.reshape(n, 1, -1) * weights).sum(2)[:, 0], 1e-6)
+    agreed = length / np.maximum(np.bincount(die, dist.reshape(n, -1)[die, pixel] * weights,
+                                             n), 1e-6)
     ink = (ink / np.maximum(length, 1e-6)).astype(np.float32)
-    along = np.maximum((diff * ink[:, :, None, None]).sum(axis=0), 0.0)
+    along = diff[0] * ink[0, :, None, None]  # summed channel by channel, no (3, N, h, w)
+    along += diff[1] * ink[1, :, None, None]
+    along += diff[2] * ink[2, :, None, None]
+    np.maximum(along, 0.0, out=along)
     share = ((1 - INK_SHARE) * np.minimum(agreed / INK_AGREED, 1.0))[:, None, None]
     mixed = (dist + share * (along - dist)).astype(np.float32)
     return each_map(lambda m: cv2.GaussianBlur(m, (3, 3), 0), mixed)
@@ -150,11 +156,21 @@ def other_bodies(centre: np.ndarray, body: np.ndarray) -> np.ndarray:
     order = np.argsort(centre[0], axis=1, kind="stable")
     q = max(1, int(OTHER_QUARTER * k))
     picked = np.take_along_axis(centre, np.broadcast_to(order, centre.shape), axis=2)
-    dark = np.median(picked[:, :, :q].astype(np.float32), axis=2)          # (3, N)
-    light = np.median(picked[:, :, -q:].astype(np.float32), axis=2)
+    dark, light = _medians(picked[:, :, :q]), _medians(picked[:, :, -q:])     # (3, N)
     weight = np.array([1.0, CHROMA_WEIGHT, CHROMA_WEIGHT], np.float32)[:, None]
     far = ((weight * (dark - body)) ** 2).sum(0) >= ((weight * (light - body)) ** 2).sum(0)
     return np.where(far[None], dark, light)
+
+
+def _medians(values: np.ndarray) -> np.ndarray:
+    """``np.median(values.astype(np.float32), axis=2)`` of uint8 ``values``, by a stable
+    sort (a radix sort for uint8: several times sooner than the median's partition)."""
+    k = values.shape[2]
+    ordered = np.sort(values, axis=2, kind="stable")
+    high = ordered[:, :, k // 2].astype(np.float32)
+    if k % 2:
+        return high
+    return (ordered[:, :, k // 2 - 1].astype(np.float32) + high) / np.float32(2)
 
 
 def _differences(crops: Sequence[np.ndarray], other_body: bool = False
@@ -176,9 +192,12 @@ def _differences(crops: Sequence[np.ndarray], other_body: bool = False
     body = (high if centre.shape[1] % 2 else (low + high) / 2).reshape(3, n, 1, 1)  # the median
     if other_body:
         body = other_bodies(centre.reshape(3, n, -1), body.reshape(3, n)).reshape(3, n, 1, 1)
-    d = planes.astype(np.float32) - body
+    d = np.subtract(planes, body, dtype=np.float32)
     d[1:] *= CHROMA_WEIGHT
-    return d, np.sqrt(d[0] ** 2 + d[1] ** 2 + d[2] ** 2)
+    length = np.square(d[0])
+    length += np.square(d[1])
+    length += np.square(d[2])
+    return d, np.sqrt(length, out=length)
 
 
 MAPS_PER_CALL = 128
