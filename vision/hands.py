@@ -69,6 +69,11 @@ pixel by a level or two; a hand over pine differs from it by 11 or more."""
 Y_WEIGHT = 0.5
 """Weight of brightness (Y) against the colour axes in :data:`SCENE_DISTANCE`."""
 
+FLOOR_TINT = 0.05
+"""How near a pixel's colour for its brightness (Cr and Cb less 128, over Y) lies to the
+picture's median's to be the floor's colour, lit or shaded (:func:`floor_coloured`): 8
+levels of Cr or Cb on a floor of Y 160, :data:`SCENE_DISTANCE`'s colour part."""
+
 TINT_DELTA = 12.0
 """Levels of Cr or Cb by which a pixel's colour differs from the scene's to be part of a
 hand told by its shape (:meth:`SkinScene.tinted`), beside the grey levels the settle
@@ -131,8 +136,34 @@ def skin_patch(ycrcb: np.ndarray,
         mask[scene.explains(ycrcb)] = 0
     if cv2.countNonZero(mask) > FLOOR_SHARE * mask.size:
         return None, 0.0  # the floor (with the table round it, if it is wood too)
+    if scene is None:
+        mask[floor_coloured(ycrcb)] = 0
     table_edges(mask)  # after the scene: what it explains is no table's, nor a hand's
     return largest_patch(mask)
+
+
+def floor_coloured(ycrcb: np.ndarray) -> np.ndarray:
+    """``bool``: the pixels of a picture (YCrCb) that are its floor's colour, lit or shaded,
+    where that colour lies near enough to skin to be taken for it in part: within
+    :data:`SCENE_DISTANCE` of the skin range (Cr and Cb of the picture's median). A light
+    grey tray under a strong warm lamp (a camera's white balance leaving red up and blue
+    down) lies on the range's edge, and the camera's noise and the light's fall-off put
+    some of it in and some out: under half the picture, so no floor by
+    :data:`FLOOR_SHARE`, its pieces were a hand. A pixel is of the floor's colour when its
+    colour for its brightness (Cr and Cb less grey's, over Y: the same for the floor in
+    full light and in shade) lies within :data:`FLOOR_TINT` of the median's. A hand is of
+    another colour than the floor under the same lamp, so it stays."""
+    step = max(1, int(np.sqrt(ycrcb.shape[0] * ycrcb.shape[1] / 3600)))
+    median = np.median(ycrcb[::step, ::step].reshape(-1, 3), axis=0).astype(np.float32)
+    low, high = np.array(SKIN_LOW, np.float32), np.array(SKIN_HIGH, np.float32)
+    if (np.maximum(np.maximum(low - median, median - high), 0.0)[1:] > SCENE_DISTANCE).any():
+        return np.zeros(ycrcb.shape[:2], bool)  # the floor's colour is far from skin
+    y, cr, cb = cv2.split(ycrcb.astype(np.float32))
+    y = np.maximum(y, 1.0)
+    tint = max(float(median[0]), 1.0)
+    dcr = (cr - 128.0) / y - (median[1] - 128.0) / tint
+    dcb = (cb - 128.0) / y - (median[2] - 128.0) / tint
+    return dcr * dcr + dcb * dcb <= FLOOR_TINT ** 2
 
 
 def table_edges(mask: np.ndarray) -> None:

@@ -27,9 +27,11 @@ WOODS: dict[str, tuple[int, int, int]] = {
 LAMPS: dict[str, tuple[float, float, float]] = {
     "warm lamp": (0.72, 0.90, 1.08),
     "strong warm lamp": (0.60, 0.85, 1.10),
+    "harsh warm lamp": (0.55, 0.90, 1.35),
 }
 """A warm lamp's cast (each of B, G, R scaled), left by a camera's white balance: a light
-grey tray under it is skin-coloured."""
+grey tray under it is skin-coloured. Under the harsh one its red clips, and the tray lies on
+the skin range's edge, part in and part out (:func:`vision.hands.floor_coloured`)."""
 
 FLOOR_NEAR = 12.0
 """A pixel is the floor when its colour (Lab a and b, summed) lies this near the picture's
