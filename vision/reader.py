@@ -51,6 +51,7 @@ from vision.filters import colourless, floor_grey
 from vision.framewarnings import frame_warnings
 from vision.hands import SkinScene
 from vision.imagefile import read_file, shape_problem
+from vision.lampcast import without_cast
 from vision.otherdice import checked, pip_looks
 from vision.pipnets import NET_NOT_A_DIE, NEVER, PipNets, dark_floor_nets
 from vision.pips import count_pips
@@ -363,6 +364,8 @@ class DiceReader:
             frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
         elif frame.shape[2] == 4:
             frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+        if self.profile is None and not grey:  # pip dice: a harsh lamp's cast taken out
+            frame = without_cast(frame)
         if self.roi is not None and self.roi.shape[:2] != frame.shape[:2]:
             raise ValueError(
                 f"the frame is {frame.shape[1]}x{frame.shape[0]} but the tray was calibrated "

@@ -1,0 +1,64 @@
+"""A harsh lamp's colour cast taken out before pip dice are read (``vision/lampcast.py``),
+and every milder tint, a wooden tray's too, left as it is."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision.helpers import labelled_photos, photo
+from vision.boxes import hold_each_other
+from vision.framewarnings import HAND_IN_TRAY
+from vision.lampcast import CAST_FROM, median_colour, tint, without_cast
+from vision.reader import DiceReader
+from vision.surroundings import LAMPS, WOODS, lamp_light, wooden_floor
+
+HAND_PHOTO = "IMG_20191208_112623.jpg"  # a real hand holding a die over the tray
+HARSH = LAMPS["harsh warm lamp"]
+
+
+@pytest.mark.parametrize("change", [
+    pytest.param(lambda f: f, id="as shot"),
+    pytest.param(lambda f: lamp_light(f, LAMPS["warm lamp"]), id="warm lamp"),
+    pytest.param(lambda f: lamp_light(f, LAMPS["strong warm lamp"]), id="strong warm lamp"),
+    pytest.param(lambda f: wooden_floor(f, WOODS["oak"]), id="oak floor"),
+    pytest.param(lambda f: wooden_floor(f, WOODS["walnut"]), id="walnut floor"),
+])
+def test_a_tray_of_its_own_colour_or_under_a_milder_lamp_is_read_as_it_is(change) -> None:
+    for p in labelled_photos():
+        frame = change(p.image())
+        assert without_cast(frame) is frame, p.path.name
+
+
+def test_a_harsh_lamps_cast_is_taken_out_to_the_grey_of_the_tray() -> None:
+    frame = lamp_light(photo("IMG_20191208_112541.jpg").image(), HARSH)
+    assert tint(median_colour(frame))[0] >= CAST_FROM
+    out = without_cast(frame)
+    assert out.shape == frame.shape and out.dtype == np.uint8
+    median = median_colour(out)
+    assert np.ptp(median) <= 2 and tint(median)[0] < 0.02
+
+
+def _sure(read, p) -> list[tuple[str, str]]:
+    """(label, read face) of each labelled die the read found and is sure of."""
+    out = []
+    for face, box in zip(p.faces, p.boxes, strict=True):
+        found = [d for d in read.dice if hold_each_other(box, d.box)]
+        if found and not found[0].uncertain:
+            out.append((face, found[0].face))
+    return out
+
+
+def test_under_a_harsh_lamp_the_dice_read_as_in_daylight_and_a_hand_is_seen() -> None:
+    """The checked-in photos under the harsh warm lamp: every die read sure in daylight is
+    read sure and the same, and the real hand holding a die is seen again, as in daylight
+    (by its colour: with the cast left in, skin lies out of the skin range and the photo was
+    read with no warning)."""
+    reader = DiceReader("d6")
+    for p in labelled_photos():
+        daylight = reader.read(p.image())
+        harsh = reader.read(lamp_light(p.image(), HARSH))
+        assert _sure(harsh, p) == _sure(daylight, p), p.path.name
+        assert all(f == r for f, r in _sure(harsh, p))
+        if p.path.name == HAND_PHOTO:
+            assert HAND_IN_TRAY in daylight.warnings and HAND_IN_TRAY in harsh.warnings
