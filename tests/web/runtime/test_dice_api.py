@@ -5,7 +5,6 @@ them; stale pages get 409; bad uploads get 400 and store nothing."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import cv2
@@ -36,10 +35,17 @@ def new_table(client, die: str = "seafall", count: int = 2, rolls: int = 3) -> s
     return response.json["id"]
 
 
+BOUNDARY = "tableside-test-form-7f3a9c1e"
+
+
 def upload(client, tid: str, data: bytes, name: str = "dice.jpg"):
-    form = {"photo": (io.BytesIO(data), name)}
+    """POST a photo as a phone's form does. The form is given as bytes: the test client
+    spools a form of files over 500 KB (a PNG photo) to a temporary file it leaves open."""
+    form = (f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="photo"; '
+            f'filename="{name}"\r\nContent-Type: application/octet-stream\r\n\r\n'.encode()
+            + data + f"\r\n--{BOUNDARY}--\r\n".encode())
     return client.post(f"/api/tables/{tid}/dice/photo", data=form,
-                       content_type="multipart/form-data")
+                       content_type=f"multipart/form-data; boundary={BOUNDARY}")
 
 
 def post_read(client, tid: str, read: dict, route: str, body: dict):
