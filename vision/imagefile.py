@@ -296,9 +296,23 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None,
 
 
 def _png_alpha(raw: bytes) -> bool:
-    """Whether the bytes are a PNG whose pixels carry an alpha channel (its header's colour
-    type 4, grey and alpha, or 6, colour and alpha)."""
-    return raw[:8] == _PNG and len(raw) > 25 and raw[12:16] == b"IHDR" and raw[25] in (4, 6)
+    """Whether the bytes are a PNG whose pixels may be transparent: an alpha channel (its
+    header's colour type 4, grey and alpha, or 6, colour and alpha), or a ``tRNS`` chunk
+    before its pixel data (a palette's transparent entries, or one grey or colour made
+    transparent: OpenCV decodes either as an alpha channel when asked for it)."""
+    if raw[:8] != _PNG or len(raw) <= 25 or raw[12:16] != b"IHDR":
+        return False
+    if raw[25] in (4, 6):
+        return True
+    at = 8
+    while at + 8 <= len(raw):
+        length, kind = struct.unpack(">I", raw[at:at + 4])[0], raw[at + 4:at + 8]
+        if kind == b"tRNS":
+            return True
+        if kind in (b"IDAT", b"IEND"):
+            return False
+        at += 12 + length
+    return False
 
 
 def _on_white(raw: bytes, image: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:

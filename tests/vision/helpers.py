@@ -355,16 +355,31 @@ def score_photos(reader: DiceReader,
     return out
 
 
+def png_chunk(kind: bytes, body: bytes) -> bytes:
+    """One chunk of a PNG file: its length, kind, body and CRC."""
+    crc = zlib.crc32(kind + body) & 0xFFFFFFFF
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
+
+
+def png_of(width: int, height: int, colour_type: int, rows: bytes,
+           *chunks: tuple[bytes, bytes]) -> bytes:
+    """A PNG of 8-bit samples (``colour_type``: 0 grey, 2 RGB, 3 palette, ...) whose
+    unfiltered ``rows`` (each row's samples, without its filter byte) follow ``chunks``
+    (``(kind, body)``: a ``PLTE``, a ``tRNS``)."""
+    row = len(rows) // height
+    data = b"".join(b"\x00" + rows[i * row:(i + 1) * row] for i in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", header)
+            + b"".join(png_chunk(kind, body) for kind, body in chunks)
+            + png_chunk(b"IDAT", zlib.compress(data)) + png_chunk(b"IEND", b""))
+
+
 def png_claiming(width: int, height: int) -> bytes:
     """A PNG whose header claims ``width`` x ``height`` (a decompression bomb's header:
     the pixels never need to exist to be refused)."""
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        crc = zlib.crc32(kind + body) & 0xFFFFFFFF
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
-
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + chunk(b"IEND", b""))
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", header)
+            + png_chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + png_chunk(b"IEND", b""))
 
 
 EDITED_PHOTO = "IMG_20191208_112541.jpg"  # seven dice; the 6 at EDITED_SIX read as a sure 3

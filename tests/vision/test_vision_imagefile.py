@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.vision.helpers import PHOTOS, png_claiming, with_orientation
+from tests.vision.helpers import PHOTOS, png_claiming, png_of, with_orientation
 from vision import imagefile
 from vision.imagefile import MAX_FILE_BYTES, ImageError, decode, image_size, read_file
 from vision.reader import DiceReader
@@ -278,6 +278,26 @@ def test_a_png_s_transparent_parts_are_white_as_a_page_shows_them() -> None:
     deep = (np.dstack([bgr, np.zeros(bgr.shape[:2], np.uint8)]).astype(np.uint16) * 257)
     assert np.array_equal(decode(cv2.imencode(".png", deep)[1].tobytes()).image,
                           np.full_like(bgr, 255))  # 16 bits a channel alike
+
+
+def test_a_png_made_transparent_by_its_trns_chunk_is_white_there_and_known_hidden() -> None:
+    """A palette PNG whose first entry is transparent, and an RGB one whose red is (a
+    ``tRNS`` chunk, no alpha channel): read as stored, the red showed through; it is laid
+    over white like an alpha channel, and the reader knows where (vision/transparency.py).
+    A PNG with no ``tRNS`` hides nothing."""
+    w, h = 64, 48
+    left = [x < 32 for x in range(w)]
+    palette = png_of(w, h, 3, bytes(0 if x else 1 for x in left) * h,
+                     (b"PLTE", bytes([255, 0, 0, 0, 0, 255])), (b"tRNS", bytes([0])))
+    rgb_rows = b"".join(bytes([255, 0, 0]) if x else bytes([0, 0, 255]) for x in left) * h
+    rgb = png_of(w, h, 2, rgb_rows, (b"tRNS", struct.pack(">HHH", 255, 0, 0)))
+    for data in (palette, rgb):
+        got = decode(data)
+        assert (got.image[:, :32] == 255).all()  # the red part, transparent: white
+        assert (got.image[:, 32:] == (255, 0, 0)).all()  # blue (BGR), opaque: as stored
+        assert got.hidden is not None and got.hidden[:, :32].all() and not got.hidden[:, 32:].any()
+    opaque = decode(png_of(w, h, 2, rgb_rows))
+    assert opaque.hidden is None and (opaque.image[:, :32] == (0, 0, 255)).all()
 
 
 def test_boxes_of_a_reduced_jpeg_are_in_the_files_own_pixels(
