@@ -282,7 +282,7 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None,
     if damage(notes) is not None:  # decoded all the same, part of it made up: refused
         raise ImageError(_CUT_OFF if size is not None and _ends_early(raw) else _DAMAGED)
     hidden = None
-    if _png_alpha(raw):
+    if _png_alpha(raw) or _webp_alpha(raw):
         image, hidden = _on_white(raw, image)
     problem = None if size else shape_problem(image.shape[1], image.shape[0], tray)
     if problem:  # a format whose header was not read
@@ -315,9 +315,21 @@ def _png_alpha(raw: bytes) -> bool:
     return False
 
 
+def _webp_alpha(raw: bytes) -> bool:
+    """Whether the bytes are a WebP whose pixels carry alpha: an extended one (``VP8X``)
+    whose flags say so, or a lossless one (``VP8L``) whose header's alpha bit is set."""
+    if raw[:4] != b"RIFF" or raw[8:12] != b"WEBP" or len(raw) < 25:
+        return False
+    if raw[12:16] == b"VP8X":
+        return bool(raw[20] & 0x10)
+    if raw[12:16] == b"VP8L":
+        return bool(int.from_bytes(raw[21:25], "little") >> 28 & 1)
+    return False
+
+
 def _on_white(raw: bytes, image: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """A PNG with an alpha channel as it shows on a page: its pixels over white, by their
-    alpha, and where it is not opaque (:func:`vision.transparency.hidden_mask`). Decoded
+    """A PNG (or WebP) with an alpha channel as it shows on a page: its pixels over white,
+    by their alpha, and where it is not opaque (:func:`vision.transparency.hidden_mask`). Decoded
     without it (``image``), what lies under a transparent part was read as it is stored,
     whatever it holds: a helper's fully transparent PNG read as 22 dice, sure. ``image``
     itself (and None) where the alpha cannot be decoded."""

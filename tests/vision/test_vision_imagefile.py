@@ -280,6 +280,20 @@ def test_a_png_s_transparent_parts_are_white_as_a_page_shows_them() -> None:
                           np.full_like(bgr, 255))  # 16 bits a channel alike
 
 
+@pytest.mark.parametrize("quality", [80, 101], ids=["lossy", "lossless"])
+def test_a_webps_transparent_parts_are_white_and_known_hidden(quality: int) -> None:
+    """A WebP with alpha (lossy ones carry it in an extended header, lossless in their
+    own): read as stored, what lay under its transparent part showed."""
+    bgra = np.zeros((40, 60, 4), np.uint8)
+    bgra[..., 2] = 255  # red
+    bgra[:, 30:, 3] = 255  # the right half opaque, the left transparent
+    got = decode(cv2.imencode(".webp", bgra, [cv2.IMWRITE_WEBP_QUALITY, quality])[1].tobytes())
+    assert (got.image[:, :25] >= 250).all() and (got.image[:, 35:, 0] <= 10).all()
+    assert got.hidden is not None and got.hidden[:, :28].all() and not got.hidden[:, 32:].any()
+    opaque = cv2.imencode(".webp", bgra[..., :3], [cv2.IMWRITE_WEBP_QUALITY, quality])[1]
+    assert decode(opaque.tobytes()).hidden is None
+
+
 def test_a_png_made_transparent_by_its_trns_chunk_is_white_there_and_known_hidden() -> None:
     """A palette PNG whose first entry is transparent, and an RGB one whose red is (a
     ``tRNS`` chunk, no alpha channel): read as stored, the red showed through; it is laid
