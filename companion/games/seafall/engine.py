@@ -37,7 +37,7 @@ from companion.games.seafall.integrity import load_state
 from companion.games.seafall.log import describe, dice_showing
 from companion.games.seafall.odds import current_odds, odds_json
 from companion.games.seafall.seaspaces import at_sea
-from companion.games.seafall.setup import check_islands, check_players, initial_state
+from companion.games.seafall.setup import check_players, initial_state
 from companion.games.seafall.ships import ship_value
 from companion.games.seafall.state import SeaFallState
 from companion.games.seafall.throws import dice_thrown
@@ -87,7 +87,6 @@ class SeaFall:
     def setup(self, options: Mapping[str, Any]) -> Sequence[Event]:
         state = initial_state(options)
         check_players(state)  # a new game's names (a campaign's ledger is read as it is)
-        check_islands(state)
         em = Emitter(None)  # type: ignore[arg-type]
         em("GameSetUp", state=dump(state))
         if state.phase == "turns":

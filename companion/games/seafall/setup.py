@@ -136,19 +136,6 @@ def _player(raw: Mapping[str, Any], colour: str, where: str) -> str:
     return player.strip() or player
 
 
-def check_islands(state: SeaFallState) -> None:
-    """A new game's islands: no two named alike (:func:`island_named_alike`), as the board
-    setup's ``add_island`` refuses them (a campaign's ledger is read as it is)."""
-    named: list[str] = []
-    for region in state.regions.values():
-        if region.kind != "island":
-            continue
-        if (same := next((n for n in named if same_name(n, region.name)), None)):
-            raise InvalidCommand(f"there is already an island named {same!r}: give this one "
-                                 "another name")
-        named.append(region.name)
-
-
 def check_players(state: SeaFallState) -> None:
     """A new game's players' names: 1 to MAX_NAME characters each (the rule of the web's
     join), no two alike whatever their case (a player is named by their name as well as
@@ -540,7 +527,9 @@ def initial_state(options: Mapping[str, Any]) -> SeaFallState:
     if not isinstance(islands, list):
         raise InvalidCommand("'islands' must be a list")
     for i, raw in enumerate(islands, 1):
-        _island(raw, state, i)
+        if (same := island_named_alike(state, _island(raw, state, i))):
+            raise InvalidCommand(f"there is already an island named {same!r}: give this one "
+                                 "another name")
     _balance_enmity(state, {p["colour"]: p.get("enmity") for p in provinces})
     for raw in provinces:  # without a stated glory, a province has its holdings' glory
         if "glory" not in raw:
