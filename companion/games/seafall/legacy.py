@@ -32,7 +32,7 @@ from companion.games.seafall.effects import parse_effects
 from companion.games.seafall.emitter import Emitter
 from companion.games.seafall.evolve import handles
 from companion.games.seafall.setup import add_island as _add_island
-from companion.games.seafall.setup import cards_from, island_named_alike
+from companion.games.seafall.setup import cards_from
 from companion.games.seafall.state import Milestone, SeaFallState
 
 KINDS = ("advisor", "upgrade", "structure", "treasure", "milestone", "event")
@@ -130,13 +130,20 @@ def add_island(state: SeaFallState, cmd: Command) -> list[Event]:
         raise InvalidCommand("'island' is a JSON object, as in the setup options")
     trial = state.clone()
     _add_island(dict(raw), trial)  # validates; raises InvalidCommand
-    rid = next(rid for rid in trial.regions if rid not in state.regions)
-    if (same := island_named_alike(trial, rid)):
-        raise IllegalCommand(f"there is already an island named {same!r}: give this one "
+    name = next(r.name for rid, r in trial.regions.items() if rid not in state.regions)
+    same = [r.name for r in state.regions.values()
+            if r.kind == "island" and _same_name(r.name, name)]
+    if same:  # two islands of one name could not be told apart (a site, a ship, the log)
+        raise IllegalCommand(f"there is already an island named {same[0]!r}: give this one "
                              "another name")
     em = Emitter(state)
     em("IslandAdded", island=dict(raw))
     return em.events
+
+
+def _same_name(a: str, b: str) -> bool:
+    """Whether two names are one (case and spacing aside: "Isle A" and "isle  a")."""
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
 @handles("IslandAdded")

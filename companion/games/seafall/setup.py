@@ -415,8 +415,7 @@ def _space(raw: Any, state: SeaFallState, where: str) -> str | None:
     return space
 
 
-def _island(raw: Any, state: SeaFallState, index: int) -> str:
-    """Add an island described as in the setup options to ``state``; its region id."""
+def _island(raw: Any, state: SeaFallState, index: int) -> None:
     raw = _obj(raw, "each island")
     rid = _str(raw, "id", f"isle-{index}", "island") or ""
     if rid in state.regions:
@@ -470,7 +469,6 @@ def _island(raw: Any, state: SeaFallState, index: int) -> str:
             raise InvalidCommand(f"site id {sid!r} is used twice")
         state.sites[sid] = site
         region.sites.append(sid)
-    return rid
 
 
 def default_provinces() -> list[dict[str, Any]]:
@@ -527,9 +525,7 @@ def initial_state(options: Mapping[str, Any]) -> SeaFallState:
     if not isinstance(islands, list):
         raise InvalidCommand("'islands' must be a list")
     for i, raw in enumerate(islands, 1):
-        if (same := island_named_alike(state, _island(raw, state, i))):
-            raise InvalidCommand(f"there is already an island named {same!r}: give this one "
-                                 "another name")
+        _island(raw, state, i)
     _balance_enmity(state, {p["colour"]: p.get("enmity") for p in provinces})
     for raw in provinces:  # without a stated glory, a province has its holdings' glory
         if "glory" not in raw:
@@ -728,19 +724,6 @@ def demo_options() -> dict[str, Any]:
     options = json.loads(text)
     options.pop("_about", None)
     return dict(options)
-
-
-def same_name(a: str, b: str) -> bool:
-    """Whether two names are one (case and spacing aside: "Isle A" and "isle  a")."""
-    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
-
-
-def island_named_alike(state: SeaFallState, rid: str) -> str | None:
-    """The name of another island named as island ``rid`` is (:func:`same_name`), or None:
-    two islands of one name could not be told apart (a site, a ship, the log)."""
-    name = state.regions[rid].name
-    return next((r.name for other, r in state.regions.items()
-                 if other != rid and r.kind == "island" and same_name(r.name, name)), None)
 
 
 def add_island(raw: Any, state: SeaFallState) -> None:

@@ -110,25 +110,6 @@ def test_an_island_of_a_name_already_charted_is_refused_and_undo_frees_the_name(
             " example  ISLE a"]
 
 
-def test_two_islands_of_one_name_in_the_setup_options_are_refused_at_creation():
-    """The setup options given when a table is made took two islands of one name, which the
-    board setup's add_island refuses: the table is not made, with the same reason."""
-    from companion.errors import InvalidCommand
-    from companion.table import Table
-
-    options = {"start_at": "turn", "provinces": [{"colour": "red"}, {"colour": "blue"}],
-               "islands": [{"id": "a", "name": "Example isle A"},
-                           {"id": "b", "name": "EXAMPLE isle  a"}]}
-    with pytest.raises(InvalidCommand) as refused:
-        Table.in_memory("seafall", options)
-    assert str(refused.value) == ("there is already an island named 'Example isle A': give "
-                                  "this one another name")
-    options["islands"][1]["name"] = "Example isle B"
-    with Table.in_memory("seafall", options) as table:
-        assert sorted(r.name for r in table.state.regions.values() if r.kind == "island") == [
-            "Example isle A", "Example isle B"]
-
-
 WINTER = {"start_at": "winter", "provinces": [{"colour": c} for c in
                                                ("blue", "gray", "red", "yellow")]}
 
