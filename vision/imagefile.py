@@ -335,13 +335,47 @@ def _on_white(raw: bytes, image: np.ndarray) -> tuple[np.ndarray, np.ndarray | N
     itself (and None) where the alpha cannot be decoded."""
     with heard():
         full = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_UNCHANGED)
-    if full is None or full.ndim != 3 or full.shape[2] != 4 or full.shape[:2] != image.shape[:2]:
+    if full is None or full.ndim != 3 or full.shape[2] != 4:
         return image, None
     if full.dtype == np.uint16:
         full = (full >> 8).astype(np.uint8)
-    alpha = full[:, :, 3:4].astype(np.float32) / 255.0
-    shown = (full[:, :, :3] * alpha + 255.0 * (1.0 - alpha)).round().astype(np.uint8)
-    return shown, hidden_mask(full[:, :, 3])
+    hidden = hidden_mask(full[:, :, 3])
+    if hidden is None:  # opaque throughout: as decoded
+        return image, None
+    upright = _turned_as(full, image)
+    if upright is None:  # where the transparent part lies is not known: all of it may be
+        return image, np.ones(image.shape[:2], bool)
+    alpha = upright[:, :, 3:4].astype(np.float32) / 255.0
+    shown = (upright[:, :, :3] * alpha + 255.0 * (1.0 - alpha)).round().astype(np.uint8)
+    return shown, hidden_mask(upright[:, :, 3])
+
+
+_TURNS = (
+    lambda a: a,
+    lambda a: cv2.rotate(a, cv2.ROTATE_90_CLOCKWISE),
+    lambda a: cv2.rotate(a, cv2.ROTATE_180),
+    lambda a: cv2.rotate(a, cv2.ROTATE_90_COUNTERCLOCKWISE),
+    lambda a: cv2.flip(a, 1),
+    lambda a: cv2.flip(a, 0),
+    lambda a: cv2.transpose(a),
+    lambda a: cv2.rotate(cv2.transpose(a), cv2.ROTATE_180),
+)
+"""The eight ways an orientation tag (EXIF's 1-8) turns or mirrors a picture upright."""
+
+
+def _turned_as(full: np.ndarray, image: np.ndarray) -> np.ndarray | None:
+    """``full`` (BGRA, as stored) turned or mirrored as the decoder turned ``image`` (its
+    colour, upright by the file's orientation tag: a PNG's ``eXIf`` chunk, a WebP's EXIF),
+    so that its alpha lies where its colour does; None where no way matches. Decoded with
+    its alpha the picture is not turned upright: a helper's PNG tagged to turn read its
+    alpha on the wrong pixels (then not at all), and half of a 6 made transparent read as a
+    sure 3."""
+    for turn in _TURNS:
+        turned = turn(full)
+        if (turned.shape[:2] == image.shape[:2] and cv2.norm(
+                np.ascontiguousarray(turned[:, :, :3]), image, cv2.NORM_INF) <= 1):
+            return turned
+    return None
 
 
 HEIF_BRANDS = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1",

@@ -386,14 +386,21 @@ EDITED_PHOTO = "IMG_20191208_112541.jpg"  # seven dice; the 6 at EDITED_SIX read
 EDITED_SIX = (448, 371, 53, 64)  # when its left half was made transparent, before the fix
 
 
-def with_transparent(path: Path, box: tuple[int, int, int, int], share: float = 0.5) -> bytes:
+def with_transparent(path: Path, box: tuple[int, int, int, int], share: float = 0.5,
+                     turned: bool = False) -> bytes:
     """A PNG of a photo with an alpha channel, opaque but for the left ``share`` of ``box``
-    (``x, y, w, h``), made fully transparent (a photo edited: :mod:`vision.transparency`)."""
+    (``x, y, w, h``), made fully transparent (a photo edited: :mod:`vision.transparency`).
+    ``turned``: stored a quarter turn anticlockwise, with an ``eXIf`` orientation (6) that
+    turns it upright again, as a phone may save it."""
     image = cv2.imread(str(path))
     alpha = np.full(image.shape[:2], 255, np.uint8)
     x, y, w, h = box
     alpha[y : y + h, x : x + round(w * share)] = 0
-    return cv2.imencode(".png", np.dstack([image, alpha]))[1].tobytes()
+    bgra = np.dstack([image, alpha])
+    if not turned:
+        return cv2.imencode(".png", bgra)[1].tobytes()
+    stored = cv2.rotate(bgra, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    return png_with_orientation(cv2.imencode(".png", stored)[1].tobytes(), 6)
 
 
 def table_crops(seed: int, per_face: int, body: tuple[int, int, int] | None = None,
@@ -487,14 +494,23 @@ def enrolled_at_table(enroll: str, seed: int, body: tuple[int, int, int] | None 
         seed, 5, body, tray, top_shift, lens_degrees), as_read=True)
 
 
+def _exif_tiff(orientation: int, order: str) -> bytes:
+    """An EXIF block's TIFF part saying ``orientation`` (1-8), with a tag before it."""
+    return ((b"II" if order == "<" else b"MM") + struct.pack(order + "HIH", 42, 8, 2)
+            + struct.pack(order + "HHI", 0x010F, 2, 4) + b"Pi\x00\x00"  # Make
+            + struct.pack(order + "HHIH", 0x0112, 3, 1, orientation) + b"\x00\x00"
+            + struct.pack(order + "I", 0))
+
+
+def png_with_orientation(png: bytes, orientation: int) -> bytes:
+    """A PNG's bytes with an ``eXIf`` chunk saying ``orientation`` (1-8) after its header."""
+    return png[:33] + png_chunk(b"eXIf", _exif_tiff(orientation, ">")) + png[33:]
+
+
 def with_orientation(jpeg: bytes, orientation: int, order: str = "<") -> bytes:
     """A JPEG's bytes with an EXIF block saying ``orientation`` (1-8), as a phone writes
     it (``order``: the block's byte order, ``<`` Intel or ``>`` Motorola), after a JFIF
     header and with a tag before it, so that the orientation is not the first thing read."""
-    tiff = ((b"II" if order == "<" else b"MM") + struct.pack(order + "HIH", 42, 8, 2)
-            + struct.pack(order + "HHI", 0x010F, 2, 4) + b"Pi\x00\x00"  # Make
-            + struct.pack(order + "HHIH", 0x0112, 3, 1, orientation) + b"\x00\x00"
-            + struct.pack(order + "I", 0))
-    exif = b"Exif\x00\x00" + tiff
+    exif = b"Exif\x00\x00" + _exif_tiff(orientation, order)
     jfif = b"\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00"
     return jpeg[:2] + jfif + b"\xff\xe1" + struct.pack(">H", len(exif) + 2) + exif + jpeg[2:]

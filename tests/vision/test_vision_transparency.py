@@ -47,6 +47,20 @@ def test_a_die_half_transparent_is_left_to_the_table_and_the_others_read_as_befo
     assert others == kept and len(kept) == 6
 
 
+def test_a_png_turned_upright_by_its_orientation_tag_has_its_alpha_turned_too(
+        tmp_path: Path) -> None:
+    """Stored a quarter turn round with an ``eXIf`` orientation: its colour was decoded
+    upright and its alpha not, which was then dropped (its sizes differed), and the half
+    transparent 6 read as a sure 3 with no word (a helper's). The alpha is turned as the
+    colour was: the read is the unturned PNG's, to the box."""
+    plain = read_of(tmp_path, with_transparent(PHOTOS / EDITED_PHOTO, EDITED_SIX))
+    turned = read_of(tmp_path, with_transparent(PHOTOS / EDITED_PHOTO, EDITED_SIX,
+                                                turned=True))
+    assert [(d.face, d.uncertain, d.box) for d in turned.dice] == [
+        (d.face, d.uncertain, d.box) for d in plain.dice]
+    assert turned.warnings == plain.warnings and len(turned.warnings) == 1
+
+
 def test_a_die_wholly_transparent_is_not_seen_and_the_read_says_part_is_hidden(
         tmp_path: Path) -> None:
     """A die wholly under the transparent part does not show (white on the page): nothing
