@@ -282,7 +282,7 @@ def decode(data: bytes | np.ndarray, min_side: int | None = None,
     if damage(notes) is not None:  # decoded all the same, part of it made up: refused
         raise ImageError(_CUT_OFF if size is not None and _ends_early(raw) else _DAMAGED)
     hidden = None
-    if _png_alpha(raw) or _webp_alpha(raw):
+    if _png_alpha(raw) or _webp_alpha(raw) or _tiff_alpha(raw):
         image, hidden = _on_white(raw, image)
     problem = None if size else shape_problem(image.shape[1], image.shape[0], tray)
     if problem:  # a format whose header was not read
@@ -327,11 +327,39 @@ def _webp_alpha(raw: bytes) -> bool:
     return False
 
 
+def _tiff_alpha(raw: bytes) -> bool:
+    """Whether the bytes are a TIFF whose first picture carries alpha: extra samples (its
+    ``ExtraSamples`` tag), or one sample more than its colours (RGB with 4, grey with 2),
+    as OpenCV writes a BGRA picture; CMYK's four are colours. False for a TIFF whose
+    directory cannot be read (it is decoded, or refused, as it is)."""
+    if raw[:4] not in (b"II*\x00", b"MM\x00*"):
+        return False
+    order = "<" if raw[:2] == b"II" else ">"
+    try:
+        (offset,) = struct.unpack(order + "I", raw[4:8])
+        (count,) = struct.unpack(order + "H", raw[offset:offset + 2])
+        tags: dict[int, int] = {}
+        for i in range(count):
+            entry = raw[offset + 2 + 12 * i:offset + 14 + 12 * i]
+            tag, kind = struct.unpack(order + "HH", entry[:4])
+            if kind == 3:  # SHORT, held in the entry itself
+                tags[tag] = struct.unpack(order + "H", entry[8:10])[0]
+            else:
+                tags.setdefault(tag, -1)
+    except struct.error:
+        return False
+    if 338 in tags:  # ExtraSamples
+        return True
+    colours = {0: 1, 1: 1, 2: 3}.get(tags.get(262, -1))  # Photometric: grey, grey, RGB
+    return colours is not None and tags.get(277, 1) == colours + 1  # SamplesPerPixel
+
+
 def _on_white(raw: bytes, image: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """A PNG (or WebP) with an alpha channel as it shows on a page: its pixels over white,
-    by their alpha, and where it is not opaque (:func:`vision.transparency.hidden_mask`). Decoded
-    without it (``image``), what lies under a transparent part was read as it is stored,
-    whatever it holds: a helper's fully transparent PNG read as 22 dice, sure. ``image``
+    """A PNG (or WebP, or TIFF) with an alpha channel as it shows on a page: its pixels over
+    white, by their alpha, and where it is not opaque
+    (:func:`vision.transparency.hidden_mask`). Decoded without it (``image``), what lies
+    under a transparent part was read as it is stored, whatever it holds: a helper's fully
+    transparent PNG read as 22 dice, sure. ``image``
     itself (and None) where the alpha cannot be decoded."""
     with heard():
         full = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_UNCHANGED)

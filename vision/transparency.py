@@ -42,6 +42,19 @@ HIDDEN = message(
     "vision.transparent",
     "part of the picture is transparent (it was edited): a die there cannot be seen; send "
     "the photo as the camera took it")()
+ALL_HIDDEN = message(
+    "vision.transparent_all",
+    "the picture is transparent throughout, with nothing in it to see (it was edited, or "
+    "saved without its picture): send the photo as the camera took it")()
+
+ALL_FROM = 0.99
+"""The share of the picture transparent from which it is said to be transparent throughout
+(and not blank: laid over white, a wholly transparent picture was said to be white, "the
+camera's exposure is far too high", a helper's)."""
+
+BLANK_KEYS = frozenset({"vision.white", "vision.black", "vision.flat"})
+"""The warnings of a blank picture (:mod:`vision.framewarnings`), which a picture
+transparent throughout gives for no fault of the camera's."""
 
 
 def hidden_mask(alpha: np.ndarray) -> np.ndarray | None:
@@ -68,10 +81,15 @@ def under_transparency(read: TrayRead, hidden: np.ndarray | None) -> TrayRead:
             touched += 1
             die = replace(die, confidence=min(die.confidence, CUT_CONFIDENCE), uncertain=True)
         dice.append(die)
-    if touched:
+    share = float(hidden.mean())
+    warnings = read.warnings
+    if share >= ALL_FROM:
+        warnings = tuple(w for w in warnings if getattr(w, "key", None) not in BLANK_KEYS)
+        said = ALL_HIDDEN if not touched else UNDER(count=touched)
+    elif touched:
         said = UNDER(count=touched)
-    elif float(hidden.mean()) >= SHOWN_SHARE:
+    elif share >= SHOWN_SHARE:
         said = HIDDEN
     else:
         return read
-    return replace(read, dice=tuple(dice), warnings=(*read.warnings, said))
+    return replace(read, dice=tuple(dice), warnings=(*warnings, said))

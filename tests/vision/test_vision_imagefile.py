@@ -280,6 +280,18 @@ def test_a_png_s_transparent_parts_are_white_as_a_page_shows_them() -> None:
                           np.full_like(bgr, 255))  # 16 bits a channel alike
 
 
+def test_a_tiffs_transparent_parts_are_white_and_known_hidden() -> None:
+    """A TIFF with alpha (a fourth sample, as OpenCV writes one): read as stored, a helper's
+    wholly transparent TIFF of a photo read 7 dice, sure."""
+    bgra = np.zeros((40, 60, 4), np.uint8)
+    bgra[..., 2] = 255  # red
+    bgra[:, 30:, 3] = 255  # the right half opaque, the left transparent
+    got = decode(cv2.imencode(".tiff", bgra)[1].tobytes())
+    assert (got.image[:, :30] == 255).all() and (got.image[:, 30:] == (0, 0, 255)).all()
+    assert got.hidden is not None and got.hidden[:, :30].all() and not got.hidden[:, 30:].any()
+    assert decode(cv2.imencode(".tiff", bgra[..., :3])[1].tobytes()).hidden is None
+
+
 @pytest.mark.parametrize("quality", [80, 101], ids=["lossy", "lossless"])
 def test_a_webps_transparent_parts_are_white_and_known_hidden(quality: int) -> None:
     """A WebP with alpha (lossy ones carry it in an extended header, lossless in their

@@ -14,6 +14,7 @@ from vision.imagefile import decode
 from vision.reader import DiceReader
 from vision.reading import DieRead, TrayRead
 from vision.transparency import (
+    ALL_HIDDEN,
     CUT_CONFIDENCE,
     HIDDEN,
     OPAQUE_FROM,
@@ -68,6 +69,15 @@ def test_a_die_wholly_transparent_is_not_seen_and_the_read_says_part_is_hidden(
     read = read_of(tmp_path, with_transparent(PHOTOS / EDITED_PHOTO, EDITED_SIX, share=1.0))
     assert not any(hold_each_other(EDITED_SIX, d.box) for d in read.dice)
     assert read.warnings == (HIDDEN,)
+
+
+def test_a_picture_transparent_throughout_says_so_and_not_that_the_camera_is_at_fault(
+        tmp_path: Path) -> None:
+    """Laid over white, a wholly transparent PNG was said to be white, "the camera's
+    exposure is far too high" (a helper's): it is said to be transparent throughout."""
+    read = read_of(tmp_path, with_transparent(PHOTOS / EDITED_PHOTO, (0, 0, 1024, 1024),
+                                              share=1.0))
+    assert read.dice == () and read.warnings == (ALL_HIDDEN,)
 
 
 def test_an_opaque_png_with_an_alpha_channel_reads_as_the_photo(tmp_path: Path) -> None:
