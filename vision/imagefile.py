@@ -205,20 +205,29 @@ def _webp_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-def _tiff_size(data: bytes) -> tuple[int, int] | None:
-    """The first image's size, from its directory's ImageWidth and ImageLength tags."""
+def _tiff_tags(data: bytes) -> dict[int, int]:
+    """The tags of a TIFF's first directory, each with its value where the entry holds it
+    (one SHORT or LONG), else -1 (``struct.error`` for a directory cut short)."""
     order = "<" if data[:2] == b"II" else ">"
     (offset,) = struct.unpack(order + "I", data[4:8])
     (count,) = struct.unpack(order + "H", data[offset : offset + 2])
-    size: dict[int, int] = {}
+    tags: dict[int, int] = {}
     for i in range(count):
         entry = data[offset + 2 + 12 * i : offset + 14 + 12 * i]
-        tag, kind = struct.unpack(order + "HH", entry[:4])
-        if tag in (256, 257):  # SHORT (3) or LONG (4), held in the entry itself
+        tag, kind, many = struct.unpack(order + "HHI", entry[:8])
+        if kind in (3, 4) and many == 1:  # SHORT or LONG, held in the entry itself
             fmt = order + ("H" if kind == 3 else "I")
-            size[tag] = struct.unpack(fmt, entry[8 : 10 if kind == 3 else 12])[0]
-    if 256 in size and 257 in size:
-        return size[256], size[257]
+            tags[tag] = struct.unpack(fmt, entry[8 : 10 if kind == 3 else 12])[0]
+        else:
+            tags.setdefault(tag, -1)
+    return tags
+
+
+def _tiff_size(data: bytes) -> tuple[int, int] | None:
+    """The first image's size, from its directory's ImageWidth and ImageLength tags."""
+    tags = _tiff_tags(data)
+    if tags.get(256, -1) >= 0 and tags.get(257, -1) >= 0:
+        return tags[256], tags[257]
     return None
 
 
@@ -334,18 +343,8 @@ def _tiff_alpha(raw: bytes) -> bool:
     directory cannot be read (it is decoded, or refused, as it is)."""
     if raw[:4] not in (b"II*\x00", b"MM\x00*"):
         return False
-    order = "<" if raw[:2] == b"II" else ">"
     try:
-        (offset,) = struct.unpack(order + "I", raw[4:8])
-        (count,) = struct.unpack(order + "H", raw[offset:offset + 2])
-        tags: dict[int, int] = {}
-        for i in range(count):
-            entry = raw[offset + 2 + 12 * i:offset + 14 + 12 * i]
-            tag, kind = struct.unpack(order + "HH", entry[:4])
-            if kind == 3:  # SHORT, held in the entry itself
-                tags[tag] = struct.unpack(order + "H", entry[8:10])[0]
-            else:
-                tags.setdefault(tag, -1)
+        tags = _tiff_tags(raw)
     except struct.error:
         return False
     if 338 in tags:  # ExtraSamples
