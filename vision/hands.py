@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 
 from vision.filters import area_shrunk
+from vision.lampcast import median_colour
 
 ANALYSIS_WIDTH = 160
 """Width of the small colour copy hands are looked for in: a hand is a large patch."""
@@ -153,8 +154,7 @@ def floor_coloured(ycrcb: np.ndarray) -> np.ndarray:
     colour for its brightness (Cr and Cb less grey's, over Y: the same for the floor in
     full light and in shade) lies within :data:`FLOOR_TINT` of the median's. A hand is of
     another colour than the floor under the same lamp, so it stays."""
-    step = max(1, int(np.sqrt(ycrcb.shape[0] * ycrcb.shape[1] / 3600)))
-    median = np.median(ycrcb[::step, ::step].reshape(-1, 3), axis=0).astype(np.float32)
+    median = median_colour(ycrcb)
     low, high = np.array(SKIN_LOW, np.float32), np.array(SKIN_HIGH, np.float32)
     if (np.maximum(np.maximum(low - median, median - high), 0.0)[1:] > SCENE_DISTANCE).any():
         return np.zeros(ycrcb.shape[:2], bool)  # the floor's colour is far from skin

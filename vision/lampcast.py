@@ -45,7 +45,8 @@ yellow 0.12). Taken out, such a floor's blue was scaled 100 times and the dice w
 
 
 def median_colour(frame: np.ndarray) -> np.ndarray:
-    """The frame's (BGR) median colour, per channel, over a grid of about 3,600 pixels."""
+    """A picture's median colour (BGR, YCrCb: any three channels), per channel, float32,
+    over a grid of about 3,600 of its pixels."""
     step = max(1, int(np.sqrt(frame.shape[0] * frame.shape[1] / 3600)))
     return np.median(frame[::step, ::step].reshape(-1, 3), axis=0).astype(np.float32)
 
