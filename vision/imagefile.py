@@ -41,7 +41,7 @@ import numpy as np
 
 from vision.decodernotes import damage, heard
 from vision.said import message
-from vision.transparency import hidden_mask
+from vision.transparency import OPAQUE_FROM, hidden_mask
 
 __all__ = ["MAX_ASPECT", "MAX_FILE_BYTES", "MAX_PIXELS", "MIN_CROP_SIDE", "MIN_SIDE",
            "Decoded", "ImageError", "decode", "image_size", "in_a_loop", "missing",
@@ -366,8 +366,7 @@ def _on_white(raw: bytes, image: np.ndarray) -> tuple[np.ndarray, np.ndarray | N
         return image, None
     if full.dtype == np.uint16:
         full = (full >> 8).astype(np.uint8)
-    hidden = hidden_mask(full[:, :, 3])
-    if hidden is None:  # opaque throughout: as decoded
+    if int(full[:, :, 3].min()) >= OPAQUE_FROM:  # opaque throughout: as decoded
         return image, None
     upright = _turned_as(full, image)
     if upright is None:  # where the transparent part lies is not known: all of it may be

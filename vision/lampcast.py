@@ -62,7 +62,7 @@ def tint(colour: np.ndarray) -> tuple[float, float]:
 def without_cast(frame: np.ndarray) -> np.ndarray:
     """``frame`` (BGR) with a lamp's cast taken out (each channel scaled so that the
     median colour is the grey of its mean), or ``frame`` itself when it shows none
-    (:data:`CAST_FROM`, :data:`LIGHT_FROM`)."""
+    (:data:`CAST_FROM`, :data:`LIGHT_FROM`, :data:`CHANNEL_SPREAD`)."""
     median = median_colour(frame)
     strength, light = tint(median)
     if (strength < CAST_FROM or light < LIGHT_FROM
